@@ -1,0 +1,45 @@
+import { join, resolve } from 'node:path';
+
+export type Mode = 'bench' | 'central';
+
+export interface Config {
+  port: number;
+  dataDir: string;
+  mode: Mode;
+  /** Master password for /api/admin/login; admin sign-in is refused while unset. */
+  adminPassword: string | null;
+  backupToken: string | null;
+  nodeEnv: string;
+  production: boolean;
+  /** Human-readable request log on stdout. */
+  log: boolean;
+  /** Largest JSON body accepted (the company logo may be a 6 MB data URL). */
+  bodyLimit: string;
+  /** New anonymous workspaces one IP may create per hour (central mode). */
+  workspacesPerIpHour: number;
+}
+
+export function readConfig(env: NodeJS.ProcessEnv = process.env): Config {
+  const port = Number(env.PORT ?? 4300);
+  if (!Number.isInteger(port) || port < 0 || port > 65535) throw new Error(`PORT must be an integer 0..65535, got ${env.PORT}`);
+  const mode = (env.KITTING_MODE ?? 'bench') as Mode;
+  if (mode !== 'bench' && mode !== 'central') throw new Error(`KITTING_MODE must be bench or central, got ${env.KITTING_MODE}`);
+  const nodeEnv = env.NODE_ENV ?? 'development';
+  return {
+    port,
+    dataDir: resolve(env.KITTING_DATA_DIR ?? join(process.cwd(), 'data')),
+    mode,
+    adminPassword: env.KITTING_ADMIN_PASSWORD || null,
+    backupToken: env.KITTING_BACKUP_TOKEN || null,
+    nodeEnv,
+    production: nodeEnv === 'production',
+    log: nodeEnv !== 'test' && env.KITTING_LOG !== '0',
+    bodyLimit: '9mb',
+    workspacesPerIpHour: Number(env.KITTING_WORKSPACES_PER_IP_HOUR ?? 60),
+  };
+}
+
+/** Defaults for tests and embedded use: no log, temp paths are the caller's business. */
+export function testConfig(overrides: Partial<Config> = {}): Config {
+  return { ...readConfig({ NODE_ENV: 'test' }), log: false, ...overrides };
+}

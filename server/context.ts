@@ -1,0 +1,16 @@
+import type { Config, Mode } from './config';
+import type { RateLimiter } from './http/rate-limit';
+import type { Store } from './store/types';
+
+/** Everything a route handler may use besides its request. */
+export interface AppContext {
+  mode: Mode;
+  config: Config;
+  store: Store;
+  /** Per-install HMAC secret for kit_tid and every other token. */
+  secret: Buffer;
+  /** The bench's own workspace (bench mode). */
+  benchWorkspace: string | null;
+  limits: { newWorkspace: RateLimiter };
+  log: (line: string) => void;
+}

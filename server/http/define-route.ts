@@ -1,0 +1,48 @@
+import type { Request, Response } from 'express';
+import type { z } from 'zod';
+import type { AppContext } from '../context';
+
+export type Method = 'get' | 'post' | 'put' | 'delete';
+/** Auth column of the contract: P public, S account session, A admin, SA admin or sub-admin, T special token. */
+export type Auth = 'P' | 'S' | 'A' | 'SA' | 'T';
+
+export interface RouteContext<P, Q, B> {
+  /** The caller's workspace (tenant); every store call is scoped by it. */
+  ws: string;
+  params: P;
+  query: Q;
+  body: B;
+  req: Request;
+  res: Response;
+  app: AppContext;
+}
+
+/** A non-JSON answer (CSV, PDF, HTML, a bare JSON body outside the envelope). */
+export class Reply {
+  constructor(
+    readonly status: number,
+    readonly body: string | Buffer,
+    readonly headers: Record<string, string> = {},
+  ) {}
+}
+
+export type RouteResult = Record<string, unknown> | Reply;
+
+export interface RouteDef<P = unknown, Q = unknown, B = unknown> {
+  method: Method;
+  path: string;
+  auth: Auth;
+  /** False for routes that need no workspace (ping, health, platform routes). */
+  workspace?: boolean;
+  params?: z.ZodType<P>;
+  query?: z.ZodType<Q>;
+  body?: z.ZodType<B>;
+  handler: (ctx: RouteContext<P, Q, B>) => Promise<RouteResult> | RouteResult;
+}
+
+/** The one way to define a route: types of params, query and body flow from their schemas. */
+export function defineRoute<P = Record<string, string>, Q = Record<string, unknown>, B = unknown>(
+  def: RouteDef<P, Q, B>,
+): RouteDef {
+  return def as unknown as RouteDef;
+}

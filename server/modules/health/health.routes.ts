@@ -1,0 +1,54 @@
+import { z } from 'zod';
+import { defineRoute, Reply } from '../../http/define-route';
+import { notFound } from '../../http/errors';
+import type { Doc } from '../../store/types';
+
+const idParams = z.object({ id: z.string().min(1).max(200) });
+
+const lateCount = (alerts: Doc[]) => alerts.filter((a) => a.late === true && a.ack !== true).length;
+
+export const healthRoutes = [
+  defineRoute({
+    method: 'get',
+    path: '/api/ping',
+    auth: 'P',
+    workspace: false,
+    handler: () => ({ pong: Date.now(), mounted: true }),
+  }),
+  defineRoute({
+    method: 'get',
+    path: '/healthz',
+    auth: 'P',
+    workspace: false,
+    handler: () => new Reply(200, JSON.stringify({ status: 'ok' }), { 'Content-Type': 'application/json; charset=utf-8' }),
+  }),
+  defineRoute({
+    method: 'get',
+    path: '/api/ops/today',
+    auth: 'P',
+    handler: async ({ app, ws }) => ({ ops: await app.store.list(ws, 'ops') }),
+  }),
+  defineRoute({
+    method: 'get',
+    path: '/api/alerts',
+    auth: 'P',
+    handler: async ({ app, ws }) => {
+      const alerts = await app.store.list(ws, 'alerts');
+      return { alerts, lateCount: lateCount(alerts) };
+    },
+  }),
+  defineRoute({
+    method: 'post',
+    path: '/api/alert/:id/ack',
+    auth: 'P',
+    params: idParams,
+    handler: async ({ app, ws, params }) => {
+      const alert = await app.store.transact(ws, async (tx) => {
+        const current = await tx.get('alerts', params.id);
+        if (!current) throw notFound('alert not found');
+        return tx.patch('alerts', params.id, { ack: true, acked: Date.now() });
+      });
+      return { alert };
+    },
+  }),
+];

@@ -1,0 +1,52 @@
+import { readFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import type { Doc, Store, Tx } from './types';
+
+export const SEEDS_DIR = join(dirname(fileURLToPath(import.meta.url)), '..', '..', 'seeds');
+
+/** One demo data file loaded into every new workspace, declared by the module that owns it. */
+export interface SeedSpec {
+  file: string;
+  coll: string;
+  /** Field holding the record key (default id). */
+  key?: string;
+  /** Runs after the records are written, e.g. to move a number series past the seeded ids. */
+  after?: (tx: Tx, docs: Doc[]) => Promise<void>;
+}
+
+const cache = new Map<string, Doc[]>();
+
+export function readSeed(file: string): Doc[] {
+  let docs = cache.get(file);
+  if (!docs) {
+    docs = JSON.parse(readFileSync(join(SEEDS_DIR, file), 'utf8')) as Doc[];
+    cache.set(file, docs);
+  }
+  return docs.map((d) => structuredClone(d));
+}
+
+/** Create the workspace if needed and load the demo data once (never over user data). */
+export async function ensureWorkspace(store: Store, id: string, kind: string, seeds: SeedSpec[]): Promise<void> {
+  const existing = await store.workspace(id);
+  if (existing?.seeded) return;
+  if (!existing) await store.createWorkspace(id, kind);
+  await store.transact(id, async (tx) => {
+    for (const spec of seeds) {
+      const docs = readSeed(spec.file);
+      for (const doc of docs) await tx.put(spec.coll, String(doc[spec.key ?? 'id']), doc);
+      if (spec.after) await spec.after(tx, docs);
+    }
+  });
+  await store.markSeeded(id);
+}
+
+/** Highest number found in ids like SHP-1004 or TK-0672 (0 when none). */
+export function maxNumber(docs: Doc[], field: string, pattern: RegExp): number {
+  let max = 0;
+  for (const d of docs) {
+    const m = pattern.exec(String(d[field] ?? ''));
+    if (m) max = Math.max(max, Number(m[1]));
+  }
+  return max;
+}

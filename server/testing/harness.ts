@@ -1,0 +1,103 @@
+import type { Server } from 'node:http';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { createApp } from '../app';
+import { testConfig, type Config, type Mode } from '../config';
+import type { AppContext } from '../context';
+import { loadOrCreateSecret } from '../security/signing';
+import { SqliteStore } from '../store/sqlite-store';
+
+export interface TestResponse<T = Record<string, unknown>> {
+  status: number;
+  body: T;
+  text: string;
+  headers: Headers;
+}
+
+/** A cookie jar per simulated browser. */
+export class Client {
+  private readonly cookies = new Map<string, string>();
+
+  constructor(readonly base: string) {}
+
+  cookie(name: string): string | undefined {
+    return this.cookies.get(name);
+  }
+
+  setCookie(name: string, value: string): void {
+    this.cookies.set(name, value);
+  }
+
+  async request<T = Record<string, unknown>>(method: string, path: string, body?: unknown, headers: Record<string, string> = {}): Promise<TestResponse<T>> {
+    const h: Record<string, string> = { ...headers };
+    if (this.cookies.size) h.cookie = [...this.cookies].map(([k, v]) => `${k}=${v}`).join('; ');
+    let payload: string | undefined;
+    if (body !== undefined) {
+      payload = typeof body === 'string' ? body : JSON.stringify(body);
+      h['content-type'] ??= 'application/json';
+    }
+    const res = await fetch(this.base + path, { method, headers: h, body: payload });
+    for (const c of res.headers.getSetCookie()) {
+      const [pair] = c.split(';');
+      const eq = pair.indexOf('=');
+      this.cookies.set(pair.slice(0, eq), pair.slice(eq + 1));
+    }
+    const text = await res.text();
+    let parsed: unknown = null;
+    try {
+      parsed = JSON.parse(text);
+    } catch {
+      parsed = null;
+    }
+    return { status: res.status, body: parsed as T, text, headers: res.headers };
+  }
+
+  get<T = Record<string, unknown>>(path: string, headers?: Record<string, string>) {
+    return this.request<T>('GET', path, undefined, headers);
+  }
+
+  post<T = Record<string, unknown>>(path: string, body: unknown = {}, headers?: Record<string, string>) {
+    return this.request<T>('POST', path, body, headers);
+  }
+
+  put<T = Record<string, unknown>>(path: string, body: unknown = {}, headers?: Record<string, string>) {
+    return this.request<T>('PUT', path, body, headers);
+  }
+}
+
+export interface TestServer {
+  url: string;
+  dataDir: string;
+  store: SqliteStore;
+  ctx: AppContext;
+  /** A new browser (own cookie jar). */
+  client(): Client;
+  close(opts?: { keepData?: boolean }): Promise<void>;
+}
+
+/** createApp over a fresh temporary database, listening on a random loopback port. */
+export async function startTestServer(opts: { mode?: Mode; dataDir?: string; config?: Partial<Config> } = {}): Promise<TestServer> {
+  const dataDir = opts.dataDir ?? mkdtempSync(join(tmpdir(), 'kitting-test-'));
+  const store = new SqliteStore({ file: join(dataDir, 'kitting.db') });
+  const config = testConfig({ dataDir, mode: opts.mode ?? 'central', ...opts.config });
+  const { app, ctx } = await createApp({ store, config, secret: loadOrCreateSecret(dataDir) });
+  const server: Server = await new Promise((resolve) => {
+    const s = app.listen(0, '127.0.0.1', () => resolve(s));
+  });
+  const addr = server.address();
+  const url = `http://127.0.0.1:${typeof addr === 'object' && addr ? addr.port : 0}`;
+  return {
+    url,
+    dataDir,
+    store,
+    ctx,
+    client: () => new Client(url),
+    close: async ({ keepData = false } = {}) => {
+      server.closeAllConnections();
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+      store.close();
+      if (!keepData) rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
+}
