@@ -2,7 +2,7 @@ import { defineConfig } from 'vitest/config';
 
 export default defineConfig({
   test: {
-    include: ['shared/**/*.test.ts', 'server/**/*.test.ts', 'seeds/**/*.test.ts', 'renderer/**/*.test.{ts,tsx}', 'electron/**/*.test.ts'],
+    include: ['e2e/**/*.test.ts', 'shared/**/*.test.ts', 'server/**/*.test.ts', 'seeds/**/*.test.ts', 'renderer/**/*.test.{ts,tsx}', 'electron/**/*.test.ts'],
     environment: 'node',
     pool: 'forks',
     testTimeout: 20000,

@@ -1,4 +1,7 @@
 import type { RouteDef } from '../http/define-route';
+import { accountsRoutes } from './accounts';
+import { commercialRoutes } from './commercial';
+import { operationsRoutes } from './operations';
 import { customerRoutes } from './customers/customers.routes';
 import { deviceRoutes } from './devices/devices.routes';
 import { healthRoutes } from './health/health.routes';
@@ -16,4 +19,7 @@ export const allRoutes: RouteDef[] = [
   ...inquiryRoutes,
   ...ticketRoutes,
   ...customerRoutes,
+  ...commercialRoutes,
+  ...operationsRoutes,
+  ...accountsRoutes,
 ];

@@ -1,3 +1,6 @@
+import { accountsSeeds } from './accounts';
+import { commercialSeeds } from './commercial';
+import { operationsSeeds } from './operations';
 import { maxNumber, type SeedSpec } from '../store/seed';
 import { ASSET_SERIES, DEVICES } from './devices/devices.service';
 import { INQUIRY_SERIES } from './inquiries/inquiries.routes';
@@ -34,4 +37,7 @@ export const seedSpecs: SeedSpec[] = [
   { file: 'ops.json', coll: 'ops' },
   { file: 'centers.json', coll: 'centers' },
   { file: 'staff.json', coll: 'staff' },
+  ...commercialSeeds,
+  ...operationsSeeds,
+  ...accountsSeeds,
 ];

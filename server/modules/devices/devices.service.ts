@@ -60,10 +60,10 @@ export async function completeDevice(tx: Tx, input: Doc, taken?: Set<string>): P
   const model = String(input.model);
   const defs = modelDefaults(model);
   const now = Date.now();
+  const { imei: _given, ...rest } = input;
   return {
     imei,
-    ...input,
-    imei,
+    ...rest,
     serial: input.serial || `${defs.prefix}-${String(n).padStart(6, '0')}`,
     asset: input.asset || `HK-26-${n}`,
     maker: input.maker || defs.maker,

@@ -1,0 +1,8 @@
+import type { RouteDef } from '../http/define-route';
+import type { SeedSpec } from '../store/seed';
+
+/** Routes of the commercial domains (one folder each under server/modules/), mounted by modules/index.ts. */
+export const commercialRoutes: RouteDef[] = [];
+
+/** Demo data files these domains load into every new workspace. */
+export const commercialSeeds: SeedSpec[] = [];
