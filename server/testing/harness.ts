@@ -25,6 +25,14 @@ export class Client {
     return this.cookies.get(name);
   }
 
+  /** The workspace named by this browser's kit_tid cookie (null before the first request). */
+  workspaceId(): string | null {
+    const raw = this.cookies.get('kit_tid');
+    if (!raw) return null;
+    const v = decodeURIComponent(raw);
+    return v.slice(0, v.lastIndexOf('.'));
+  }
+
   setCookie(name: string, value: string): void {
     this.cookies.set(name, value);
   }
