@@ -1,0 +1,50 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
+const TSX = join(ROOT, 'node_modules', '.bin', 'tsx');
+
+export interface ServerProcess {
+  url: string;
+  child: ChildProcess;
+  output: () => string;
+  /** SIGTERM and wait for the exit code. */
+  stop: () => Promise<number | null>;
+}
+
+/** Start `server/main.ts` the way `npm run server` does; resolves once it prints its listening line. */
+export function startServerProcess(env: Record<string, string>, timeoutMs = 30_000): Promise<ServerProcess> {
+  const child = spawn(TSX, [join(ROOT, 'server', 'main.ts')], {
+    cwd: ROOT,
+    env: { ...process.env, PORT: '0', NODE_ENV: 'test', KITTING_LOG: '0', ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let out = '';
+  const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
+  return new Promise((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`server did not start:\n${out}`)), timeoutMs);
+    const onData = (chunk: Buffer) => {
+      out += chunk.toString();
+      const m = /listening on (http:\/\/127\.0\.0\.1:\d+)/.exec(out);
+      if (m) {
+        clearTimeout(timer);
+        resolve({
+          url: m[1],
+          child,
+          output: () => out,
+          stop: async () => {
+            child.kill('SIGTERM');
+            return exited;
+          },
+        });
+      }
+    };
+    child.stdout?.on('data', onData);
+    child.stderr?.on('data', (c: Buffer) => (out += c.toString()));
+    void exited.then((code) => {
+      clearTimeout(timer);
+      reject(new Error(`server exited with ${code}:\n${out}`));
+    });
+  });
+}
