@@ -4,6 +4,7 @@ import type { AppContext } from '../context';
 import { HttpError } from './errors';
 import { Reply, type RouteDef } from './define-route';
 import { resolveWorkspace } from './workspace';
+import { authorize } from '../security/auth';
 
 /** Refuse a second definition of the same method and path (checked at start). */
 export function assertUniqueRoutes(routes: RouteDef[]): void {
@@ -45,6 +46,7 @@ export function mountRoutes(router: Router, routes: RouteDef[], app: AppContext)
   for (const route of routes) {
     router[route.method](route.path, async (req: Request, res: Response, next: NextFunction) => {
       try {
+        await authorize(app, req, route.auth);
         const params = parse(route.params, req.params);
         const query = parse(route.query, req.query);
         const body = parse(route.body, req.body ?? {});

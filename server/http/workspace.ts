@@ -4,6 +4,8 @@ import type { AppContext } from '../context';
 import { sign, verify } from '../security/signing';
 import { ensureWorkspace } from '../store/seed';
 import { seedSpecs } from '../modules/seeds';
+import { workspaceFromBearer } from '../security/auth';
+import { isReservedWorkspace, registerWorkspace } from '../security/platform';
 
 export const TID_COOKIE = 'kit_tid';
 const TID_KIND = 'kit_tid';
@@ -34,7 +36,8 @@ export function tidCookie(app: AppContext, ws: string): string {
 /** The workspace named by a validly signed kit_tid cookie; a tampered cookie is ignored. */
 export function workspaceFromCookie(app: AppContext, req: Request): string | null {
   const raw = readCookie(req, TID_COOKIE);
-  return raw ? verify(app.secret, TID_KIND, raw) : null;
+  const ws = raw ? verify(app.secret, TID_KIND, raw) : null;
+  return ws && !isReservedWorkspace(ws) ? ws : null;
 }
 
 const cached = Symbol('workspace');
@@ -48,11 +51,14 @@ export async function resolveWorkspace(app: AppContext, req: Request, res: Respo
   const r = req as WithWs;
   if (r[cached]) return r[cached];
   if (app.mode === 'bench' && app.benchWorkspace) return (r[cached] = app.benchWorkspace);
+  const fromBearer = await workspaceFromBearer(app, req);
+  if (fromBearer && (await app.store.workspace(fromBearer))) return (r[cached] = fromBearer);
   const fromCookie = workspaceFromCookie(app, req);
   if (fromCookie && (await app.store.workspace(fromCookie))) return (r[cached] = fromCookie);
   app.limits.newWorkspace.hit(req.ip ?? 'unknown', 'too many new workspaces from this address');
   const ws = `w-${randomBytes(8).toString('hex')}`;
   await ensureWorkspace(app.store, ws, 'anonymous', seedSpecs);
+  await registerWorkspace(app, ws, 'anonymous');
   res.append('Set-Cookie', tidCookie(app, ws));
   return (r[cached] = ws);
 }

@@ -1,8 +1,10 @@
 import type { RouteDef } from '../http/define-route';
 import type { SeedSpec } from '../store/seed';
+import { accountRoutes } from './accounts/accounts.routes';
+import { authMethodRoutes } from './accounts/auth-methods.routes';
 
 /** Routes of the accounts domains (one folder each under server/modules/), mounted by modules/index.ts. */
-export const accountsRoutes: RouteDef[] = [];
+export const accountsRoutes: RouteDef[] = [...accountRoutes, ...authMethodRoutes];
 
 /** Demo data files these domains load into every new workspace. */
 export const accountsSeeds: SeedSpec[] = [];
