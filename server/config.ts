@@ -41,5 +41,5 @@ export function readConfig(env: NodeJS.ProcessEnv = process.env): Config {
 
 /** Defaults for tests and embedded use: no log, temp paths are the caller's business. */
 export function testConfig(overrides: Partial<Config> = {}): Config {
-  return { ...readConfig({ NODE_ENV: 'test' }), log: false, ...overrides };
+  return { ...readConfig({ NODE_ENV: 'test' }), log: false, workspacesPerIpHour: 10_000, ...overrides };
 }

@@ -85,6 +85,19 @@ describe('workspaces (central mode)', () => {
   });
 });
 
+describe('anonymous workspace cap', () => {
+  it('answers 429 with Retry-After once one address created too many workspaces', async () => {
+    const capped = await startTestServer({ config: { workspacesPerIpHour: 2 } });
+    expect((await capped.client().get('/api/jobs')).status).toBe(200);
+    expect((await capped.client().get('/api/jobs')).status).toBe(200);
+    const third = await capped.client().get('/api/jobs');
+    expect(third.status).toBe(429);
+    expect(Number(third.headers.get('retry-after'))).toBeGreaterThan(0);
+    expect(third.body).toMatchObject({ ok: false });
+    await capped.close();
+  });
+});
+
 describe('restart', () => {
   it('keeps every record and the workspace cookie across a restart on the same data folder', async () => {
     const first = await startTestServer();
