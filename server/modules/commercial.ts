@@ -1,8 +1,9 @@
 import type { RouteDef } from '../http/define-route';
 import type { SeedSpec } from '../store/seed';
+import { quoteRoutes } from './quotes/quotes.routes';
 
 /** Routes of the commercial domains (one folder each under server/modules/), mounted by modules/index.ts. */
-export const commercialRoutes: RouteDef[] = [];
+export const commercialRoutes: RouteDef[] = [...quoteRoutes];
 
 /** Demo data files these domains load into every new workspace. */
 export const commercialSeeds: SeedSpec[] = [];
