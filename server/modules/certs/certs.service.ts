@@ -1,0 +1,72 @@
+import { createHash } from 'node:crypto';
+import type { Doc } from '../../store/types';
+
+export const ERASURE_CERTS = 'erasureCerts';
+
+export type MethodKey = 'purge' | 'clear' | 'destroy';
+
+/** Method labels per NIST SP 800-88 Rev.1 (Clear, Purge, Destroy). */
+export const METHODS: Record<MethodKey, { method: string; nist: string }> = {
+  purge: { method: '暗号化消去', nist: 'Purge' },
+  clear: { method: '論理消去', nist: 'Clear' },
+  destroy: { method: '物理破壊', nist: 'Destroy' },
+};
+
+export const isMethodKey = (v: unknown): v is MethodKey => typeof v === 'string' && Object.hasOwn(METHODS, v);
+
+export const certSeries = (year: number) => `erz:${year}`;
+export const certNo = (year: number, n: number) => `KIT-ERZ-${year}-${String(n).padStart(4, '0')}`;
+
+export interface CertDevice {
+  model: string;
+  id: string;
+  storage: string;
+}
+
+export interface CertIssuer {
+  name: string;
+  addr: string;
+  tel: string;
+  regno: string;
+  rep: string;
+}
+
+export interface ErasureCert extends Doc {
+  no: string;
+  date: string;
+  cust: string;
+  count: number;
+  methodKey: MethodKey;
+  method: string;
+  nist: string;
+  devices: CertDevice[];
+  operator: string;
+  issuer: CertIssuer;
+  issuedAt: number;
+  created: number;
+  digest: string;
+}
+
+/** The fields the digest covers, in a fixed order (the record minus the digest itself). */
+export function certDigest(c: Omit<ErasureCert, 'digest'>): string {
+  const canonical = {
+    no: c.no,
+    date: c.date,
+    cust: c.cust,
+    count: c.count,
+    methodKey: c.methodKey,
+    method: c.method,
+    nist: c.nist,
+    devices: c.devices.map((d) => ({ model: d.model, id: d.id, storage: d.storage })),
+    operator: c.operator,
+    issuer: { name: c.issuer.name, addr: c.issuer.addr, tel: c.issuer.tel, regno: c.issuer.regno, rep: c.issuer.rep },
+    issuedAt: c.issuedAt,
+  };
+  return createHash('sha256').update(JSON.stringify(canonical), 'utf8').digest('hex');
+}
+
+/** Newest first: by issue time, then by number. */
+export function newestFirst(a: Doc, b: Doc): number {
+  const d = Number(b.issuedAt ?? b.created ?? 0) - Number(a.issuedAt ?? a.created ?? 0);
+  return d !== 0 ? d : String(b.no).localeCompare(String(a.no));
+}
