@@ -14,6 +14,7 @@ import {
   isMethodKey,
   METHODS,
   newestFirst,
+  type CertData,
   type CertDevice,
   type ErasureCert,
 } from './certs.service';
@@ -114,7 +115,7 @@ export const certRoutes = [
         const year = jstYear(now);
         const no = certNo(year, await tx.next(certSeries(year)));
         const company = await readCompanyTx(tx);
-        const draft: Omit<ErasureCert, 'digest'> = {
+        const draft: CertData = {
           no,
           date,
           cust: body.cust,

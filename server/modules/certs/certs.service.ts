@@ -31,7 +31,8 @@ export interface CertIssuer {
   rep: string;
 }
 
-export interface ErasureCert extends Doc {
+/** A certificate as issued (a type alias, so it stays assignable to a store document). */
+export type CertData = {
   no: string;
   date: string;
   cust: string;
@@ -44,11 +45,12 @@ export interface ErasureCert extends Doc {
   issuer: CertIssuer;
   issuedAt: number;
   created: number;
-  digest: string;
-}
+};
+
+export type ErasureCert = CertData & { digest: string };
 
 /** The fields the digest covers, in a fixed order (the record minus the digest itself). */
-export function certDigest(c: Omit<ErasureCert, 'digest'>): string {
+export function certDigest(c: CertData): string {
   const canonical = {
     no: c.no,
     date: c.date,
