@@ -1,0 +1,103 @@
+import { z } from 'zod';
+import { jstYymm } from '../../../shared/dates';
+import { defineRoute } from '../../http/define-route';
+import { badRequest, notFound } from '../../http/errors';
+import {
+  billingSummary,
+  INVOICES,
+  invoiceId,
+  invoiceSeries,
+  readAmount,
+  readBool,
+  readCust,
+  readMonth,
+  readStatus,
+  readText,
+  type Invoice,
+} from './invoices.service';
+
+const idParams = z.object({ id: z.string().min(1).max(200) });
+const anyObject = z.record(z.string(), z.unknown(), { error: 'body must be a JSON object' });
+const given = (v: unknown) => v !== undefined && v !== null;
+
+/** Newest id first: INV-2611-002 before INV-2611-001 before INV-2610-009. */
+const newestFirst = (a: Invoice, b: Invoice) => (a.id < b.id ? 1 : a.id > b.id ? -1 : 0);
+
+export const invoiceRoutes = [
+  defineRoute({
+    method: 'get',
+    path: '/api/invoices',
+    auth: 'P',
+    handler: async ({ app, ws }) => {
+      const invoices = (await app.store.list<Invoice>(ws, INVOICES)).sort(newestFirst);
+      return { invoices, count: invoices.length };
+    },
+  }),
+  defineRoute({
+    method: 'post',
+    path: '/api/invoice',
+    auth: 'P',
+    body: anyObject,
+    handler: async ({ app, ws, body }) => {
+      const cust = readCust(body.cust);
+      if (!given(body.amount)) throw badRequest('invalid amount', { message: '金額(amount)は必須です' });
+      const amount = readAmount(body.amount);
+      const month = given(body.month) && body.month !== '' ? readMonth(body.month) : jstYymm();
+      const status = given(body.status) ? readStatus(body.status) : 'draft';
+      const recurring = given(body.recurring) ? readBool(body.recurring) : false;
+      const invoice = await app.store.transact(ws, async (tx) => {
+        const custom = typeof body.id === 'string' ? body.id.trim() : '';
+        const useCustom = custom.startsWith('INV-') && custom.length <= 40 && !(await tx.get(INVOICES, custom));
+        const id = useCustom ? custom : invoiceId(month, await tx.next(invoiceSeries(month)));
+        const now = Date.now();
+        const doc: Invoice = { id, cust, month, desc: readText(body.desc, 300), amount, due: readText(body.due, 20), status, recurring, created: now, updated: now };
+        return tx.put(INVOICES, id, doc);
+      });
+      return { invoice };
+    },
+  }),
+  defineRoute({
+    method: 'post',
+    path: '/api/invoices/issue',
+    auth: 'P',
+    body: anyObject,
+    handler: async ({ app, ws, body }) => {
+      const month = given(body.month) && body.month !== '' ? readMonth(body.month) : jstYymm();
+      const count = await app.store.transact(ws, async (tx) => {
+        const drafts = (await tx.list<Invoice>(INVOICES)).filter((i) => i.status === 'draft' && i.month === month);
+        const now = Date.now();
+        for (const i of drafts) await tx.patch(INVOICES, i.id, { status: 'issued', issuedAt: now, updated: now });
+        return drafts.length;
+      });
+      return { count, month };
+    },
+  }),
+  defineRoute({
+    method: 'post',
+    path: '/api/invoice/:id',
+    auth: 'P',
+    params: idParams,
+    body: anyObject,
+    handler: async ({ app, ws, params, body }) => {
+      const patch: Partial<Invoice> = {};
+      if (given(body.status)) patch.status = readStatus(body.status);
+      if (given(body.cust)) patch.cust = readCust(body.cust);
+      if (given(body.desc)) patch.desc = readText(body.desc, 300);
+      if (given(body.month)) patch.month = readMonth(body.month);
+      if (given(body.due)) patch.due = readText(body.due, 20);
+      if (given(body.amount)) patch.amount = readAmount(body.amount);
+      if (given(body.recurring)) patch.recurring = readBool(body.recurring);
+      const invoice = await app.store.transact(ws, async (tx) => {
+        if (!(await tx.get(INVOICES, params.id))) throw notFound('invoice not found');
+        return tx.patch(INVOICES, params.id, { ...patch, updated: Date.now() });
+      });
+      return { invoice };
+    },
+  }),
+  defineRoute({
+    method: 'get',
+    path: '/api/billing/summary',
+    auth: 'P',
+    handler: async ({ app, ws }) => ({ summary: billingSummary(await app.store.list(ws, INVOICES), jstYymm()) }),
+  }),
+];
