@@ -6,6 +6,7 @@ import { fileURLToPath } from 'node:url';
 import type { Config, Mode } from './config';
 import type { AppContext } from './context';
 import { errorHandler } from './http/error-handler';
+import { launchGuard, type LaunchGuardOptions } from './http/launch-guard';
 import { requestLog } from './http/logging';
 import { RateLimiter } from './http/rate-limit';
 import { mountRoutes } from './http/registry';
@@ -20,6 +21,8 @@ export interface CreateAppOptions {
   mode?: Mode;
   /** Signing secret; tests may omit it (a random one is used). */
   secret?: Buffer;
+  /** Desktop bench: require the per-launch secret and a loopback Host on every request. */
+  launchGuard?: LaunchGuardOptions;
 }
 
 const RENDERER_DIST = join(dirname(fileURLToPath(import.meta.url)), '..', 'renderer', 'dist');
@@ -51,6 +54,7 @@ export async function createApp(opts: CreateAppOptions): Promise<{ app: Express;
 
   const app = express();
   app.disable('x-powered-by');
+  if (opts.launchGuard) app.use(launchGuard(opts.launchGuard));
   app.set('query parser', 'simple');
   if (opts.config.log) app.use(requestLog(log));
   app.use('/api', express.json({ limit: opts.config.bodyLimit, strict: true }));
