@@ -2,9 +2,18 @@ import type { RouteDef } from '../http/define-route';
 import type { SeedSpec } from '../store/seed';
 import { accountRoutes } from './accounts/accounts.routes';
 import { authMethodRoutes } from './accounts/auth-methods.routes';
+import { adminPlatformRoutes } from './admin/admin-platform.routes';
+import { adminRoutes } from './admin/admin.routes';
+import { portalRoutes } from './portal/portal.routes';
 
 /** Routes of the accounts domains (one folder each under server/modules/), mounted by modules/index.ts. */
-export const accountsRoutes: RouteDef[] = [...accountRoutes, ...authMethodRoutes];
+export const accountsRoutes: RouteDef[] = [
+  ...accountRoutes,
+  ...authMethodRoutes,
+  ...adminRoutes,
+  ...adminPlatformRoutes,
+  ...portalRoutes,
+];
 
 /** Demo data files these domains load into every new workspace. */
-export const accountsSeeds: SeedSpec[] = [];
+export const accountsSeeds: SeedSpec[] = [{ file: 'portals.json', coll: 'portals' }];

@@ -27,6 +27,7 @@ export const P = {
   files: 'files',
   sites: 'sites',
   connections: 'connections',
+  portalSlugs: 'portalSlugs',
 } as const;
 
 /** Ids starting with `_` are reserved for platform data and never resolve as a workspace. */
