@@ -1,0 +1,102 @@
+import { z } from 'zod';
+import { jstTime } from '../../../shared/dates';
+import { clip, createShape, oneOf, patchShape, text } from '../../../shared/fields';
+import { randomId } from '../../http/crud';
+import { defineRoute } from '../../http/define-route';
+import { badRequest, notFound } from '../../http/errors';
+import type { Tx } from '../../store/types';
+import { DRAFT_ID, readRoster, SHIFTS, STAFF, writeRoster, type ClockRow, type Grid } from './shifts.service';
+
+const staffFields = { name: text(60), type: oneOf(['own', 'agency'], 'own') };
+const createStaff = createShape(staffFields);
+const patchStaff = patchShape(staffFields);
+const idParams = z.object({ id: z.string().min(1).max(60) });
+const punchParams = z.object({ staffId: z.string().min(1).max(200).transform((v) => clip(v, 40)) });
+const punchBody = z.object({ dir: z.unknown().optional() }, { error: 'body must be a JSON object' });
+
+const nameRequired = () => badRequest('name required', { message: '氏名(name)を入力してください' });
+const staffList = (tx: Tx) => tx.list(STAFF);
+
+export const staffRoutes = [
+  defineRoute({
+    method: 'get',
+    path: '/api/staff',
+    auth: 'P',
+    handler: async ({ app, ws }) => ({ staff: await app.store.list(ws, STAFF) }),
+  }),
+  defineRoute({
+    method: 'post',
+    path: '/api/staff',
+    auth: 'P',
+    body: createStaff,
+    handler: async ({ app, ws, body }) => {
+      const name = body.name.trim();
+      if (!name) throw nameRequired();
+      return app.store.transact(ws, async (tx) => {
+        const staff = { id: randomId('st-'), name, type: body.type };
+        await tx.put(STAFF, staff.id, staff);
+        // a new person starts with a week off, so the roster always has a row per staff member
+        const roster = await readRoster(tx);
+        await writeRoster(tx, { grid: { ...roster.grid, [staff.id]: Array(7).fill('off') }, clock: roster.clock });
+        return { staff, staffList: await staffList(tx) };
+      });
+    },
+  }),
+  defineRoute({
+    method: 'post',
+    path: '/api/staff/:id',
+    auth: 'P',
+    params: idParams,
+    body: patchStaff,
+    handler: async ({ app, ws, params, body }) => {
+      if (body.name !== undefined && !body.name.trim()) throw nameRequired();
+      const fields = { ...body, ...(body.name !== undefined ? { name: body.name.trim() } : {}) };
+      const staff = await app.store.transact(ws, async (tx) => {
+        const updated = await tx.patch(STAFF, params.id, fields);
+        if (!updated) throw notFound('staff not found');
+        return updated;
+      });
+      return { staff };
+    },
+  }),
+  defineRoute({
+    method: 'post',
+    path: '/api/staff/:id/delete',
+    auth: 'P',
+    params: idParams,
+    handler: async ({ app, ws, params }) =>
+      app.store.transact(ws, async (tx) => {
+        if (!(await tx.remove(STAFF, params.id))) throw notFound('staff not found');
+        const roster = await readRoster(tx);
+        const { [params.id]: _row, ...grid } = roster.grid;
+        const { [params.id]: _clock, ...clock } = roster.clock;
+        await writeRoster(tx, { grid, clock });
+        const draft = await tx.get(SHIFTS, DRAFT_ID);
+        if (draft && draft.grid && typeof draft.grid === 'object') {
+          const { [params.id]: _d, ...draftGrid } = draft.grid as Grid;
+          await tx.patch(SHIFTS, DRAFT_ID, { grid: draftGrid, diff: (draft.diff as { staffId: string }[]).filter((d) => d.staffId !== params.id) });
+        }
+        return { id: params.id, staffList: await staffList(tx) };
+      }),
+  }),
+  defineRoute({
+    method: 'post',
+    path: '/api/timeclock/:staffId/punch',
+    auth: 'P',
+    params: punchParams,
+    body: punchBody,
+    handler: async ({ app, ws, params, body }) =>
+      app.store.transact(ws, async (tx) => {
+        if (!(await tx.get(STAFF, params.staffId))) throw notFound('staff not found');
+        const roster = await readRoster(tx);
+        const prev = roster.clock[params.staffId];
+        const asked = typeof body.dir === 'string' ? clip(body.dir, 8) : '';
+        const dir = asked === 'in' || asked === 'out' ? asked : prev?.status === 'in' ? 'out' : 'in';
+        const now = jstTime();
+        const units = prev?.units ?? 0;
+        const row: ClockRow = dir === 'in' ? { in: now, out: null, status: 'in', units } : { in: prev?.in ?? null, out: now, status: 'out', units };
+        await writeRoster(tx, { grid: roster.grid, clock: { ...roster.clock, [params.staffId]: row } });
+        return { staffId: params.staffId, row };
+      }),
+  }),
+];
