@@ -4,7 +4,9 @@ import { accountRoutes } from './accounts/accounts.routes';
 import { authMethodRoutes } from './accounts/auth-methods.routes';
 import { adminPlatformRoutes } from './admin/admin-platform.routes';
 import { adminRoutes } from './admin/admin.routes';
+import { configRoutes } from './config/config.routes';
 import { portalRoutes } from './portal/portal.routes';
+import { teamRoutes } from './team/team.routes';
 
 /** Routes of the accounts domains (one folder each under server/modules/), mounted by modules/index.ts. */
 export const accountsRoutes: RouteDef[] = [
@@ -13,6 +15,8 @@ export const accountsRoutes: RouteDef[] = [
   ...adminRoutes,
   ...adminPlatformRoutes,
   ...portalRoutes,
+  ...teamRoutes,
+  ...configRoutes,
 ];
 
 /** Demo data files these domains load into every new workspace. */
