@@ -81,7 +81,8 @@ export interface Settings {
 
 function firstIssue(err: z.ZodError): string {
   const issue = err.issues[0];
-  if (issue?.code === 'custom') return issue.message;
+  // Our own messages are Japanese; zod's defaults are not shown to the technician.
+  if (issue && /[^\x00-\x7f]/.test(issue.message)) return issue.message;
   if (issue?.code === 'unrecognized_keys') return `不明な設定項目です: ${issue.keys.join(', ')}`;
   return `設定値が正しくありません: ${issue?.path.join('.') || '(全体)'}`;
 }
