@@ -1,0 +1,83 @@
+import type { Invoice } from '../../../shared/api/schemas';
+import { api } from '../api';
+import { CrudTable } from '../components/crud-table';
+import { Chip, ErrorState, Loading, confirmAction, toast, toastError, useLoad, yen } from '../components/ui';
+
+const STATUS: Record<string, [string, string]> = { draft: ['下書き', 'c-gray'], issued: ['発行済', 'c-blue'], paid: ['入金済', 'c-green'], overdue: ['期限超過', 'c-red'] };
+
+function Summary() {
+  const s = useLoad(() => api.billingSummary());
+  if (s.error && !s.data) return <ErrorState error={s.error} what="請求サマリー" onRetry={s.reload} />;
+  if (!s.data) return <Loading what="請求サマリー" />;
+  const x = s.data.summary;
+  const k: [string, string][] = [
+    ['MRR', yen(x.mrr)],
+    ['ARR', yen(x.arr)],
+    ['請求額', yen(x.billed)],
+    ['入金済', yen(x.paid)],
+    ['未入金', yen(x.unpaid)],
+    ['期限超過', yen(x.overdue)],
+    ['継続:単発', x.ratio ?? '—'],
+  ];
+  return (
+    <div className="kpis">
+      {k.map(([l, v]) => (
+        <div className="kpi" key={l}>
+          <div className="label">{l}</div>
+          <div className="value" style={{ fontSize: 18 }}>
+            {v}
+          </div>
+        </div>
+      ))}
+    </div>
+  );
+}
+
+export function InvoicesScreen() {
+  const issueAll = async () => {
+    if (!(await confirmAction('今月分の下書き請求書をすべて発行します。よろしいですか？', '発行する'))) return;
+    try {
+      const { count } = await api.issueInvoices();
+      toast(`${count}件を発行しました。一覧を更新してください。`);
+    } catch (e) {
+      toastError(e, '発行できませんでした');
+    }
+  };
+  return (
+    <>
+      <Summary />
+      <CrudTable<Invoice>
+        what="請求書"
+        load={async () => (await api.invoices()).invoices}
+        idOf={(i) => i.id}
+        toolbar={
+          <button className="btn" onClick={() => void issueAll()}>
+            今月分を一括発行
+          </button>
+        }
+        columns={[
+          { key: 'id', label: '請求番号', width: 120, className: 'mono' },
+          { key: 'month', label: '対象月', width: 64 },
+          { key: 'cust', label: '顧客' },
+          { key: 'desc', label: '内容' },
+          { key: 'amount', label: '金額', width: 110, className: 'num', render: (i) => yen(i.amount) },
+          { key: 'due', label: '支払期限', width: 90 },
+          { key: 'recurring', label: '区分', width: 50, render: (i) => (i.recurring ? '継続' : '単発') },
+          { key: 'status', label: '状態', width: 80, render: (i) => <Chip c={STATUS[i.status ?? '']?.[1]}>{STATUS[i.status ?? '']?.[0] ?? i.status}</Chip> },
+        ]}
+        fields={[
+          { key: 'cust', label: '顧客', required: true, max: 120 },
+          { key: 'amount', label: '金額（円）', type: 'number', required: true },
+          { key: 'month', label: '対象月(YYMM)', max: 4 },
+          { key: 'desc', label: '内容', max: 300 },
+          { key: 'due', label: '支払期限', max: 20 },
+          { key: 'status', label: '状態', type: 'select', options: ['draft', 'issued', 'paid', 'overdue'] },
+          { key: 'recurring', label: '継続請求', type: 'checkbox' },
+        ]}
+        defaults={{ status: 'draft' }}
+        create={async (v) => (await api.createInvoice(v)).invoice}
+        update={async (id, v) => (await api.updateInvoice(id, v)).invoice}
+      />
+    </>
+  );
+}

@@ -1,0 +1,90 @@
+import { useEffect, useState, type ReactNode } from 'react';
+import { ApiError } from '../../../shared/api/client';
+import { api } from '../api';
+import { Overlays } from './ui';
+
+export interface NavItem {
+  path: string;
+  label: string;
+}
+export interface NavGroup {
+  title: string;
+  items: NavItem[];
+}
+
+interface SyncView {
+  state: 'unknown' | 'online' | 'offline' | 'none';
+  pending?: number;
+  last?: string;
+}
+
+function SyncIndicator() {
+  const [sync, setSync] = useState<SyncView>({ state: 'unknown' });
+  useEffect(() => {
+    let live = true;
+    const poll = () =>
+      api
+        .syncStatus()
+        .then((s) => {
+          if (!live) return;
+          const pending = typeof s.pending === 'number' ? s.pending : typeof s.pendingChanges === 'number' ? s.pendingChanges : undefined;
+          const lastRaw = s.lastSync ?? s.lastSyncAt ?? s.last;
+          const last = typeof lastRaw === 'number' ? new Date(lastRaw).toLocaleTimeString('ja-JP', { timeZone: 'Asia/Tokyo' }) : typeof lastRaw === 'string' ? lastRaw : undefined;
+          const online = s.online !== false && s.reachable !== false;
+          setSync({ state: s.enrolled === false ? 'none' : online ? 'online' : 'offline', pending, last });
+        })
+        .catch((e: unknown) => live && setSync({ state: e instanceof ApiError && (e.missingRoute || e.status === 404) ? 'none' : 'offline' }));
+    void poll();
+    const t = setInterval(() => void poll(), 30_000);
+    return () => {
+      live = false;
+      clearInterval(t);
+    };
+  }, []);
+  if (sync.state === 'unknown') return null;
+  if (sync.state === 'none')
+    return (
+      <span className="sync" title="中央サーバーとの同期は設定されていません">
+        <span className="dot" /> 同期: 未設定（ローカルのみ）
+      </span>
+    );
+  return (
+    <span className="sync" data-testid="sync">
+      <span className={`dot ${sync.state === 'online' ? 'on' : 'off'}`} />
+      {sync.state === 'online' ? 'オンライン' : 'オフライン'}
+      {sync.pending !== undefined && <> ・ 未送信 {sync.pending}件</>}
+      {sync.last && <> ・ 最終同期 {sync.last}</>}
+    </span>
+  );
+}
+
+export function Shell({ nav, current, title, children }: { nav: NavGroup[]; current: string; title: string; children: ReactNode }) {
+  return (
+    <div className="shell">
+      <nav className="nav" aria-label="メインメニュー">
+        <div className="brand">
+          Kitting Station<small>キッティングセンター業務</small>
+        </div>
+        {nav.map((g) => (
+          <div key={g.title}>
+            <h6>{g.title}</h6>
+            {g.items.map((i) => (
+              <a key={i.path} href={`#${i.path}`} className={current === i.path ? 'active' : undefined}>
+                {i.label}
+              </a>
+            ))}
+          </div>
+        ))}
+      </nav>
+      <div className="main">
+        <div className="topbar">
+          <h1>{title}</h1>
+          <span className="spacer" />
+          <SyncIndicator />
+        </div>
+        <div className="content">{children}</div>
+      </div>
+      <Overlays />
+    </div>
+  );
+}

@@ -1,0 +1,40 @@
+/**
+ * The desktop bridge the Electron preload exposes as `window.station` (printing).
+ * In a plain browser it is absent and the UI falls back to the browser's print dialog.
+ */
+export interface PrintLabelRequest {
+  html: string;
+  widthMm: number;
+  heightMm: number;
+  printer?: string;
+}
+export interface StationBridge {
+  printLabel(req: PrintLabelRequest): Promise<{ ok: boolean; error?: string } | void>;
+  printPdf(url: string): Promise<{ ok: boolean; error?: string } | void>;
+  listPrinters(): Promise<{ name: string; isDefault?: boolean }[]>;
+}
+
+export function stationBridge(): StationBridge | null {
+  if (typeof window === 'undefined' || !('station' in window)) return null;
+  const s = (window as unknown as { station: unknown }).station;
+  if (!s || typeof s !== 'object') return null;
+  const b = s as Partial<StationBridge>;
+  return typeof b.printLabel === 'function' ? (b as StationBridge) : null;
+}
+
+/** Print HTML through a hidden iframe and the browser's print dialog. */
+export function browserPrint(html: string, widthMm: number, heightMm: number): void {
+  const frame = document.createElement('iframe');
+  frame.style.cssText = 'position:fixed;right:0;bottom:0;width:0;height:0;border:0';
+  document.body.appendChild(frame);
+  const doc = frame.contentDocument;
+  if (!doc) return;
+  doc.open();
+  doc.write(`<!doctype html><html lang="ja"><head><meta charset="utf-8"><style>@page{size:${widthMm}mm ${heightMm}mm;margin:0}body{margin:0}</style></head><body>${html}</body></html>`);
+  doc.close();
+  setTimeout(() => {
+    frame.contentWindow?.focus();
+    frame.contentWindow?.print();
+    setTimeout(() => frame.remove(), 1000);
+  }, 50);
+}

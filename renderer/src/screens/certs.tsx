@@ -1,0 +1,182 @@
+import { useMemo, useState } from 'react';
+import type { ErasureCert, ErasureMethod } from '../../../shared/api/schemas';
+import { api } from '../api';
+import { Async, Chip, Panel, confirmAction, toast, toastError, todayJst, useLoad } from '../components/ui';
+import { stationBridge } from '../lib/station';
+import { ScanBar, type ScanMsg } from './ledger-scan';
+
+const METHODS: { key: ErasureMethod; label: string }[] = [
+  { key: 'purge', label: '暗号化消去 / Purge（NIST SP 800-88）' },
+  { key: 'clear', label: '論理消去 / Clear（NIST SP 800-88）' },
+  { key: 'destroy', label: '物理破壊 / Destroy（NIST SP 800-88）' },
+];
+interface Line {
+  id: string;
+  model: string;
+  storage: string;
+  cust: string;
+}
+
+export function CertsScreen() {
+  const devices = useLoad(() => api.devices());
+  const certs = useLoad(() => api.certs());
+  const [lines, setLines] = useState<Line[]>([]);
+  const [method, setMethod] = useState<ErasureMethod>('purge');
+  const [cust, setCust] = useState('');
+  const [date, setDate] = useState(todayJst());
+  const [msg, setMsg] = useState<ScanMsg>(null);
+  const [busy, setBusy] = useState(false);
+  const [issued, setIssued] = useState<ErasureCert | null>(null);
+  const byImei = useMemo(() => new Map((devices.data?.devices ?? []).map((d) => [d.imei, d])), [devices.data]);
+
+  const onImei = (imei: string) => {
+    if (lines.some((l) => l.id === imei)) return setMsg({ tone: 'bad', text: `${imei} はすでに追加されています` });
+    const d = byImei.get(imei);
+    setLines((l) => [...l, { id: imei, model: d?.model ?? '', storage: '', cust: d?.cust ?? '' }]);
+    if (!cust && d?.cust) setCust(d.cust);
+    setMsg({ tone: d ? 'good' : 'info', text: d ? `${imei}（${d.model}）を追加しました` : `${imei} を追加しました（台帳に未登録のため機種を入力してください）` });
+    setIssued(null);
+  };
+  const issue = async () => {
+    if (!cust.trim()) return toast('顧客名を入力してください', true);
+    if (lines.length === 0) return toast('消去した端末をスキャンしてください', true);
+    if (!(await confirmAction(`${cust} 向けに ${lines.length}台分のデータ消去証明書を発行します。発行後は番号が確定します。`, '発行する'))) return;
+    setBusy(true);
+    try {
+      const { cert } = await api.issueCert({ cust, methodKey: method, date, count: lines.length, devices: lines.map(({ id, model, storage }) => ({ id, model, storage })) });
+      setIssued(cert);
+      setLines([]);
+      certs.setData((d) => d && { ...d, certs: [cert, ...d.certs] });
+      toast(`証明書 ${cert.no} を発行しました`);
+    } catch (e) {
+      toastError(e, '発行できませんでした');
+    } finally {
+      setBusy(false);
+    }
+  };
+  const openPdf = async (no: string) => {
+    const url = api.certPdfUrl(no);
+    const bridge = stationBridge();
+    if (bridge) {
+      try {
+        await bridge.printPdf(url);
+      } catch (e) {
+        toastError(e, '印刷できませんでした');
+      }
+    } else window.open(url, '_blank', 'noopener');
+  };
+  return (
+    <>
+      <ScanBar onImei={onImei} message={msg} setMessage={setMsg} />
+      <div className="split">
+        <Panel title={`対象端末（${lines.length}台）`} actions={lines.length > 0 && <button className="btn small" onClick={() => setLines([])}>クリア</button>}>
+          {devices.error ? <div className="body muted">台帳を読み込めないため機種は自動入力されません</div> : null}
+          {lines.length === 0 ? (
+            <div className="state">消去が完了した端末のIMEIをスキャンしてください</div>
+          ) : (
+            <table className="t" data-testid="cert-lines">
+              <thead>
+                <tr>
+                  <th>IMEI</th>
+                  <th>機種</th>
+                  <th>容量</th>
+                  <th />
+                </tr>
+              </thead>
+              <tbody>
+                {lines.map((l, i) => (
+                  <tr key={l.id}>
+                    <td className="mono">{l.id}</td>
+                    <td>
+                      <input className="in" value={l.model} maxLength={60} onChange={(e) => setLines((ls) => ls.map((x, j) => (j === i ? { ...x, model: e.target.value } : x)))} aria-label="機種" />
+                    </td>
+                    <td>
+                      <input className="in" value={l.storage} maxLength={20} placeholder="128GB" style={{ width: 90 }} onChange={(e) => setLines((ls) => ls.map((x, j) => (j === i ? { ...x, storage: e.target.value } : x)))} aria-label="容量" />
+                    </td>
+                    <td>
+                      <button className="btn small" onClick={() => setLines((ls) => ls.filter((_, j) => j !== i))}>
+                        外す
+                      </button>
+                    </td>
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+          )}
+        </Panel>
+        <Panel title="証明書の発行">
+          <div className="body">
+            <div className="form">
+              <label htmlFor="ct-cust">顧客</label>
+              <input id="ct-cust" className="in" value={cust} maxLength={120} onChange={(e) => setCust(e.target.value)} />
+              <label htmlFor="ct-method">消去方式</label>
+              <select id="ct-method" className="in" value={method} onChange={(e) => setMethod(e.target.value as ErasureMethod)}>
+                {METHODS.map((m) => (
+                  <option key={m.key} value={m.key}>
+                    {m.label}
+                  </option>
+                ))}
+              </select>
+              <label htmlFor="ct-date">実施日</label>
+              <input id="ct-date" className="in" type="date" value={date} onChange={(e) => setDate(e.target.value)} />
+              <span />
+              <button className="btn primary" onClick={() => void issue()} disabled={busy} data-testid="cert-issue">
+                {busy ? '発行中…' : `証明書を発行（${lines.length}台）`}
+              </button>
+            </div>
+            {issued && (
+              <div className="state" style={{ textAlign: 'left', background: '#dafbe1', color: '#116329', borderRadius: 6, marginTop: 12, padding: 10 }} data-testid="cert-issued">
+                <strong className="mono">{issued.no}</strong> を発行しました（{issued.count}台・{issued.method}）
+                <div style={{ marginTop: 6 }}>
+                  <button className="btn small" onClick={() => void openPdf(issued.no)}>
+                    PDFを開く
+                  </button>
+                </div>
+              </div>
+            )}
+          </div>
+        </Panel>
+      </div>
+      <Panel title="発行済み証明書">
+        <Async state={certs} what="証明書一覧">
+          {(d) =>
+            d.certs.length === 0 ? (
+              <div className="state">発行済みの証明書はありません</div>
+            ) : (
+              <table className="t">
+                <thead>
+                  <tr>
+                    <th>証明書番号</th>
+                    <th>実施日</th>
+                    <th>顧客</th>
+                    <th className="num">台数</th>
+                    <th>方式</th>
+                    <th />
+                  </tr>
+                </thead>
+                <tbody>
+                  {d.certs.map((c) => (
+                    <tr key={c.no}>
+                      <td className="mono">{c.no}</td>
+                      <td>{c.date}</td>
+                      <td>{c.cust}</td>
+                      <td className="num">{c.count}</td>
+                      <td>
+                        <Chip c={c.methodKey === 'destroy' ? 'c-red' : c.methodKey === 'clear' ? 'c-cyan' : 'c-blue'}>{c.method}</Chip>
+                      </td>
+                      <td style={{ textAlign: 'right' }}>
+                        <a className="btn small" href={api.certPdfUrl(c.no)} target="_blank" rel="noopener">
+                          PDF
+                        </a>
+                      </td>
+                    </tr>
+                  ))}
+                </tbody>
+              </table>
+            )
+          }
+        </Async>
+      </Panel>
+    </>
+  );
+}

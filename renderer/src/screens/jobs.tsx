@@ -1,0 +1,194 @@
+import { useState } from 'react';
+import { JOB_STAGE_COUNT, type Job, type JobInput } from '../../../shared/api/schemas';
+import { api } from '../api';
+import { Async, Chip, Modal, confirmAction, toast, toastError, useLoad } from '../components/ui';
+
+export const STAGES = ['受付', '入荷待ち', '入荷検品', 'キッティング', '動作検証', '梱包', '出荷', '完了'];
+const CHIPS = ['c-blue', 'c-cyan', 'c-green', 'c-orange', 'c-red', 'c-gray'];
+
+function JobModal({ job, onClose, onSaved }: { job: Job | null; onClose: () => void; onSaved: (j: Job) => void }) {
+  const [f, setF] = useState<Required<JobInput>>({ c: job?.c ?? '', t: job?.t ?? '', s: job?.s ?? 0, due: job?.due ?? '', ch: job?.ch ?? 'c-blue', tag: job?.tag ?? '' });
+  const [busy, setBusy] = useState(false);
+  const save = async () => {
+    if (!f.t.trim()) return toast('件名を入力してください', true);
+    setBusy(true);
+    try {
+      const r = job ? await api.updateJob(job.id, f) : await api.createJob(f);
+      onSaved(r.job);
+      toast(job ? '案件を更新しました' : '案件を作成しました');
+    } catch (e) {
+      toastError(e, '保存できませんでした');
+      setBusy(false);
+    }
+  };
+  const set = (k: keyof JobInput) => (e: { target: { value: string } }) => setF((p) => ({ ...p, [k]: k === 's' ? Number(e.target.value) : e.target.value }));
+  return (
+    <Modal
+      title={job ? '案件を編集' : '新規案件'}
+      onClose={onClose}
+      footer={
+        <>
+          <button className="btn" onClick={onClose}>
+            キャンセル
+          </button>
+          <button className="btn primary" onClick={() => void save()} disabled={busy} data-testid="job-save">
+            保存
+          </button>
+        </>
+      }
+    >
+      <form
+        className="form"
+        onSubmit={(e) => {
+          e.preventDefault();
+          void save();
+        }}
+      >
+        <label htmlFor="jb-t">件名</label>
+        <input id="jb-t" className="in" autoFocus value={f.t} maxLength={300} onChange={set('t')} />
+        <label htmlFor="jb-c">顧客</label>
+        <input id="jb-c" className="in" value={f.c} maxLength={120} onChange={set('c')} />
+        <label htmlFor="jb-s">工程</label>
+        <select id="jb-s" className="in" value={f.s} onChange={set('s')}>
+          {STAGES.map((s, i) => (
+            <option key={s} value={i}>
+              {s}
+            </option>
+          ))}
+        </select>
+        <label htmlFor="jb-due">期限</label>
+        <input id="jb-due" className="in" value={f.due} maxLength={40} placeholder="12/10" onChange={set('due')} />
+        <label htmlFor="jb-tag">タグ</label>
+        <input id="jb-tag" className="in" value={f.tag} maxLength={40} onChange={set('tag')} />
+        <label>色</label>
+        <div className="row">
+          {CHIPS.map((c) => (
+            <label key={c} style={{ display: 'inline-flex', gap: 3, alignItems: 'center' }}>
+              <input type="radio" name="ch" checked={f.ch === c} onChange={() => setF((p) => ({ ...p, ch: c }))} />
+              <Chip c={c}>{c.slice(2)}</Chip>
+            </label>
+          ))}
+        </div>
+        <button type="submit" hidden />
+      </form>
+    </Modal>
+  );
+}
+
+export function JobsScreen() {
+  const state = useLoad(() => api.jobs());
+  const [edit, setEdit] = useState<Job | 'new' | null>(null);
+  const [over, setOver] = useState<number | null>(null);
+
+  const upsert = (j: Job) => state.setData((d) => d && { ...d, jobs: d.jobs.some((x) => x.id === j.id) ? d.jobs.map((x) => (x.id === j.id ? j : x)) : [...d.jobs, j] });
+  const move = async (job: Job, s: number) => {
+    if (s < 0 || s >= JOB_STAGE_COUNT || s === job.s) return;
+    upsert({ ...job, s });
+    try {
+      upsert((await api.updateJob(job.id, { s })).job);
+      setTimeout(() => (document.querySelector(`[data-job="${job.id}"]`) as HTMLElement | null)?.focus(), 0);
+    } catch (e) {
+      upsert(job);
+      toastError(e, '工程を移動できませんでした');
+    }
+  };
+  const remove = async (job: Job) => {
+    if (!(await confirmAction(`案件「${job.t ?? job.id}」を削除します。よろしいですか？`))) return;
+    try {
+      await api.deleteJob(job.id);
+      state.setData((d) => d && { ...d, jobs: d.jobs.filter((x) => x.id !== job.id) });
+      toast('案件を削除しました');
+    } catch (e) {
+      toastError(e, '削除できませんでした');
+    }
+  };
+
+  return (
+    <>
+      <div className="row">
+        <button className="btn primary" onClick={() => setEdit('new')}>
+          ＋ 新規案件
+        </button>
+        <span className="muted">カードはドラッグ、またはフォーカスして ← → キーで工程を移動。Enterで編集、Deleteで削除。</span>
+      </div>
+      <Async state={state} what="案件ボード">
+        {(d) => (
+          <div className="board" data-testid="board">
+            {STAGES.map((name, s) => {
+              const cards = d.jobs.filter((j) => j.s === s);
+              return (
+                <div
+                  key={name}
+                  className={`col${over === s ? ' over' : ''}`}
+                  data-stage={s}
+                  onDragOver={(e) => {
+                    e.preventDefault();
+                    setOver(s);
+                  }}
+                  onDragLeave={() => setOver((o) => (o === s ? null : o))}
+                  onDrop={(e) => {
+                    e.preventDefault();
+                    setOver(null);
+                    const job = d.jobs.find((j) => j.id === e.dataTransfer.getData('text/plain'));
+                    if (job) void move(job, s);
+                  }}
+                >
+                  <h3>
+                    <span>
+                      {s + 1}. {name}
+                    </span>
+                    <span className="muted">{cards.length}</span>
+                  </h3>
+                  {cards.map((j) => (
+                    <div
+                      key={j.id}
+                      className="card"
+                      tabIndex={0}
+                      draggable
+                      data-job={j.id}
+                      aria-label={`${j.t} 工程 ${name}`}
+                      onDragStart={(e) => e.dataTransfer.setData('text/plain', j.id)}
+                      onDoubleClick={() => setEdit(j)}
+                      onKeyDown={(e) => {
+                        if (e.key === 'ArrowRight') void move(j, j.s + 1);
+                        else if (e.key === 'ArrowLeft') void move(j, j.s - 1);
+                        else if (e.key === 'Enter') setEdit(j);
+                        else if (e.key === 'Delete' || e.key === 'Backspace') void remove(j);
+                        else return;
+                        e.preventDefault();
+                      }}
+                    >
+                      <div className="meta">
+                        <Chip c={j.ch}>{j.tag || '案件'}</Chip>
+                        <span>{j.due && `期限 ${j.due}`}</span>
+                      </div>
+                      <div className="t">{j.t}</div>
+                      <div className="meta">
+                        <span>{j.c}</span>
+                        <span>
+                          <button className="btn small" onClick={() => setEdit(j)} aria-label="編集">
+                            編集
+                          </button>
+                        </span>
+                      </div>
+                    </div>
+                  ))}
+                </div>
+              );
+            })}
+          </div>
+        )}
+      </Async>
+      {edit && (
+        <JobModal
+          job={edit === 'new' ? null : edit}
+          onClose={() => setEdit(null)}
+          onSaved={(j) => {
+            upsert(j);
+            setEdit(null);
+          }}
+        />
+      )}
+    </>
+  );
+}

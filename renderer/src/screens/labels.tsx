@@ -1,0 +1,209 @@
+import { useEffect, useMemo, useState } from 'react';
+import { LABEL_FIELDS, type Device, type LabelField, type LabelSize, type LabelTemplate } from '../../../shared/api/schemas';
+import { api } from '../api';
+import { Async, Panel, confirmAction, fmtTs, toast, toastError, todayJst, useLoad } from '../components/ui';
+import { parseScan } from '../lib/scan';
+import { browserPrint, stationBridge } from '../lib/station';
+import { FIELD_LABEL, LABEL_MM, LabelPreview, SIZE_LABEL, labelHtml } from './label-view';
+
+const allOn = (): Record<LabelField, boolean> => ({ mgmt: true, imei: true, cust: true, model: true, qr: true, barcode: true });
+const SAMPLE: Device = { imei: '353795089752529', asset: 'HK-26-1', serial: 'IP14-000001', model: 'iPhone 14', cust: '株式会社サンプル商事' };
+
+export function LabelsScreen() {
+  const templates = useLoad(() => api.labelTemplates());
+  const log = useLoad(() => api.labelLog());
+  const devices = useLoad(() => api.devices());
+  const [tplId, setTplId] = useState<string | null>(null);
+  const [name, setName] = useState('標準ラベル');
+  const [size, setSize] = useState<LabelSize>('m');
+  const [fields, setFields] = useState<Record<LabelField, boolean>>(allOn);
+  const [imeiInput, setImeiInput] = useState('');
+  const [count, setCount] = useState(1);
+  const [printers, setPrinters] = useState<{ name: string; isDefault?: boolean }[]>([]);
+  const [printer, setPrinter] = useState('');
+  const bridge = stationBridge();
+
+  useEffect(() => {
+    if (!bridge) return;
+    bridge
+      .listPrinters()
+      .then((p) => {
+        setPrinters(p);
+        setPrinter(p.find((x) => x.isDefault)?.name ?? p[0]?.name ?? '');
+      })
+      .catch(() => setPrinters([]));
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, []);
+
+  const device = useMemo(() => {
+    const list = devices.data?.devices ?? [];
+    const r = parseScan(imeiInput);
+    if (r.kind === 'imei') return list.find((d) => d.imei === r.value) ?? { ...SAMPLE, imei: r.value, asset: '（未登録）' };
+    return list[0] ?? SAMPLE;
+  }, [devices.data, imeiInput]);
+
+  const load = (t: LabelTemplate) => {
+    setTplId(t.id);
+    setName(t.name ?? '');
+    setSize((['s', 'm', 'l'].includes(t.size ?? '') ? t.size : 'm') as LabelSize);
+    setFields({ ...allOn(), ...(t.fields ?? {}) } as Record<LabelField, boolean>);
+  };
+  const save = async (asNew: boolean) => {
+    try {
+      const { template } = await api.saveLabelTemplate({ ...(tplId && !asNew ? { id: tplId } : {}), name: name || 'ラベル', size, fields, ts: Date.now() });
+      templates.setData((d) => d && { ...d, templates: [...d.templates.filter((t) => t.id !== template.id), template] });
+      setTplId(template.id);
+      toast('テンプレートを保存しました');
+    } catch (e) {
+      toastError(e, '保存できませんでした');
+    }
+  };
+  const remove = async (t: LabelTemplate) => {
+    if (!(await confirmAction(`テンプレート「${t.name}」を削除します。よろしいですか？`))) return;
+    try {
+      await api.deleteLabelTemplate(t.id);
+      templates.setData((d) => d && { ...d, templates: d.templates.filter((x) => x.id !== t.id) });
+      if (tplId === t.id) setTplId(null);
+    } catch (e) {
+      toastError(e, '削除できませんでした');
+    }
+  };
+  const print = async () => {
+    const n = Math.max(1, Math.min(1000, Math.trunc(count) || 1));
+    const { w, h } = LABEL_MM[size];
+    const one = labelHtml(device, size, fields);
+    const html = Array.from({ length: n }, () => `<div style="page-break-after:always">${one}</div>`).join('');
+    try {
+      if (bridge) {
+        const r = await bridge.printLabel({ html, widthMm: w, heightMm: h, printer: printer || undefined });
+        if (r && r.ok === false) throw new Error(r.error ?? '印刷に失敗しました');
+      } else browserPrint(html, w, h);
+      const { entry } = await api.addLabelLog({ size, count: n, date: todayJst(), ts: Date.now() });
+      log.setData((d) => d && { ...d, log: [entry, ...d.log] });
+      toast(`${n}枚の印刷を送信しました`);
+    } catch (e) {
+      toastError(e, '印刷できませんでした');
+    }
+  };
+
+  return (
+    <>
+      <div className="grid3" style={{ gridTemplateColumns: '260px 1fr 1fr' }}>
+        <Panel title="テンプレート" actions={<button className="btn small" onClick={() => { setTplId(null); setName('新しいラベル'); setSize('m'); setFields(allOn()); }}>＋ 新規</button>}>
+          <Async state={templates} what="テンプレート">
+            {(d) =>
+              d.templates.length === 0 ? (
+                <div className="state">保存済みのテンプレートはありません</div>
+              ) : (
+                <table className="t">
+                  <tbody>
+                    {d.templates.map((t) => (
+                      <tr key={t.id} className="clickable" onClick={() => load(t)} style={t.id === tplId ? { background: '#ddf4ff' } : undefined}>
+                        <td>{t.name}</td>
+                        <td className="muted">{(t.size ?? 'm').toUpperCase()}</td>
+                        <td style={{ textAlign: 'right' }} onClick={(e) => e.stopPropagation()}>
+                          <button className="btn small danger" onClick={() => void remove(t)}>
+                            削除
+                          </button>
+                        </td>
+                      </tr>
+                    ))}
+                  </tbody>
+                </table>
+              )
+            }
+          </Async>
+        </Panel>
+        <Panel title={tplId ? 'テンプレートを編集' : '新しいテンプレート'}>
+          <div className="body form">
+            <label htmlFor="lb-name">名前</label>
+            <input id="lb-name" className="in" value={name} maxLength={60} onChange={(e) => setName(e.target.value)} />
+            <label>サイズ</label>
+            <div className="row">
+              {(['s', 'm', 'l'] as const).map((s) => (
+                <label key={s} style={{ display: 'inline-flex', gap: 4, color: 'inherit', fontSize: 13 }}>
+                  <input type="radio" name="lb-size" checked={size === s} onChange={() => setSize(s)} />
+                  {SIZE_LABEL[s]}
+                </label>
+              ))}
+            </div>
+            <label>印字項目</label>
+            <div style={{ display: 'grid', gridTemplateColumns: '1fr 1fr', gap: 4 }}>
+              {LABEL_FIELDS.map((f) => (
+                <label key={f} style={{ display: 'inline-flex', gap: 4, color: 'inherit', fontSize: 13 }}>
+                  <input type="checkbox" checked={fields[f]} onChange={(e) => setFields((p) => ({ ...p, [f]: e.target.checked }))} />
+                  {FIELD_LABEL[f]}
+                </label>
+              ))}
+            </div>
+            <span />
+            <div className="row">
+              <button className="btn primary" onClick={() => void save(false)} data-testid="label-save">
+                保存
+              </button>
+              {tplId && (
+                <button className="btn" onClick={() => void save(true)}>
+                  別名で保存
+                </button>
+              )}
+            </div>
+          </div>
+        </Panel>
+        <Panel title="プレビューと印刷">
+          <div className="body" style={{ display: 'grid', gap: 10 }}>
+            <div className="row">
+              <input className="in mono" placeholder="端末のIMEIをスキャン" value={imeiInput} onChange={(e) => setImeiInput(e.target.value)} aria-label="プレビュー端末のIMEI" style={{ width: 220 }} />
+              <span className="muted">{device.model}</span>
+            </div>
+            <LabelPreview device={device} size={size} fields={fields} />
+            <div className="row">
+              {bridge && printers.length > 0 && (
+                <select className="in" value={printer} onChange={(e) => setPrinter(e.target.value)} aria-label="プリンター">
+                  {printers.map((p) => (
+                    <option key={p.name}>{p.name}</option>
+                  ))}
+                </select>
+              )}
+              <input className="in" type="number" min={1} max={1000} value={count} onChange={(e) => setCount(Number(e.target.value))} style={{ width: 70 }} aria-label="枚数" />
+              枚
+              <button className="btn primary" onClick={() => void print()}>
+                印刷
+              </button>
+              <span className="muted">{bridge ? 'ラベルプリンターへ直接送信' : 'ブラウザの印刷ダイアログを開きます'}</span>
+            </div>
+          </div>
+        </Panel>
+      </div>
+      <Panel title="印刷履歴">
+        <Async state={log} what="印刷履歴">
+          {(d) =>
+            d.log.length === 0 ? (
+              <div className="state">印刷履歴はありません</div>
+            ) : (
+              <table className="t">
+                <thead>
+                  <tr>
+                    <th>日時</th>
+                    <th>日付</th>
+                    <th>サイズ</th>
+                    <th className="num">枚数</th>
+                  </tr>
+                </thead>
+                <tbody>
+                  {d.log.slice(0, 100).map((l) => (
+                    <tr key={l.id}>
+                      <td>{fmtTs(l.ts)}</td>
+                      <td>{l.date}</td>
+                      <td>{(l.size ?? '').toUpperCase()}</td>
+                      <td className="num">{l.count}</td>
+                    </tr>
+                  ))}
+                </tbody>
+              </table>
+            )
+          }
+        </Async>
+      </Panel>
+    </>
+  );
+}

@@ -1,0 +1,369 @@
+import { useDeferredValue, useMemo, useState } from 'react';
+import type { Device } from '../../../shared/api/schemas';
+import { api } from '../api';
+import { Chip, ErrorState, Loading, Modal, confirmAction, toast, toastError, useLoad } from '../components/ui';
+import { VirtualList } from '../components/virtual-list';
+import { ScanBar, type ScanMsg } from './ledger-scan';
+
+export const DEVICE_STATUSES = ['入荷待ち', '作業中', '保管中', '出荷済', '修理中', '返却済', '故障', '紛失', '廃棄'];
+const ROW_H = 28;
+type SortKey = 'imei' | 'model' | 'cust' | 'status' | 'loc' | 'user' | 'bat' | 'asset';
+const COLS: { key: SortKey; label: string; w: string }[] = [
+  { key: 'imei', label: 'IMEI', w: '150px' },
+  { key: 'asset', label: '管理番号', w: '100px' },
+  { key: 'model', label: '機種', w: 'minmax(120px,1fr)' },
+  { key: 'cust', label: '顧客', w: 'minmax(140px,1.3fr)' },
+  { key: 'status', label: '状態', w: '80px' },
+  { key: 'loc', label: '保管場所', w: 'minmax(90px,.8fr)' },
+  { key: 'user', label: '利用者', w: 'minmax(80px,.7fr)' },
+  { key: 'bat', label: '電池', w: '52px' },
+];
+const TEMPLATE = COLS.map((c) => c.w).join(' ');
+
+function uniq(devs: Device[], key: 'cust' | 'model'): string[] {
+  return [...new Set(devs.map((d) => d[key] ?? '').filter(Boolean))].sort((a, b) => a.localeCompare(b, 'ja'));
+}
+
+function DeviceEditor({ device, onSaved, onDeleted }: { device: Device; onSaved: (d: Device) => void; onDeleted: (imei: string) => void }) {
+  const [f, setF] = useState({ status: device.status ?? '', loc: device.loc ?? '', user: device.user ?? '', bat: String(device.bat ?? ''), note: device.note ?? '' });
+  const [busy, setBusy] = useState(false);
+  const save = async () => {
+    const bat = Number(f.bat);
+    if (f.bat.trim() !== '' && (!Number.isFinite(bat) || bat < 0 || bat > 100)) return toast('電池残量は0〜100で入力してください', true);
+    setBusy(true);
+    try {
+      const { device: d } = await api.updateDevice(device.imei, { status: f.status, loc: f.loc, user: f.user, note: f.note, ...(f.bat.trim() !== '' ? { bat } : {}) });
+      onSaved(d);
+      toast(`${d.imei} を保存しました`);
+    } catch (e) {
+      toastError(e, '保存できませんでした');
+    } finally {
+      setBusy(false);
+    }
+  };
+  const del = async () => {
+    if (!(await confirmAction(`端末 ${device.imei}（${device.model ?? ''}）を台帳から削除します。よろしいですか？`))) return;
+    try {
+      await api.deleteDevice(device.imei);
+      onDeleted(device.imei);
+      toast('削除しました');
+    } catch (e) {
+      toastError(e, '削除できませんでした');
+    }
+  };
+  const set = (k: keyof typeof f) => (e: { target: { value: string } }) => setF((p) => ({ ...p, [k]: e.target.value }));
+  return (
+    <section className="panel" data-testid="device-editor">
+      <header>
+        端末詳細 <span className="mono">{device.imei}</span>
+        <span className="spacer" />
+        <Chip c={device.chip}>{device.status}</Chip>
+      </header>
+      <div className="body">
+        <div className="form" style={{ marginBottom: 10 }}>
+          <label>機種</label>
+          <div>
+            {device.model} <span className="muted">{device.maker}</span>
+          </div>
+          <label>顧客</label>
+          <div>{device.cust}</div>
+          <label>管理番号 / シリアル</label>
+          <div className="mono">
+            {device.asset} / {device.serial}
+          </div>
+          <label>MDM</label>
+          <div>{device.mdm}</div>
+        </div>
+        <form
+          className="form"
+          onSubmit={(e) => {
+            e.preventDefault();
+            void save();
+          }}
+        >
+          <label htmlFor="ed-status">状態</label>
+          <select id="ed-status" className="in" value={f.status} onChange={set('status')}>
+            {[...new Set([f.status, ...DEVICE_STATUSES])].filter(Boolean).map((s) => (
+              <option key={s}>{s}</option>
+            ))}
+          </select>
+          <label htmlFor="ed-loc">保管場所</label>
+          <input id="ed-loc" className="in" value={f.loc} maxLength={120} onChange={set('loc')} />
+          <label htmlFor="ed-user">利用者</label>
+          <input id="ed-user" className="in" value={f.user} maxLength={120} onChange={set('user')} />
+          <label htmlFor="ed-bat">電池残量(%)</label>
+          <input id="ed-bat" className="in" type="number" min={0} max={100} value={f.bat} onChange={set('bat')} />
+          <label htmlFor="ed-note">メモ</label>
+          <textarea id="ed-note" className="in" rows={3} maxLength={300} value={f.note} onChange={set('note')} />
+          <span />
+          <div className="row">
+            <button className="btn primary" type="submit" disabled={busy}>
+              {busy ? '保存中…' : '保存'}
+            </button>
+            <span className="spacer" style={{ flex: 1 }} />
+            <button className="btn danger" type="button" onClick={() => void del()}>
+              削除
+            </button>
+          </div>
+        </form>
+      </div>
+    </section>
+  );
+}
+
+function RegisterModal({ imei, customers, onClose, onCreated }: { imei: string; customers: string[]; onClose: () => void; onCreated: (d: Device[]) => void }) {
+  const bulk = imei === '';
+  const [f, setF] = useState({ model: 'iPhone 16', cust: '', status: '入荷待ち', qty: '10', loc: '' });
+  const [progress, setProgress] = useState<{ done: number; total: number } | null>(null);
+  const set = (k: keyof typeof f) => (e: { target: { value: string } }) => setF((p) => ({ ...p, [k]: e.target.value }));
+  const run = async () => {
+    try {
+      if (!bulk) {
+        const { device } = await api.createDevice({ imei, model: f.model, cust: f.cust || undefined, status: f.status, loc: f.loc });
+        toast(`${device.imei} を登録しました`);
+        onCreated([device]);
+        return;
+      }
+      const qty = Math.trunc(Number(f.qty));
+      if (!Number.isFinite(qty) || qty < 1 || qty > 10000) return toast('台数は1〜10,000で入力してください', true);
+      const all: Device[] = [];
+      setProgress({ done: 0, total: qty });
+      for (let done = 0; done < qty; ) {
+        const n = Math.min(100, qty - done);
+        const r = await api.bulkDevices({ qty: n, model: f.model, cust: f.cust || undefined, status: f.status });
+        all.push(...r.created);
+        done += r.count;
+        setProgress({ done, total: qty });
+      }
+      toast(`${all.length}台を一括登録しました`);
+      onCreated(all);
+    } catch (e) {
+      setProgress(null);
+      toastError(e, '登録できませんでした');
+    }
+  };
+  return (
+    <Modal
+      title={bulk ? '一括登録' : '未登録の端末を登録'}
+      onClose={() => !progress && onClose()}
+      footer={
+        <>
+          <button className="btn" onClick={onClose} disabled={!!progress}>
+            キャンセル
+          </button>
+          <button className="btn primary" data-testid="register-submit" onClick={() => void run()} disabled={!!progress}>
+            {bulk ? '一括登録する' : '登録する'}
+          </button>
+        </>
+      }
+    >
+      <div className="form">
+        {!bulk && (
+          <>
+            <label>IMEI</label>
+            <div className="mono" style={{ fontSize: 15 }}>
+              {imei}
+            </div>
+          </>
+        )}
+        {bulk && (
+          <>
+            <label htmlFor="rg-qty">台数</label>
+            <input id="rg-qty" className="in" type="number" min={1} max={10000} value={f.qty} onChange={set('qty')} />
+          </>
+        )}
+        <label htmlFor="rg-model">機種</label>
+        <input id="rg-model" className="in" value={f.model} maxLength={60} onChange={set('model')} />
+        <label htmlFor="rg-cust">顧客</label>
+        <input id="rg-cust" className="in" list="rg-custs" value={f.cust} maxLength={60} placeholder="社内検証機" onChange={set('cust')} />
+        <datalist id="rg-custs">
+          {customers.map((c) => (
+            <option key={c} value={c} />
+          ))}
+        </datalist>
+        <label htmlFor="rg-status">状態</label>
+        <select id="rg-status" className="in" value={f.status} onChange={set('status')}>
+          {DEVICE_STATUSES.map((s) => (
+            <option key={s}>{s}</option>
+          ))}
+        </select>
+        {!bulk && (
+          <>
+            <label htmlFor="rg-loc">保管場所</label>
+            <input id="rg-loc" className="in" value={f.loc} maxLength={120} onChange={set('loc')} />
+          </>
+        )}
+      </div>
+      {progress && (
+        <div style={{ marginTop: 12 }} data-testid="bulk-progress">
+          <div className="progress">
+            <div style={{ width: `${(progress.done / progress.total) * 100}%` }} />
+          </div>
+          <div className="muted" style={{ marginTop: 4 }}>
+            登録中… {progress.done.toLocaleString()} / {progress.total.toLocaleString()} 台
+          </div>
+        </div>
+      )}
+    </Modal>
+  );
+}
+
+export function LedgerScreen() {
+  const state = useLoad(() => api.devices());
+  const [q, setQ] = useState('');
+  const [status, setStatus] = useState('');
+  const [cust, setCust] = useState('');
+  const [model, setModel] = useState('');
+  const [sort, setSort] = useState<{ key: SortKey; dir: 1 | -1 } | null>(null);
+  const [selected, setSelected] = useState<string | null>(null);
+  const [register, setRegister] = useState<string | null>(null);
+  const [msg, setMsg] = useState<ScanMsg>(null);
+  const dq = useDeferredValue(q);
+  const devices = state.data?.devices ?? null;
+  const byImei = useMemo(() => new Map((devices ?? []).map((d) => [d.imei, d])), [devices]);
+  const customers = useMemo(() => (devices ? uniq(devices, 'cust') : []), [devices]);
+  const models = useMemo(() => (devices ? uniq(devices, 'model') : []), [devices]);
+  const rows = useMemo(() => {
+    if (!devices) return [];
+    const needle = dq.trim().normalize('NFKC').toLowerCase();
+    let out = devices.filter(
+      (d) =>
+        (!status || d.status === status) &&
+        (!cust || d.cust === cust) &&
+        (!model || d.model === model) &&
+        (!needle || `${d.imei} ${d.serial ?? ''} ${d.asset ?? ''} ${d.model ?? ''} ${d.cust ?? ''} ${d.user ?? ''} ${d.loc ?? ''} ${d.note ?? ''}`.toLowerCase().includes(needle)),
+    );
+    if (sort) {
+      const { key, dir } = sort;
+      out = [...out].sort((a, b) => {
+        const x = a[key] ?? '';
+        const y = b[key] ?? '';
+        return (typeof x === 'number' && typeof y === 'number' ? x - y : String(x).localeCompare(String(y), 'ja', { numeric: true })) * dir;
+      });
+    }
+    return out;
+  }, [devices, dq, status, cust, model, sort]);
+
+  const replace = (list: Device[]) => state.setData((d) => d && { ...d, devices: d.devices.map((x) => list.find((y) => y.imei === x.imei) ?? x) });
+  const onImei = (imei: string) => {
+    if (byImei.has(imei)) {
+      setSelected(imei);
+      setMsg({ tone: 'good', text: `${imei} を開きました` });
+    } else {
+      setMsg({ tone: 'info', text: `${imei} は台帳に未登録です` });
+      setRegister(imei);
+    }
+  };
+  const sel = selected ? (byImei.get(selected) ?? null) : null;
+  const selIndex = sel ? rows.indexOf(sel) : -1;
+
+  return (
+    <>
+      <ScanBar onImei={onImei} message={msg} setMessage={setMsg} />
+      <div className="split" style={{ flex: 1, minHeight: 0 }}>
+        <section className="panel" style={{ display: 'flex', flexDirection: 'column', minHeight: 0 }}>
+          <header className="row">
+            <input className="in" placeholder="検索（IMEI・機種・顧客・利用者…）" value={q} onChange={(e) => setQ(e.target.value)} style={{ width: 240 }} aria-label="検索" />
+            <select className="in" value={status} onChange={(e) => setStatus(e.target.value)} aria-label="状態で絞り込み">
+              <option value="">状態：すべて</option>
+              {DEVICE_STATUSES.map((s) => (
+                <option key={s}>{s}</option>
+              ))}
+            </select>
+            <select className="in" value={cust} onChange={(e) => setCust(e.target.value)} aria-label="顧客で絞り込み" style={{ maxWidth: 200 }}>
+              <option value="">顧客：すべて</option>
+              {customers.map((s) => (
+                <option key={s}>{s}</option>
+              ))}
+            </select>
+            <select className="in" value={model} onChange={(e) => setModel(e.target.value)} aria-label="機種で絞り込み" style={{ maxWidth: 160 }}>
+              <option value="">機種：すべて</option>
+              {models.map((s) => (
+                <option key={s}>{s}</option>
+              ))}
+            </select>
+            <span className="spacer" />
+            <span className="muted" data-testid="ledger-count">
+              {devices ? `${rows.length.toLocaleString()} / ${devices.length.toLocaleString()} 台` : ''}
+            </span>
+            <button className="btn" onClick={() => setRegister('')} disabled={!devices}>
+              一括登録
+            </button>
+          </header>
+          {state.error && !devices ? (
+            <div className="body">
+              <ErrorState error={state.error} what="端末台帳" onRetry={state.reload} />
+            </div>
+          ) : !devices ? (
+            <Loading what="端末台帳" />
+          ) : (
+            <>
+              <div className="vhead" style={{ gridTemplateColumns: TEMPLATE }}>
+                {COLS.map((c) => (
+                  <button key={c.key} onClick={() => setSort((s) => (s?.key === c.key ? (s.dir === 1 ? { key: c.key, dir: -1 } : null) : { key: c.key, dir: 1 }))}>
+                    {c.label}
+                    {sort?.key === c.key ? (sort.dir === 1 ? ' ▲' : ' ▼') : ''}
+                  </button>
+                ))}
+              </div>
+              {rows.length === 0 ? (
+                <div className="state">条件に一致する端末はありません</div>
+              ) : (
+                <VirtualList
+                  items={rows}
+                  rowHeight={ROW_H}
+                  height="calc(100vh - 250px)"
+                  testId="ledger-list"
+                  scrollToIndex={selIndex}
+                  row={(d, _i, style) => (
+                    <div key={d.imei} className={`vrow${d.imei === selected ? ' sel' : ''}`} style={{ ...style, gridTemplateColumns: TEMPLATE }} onClick={() => setSelected(d.imei)} data-imei={d.imei}>
+                      <span className="mono">{d.imei}</span>
+                      <span className="mono">{d.asset}</span>
+                      <span>{d.model}</span>
+                      <span>{d.cust}</span>
+                      <span>
+                        <Chip c={d.chip}>{d.status}</Chip>
+                      </span>
+                      <span>{d.loc}</span>
+                      <span>{d.user}</span>
+                      <span className="num">{d.bat ?? ''}</span>
+                    </div>
+                  )}
+                />
+              )}
+            </>
+          )}
+        </section>
+        <div>
+          {sel ? (
+            <DeviceEditor
+              key={sel.imei + String(sel.updated ?? '')}
+              device={sel}
+              onSaved={(d) => replace([d])}
+              onDeleted={(imei) => {
+                state.setData((d) => d && { ...d, devices: d.devices.filter((x) => x.imei !== imei) });
+                setSelected(null);
+              }}
+            />
+          ) : (
+            <section className="panel">
+              <div className="state">端末をスキャンするか、一覧から選択してください</div>
+            </section>
+          )}
+        </div>
+      </div>
+      {register !== null && (
+        <RegisterModal
+          imei={register}
+          customers={customers}
+          onClose={() => setRegister(null)}
+          onCreated={(list) => {
+            state.setData((d) => d && { ...d, devices: [...d.devices, ...list] });
+            setRegister(null);
+            if (list.length === 1 && list[0]) setSelected(list[0].imei);
+          }}
+        />
+      )}
+    </>
+  );
+}

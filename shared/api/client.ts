@@ -1,0 +1,256 @@
+/**
+ * The one typed client of the Kitting Operations API, used by the renderer (bench window,
+ * central web, portal page and admin console). Built on fetch and the zod schemas of
+ * ./schemas; no node:, electron or DOM-only code.
+ */
+import { z } from 'zod';
+import * as S from './schemas';
+
+export type HttpMethod = 'GET' | 'POST' | 'PUT';
+type Query = Record<string, string | number | undefined | null>;
+
+/** A failed call: HTTP status (0 = no connection), the contract's error string and the body. */
+export class ApiError extends Error {
+  constructor(
+    readonly method: HttpMethod,
+    readonly path: string,
+    readonly status: number,
+    readonly error: string,
+    readonly body: Record<string, unknown> | null = null,
+  ) {
+    super(`${method} ${path}: ${status} ${error}`);
+    this.name = 'ApiError';
+  }
+
+  /** The server's own explanation (`message`), when it sent one. */
+  get serverMessage(): string | null {
+    const m = this.body?.message;
+    return typeof m === 'string' && m.trim() !== '' ? m : null;
+  }
+
+  /** True when the server has no such route yet (an API that has not landed). */
+  get missingRoute(): boolean {
+    return this.status === 404 && this.error === 'not_found' && /^no route/.test(this.serverMessage ?? '');
+  }
+}
+
+const KNOWN_ERRORS: Record<string, string> = {
+  portal_link_invalid: 'このリンクは無効です。期限切れか、取り消された可能性があります。',
+  portal_not_found: 'このポータルは見つかりません。',
+  portal_unpublished: 'このポータルは現在公開されていません。',
+  message_required: '本文を入力してください。',
+  ticket_not_created: 'チケットを作成できませんでした。時間をおいて再度お試しください。',
+  quote_inconsistent: '見積の金額が一致しません。明細を確認してください。',
+  customer_required: '顧客を選択してください。',
+  customer_not_found: '指定の顧客が見つかりません。',
+  unauthorized: '認証が必要です。もう一度サインインしてください。',
+  'no draft': '適用できる下書きがありません。',
+  'unknown snapshot': '指定の履歴が見つかりません。',
+  'alert not found': 'このアラートは見つかりません（削除された可能性があります）。',
+  'device not found': 'この端末は台帳にありません。',
+  'job not found': 'この案件カードは見つかりません。',
+  'ticket not found': 'このチケットは見つかりません。',
+  'device already exists': 'このIMEIはすでに台帳に登録されています。',
+  'qty required': '台数を1〜1000で指定してください。',
+};
+
+/** What went wrong, in plain Japanese, for any error a call can throw. */
+export function describeError(err: unknown): string {
+  if (err instanceof ApiError) {
+    if (err.status === 0) return 'サーバーに接続できません。サーバーが起動しているか、ネットワークを確認してください。';
+    if (err.missingRoute) return `この機能のAPI（${err.method} ${err.path}）はまだこのサーバーに実装されていません。`;
+    if (err.error === 'bad_response') return `サーバーの応答の形式が想定と異なります（${err.method} ${err.path}）。`;
+    const known = KNOWN_ERRORS[err.error];
+    if (err.serverMessage && /[\u3040-\u30ff\u4e00-\u9fff]/.test(err.serverMessage)) return err.serverMessage;
+    if (known) return known;
+    if (err.status === 401) return '認証が必要です。もう一度サインインしてください。';
+    if (err.status === 403) return 'この操作を行う権限がありません。';
+    if (err.status === 404) return `対象が見つかりません（${err.error}）。`;
+    if (err.status === 409) return `現在の状態ではこの操作はできません（${err.error}）。`;
+    if (err.status === 413) return 'データが大きすぎます。';
+    if (err.status >= 500) return `サーバーでエラーが発生しました（${err.status}: ${err.error}）。時間をおいて再度お試しください。`;
+    return `リクエストが受け付けられませんでした（${err.status}: ${err.error}）。`;
+  }
+  if (err instanceof Error) return `予期しないエラー: ${err.message}`;
+  return '予期しないエラーが発生しました。';
+}
+
+export interface ApiClientOptions {
+  /** Origin prefix, '' for same-origin (the default). */
+  base?: string;
+  fetch?: typeof fetch;
+  /** Bearer token (admin, sub-admin or account session), read on every call. */
+  token?: () => string | null;
+}
+
+const ok = <T extends z.ZodRawShape>(shape: T) => z.looseObject(shape);
+const list = <K extends string, T extends z.ZodType>(key: K, item: T) => z.looseObject({ [key]: z.array(item) } as { [P in K]: z.ZodArray<T> });
+
+export function createApiClient(opts: ApiClientOptions = {}) {
+  const base = opts.base ?? '';
+  const doFetch = opts.fetch ?? ((input: RequestInfo | URL, init?: RequestInit) => fetch(input, init));
+
+  function url(path: string, query?: Query): string {
+    const q = query
+      ? Object.entries(query)
+          .filter(([, v]) => v !== undefined && v !== null && v !== '')
+          .map(([k, v]) => `${encodeURIComponent(k)}=${encodeURIComponent(String(v))}`)
+          .join('&')
+      : '';
+    return `${base}${path}${q ? `?${q}` : ''}`;
+  }
+
+  async function call<T extends z.ZodType>(method: HttpMethod, path: string, schema: T, init: { query?: Query; body?: unknown } = {}): Promise<z.infer<T>> {
+    const headers: Record<string, string> = { Accept: 'application/json' };
+    if (init.body !== undefined) headers['Content-Type'] = 'application/json';
+    const token = opts.token?.();
+    if (token) headers.Authorization = `Bearer ${token}`;
+    let res: Response;
+    try {
+      res = await doFetch(url(path, init.query), {
+        method,
+        headers,
+        body: init.body === undefined ? undefined : JSON.stringify(init.body),
+        credentials: 'same-origin',
+      });
+    } catch {
+      throw new ApiError(method, path, 0, 'network');
+    }
+    let body: unknown = null;
+    try {
+      body = await res.json();
+    } catch {
+      throw new ApiError(method, path, res.status, res.ok ? 'bad_response' : `http_${res.status}`);
+    }
+    const rec = body && typeof body === 'object' && !Array.isArray(body) ? (body as Record<string, unknown>) : null;
+    if (!res.ok || !rec || rec.ok !== true) {
+      const error = rec && typeof rec.error === 'string' ? rec.error : res.ok ? 'bad_response' : `http_${res.status}`;
+      throw new ApiError(method, path, res.ok ? 200 : res.status, error, rec);
+    }
+    const parsed = schema.safeParse(rec);
+    if (!parsed.success) throw new ApiError(method, path, res.status, 'bad_response', rec);
+    return parsed.data;
+  }
+
+  const get = <T extends z.ZodType>(path: string, schema: T, query?: Query) => call('GET', path, schema, { query });
+  const post = <T extends z.ZodType>(path: string, schema: T, body: unknown = {}, query?: Query) => call('POST', path, schema, { body, query });
+  const put = <T extends z.ZodType>(path: string, schema: T, body: unknown) => call('PUT', path, schema, { body });
+  const e = encodeURIComponent;
+  const empty = ok({});
+  const anyList = (key: string) => z.looseObject({ [key]: z.array(S.AnyRecord) });
+
+  return {
+    url,
+    /** Escape hatch for routes without a dedicated method (still envelope-checked). */
+    raw: { get: (path: string, query?: Query) => get(path, S.AnyRecord, query), post: (path: string, body?: unknown) => post(path, S.AnyRecord, body), put: (path: string, body: unknown) => put(path, S.AnyRecord, body) },
+
+    ping: () => get('/api/ping', ok({ pong: z.number() })),
+    metricsOverview: () => get('/api/metrics/overview', S.MetricsOverview),
+    opsToday: () => get('/api/ops/today', list('ops', S.OpsRow)),
+    alerts: () => get('/api/alerts', ok({ alerts: z.array(S.Alert), lateCount: z.number().optional() })),
+    ackAlert: (id: string) => post(`/api/alert/${e(id)}/ack`, ok({ alert: S.Alert })),
+    syncStatus: () => get('/api/sync/status', S.AnyRecord),
+
+    devices: () => get('/api/devices', ok({ devices: z.array(S.Device), count: z.number().optional() })),
+    createDevice: (d: S.DeviceCreate) => post('/api/device', ok({ device: S.Device }), d),
+    bulkDevices: (b: S.BulkRegister) => post('/api/devices/bulk', ok({ created: z.array(S.Device), count: z.number() }), b),
+    updateDevice: (imei: string, patch: S.DevicePatch) => post(`/api/device/${e(imei)}`, ok({ device: S.Device }), patch),
+    deleteDevice: (imei: string) => post(`/api/device/${e(imei)}/delete`, ok({ imei: z.string() })),
+
+    jobs: () => get('/api/jobs', list('jobs', S.Job)),
+    createJob: (j: S.JobInput) => post('/api/job', ok({ job: S.Job }), j),
+    updateJob: (id: string, j: S.JobInput) => post(`/api/job/${e(id)}`, ok({ job: S.Job }), j),
+    deleteJob: (id: string) => post(`/api/job/${e(id)}/delete`, empty),
+
+    shipments: () => get('/api/shipments', list('shipments', S.Shipment)),
+    createShipment: (s: Partial<S.Shipment>) => post('/api/shipment', ok({ shipment: S.Shipment }), s),
+    updateShipment: (id: string, s: Partial<S.Shipment>) => post(`/api/shipment/${e(id)}`, ok({ shipment: S.Shipment }), s),
+    deleteShipment: (id: string) => post(`/api/shipment/${e(id)}/delete`, empty),
+
+    inquiries: () => get('/api/inquiries', list('inquiries', S.Inquiry)),
+    createInquiry: (i: Partial<S.Inquiry>) => post('/api/inquiry', ok({ inquiry: S.Inquiry }), i),
+    updateInquiry: (id: string, i: Partial<S.Inquiry>) => post(`/api/inquiry/${e(id)}`, ok({ inquiry: S.Inquiry }), i),
+    deleteInquiry: (id: string) => post(`/api/inquiry/${e(id)}/delete`, empty),
+
+    tickets: () => get('/api/tickets', list('tickets', S.Ticket)),
+    createTicket: (t: Partial<S.Ticket>) => post('/api/ticket', ok({ ticket: S.Ticket }), t),
+    updateTicket: (id: string, t: Partial<S.Ticket>) => post(`/api/ticket/${e(id)}`, ok({ ticket: S.Ticket }), t),
+    deleteTicket: (id: string) => post(`/api/ticket/${e(id)}/delete`, empty),
+    ticketMessages: (id: string) => get(`/api/ticket/${e(id)}/messages`, list('messages', S.TicketMessage)),
+    postTicketMessage: (id: string, m: { from?: string; text: string }) => post(`/api/ticket/${e(id)}/message`, ok({ message: S.TicketMessage }), m),
+
+    customers: () => get('/api/customers', list('customers', S.Customer)),
+    createCustomer: (c: Partial<S.Customer>) => post('/api/customer', ok({ customer: S.Customer }), c),
+    updateCustomer: (id: string, c: Partial<S.Customer>) => post(`/api/customer/${e(id)}`, ok({ customer: S.Customer }), c),
+    deleteCustomer: (id: string) => post(`/api/customer/${e(id)}/delete`, empty),
+    renewals: () => get('/api/renewals', list('renewals', S.Renewal)),
+
+    certs: () => get('/api/certs', list('certs', S.ErasureCert)),
+    cert: (no: string) => get(`/api/cert/${e(no)}`, ok({ cert: S.ErasureCert })),
+    issueCert: (c: S.CertInput) => post('/api/cert', ok({ cert: S.ErasureCert }), c),
+    certPdfUrl: (no: string) => url(`/api/cert/${e(no)}/pdf`),
+
+    labelTemplates: () => get('/api/labels/templates', list('templates', S.LabelTemplate)),
+    saveLabelTemplate: (t: { id?: string; name: string; size: S.LabelSize; fields: Record<S.LabelField, boolean>; ts?: number }) =>
+      post('/api/labels/template', ok({ template: S.LabelTemplate }), t),
+    deleteLabelTemplate: (id: string) => post(`/api/labels/template/${e(id)}/delete`, empty),
+    labelLog: () => get('/api/labels/log', list('log', S.LabelLogEntry)),
+    addLabelLog: (entry: { size: S.LabelSize; count: number; date: string; ts: number }) => post('/api/labels/log', ok({ entry: S.LabelLogEntry }), entry),
+
+    quoteCatalog: () => get('/api/quote/catalog', ok({ catalog: ok({ initial: z.array(S.QuoteLine), running: z.array(S.QuoteLine) }) })),
+    newQuote: (q: { custId?: string; cust?: string; devices?: number; pattern?: string }) => get('/api/quote/new', ok({ quote: S.Quote }), q),
+    quotes: () => get('/api/quotes', list('quotes', S.Quote)),
+    quote: (id: string) => get(`/api/quote/${e(id)}`, ok({ quote: S.Quote })),
+    previewQuote: (q: S.QuoteInput) => post('/api/quote/preview', ok({ quote: S.Quote, csv: z.string().optional() }), q),
+    createQuote: (q: S.QuoteInput) => post('/api/quote', ok({ quote: S.Quote }), q),
+    updateQuote: (id: string, q: Partial<S.QuoteInput>) => post(`/api/quote/${e(id)}`, ok({ quote: S.Quote }), q),
+    issueQuote: (id: string) => post(`/api/quote/${e(id)}/issue`, ok({ quote: S.Quote })),
+    quoteCsvUrl: (id: string) => url(`/api/quote/${e(id)}/csv`),
+
+    invoices: () => get('/api/invoices', list('invoices', S.Invoice)),
+    createInvoice: (i: Partial<S.Invoice>) => post('/api/invoice', ok({ invoice: S.Invoice }), i),
+    updateInvoice: (id: string, i: Partial<S.Invoice>) => post(`/api/invoice/${e(id)}`, ok({ invoice: S.Invoice }), i),
+    issueInvoices: (month?: string) => post('/api/invoices/issue', ok({ count: z.number() }), month ? { month } : {}),
+    billingSummary: () => get('/api/billing/summary', ok({ summary: S.BillingSummary })),
+
+    shifts: () => get('/api/shifts', ok({ grid: S.Grid, clock: z.record(z.string(), S.ClockRow).optional(), draft: S.ShiftDraft.nullable().optional() })),
+    stageShiftDraft: (grid: S.Grid) => post('/api/shifts/draft', ok({ draft: S.ShiftDraft }), { grid }),
+    applyShiftDraft: () => post('/api/shifts/draft/apply', ok({ grid: S.Grid })),
+    discardShiftDraft: () => post('/api/shifts/draft/discard', ok({ discarded: z.boolean() })),
+    shiftHistory: () => get('/api/shifts/history', list('history', S.RosterSnapshot)),
+    restoreShifts: (hid: string) => post(`/api/shifts/restore/${e(hid)}`, ok({ grid: S.Grid })),
+    staff: () => get('/api/staff', list('staff', S.Staff)),
+    punch: (staffId: string, dir?: 'in' | 'out') => post(`/api/timeclock/${e(staffId)}/punch`, ok({ row: S.ClockRow }), dir ? { dir } : {}),
+
+    dockReservations: () => get('/api/dock/reservations', list('reservations', S.DockReservation)),
+    saveDockReservation: (r: Partial<S.DockReservation>) => post('/api/dock/reservation', ok({ reservation: S.DockReservation }), r),
+    deleteDockReservation: (id: string) => post(`/api/dock/reservation/${e(id)}/delete`, empty),
+
+    list: (path: string, key: string) => get(path, anyList(key)),
+
+    portalView: (t: string) => get('/api/portal/view', S.PortalView, { t }),
+    portalInquiry: (t: string, q: { kind: string; message: string; name?: string; email?: string }) =>
+      post('/api/portal/inquiry', ok({ ref: z.string().optional(), ticket: S.Ticket.optional() }), { ...q, t }, { t }),
+
+    adminLogin: (password: string) => post('/api/admin/login', ok({ token: z.string() }), { password }),
+    adminTenants: () => get('/api/admin/tenants', ok({ tenants: z.array(S.Tenant), stats: S.TenantStats.optional() })),
+    adminTenant: (id: string) => get(`/api/admin/tenant/${e(id)}`, ok({ tenant: S.Tenant, dashboards: z.array(S.AnyRecord).optional(), published: z.array(S.AnyRecord).optional() })),
+    adminCreateTenant: (t: { name: string; plan?: string; seats?: number; email?: string }) => post('/api/admin/tenant', ok({ tenant: S.Tenant }), t),
+    adminUpdateTenant: (id: string, t: Partial<S.Tenant>) => post(`/api/admin/tenant/${e(id)}`, ok({ tenant: S.Tenant }), t),
+    adminDeleteTenant: (id: string) => post(`/api/admin/tenant/${e(id)}/delete`, empty),
+    adminIssuePortal: (id: string, client: string) => post(`/api/admin/tenant/${e(id)}/client`, ok({ url: z.string() }), { client }),
+    adminSubadmins: () => get('/api/admin/subadmins', ok({ subadmins: z.array(S.SubAdmin), tenants: z.array(S.AnyRecord).optional() })),
+    adminCreateSubadmin: (s: { name: string; email: string; password?: string; tenants: string[]; canDelete: boolean }) =>
+      post('/api/admin/subadmin', ok({ subadmin: S.SubAdmin, password: z.string().optional() }), s),
+    adminDeleteSubadmin: (id: string) => post(`/api/admin/subadmin/${e(id)}/delete`, empty),
+    adminWorkspaces: () => get('/api/admin/workspaces', ok({ workspaces: z.array(S.AnyRecord), plans: z.array(S.AnyRecord).optional() })),
+    adminSetPlan: (tid: string, b: { planKey: string; status?: string; reason?: string }) => post(`/api/admin/workspace/${e(tid)}/plan`, S.AnyRecord, b),
+    adminBackups: () => get('/api/admin/backups', ok({ log: z.array(S.Backup) })),
+    backup: (tenantId: string, reason: string) => post(`/api/backup/${e(tenantId)}`, ok({ backup: S.Backup }), { reason }),
+    subadminLogin: (email: string, password: string) => post('/api/subadmin/login', ok({ token: z.string(), sub: S.AnyRecord.optional() }), { email, password }),
+    subadminMe: () => get('/api/subadmin/me', ok({ sub: S.AnyRecord, tenants: z.array(S.Tenant) })),
+    subadminTenant: (id: string) => get(`/api/subadmin/tenant/${e(id)}`, ok({ tenant: S.Tenant })),
+  };
+}
+
+export type ApiClient = ReturnType<typeof createApiClient>;
