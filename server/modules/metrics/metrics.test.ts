@@ -35,7 +35,8 @@ describe('metrics service', () => {
 
   it('marks figures that cannot be computed with computed:false, reason, — and null', () => {
     const o = overview(empty);
-    for (const f of [o.revenueForecast, o.mrr, o.pipeline, o.grossMargin]) {
+    const figs: Figure[] = [o.revenueForecast, o.mrr, o.pipeline, o.grossMargin];
+    for (const f of figs) {
       expect(f.computed).toBe(false);
       expect(f.display).toBe('—');
       expect(typeof f.reason).toBe('string');
