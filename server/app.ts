@@ -14,6 +14,7 @@ import { allRoutes } from './modules';
 import { seedSpecs } from './modules/seeds';
 import { ensureWorkspace } from './store/seed';
 import type { Store } from './store/types';
+import { createSyncRuntime } from './sync/runtime';
 
 export interface CreateAppOptions {
   store: Store;
@@ -51,6 +52,7 @@ export async function createApp(opts: CreateAppOptions): Promise<{ app: Express;
     limits: { newWorkspace: new RateLimiter(opts.config.workspacesPerIpHour, 3_600_000) },
     log,
   };
+  ctx.sync = createSyncRuntime(ctx);
 
   const app = express();
   app.disable('x-powered-by');

@@ -1,6 +1,7 @@
 import type { Config, Mode } from './config';
 import type { RateLimiter } from './http/rate-limit';
 import type { Store } from './store/types';
+import type { SyncRuntime } from './sync/runtime';
 
 /** Everything a route handler may use besides its request. */
 export interface AppContext {
@@ -13,4 +14,6 @@ export interface AppContext {
   benchWorkspace: string | null;
   limits: { newWorkspace: RateLimiter };
   log: (line: string) => void;
+  /** Bench sync client or central sync endpoints (set by createApp). */
+  sync?: SyncRuntime;
 }

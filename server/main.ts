@@ -4,6 +4,7 @@ import { createApp } from './app';
 import { readConfig } from './config';
 import { loadOrCreateSecret } from './security/signing';
 import { SqliteStore } from './store/sqlite-store';
+import { startSync, stopSync } from './sync/start';
 
 /** Headless entry: read env, migrate, seed, listen on 127.0.0.1, close cleanly on SIGTERM. */
 async function main(): Promise<void> {
@@ -11,7 +12,8 @@ async function main(): Promise<void> {
   mkdirSync(config.dataDir, { recursive: true });
   const store = new SqliteStore({ file: join(config.dataDir, 'kitting.db') });
   const secret = loadOrCreateSecret(config.dataDir);
-  const { app } = await createApp({ store, config, secret });
+  const { app, ctx } = await createApp({ store, config, secret });
+  await startSync(ctx);
 
   const server = app.listen(config.port, '127.0.0.1', () => {
     const addr = server.address();
@@ -29,11 +31,13 @@ async function main(): Promise<void> {
     if (stopping) return;
     stopping = true;
     console.log(`${signal}: shutting down`);
-    server.close(() => {
-      store.close();
-      process.exit(0);
+    void stopSync(ctx).finally(() => {
+      server.close(() => {
+        store.close();
+        process.exit(0);
+      });
+      server.closeAllConnections();
     });
-    server.closeAllConnections();
     setTimeout(() => {
       store.close();
       process.exit(0);

@@ -9,6 +9,7 @@ import { inquiryRoutes } from './inquiries/inquiries.routes';
 import { jobRoutes } from './jobs/jobs.routes';
 import { shipmentRoutes } from './shipments/shipments.routes';
 import { ticketRoutes } from './tickets/tickets.routes';
+import { syncRoutes } from '../sync/routes';
 
 /** Every route of the API, mounted explicitly in this order (no folder scanning). */
 export const allRoutes: RouteDef[] = [
@@ -22,4 +23,5 @@ export const allRoutes: RouteDef[] = [
   ...commercialRoutes,
   ...operationsRoutes,
   ...accountsRoutes,
+  ...syncRoutes,
 ];

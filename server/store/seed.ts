@@ -31,13 +31,19 @@ export async function ensureWorkspace(store: Store, id: string, kind: string, se
   const existing = await store.workspace(id);
   if (existing?.seeded) return;
   if (!existing) await store.createWorkspace(id, kind);
-  await store.transact(id, async (tx) => {
-    for (const spec of seeds) {
-      const docs = readSeed(spec.file);
-      for (const doc of docs) await tx.put(spec.coll, String(doc[spec.key ?? 'id']), doc);
-      if (spec.after) await spec.after(tx, docs);
-    }
-  });
+  // Seed stamps are the lowest possible, so identical demo rows of a bench and central merge
+  // without a trace on enrolment and any real edit, anywhere, wins over them.
+  await store.transact(
+    id,
+    async (tx) => {
+      for (const spec of seeds) {
+        const docs = readSeed(spec.file);
+        for (const doc of docs) await tx.put(spec.coll, String(doc[spec.key ?? 'id']), doc);
+        if (spec.after) await spec.after(tx, docs);
+      }
+    },
+    { seed: true },
+  );
   await store.markSeeded(id);
 }
 

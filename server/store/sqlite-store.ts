@@ -1,8 +1,9 @@
 import Database from 'better-sqlite3';
 import { randomBytes } from 'node:crypto';
-import { HlcClock, type Hlc } from '../../shared/hlc';
+import { formatHlc, HlcClock, type Hlc } from '../../shared/hlc';
 import { migrate } from './migrate';
-import type { Doc, ListOptions, Store, Tx, WorkspaceRow } from './types';
+import { SqliteReplica } from './sqlite-replica';
+import type { Doc, ListOptions, Store, TransactOptions, Tx, WorkspaceRow } from './types';
 
 interface RecordRow {
   data: string;
@@ -37,6 +38,7 @@ export class SqliteStore implements Store {
   readonly db: Database.Database;
   readonly clock: HlcClock;
   readonly node: string;
+  readonly replica: SqliteReplica;
   private readonly lock = new WriteLock();
   private readonly q;
 
@@ -86,6 +88,7 @@ export class SqliteStore implements Store {
     }
     this.node = node;
     this.clock = new HlcClock(node, opts.wall);
+    this.replica = new SqliteReplica(this.db, this.clock, (fn) => this.lock.run(fn));
   }
 
   async get<T extends Doc = Doc>(ws: string, coll: string, id: string): Promise<T | null> {
@@ -104,11 +107,12 @@ export class SqliteStore implements Store {
     return this.q.count.get(ws, coll)?.n ?? 0;
   }
 
-  transact<T>(ws: string, fn: (tx: Tx) => Promise<T>): Promise<T> {
+  transact<T>(ws: string, fn: (tx: Tx) => Promise<T>, opts?: TransactOptions): Promise<T> {
     return this.lock.run(async () => {
       this.q.begin.run();
       try {
-        const result = await fn(this.txFor(ws));
+        const seedStamp = formatHlc({ ms: 0, counter: 0, node: this.node });
+        const result = await fn(this.txFor(ws, opts?.seed ? () => seedStamp : () => this.clock.tick()));
         this.q.commit.run();
         return result;
       } catch (err) {
@@ -162,7 +166,7 @@ export class SqliteStore implements Store {
     this.q.change.run(ws, coll, id, hlc, JSON.stringify(changed));
   }
 
-  private txFor(ws: string): Tx {
+  private txFor(ws: string, stamp: () => Hlc): Tx {
     const store = this;
     const q = this.q;
     return {
@@ -175,7 +179,7 @@ export class SqliteStore implements Store {
       },
       async put<T extends Doc>(coll: string, id: string, doc: T) {
         const row = q.getRow.get(ws, coll, id);
-        const hlc = store.clock.tick();
+        const hlc = stamp();
         const alive = row !== undefined && row.deleted === 0;
         const old: Doc = alive ? JSON.parse(row.data) : {};
         const stamps: Record<string, Hlc> = row ? JSON.parse(row.stamps) : {};
@@ -205,7 +209,7 @@ export class SqliteStore implements Store {
         if (!row || row.deleted === 1) return null;
         const data: Doc = JSON.parse(row.data);
         const stamps: Record<string, Hlc> = JSON.parse(row.stamps);
-        const hlc = store.clock.tick();
+        const hlc = stamp();
         const changed: Doc = {};
         for (const [k, v] of Object.entries(fields)) {
           if (v === undefined || same(data[k], v)) continue;
@@ -219,17 +223,21 @@ export class SqliteStore implements Store {
       async remove(coll: string, id: string) {
         const row = q.getRow.get(ws, coll, id);
         if (!row || row.deleted === 1) return false;
-        const hlc = store.clock.tick();
+        const hlc = stamp();
         const stamps: Record<string, Hlc> = JSON.parse(row.stamps);
         stamps._deleted = hlc;
         store.write(ws, coll, id, JSON.parse(row.data), stamps, { _deleted: true }, hlc, true);
         return true;
       },
       async next(series: string, opts?: { start?: number }) {
+        if (store.replica.leasedWorkspace() === ws) return store.replica.issueLeased(ws, series, opts?.start ?? 1);
         return (q.seriesNext.get(ws, series, opts?.start ?? 1) as { next: number }).next;
       },
       async bumpSeries(series: string, atLeast: number) {
         q.seriesBump.run(ws, series, atLeast);
+      },
+      async trimLocal(coll: string, keep: number) {
+        return store.replica.trimNow(ws, coll, keep);
       },
     };
   }

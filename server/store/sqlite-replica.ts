@@ -1,0 +1,494 @@
+import type Database from 'better-sqlite3';
+import { HttpError } from '../http/errors';
+import type { HlcClock } from '../../shared/hlc';
+import { schemaVersion } from './migrate';
+import type {
+  ApplyOptions,
+  BenchRow,
+  Doc,
+  LeaseBlock,
+  LeaseLevel,
+  LeaseRequest,
+  PushOutcome,
+  ReplicaStore,
+  WireChange,
+  WireRecord,
+} from './types';
+
+interface FullRow {
+  data: string;
+  stamps: string;
+  deleted: number;
+  hlc: string;
+}
+
+interface ChangeRow {
+  seq: number;
+  coll: string;
+  id: string;
+  hlc: string;
+  fields: string;
+}
+
+interface BenchDbRow {
+  ws: string;
+  bench: string;
+  name: string;
+  created: number;
+  revoked: number;
+  last_seen: number;
+  acked: number;
+}
+
+type Runner = <T>(fn: () => Promise<T>) => Promise<T>;
+
+const LEASED_WS_KEY = 'sync_leased_ws';
+
+const toChange = (r: ChangeRow): WireChange => ({ seq: r.seq, coll: r.coll, id: r.id, hlc: r.hlc, fields: JSON.parse(r.fields) as Doc });
+const toBench = (r: BenchDbRow): BenchRow => ({
+  ws: r.ws,
+  bench: r.bench,
+  name: r.name,
+  created: r.created,
+  revoked: r.revoked === 1,
+  lastSeen: r.last_seen,
+  acked: r.acked,
+});
+
+/** 503 for a number that cannot be issued offline: never a guessed or duplicate number. */
+export function seriesUnavailable(series: string): HttpError {
+  return new HttpError(503, 'series_exhausted', {
+    series,
+    message: `番号「${series}」の払い出し枠がありません。中央サーバーに接続してから再度お試しください`,
+  });
+}
+
+/** The SQLite implementation of the replication primitives (shares the store's connection and lock). */
+export class SqliteReplica implements ReplicaStore {
+  onWanted: ((series: string) => void) | null = null;
+  private leasedWs: string | null;
+  private readonly caps = new Map<string, number>();
+  /** Series a request needed while no block was leased (kept in memory: that request rolled back). */
+  private readonly wanted = new Map<string, { ws: string; series: string; start: number | null }>();
+  private readonly q;
+
+  constructor(
+    private readonly db: Database.Database,
+    private readonly clock: HlcClock,
+    private readonly exclusive: Runner,
+  ) {
+    this.q = {
+      getMeta: db.prepare<[string], { value: string }>('SELECT value FROM meta WHERE key = ?'),
+      setMeta: db.prepare('INSERT INTO meta (key, value) VALUES (?, ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value'),
+      delMeta: db.prepare('DELETE FROM meta WHERE key = ?'),
+      row: db.prepare<[string, string, string], FullRow>('SELECT data, stamps, deleted, hlc FROM records WHERE ws = ? AND coll = ? AND id = ?'),
+      upsert: db.prepare(
+        `INSERT INTO records (ws, coll, id, data, stamps, deleted, hlc) VALUES (?, ?, ?, ?, ?, ?, ?)
+         ON CONFLICT(ws, coll, id) DO UPDATE SET data = excluded.data, stamps = excluded.stamps, deleted = excluded.deleted, hlc = excluded.hlc`,
+      ),
+      change: db.prepare('INSERT INTO changes (ws, coll, id, hlc, fields, origin) VALUES (?, ?, ?, ?, ?, ?)'),
+      lastSeq: db.prepare<[string], { s: number | null }>('SELECT MAX(seq) AS s FROM changes WHERE ws = ?'),
+      local: db.prepare<[string, number, number], ChangeRow>(
+        "SELECT seq, coll, id, hlc, fields FROM changes WHERE ws = ? AND seq > ? AND origin = '' ORDER BY seq LIMIT ?",
+      ),
+      pending: db.prepare<[string, number], { n: number }>("SELECT COUNT(*) AS n FROM changes WHERE ws = ? AND seq > ? AND origin = ''"),
+      since: db.prepare<[string, number, string, number], ChangeRow>(
+        'SELECT seq, coll, id, hlc, fields FROM changes WHERE ws = ? AND seq > ? AND origin != ? ORDER BY seq LIMIT ?',
+      ),
+      snap: db.prepare<[string, string, string, string, number], { coll: string; id: string; data: string; stamps: string; deleted: number }>(
+        'SELECT coll, id, data, stamps, deleted FROM records WHERE ws = ? AND (coll > ? OR (coll = ? AND id > ?)) ORDER BY coll, id LIMIT ?',
+      ),
+      wsRows: db.prepare<[string], { coll: string; id: string; stamps: string; data: string; deleted: number; hlc: string }>(
+        'SELECT coll, id, data, stamps, deleted, hlc FROM records WHERE ws = ? ORDER BY rowid',
+      ),
+      dropWs: db.prepare('DELETE FROM records WHERE ws = ?'),
+      trim: db.prepare(
+        `DELETE FROM records WHERE rowid IN (
+           SELECT rowid FROM records WHERE ws = ? AND coll = ? ORDER BY hlc DESC, id DESC LIMIT -1 OFFSET ?)`,
+      ),
+      caps: db.prepare<[], { coll: string; keep: number }>('SELECT coll, keep FROM local_caps'),
+      setCap: db.prepare('INSERT INTO local_caps (coll, keep) VALUES (?, ?) ON CONFLICT(coll) DO UPDATE SET keep = excluded.keep'),
+      seriesRows: db.prepare<[string], { name: string; next: number }>('SELECT name, next FROM series WHERE ws = ?'),
+      seriesGet: db.prepare<[string, string], { next: number }>('SELECT next FROM series WHERE ws = ? AND name = ?'),
+      seriesSet: db.prepare(
+        'INSERT INTO series (ws, name, next) VALUES (?, ?, ?) ON CONFLICT(ws, name) DO UPDATE SET next = MAX(next, excluded.next)',
+      ),
+      block: db.prepare<[string, string], { lo: number; hi: number; next: number }>(
+        'SELECT lo, hi, next FROM lease_blocks WHERE ws = ? AND name = ? AND next <= hi ORDER BY lo LIMIT 1',
+      ),
+      blockUse: db.prepare('UPDATE lease_blocks SET next = ? WHERE ws = ? AND name = ? AND lo = ?'),
+      blockAdd: db.prepare('INSERT OR IGNORE INTO lease_blocks (ws, name, lo, hi, next) VALUES (?, ?, ?, ?, ?)'),
+      blocksOf: db.prepare<[string], { name: string; lo: number; hi: number; next: number }>(
+        'SELECT name, lo, hi, next FROM lease_blocks WHERE ws = ? AND next <= hi',
+      ),
+      dropSpent: db.prepare('DELETE FROM lease_blocks WHERE ws = ? AND next > hi'),
+      lsAdd: db.prepare('INSERT INTO lease_series (ws, name, start) VALUES (?, ?, ?) ON CONFLICT(ws, name) DO UPDATE SET start = COALESCE(start, excluded.start)'),
+      lsAll: db.prepare<[string], { name: string; start: number | null }>('SELECT name, start FROM lease_series WHERE ws = ?'),
+      codeAdd: db.prepare('INSERT INTO sync_enrol_codes (code_hash, ws, created, expires) VALUES (?, ?, ?, ?)'),
+      codeGet: db.prepare<[string], { ws: string; expires: number; used_by: string | null }>(
+        'SELECT ws, expires, used_by FROM sync_enrol_codes WHERE code_hash = ?',
+      ),
+      codeUse: db.prepare('UPDATE sync_enrol_codes SET used_by = ? WHERE code_hash = ?'),
+      benchSave: db.prepare(
+        `INSERT INTO sync_benches (ws, bench, token_hash, name, created, revoked, last_seen) VALUES (?, ?, ?, ?, ?, 0, ?)
+         ON CONFLICT(ws, bench) DO UPDATE SET token_hash = excluded.token_hash, name = excluded.name, revoked = 0, last_seen = excluded.last_seen`,
+      ),
+      benchByToken: db.prepare<[string], BenchDbRow>('SELECT * FROM sync_benches WHERE token_hash = ?'),
+      benchGet: db.prepare<[string, string], BenchDbRow>('SELECT * FROM sync_benches WHERE ws = ? AND bench = ?'),
+      benchTouch: db.prepare('UPDATE sync_benches SET last_seen = ? WHERE ws = ? AND bench = ?'),
+      benchAck: db.prepare('UPDATE sync_benches SET acked = ?, last_seen = ? WHERE ws = ? AND bench = ?'),
+      benches: db.prepare<[string], BenchDbRow>('SELECT * FROM sync_benches WHERE ws = ? ORDER BY created'),
+      benchRevoke: db.prepare('UPDATE sync_benches SET revoked = 1 WHERE ws = ? AND bench = ? AND revoked = 0'),
+      batchGet: db.prepare<[string, string, string], { answer: string }>('SELECT answer FROM sync_batches WHERE ws = ? AND bench = ? AND batch = ?'),
+      batchAdd: db.prepare('INSERT INTO sync_batches (ws, bench, batch, answer, created) VALUES (?, ?, ?, ?, ?)'),
+    };
+    for (const c of this.q.caps.all()) this.caps.set(c.coll, c.keep);
+    this.leasedWs = this.q.getMeta.get(LEASED_WS_KEY)?.value ?? null;
+  }
+
+  schemaVersion(): number {
+    return schemaVersion(this.db);
+  }
+
+  now(): number {
+    return this.clock.now();
+  }
+
+  adjustClock(serverTime: number): void {
+    if (Number.isFinite(serverTime)) this.clock.offsetMs = serverTime - (this.clock.now() - this.clock.offsetMs);
+  }
+
+  // ---- reads (under the write lock, so no open transaction's rows are ever seen) ----
+
+  lastSeq(ws: string): Promise<number> {
+    return this.exclusive(async () => this.q.lastSeq.get(ws)?.s ?? 0);
+  }
+
+  localChanges(ws: string, afterSeq: number, limit: number): Promise<WireChange[]> {
+    return this.exclusive(async () => this.q.local.all(ws, afterSeq, limit).map(toChange));
+  }
+
+  pendingCount(ws: string, afterSeq: number): Promise<number> {
+    return this.exclusive(async () => this.q.pending.get(ws, afterSeq)?.n ?? 0);
+  }
+
+  changesSince(ws: string, afterSeq: number, limit: number, excludeOrigin: string): Promise<WireChange[]> {
+    return this.exclusive(async () => this.q.since.all(ws, afterSeq, excludeOrigin, limit).map(toChange));
+  }
+
+  snapshotPage(ws: string, afterKey: string, limit: number): Promise<{ records: WireRecord[]; nextKey: string | null }> {
+    return this.exclusive(async () => {
+      const [coll, id] = afterKey ? (JSON.parse(afterKey) as [string, string]) : ['', ''];
+      const rows = this.q.snap.all(ws, coll, coll, id, limit);
+      const records = rows.map((r) => ({
+        coll: r.coll,
+        id: r.id,
+        data: JSON.parse(r.data) as Doc,
+        stamps: JSON.parse(r.stamps) as Record<string, string>,
+        deleted: r.deleted === 1,
+      }));
+      const last = rows[rows.length - 1];
+      return { records, nextKey: rows.length === limit && last ? JSON.stringify([last.coll, last.id]) : null };
+    });
+  }
+
+  localSeries(ws: string): Promise<Record<string, number>> {
+    return this.exclusive(async () => Object.fromEntries(this.q.seriesRows.all(ws).map((r) => [r.name, r.next])));
+  }
+
+  seriesNames(ws: string): Promise<string[]> {
+    return this.exclusive(async () => this.q.seriesRows.all(ws).map((r) => r.name));
+  }
+
+  // ---- merging ----
+
+  /** Per-field LWW of one change into its record; true when a field won. Logs the winners when `origin` is given. */
+  private mergeChange(ws: string, c: WireChange, origin: string | null): boolean {
+    const row = this.q.row.get(ws, c.coll, c.id);
+    const data: Doc = row ? (JSON.parse(row.data) as Doc) : {};
+    const stamps: Record<string, string> = row ? (JSON.parse(row.stamps) as Record<string, string>) : {};
+    let deleted = row ? row.deleted === 1 : false;
+    const won: Doc = {};
+    let any = false;
+    for (const [k, v] of Object.entries(c.fields)) {
+      const cur = stamps[k];
+      if (cur !== undefined && cur >= c.hlc) continue;
+      stamps[k] = c.hlc;
+      won[k] = v;
+      any = true;
+      if (k === '_deleted') deleted = v === true;
+      else if (v === null || v === undefined) delete data[k];
+      else data[k] = v;
+    }
+    if (!any) return false;
+    const hlc = row && row.hlc > c.hlc ? row.hlc : c.hlc;
+    this.q.upsert.run(ws, c.coll, c.id, JSON.stringify(data), JSON.stringify(stamps), deleted ? 1 : 0, hlc);
+    if (origin !== null) this.q.change.run(ws, c.coll, c.id, c.hlc, JSON.stringify(won), origin);
+    return true;
+  }
+
+  private mergeRecord(ws: string, r: WireRecord): boolean {
+    const row = this.q.row.get(ws, r.coll, r.id);
+    if (!row) {
+      let hlc = '';
+      for (const s of Object.values(r.stamps)) if (s > hlc) hlc = s;
+      this.q.upsert.run(ws, r.coll, r.id, JSON.stringify(r.data), JSON.stringify(r.stamps), r.deleted ? 1 : 0, hlc);
+      return true;
+    }
+    const data = JSON.parse(row.data) as Doc;
+    const stamps = JSON.parse(row.stamps) as Record<string, string>;
+    let deleted = row.deleted === 1;
+    let hlc = row.hlc;
+    let any = false;
+    for (const [k, s] of Object.entries(r.stamps)) {
+      const cur = stamps[k];
+      if (cur !== undefined && cur >= s) continue;
+      stamps[k] = s;
+      any = true;
+      if (s > hlc) hlc = s;
+      if (k === '_deleted') deleted = r.deleted;
+      else if (r.data[k] === undefined || r.data[k] === null) delete data[k];
+      else data[k] = r.data[k];
+    }
+    if (any) this.q.upsert.run(ws, r.coll, r.id, JSON.stringify(data), JSON.stringify(stamps), deleted ? 1 : 0, hlc);
+    return any;
+  }
+
+  private trimTouched(ws: string, colls: Iterable<string>): void {
+    for (const coll of colls) {
+      const keep = this.caps.get(coll);
+      if (keep !== undefined) this.q.trim.run(ws, coll, keep);
+    }
+  }
+
+  /** Local trim of a capped collection; remembers the cap for records arriving later. */
+  trimNow(ws: string, coll: string, keep: number): number {
+    if (this.caps.get(coll) !== keep) {
+      this.q.setCap.run(coll, keep);
+      this.caps.set(coll, keep);
+    }
+    return this.q.trim.run(ws, coll, keep).changes;
+  }
+
+  private observe(maxHlc: string): void {
+    if (maxHlc) this.clock.observe(maxHlc);
+  }
+
+  /** Run `fn` in one SQLite transaction under the store's write lock. */
+  private atomically<T>(fn: () => T): Promise<T> {
+    return this.exclusive(async () => this.db.transaction(fn).immediate());
+  }
+
+  private finish(opts: ApplyOptions | undefined): void {
+    for (const [k, v] of Object.entries(opts?.meta ?? {})) this.q.setMeta.run(k, v);
+    opts?.inside?.();
+  }
+
+  applyChanges(ws: string, changes: WireChange[], opts?: ApplyOptions): Promise<number> {
+    return this.atomically(() => {
+      let applied = 0;
+      let max = '';
+      const colls = new Set<string>();
+      for (const c of changes) {
+        if (this.mergeChange(ws, c, null)) applied += 1;
+        colls.add(c.coll);
+        if (c.hlc > max) max = c.hlc;
+      }
+      this.trimTouched(ws, colls);
+      this.finish(opts);
+      this.observe(max);
+      return applied;
+    });
+  }
+
+  applyRecords(ws: string, records: WireRecord[], opts?: ApplyOptions): Promise<number> {
+    return this.atomically(() => {
+      let applied = 0;
+      let max = '';
+      const colls = new Set<string>();
+      for (const r of records) {
+        if (this.mergeRecord(ws, r)) applied += 1;
+        colls.add(r.coll);
+        for (const s of Object.values(r.stamps)) if (s > max) max = s;
+      }
+      this.trimTouched(ws, colls);
+      this.finish(opts);
+      this.observe(max);
+      return applied;
+    });
+  }
+
+  rekey(from: string, to: string): Promise<number> {
+    return this.atomically(() => {
+      let moved = 0;
+      let max = '';
+      const colls = new Set<string>();
+      for (const r of this.q.wsRows.all(from)) {
+        const data = JSON.parse(r.data) as Doc;
+        const stamps = JSON.parse(r.stamps) as Record<string, string>;
+        const groups = new Map<string, Doc>();
+        for (const [k, s] of Object.entries(stamps)) {
+          const g = groups.get(s) ?? {};
+          g[k] = k === '_deleted' ? r.deleted === 1 : (data[k] ?? null);
+          groups.set(s, g);
+        }
+        for (const hlc of [...groups.keys()].sort()) {
+          this.mergeChange(to, { seq: 0, coll: r.coll, id: r.id, hlc, fields: groups.get(hlc) as Doc }, '');
+          if (hlc > max) max = hlc;
+        }
+        colls.add(r.coll);
+        moved += 1;
+      }
+      this.q.dropWs.run(from);
+      this.trimTouched(to, colls);
+      this.observe(max);
+      return moved;
+    });
+  }
+
+  // ---- bench: leased number blocks ----
+
+  leasedWorkspace(): string | null {
+    return this.leasedWs;
+  }
+
+  async setLeasedWorkspace(ws: string | null): Promise<void> {
+    if (ws) this.q.setMeta.run(LEASED_WS_KEY, ws);
+    else this.q.delMeta.run(LEASED_WS_KEY);
+    this.leasedWs = ws;
+  }
+
+  /** Next number of a series from the leased blocks (inside the caller's transaction); 503 when none is left. */
+  issueLeased(ws: string, series: string, start: number): number {
+    this.q.lsAdd.run(ws, series, start);
+    const floor = this.q.seriesGet.get(ws, series)?.next ?? 0;
+    for (;;) {
+      const b = this.q.block.get(ws, series);
+      if (!b) {
+        this.wanted.set(`${ws}\n${series}`, { ws, series, start });
+        this.onWanted?.(series);
+        throw seriesUnavailable(series);
+      }
+      const n = Math.max(b.next, floor + 1);
+      if (n > b.hi) {
+        this.q.blockUse.run(b.hi + 1, ws, series, b.lo);
+        continue;
+      }
+      this.q.blockUse.run(n + 1, ws, series, b.lo);
+      this.q.seriesSet.run(ws, series, n);
+      return n;
+    }
+  }
+
+  addBlocks(ws: string, blocks: LeaseBlock[]): Promise<void> {
+    return this.atomically(() => {
+      for (const b of blocks) {
+        this.q.blockAdd.run(ws, b.series, b.lo, b.hi, b.lo);
+        this.q.lsAdd.run(ws, b.series, null);
+        this.wanted.delete(`${ws}\n${b.series}`);
+      }
+      this.q.dropSpent.run(ws);
+    });
+  }
+
+  wantSeries(ws: string, series: string, start: number | null): Promise<void> {
+    return this.atomically(() => {
+      this.q.lsAdd.run(ws, series, start);
+    });
+  }
+
+  leaseLevels(ws: string): Promise<LeaseLevel[]> {
+    return this.exclusive(async () => {
+      const levels = new Map<string, LeaseLevel>();
+      const floors = new Map(this.q.seriesRows.all(ws).map((r) => [r.name, r.next]));
+      const level = (series: string, start: number | null) => {
+        let l = levels.get(series);
+        if (!l) levels.set(series, (l = { series, start, remaining: 0, floor: floors.get(series) ?? 0 }));
+        if (l.start === null) l.start = start;
+        return l;
+      };
+      for (const s of this.q.lsAll.all(ws)) level(s.name, s.start);
+      for (const w of this.wanted.values()) if (w.ws === ws) level(w.series, w.start);
+      for (const b of this.q.blocksOf.all(ws)) {
+        const l = level(b.name, null);
+        l.remaining += Math.max(0, b.hi - Math.max(b.next, l.floor + 1) + 1);
+      }
+      return [...levels.values()].sort((a, b) => a.series.localeCompare(b.series));
+    });
+  }
+
+  // ---- central ----
+
+  pushBatch(ws: string, bench: string, batch: string, changes: WireChange[], opts?: ApplyOptions): Promise<PushOutcome> {
+    return this.atomically(() => {
+      const seen = this.q.batchGet.get(ws, bench, batch);
+      if (seen) return { ...(JSON.parse(seen.answer) as PushOutcome), duplicate: true };
+      const row = this.q.benchGet.get(ws, bench);
+      let acked = row?.acked ?? 0;
+      let applied = 0;
+      let max = '';
+      const colls = new Set<string>();
+      for (const c of [...changes].sort((a, b) => a.seq - b.seq)) {
+        if (c.seq <= acked) continue;
+        if (this.mergeChange(ws, c, bench)) applied += 1;
+        acked = c.seq;
+        colls.add(c.coll);
+        if (c.hlc > max) max = c.hlc;
+      }
+      this.trimTouched(ws, colls);
+      const outcome: PushOutcome = { acked, applied, duplicate: false };
+      this.q.benchAck.run(acked, Date.now(), ws, bench);
+      this.q.batchAdd.run(ws, bench, batch, JSON.stringify(outcome), Date.now());
+      this.finish(opts);
+      this.observe(max);
+      return outcome;
+    });
+  }
+
+  leaseBlock(ws: string, req: LeaseRequest): Promise<LeaseBlock | null> {
+    return this.atomically(() => {
+      const cur = this.q.seriesGet.get(ws, req.series)?.next;
+      if (cur === undefined && req.start === null) return null;
+      const base = Math.max(cur ?? (req.start as number) - 1, req.atLeast);
+      const hi = base + req.size;
+      this.q.seriesSet.run(ws, req.series, hi);
+      return { series: req.series, lo: base + 1, hi };
+    });
+  }
+
+  async createEnrolCode(ws: string, codeHash: string, expires: number): Promise<void> {
+    await this.atomically(() => this.q.codeAdd.run(codeHash, ws, Date.now(), expires));
+  }
+
+  redeemEnrolCode(codeHash: string, bench: string, now: number): Promise<string | null> {
+    return this.atomically(() => {
+      const c = this.q.codeGet.get(codeHash);
+      if (!c || c.used_by !== null || c.expires < now) return null;
+      this.q.codeUse.run(bench, codeHash);
+      return c.ws;
+    });
+  }
+
+  async saveBench(ws: string, bench: string, tokenHash: string, name: string): Promise<void> {
+    await this.atomically(() => this.q.benchSave.run(ws, bench, tokenHash, name, Date.now(), Date.now()));
+  }
+
+  benchByToken(tokenHash: string): Promise<BenchRow | null> {
+    return this.exclusive(async () => {
+      const r = this.q.benchByToken.get(tokenHash);
+      return r ? toBench(r) : null;
+    });
+  }
+
+  async touchBench(ws: string, bench: string): Promise<void> {
+    await this.atomically(() => this.q.benchTouch.run(Date.now(), ws, bench));
+  }
+
+  listBenches(ws: string): Promise<BenchRow[]> {
+    return this.exclusive(async () => this.q.benches.all(ws).map(toBench));
+  }
+
+  revokeBench(ws: string, bench: string): Promise<boolean> {
+    return this.atomically(() => this.q.benchRevoke.run(ws, bench).changes > 0);
+  }
+}

@@ -1,0 +1,309 @@
+import { chmodSync, existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import type { LeaseLevel, Store } from '../store/types';
+import { leasePlan } from './leases';
+import { DEFAULT_BLOCK, PULL_PAGE, PUSH_BATCH, SNAPSHOT_PAGE, SyncError, type Timed, type Transport } from './protocol';
+
+/** What a bench keeps in its data folder once enrolled (mode 0600). */
+export interface Enrolment {
+  central: string;
+  token: string;
+  bench: string;
+  workspace: string;
+}
+
+export interface SyncStatus {
+  enrolled: boolean;
+  central: string | null;
+  bench: string;
+  workspace: string | null;
+  pending: number;
+  lastPush: string | null;
+  lastPull: string | null;
+  lastError: string | null;
+  leases: LeaseLevel[];
+}
+
+export interface SyncBenchOptions {
+  /** Folder of the enrolment file (the bench's data folder). */
+  dataDir: string;
+  transport: (central: string) => Transport;
+  /** Called when the bench's workspace becomes the central one. */
+  onWorkspace?: (ws: string) => void;
+  blockSize?: number;
+  /** Pause between cycles while all is well, and the longest backoff while central is unreachable. */
+  intervalMs?: number;
+  maxBackoffMs?: number;
+  log?: (line: string) => void;
+  /** Overridable clock for JST periods of series names (simulation). */
+  now?: () => number;
+}
+
+export const ENROLMENT_FILE = 'sync-enrolment.json';
+const PUSH_CURSOR = 'sync_push_cursor';
+const PULL_CURSOR = 'sync_pull_cursor';
+const SNAPSHOT_STATE = 'sync_snapshot';
+
+const iso = (ms: number | null) => (ms === null ? null : new Date(ms).toISOString());
+
+/** The bench's side: enrolment, push/pull cycles, number leases and the background loop. */
+export class SyncBench {
+  private enrolment: Enrolment | null = null;
+  private running: Promise<void> | null = null;
+  private timer: NodeJS.Timeout | null = null;
+  private stopped = true;
+  private failures = 0;
+  private lastPush: number | null = null;
+  private lastPull: number | null = null;
+  private lastError: string | null = null;
+  /** A code given at start while central was unreachable: the loop retries it. */
+  private pendingEnrol: { central: string; code: string } | null = null;
+
+  constructor(
+    private readonly store: Store,
+    private readonly opts: SyncBenchOptions,
+  ) {
+    const file = join(opts.dataDir, ENROLMENT_FILE);
+    if (existsSync(file)) {
+      try {
+        this.enrolment = JSON.parse(readFileSync(file, 'utf8')) as Enrolment;
+      } catch {
+        this.enrolment = null;
+      }
+    }
+    store.replica.onWanted = () => this.kick();
+  }
+
+  get enrolled(): boolean {
+    return this.enrolment !== null;
+  }
+
+  get workspace(): string | null {
+    return this.enrolment?.workspace ?? null;
+  }
+
+  private get schema(): number {
+    return this.store.replica.schemaVersion();
+  }
+
+  private transport(): Transport {
+    if (!this.enrolment) throw new SyncError(409, 'not_enrolled');
+    return this.opts.transport(this.enrolment.central);
+  }
+
+  private timed<T extends Timed>(answer: T): T {
+    this.store.replica.adjustClock(answer.serverTime);
+    return answer;
+  }
+
+  /**
+   * Exchange a one-time code for a bench token, then bring the bench's local records into the
+   * central workspace (stamps kept, so they merge by LWW and are pushed as ordinary changes).
+   */
+  async enrol(central: string, code: string, name = ''): Promise<Enrolment> {
+    const url = central.replace(/\/+$/, '');
+    const localWs = await this.store.meta('bench_workspace');
+    const series = localWs ? await this.store.replica.localSeries(localWs) : {};
+    const answer = this.timed(await this.opts.transport(url).enrol({ code, bench: this.store.node, name, series }, this.schema));
+    const enrolment: Enrolment = { central: url, token: answer.token, bench: answer.bench, workspace: answer.workspace };
+    const ws = answer.workspace;
+    if (!(await this.store.workspace(ws))) await this.store.createWorkspace(ws, 'bench');
+    await this.store.markSeeded(ws);
+    if (localWs && localWs !== ws) await this.store.replica.rekey(localWs, ws);
+    await this.store.setMeta('bench_workspace', ws);
+    if (this.enrolment?.workspace !== ws) {
+      await this.store.setMeta(PULL_CURSOR, '0');
+      await this.store.setMeta(PUSH_CURSOR, '0');
+      await this.store.setMeta(SNAPSHOT_STATE, '');
+    }
+    await this.store.replica.setLeasedWorkspace(ws);
+    this.save(enrolment);
+    this.pendingEnrol = null;
+    this.opts.onWorkspace?.(ws);
+    this.opts.log?.(`sync: enrolled as bench ${answer.bench} in workspace ${ws}`);
+    return enrolment;
+  }
+
+  /** Enrol now if central answers, else keep the code and let the loop retry. */
+  async enrolOrDefer(central: string, code: string): Promise<void> {
+    if (this.enrolled) return;
+    try {
+      await this.enrol(central, code);
+    } catch (err) {
+      if (err instanceof SyncError && err.status < 500 && err.status !== 0) throw err;
+      this.lastError = describe(err);
+      this.pendingEnrol = { central, code };
+    }
+  }
+
+  /** Forget the enrolment (after central revoked the bench); local data stays. */
+  forget(): void {
+    this.enrolment = null;
+    rmSync(join(this.opts.dataDir, ENROLMENT_FILE), { force: true });
+  }
+
+  private save(e: Enrolment): void {
+    const file = join(this.opts.dataDir, ENROLMENT_FILE);
+    writeFileSync(file, JSON.stringify(e), { mode: 0o600 });
+    chmodSync(file, 0o600);
+    this.enrolment = e;
+  }
+
+  async status(): Promise<SyncStatus> {
+    const ws = this.enrolment?.workspace ?? null;
+    return {
+      enrolled: this.enrolled,
+      central: this.enrolment?.central ?? this.pendingEnrol?.central ?? null,
+      bench: this.store.node,
+      workspace: ws,
+      pending: ws ? await this.store.replica.pendingCount(ws, await this.cursor(PUSH_CURSOR)) : 0,
+      lastPush: iso(this.lastPush),
+      lastPull: iso(this.lastPull),
+      lastError: this.lastError,
+      leases: ws ? await this.store.replica.leaseLevels(ws) : [],
+    };
+  }
+
+  private async cursor(key: string): Promise<number> {
+    return Number((await this.store.meta(key)) ?? 0) || 0;
+  }
+
+  /** One push/pull/lease cycle; concurrent callers share the running one. */
+  cycle(): Promise<void> {
+    if (!this.running) {
+      this.running = this.runCycle().finally(() => {
+        this.running = null;
+      });
+    }
+    return this.running;
+  }
+
+  private async runCycle(): Promise<void> {
+    try {
+      if (!this.enrolment && this.pendingEnrol) await this.enrol(this.pendingEnrol.central, this.pendingEnrol.code);
+      if (!this.enrolment) throw new SyncError(409, 'not_enrolled');
+      await this.pushAll();
+      await this.pullAll();
+      await this.topUp();
+      this.lastError = null;
+      this.failures = 0;
+    } catch (err) {
+      this.lastError = describe(err);
+      this.failures += 1;
+      throw err;
+    }
+  }
+
+  private async pushAll(): Promise<void> {
+    const e = this.enrolment as Enrolment;
+    for (;;) {
+      const after = await this.cursor(PUSH_CURSOR);
+      const changes = await this.store.replica.localChanges(e.workspace, after, PUSH_BATCH);
+      if (changes.length === 0) break;
+      const batch = `${e.bench}-${changes[0].seq}-${changes[changes.length - 1].seq}`;
+      // Same range, same batch id: a retried batch gets central's first answer back.
+      this.timed(await this.transport().push(e.token, { batch, changes }, this.schema));
+      await this.store.setMeta(PUSH_CURSOR, String(changes[changes.length - 1].seq));
+      this.lastPush = Date.now();
+    }
+    this.lastPush ??= Date.now();
+  }
+
+  private async pullAll(): Promise<void> {
+    const e = this.enrolment as Enrolment;
+    const r = this.store.replica;
+    const snap = (await this.store.meta(SNAPSHOT_STATE)) ?? '';
+    if ((await this.cursor(PULL_CURSOR)) === 0 || snap) {
+      // New bench (or a snapshot cut short): load the workspace page by page, then follow the cursor.
+      let state = snap ? (JSON.parse(snap) as { key: string; seq: number }) : { key: '', seq: -1 };
+      for (;;) {
+        const page = this.timed(await this.transport().snapshot(e.token, state.key, SNAPSHOT_PAGE, this.schema));
+        const seq = state.seq < 0 ? page.serverSeq : state.seq;
+        const done = page.nextKey === null;
+        state = { key: page.nextKey ?? '', seq };
+        const meta: Record<string, string> = done ? { [SNAPSHOT_STATE]: '', [PULL_CURSOR]: String(seq) } : { [SNAPSHOT_STATE]: JSON.stringify(state) };
+        await r.applyRecords(e.workspace, page.records, { meta });
+        if (done) break;
+      }
+    }
+    for (;;) {
+      const after = await this.cursor(PULL_CURSOR);
+      const page = this.timed(await this.transport().pull(e.token, after, PULL_PAGE, this.schema));
+      if (page.next > after || page.changes.length > 0) {
+        await r.applyChanges(e.workspace, page.changes, { meta: { [PULL_CURSOR]: String(Math.max(after, page.next)) } });
+      }
+      if (!page.more) break;
+    }
+    this.lastPull = Date.now();
+  }
+
+  private async topUp(): Promise<void> {
+    const e = this.enrolment as Enrolment;
+    const size = this.opts.blockSize ?? DEFAULT_BLOCK;
+    const levels = await this.store.replica.leaseLevels(e.workspace);
+    const requests = leasePlan(levels, size, (this.opts.now ?? Date.now)());
+    if (requests.length === 0) return;
+    const ans = this.timed(await this.transport().lease(e.token, { requests }, this.schema));
+    await this.store.replica.addBlocks(e.workspace, ans.blocks);
+    const known = new Set(levels.map((l) => l.series));
+    const fresh = ans.series.filter((s) => !known.has(s));
+    for (const s of fresh) await this.store.replica.wantSeries(e.workspace, s, null);
+    if (fresh.length > 0) {
+      // Blocks of the series central told us about, at once.
+      const more = leasePlan(await this.store.replica.leaseLevels(e.workspace), size, (this.opts.now ?? Date.now)());
+      if (more.length > 0) {
+        const ans2 = this.timed(await this.transport().lease(e.token, { requests: more }, this.schema));
+        await this.store.replica.addBlocks(e.workspace, ans2.blocks);
+      }
+    }
+  }
+
+  // ---- background loop ----
+
+  /** Start the loop: a cycle now, then every interval, backing off while central is unreachable. */
+  start(): void {
+    if (!this.stopped) return;
+    this.stopped = false;
+    this.schedule(0);
+  }
+
+  /** Run a cycle soon (a request needed a series without a block). */
+  kick(): void {
+    if (!this.stopped && !this.running) this.schedule(0);
+  }
+
+  private schedule(ms: number): void {
+    if (this.stopped) return;
+    if (this.timer) clearTimeout(this.timer);
+    this.timer = setTimeout(() => {
+      this.timer = null;
+      if (!this.enrolment && !this.pendingEnrol) return this.schedule(this.opts.intervalMs ?? 5000);
+      this.cycle().then(
+        () => this.schedule(this.opts.intervalMs ?? 5000),
+        (err: unknown) => {
+          const wait = Math.min(this.opts.maxBackoffMs ?? 60_000, 1000 * 2 ** Math.min(this.failures, 6));
+          this.opts.log?.(`sync: ${describe(err)}; retrying in ${Math.round(wait / 1000)} s`);
+          this.schedule(wait);
+        },
+      );
+    }, ms);
+    this.timer.unref();
+  }
+
+  /** Stop the loop and wait for a running cycle to end. */
+  async stop(): Promise<void> {
+    this.stopped = true;
+    if (this.timer) clearTimeout(this.timer);
+    this.timer = null;
+    if (this.running) await this.running.catch(() => undefined);
+  }
+}
+
+export function describe(err: unknown): string {
+  if (err instanceof SyncError) return err.error;
+  if (err instanceof Error) {
+    const cause = (err as Error & { cause?: { code?: string } }).cause;
+    return cause?.code ? `${err.message} (${cause.code})` : err.message;
+  }
+  return String(err);
+}

@@ -1,0 +1,127 @@
+import { createHash, randomBytes } from 'node:crypto';
+import { parseHlc } from '../../shared/hlc';
+import type { BenchRow, Store } from '../store/types';
+import {
+  FUTURE_LIMIT_MS,
+  MAX_PULL,
+  MAX_SNAPSHOT,
+  SyncError,
+  type EnrolAnswer,
+  type EnrolBody,
+  type LeaseAnswer,
+  type LeaseBody,
+  type PullAnswer,
+  type PushAnswer,
+  type PushBody,
+  type SnapshotAnswer,
+} from './protocol';
+
+/** One-time enrolment codes stay valid this long. */
+export const CODE_TTL_MS = 24 * 3_600_000;
+
+export const hashSecret = (s: string) => createHash('sha256').update(s).digest('hex');
+
+/** Readable one-time code: 4+4 characters without look-alikes (0/O, 1/I). */
+function newCode(): string {
+  const alphabet = 'ABCDEFGHJKLMNPQRSTUVWXYZ23456789';
+  const bytes = randomBytes(8);
+  const chars = [...bytes].map((b) => alphabet[b % alphabet.length]);
+  return `${chars.slice(0, 4).join('')}-${chars.slice(4).join('')}`;
+}
+
+const normaliseCode = (code: string) => code.trim().toUpperCase().replace(/[^A-Z0-9]/g, '');
+
+/**
+ * Central side of the protocol, transport-free: the HTTP routes and the simulation call the same
+ * methods. Every answer carries central's time.
+ */
+export class SyncCentral {
+  constructor(private readonly store: Store) {}
+
+  private get r() {
+    return this.store.replica;
+  }
+
+  now(): number {
+    return this.r.now();
+  }
+
+  /** 426 for a bench whose schema is newer than central's. */
+  checkSchema(benchSchema: number): void {
+    const own = this.r.schemaVersion();
+    if (Number.isFinite(benchSchema) && benchSchema > own) throw new SyncError(426, 'upgrade_required', this.now());
+  }
+
+  async createCode(ws: string): Promise<{ code: string; expiresAt: string }> {
+    const code = newCode();
+    const expires = Date.now() + CODE_TTL_MS;
+    await this.r.createEnrolCode(ws, hashSecret(normaliseCode(code)), expires);
+    return { code, expiresAt: new Date(expires).toISOString() };
+  }
+
+  async enrol(body: Required<EnrolBody>, schema: number): Promise<EnrolAnswer> {
+    this.checkSchema(schema);
+    const ws = await this.r.redeemEnrolCode(hashSecret(normaliseCode(body.code)), body.bench, Date.now());
+    if (!ws) throw new SyncError(403, 'enrol_code_invalid', this.now());
+    const token = `kbt_${randomBytes(32).toString('base64url')}`;
+    await this.r.saveBench(ws, body.bench, hashSecret(token), body.name);
+    // Numbers the bench issued before it was enrolled are never issued again.
+    await this.store.transact(ws, async (tx) => {
+      for (const [series, level] of Object.entries(body.series)) await tx.bumpSeries(series, level);
+    });
+    return { token, workspace: ws, bench: body.bench, serverTime: this.now() };
+  }
+
+  /** The bench a token belongs to; 401 for an unknown or revoked token (refused at once). */
+  async authenticate(token: string | undefined, schema: number): Promise<BenchRow> {
+    this.checkSchema(schema);
+    const row = token ? await this.r.benchByToken(hashSecret(token)) : null;
+    if (!row) throw new SyncError(401, 'bench_token_invalid', this.now());
+    if (row.revoked) throw new SyncError(401, 'bench_revoked', this.now());
+    return row;
+  }
+
+  async push(bench: BenchRow, body: PushBody): Promise<PushAnswer> {
+    const limit = this.now() + FUTURE_LIMIT_MS;
+    for (const c of body.changes) {
+      if (parseHlc(c.hlc).ms > limit) throw new SyncError(422, 'hlc_in_future', this.now());
+    }
+    const out = await this.r.pushBatch(bench.ws, bench.bench, body.batch, body.changes);
+    return { ...out, serverTime: this.now() };
+  }
+
+  async pull(bench: BenchRow, after: number, limit: number): Promise<PullAnswer> {
+    const n = Math.max(1, Math.min(MAX_PULL, limit));
+    const last = await this.r.lastSeq(bench.ws);
+    const changes = await this.r.changesSince(bench.ws, after, n, bench.bench);
+    const more = changes.length === n;
+    const tail = changes[changes.length - 1];
+    await this.r.touchBench(bench.ws, bench.bench);
+    // A short page has read everything up to `last` (read first, so nothing committed later is skipped).
+    return { changes, next: more && tail ? tail.seq : Math.max(after, last), more, serverTime: this.now() };
+  }
+
+  async snapshot(bench: BenchRow, afterKey: string, limit: number): Promise<SnapshotAnswer> {
+    const n = Math.max(1, Math.min(MAX_SNAPSHOT, limit));
+    const serverSeq = await this.r.lastSeq(bench.ws);
+    const page = await this.r.snapshotPage(bench.ws, afterKey, n);
+    return { ...page, serverSeq, serverTime: this.now() };
+  }
+
+  async lease(bench: BenchRow, body: LeaseBody): Promise<LeaseAnswer> {
+    const blocks = [];
+    for (const req of body.requests) {
+      const b = await this.r.leaseBlock(bench.ws, req);
+      if (b) blocks.push(b);
+    }
+    return { blocks, series: await this.r.seriesNames(bench.ws), serverTime: this.now() };
+  }
+
+  listBenches(ws: string): Promise<BenchRow[]> {
+    return this.r.listBenches(ws);
+  }
+
+  revoke(ws: string, bench: string): Promise<boolean> {
+    return this.r.revokeBench(ws, bench);
+  }
+}

@@ -1,0 +1,58 @@
+import type { AppContext } from '../context';
+import { HttpError, notFound } from '../http/errors';
+import { SyncBench } from './bench';
+import { SyncCentral } from './central';
+import { HttpTransport } from './http-transport';
+import { SyncError } from './protocol';
+
+/** The sync side of an app: the central endpoints in central mode, the bench client in bench mode. */
+export interface SyncRuntime {
+  central: SyncCentral | null;
+  bench: SyncBench | null;
+}
+
+const envInt = (v: string | undefined) => (v && Number.isInteger(Number(v)) && Number(v) > 0 ? Number(v) : undefined);
+
+export function createSyncRuntime(ctx: AppContext): SyncRuntime {
+  if (ctx.mode === 'central') return { central: new SyncCentral(ctx.store), bench: null };
+  const bench = new SyncBench(ctx.store, {
+    dataDir: ctx.config.dataDir,
+    transport: (url) => new HttpTransport(url),
+    onWorkspace: (ws) => {
+      ctx.benchWorkspace = ws;
+    },
+    blockSize: envInt(process.env.KITTING_LEASE_BLOCK),
+    intervalMs: envInt(process.env.KITTING_SYNC_INTERVAL_MS),
+    log: ctx.log,
+  });
+  if (bench.workspace) ctx.benchWorkspace = bench.workspace;
+  return { central: null, bench };
+}
+
+export function centralOf(app: AppContext): SyncCentral {
+  const c = app.sync?.central;
+  if (!c) throw notFound('not_found', { message: 'この操作は中央サーバーでのみ使えます' });
+  return c;
+}
+
+export function benchOf(app: AppContext): SyncBench {
+  const b = app.sync?.bench;
+  if (!b) throw notFound('not_found', { message: 'この操作は作業台(ベンチ)でのみ使えます' });
+  return b;
+}
+
+/** A refused sync call as the API's error envelope (with central's time). */
+export function asHttp(err: unknown): unknown {
+  if (!(err instanceof SyncError)) return err;
+  const status = err.status === 0 ? 503 : err.status;
+  return new HttpError(status, err.error, err.serverTime === null ? {} : { serverTime: err.serverTime });
+}
+
+export async function mapSyncErrors<T extends object>(fn: () => Promise<T>): Promise<Record<string, unknown>> {
+  try {
+    const out: object = await fn();
+    return { ...out };
+  } catch (err) {
+    throw asHttp(err);
+  }
+}
