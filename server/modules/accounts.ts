@@ -7,6 +7,10 @@ import { adminRoutes } from './admin/admin.routes';
 import { configRoutes } from './config/config.routes';
 import { portalRoutes } from './portal/portal.routes';
 import { teamRoutes } from './team/team.routes';
+import { subadminRoutes } from './subadmin/subadmin.routes';
+import { noteRoutes } from './notes/notes.routes';
+import { fileRoutes } from './files/files.routes';
+import { backupRoutes } from './backups/backups.routes';
 
 /** Routes of the accounts domains (one folder each under server/modules/), mounted by modules/index.ts. */
 export const accountsRoutes: RouteDef[] = [
@@ -17,6 +21,10 @@ export const accountsRoutes: RouteDef[] = [
   ...portalRoutes,
   ...teamRoutes,
   ...configRoutes,
+  ...subadminRoutes,
+  ...noteRoutes,
+  ...fileRoutes,
+  ...backupRoutes,
 ];
 
 /** Demo data files these domains load into every new workspace. */
