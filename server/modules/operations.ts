@@ -1,15 +1,22 @@
 import type { RouteDef } from '../http/define-route';
-import type { SeedSpec } from '../store/seed';
+import { maxNumber, type SeedSpec } from '../store/seed';
 import { certRoutes } from './certs/certs.routes';
+import { complianceReportRoutes } from './compliance/compliance-report.routes';
+import { AUDIT_SERIES, complianceRoutes } from './compliance/compliance.routes';
+import { AUDIT_LOG, CAPA, COMPLIANCE } from './compliance/compliance.service';
+import { settingsRoutes } from './settings/settings.routes';
 import { labelRoutes } from './labels/labels.routes';
 import { shiftRoutes } from './shifts/shifts.routes';
 import { staffRoutes } from './shifts/staff.routes';
 
 /** Routes of the operations domains (one folder each under server/modules/), mounted by modules/index.ts. */
-export const operationsRoutes: RouteDef[] = [...certRoutes, ...labelRoutes, ...shiftRoutes, ...staffRoutes];
+export const operationsRoutes: RouteDef[] = [...certRoutes, ...labelRoutes, ...shiftRoutes, ...staffRoutes, ...settingsRoutes, ...complianceRoutes, ...complianceReportRoutes];
 
 /** Demo data files these domains load into every new workspace. */
 export const operationsSeeds: SeedSpec[] = [
   { file: 'settings.json', coll: 'settings' },
   { file: 'shifts.json', coll: 'shifts' },
+  { file: 'compliance.json', coll: COMPLIANCE },
+  { file: 'capa.json', coll: CAPA },
+  { file: 'audit-log.json', coll: AUDIT_LOG, after: (tx, docs) => tx.bumpSeries(AUDIT_SERIES, maxNumber(docs, 'id', /^al-(\d+)$/)) },
 ];
