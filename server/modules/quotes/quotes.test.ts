@@ -183,12 +183,13 @@ describe('quote draft', () => {
 describe('POST /api/quote/preview', () => {
   it('returns quote, csv and document without storing anything', async () => {
     const c = server.client();
+    const before = (await c.get<{ quotes: Quote[] }>('/api/quotes')).body.quotes.length;
     const res = await c.post<{ ok: boolean; quote: Quote; csv: string; document: { meta: { quoteNo: null } } }>('/api/quote/preview', { cust: 'P', ...lines });
     expect(res.status).toBe(200);
     expect(res.body.quote.id).toBeNull();
     expect(res.body.csv).toContain('見積番号');
     expect(res.body.document.meta.quoteNo).toBeNull();
-    expect((await c.get<{ quotes: Quote[] }>('/api/quotes')).body.quotes).toHaveLength(0);
+    expect((await c.get<{ quotes: Quote[] }>('/api/quotes')).body.quotes).toHaveLength(before);
   });
 
   it('gives quote_inconsistent for an unknown custId', async () => {
@@ -201,6 +202,7 @@ describe('POST /api/quote/preview', () => {
 describe('quotes CRUD', () => {
   it('creates with defaults and an id, lists and gets with totals', async () => {
     const c = server.client();
+    const seeded = (await c.get<{ quotes: Quote[] }>('/api/quotes')).body.quotes;
     const res = await c.post<QuoteBody>('/api/quote', { ...lines, pattern: 'Z' });
     expect(res.status).toBe(200);
     const q = res.body.quote;
@@ -208,7 +210,8 @@ describe('quotes CRUD', () => {
     expect(q).toMatchObject({ cust: '御中', pattern: 'A', costRate: 45, signId: null, qty: 10 });
     expectRelations(q.totals, q);
     const list = (await c.get<{ quotes: Quote[] }>('/api/quotes')).body.quotes;
-    expect(list.map((x) => x.id)).toEqual([q.id]);
+    expect(list.map((x) => x.id)).toEqual([q.id, ...seeded.map((x) => x.id)]);
+    expect(seeded.every((x) => x.id !== q.id)).toBe(true);
     expect(list[0]?.totals.y1).toBe(q.totals.y1);
     expect((await c.get<QuoteBody>(`/api/quote/${q.id}`)).body.quote.totals).toEqual(q.totals);
     expect((await c.get<QuoteBody>('/api/quote/Q-none')).status).toBe(404);
