@@ -47,7 +47,7 @@ export const invoiceRoutes = [
       const recurring = given(body.recurring) ? readBool(body.recurring) : false;
       const invoice = await app.store.transact(ws, async (tx) => {
         const custom = typeof body.id === 'string' ? body.id.trim() : '';
-        const useCustom = custom.startsWith('INV-') && custom.length <= 40 && !(await tx.get(INVOICES, custom));
+        const useCustom = /^INV-[\w-]{1,36}$/.test(custom) && !(await tx.get(INVOICES, custom));
         const id = useCustom ? custom : invoiceId(month, await tx.next(invoiceSeries(month)));
         const now = Date.now();
         const doc: Invoice = { id, cust, month, desc: readText(body.desc, 300), amount, due: readText(body.due, 20), status, recurring, created: now, updated: now };
