@@ -15,6 +15,7 @@ const fake = vi.hoisted(() => {
     appListeners: new Map<string, Fn[]>(),
     windows: [] as Array<{ options: Record<string, unknown>; url: string; shown: boolean }>,
     channels: [] as string[],
+    handlers: new Map<string, (event: unknown, ...args: unknown[]) => unknown>(),
     beforeSend: null as null | ((d: { url: string; requestHeaders: Record<string, string> }, cb: (r: { requestHeaders: Record<string, string> }) => void) => void),
     permission: null as null | ((c: unknown, p: string, cb: (g: boolean) => void) => void),
     quit: 0,
@@ -69,7 +70,13 @@ vi.mock('electron', () => {
         webRequest: { onBeforeSendHeaders: (_f: unknown, l: typeof fake.beforeSend) => (fake.beforeSend = l) },
       },
     },
-    ipcMain: { handle: (channel: string) => fake.channels.push(channel), removeHandler: () => {} },
+    ipcMain: {
+      handle: (channel: string, h: (event: unknown, ...args: unknown[]) => unknown) => {
+        fake.channels.push(channel);
+        fake.handlers.set(channel, h);
+      },
+      removeHandler: () => {},
+    },
     dialog: { showErrorBox: () => {}, showSaveDialog: async () => ({ canceled: true }) },
     shell: { openExternal: async () => {} },
   };
@@ -144,6 +151,29 @@ describe('the desktop main process (electron mocked)', () => {
     expect((await rawGet(shell.server.port, '/api/devices', { host })).status).toBe(403);
     expect((await rawGet(shell.server.port, '/', { host })).status).toBe(403);
     expect((await rawGet(shell.server.port, '/api/devices', { host: `evil.example:${shell.server.port}`, 'x-station-secret': secret })).status).toBe(403);
+  });
+
+  it('a ZPL print from the window reaches the printer and lands in the server’s label print log', async () => {
+    const { createServer } = await import('node:net');
+    let got = '';
+    const printer = createServer((sock) => {
+      sock.on('data', (c) => (got += c.toString()));
+      sock.on('end', () => sock.end());
+    });
+    await new Promise<void>((r) => printer.listen(0, '127.0.0.1', r));
+    const port = (printer.address() as { port: number }).port;
+    const frame = { senderFrame: { url: `${shell.server.url}/labels` } };
+    try {
+      const settings = (await fake.handlers.get(CHANNELS.setSettings)!(frame, { zebra: { host: '127.0.0.1', port } })) as { zebra: unknown };
+      expect(settings.zebra).toEqual({ host: '127.0.0.1', port });
+      expect(await fake.handlers.get(CHANNELS.printZpl)!(frame, { zpl: '^XA^FDtest^FS^XZ', count: 2, size: 's' })).toEqual({ ok: true });
+      expect(got).toBe('^XA^FDtest^FS^XZ');
+      const log = await rawGet(shell.server.port, '/api/labels/log', { host: `127.0.0.1:${shell.server.port}`, 'x-station-secret': secret });
+      expect(JSON.parse(log.body).log[0]).toMatchObject({ size: 's', count: 2 });
+      expect(() => fake.handlers.get(CHANNELS.getSettings)!({ senderFrame: { url: 'https://evil.example/' } })).toThrow(/refused/);
+    } finally {
+      await new Promise((r) => printer.close(r));
+    }
   });
 
   it('keeps its database in the user data folder', async () => {

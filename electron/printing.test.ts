@@ -96,17 +96,16 @@ describe('label printing', () => {
     expect(jobs[0].options.deviceName).toBe('ZDesigner ZD421');
   });
 
-  it('writes every print to the label print log, a failure with its reason and no count', async () => {
+  it('writes a printed label to the label print log; a failure returns its reason and logs nothing', async () => {
     const ok = setup();
     await ok.handlers.printLabel({ html: '<p>', widthMm: 60, heightMm: 40, copies: 3, size: 'l' });
     expect(ok.requests).toEqual([
-      { method: 'POST', path: '/api/labels/log', body: { size: 'l', count: 3, date: '2026-04-01', ts: Date.UTC(2026, 2, 31, 16, 30), ok: true } },
+      { method: 'POST', path: '/api/labels/log', body: { size: 'l', count: 3, date: '2026-04-01', ts: Date.UTC(2026, 2, 31, 16, 30) } },
     ]);
     const bad = setup({ printOk: false, failure: 'Invalid deviceName provided' });
     const r = await bad.handlers.printLabel({ html: '<p>', widthMm: 60, heightMm: 40, printer: 'gone' });
-    expect(r.ok).toBe(false);
-    expect(r.reason).toMatch(/プリンターが見つかりません/);
-    expect(bad.requests[0].body).toMatchObject({ size: 'm', count: 0, ok: false, reason: r.reason });
+    expect(r).toEqual({ ok: false, reason: 'プリンターが見つかりません（Invalid deviceName provided）' });
+    expect(bad.requests).toEqual([]);
   });
 
   it('refuses a malformed request without printing', async () => {
@@ -199,9 +198,9 @@ describe('settings and enrolment through the bridge', () => {
   });
 
   it('enrols through the embedded server and keeps the enrolment and the central URL', async () => {
-    const { handlers, requests } = setup({ server: () => json(200, { ok: true, workspace: 'w-abc' }) });
+    const { handlers, requests } = setup({ settings: { benchName: '東京1' }, server: () => json(200, { ok: true, enrolled: true, workspace: 'w-abc' }) });
     const r = await handlers.enrol({ centralUrl: 'https://central.example/', code: ' ABCD-1234 ' });
-    expect(requests).toEqual([{ method: 'POST', path: '/api/sync/enrol', body: { centralUrl: 'https://central.example', code: 'ABCD-1234' } }]);
+    expect(requests).toEqual([{ method: 'POST', path: '/api/sync/enrol', body: { central: 'https://central.example', code: 'ABCD-1234', name: '東京1' } }]);
     expect(r.ok).toBe(true);
     expect(r.settings?.centralUrl).toBe('https://central.example');
     expect(r.settings?.enrolment).toEqual({ centralUrl: 'https://central.example', enrolledAt: Date.UTC(2026, 2, 31, 16, 30), workspace: 'w-abc' });

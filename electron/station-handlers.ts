@@ -87,12 +87,15 @@ export function createStationHandlers(deps: StationDeps): StationBridge {
   const zpl = deps.sendZpl ?? sendZpl;
   const warn = deps.warn ?? ((line: string) => console.warn(line));
 
-  /** Every label print (ok or not) goes to the label print log of the bench. */
+  /**
+   * A printed label goes to the label print log of the bench ({size, count, date, ts}). The log
+   * counts printed labels, so a failed print is not posted (its reason goes back to the window).
+   */
   async function logLabelPrint(result: PrintResult, labelSize: LabelSize, copies: number): Promise<void> {
+    if (!result.ok) return;
     const ts = now();
-    const entry = { size: labelSize, count: result.ok ? copies : 0, date: jstDate(ts), ts, ok: result.ok, ...(result.reason ? { reason: result.reason } : {}) };
     try {
-      const res = await deps.server.request('POST', '/api/labels/log', entry);
+      const res = await deps.server.request('POST', '/api/labels/log', { size: labelSize, count: copies, date: jstDate(ts), ts });
       if (res.status >= 400) warn(`label log not written: ${serverReason(res)}`);
     } catch (err) {
       warn(`label log not written: ${err instanceof Error ? err.message : String(err)}`);
@@ -189,7 +192,7 @@ export function createStationHandlers(deps: StationDeps): StationBridge {
       if (!centralUrl) return { ok: false, reason: '中央サーバーのURLを入力してください' };
       let res: ServerResponse;
       try {
-        res = await deps.server.request('POST', '/api/sync/enrol', { centralUrl, code: req.code });
+        res = await deps.server.request('POST', '/api/sync/enrol', { central: centralUrl, code: req.code, name: deps.settings.get().benchName });
       } catch (err) {
         return { ok: false, reason: `登録できませんでした（${err instanceof Error ? err.message : String(err)}）` };
       }

@@ -57,9 +57,9 @@ export interface HardenableContents {
 }
 
 /**
- * Every web contents of the app: no navigation away from the embedded server (printing
- * windows load data: documents before this runs, and later navigations are refused), no
- * new windows (https links go to the system browser instead), no <webview>.
+ * Every web contents of the app: no page-initiated navigation or redirect away from the
+ * embedded server (the main process's own loadURL, e.g. of a print document, is not affected),
+ * no new windows (https links go to the system browser instead), no <webview>.
  */
 export function hardenContents(contents: HardenableContents, origin: () => string | null, openExternal?: (url: string) => void): void {
   const guard = (event: PreventableEvent, url: string) => {

@@ -3,9 +3,11 @@ import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { createApp } from './app';
 import { readConfig } from './config';
+import type { AppContext } from './context';
 import { LAUNCH_SECRET_HEADER } from './http/launch-guard';
 import { loadOrCreateSecret } from './security/signing';
 import { SqliteStore } from './store/sqlite-store';
+import { startSync, stopSync } from './sync/start';
 
 export { LAUNCH_SECRET_HEADER };
 
@@ -51,23 +53,32 @@ export async function startEmbeddedServer(opts: EmbeddedServerOptions): Promise<
   const store = new SqliteStore({ file: join(opts.dataDir, 'kitting.db') });
   let server: Server;
   let port: number;
+  let ctx: AppContext | undefined;
   try {
     const secret = loadOrCreateSecret(opts.dataDir);
-    const { app } = await createApp({ store, config, secret, mode: 'bench', launchGuard: { secret: opts.launchSecret } });
+    const { app, ctx: appCtx } = await createApp({ store, config, secret, mode: 'bench', launchGuard: { secret: opts.launchSecret } });
+    ctx = appCtx;
     server = createServer(app);
     port = await listen(server, opts.port ?? 0);
+    // Background sync with central once enrolled (enrolment: POST /api/sync/enrol); never blocks start-up.
+    await startSync(ctx, [], process.env);
   } catch (err) {
+    if (ctx) await stopSync(ctx);
     store.close();
     throw err;
   }
+  const running: AppContext = ctx;
   let closing: Promise<void> | null = null;
   const close = (): Promise<void> =>
-    (closing ??= new Promise<void>((resolve) => {
-      server.close(() => {
-        store.close();
-        resolve();
-      });
-      server.closeAllConnections();
-    }));
+    (closing ??= stopSync(running).then(
+      () =>
+        new Promise<void>((resolve) => {
+          server.close(() => {
+            store.close();
+            resolve();
+          });
+          server.closeAllConnections();
+        }),
+    ));
   return { url: `http://127.0.0.1:${port}`, port, close };
 }
