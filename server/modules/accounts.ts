@@ -11,6 +11,10 @@ import { subadminRoutes } from './subadmin/subadmin.routes';
 import { noteRoutes } from './notes/notes.routes';
 import { fileRoutes } from './files/files.routes';
 import { backupRoutes } from './backups/backups.routes';
+import { leadRoutes } from './public-forms/leads.routes';
+import { signRoutes } from './public-forms/sign.routes';
+import { engagementRoutes } from './public-forms/engagement.routes';
+import { communityRoutes } from './public-forms/community.routes';
 
 /** Routes of the accounts domains (one folder each under server/modules/), mounted by modules/index.ts. */
 export const accountsRoutes: RouteDef[] = [
@@ -25,6 +29,10 @@ export const accountsRoutes: RouteDef[] = [
   ...noteRoutes,
   ...fileRoutes,
   ...backupRoutes,
+  ...leadRoutes,
+  ...signRoutes,
+  ...engagementRoutes,
+  ...communityRoutes,
 ];
 
 /** Demo data files these domains load into every new workspace. */
