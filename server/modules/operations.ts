@@ -1,16 +1,24 @@
 import type { RouteDef } from '../http/define-route';
 import { maxNumber, type SeedSpec } from '../store/seed';
+import { capacityRoutes } from './capacity/capacity.routes';
 import { certRoutes } from './certs/certs.routes';
 import { complianceReportRoutes } from './compliance/compliance-report.routes';
 import { AUDIT_SERIES, complianceRoutes } from './compliance/compliance.routes';
 import { AUDIT_LOG, CAPA, COMPLIANCE } from './compliance/compliance.service';
 import { settingsRoutes } from './settings/settings.routes';
+import { forecastRoutes } from './forecast/forecast.routes';
+import { integrationRoutes } from './integrations/integrations.routes';
 import { labelRoutes } from './labels/labels.routes';
 import { shiftRoutes } from './shifts/shifts.routes';
 import { staffRoutes } from './shifts/staff.routes';
 
 /** Routes of the operations domains (one folder each under server/modules/), mounted by modules/index.ts. */
-export const operationsRoutes: RouteDef[] = [...certRoutes, ...labelRoutes, ...shiftRoutes, ...staffRoutes, ...settingsRoutes, ...complianceRoutes, ...complianceReportRoutes];
+export const operationsRoutes: RouteDef[] = [
+  ...certRoutes, ...labelRoutes, ...shiftRoutes, ...staffRoutes, ...settingsRoutes, ...complianceRoutes, ...complianceReportRoutes,
+  ...integrationRoutes,
+  ...capacityRoutes,
+  ...forecastRoutes,
+];
 
 /** Demo data files these domains load into every new workspace. */
 export const operationsSeeds: SeedSpec[] = [

@@ -1,0 +1,97 @@
+import { z } from 'zod';
+import { createShape, intClamp, patchShape, text } from '../../../shared/fields';
+import { jstDate } from '../../../shared/dates';
+import { defineRoute } from '../../http/define-route';
+import { badRequest, notFound } from '../../http/errors';
+import type { Doc } from '../../store/types';
+import { CAPACITY, CAPACITY_LOAD, CONFIG_ID, configOf, LOAD_SERIES, mergeConfig, weekView } from './capacity.service';
+
+const loadFields = {
+  date: text(10),
+  cust: text(120),
+  qty: intClamp(0, 1_000_000, 0),
+  kind: text(40).default('キッティング'),
+  note: text(300),
+};
+const createLoad = createShape(loadFields);
+const patchLoad = patchShape(loadFields);
+const idParams = z.object({ id: z.string().min(1).max(40) });
+
+function checkDate(date: string | undefined): void {
+  if (date === undefined) return;
+  const d = new Date(`${date}T00:00:00Z`);
+  if (!/^\d{4}-\d{2}-\d{2}$/.test(date) || Number.isNaN(d.getTime()) || d.toISOString().slice(0, 10) !== date) {
+    throw badRequest('invalid date', { message: '日付(date)は YYYY-MM-DD 形式で指定してください' });
+  }
+}
+
+const byDate = (a: Doc, b: Doc) => String(a.date).localeCompare(String(b.date)) || String(a.id).localeCompare(String(b.id));
+const loadNotFound = () => notFound('load entry not found');
+
+export const capacityRoutes = [
+  defineRoute({
+    method: 'get',
+    path: '/api/capacity',
+    auth: 'P',
+    handler: async ({ app, ws }) => {
+      const config = configOf(await app.store.get(ws, CAPACITY, CONFIG_ID));
+      const load = (await app.store.list(ws, CAPACITY_LOAD)).sort(byDate);
+      return { config, load, ...weekView(config, load) };
+    },
+  }),
+  defineRoute({
+    method: 'post',
+    path: '/api/capacity/config',
+    auth: 'P',
+    body: z.record(z.string(), z.unknown(), { error: 'body must be a JSON object' }),
+    handler: async ({ app, ws, body }) => {
+      const config = await app.store.transact(ws, async (tx) => {
+        const next = mergeConfig(configOf(await tx.get(CAPACITY, CONFIG_ID)), body);
+        await tx.put(CAPACITY, CONFIG_ID, { id: CONFIG_ID, ...next });
+        return next;
+      });
+      return { config };
+    },
+  }),
+  defineRoute({
+    method: 'post',
+    path: '/api/capacity/load',
+    auth: 'P',
+    body: createLoad,
+    handler: async ({ app, ws, body }) => {
+      const date = body.date || jstDate();
+      checkDate(date);
+      const entry = await app.store.transact(ws, async (tx) => {
+        const id = `CAP-${String(await tx.next(LOAD_SERIES)).padStart(4, '0')}`;
+        return tx.put(CAPACITY_LOAD, id, { id, ...body, date, created: Date.now() });
+      });
+      return { entry };
+    },
+  }),
+  defineRoute({
+    method: 'post',
+    path: '/api/capacity/load/:id',
+    auth: 'P',
+    params: idParams,
+    body: patchLoad,
+    handler: async ({ app, ws, params, body }) => {
+      checkDate(body.date);
+      const entry = await app.store.transact(ws, async (tx) => {
+        const updated = await tx.patch(CAPACITY_LOAD, params.id, { ...body, updated: Date.now() });
+        if (!updated) throw loadNotFound();
+        return updated;
+      });
+      return { entry };
+    },
+  }),
+  defineRoute({
+    method: 'post',
+    path: '/api/capacity/load/:id/delete',
+    auth: 'P',
+    params: idParams,
+    handler: async ({ app, ws, params }) => {
+      if (!(await app.store.transact(ws, (tx) => tx.remove(CAPACITY_LOAD, params.id)))) throw loadNotFound();
+      return { id: params.id };
+    },
+  }),
+];

@@ -1,0 +1,102 @@
+import { z } from 'zod';
+import { clip } from '../../../shared/fields';
+import { defineRoute } from '../../http/define-route';
+import { badRequest } from '../../http/errors';
+import type { Doc } from '../../store/types';
+
+export const INTEGRATIONS = 'integrations';
+export const RULES_ID = 'rules';
+export const SYNC_LOG = 'syncLog';
+export const SYNC_LOG_SERIES = 'synclog';
+/** The sync log keeps its 60 newest entries. */
+export const SYNC_LOG_MAX = 60;
+const EXTRA_RULES_MAX = 100;
+
+/** Built-in automation toggles (semantics not part of the contract; they are switches). */
+export const DEFAULT_RULES: Record<string, boolean> = { 'r-ship': true, 'r-inv': true, 'r-lost': true, 'r-ade': false, 'r-sla': true, 'r-pay': false };
+
+const s = (n: number) =>
+  z
+    .union([z.string(), z.number()], { error: 'must be a string' })
+    .nullish()
+    .transform((v) => (v === null || v === undefined ? '' : clip(String(v), n)));
+
+const flag = z.union([z.boolean(), z.literal(0), z.literal(1), z.literal('true'), z.literal('false')], { error: 'must be true or false' }).transform((v) => v === true || v === 1 || v === 'true');
+
+const rulesBody = z.object(
+  {
+    rules: z.record(z.string(), flag, { error: 'rules must be an object of true/false' }).nullish(),
+    extraRules: z
+      .array(z.object({ id: s(40), trig: s(200), act: s(200), ic: s(20), on: flag.nullish() }, { error: 'extraRules must be objects' }), { error: 'extraRules must be an array' })
+      .max(EXTRA_RULES_MAX, `extraRules: at most ${EXTRA_RULES_MAX}`)
+      .nullish(),
+  },
+  { error: 'body must be a JSON object' },
+);
+
+const logBody = z.object({ service: s(60), kind: s(60), result: s(60), time: s(40) }, { error: 'body must be a JSON object' });
+
+function rulesOf(doc: Doc | null) {
+  return {
+    rules: (doc?.rules as Record<string, boolean> | undefined) ?? { ...DEFAULT_RULES },
+    extraRules: (doc?.extraRules as unknown[] | undefined) ?? [],
+  };
+}
+
+const bySeqDesc = (a: Doc, b: Doc) => Number(b.seq) - Number(a.seq);
+
+export const integrationRoutes = [
+  defineRoute({
+    method: 'get',
+    path: '/api/integrations/rules',
+    auth: 'P',
+    handler: async ({ app, ws }) => rulesOf(await app.store.get(ws, INTEGRATIONS, RULES_ID)),
+  }),
+  defineRoute({
+    method: 'put',
+    path: '/api/integrations/rules',
+    auth: 'P',
+    body: rulesBody,
+    handler: async ({ app, ws, body }) =>
+      app.store.transact(ws, async (tx) => {
+        const current = rulesOf(await tx.get(INTEGRATIONS, RULES_ID));
+        const rules = body.rules ? Object.fromEntries(Object.entries(body.rules).map(([k, v]) => [clip(k, 40), v])) : current.rules;
+        const extraRules = body.extraRules
+          ? body.extraRules.map((r, i) => ({ id: r.id || `x-${i + 1}`, trig: r.trig, act: r.act, ic: r.ic, on: r.on ?? false }))
+          : current.extraRules;
+        await tx.put(INTEGRATIONS, RULES_ID, { id: RULES_ID, rules, extraRules });
+        return { rules, extraRules };
+      }),
+  }),
+  defineRoute({
+    method: 'get',
+    path: '/api/integrations/log',
+    auth: 'P',
+    handler: async ({ app, ws }) => {
+      const log = await app.store.list(ws, SYNC_LOG);
+      return { log: log.sort(bySeqDesc).slice(0, SYNC_LOG_MAX) };
+    },
+  }),
+  defineRoute({
+    method: 'post',
+    path: '/api/integrations/log',
+    auth: 'P',
+    body: logBody,
+    handler: async ({ app, ws, body }) => {
+      let time = new Date().toISOString();
+      if (body.time) {
+        const t = new Date(body.time);
+        if (Number.isNaN(t.getTime())) throw badRequest('invalid time', { message: '日時(time)はISO 8601形式で指定してください' });
+        time = t.toISOString();
+      }
+      return app.store.transact(ws, async (tx) => {
+        const seq = await tx.next(SYNC_LOG_SERIES);
+        const entry = { id: `LOG-${String(seq).padStart(4, '0')}`, seq, service: body.service || '—', kind: body.kind || 'sync', result: body.result || '成功', time };
+        await tx.put(SYNC_LOG, entry.id, entry);
+        const all = (await tx.list(SYNC_LOG)).sort(bySeqDesc);
+        for (const old of all.slice(SYNC_LOG_MAX)) await tx.remove(SYNC_LOG, String(old.id));
+        return { entry, log: all.slice(0, SYNC_LOG_MAX) };
+      });
+    },
+  }),
+];
