@@ -9,7 +9,11 @@
 import { z } from 'zod';
 
 const str = z.string();
-const optStr = z.string().optional();
+/** Optional text; a null from the server reads as absent. */
+const optStr = z
+  .string()
+  .nullish()
+  .transform((v) => v ?? undefined);
 const num = z.number();
 /** Strings the server may also send as numbers (free-text fields). */
 const textish = z.union([z.string(), z.number()]).transform((v) => String(v));

@@ -13,9 +13,10 @@ export interface NavGroup {
 }
 
 interface SyncView {
-  state: 'unknown' | 'online' | 'offline' | 'none';
+  state: 'unknown' | 'online' | 'offline' | 'none' | 'central';
   pending?: number;
   last?: string;
+  error?: string;
 }
 
 function SyncIndicator() {
@@ -27,11 +28,11 @@ function SyncIndicator() {
         .syncStatus()
         .then((s) => {
           if (!live) return;
-          const pending = typeof s.pending === 'number' ? s.pending : typeof s.pendingChanges === 'number' ? s.pendingChanges : undefined;
-          const lastRaw = s.lastSync ?? s.lastSyncAt ?? s.last;
-          const last = typeof lastRaw === 'number' ? new Date(lastRaw).toLocaleTimeString('ja-JP', { timeZone: 'Asia/Tokyo' }) : typeof lastRaw === 'string' ? lastRaw : undefined;
-          const online = s.online !== false && s.reachable !== false;
-          setSync({ state: s.enrolled === false ? 'none' : online ? 'online' : 'offline', pending, last });
+          if (s.mode === 'central') return setSync({ state: 'central' });
+          const pending = typeof s.pending === 'number' ? s.pending : undefined;
+          const lastRaw = [s.lastPull, s.lastPush].filter((x): x is string => typeof x === 'string').sort().pop();
+          const last = lastRaw ? new Date(lastRaw).toLocaleString('ja-JP', { timeZone: 'Asia/Tokyo', month: '2-digit', day: '2-digit', hour: '2-digit', minute: '2-digit' }) : undefined;
+          setSync({ state: s.enrolled !== true ? 'none' : s.lastError ? 'offline' : 'online', pending, last, error: typeof s.lastError === 'string' ? s.lastError : undefined });
         })
         .catch((e: unknown) => live && setSync({ state: e instanceof ApiError && (e.missingRoute || e.status === 404) ? 'none' : 'offline' }));
     void poll();
@@ -42,6 +43,12 @@ function SyncIndicator() {
     };
   }, []);
   if (sync.state === 'unknown') return null;
+  if (sync.state === 'central')
+    return (
+      <span className="sync">
+        <span className="dot on" /> 中央サーバー
+      </span>
+    );
   if (sync.state === 'none')
     return (
       <span className="sync" title="中央サーバーとの同期は設定されていません">
@@ -49,11 +56,11 @@ function SyncIndicator() {
       </span>
     );
   return (
-    <span className="sync" data-testid="sync">
+    <span className="sync" data-testid="sync" title={sync.error}>
       <span className={`dot ${sync.state === 'online' ? 'on' : 'off'}`} />
       {sync.state === 'online' ? 'オンライン' : 'オフライン'}
       {sync.pending !== undefined && <> ・ 未送信 {sync.pending}件</>}
-      {sync.last && <> ・ 最終同期 {sync.last}</>}
+      {sync.last ? <> ・ 最終同期 {sync.last}</> : <> ・ 未同期</>}
     </span>
   );
 }

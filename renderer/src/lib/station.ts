@@ -7,11 +7,24 @@ export interface PrintLabelRequest {
   widthMm: number;
   heightMm: number;
   printer?: string;
+  copies?: number;
+  size?: 's' | 'm' | 'l';
 }
+export interface PrintResult {
+  ok: boolean;
+  reason?: string;
+}
+export interface PrinterInfo {
+  name: string;
+  displayName?: string;
+  isDefault?: boolean;
+}
+/** The subset of electron/bridge-types.ts StationBridge the renderer uses (renderer never imports electron/). */
 export interface StationBridge {
-  printLabel(req: PrintLabelRequest): Promise<{ ok: boolean; error?: string } | void>;
-  printPdf(url: string): Promise<{ ok: boolean; error?: string } | void>;
-  listPrinters(): Promise<{ name: string; isDefault?: boolean }[]>;
+  listPrinters(): Promise<PrinterInfo[]>;
+  printLabel(req: PrintLabelRequest): Promise<PrintResult>;
+  /** path: an app path such as /api/cert/<no>/pdf, fetched and printed by the desktop app. */
+  printCertificate(req: { path?: string; html?: string; printer?: string }): Promise<PrintResult>;
 }
 
 export function stationBridge(): StationBridge | null {
@@ -19,7 +32,7 @@ export function stationBridge(): StationBridge | null {
   const s = (window as unknown as { station: unknown }).station;
   if (!s || typeof s !== 'object') return null;
   const b = s as Partial<StationBridge>;
-  return typeof b.printLabel === 'function' ? (b as StationBridge) : null;
+  return typeof b.printLabel === 'function' && typeof b.printCertificate === 'function' ? (b as StationBridge) : null;
 }
 
 /** Print HTML through a hidden iframe and the browser's print dialog. */

@@ -56,14 +56,18 @@ export function CertsScreen() {
   };
   const openPdf = async (no: string) => {
     const url = api.certPdfUrl(no);
+    window.open(url, '_blank', 'noopener');
+  };
+  const printPdf = async (no: string) => {
     const bridge = stationBridge();
-    if (bridge) {
-      try {
-        await bridge.printPdf(url);
-      } catch (e) {
-        toastError(e, '印刷できませんでした');
-      }
-    } else window.open(url, '_blank', 'noopener');
+    if (!bridge) return;
+    try {
+      const r = await bridge.printCertificate({ path: `/api/cert/${encodeURIComponent(no)}/pdf` });
+      if (r.ok) toast('証明書を印刷しました');
+      else toast(`印刷できませんでした: ${r.reason ?? '不明なエラー'}`, true);
+    } catch (e) {
+      toastError(e, '印刷できませんでした');
+    }
   };
   return (
     <>
@@ -130,7 +134,12 @@ export function CertsScreen() {
                 <div style={{ marginTop: 6 }}>
                   <button className="btn small" onClick={() => void openPdf(issued.no)}>
                     PDFを開く
-                  </button>
+                  </button>{' '}
+                  {stationBridge() && (
+                    <button className="btn small" onClick={() => void printPdf(issued.no)}>
+                      印刷
+                    </button>
+                  )}
                 </div>
               </div>
             )}

@@ -3,11 +3,11 @@ import { LABEL_FIELDS, type Device, type LabelField, type LabelSize, type LabelT
 import { api } from '../api';
 import { Async, Panel, confirmAction, fmtTs, toast, toastError, todayJst, useLoad } from '../components/ui';
 import { parseScan } from '../lib/scan';
-import { browserPrint, stationBridge } from '../lib/station';
+import { browserPrint, stationBridge, type PrinterInfo } from '../lib/station';
 import { FIELD_LABEL, LABEL_MM, LabelPreview, SIZE_LABEL, labelHtml } from './label-view';
 
 const allOn = (): Record<LabelField, boolean> => ({ mgmt: true, imei: true, cust: true, model: true, qr: true, barcode: true });
-const SAMPLE: Device = { imei: '353795089752529', asset: 'HK-26-1', serial: 'IP14-000001', model: 'iPhone 14', cust: '株式会社サンプル商事' };
+const SAMPLE: Device = { imei: '353795089752529', asset: 'HK-26-1', serial: 'IP14-000001', model: 'iPhone 14', cust: '株式会社サンプル商事' } as Device;
 
 export function LabelsScreen() {
   const templates = useLoad(() => api.labelTemplates());
@@ -19,7 +19,7 @@ export function LabelsScreen() {
   const [fields, setFields] = useState<Record<LabelField, boolean>>(allOn);
   const [imeiInput, setImeiInput] = useState('');
   const [count, setCount] = useState(1);
-  const [printers, setPrinters] = useState<{ name: string; isDefault?: boolean }[]>([]);
+  const [printers, setPrinters] = useState<PrinterInfo[]>([]);
   const [printer, setPrinter] = useState('');
   const bridge = stationBridge();
 
@@ -72,12 +72,11 @@ export function LabelsScreen() {
     const n = Math.max(1, Math.min(1000, Math.trunc(count) || 1));
     const { w, h } = LABEL_MM[size];
     const one = labelHtml(device, size, fields);
-    const html = Array.from({ length: n }, () => `<div style="page-break-after:always">${one}</div>`).join('');
     try {
       if (bridge) {
-        const r = await bridge.printLabel({ html, widthMm: w, heightMm: h, printer: printer || undefined });
-        if (r && r.ok === false) throw new Error(r.error ?? '印刷に失敗しました');
-      } else browserPrint(html, w, h);
+        const r = await bridge.printLabel({ html: one, widthMm: w, heightMm: h, printer: printer || undefined, copies: n, size });
+        if (!r.ok) return toast(`印刷できませんでした: ${r.reason ?? '不明なエラー'}`, true);
+      } else browserPrint(Array.from({ length: n }, () => `<div style="page-break-after:always">${one}</div>`).join(''), w, h);
       const { entry } = await api.addLabelLog({ size, count: n, date: todayJst(), ts: Date.now() });
       log.setData((d) => d && { ...d, log: [entry, ...d.log] });
       toast(`${n}枚の印刷を送信しました`);
@@ -160,7 +159,7 @@ export function LabelsScreen() {
               {bridge && printers.length > 0 && (
                 <select className="in" value={printer} onChange={(e) => setPrinter(e.target.value)} aria-label="プリンター">
                   {printers.map((p) => (
-                    <option key={p.name}>{p.name}</option>
+                    <option key={p.name} value={p.name}>{p.displayName || p.name}</option>
                   ))}
                 </select>
               )}

@@ -1,0 +1,97 @@
+/**
+ * E2E harness: a real server process on loopback with a fresh data folder, and Debian's
+ * Chromium driven through playwright-core. The UI must be built first (`npm run build:ui`,
+ * which `npm test` does).
+ */
+import { spawn, type ChildProcess } from 'node:child_process';
+import { existsSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { chromium, type BrowserContext, type Page } from 'playwright-core';
+
+export const ROOT = resolve(import.meta.dirname, '..');
+export const SHOTS = join(ROOT, 'test-results', 'screenshots');
+export const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+export const CHROMIUM_ARGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'];
+
+export interface RunningServer {
+  url: string;
+  dataDir: string;
+  proc: ChildProcess;
+  stop(): Promise<void>;
+}
+
+export async function startServer(env: Record<string, string> = {}): Promise<RunningServer> {
+  if (!existsSync(join(ROOT, 'renderer', 'dist', 'index.html'))) throw new Error('renderer/dist is missing: run `npm run build:ui` first');
+  const dataDir = mkdtempSync(join(tmpdir(), 'ks-e2e-'));
+  const proc = spawn(process.execPath, [join(ROOT, 'node_modules', 'tsx', 'dist', 'cli.mjs'), join(ROOT, 'server', 'main.ts')], {
+    cwd: ROOT,
+    env: { ...process.env, PORT: '0', KITTING_DATA_DIR: dataDir, KITTING_LOG: '0', NODE_ENV: 'test', ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let out = '';
+  const url = await new Promise<string>((res, rej) => {
+    const t = setTimeout(() => rej(new Error(`server did not start in 20 s:\n${out}`)), 20_000);
+    const on = (b: Buffer) => {
+      out += b.toString();
+      const m = /listening on (http:\/\/127\.0\.0\.1:\d+)/.exec(out);
+      if (m?.[1]) {
+        clearTimeout(t);
+        res(m[1]);
+      }
+    };
+    proc.stdout?.on('data', on);
+    proc.stderr?.on('data', on);
+    proc.on('exit', (code) => {
+      clearTimeout(t);
+      rej(new Error(`server exited with ${code}:\n${out}`));
+    });
+  });
+  return {
+    url,
+    dataDir,
+    proc,
+    stop: async () => {
+      if (proc.exitCode === null) {
+        const done = new Promise((r) => proc.once('exit', r));
+        proc.kill('SIGTERM');
+        await Promise.race([done, new Promise((r) => setTimeout(r, 5000))]);
+        if (proc.exitCode === null) proc.kill('SIGKILL');
+      }
+      rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
+}
+
+export interface Browser {
+  context: BrowserContext;
+  page: Page;
+  close(): Promise<void>;
+}
+
+/** One Chromium per test file, with a fresh user-data dir. */
+export async function launch(): Promise<Browser> {
+  const profile = mkdtempSync(join(tmpdir(), 'ks-chromium-'));
+  const context = await chromium.launchPersistentContext(profile, {
+    executablePath: CHROMIUM,
+    args: CHROMIUM_ARGS,
+    headless: true,
+    viewport: { width: 1440, height: 900 },
+    locale: 'ja-JP',
+    timezoneId: 'Asia/Tokyo',
+  });
+  const page = context.pages()[0] ?? (await context.newPage());
+  return {
+    context,
+    page,
+    close: async () => {
+      await context.close();
+      rmSync(profile, { recursive: true, force: true });
+    },
+  };
+}
+
+export async function shot(page: Page, name: string): Promise<void> {
+  mkdirSync(SHOTS, { recursive: true });
+  await page.screenshot({ path: join(SHOTS, `${name}.png`) });
+}
