@@ -15,6 +15,9 @@ import { leadRoutes } from './public-forms/leads.routes';
 import { signRoutes } from './public-forms/sign.routes';
 import { engagementRoutes } from './public-forms/engagement.routes';
 import { communityRoutes } from './public-forms/community.routes';
+import { providerRoutes } from './providers/providers.routes';
+import { advisorRoutes } from './providers/advisor.routes';
+import { siteRoutes } from './sites/sites.routes';
 
 /** Routes of the accounts domains (one folder each under server/modules/), mounted by modules/index.ts. */
 export const accountsRoutes: RouteDef[] = [
@@ -33,6 +36,9 @@ export const accountsRoutes: RouteDef[] = [
   ...signRoutes,
   ...engagementRoutes,
   ...communityRoutes,
+  ...providerRoutes,
+  ...advisorRoutes,
+  ...siteRoutes,
 ];
 
 /** Demo data files these domains load into every new workspace. */
