@@ -54,6 +54,8 @@ const KNOWN_ERRORS: Record<string, string> = {
   'qty required': '台数を1〜1000で指定してください。',
 };
 
+const JAPANESE = /[\u3040-\u30ff\u4e00-\u9fff]/;
+
 /** What went wrong, in plain Japanese, for any error a call can throw. */
 export function describeError(err: unknown): string {
   if (err instanceof ApiError) {
@@ -61,8 +63,9 @@ export function describeError(err: unknown): string {
     if (err.missingRoute) return `この機能のAPI（${err.method} ${err.path}）はまだこのサーバーに実装されていません。`;
     if (err.error === 'bad_response') return `サーバーの応答の形式が想定と異なります（${err.method} ${err.path}）。`;
     const known = KNOWN_ERRORS[err.error];
-    if (err.serverMessage && /[\u3040-\u30ff\u4e00-\u9fff]/.test(err.serverMessage)) return err.serverMessage;
+    if (err.serverMessage && JAPANESE.test(err.serverMessage)) return err.serverMessage;
     if (known) return known;
+    if (JAPANESE.test(err.error)) return err.error;
     if (err.status === 401) return '認証が必要です。もう一度サインインしてください。';
     if (err.status === 403) return 'この操作を行う権限がありません。';
     if (err.status === 404) return `対象が見つかりません（${err.error}）。`;
