@@ -55,6 +55,18 @@ const toBench = (r: BenchDbRow): BenchRow => ({
   acked: r.acked,
 });
 
+/** Capped collections declared by the code (the same on every replica), by collection name. */
+const declaredCaps = new Map<string, number>();
+
+/**
+ * Declare a capped collection (keep the newest `keep` records per workspace) at module load, so that
+ * every replica, central included, trims it after records arrive from elsewhere, even one that never
+ * writes the collection itself. tx.trimLocal declares it too, on first use.
+ */
+export function declareCap(coll: string, keep: number): void {
+  declaredCaps.set(coll, keep);
+}
+
 /** 503 for a number that cannot be issued offline: never a guessed or duplicate number. */
 export function seriesUnavailable(series: string): HttpError {
   return new HttpError(503, 'series_exhausted', {
@@ -144,6 +156,9 @@ export class SqliteReplica implements ReplicaStore {
     };
     for (const c of this.q.caps.all()) this.caps.set(c.coll, c.keep);
     this.leasedWs = this.q.getMeta.get(LEASED_WS_KEY)?.value ?? null;
+    // After a restart (or with a wall clock set back) new stamps still sort after every stored one.
+    const max = db.prepare<[], { h: string | null }>('SELECT MAX(hlc) AS h FROM records').get()?.h;
+    if (max) this.clock.observe(max);
   }
 
   schemaVersion(): number {
@@ -256,7 +271,7 @@ export class SqliteReplica implements ReplicaStore {
 
   private trimTouched(ws: string, colls: Iterable<string>): void {
     for (const coll of colls) {
-      const keep = this.caps.get(coll);
+      const keep = this.caps.get(coll) ?? declaredCaps.get(coll);
       if (keep !== undefined) this.q.trim.run(ws, coll, keep);
     }
   }

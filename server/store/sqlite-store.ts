@@ -181,7 +181,9 @@ export class SqliteStore implements Store {
         const row = q.getRow.get(ws, coll, id);
         const hlc = stamp();
         const alive = row !== undefined && row.deleted === 0;
-        const old: Doc = alive ? JSON.parse(row.data) : {};
+        // A re-created record also drops the fields of its tombstoned past (with this stamp),
+        // so every replica ends up with exactly `doc`.
+        const old: Doc = row ? JSON.parse(row.data) : {};
         const stamps: Record<string, Hlc> = row ? JSON.parse(row.stamps) : {};
         const changed: Doc = {};
         for (const [k, v] of Object.entries(doc)) {

@@ -37,6 +37,10 @@ export interface SyncBenchOptions {
   log?: (line: string) => void;
   /** Overridable clock for JST periods of series names (simulation). */
   now?: () => number;
+  /** Called inside each pulled page's transaction before commit (simulation: crash mid-apply). */
+  beforeApplyCommit?: () => void;
+  /** Page sizes (smaller in the simulation to exercise paging). */
+  pages?: { push?: number; pull?: number; snapshot?: number };
 }
 
 export const ENROLMENT_FILE = 'sync-enrolment.json';
@@ -198,7 +202,7 @@ export class SyncBench {
     const e = this.enrolment as Enrolment;
     for (;;) {
       const after = await this.cursor(PUSH_CURSOR);
-      const changes = await this.store.replica.localChanges(e.workspace, after, PUSH_BATCH);
+      const changes = await this.store.replica.localChanges(e.workspace, after, this.opts.pages?.push ?? PUSH_BATCH);
       if (changes.length === 0) break;
       const batch = `${e.bench}-${changes[0].seq}-${changes[changes.length - 1].seq}`;
       // Same range, same batch id: a retried batch gets central's first answer back.
@@ -217,20 +221,23 @@ export class SyncBench {
       // New bench (or a snapshot cut short): load the workspace page by page, then follow the cursor.
       let state = snap ? (JSON.parse(snap) as { key: string; seq: number }) : { key: '', seq: -1 };
       for (;;) {
-        const page = this.timed(await this.transport().snapshot(e.token, state.key, SNAPSHOT_PAGE, this.schema));
+        const page = this.timed(await this.transport().snapshot(e.token, state.key, this.opts.pages?.snapshot ?? SNAPSHOT_PAGE, this.schema));
         const seq = state.seq < 0 ? page.serverSeq : state.seq;
         const done = page.nextKey === null;
         state = { key: page.nextKey ?? '', seq };
         const meta: Record<string, string> = done ? { [SNAPSHOT_STATE]: '', [PULL_CURSOR]: String(seq) } : { [SNAPSHOT_STATE]: JSON.stringify(state) };
-        await r.applyRecords(e.workspace, page.records, { meta });
+        await r.applyRecords(e.workspace, page.records, { meta, inside: this.opts.beforeApplyCommit });
         if (done) break;
       }
     }
     for (;;) {
       const after = await this.cursor(PULL_CURSOR);
-      const page = this.timed(await this.transport().pull(e.token, after, PULL_PAGE, this.schema));
+      const page = this.timed(await this.transport().pull(e.token, after, this.opts.pages?.pull ?? PULL_PAGE, this.schema));
       if (page.next > after || page.changes.length > 0) {
-        await r.applyChanges(e.workspace, page.changes, { meta: { [PULL_CURSOR]: String(Math.max(after, page.next)) } });
+        await r.applyChanges(e.workspace, page.changes, {
+          meta: { [PULL_CURSOR]: String(Math.max(after, page.next)) },
+          inside: this.opts.beforeApplyCommit,
+        });
       }
       if (!page.more) break;
     }

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { formatHlc } from '../../shared/hlc';
-import { startTestServer, type Client, type TestServer } from '../testing/harness';
+import { startTestServer, type Client, type TestResponse, type TestServer } from '../testing/harness';
 import { SCHEMA_HEADER, SYNC_V1, TOKEN_HEADER } from './protocol';
 
 type Body = Record<string, unknown> & { ok: boolean; error?: string };
@@ -22,7 +22,9 @@ async function code(c: Client = owner): Promise<string> {
 }
 
 /** A raw bench: enrols with a code and talks the protocol directly. */
-async function rawBench(bench: string): Promise<{ token: string; workspace: string; call: (m: string, p: string, b?: unknown, h?: Record<string, string>) => ReturnType<Client['request']> }> {
+type Call = (m: string, p: string, b?: unknown, h?: Record<string, string>) => Promise<TestResponse<Body>>;
+
+async function rawBench(bench: string): Promise<{ token: string; workspace: string; call: Call }> {
   const c = central.client();
   const res = await c.post<Body & { token: string; workspace: string }>(`${SYNC_V1}/enrol`, { code: await code(), bench });
   expect(res.status).toBe(200);
@@ -30,7 +32,7 @@ async function rawBench(bench: string): Promise<{ token: string; workspace: stri
   return {
     token,
     workspace: res.body.workspace,
-    call: (m, p, b, h = {}) => c.request(m, p, b, { [TOKEN_HEADER]: token, [SCHEMA_HEADER]: '2', ...h }),
+    call: (m, p, b, h = {}) => c.request<Body>(m, p, b, { [TOKEN_HEADER]: token, [SCHEMA_HEADER]: '2', ...h }),
   };
 }
 

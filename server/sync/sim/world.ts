@@ -1,0 +1,365 @@
+import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { jstYymm } from '../../../shared/dates';
+import { HttpError } from '../../http/errors';
+import { ensureWorkspace, maxNumber, readSeed, type SeedSpec } from '../../store/seed';
+import { declareCap } from '../../store/sqlite-replica';
+import { SqliteStore } from '../../store/sqlite-store';
+import type { Doc, Tx } from '../../store/types';
+import { SyncBench } from '../bench';
+import { SyncCentral } from '../central';
+import { dumpReplica, Oracle } from './oracle';
+import { Rng } from './rng';
+import { SimTransport, type FaultCounts, type NetState } from './sim-transport';
+
+const MIN = 60_000;
+/** Virtual start: 2026-11-22 in Japan. */
+const T0 = Date.UTC(2026, 10, 22, 1, 0, 0);
+const LOG_CAP = 60;
+const BLOCK = 12;
+
+const SEEDS: SeedSpec[] = [
+  { file: 'devices.json', coll: 'devices', key: 'imei' },
+  { file: 'tickets.json', coll: 'tickets', after: (tx, docs) => tx.bumpSeries('ticket', maxNumber(docs, 'id', /^TK-0(\d+)$/)) },
+];
+
+interface Bench {
+  name: string;
+  dir: string;
+  file: string;
+  store: SqliteStore;
+  sync: SyncBench;
+  transport: SimTransport;
+  skew: number;
+  online: boolean;
+  crashNext: boolean;
+  /** Highest change seq of this file already given to the oracle. */
+  fed: number;
+  localWs: string;
+}
+
+export interface SimReport {
+  seed: number;
+  ops: number;
+  committed: number;
+  refused503: number;
+  crashes: number;
+  cycles: number;
+  faults: FaultCounts;
+  problems: string[];
+}
+
+type Op = (tx: Tx, issued: [string, number][]) => Promise<void>;
+
+/** 1 central + N benches in one process, each its own SQLite file, driven by one seeded RNG. */
+export class World {
+  readonly rng: Rng;
+  now = T0;
+  readonly net: NetState = { centralUp: true, faults: true };
+  readonly oracle = new Oracle();
+  readonly faults: FaultCounts = { dropped: 0, lostResponse: 0, duplicated: 0, replayed: 0 };
+  readonly problems: string[] = [];
+  private readonly root: string;
+  private centralStore!: SqliteStore;
+  private central!: SyncCentral;
+  private centralFed = 0;
+  private ws = '';
+  readonly benches: Bench[] = [];
+  private readonly issued = new Map<string, Set<number>>();
+  private readonly imeis: string[] = [];
+  stats = { ops: 0, committed: 0, refused503: 0, crashes: 0, cycles: 0 };
+
+  constructor(
+    readonly seed: number,
+    private readonly nBenches: number,
+  ) {
+    this.rng = new Rng(seed);
+    this.root = mkdtempSync(join(tmpdir(), `kitting-sim-${seed}-`));
+    const seeded = readSeed('devices.json').slice(0, 12).map((d) => String(d.imei));
+    for (let i = 0; i < 24; i += 1) this.imeis.push(`35${String(1000 + i).padStart(13, '0')}`);
+    this.imeis.push(...seeded);
+    this.oracle.cap('syncLog', LOG_CAP);
+    declareCap('syncLog', LOG_CAP);
+  }
+
+  async setup(): Promise<void> {
+    this.centralStore = new SqliteStore({ file: join(this.root, 'central.db'), node: 'central', wall: () => this.now });
+    this.central = new SyncCentral(this.centralStore);
+    this.ws = 'w-sim';
+    await ensureWorkspace(this.centralStore, this.ws, 'anonymous', SEEDS);
+    this.feedCentral();
+    for (let i = 0; i < this.nBenches; i += 1) {
+      const name = `bench${i + 1}`;
+      const dir = join(this.root, name);
+      mkdirSync(dir);
+      const skew = this.rng.int(-10 * MIN, 10 * MIN);
+      const b = { name, dir, file: join(dir, 'kitting.db'), skew, online: true, crashNext: false, fed: 0, localWs: `b-${name}` } as Bench;
+      this.open(b);
+      await ensureWorkspace(b.store, b.localWs, 'bench', SEEDS);
+      await b.store.setMeta('bench_workspace', b.localWs);
+      this.benches.push(b);
+      this.feed(b);
+    }
+  }
+
+  private open(b: Bench): void {
+    b.store = new SqliteStore({ file: b.file, node: b.name, wall: () => this.now + b.skew });
+    b.transport ??= new SimTransport(() => this.central, this.rng, this.net, () => b.online, this.faults);
+    b.sync = new SyncBench(b.store, {
+      dataDir: b.dir,
+      transport: () => b.transport,
+      blockSize: BLOCK,
+      now: () => this.now,
+      pages: { push: 25, pull: 40, snapshot: 60 },
+      beforeApplyCommit: () => {
+        if (this.net.faults && this.rng.chance(0.03)) {
+          b.crashNext = true;
+          throw new Error('simulated crash mid-apply');
+        }
+      },
+    });
+  }
+
+  /** Kill the bench process mid-way (no clean close) and start it again on the same file. */
+  private crash(b: Bench): void {
+    b.store.db.close();
+    b.crashNext = false;
+    this.stats.crashes += 1;
+    this.open(b);
+  }
+
+  private wsOf(b: Bench): string {
+    return b.sync.workspace ?? b.localWs;
+  }
+
+  /** Give the oracle every write this replica's file committed since last time. */
+  private feed(b: Bench): void {
+    b.fed = this.feedFrom(b.store, b.fed, (ws) => ws === b.localWs || ws === this.ws);
+  }
+
+  private feedCentral(): void {
+    this.centralFed = this.feedFrom(this.centralStore, this.centralFed, (ws) => ws === this.ws);
+  }
+
+  private feedFrom(store: SqliteStore, after: number, mine: (ws: string) => boolean): number {
+    const rows = store.db
+      .prepare<[number], { seq: number; ws: string; coll: string; id: string; hlc: string; fields: string }>(
+        "SELECT seq, ws, coll, id, hlc, fields FROM changes WHERE seq > ? AND origin = '' ORDER BY seq",
+      )
+      .all(after);
+    let last = after;
+    for (const r of rows) {
+      if (mine(r.ws)) this.oracle.add(r.coll, r.id, r.hlc, JSON.parse(r.fields) as Doc);
+      last = r.seq;
+    }
+    return last;
+  }
+
+  // ---- random operations ----
+
+  private ops(enrolled: boolean): Op[] {
+    const rng = this.rng;
+    const now = this.now;
+    const device: Op = async (tx) => {
+      const imei = rng.pick(this.imeis);
+      const cur = await tx.get('devices', imei);
+      if (cur) await tx.patch('devices', imei, { status: rng.pick(['入荷待ち', 'キッティング中', '出荷済', '修理中']), loc: `棚${rng.int(1, 9)}`, bat: rng.int(1, 100) });
+      else await tx.put('devices', imei, { imei, model: rng.pick(['iPhone 16', 'Pixel 9']), status: '入荷待ち', bat: 100, note: `scan ${rng.int(1, 999)}` });
+    };
+    const replace: Op = async (tx) => {
+      const imei = rng.pick(this.imeis);
+      const cur = await tx.get('devices', imei);
+      if (!cur) return;
+      const { note: _note, ...rest } = cur;
+      await tx.put('devices', imei, { ...rest, user: `user${rng.int(1, 20)}`, model: rng.pick(['iPhone 15', 'iPad Air']) });
+    };
+    const remove: Op = async (tx) => {
+      await tx.remove('devices', rng.pick(this.imeis));
+    };
+    const job: Op = async (tx) => {
+      const jobs = await tx.list('jobs');
+      if (jobs.length > 0 && rng.chance(0.6)) {
+        const j = rng.pick(jobs);
+        await tx.patch('jobs', String(j.id), { qty: rng.int(1, 50), stage: rng.pick(['受入', '初期化', '出荷']) });
+      } else {
+        const id = `JOB-${rng.int(0, 1e9).toString(36)}`;
+        await tx.put('jobs', id, { id, title: `案件${rng.int(1, 99)}`, qty: rng.int(1, 50) });
+      }
+    };
+    const settings: Op = async (tx) => {
+      const cur = await tx.get('settings', 'company');
+      const fields = rng.chance(0.5) ? { name: `会社${rng.int(1, 9)}` } : { tel: `03-${rng.int(1000, 9999)}` };
+      if (cur) await tx.patch('settings', 'company', fields);
+      else await tx.put('settings', 'company', { id: 'company', ...fields });
+    };
+    const next = async (tx: Tx, issued: [string, number][], series: string, start?: number) => {
+      const n = await tx.next(series, start === undefined ? undefined : { start });
+      issued.push([series, n]);
+      return n;
+    };
+    const ticket: Op = async (tx, issued) => {
+      const tickets = await tx.list('tickets');
+      if (tickets.length > 0 && rng.chance(0.6)) {
+        const t = rng.pick(tickets);
+        const mid = `M-${rng.int(0, 1e9).toString(36)}`;
+        await tx.put('ticketMessages', mid, { id: mid, ticket: t.id, text: `返信${rng.int(1, 99)}`, at: now });
+        await tx.patch('tickets', String(t.id), { status: rng.pick(['受付', '対応中', '完了']) });
+        return;
+      }
+      const id = `TK-0${await next(tx, issued, 'ticket', 673)}`;
+      await tx.put('tickets', id, { id, subject: `件名${rng.int(1, 99)}`, status: '受付', created: now });
+    };
+    const cert: Op = async (tx, issued) => {
+      const no = `KIT-ERZ-2026-${String(await next(tx, issued, 'erz:2026')).padStart(4, '0')}`;
+      await tx.put('erasureCerts', no, { no, date: '2026-11-22', count: rng.int(1, 30), devices: [rng.pick(this.imeis)] });
+    };
+    const log: Op = async (tx, issued) => {
+      const id = `LOG-${String(await next(tx, issued, 'log')).padStart(4, '0')}`;
+      await tx.put('syncLog', id, { id, service: 'MDM', kind: 'push', result: 'ok', time: new Date(now).toISOString() });
+      await tx.trimLocal('syncLog', LOG_CAP);
+    };
+    const shipment: Op = async (tx, issued) => {
+      const id = `SHP-${await next(tx, issued, 'shipment', 1001)}`;
+      await tx.put('shipments', id, { id, customer: `顧客${rng.int(1, 9)}`, status: '予定' });
+    };
+    const invoice: Op = async (tx, issued) => {
+      const series = `invoice:${jstYymm(now)}`;
+      const id = `INV-${jstYymm(now)}-${String(await next(tx, issued, series)).padStart(3, '0')}`;
+      await tx.put('invoices', id, { id, amount: rng.int(1000, 90000) });
+    };
+    // Before enrolment a bench issues no sequential numbers (see README of sync: its local counters are not leased).
+    const plain = [device, device, device, replace, remove, job, job, settings];
+    return enrolled ? [...plain, ticket, ticket, cert, log, log, shipment, invoice] : plain;
+  }
+
+  private async operate(store: SqliteStore, ws: string, enrolled: boolean): Promise<void> {
+    const op = this.rng.pick(this.ops(enrolled));
+    const issued: [string, number][] = [];
+    this.stats.ops += 1;
+    try {
+      await store.transact(ws, (tx) => op(tx, issued));
+      this.stats.committed += 1;
+      for (const [series, n] of issued) {
+        let set = this.issued.get(series);
+        if (!set) this.issued.set(series, (set = new Set()));
+        if (set.has(n)) this.problems.push(`number ${n} of series ${series} issued twice`);
+        set.add(n);
+      }
+    } catch (err) {
+      if (err instanceof HttpError && err.status === 503 && err.error === 'series_exhausted' && typeof err.extra.series === 'string') {
+        this.stats.refused503 += 1;
+        return;
+      }
+      throw err;
+    }
+  }
+
+  private async cycle(b: Bench): Promise<boolean> {
+    this.stats.cycles += 1;
+    try {
+      if (!b.sync.enrolled) {
+        const { code } = await this.central.createCode(this.ws);
+        await b.sync.enrol('sim://central', code);
+      }
+      await b.sync.cycle();
+      return true;
+    } catch {
+      if (b.crashNext) this.crash(b);
+      return false;
+    } finally {
+      this.feed(b);
+    }
+  }
+
+  /** One random step: time passes, links flap, someone writes, someone syncs. */
+  async step(): Promise<void> {
+    const rng = this.rng;
+    this.now += rng.int(0, 4000);
+    if (this.net.centralUp ? rng.chance(0.004) : rng.chance(0.03)) this.net.centralUp = !this.net.centralUp;
+    for (const b of this.benches) if (b.online ? rng.chance(0.004) : rng.chance(0.01)) b.online = !b.online;
+
+    if (rng.chance(0.12)) {
+      await this.operate(this.centralStore, this.ws, false);
+      this.feedCentral();
+    } else {
+      const b = rng.pick(this.benches);
+      await this.operate(b.store, this.wsOf(b), b.sync.enrolled);
+      this.feed(b);
+    }
+    if (rng.chance(0.25)) {
+      const b = rng.pick(this.benches);
+      // Unenrolled benches wait a while: they work offline on their local workspace first.
+      if (b.sync.enrolled || rng.chance(0.05)) await this.cycle(b);
+    }
+  }
+
+  /** Faults off, everyone online, clocks past every stamp: sync until nothing moves. */
+  async quiesce(): Promise<void> {
+    this.net.faults = false;
+    this.net.centralUp = true;
+    for (const b of this.benches) b.online = true;
+    this.now += 15 * MIN;
+    let stable = 0;
+    let lastSeq = -1;
+    for (let round = 0; round < 40 && stable < 2; round += 1) {
+      for (const b of this.benches) {
+        if (!(await this.cycle(b))) this.problems.push(`${b.name}: cycle failed during quiescence: ${(await b.sync.status()).lastError}`);
+      }
+      const seq = await this.centralStore.replica.lastSeq(this.ws);
+      let pending = 0;
+      for (const b of this.benches) pending += (await b.sync.status()).pending;
+      stable = seq === lastSeq && pending === 0 ? stable + 1 : 0;
+      lastSeq = seq;
+    }
+    if (stable < 2) this.problems.push('did not quiesce in 40 rounds');
+  }
+
+  check(): void {
+    const central = dumpReplica(this.centralStore.db, this.ws);
+    const expected = this.oracle.expected();
+    compare('central vs oracle', central, expected, this.problems);
+    for (const b of this.benches) {
+      compare(`${b.name} vs central`, dumpReplica(b.store.db, this.ws), central, this.problems);
+      const leftover = b.store.db.prepare<[string], { n: number }>('SELECT COUNT(*) AS n FROM records WHERE ws = ?').get(b.localWs)?.n ?? 0;
+      if (leftover > 0) this.problems.push(`${b.name}: ${leftover} records left in the local workspace`);
+    }
+    const seededImeis = new Set(readSeed('devices.json').map((d) => String(d.imei)));
+    const devices = central.filter((l) => l.startsWith('devices\u0001')).length;
+    if (devices > seededImeis.size + this.imeis.length) this.problems.push(`demo devices duplicated: ${devices}`);
+  }
+
+  report(): SimReport {
+    return { seed: this.seed, ...this.stats, faults: { ...this.faults }, problems: [...this.problems] };
+  }
+
+  close(): void {
+    for (const b of this.benches) if (b.store.db.open) b.store.close();
+    this.centralStore.close();
+    rmSync(this.root, { recursive: true, force: true });
+  }
+}
+
+function compare(what: string, got: string[], want: string[], problems: string[]): void {
+  if (got.length === want.length && got.every((l, i) => l === want[i])) return;
+  const g = new Set(got);
+  const w = new Set(want);
+  const missing = want.filter((l) => !g.has(l)).slice(0, 3);
+  const extra = got.filter((l) => !w.has(l)).slice(0, 3);
+  problems.push(`${what}: ${got.length} vs ${want.length} records; missing ${JSON.stringify(missing)}; extra ${JSON.stringify(extra)}`);
+}
+
+/** Run one seeded simulation to quiescence and check it. */
+export async function simulate(seed: number, steps: number): Promise<SimReport> {
+  const rng = new Rng(seed ^ 0x5eed);
+  const world = new World(seed, rng.int(3, 6));
+  try {
+    await world.setup();
+    for (let i = 0; i < steps; i += 1) await world.step();
+    await world.quiesce();
+    world.check();
+    return world.report();
+  } finally {
+    world.close();
+  }
+}
