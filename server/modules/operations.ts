@@ -5,6 +5,7 @@ import { certRoutes } from './certs/certs.routes';
 import { complianceReportRoutes } from './compliance/compliance-report.routes';
 import { AUDIT_SERIES, complianceRoutes } from './compliance/compliance.routes';
 import { AUDIT_LOG, CAPA, COMPLIANCE } from './compliance/compliance.service';
+import { networkRoutes } from './network/network.routes';
 import { settingsRoutes } from './settings/settings.routes';
 import { forecastRoutes } from './forecast/forecast.routes';
 import { integrationRoutes } from './integrations/integrations.routes';
@@ -18,6 +19,7 @@ export const operationsRoutes: RouteDef[] = [
   ...integrationRoutes,
   ...capacityRoutes,
   ...forecastRoutes,
+  ...networkRoutes,
 ];
 
 /** Demo data files these domains load into every new workspace. */
