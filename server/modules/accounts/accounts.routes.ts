@@ -52,7 +52,10 @@ export const accountRoutes = [
       // Adopt the browser's anonymous workspace; a workspace someone already owns is never shared.
       let ws = await browserWorkspace(app, req, res);
       const tenant = await app.store.get<Doc>(PLATFORM_WS, P.tenants, ws);
-      if (!tenant || tenant.kind !== 'anonymous' || tenant.owner) ws = await newWorkspace(app, 'account');
+      if (app.mode === 'bench') {
+        // The bench has exactly one workspace: the first account adopts it.
+        if (tenant?.owner) throw conflict('workspace already registered', { message: 'この端末は登録済みです。ログインしてください' });
+      } else if (!tenant || tenant.kind !== 'anonymous' || tenant.owner) ws = await newWorkspace(app, 'account');
       const account = await app.store.transact(PLATFORM_WS, async (tx) => {
         if (await tx.get(ACCOUNTS, body.email)) throw conflict('email already registered');
         const now = Date.now();
@@ -77,6 +80,7 @@ export const accountRoutes = [
       hitLimit(app, 'signIn', req.ip);
       const key = `acct:${body.email}`;
       const cfg = await signInGate(app, req, key);
+      if (!cfg.signinEnabled) throw forbidden('signin disabled', { message: '現在ログインを停止しています' });
       const acct = await app.store.get<Doc>(PLATFORM_WS, ACCOUNTS, body.email);
       if (!acct) {
         await burnPasswordCheck(body.password);

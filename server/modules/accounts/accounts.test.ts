@@ -179,3 +179,27 @@ describe('logout, methods, external providers', () => {
     }
   });
 });
+
+describe('bench mode', () => {
+  it('the first account adopts the bench workspace; a second signup is refused', async () => {
+    const bench = await startTestServer({ mode: 'bench' });
+    try {
+      const c = bench.client();
+      const res = await c.post<Body>('/api/account/signup', { email: 'bench@example.jp', password: 'secret-pass' });
+      expect(res.status).toBe(200);
+      expect(res.body.adoptedTenant).toBe(bench.ctx.benchWorkspace);
+      expect((await c.post<Body>('/api/account/signup', { email: 'second@example.jp', password: 'secret-pass' })).status).toBe(409);
+      expect((await c.post<Body>('/api/admin/login', { password: 'x' })).status).toBe(404);
+    } finally {
+      await bench.close();
+    }
+  });
+
+  it('refuses login while signinEnabled is off', async () => {
+    const e = email();
+    await server.client().post('/api/account/signup', { email: e, password: 'secret-pass' });
+    await setConfig({ signinEnabled: false });
+    expect((await server.client().post<Body>('/api/account/login', { email: e, password: 'secret-pass' })).status).toBe(403);
+    await setConfig({});
+  });
+});
