@@ -12,6 +12,7 @@ import { integrationRoutes } from './integrations/integrations.routes';
 import { labelRoutes } from './labels/labels.routes';
 import { shiftRoutes } from './shifts/shifts.routes';
 import { staffRoutes } from './shifts/staff.routes';
+import { surveyRoutes } from './survey/survey.routes';
 
 /** Routes of the operations domains (one folder each under server/modules/), mounted by modules/index.ts. */
 export const operationsRoutes: RouteDef[] = [
@@ -20,6 +21,7 @@ export const operationsRoutes: RouteDef[] = [
   ...capacityRoutes,
   ...forecastRoutes,
   ...networkRoutes,
+  ...surveyRoutes,
 ];
 
 /** Demo data files these domains load into every new workspace. */
