@@ -6,6 +6,7 @@ import { complianceReportRoutes } from './compliance/compliance-report.routes';
 import { AUDIT_SERIES, complianceRoutes } from './compliance/compliance.routes';
 import { AUDIT_LOG, CAPA, COMPLIANCE } from './compliance/compliance.service';
 import { networkRoutes } from './network/network.routes';
+import { onboardingRoutes } from './onboarding/onboarding.routes';
 import { settingsRoutes } from './settings/settings.routes';
 import { forecastRoutes } from './forecast/forecast.routes';
 import { integrationRoutes } from './integrations/integrations.routes';
@@ -22,6 +23,7 @@ export const operationsRoutes: RouteDef[] = [
   ...forecastRoutes,
   ...networkRoutes,
   ...surveyRoutes,
+  ...onboardingRoutes,
 ];
 
 /** Demo data files these domains load into every new workspace. */
