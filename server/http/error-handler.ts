@@ -30,7 +30,7 @@ export function errorHandler(log: (line: string) => void) {
       res.status(http.status).json({ ok: false, error: http.error, ...http.extra });
       return;
     }
-    log(`error ${req.method} ${req.originalUrl}: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}`);
+    log(`error ${req.method} ${req.originalUrl.split("?")[0]}: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}`);
     res.status(500).json({ ok: false, error: 'internal error' });
   };
 }
