@@ -249,7 +249,7 @@ export class SyncBench {
     const size = this.opts.blockSize ?? DEFAULT_BLOCK;
     const levels = await this.store.replica.leaseLevels(e.workspace);
     const requests = leasePlan(levels, size, (this.opts.now ?? Date.now)());
-    if (requests.length === 0) return;
+    // Asked even with nothing to top up: the answer names every series of the workspace.
     const ans = this.timed(await this.transport().lease(e.token, { requests }, this.schema));
     await this.store.replica.addBlocks(e.workspace, ans.blocks);
     const known = new Set(levels.map((l) => l.series));
