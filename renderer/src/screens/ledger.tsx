@@ -9,14 +9,14 @@ export const DEVICE_STATUSES = ['入荷待ち', '作業中', '保管中', '出�
 const ROW_H = 28;
 type SortKey = 'imei' | 'model' | 'cust' | 'status' | 'loc' | 'user' | 'bat' | 'asset';
 const COLS: { key: SortKey; label: string; w: string }[] = [
-  { key: 'imei', label: 'IMEI', w: '150px' },
-  { key: 'asset', label: '管理番号', w: '100px' },
-  { key: 'model', label: '機種', w: 'minmax(120px,1fr)' },
-  { key: 'cust', label: '顧客', w: 'minmax(140px,1.3fr)' },
-  { key: 'status', label: '状態', w: '80px' },
-  { key: 'loc', label: '保管場所', w: 'minmax(90px,.8fr)' },
-  { key: 'user', label: '利用者', w: 'minmax(80px,.7fr)' },
-  { key: 'bat', label: '電池', w: '52px' },
+  { key: 'imei', label: 'IMEI', w: '136px' },
+  { key: 'asset', label: '管理番号', w: '88px' },
+  { key: 'model', label: '機種', w: 'minmax(90px,1fr)' },
+  { key: 'cust', label: '顧客', w: 'minmax(110px,1.3fr)' },
+  { key: 'status', label: '状態', w: '72px' },
+  { key: 'loc', label: '保管場所', w: 'minmax(70px,.8fr)' },
+  { key: 'user', label: '利用者', w: 'minmax(60px,.7fr)' },
+  { key: 'bat', label: '電池', w: '40px' },
 ];
 const TEMPLATE = COLS.map((c) => c.w).join(' ');
 
