@@ -7,7 +7,9 @@ import { AUDIT_SERIES, complianceRoutes } from './compliance/compliance.routes';
 import { AUDIT_LOG, CAPA, COMPLIANCE } from './compliance/compliance.service';
 import { networkRoutes } from './network/network.routes';
 import { onboardingRoutes } from './onboarding/onboarding.routes';
+import { replaceRoutes } from './replace/replace.routes';
 import { settingsRoutes } from './settings/settings.routes';
+import { dockRoutes } from './dock/dock.routes';
 import { forecastRoutes } from './forecast/forecast.routes';
 import { integrationRoutes } from './integrations/integrations.routes';
 import { labelRoutes } from './labels/labels.routes';
@@ -24,6 +26,8 @@ export const operationsRoutes: RouteDef[] = [
   ...networkRoutes,
   ...surveyRoutes,
   ...onboardingRoutes,
+  ...dockRoutes,
+  ...replaceRoutes,
 ];
 
 /** Demo data files these domains load into every new workspace. */
