@@ -139,9 +139,13 @@ export function Overlays() {
       setToasts((l) => [...l, t]);
       setTimeout(() => setToasts((l) => l.filter((x) => x.id !== t.id)), t.error ? 7000 : 3500);
     };
+    // Toasts belong to the screen they were raised on.
+    const clear = () => setToasts((l) => l.filter((t) => t.error));
+    window.addEventListener('hashchange', clear);
     return () => {
       pushConfirm = null;
       pushToast = null;
+      window.removeEventListener('hashchange', clear);
     };
   }, []);
   const close = (v: boolean) => {
