@@ -16,6 +16,7 @@ import { labelRoutes } from './labels/labels.routes';
 import { shiftRoutes } from './shifts/shifts.routes';
 import { staffRoutes } from './shifts/staff.routes';
 import { surveyRoutes } from './survey/survey.routes';
+import { workdeskRoutes } from './workdesk/workdesk.routes';
 
 /** Routes of the operations domains (one folder each under server/modules/), mounted by modules/index.ts. */
 export const operationsRoutes: RouteDef[] = [
@@ -28,6 +29,7 @@ export const operationsRoutes: RouteDef[] = [
   ...onboardingRoutes,
   ...dockRoutes,
   ...replaceRoutes,
+  ...workdeskRoutes,
 ];
 
 /** Demo data files these domains load into every new workspace. */
