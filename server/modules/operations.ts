@@ -10,6 +10,8 @@ import { onboardingRoutes } from './onboarding/onboarding.routes';
 import { replaceRoutes } from './replace/replace.routes';
 import { settingsRoutes } from './settings/settings.routes';
 import { dockRoutes } from './dock/dock.routes';
+import { esgRoutes } from './esg/esg.routes';
+import { ESG } from './esg/esg.service';
 import { forecastRoutes } from './forecast/forecast.routes';
 import { integrationRoutes } from './integrations/integrations.routes';
 import { labelRoutes } from './labels/labels.routes';
@@ -30,6 +32,7 @@ export const operationsRoutes: RouteDef[] = [
   ...dockRoutes,
   ...replaceRoutes,
   ...workdeskRoutes,
+  ...esgRoutes,
 ];
 
 /** Demo data files these domains load into every new workspace. */
@@ -38,5 +41,6 @@ export const operationsSeeds: SeedSpec[] = [
   { file: 'shifts.json', coll: 'shifts' },
   { file: 'compliance.json', coll: COMPLIANCE },
   { file: 'capa.json', coll: CAPA },
+  { file: 'esg.json', coll: ESG },
   { file: 'audit-log.json', coll: AUDIT_LOG, after: (tx, docs) => tx.bumpSeries(AUDIT_SERIES, maxNumber(docs, 'id', /^al-(\d+)$/)) },
 ];
