@@ -69,6 +69,8 @@ export async function buildElectron(opts: { requireRenderer?: boolean } = {}): P
 
   cpSync(join(ROOT, 'server', 'store', 'migrations'), join(OUT, 'server', 'store', 'migrations'), { recursive: true });
   cpSync(join(ROOT, 'seeds'), join(OUT, 'seeds'), { recursive: true, filter: (src) => !src.endsWith('.ts') });
+  // fonts embedded in generated PDFs (erasure certificates), read relative to the server modules
+  if (existsSync(join(ROOT, 'assets'))) cpSync(join(ROOT, 'assets'), join(OUT, 'assets'), { recursive: true });
   if (existsSync(rendererDist)) cpSync(rendererDist, join(OUT, 'renderer', 'dist'), { recursive: true });
   mkdirSync(OUT, { recursive: true });
   writeFileSync(join(OUT, 'package.json'), `${JSON.stringify({ type: 'module', private: true }, null, 2)}\n`);

@@ -5,6 +5,7 @@ import { readFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { PDFDocument, rgb, type PDFFont, type PDFPage } from 'pdf-lib';
+import { HttpError } from '../../http/errors';
 import type { ErasureCert } from './certs.service';
 
 /** Noto Sans JP (SIL OFL 1.1, see assets/fonts/OFL.txt), embedded as a subset. */
@@ -12,9 +13,9 @@ export const JP_FONT_PATH = join(dirname(fileURLToPath(import.meta.url)), '..', 
 
 let fontBytes: Promise<Buffer> | null = null;
 function loadFont(): Promise<Buffer> {
-  fontBytes ??= readFile(JP_FONT_PATH).catch((err: unknown) => {
+  fontBytes ??= readFile(JP_FONT_PATH).catch(() => {
     fontBytes = null;
-    throw err;
+    throw new HttpError(503, 'pdf font unavailable', { message: `証明書用フォントが見つかりません: ${JP_FONT_PATH}` });
   });
   return fontBytes;
 }
