@@ -12,7 +12,8 @@ import type { ErasureCert } from './certs.service';
 export const JP_FONT_PATH = join(dirname(fileURLToPath(import.meta.url)), '..', '..', '..', 'assets', 'fonts', 'NotoSansJP-Regular.ttf');
 
 let fontBytes: Promise<Buffer> | null = null;
-function loadFont(): Promise<Buffer> {
+/** The font file, read once (503 when it is missing from the install). */
+export function loadFontBytes(): Promise<Buffer> {
   fontBytes ??= readFile(JP_FONT_PATH).catch(() => {
     fontBytes = null;
     throw new HttpError(503, 'pdf font unavailable', { message: `証明書用フォントが見つかりません: ${JP_FONT_PATH}` });
@@ -85,7 +86,7 @@ function newPage(c: Ctx, cert: ErasureCert): void {
 export async function renderCertPdf(cert: ErasureCert): Promise<Uint8Array> {
   const doc = await PDFDocument.create();
   doc.registerFontkit(fontkit);
-  const font = await doc.embedFont(await loadFont(), { subset: true });
+  const font = await doc.embedFont(await loadFontBytes(), { subset: true });
   const issued = new Date(cert.issuedAt);
   doc.setTitle(`データ消去証明書 ${cert.no}`);
   doc.setSubject(`SHA-256 ${cert.digest}`);

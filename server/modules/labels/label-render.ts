@@ -1,5 +1,4 @@
 import bwipjs from 'bwip-js/node';
-import { clip } from '../../../shared/fields';
 
 export type LabelSize = 's' | 'm' | 'l';
 export const LABEL_SIZES: readonly LabelSize[] = ['s', 'm', 'l'];
@@ -55,6 +54,8 @@ interface TextLine {
   text: string;
   size: number;
   bold?: boolean;
+  /** Never cut (the IMEI): shrink instead, however small. */
+  exact?: boolean;
 }
 
 function lines(d: LabelDevice, f: LabelFields, base: number): TextLine[] {
@@ -62,8 +63,26 @@ function lines(d: LabelDevice, f: LabelFields, base: number): TextLine[] {
   if (f.mgmt) out.push({ text: d.asset || '—', size: base * 1.35, bold: true });
   if (f.model) out.push({ text: d.model, size: base });
   if (f.cust) out.push({ text: d.cust, size: base });
-  if (f.imei) out.push({ text: `IMEI ${d.imei}`, size: base * 0.9 });
+  if (f.imei) out.push({ text: `IMEI ${d.imei}`, size: base * 0.9, exact: true });
   return out;
+}
+
+/** Width of a text in em: full-width (CJK) characters 1 em, others about 0.6 em. */
+function ems(text: string): number {
+  let w = 0;
+  for (const ch of text) w += /[\u1100-\u11ff\u2e80-\ua4cf\uac00-\ud7a3\uf900-\ufaff\ufe30-\ufe4f\uff00-\uff60\uffe0-\uffe6]/.test(ch) ? 1 : 0.6;
+  return w;
+}
+
+/** Fit a line into `width` mm: shrink down to 60 % of its size, then cut with … (never an exact line). */
+export function fitLine(line: TextLine, width: number): { text: string; size: number } {
+  const need = ems(line.text) * line.size;
+  if (need <= width) return { text: line.text, size: line.size };
+  if (line.exact) return { text: line.text, size: width / ems(line.text) };
+  const size = Math.max(line.size * 0.6, width / ems(line.text));
+  let text = line.text;
+  while (text.length > 1 && ems(`${text}…`) * size > width) text = Array.from(text).slice(0, -1).join('');
+  return { text: text === line.text ? text : `${text}…`, size };
 }
 
 /** The label as SVG whose user unit is one millimetre, sized to the label stock. */
@@ -76,10 +95,10 @@ export function renderLabelSvg(d: LabelDevice, f: LabelFields, size: LabelSize):
   const parts: string[] = [];
   let y = pad;
   for (const line of lines(d, f, base)) {
+    const fitted = fitLine(line, textW);
     y += line.size;
-    const maxChars = Math.max(4, Math.floor(textW / (line.size * 0.62)));
     parts.push(
-      `<text x="${pad.toFixed(2)}" y="${y.toFixed(2)}" font-size="${line.size.toFixed(2)}"${line.bold ? ' font-weight="700"' : ''}>${escapeXml(clip(line.text, maxChars))}</text>`,
+      `<text x="${pad.toFixed(2)}" y="${y.toFixed(2)}" font-size="${fitted.size.toFixed(2)}"${line.bold ? ' font-weight="700"' : ''}>${escapeXml(fitted.text)}</text>`,
     );
     y += line.size * 0.35;
   }
@@ -103,7 +122,7 @@ export function renderLabelHtml(d: LabelDevice, f: LabelFields, size: LabelSize)
   const { w, h } = LABEL_MM[size];
   return `<!doctype html>
 <html lang="ja"><head><meta charset="utf-8"><title>ラベル ${escapeXml(d.asset || d.imei)}</title>
-<style>@page{size:${w}mm ${h}mm;margin:0}html,body{margin:0;padding:0}svg{display:block;width:${w}mm;height:${h}mm}</style>
+<style>@font-face{font-family:'Noto Sans JP';src:url('/api/labels/font.ttf') format('truetype')}@page{size:${w}mm ${h}mm;margin:0}html,body{margin:0;padding:0}svg{display:block;width:${w}mm;height:${h}mm}</style>
 </head><body>
 ${renderLabelSvg(d, f, size)}
 </body></html>`;
@@ -123,8 +142,11 @@ export function renderLabelZpl(d: LabelDevice, f: LabelFields, size: LabelSize, 
   const qrSide = f.qr ? Math.min(h - pad * 2 - (f.barcode ? h * 0.3 : 0), w * 0.32) : 0;
   const out = ['^XA', '^CI28', `^PW${dots(w)}`, `^LL${dots(h)}`, '^LH0,0'];
   let y = pad;
+  const textW = w - pad * 2 - (qrSide ? qrSide + pad : 0);
   for (const line of lines(d, f, h / 11)) {
-    out.push(`^FO${dots(pad)},${dots(y)}^A0N,${dots(line.size)},${dots(line.size)}^FD${zplText(line.text)}^FS`);
+    const fitted = fitLine(line, textW);
+    const size = Math.max(1, dots(fitted.size));
+    out.push(`^FO${dots(pad)},${dots(y + line.size - fitted.size)}^A0N,${size},${size}^FD${zplText(fitted.text)}^FS`);
     y += line.size * 1.35;
   }
   if (f.qr) {

@@ -5,6 +5,7 @@ import { randomId } from '../../http/crud';
 import { defineRoute, Reply } from '../../http/define-route';
 import { badRequest, notFound } from '../../http/errors';
 import type { Doc } from '../../store/types';
+import { loadFontBytes } from '../certs/cert-pdf';
 import { LABEL_SIZES, renderLabelHtml, renderLabelSvg, renderLabelZpl, type LabelDevice, type LabelFields, type LabelSize } from './label-render';
 
 export const LABEL_TEMPLATES = 'labelTemplates';
@@ -110,6 +111,14 @@ export const labelRoutes = [
       await app.store.transact(ws, (tx) => tx.put(LABEL_LOG, entry.id, entry));
       return { entry };
     },
+  }),
+  defineRoute({
+    method: 'get',
+    path: '/api/labels/font.ttf',
+    auth: 'P',
+    workspace: false,
+    // the Japanese font of printed labels, so a bench PC without one still prints customer names
+    handler: async () => new Reply(200, await loadFontBytes(), { 'Content-Type': 'font/ttf', 'Cache-Control': 'public, max-age=604800' }),
   }),
   defineRoute({
     method: 'get',

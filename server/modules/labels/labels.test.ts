@@ -111,6 +111,7 @@ describe('GET /api/labels/render', () => {
     expect(widths).not.toEqual(code128Widths('356938035643817'));
     expect(res.text).toContain(asset);
     expect(res.text).toContain('株式会社サンプル');
+    expect(res.text).toContain(`IMEI ${imei}`);
     expect(res.text).toContain('<svg id="qr"');
   });
 
@@ -127,6 +128,9 @@ describe('GET /api/labels/render', () => {
     const res = await api.get(`/api/labels/render?imei=${imei}&size=m&format=html`);
     expect(res.headers.get('content-type')).toContain('text/html');
     expect(res.text).toContain('@page{size:70mm 40mm;margin:0}');
+    const font = await fetch(`${server.url}/api/labels/font.ttf`);
+    expect(font.status).toBe(200);
+    expect((await font.arrayBuffer()).byteLength).toBeGreaterThan(1_000_000);
     expect(barcodeWidths(res.text)).toEqual(code128Widths(imei));
   });
 
