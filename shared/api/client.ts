@@ -229,6 +229,48 @@ export function createApiClient(opts: ApiClientOptions = {}) {
     saveDockReservation: (r: Partial<S.DockReservation>) => post('/api/dock/reservation', ok({ reservation: S.DockReservation }), r),
     deleteDockReservation: (id: string) => post(`/api/dock/reservation/${e(id)}/delete`, empty),
 
+    capacity: () => get('/api/capacity', ok({ config: S.CapacityConfig, load: z.array(S.LoadEntry), week: z.array(S.CapacityDay), summary: S.CapacitySummary })),
+    saveCapacityConfig: (c: Partial<Record<S.CapacityKey, number>>) => post('/api/capacity/config', ok({ config: S.CapacityConfig }), c),
+    createLoad: (l: S.LoadInput) => post('/api/capacity/load', ok({ entry: S.LoadEntry }), l),
+    updateLoad: (id: string, l: S.LoadInput) => post(`/api/capacity/load/${e(id)}`, ok({ entry: S.LoadEntry }), l),
+    deleteLoad: (id: string) => post(`/api/capacity/load/${e(id)}/delete`, ok({ id: z.string() })),
+
+    daas: () => get('/api/daas', ok({ quotes: z.array(S.DaasQuote), sends: z.array(S.AnyRecord).optional(), totals: S.DaasTotals.optional() })),
+    saveDaasQuote: (q: S.DaasQuoteInput) => post('/api/daas/quote', ok({ quote: S.DaasQuote }), q),
+    setDaasStatus: (id: string, status: S.DaasStatus) => post(`/api/daas/quote/${e(id)}/status`, ok({ quote: S.DaasQuote, from: z.string(), totals: S.DaasTotals }), { status }),
+    deleteDaasQuote: (id: string) => post(`/api/daas/quote/${e(id)}/delete`, ok({ id: z.string() })),
+
+    storeCatalog: () => get('/api/store/catalog', ok({ catalog: z.array(S.StoreProduct), cats: z.array(z.string()).optional() })),
+    storeOrders: () => get('/api/store/orders', ok({ orders: z.array(S.StoreOrder), count: z.number().optional() })),
+    createStoreOrder: (o: S.StoreOrderInput) => post('/api/store/order', ok({ order: S.StoreOrder }), o),
+    updateStoreOrder: (id: string, o: { status?: string; cust?: string; job?: string; dest?: string }) => post(`/api/store/order/${e(id)}`, ok({ order: S.StoreOrder }), o),
+    deleteStoreOrder: (id: string) => post(`/api/store/order/${e(id)}/delete`, ok({ id: z.string() })),
+    createStoreProduct: (p: { name: string; cat?: string; price: number; cost?: number; note?: string }) => post('/api/store/product', ok({ product: S.StoreProduct }), p),
+
+    tradein: () => get('/api/tradein', ok({ buybacks: z.array(S.Buyback), inventory: z.array(S.RefurbStock), receipts: z.array(S.BuybackReceipt) })),
+    createBuyback: (b: { model: string; cust?: string; grade?: string; bat?: number; offer: number; resell: number; imei?: string; note?: string }) => post('/api/tradein/buyback', ok({ buyback: S.Buyback }), b),
+    deleteBuyback: (id: string) => post(`/api/tradein/buyback/${e(id)}/delete`, ok({ id: z.string() })),
+    createStock: (s: { model: string; grade?: string; cost?: number; ask?: number; note?: string }) => post('/api/tradein/inventory', ok({ stock: S.RefurbStock }), s),
+    deleteStock: (id: string) => post(`/api/tradein/inventory/${e(id)}/delete`, ok({ id: z.string() })),
+    createReceipt: (r: { cust: string; person?: string; note?: string; items?: { model?: string; imei?: string; grade?: string; qty?: number; price?: number }[] }) => post('/api/tradein/receipt', ok({ receipt: S.BuybackReceipt }), r),
+    deleteReceipt: (no: string) => post(`/api/tradein/receipt/${e(no)}/delete`, ok({ id: z.string() })),
+
+    reports: () => get('/api/reports', ok({ reports: z.array(S.Report), count: z.number().optional() })),
+    previewReport: (q: { cust?: string; month?: string }) => get('/api/report/generate', ok({ report: S.Report, hasData: z.boolean().optional() }), q),
+    saveReport: (q: { cust?: string; month?: string }) => post('/api/report/generate', ok({ report: S.Report, hasData: z.boolean().optional() }), q),
+    report: (id: string) => get(`/api/report/${e(id)}`, ok({ report: S.Report })),
+
+    compliance: () => get('/api/compliance', ok({ controls: z.record(z.string(), z.array(z.boolean())), capa: z.array(S.Capa) })),
+    setControls: (key: S.ComplianceKey, controls: boolean[]) => put(`/api/compliance/controls/${e(key)}`, ok({ key: z.string(), controls: z.array(z.boolean()) }), { controls }),
+    setCapaState: (id: string, state: string) => post(`/api/compliance/capa/${e(id)}`, ok({ capa: S.Capa }), { state }),
+    auditLog: () => get('/api/audit-log', ok({ logs: z.array(S.AuditRow) })),
+    addAudit: (a: S.AuditInput) => post('/api/audit-log', ok({ entry: S.AuditRow }), a),
+    complianceReport: (b: { month?: string; claim?: { count: number } }) => post('/api/compliance/report', ok({ doc: S.ComplianceDoc }), b),
+
+    integrationRules: () => get('/api/integrations/rules', ok({ rules: z.record(z.string(), z.boolean()), extraRules: z.array(S.ExtraRule) })),
+    saveIntegrationRules: (b: { rules: Record<string, boolean>; extraRules: S.ExtraRule[] }) => put('/api/integrations/rules', ok({ rules: z.record(z.string(), z.boolean()), extraRules: z.array(S.ExtraRule) }), b),
+    integrationLog: () => get('/api/integrations/log', ok({ log: z.array(S.SyncLogEntry) })),
+
     list: (path: string, key: string) => get(path, anyList(key)),
 
     portalView: (t: string) => get('/api/portal/view', S.PortalView, { t }),

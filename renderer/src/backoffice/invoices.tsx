@@ -1,3 +1,4 @@
+import { useState } from 'react';
 import type { Invoice } from '../../../shared/api/schemas';
 import { api } from '../api';
 import { CrudTable } from '../components/crud-table';
@@ -5,8 +6,8 @@ import { Chip, ErrorState, Loading, confirmAction, toast, toastError, useLoad, y
 
 const STATUS: Record<string, [string, string]> = { draft: ['下書き', 'c-gray'], issued: ['発行済', 'c-blue'], paid: ['入金済', 'c-green'], overdue: ['期限超過', 'c-red'] };
 
-function Summary() {
-  const s = useLoad(() => api.billingSummary());
+function Summary({ version }: { version: number }) {
+  const s = useLoad(() => api.billingSummary(), [version]);
   if (s.error && !s.data) return <ErrorState error={s.error} what="請求サマリー" onRetry={s.reload} />;
   if (!s.data) return <Loading what="請求サマリー" />;
   const x = s.data.summary;
@@ -20,7 +21,7 @@ function Summary() {
     ['継続:単発', x.ratio ?? '—'],
   ];
   return (
-    <div className="kpis">
+    <div className="kpis" data-testid="billing-summary">
       {k.map(([l, v]) => (
         <div className="kpi" key={l}>
           <div className="label">{l}</div>
@@ -34,22 +35,28 @@ function Summary() {
 }
 
 export function InvoicesScreen() {
+  // Bumped after any change so the summary (and, after a bulk issue, the list) load again.
+  const [version, setVersion] = useState(0);
   const issueAll = async () => {
     if (!(await confirmAction('今月分の下書き請求書をすべて発行します。よろしいですか？', '発行する'))) return;
     try {
       const { count } = await api.issueInvoices();
-      toast(`${count}件を発行しました。一覧を更新してください。`);
+      toast(`${count}件を発行しました`);
+      setVersion((v) => v + 1);
     } catch (e) {
       toastError(e, '発行できませんでした');
     }
   };
   return (
     <>
-      <Summary />
+      <Summary version={version} />
       <CrudTable<Invoice>
         what="請求書"
         load={async () => (await api.invoices()).invoices}
         idOf={(i) => i.id}
+        testId="invoices"
+        reloadKey={version}
+        onChanged={() => setVersion((v) => v + 1)}
         toolbar={
           <button className="btn" onClick={() => void issueAll()}>
             今月分を一括発行

@@ -15,6 +15,10 @@ export interface FieldDef {
   options?: string[];
   max?: number;
   required?: boolean;
+  /** Free text with these suggestions (a datalist). */
+  suggest?: string[];
+  /** Extra hint under the label. */
+  hint?: string;
 }
 type Values = Record<string, string | number | boolean>;
 
@@ -72,15 +76,26 @@ function FormModal({ title, fields, initial, onClose, onSubmit }: { title: strin
               ) : f.type === 'checkbox' ? (
                 <input id={id} type="checkbox" checked={val === true} onChange={(e) => set(e.target.checked)} />
               ) : (
-                <input
-                  id={id}
-                  autoFocus={i === 0}
-                  className="in"
-                  type={f.type === 'number' ? 'number' : f.type === 'date' ? 'date' : 'text'}
-                  maxLength={f.max}
-                  value={String(val ?? '')}
-                  onChange={(e) => set(f.type === 'number' ? Number(e.target.value) : e.target.value)}
-                />
+                <>
+                  <input
+                    id={id}
+                    autoFocus={i === 0}
+                    className="in"
+                    type={f.type === 'number' ? 'number' : f.type === 'date' ? 'date' : 'text'}
+                    maxLength={f.max}
+                    list={f.suggest ? `${id}-list` : undefined}
+                    placeholder={f.hint}
+                    value={String(val ?? '')}
+                    onChange={(e) => set(f.type === 'number' && e.target.value !== '' ? Number(e.target.value) : e.target.value)}
+                  />
+                  {f.suggest && (
+                    <datalist id={`${id}-list`}>
+                      {f.suggest.map((o) => (
+                        <option key={o} value={o} />
+                      ))}
+                    </datalist>
+                  )}
+                </>
               )}
             </FieldRow>
           );
@@ -113,6 +128,10 @@ export function CrudTable<T extends Record<string, unknown>>({
   detail,
   defaults = {},
   toolbar,
+  reloadKey,
+  onChanged,
+  rowActions,
+  testId,
 }: {
   what: string;
   load: () => Promise<T[]>;
@@ -125,8 +144,15 @@ export function CrudTable<T extends Record<string, unknown>>({
   detail?: (row: T, replace: (r: T) => void) => ReactNode;
   defaults?: Values;
   toolbar?: ReactNode;
+  /** Load again whenever this value changes. */
+  reloadKey?: unknown;
+  /** Called after a successful create, update or delete (e.g. to refresh totals elsewhere). */
+  onChanged?: () => void;
+  /** Extra buttons per row, before 編集 / 削除. */
+  rowActions?: (row: T, replace: (r: T) => void) => ReactNode;
+  testId?: string;
 }) {
-  const state = useLoad(load);
+  const state = useLoad(load, [reloadKey]);
   const [q, setQ] = useState('');
   const [form, setForm] = useState<{ row: T | null } | null>(null);
   const [selected, setSelected] = useState<string | null>(null);
@@ -143,13 +169,14 @@ export function CrudTable<T extends Record<string, unknown>>({
       state.setData((l) => l && l.filter((x) => idOf(x) !== idOf(r)));
       if (selected === idOf(r)) setSelected(null);
       toast('削除しました');
+      onChanged?.();
     } catch (e) {
       toastError(e, '削除できませんでした');
     }
   };
   const sel = selected ? (state.data ?? []).find((r) => idOf(r) === selected) : undefined;
   const table = (
-    <section className="panel">
+    <section className="panel" data-testid={testId}>
       <header className="row">
         <input className="in" placeholder="検索" aria-label={`${what}を検索`} value={q} onChange={(e) => setQ(e.target.value)} style={{ width: 220 }} />
         {toolbar}
@@ -175,7 +202,7 @@ export function CrudTable<T extends Record<string, unknown>>({
                         {c.label}
                       </th>
                     ))}
-                    {(update || remove) && <th style={{ width: 100 }} />}
+                    {(update || remove || rowActions) && <th style={{ width: 100 }} />}
                   </tr>
                 </thead>
                 <tbody>
@@ -186,8 +213,9 @@ export function CrudTable<T extends Record<string, unknown>>({
                           {c.render ? c.render(r) : String(r[c.key] ?? '')}
                         </td>
                       ))}
-                      {(update || remove) && (
+                      {(update || remove || rowActions) && (
                         <td style={{ textAlign: 'right', whiteSpace: 'nowrap' }} onClick={(e) => e.stopPropagation()}>
+                          {rowActions?.(r, replace)}{' '}
                           {update && fields && (
                             <button className="btn small" onClick={() => setForm({ row: r })}>
                               編集
@@ -232,6 +260,7 @@ export function CrudTable<T extends Record<string, unknown>>({
               if (r) replace(r);
               setForm(null);
               toast('保存しました');
+              onChanged?.();
             } catch (e) {
               toastError(e, '保存できませんでした');
             }

@@ -1,0 +1,162 @@
+import { useEffect, useState } from 'react';
+import { CAPACITY_KEYS, type CapacityConfig, type CapacityDay, type CapacityKey, type CapacitySummary, type LoadEntry } from '../../../shared/api/schemas';
+import { api } from '../api';
+import { CrudTable } from '../components/crud-table';
+import { Async, Chip, Panel, fmtTs, toast, toastError, todayJst, useLoad } from '../components/ui';
+import { Kpis, optNum, optStr, s, type FormValues } from './parts';
+
+const CFG_LABEL: Record<CapacityKey, string> = {
+  kittingDaily: '日次キッティング能力（台/日）',
+  storageMax: '保管 上限（台）',
+  storageUsed: '保管 使用中（台）',
+  palletMax: 'パレット 上限',
+  palletUsed: 'パレット 使用中',
+  warehouseMax: '倉庫 上限',
+  warehouseUsed: '倉庫 使用中',
+  staffCount: '作業員数（名）',
+  perStaff: '1人あたり（台/日）',
+};
+const pct = (v: unknown) => (typeof v === 'number' ? `${v}%` : '—');
+
+function Summary({ summary }: { summary: CapacitySummary }) {
+  return (
+    <Kpis
+      testId="capacity-summary"
+      items={[
+        ['日次能力', `${s(summary.dailyCapacity)} 台`],
+        ['今週の負荷 / 能力', `${s(summary.weekLoad)} / ${s(summary.weekCapacity)} 台`],
+        ['週間稼働率', pct(summary.utilizationPct)],
+        ['ピーク日', summary.peakDate ? `${s(summary.peakDate)}（${pct(summary.peakPct)}）` : '—'],
+        ['能力超過日', `${s(summary.overDays)} 日`],
+        ['保管 / パレット / 倉庫', `${pct(summary.storagePct)} / ${pct(summary.palletPct)} / ${pct(summary.warehousePct)}`],
+      ]}
+    />
+  );
+}
+
+function Week({ week }: { week: CapacityDay[] }) {
+  return (
+    <Panel title="今後7日間の負荷">
+      <table className="t" data-testid="capacity-week">
+        <thead>
+          <tr>
+            <th style={{ width: 120 }}>日付</th>
+            <th className="num" style={{ width: 90 }}>負荷</th>
+            <th className="num" style={{ width: 90 }}>能力</th>
+            <th>稼働率</th>
+          </tr>
+        </thead>
+        <tbody>
+          {week.map((d) => (
+            <tr key={d.date}>
+              <td>
+                {d.date}（{d.dow}）
+              </td>
+              <td className="num">{d.load} 台</td>
+              <td className="num">{d.capacity} 台</td>
+              <td>
+                <div className="row" style={{ flexWrap: 'nowrap' }}>
+                  <div className="progress" style={{ flex: 1 }}>
+                    <div style={{ width: `${Math.min(100, d.pct ?? 0)}%`, background: d.over ? 'var(--danger)' : undefined }} />
+                  </div>
+                  <span style={{ width: 56, textAlign: 'right' }}>{pct(d.pct)}</span>
+                  {d.over && <Chip c="c-red">超過</Chip>}
+                </div>
+              </td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+    </Panel>
+  );
+}
+
+function ConfigForm({ config, onSaved }: { config: CapacityConfig; onSaved: () => void }) {
+  const [f, setF] = useState<Record<string, string>>({});
+  const [busy, setBusy] = useState(false);
+  useEffect(() => setF(Object.fromEntries(CAPACITY_KEYS.map((k) => [k, s(config[k])]))), [config]);
+  const save = async () => {
+    const body: Partial<Record<CapacityKey, number>> = {};
+    for (const k of CAPACITY_KEYS) {
+      const n = optNum(f[k]);
+      if (n === undefined || n < 0) return toast(`${CFG_LABEL[k]}は0以上の数値で入力してください`, true);
+      body[k] = n;
+    }
+    setBusy(true);
+    try {
+      await api.saveCapacityConfig(body);
+      toast('キャパシティ設定を保存しました');
+      onSaved();
+    } catch (e) {
+      toastError(e, '保存できませんでした');
+    } finally {
+      setBusy(false);
+    }
+  };
+  return (
+    <Panel
+      title={<>能力・保管設定 <span className="muted" style={{ fontWeight: 400 }}>更新 {fmtTs(config.updated)}</span></>}
+      actions={
+        <button className="btn primary" disabled={busy} onClick={() => void save()} data-testid="capacity-save">
+          {busy ? '保存中…' : '設定を保存'}
+        </button>
+      }
+    >
+      <div className="body" style={{ display: 'grid', gridTemplateColumns: 'repeat(3, max-content 110px)', gap: '6px 10px', alignItems: 'center' }}>
+        {CAPACITY_KEYS.map((k) => (
+          <label key={k} style={{ display: 'contents' }}>
+            <span className="muted" style={{ fontSize: 12 }}>{CFG_LABEL[k]}</span>
+            <input className="in num" type="number" min={0} value={f[k] ?? ''} onChange={(e) => setF((p) => ({ ...p, [k]: e.target.value }))} aria-label={CFG_LABEL[k]} />
+          </label>
+        ))}
+      </div>
+    </Panel>
+  );
+}
+
+const loadInput = (v: FormValues) => ({ date: optStr(v.date), cust: optStr(v.cust), qty: optNum(v.qty), kind: optStr(v.kind), note: optStr(v.note) });
+
+export function CapacityScreen() {
+  const view = useLoad(() => api.capacity());
+  return (
+    <>
+      <Async state={view} what="キャパシティ">
+        {(d) => (
+          <>
+            <Summary summary={d.summary} />
+            <div className="grid2">
+              <Week week={d.week} />
+              <ConfigForm config={d.config} onSaved={view.reload} />
+            </div>
+          </>
+        )}
+      </Async>
+      <CrudTable<LoadEntry>
+        what="負荷予定"
+        testId="capacity-load"
+        load={async () => (await api.capacity()).load}
+        idOf={(l) => l.id}
+        onChanged={view.reload}
+        columns={[
+          { key: 'id', label: '番号', width: 100, className: 'mono' },
+          { key: 'date', label: '日付', width: 110 },
+          { key: 'cust', label: '顧客' },
+          { key: 'qty', label: '台数', width: 80, className: 'num' },
+          { key: 'kind', label: '種別', width: 110 },
+          { key: 'note', label: 'メモ' },
+        ]}
+        fields={[
+          { key: 'date', label: '日付', type: 'date', required: true },
+          { key: 'cust', label: '顧客', max: 120 },
+          { key: 'qty', label: '台数', type: 'number', required: true },
+          { key: 'kind', label: '種別', max: 40, suggest: ['キッティング', '入荷', '出荷', '回収', 'データ消去'] },
+          { key: 'note', label: 'メモ', type: 'textarea', max: 300 },
+        ]}
+        defaults={{ date: todayJst(), kind: 'キッティング' }}
+        create={async (v) => (await api.createLoad(loadInput(v))).entry}
+        update={async (id, v) => (await api.updateLoad(id, loadInput(v))).entry}
+        remove={(id) => api.deleteLoad(id)}
+      />
+    </>
+  );
+}
