@@ -152,6 +152,52 @@ describe('back office', () => {
     await shot(page, 'bo-06-compliance');
   });
 
+  it('trade-in: buyback with server-computed margin, receipt number, confirmed delete', async () => {
+    const { page } = b;
+    await go('/tradein');
+    const bb = page.getByTestId('tradein-buybacks');
+    await bb.getByRole('button', { name: '＋ 新規' }).click();
+    await page.locator('#fm-model').fill('iPhone 14');
+    await page.locator('#fm-grade').selectOption('A');
+    await page.locator('#fm-bat').fill('90');
+    await page.locator('#fm-offer').fill('30000');
+    await page.locator('#fm-resell').fill('52000');
+    await page.getByTestId('form-save').click();
+    const row = bb.locator('tbody tr', { hasText: 'iPhone 14' });
+    await row.waitFor();
+    const { buybacks } = await api<{ buybacks: { id: string; margin: number; residual: number }[] }>('/api/tradein');
+    expect(buybacks).toHaveLength(1);
+    await row.getByText(yen(buybacks[0]!.margin), { exact: true }).waitFor();
+    await row.getByText(yen(buybacks[0]!.residual), { exact: true }).waitFor();
+    const rc = page.getByTestId('tradein-receipts');
+    await rc.getByRole('button', { name: '＋ 新規' }).click();
+    await page.locator('#fm-cust').fill('株式会社E2E回収');
+    await page.locator('#fm-model').fill('iPad Air');
+    await page.locator('#fm-qty').fill('2');
+    await page.locator('#fm-price').fill('15000');
+    await page.getByTestId('form-save').click();
+    await rc.getByText(/^KIT-BUY-\d{4}-\d{4}$/).waitFor();
+    await rc.getByText(yen(30000)).waitFor();
+    await row.getByRole('button', { name: '削除' }).click();
+    await confirm('削除する');
+    await row.waitFor({ state: 'detached' });
+    expect((await api<{ buybacks: unknown[] }>('/api/tradein')).buybacks).toHaveLength(0);
+  });
+
+  it('integrations: a rule toggle and an extra rule are saved', async () => {
+    const { page } = b;
+    await go('/integrations');
+    await page.getByTestId('rules').getByRole('checkbox').nth(3).check();
+    await page.getByRole('button', { name: '＋ ルールを追加' }).click();
+    await page.getByLabel('追加ルール1 条件').fill('検品NGが3台以上');
+    await page.getByLabel('追加ルール1 動作').fill('Slackの#kittingに通知');
+    await page.getByTestId('extra-save').click();
+    await page.getByText('追加ルールを保存しました').waitFor();
+    const r = await api<{ rules: Record<string, boolean>; extraRules: { trig: string; act: string; on: boolean }[] }>('/api/integrations/rules');
+    expect(r.rules['r-ade']).toBe(true);
+    expect(r.extraRules).toEqual([expect.objectContaining({ trig: '検品NGが3台以上', act: 'Slackの#kittingに通知', on: true })]);
+  });
+
   it('every back-office screen renders its working view', async () => {
     const { page } = b;
     for (const [hash, name, marker] of [

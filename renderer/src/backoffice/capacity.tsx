@@ -102,7 +102,7 @@ function ConfigForm({ config, onSaved }: { config: CapacityConfig; onSaved: () =
         </button>
       }
     >
-      <div className="body" style={{ display: 'grid', gridTemplateColumns: 'repeat(3, max-content 110px)', gap: '6px 10px', alignItems: 'center' }}>
+      <div className="body" style={{ display: 'grid', gridTemplateColumns: 'repeat(2, max-content 110px)', gap: '6px 10px', alignItems: 'center' }}>
         {CAPACITY_KEYS.map((k) => (
           <label key={k} style={{ display: 'contents' }}>
             <span className="muted" style={{ fontSize: 12 }}>{CFG_LABEL[k]}</span>
@@ -133,6 +133,7 @@ export function CapacityScreen() {
       </Async>
       <CrudTable<LoadEntry>
         what="負荷予定"
+        title="入荷・作業予定（負荷）"
         testId="capacity-load"
         load={async () => (await api.capacity()).load}
         idOf={(l) => l.id}

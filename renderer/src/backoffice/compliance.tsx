@@ -128,6 +128,7 @@ export function ComplianceScreen() {
       <Controls />
       <CrudTable<Capa>
         what="是正処置（CAPA）"
+        title="是正処置（CAPA）"
         testId="capa"
         load={async () => (await api.compliance()).capa}
         idOf={(c) => c.id}
@@ -144,6 +145,7 @@ export function ComplianceScreen() {
       />
       <CrudTable<AuditRec>
         what="監査ログ"
+        title="監査ログ"
         testId="audit-log"
         load={async () => (await api.auditLog()).logs.map(auditRec)}
         idOf={(r) => r.id}

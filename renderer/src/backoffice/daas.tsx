@@ -102,17 +102,15 @@ export function DaasScreen() {
       {totals && <Totals totals={totals} />}
       <CrudTable<DaasQuote>
         what="DaaS見積"
+        title="DaaS見積"
         testId="daas-quotes"
         load={async () => (await api.daas()).quotes}
         idOf={(q) => q.id}
         onChanged={data.reload}
         columns={[
-          { key: 'id', label: '番号', width: 120, className: 'mono' },
-          { key: 'cust', label: '顧客' },
-          { key: 'model', label: '機種' },
-          { key: 'qty', label: '台数', width: 60, className: 'num' },
+          { key: 'cust', label: '顧客', render: (q) => <>{q.cust || <span className="muted">（未入力）</span>}<div className="mono muted" style={{ fontSize: 11 }}>{q.id}</div></> },
+          { key: 'model', label: '機種 × 台数', render: (q) => `${s(q.model)} × ${s(q.qty)}台` },
           { key: 'term', label: '期間', width: 56, className: 'num', render: (q) => `${s(q.term)}か月` },
-          { key: 'monthly', label: '月額/台', width: 90, className: 'num', render: (q) => yen(q.monthly) },
           { key: 'mrr', label: 'MRR', width: 100, className: 'num', render: (q) => yen(q.mrr) },
           { key: 'expires', label: '有効期限', width: 96 },
           { key: 'status', label: '状態', width: 70, render: (q) => <Chip c={LABEL[statusOf(q)][1]}>{LABEL[statusOf(q)][0]}</Chip> },

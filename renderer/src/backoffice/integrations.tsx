@@ -1,4 +1,4 @@
-import { useEffect, useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import type { ExtraRule } from '../../../shared/api/schemas';
 import { api } from '../api';
 import { Async, Chip, ErrorState, Loading, Panel, confirmAction, toast, toastError, useLoad } from '../components/ui';
@@ -10,13 +10,16 @@ const resultChip = (v: unknown) => <Chip c={/成功|ok|success/i.test(s(v)) ? 'c
 function Rules() {
   const state = useLoad(() => api.integrationRules());
   const [extra, setExtra] = useState<ExtraRule[]>([]);
-  const [dirty, setDirty] = useState(false);
+  const [dirty, setDirtyState] = useState(false);
+  const dirtyRef = useRef(false);
+  const setDirty = (v: boolean) => {
+    dirtyRef.current = v;
+    setDirtyState(v);
+  };
   const [busy, setBusy] = useState(false);
+  // Saved rules replace the editor's rows only while it holds no unsaved edits.
   useEffect(() => {
-    if (state.data) {
-      setExtra(state.data.extraRules);
-      setDirty(false);
-    }
+    if (state.data && !dirtyRef.current) setExtra(state.data.extraRules);
   }, [state.data]);
   if (state.error && !state.data) return <ErrorState error={state.error} what="自動化ルール" onRetry={state.reload} />;
   if (!state.data) return <Loading what="自動化ルール" />;
@@ -26,16 +29,20 @@ function Rules() {
     try {
       const r = await api.saveIntegrationRules({ rules: nextRules, extraRules: nextExtra });
       state.setData(() => r);
-      return true;
+      return r;
     } catch (e) {
       toastError(e, '保存できませんでした');
-      return false;
+      return null;
     } finally {
       setBusy(false);
     }
   };
   // Toggling a built-in rule keeps the saved extra rules (unsaved edits stay in the editor).
-  const toggle = (id: string, on: boolean) => void put({ ...rules, [id]: on }, state.data?.extraRules ?? []);
+  const toggle = async (id: string, on: boolean) => {
+    const saved = state.data?.extraRules ?? [];
+    state.setData((d) => d && { ...d, rules: { ...d.rules, [id]: on } });
+    if (!(await put({ ...rules, [id]: on }, saved))) state.setData((d) => d && { ...d, rules: { ...d.rules, [id]: !on } });
+  };
   const edit = (i: number, patch: Partial<ExtraRule>) => {
     setExtra((l) => l.map((r, j) => (j === i ? { ...r, ...patch } : r)));
     setDirty(true);
@@ -48,7 +55,12 @@ function Rules() {
   };
   const saveExtra = async () => {
     if (extra.some((r) => !(r.trig ?? '').trim() || !(r.act ?? '').trim())) return toast('条件と動作を入力してください', true);
-    if (await put(rules, extra)) toast('追加ルールを保存しました');
+    const r = await put(rules, extra);
+    if (r) {
+      setDirty(false);
+      setExtra(r.extraRules);
+      toast('追加ルールを保存しました');
+    }
   };
   return (
     <>
@@ -56,7 +68,7 @@ function Rules() {
         <div className="body" style={{ display: 'grid', gap: 6 }} data-testid="rules">
           {Object.entries({ ...RULES, ...Object.fromEntries(Object.keys(rules).filter((k) => !RULES[k]).map((k) => [k, k])) }).map(([id, label]) => (
             <label key={id} className="row">
-              <input type="checkbox" disabled={busy} checked={rules[id] === true} onChange={(e) => toggle(id, e.target.checked)} />
+              <input type="checkbox" checked={rules[id] === true} onChange={(e) => void toggle(id, e.target.checked)} />
               {label} <span className="muted mono">{id}</span>
             </label>
           ))}

@@ -71,10 +71,14 @@ export function ErrorBox({ title, error, testId }: { title: string; error: unkno
   return (
     <div className="state error" role="alert" data-testid={testId}>
       <strong>{title}</strong>
-      <div>
-        {describeError(error)}
-        {code && <span className="muted mono"> （{code}）</span>}
-      </div>
+      {issues.length === 0 ? (
+        <div>
+          {describeError(error)}
+          {code && <span className="muted mono"> （{code}）</span>}
+        </div>
+      ) : (
+        code && <div className="muted mono">{code}</div>
+      )}
       {issues.length > 0 && (
         <ul style={{ margin: '6px 0 0', paddingLeft: 20 }}>
           {issues.map((m, i) => (

@@ -121,6 +121,7 @@ export function ReportsScreen() {
       {result && <ReportView report={result.report} saved={result.saved} />}
       <CrudTable<Report>
         what="保存済みレポート"
+        title="保存済みレポート"
         testId="reports-saved"
         reloadKey={savedN}
         load={async () => (await api.reports()).reports}

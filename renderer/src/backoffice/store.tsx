@@ -76,11 +76,11 @@ export function StoreScreen() {
     <>
       <CrudTable<StoreProduct>
         what="商品"
+        title="商品カタログ"
         testId="store-catalog"
         load={async () => (await api.storeCatalog()).catalog}
         idOf={(p) => p.id}
         columns={[
-          { key: 'ic', label: '', width: 28 },
           { key: 'name', label: '商品名', render: (p) => <>{p.name} {p.custom && <Chip c="c-purple">独自</Chip>}</> },
           { key: 'cat', label: 'カテゴリ', width: 100 },
           { key: 'price', label: '売価', width: 90, className: 'num', render: (p) => yen(p.price) },
@@ -134,6 +134,7 @@ export function StoreScreen() {
       </Panel>
       <CrudTable<StoreOrder>
         what="受注"
+        title="受注一覧"
         testId="store-orders"
         reloadKey={orders}
         load={async () => (await api.storeOrders()).orders}

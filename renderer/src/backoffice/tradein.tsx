@@ -12,6 +12,7 @@ export function TradeinScreen() {
     <>
       <CrudTable<Buyback>
         what="買取査定"
+        title="買取査定"
         testId="tradein-buybacks"
         load={async () => (await api.tradein()).buybacks}
         idOf={(b) => b.id}
@@ -45,6 +46,7 @@ export function TradeinScreen() {
       />
       <CrudTable<RefurbStock>
         what="リファービッシュ在庫"
+        title="リファービッシュ在庫"
         testId="tradein-stock"
         load={async () => (await api.tradein()).inventory}
         idOf={(r) => r.id}
@@ -70,6 +72,7 @@ export function TradeinScreen() {
       />
       <CrudTable<BuybackReceipt>
         what="買取明細書"
+        title="買取明細書（KIT-BUY）"
         testId="tradein-receipts"
         load={async () => (await api.tradein()).receipts}
         idOf={(r) => r.no}

@@ -132,6 +132,7 @@ export function CrudTable<T extends Record<string, unknown>>({
   onChanged,
   rowActions,
   testId,
+  title,
 }: {
   what: string;
   load: () => Promise<T[]>;
@@ -151,6 +152,8 @@ export function CrudTable<T extends Record<string, unknown>>({
   /** Extra buttons per row, before 編集 / 削除. */
   rowActions?: (row: T, replace: (r: T) => void) => ReactNode;
   testId?: string;
+  /** Heading shown before the search box (screens with several tables). */
+  title?: ReactNode;
 }) {
   const state = useLoad(load, [reloadKey]);
   const [q, setQ] = useState('');
@@ -178,6 +181,7 @@ export function CrudTable<T extends Record<string, unknown>>({
   const table = (
     <section className="panel" data-testid={testId}>
       <header className="row">
+        {title && <strong>{title}</strong>}
         <input className="in" placeholder="検索" aria-label={`${what}を検索`} value={q} onChange={(e) => setQ(e.target.value)} style={{ width: 220 }} />
         {toolbar}
         <span className="spacer" />
