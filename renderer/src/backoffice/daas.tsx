@@ -110,7 +110,7 @@ export function DaasScreen() {
         columns={[
           { key: 'cust', label: '顧客', render: (q) => <>{q.cust || <span className="muted">（未入力）</span>}<div className="mono muted" style={{ fontSize: 11 }}>{q.id}</div></> },
           { key: 'model', label: '機種 × 台数', render: (q) => `${s(q.model)} × ${s(q.qty)}台` },
-          { key: 'term', label: '期間', width: 56, className: 'num', render: (q) => `${s(q.term)}か月` },
+          { key: 'term', label: '期間', width: 70, className: 'num', render: (q) => `${s(q.term)}か月` },
           { key: 'mrr', label: 'MRR', width: 100, className: 'num', render: (q) => yen(q.mrr) },
           { key: 'expires', label: '有効期限', width: 96 },
           { key: 'status', label: '状態', width: 70, render: (q) => <Chip c={LABEL[statusOf(q)][1]}>{LABEL[statusOf(q)][0]}</Chip> },
