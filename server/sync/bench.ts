@@ -1,4 +1,4 @@
-import { chmodSync, existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { LeaseLevel, Store } from '../store/types';
 import { leasePlan } from './leases';
@@ -110,22 +110,34 @@ export class SyncBench {
     const series = localWs ? await this.store.replica.localSeries(localWs) : {};
     const answer = this.timed(await this.opts.transport(url).enrol({ code, bench: this.store.node, name, series }, this.schema));
     const enrolment: Enrolment = { central: url, token: answer.token, bench: answer.bench, workspace: answer.workspace };
-    const ws = answer.workspace;
-    if (!(await this.store.workspace(ws))) await this.store.createWorkspace(ws, 'bench');
-    await this.store.markSeeded(ws);
-    if (localWs && localWs !== ws) await this.store.replica.rekey(localWs, ws);
-    await this.store.setMeta('bench_workspace', ws);
-    if (this.enrolment?.workspace !== ws) {
+    if (this.enrolment?.workspace !== enrolment.workspace) {
       await this.store.setMeta(PULL_CURSOR, '0');
       await this.store.setMeta(PUSH_CURSOR, '0');
       await this.store.setMeta(SNAPSHOT_STATE, '');
     }
-    await this.store.replica.setLeasedWorkspace(ws);
     this.save(enrolment);
     this.pendingEnrol = null;
-    this.opts.onWorkspace?.(ws);
-    this.opts.log?.(`sync: enrolled as bench ${answer.bench} in workspace ${ws}`);
+    await this.bind();
+    this.opts.log?.(`sync: enrolled as bench ${answer.bench} in workspace ${enrolment.workspace}`);
     return enrolment;
+  }
+
+  /**
+   * Serve the enrolled workspace: move the local records into it (once; resumed after a crash
+   * between saving the token and moving the records) and issue numbers from leased blocks.
+   */
+  async bind(): Promise<void> {
+    const ws = this.enrolment?.workspace;
+    if (!ws) return;
+    const localWs = await this.store.meta('bench_workspace');
+    if (localWs !== ws || this.store.replica.leasedWorkspace() !== ws) {
+      if (!(await this.store.workspace(ws))) await this.store.createWorkspace(ws, 'bench');
+      await this.store.markSeeded(ws);
+      if (localWs && localWs !== ws) await this.store.replica.rekey(localWs, ws);
+      await this.store.setMeta('bench_workspace', ws);
+      await this.store.replica.setLeasedWorkspace(ws);
+    }
+    this.opts.onWorkspace?.(ws);
   }
 
   /** Enrol now if central answers, else keep the code and let the loop retry. */
@@ -147,6 +159,7 @@ export class SyncBench {
   }
 
   private save(e: Enrolment): void {
+    mkdirSync(this.opts.dataDir, { recursive: true });
     const file = join(this.opts.dataDir, ENROLMENT_FILE);
     writeFileSync(file, JSON.stringify(e), { mode: 0o600 });
     chmodSync(file, 0o600);
@@ -186,6 +199,7 @@ export class SyncBench {
     try {
       if (!this.enrolment && this.pendingEnrol) await this.enrol(this.pendingEnrol.central, this.pendingEnrol.code);
       if (!this.enrolment) throw new SyncError(409, 'not_enrolled');
+      await this.bind();
       await this.pushAll();
       await this.pullAll();
       await this.topUp();

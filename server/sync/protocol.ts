@@ -11,7 +11,7 @@ export const TOKEN_HEADER = 'x-kitting-bench-token';
 /** Most changes one push batch may carry. */
 export const MAX_BATCH = 500;
 /** Changes a bench sends per batch. */
-export const PUSH_BATCH = 400;
+export const PUSH_BATCH = 500;
 export const MAX_PULL = 5000;
 export const PULL_PAGE = 2000;
 export const MAX_SNAPSHOT = 10000;

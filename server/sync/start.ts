@@ -18,6 +18,7 @@ export function flag(argv: string[], name: string): string | undefined {
 export async function startSync(ctx: AppContext, argv = process.argv.slice(2), env = process.env): Promise<void> {
   const bench = ctx.sync?.bench;
   if (!bench) return;
+  await bench.bind();
   const central = flag(argv, 'central') ?? env.KITTING_CENTRAL_URL;
   const code = flag(argv, 'enrol-code') ?? env.KITTING_ENROL_CODE;
   if (!bench.enrolled && central && code) {

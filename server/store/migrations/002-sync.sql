@@ -4,9 +4,6 @@
 -- a central accepted it from (never echoed back to that bench on pull).
 ALTER TABLE changes ADD COLUMN origin TEXT NOT NULL DEFAULT '';
 
--- Trimming capped collections by recency.
-CREATE INDEX records_by_hlc ON records (ws, coll, hlc);
-
 -- Capped collections (keep newest N per workspace), trimmed locally, never synced as trims.
 CREATE TABLE local_caps (
   coll TEXT PRIMARY KEY,
