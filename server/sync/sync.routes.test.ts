@@ -169,3 +169,18 @@ describe('POST /api/sync/v1/lease', () => {
     expect(Number(created.body.shipment.id.slice(4))).toBeGreaterThan(bb.hi);
   });
 });
+
+describe('who may create enrolment codes', () => {
+  it('once the workspace has accounts: an owner session, not the bare kit_tid', async () => {
+    const browser = central.client();
+    await browser.get('/api/devices');
+    const email = `owner-${Date.now()}@example.jp`;
+    const signup = await browser.post<Body & { token: string }>('/api/account/signup', { email, password: 'correct-horse-9', company: '山田通信', name: '山田 太郎' });
+    expect(signup.status).toBe(200);
+    const bare = await browser.post<Body>('/api/sync/enrol-code');
+    expect(bare.status).toBe(403);
+    const withSession = await browser.post<Body & { code: string }>('/api/sync/enrol-code', {}, { authorization: `Bearer ${signup.body.token}` });
+    expect(withSession.status).toBe(200);
+    expect(withSession.body.code).toMatch(/^[A-Z2-9]{4}-[A-Z2-9]{4}$/);
+  });
+});
