@@ -55,6 +55,19 @@ const toBench = (r: BenchDbRow): BenchRow => ({
   acked: r.acked,
 });
 
+/** Most JSON one pull or snapshot page carries (a company logo alone may be 6 MB). */
+const PAGE_BYTES = 8 * 1024 * 1024;
+
+/** The leading rows that fit in PAGE_BYTES (at least one). */
+function capBytes<T>(rows: T[], size: (r: T) => number): T[] {
+  let total = 0;
+  for (let i = 0; i < rows.length; i += 1) {
+    total += size(rows[i] as T);
+    if (total > PAGE_BYTES && i > 0) return rows.slice(0, i);
+  }
+  return rows;
+}
+
 /** Capped collections declared by the code (the same on every replica), by collection name. */
 const declaredCaps = new Map<string, number>();
 
@@ -188,13 +201,14 @@ export class SqliteReplica implements ReplicaStore {
   }
 
   changesSince(ws: string, afterSeq: number, limit: number, excludeOrigin: string): Promise<WireChange[]> {
-    return this.exclusive(async () => this.q.since.all(ws, afterSeq, excludeOrigin, limit).map(toChange));
+    return this.exclusive(async () => capBytes(this.q.since.all(ws, afterSeq, excludeOrigin, limit), (r) => r.fields.length).map(toChange));
   }
 
   snapshotPage(ws: string, afterKey: string, limit: number): Promise<{ records: WireRecord[]; nextKey: string | null }> {
     return this.exclusive(async () => {
       const [coll, id] = afterKey ? (JSON.parse(afterKey) as [string, string]) : ['', ''];
-      const rows = this.q.snap.all(ws, coll, coll, id, limit);
+      const all = this.q.snap.all(ws, coll, coll, id, limit);
+      const rows = capBytes(all, (r) => r.data.length + r.stamps.length);
       const records = rows.map((r) => ({
         coll: r.coll,
         id: r.id,
@@ -203,7 +217,8 @@ export class SqliteReplica implements ReplicaStore {
         deleted: r.deleted === 1,
       }));
       const last = rows[rows.length - 1];
-      return { records, nextKey: rows.length === limit && last ? JSON.stringify([last.coll, last.id]) : null };
+      const cut = rows.length < all.length || all.length === limit;
+      return { records, nextKey: cut && last ? JSON.stringify([last.coll, last.id]) : null };
     });
   }
 

@@ -1,6 +1,6 @@
 import { chmodSync, existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import type { LeaseLevel, Store } from '../store/types';
+import type { LeaseLevel, Store, WireChange } from '../store/types';
 import { leasePlan } from './leases';
 import { DEFAULT_BLOCK, PULL_PAGE, PUSH_BATCH, SNAPSHOT_PAGE, SyncError, type Timed, type Transport } from './protocol';
 
@@ -200,9 +200,14 @@ export class SyncBench {
       if (!this.enrolment && this.pendingEnrol) await this.enrol(this.pendingEnrol.central, this.pendingEnrol.code);
       if (!this.enrolment) throw new SyncError(409, 'not_enrolled');
       await this.bind();
-      await this.pushAll();
+      // A refused push (a stamp still in central's future, say) must not keep the bench from pulling.
+      const pushed = await this.pushAll().then(
+        () => null,
+        (err: unknown) => err,
+      );
       await this.pullAll();
       await this.topUp();
+      if (pushed) throw pushed;
       this.lastError = null;
       this.failures = 0;
     } catch (err) {
@@ -216,7 +221,7 @@ export class SyncBench {
     const e = this.enrolment as Enrolment;
     for (;;) {
       const after = await this.cursor(PUSH_CURSOR);
-      const changes = await this.store.replica.localChanges(e.workspace, after, this.opts.pages?.push ?? PUSH_BATCH);
+      const changes = bytesCapped(await this.store.replica.localChanges(e.workspace, after, this.opts.pages?.push ?? PUSH_BATCH));
       if (changes.length === 0) break;
       const batch = `${e.bench}-${changes[0].seq}-${changes[changes.length - 1].seq}`;
       // Same range, same batch id: a retried batch gets central's first answer back.
@@ -318,6 +323,18 @@ export class SyncBench {
     this.timer = null;
     if (this.running) await this.running.catch(() => undefined);
   }
+}
+
+/** Most JSON a push batch carries (central's body limit is 9 MB; a company logo alone may be 6 MB). */
+const PUSH_BYTES = 4 * 1024 * 1024;
+
+function bytesCapped(changes: WireChange[]): WireChange[] {
+  let total = 0;
+  for (let i = 0; i < changes.length; i += 1) {
+    total += JSON.stringify(changes[i]).length;
+    if (total > PUSH_BYTES && i > 0) return changes.slice(0, i);
+  }
+  return changes;
 }
 
 export function describe(err: unknown): string {

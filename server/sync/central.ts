@@ -94,8 +94,9 @@ export class SyncCentral {
     const n = Math.max(1, Math.min(MAX_PULL, limit));
     const last = await this.r.lastSeq(bench.ws);
     const changes = await this.r.changesSince(bench.ws, after, n, bench.bench);
-    const more = changes.length === n;
     const tail = changes[changes.length - 1];
+    // A page cut short (by count or size) before the workspace's last seq: ask again from its tail.
+    const more = tail !== undefined && tail.seq < last;
     await this.r.touchBench(bench.ws, bench.bench);
     // A short page has read everything up to `last` (read first, so nothing committed later is skipped).
     return { changes, next: more && tail ? tail.seq : Math.max(after, last), more, serverTime: this.now() };

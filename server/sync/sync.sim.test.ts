@@ -3,7 +3,7 @@ import { simulate } from './sim/world';
 
 /** Fixed seeds run in CI; replay one with SIM_SEEDS=<seed> (and more steps with SIM_STEPS). */
 const SEEDS = (process.env.SIM_SEEDS ?? '101,202,303,404,505').split(',').map(Number);
-const STEPS = Number(process.env.SIM_STEPS ?? 2500);
+const STEPS = Number(process.env.SIM_STEPS ?? 4000);
 
 describe('sync simulation: 1 central + 3-6 benches under faults', () => {
   for (const seed of SEEDS) {

@@ -24,6 +24,8 @@ export interface FaultCounts {
   lostResponse: number;
   duplicated: number;
   replayed: number;
+  /** Pushes central refused for a stamp too far in its future (a bench clock ahead). */
+  futureRefused: number;
 }
 
 const wire = <T>(x: T): T => JSON.parse(JSON.stringify(x)) as T;
@@ -56,7 +58,12 @@ export class SimTransport implements Transport {
       this.counts.duplicated += 1;
       await run().catch(() => undefined);
     }
-    const answer = wire(await run());
+    const answer = wire(
+      await run().catch((err: unknown) => {
+        if (err instanceof SyncError && err.error === 'hlc_in_future') this.counts.futureRefused += 1;
+        throw err;
+      }),
+    );
     if (f && this.rng.chance(0.04)) {
       this.counts.lostResponse += 1;
       throw down();

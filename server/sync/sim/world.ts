@@ -58,7 +58,7 @@ export class World {
   now = T0;
   readonly net: NetState = { centralUp: true, faults: true };
   readonly oracle = new Oracle();
-  readonly faults: FaultCounts = { dropped: 0, lostResponse: 0, duplicated: 0, replayed: 0 };
+  readonly faults: FaultCounts = { dropped: 0, lostResponse: 0, duplicated: 0, replayed: 0, futureRefused: 0 };
   readonly problems: string[] = [];
   private readonly root: string;
   private centralStore!: SqliteStore;
