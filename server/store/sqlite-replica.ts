@@ -55,6 +55,9 @@ const toBench = (r: BenchDbRow): BenchRow => ({
   acked: r.acked,
 });
 
+/** How long central remembers the answer of a push batch. */
+const BATCH_MEMORY_MS = 7 * 24 * 3_600_000;
+
 /** Most JSON one pull or snapshot page carries (a company logo alone may be 6 MB). */
 const PAGE_BYTES = 8 * 1024 * 1024;
 
@@ -166,6 +169,7 @@ export class SqliteReplica implements ReplicaStore {
       benchRevoke: db.prepare('UPDATE sync_benches SET revoked = 1 WHERE ws = ? AND bench = ? AND revoked = 0'),
       batchGet: db.prepare<[string, string, string], { answer: string }>('SELECT answer FROM sync_batches WHERE ws = ? AND bench = ? AND batch = ?'),
       batchAdd: db.prepare('INSERT INTO sync_batches (ws, bench, batch, answer, created) VALUES (?, ?, ?, ?, ?)'),
+      batchPrune: db.prepare('DELETE FROM sync_batches WHERE ws = ? AND bench = ? AND created < ?'),
     };
     for (const c of this.q.caps.all()) this.caps.set(c.coll, c.keep);
     this.leasedWs = this.q.getMeta.get(LEASED_WS_KEY)?.value ?? null;
@@ -469,6 +473,8 @@ export class SqliteReplica implements ReplicaStore {
       const outcome: PushOutcome = { acked, applied, duplicate: false };
       this.q.benchAck.run(acked, Date.now(), ws, bench);
       this.q.batchAdd.run(ws, bench, batch, JSON.stringify(outcome), Date.now());
+      // Old answers are not needed: a batch replayed later is still harmless (its seqs are acked).
+      this.q.batchPrune.run(ws, bench, Date.now() - BATCH_MEMORY_MS);
       this.finish(opts);
       this.observe(max);
       return outcome;
