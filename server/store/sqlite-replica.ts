@@ -1,6 +1,7 @@
 import type Database from 'better-sqlite3';
 import { HttpError } from '../http/errors';
 import type { HlcClock } from '../../shared/hlc';
+import { declaredCap } from './caps';
 import { schemaVersion } from './migrate';
 import type {
   ApplyOptions,
@@ -69,18 +70,6 @@ function capBytes<T>(rows: T[], size: (r: T) => number): T[] {
     if (total > PAGE_BYTES && i > 0) return rows.slice(0, i);
   }
   return rows;
-}
-
-/** Capped collections declared by the code (the same on every replica), by collection name. */
-const declaredCaps = new Map<string, number>();
-
-/**
- * Declare a capped collection (keep the newest `keep` records per workspace) at module load, so that
- * every replica, central included, trims it after records arrive from elsewhere, even one that never
- * writes the collection itself. tx.trimLocal declares it too, on first use.
- */
-export function declareCap(coll: string, keep: number): void {
-  declaredCaps.set(coll, keep);
 }
 
 /** 503 for a number that cannot be issued offline: never a guessed or duplicate number. */
@@ -290,7 +279,7 @@ export class SqliteReplica implements ReplicaStore {
 
   private trimTouched(ws: string, colls: Iterable<string>): void {
     for (const coll of colls) {
-      const keep = this.caps.get(coll) ?? declaredCaps.get(coll);
+      const keep = this.caps.get(coll) ?? declaredCap(coll);
       if (keep !== undefined) this.q.trim.run(ws, coll, keep);
     }
   }

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { jstYymm } from '../../../shared/dates';
 import { HttpError } from '../../http/errors';
 import { ensureWorkspace, maxNumber, readSeed, type SeedSpec } from '../../store/seed';
-import { declareCap } from '../../store/sqlite-replica';
+import { declareCap } from '../../store/caps';
 import { SqliteStore } from '../../store/sqlite-store';
 import type { Doc, Tx } from '../../store/types';
 import { SyncBench } from '../bench';
