@@ -150,8 +150,8 @@ export const daasRoutes = [
           mrr: q ? q.mrr : num(body.mrr),
         };
         const saved = await tx.put(DAAS_SENDS, String(entry.id), entry);
-        const all = (await tx.list(DAAS_SENDS, { reverse: true })).sort(byTsDesc);
-        for (const old of all.slice(SEND_CAP)) await tx.remove(DAAS_SENDS, String(old.id));
+        // A capped list is trimmed locally, never synced as deletions (DESIGN §4).
+        await tx.trimLocal(DAAS_SENDS, SEND_CAP);
         return saved;
       });
       return { send };

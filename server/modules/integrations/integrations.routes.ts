@@ -93,8 +93,9 @@ export const integrationRoutes = [
         const seq = await tx.next(SYNC_LOG_SERIES);
         const entry = { id: `LOG-${String(seq).padStart(4, '0')}`, seq, service: body.service || '—', kind: body.kind || 'sync', result: body.result || '成功', time };
         await tx.put(SYNC_LOG, entry.id, entry);
+        // A capped list is trimmed locally, never synced as deletions (DESIGN §4).
+        await tx.trimLocal(SYNC_LOG, SYNC_LOG_MAX);
         const all = (await tx.list(SYNC_LOG)).sort(bySeqDesc);
-        for (const old of all.slice(SYNC_LOG_MAX)) await tx.remove(SYNC_LOG, String(old.id));
         return { entry, log: all.slice(0, SYNC_LOG_MAX) };
       });
     },

@@ -131,8 +131,7 @@ export async function pushHistory(tx: Tx, grid: Grid, reason: string): Promise<S
   const seq = await tx.next('shiftHistory');
   const snap: Snapshot = { id: `snap-${String(seq).padStart(5, '0')}`, seq, ts: Date.now(), reason, grid };
   await tx.put(SHIFT_HISTORY, snap.id, snap);
-  const all = await tx.list<Snapshot>(SHIFT_HISTORY);
-  all.sort((a, b) => b.ts - a.ts || b.seq - a.seq);
-  for (const old of all.slice(HISTORY_MAX)) await tx.remove(SHIFT_HISTORY, old.id);
+  // A capped list is trimmed locally, never synced as deletions (DESIGN §4).
+  await tx.trimLocal(SHIFT_HISTORY, HISTORY_MAX);
   return snap;
 }
