@@ -96,16 +96,17 @@ describe('label printing', () => {
     expect(jobs[0].options.deviceName).toBe('ZDesigner ZD421');
   });
 
-  it('writes a printed label to the label print log; a failure returns its reason and logs nothing', async () => {
+  it('writes every print job to the label print log: ok, or failed with the reason', async () => {
     const ok = setup();
     await ok.handlers.printLabel({ html: '<p>', widthMm: 60, heightMm: 40, copies: 3, size: 'l' });
     expect(ok.requests).toEqual([
-      { method: 'POST', path: '/api/labels/log', body: { size: 'l', count: 3, date: '2026-04-01', ts: Date.UTC(2026, 2, 31, 16, 30) } },
+      { method: 'POST', path: '/api/labels/log', body: { size: 'l', count: 3, date: '2026-04-01', ts: Date.UTC(2026, 2, 31, 16, 30), result: 'ok' } },
     ]);
     const bad = setup({ printOk: false, failure: 'Invalid deviceName provided' });
     const r = await bad.handlers.printLabel({ html: '<p>', widthMm: 60, heightMm: 40, printer: 'gone' });
     expect(r).toEqual({ ok: false, reason: 'プリンターが見つかりません（Invalid deviceName provided）' });
-    expect(bad.requests).toEqual([]);
+    expect(bad.requests).toHaveLength(1);
+    expect(bad.requests[0].body).toMatchObject({ result: 'failed', reason: 'プリンターが見つかりません（Invalid deviceName provided）' });
   });
 
   it('refuses a malformed request without printing', async () => {

@@ -88,14 +88,14 @@ export function createStationHandlers(deps: StationDeps): StationBridge {
   const warn = deps.warn ?? ((line: string) => console.warn(line));
 
   /**
-   * A printed label goes to the label print log of the bench ({size, count, date, ts}). The log
-   * counts printed labels, so a failed print is not posted (its reason goes back to the window).
+   * Every print job goes to the label print log of the bench ({size, count, date, ts, result}):
+   * result 'ok', or 'failed' with the reason the printer gave (the reason also goes back to the window).
    */
   async function logLabelPrint(result: PrintResult, labelSize: LabelSize, copies: number): Promise<void> {
-    if (!result.ok) return;
     const ts = now();
+    const outcome = result.ok ? { result: 'ok' } : { result: 'failed', reason: result.reason ?? '印刷に失敗しました' };
     try {
-      const res = await deps.server.request('POST', '/api/labels/log', { size: labelSize, count: copies, date: jstDate(ts), ts });
+      const res = await deps.server.request('POST', '/api/labels/log', { size: labelSize, count: copies, date: jstDate(ts), ts, ...outcome });
       if (res.status >= 400) warn(`label log not written: ${serverReason(res)}`);
     } catch (err) {
       warn(`label log not written: ${err instanceof Error ? err.message : String(err)}`);

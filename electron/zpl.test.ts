@@ -93,10 +93,10 @@ describe('raw ZPL to a networked Zebra printer', () => {
     expect(await sendZpl({ host: '127.0.0.1', zpl: '  ' })).toEqual({ ok: false, reason: 'ZPLが空です' });
   });
 
-  it('a failed ZPL print returns its reason and is not counted in the print log', async () => {
+  it('a failed ZPL print returns its reason and is logged as failed with it', async () => {
     const logged: unknown[] = [];
     const h = handlers(() => {}, logged);
     expect(await h.printZpl({ zpl: '^XA^XZ' })).toEqual({ ok: false, reason: 'Zebraプリンターのホストが設定されていません' });
-    expect(logged).toEqual([]);
+    expect(logged).toEqual([expect.objectContaining({ result: 'failed', reason: 'Zebraプリンターのホストが設定されていません' })]);
   });
 });

@@ -227,7 +227,7 @@ export const LabelTemplate = z.looseObject({
   ts: num.optional(),
 });
 export type LabelTemplate = z.infer<typeof LabelTemplate>;
-export const LabelLogEntry = z.looseObject({ id: str, ts: num.optional(), date: optStr, count: num.optional(), size: optStr });
+export const LabelLogEntry = z.looseObject({ id: str, ts: num.optional(), date: optStr, count: num.optional(), size: optStr, result: optStr, reason: optStr });
 export type LabelLogEntry = z.infer<typeof LabelLogEntry>;
 
 export const QuoteLine = z.looseObject({ n: textish, q: num, p: num, d: textish.optional() });

@@ -186,6 +186,7 @@ export function LabelsScreen() {
                     <th>日付</th>
                     <th>サイズ</th>
                     <th className="num">枚数</th>
+                    <th>結果</th>
                   </tr>
                 </thead>
                 <tbody>
@@ -195,6 +196,7 @@ export function LabelsScreen() {
                       <td>{l.date}</td>
                       <td>{(l.size ?? '').toUpperCase()}</td>
                       <td className="num">{l.count}</td>
+                      <td>{l.result === 'failed' ? <span className="chip c-red" title={l.reason}>失敗: {l.reason}</span> : '成功'}</td>
                     </tr>
                   ))}
                 </tbody>

@@ -48,6 +48,10 @@ const logBody = createShape({
   count: intClamp(1, 100_000, 1),
   date: text(10).optional(),
   ts: intClamp(0, 8_640_000_000_000_000, 0).optional(),
+  /** Outcome of the print job (the desktop app logs failures too, with the printer's reason). */
+  result: oneOf(['ok', 'failed'], 'ok'),
+  reason: text(200).optional(),
+  printer: text(120).optional(),
 });
 
 const idParams = z.object({ id: z.string().min(1).max(60) });
@@ -107,7 +111,7 @@ export const labelRoutes = [
       const ts = body.ts || Date.now();
       const date = body.date ?? jstDate(ts);
       if (!/^\d{4}-\d{2}-\d{2}$/.test(date)) throw badRequest('invalid date', { message: '日付(date)は YYYY-MM-DD 形式で指定してください' });
-      const entry = { id: randomId('lg-'), ts, date, count: body.count, size: body.size };
+      const entry = { id: randomId('lg-'), ts, date, count: body.count, size: body.size, result: body.result, ...(body.reason ? { reason: body.reason } : {}), ...(body.printer ? { printer: body.printer } : {}) };
       await app.store.transact(ws, (tx) => tx.put(LABEL_LOG, entry.id, entry));
       return { entry };
     },

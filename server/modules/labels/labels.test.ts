@@ -157,3 +157,18 @@ describe('GET /api/labels/render', () => {
     }
   });
 });
+
+describe('POST /api/labels/log with a print outcome', () => {
+  it('records a failed print with its reason and defaults the outcome to ok', async () => {
+    const { startTestServer } = await import('../../testing/harness');
+    const srv = await startTestServer();
+    const api = srv.client();
+    const ok = await api.post<{ entry: Record<string, unknown> }>('/api/labels/log', { size: 's', count: 2 });
+    expect(ok.body.entry).toMatchObject({ size: 's', count: 2, result: 'ok' });
+    const failed = await api.post<{ entry: Record<string, unknown> }>('/api/labels/log', { size: 'm', count: 1, result: 'failed', reason: 'プリンターが見つかりません', printer: 'ZD421' });
+    expect(failed.body.entry).toMatchObject({ result: 'failed', reason: 'プリンターが見つかりません', printer: 'ZD421' });
+    const log = await api.get<{ log: Record<string, unknown>[] }>('/api/labels/log');
+    expect(log.body.log[0]).toMatchObject({ result: 'failed' });
+    await srv.close();
+  });
+});
