@@ -1,0 +1,116 @@
+/** Wire schemas of the back-office screens: capacity, DaaS, store, trade-in, reports, compliance, integrations. */
+import { z } from 'zod';
+import { num, optStr, str } from './primitives';
+
+// ---- Back office: capacity, DaaS, store, trade-in, reports, compliance, integrations ----
+const money = num.optional();
+export const CAPACITY_KEYS = ['kittingDaily', 'storageMax', 'storageUsed', 'palletMax', 'palletUsed', 'warehouseMax', 'warehouseUsed', 'staffCount', 'perStaff'] as const;
+export type CapacityKey = (typeof CAPACITY_KEYS)[number];
+export const CapacityConfig = z.looseObject(Object.fromEntries(CAPACITY_KEYS.map((k) => [k, num.optional()])) as Record<CapacityKey, z.ZodOptional<z.ZodNumber>>);
+export type CapacityConfig = z.infer<typeof CapacityConfig>;
+export const LoadEntry = z.looseObject({ id: str, date: optStr, cust: optStr, qty: num.optional(), kind: optStr, note: optStr });
+export type LoadEntry = z.infer<typeof LoadEntry>;
+export const CapacityDay = z.looseObject({ date: str, dow: optStr, load: num, capacity: num, pct: num.nullable().optional(), over: z.boolean().optional() });
+export type CapacityDay = z.infer<typeof CapacityDay>;
+export const CapacitySummary = z.record(z.string(), z.union([num, str]).nullable());
+export type CapacitySummary = z.infer<typeof CapacitySummary>;
+export interface LoadInput {
+  date?: string;
+  cust?: string;
+  qty?: number;
+  kind?: string;
+  note?: string;
+}
+
+export const DAAS_STATUSES = ['draft', 'proposed', 'approved', 'contracted'] as const;
+export type DaasStatus = (typeof DAAS_STATUSES)[number];
+export const DaasQuote = z.looseObject({
+  id: str,
+  cust: optStr,
+  model: optStr,
+  qty: num.optional(),
+  term: num.optional(),
+  res: num.optional(),
+  lcm: z.boolean().optional(),
+  war: z.boolean().optional(),
+  price: money,
+  monthly: money,
+  mrr: money,
+  expires: optStr,
+  status: optStr,
+  statusLabel: optStr,
+  contracted: optStr,
+  ts: num.optional(),
+});
+export type DaasQuote = z.infer<typeof DaasQuote>;
+export const DaasTotals = z.looseObject({ units: num, mrr: num, arr: num, contracts: num, pipelineUnits: num, pipelineMrr: num, byStatus: z.record(z.string(), num).optional() });
+export type DaasTotals = z.infer<typeof DaasTotals>;
+export interface DaasQuoteInput {
+  id?: string;
+  cust?: string;
+  model?: string;
+  qty?: number;
+  term?: number;
+  res?: number;
+  lcm?: boolean;
+  war?: boolean;
+  price?: number;
+  expires?: string;
+}
+
+export const StoreProduct = z.looseObject({ id: str, name: str, cat: optStr, ic: optStr, price: num, cost: money, note: optStr, custom: z.boolean().optional() });
+export type StoreProduct = z.infer<typeof StoreProduct>;
+export const StoreOrderLine = z.looseObject({ id: optStr, name: optStr, price: num, cost: money, qty: num });
+export const StoreOrder = z.looseObject({ id: str, date: optStr, dateStr: optStr, cust: optStr, job: optStr, dest: optStr, count: num, total: num, gp: num, lines: z.array(StoreOrderLine).optional(), status: optStr });
+export type StoreOrder = z.infer<typeof StoreOrder>;
+export interface StoreOrderInput {
+  cust?: string;
+  job?: string;
+  dest?: string;
+  lines: { id: string; qty: number; name?: string; price?: number; cost?: number }[];
+}
+
+export const Buyback = z.looseObject({ id: str, date: optStr, model: optStr, cust: optStr, grade: optStr, bat: num.optional(), offer: money, resell: money, margin: money, residual: money, refurb: money });
+export type Buyback = z.infer<typeof Buyback>;
+export const RefurbStock = z.looseObject({ id: str, model: optStr, grade: optStr, cost: money, ask: money, margin: money, note: optStr });
+export type RefurbStock = z.infer<typeof RefurbStock>;
+export const BuybackReceipt = z.looseObject({ no: str, id: optStr, date: optStr, dateJa: optStr, cust: optStr, person: optStr, items: z.array(z.looseObject({ model: optStr, qty: num.optional(), price: money })).optional(), total: money, note: optStr });
+export type BuybackReceipt = z.infer<typeof BuybackReceipt>;
+
+export const Report = z.looseObject({
+  id: str,
+  cust: str.nullable().optional(),
+  custLabel: optStr,
+  month: optStr,
+  monthLabel: optStr,
+  hasData: z.boolean().optional(),
+  figures: z.record(z.string(), z.union([num, str]).nullable()).optional(),
+  scope: z.record(z.string(), z.string()).optional(),
+  asOf: z.union([str, num]).optional(),
+  undated: z.record(z.string(), num).optional(),
+  generatedAt: num.optional(),
+});
+export type Report = z.infer<typeof Report>;
+
+export const COMPLIANCE_KEYS = ['isms', 'pmark', 'soc2', 'appi'] as const;
+export type ComplianceKey = (typeof COMPLIANCE_KEYS)[number];
+export const Capa = z.looseObject({ id: str, src: optStr, finding: optStr, due: optStr, owner: optStr, state: optStr });
+export type Capa = z.infer<typeof Capa>;
+/** Audit row [ts 'YYYY-MM-DD HH:mm', user, action, target, result, cat]. */
+export const AuditRow = z.array(z.string());
+export type AuditRow = z.infer<typeof AuditRow>;
+export interface AuditInput {
+  action: string;
+  user?: string;
+  target?: string;
+  result?: string;
+  cat?: string;
+  ts?: string;
+}
+export const ComplianceDoc = z.looseObject({ month: str, count: num, byCat: z.record(z.string(), num).optional(), capa: z.array(Capa.extend({ overdue: z.boolean().optional() })).optional(), overdue: num.optional(), org: z.record(z.string(), z.unknown()).optional(), issuedAt: num.optional() });
+export type ComplianceDoc = z.infer<typeof ComplianceDoc>;
+
+export const ExtraRule = z.looseObject({ id: str, trig: z.string().optional(), act: z.string().optional(), ic: z.string().optional(), on: z.boolean().optional() });
+export type ExtraRule = z.infer<typeof ExtraRule>;
+export const SyncLogEntry = z.looseObject({ id: str, service: optStr, kind: optStr, result: optStr, time: optStr });
+export type SyncLogEntry = z.infer<typeof SyncLogEntry>;
