@@ -44,7 +44,28 @@ export async function ensureWorkspace(store: Store, id: string, kind: string, se
     },
     { seed: true },
   );
+  // The series levels right after seeding: numbers up to them are demo numbers, identical on every
+  // replica; numbers above them were issued by this replica (see server/sync/numbered.ts).
+  await store.setMeta(seriesBaseKey(id), JSON.stringify(await store.replica.localSeries(id)));
   await store.markSeeded(id);
+}
+
+/** Meta key of a workspace's series levels right after its demo data was loaded. */
+export const seriesBaseKey = (ws: string) => `series_base:${ws}`;
+
+/** A workspace's series levels after seeding (null when it was seeded before they were recorded). */
+export async function seriesBase(store: Store, ws: string): Promise<Record<string, number> | null> {
+  const raw = await store.meta(seriesBaseKey(ws));
+  if (!raw) return null;
+  try {
+    const parsed = JSON.parse(raw) as unknown;
+    if (!parsed || typeof parsed !== 'object' || Array.isArray(parsed)) return null;
+    const out: Record<string, number> = {};
+    for (const [k, v] of Object.entries(parsed)) if (Number.isInteger(v) && (v as number) >= 0) out[k] = v as number;
+    return out;
+  } catch {
+    return null;
+  }
 }
 
 /** Highest number found in ids like SHP-1004 or TK-0672 (0 when none). */

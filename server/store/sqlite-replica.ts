@@ -11,6 +11,7 @@ import type {
   LeaseLevel,
   LeaseRequest,
   PushOutcome,
+  RenumberJob,
   ReplicaStore,
   WireChange,
   WireRecord,
@@ -119,6 +120,7 @@ export class SqliteReplica implements ReplicaStore {
         'SELECT coll, id, data, stamps, deleted, hlc FROM records WHERE ws = ? ORDER BY rowid',
       ),
       dropWs: db.prepare('DELETE FROM records WHERE ws = ?'),
+      dropRow: db.prepare('DELETE FROM records WHERE ws = ? AND coll = ? AND id = ?'),
       trim: db.prepare(
         `DELETE FROM records WHERE rowid IN (
            SELECT rowid FROM records WHERE ws = ? AND coll = ? ORDER BY hlc DESC, id DESC LIMIT -1 OFFSET ?)`,
@@ -369,6 +371,51 @@ export class SqliteReplica implements ReplicaStore {
     });
   }
 
+  renumber(ws: string, job: RenumberJob): Promise<number> {
+    return this.atomically(() => {
+      for (const [series, level] of Object.entries(job.levels)) {
+        const cur = this.q.seriesGet.get(ws, series)?.next ?? 0;
+        if (cur > level) throw new Error(`series ${series} issued ${cur} after enrolment began (planned for ${level}); enrol again`);
+      }
+      const records: WireRecord[] = this.q.wsRows.all(ws).map((r) => ({
+        coll: r.coll,
+        id: r.id,
+        data: JSON.parse(r.data) as Doc,
+        stamps: JSON.parse(r.stamps) as Record<string, string>,
+        deleted: r.deleted === 1,
+      }));
+      const byKey = new Map(records.map((r) => [`${r.coll}\u0001${r.id}`, r]));
+      const rewrites = job.plan(records);
+      const leaving = new Set(rewrites.map((w) => `${w.coll}\u0001${w.from}`));
+      for (const w of rewrites) {
+        const target = `${w.coll}\u0001${w.to}`;
+        if (w.to !== w.from && byKey.has(target) && !leaving.has(target)) throw new Error(`renumbering ${w.coll}/${w.from}: ${w.to} exists already`);
+      }
+      for (const w of rewrites) this.q.dropRow.run(ws, w.coll, w.from);
+      for (const w of rewrites) {
+        const old = byKey.get(`${w.coll}\u0001${w.from}`);
+        const stamps: Record<string, string> = { ...(old?.stamps ?? {}) };
+        const hlc = this.clock.tick();
+        for (const k of w.changed) stamps[k] = hlc;
+        for (const k of Object.keys(w.data)) stamps[k] ??= hlc;
+        const deleted = old?.deleted ?? false;
+        let max = '';
+        const groups = new Map<string, Doc>();
+        for (const [k, st] of Object.entries(stamps)) {
+          if (st > max) max = st;
+          const g = groups.get(st) ?? {};
+          g[k] = k === '_deleted' ? deleted : (w.data[k] ?? null);
+          groups.set(st, g);
+        }
+        this.q.upsert.run(ws, w.coll, w.to, JSON.stringify(w.data), JSON.stringify(stamps), deleted ? 1 : 0, max);
+        for (const st of [...groups.keys()].sort()) this.q.change.run(ws, w.coll, w.to, st, JSON.stringify(groups.get(st)), '');
+      }
+      for (const [series, atLeast] of Object.entries(job.bump)) this.q.seriesSet.run(ws, series, atLeast);
+      for (const [k, v] of Object.entries(job.meta ?? {})) this.q.setMeta.run(k, v);
+      return rewrites.length;
+    });
+  }
+
   // ---- bench: leased number blocks ----
 
   leasedWorkspace(): string | null {
@@ -478,6 +525,25 @@ export class SqliteReplica implements ReplicaStore {
       const hi = base + req.size;
       this.q.seriesSet.run(ws, req.series, hi);
       return { series: req.series, lo: base + 1, hi };
+    });
+  }
+
+  reserveForBench(ws: string, levels: Record<string, number>, base: Record<string, number> | null): Promise<Record<string, number>> {
+    return this.atomically(() => {
+      const offsets: Record<string, number> = {};
+      for (const [series, level] of Object.entries(levels)) {
+        const cur = this.q.seriesGet.get(ws, series)?.next ?? 0;
+        // Without the bench's seeded base nothing tells its own numbers from demo ones: only keep above them.
+        const from = base === null ? null : (base[series] ?? 0);
+        if (from !== null && level > from && cur > from) {
+          const top = Math.max(level, cur);
+          offsets[series] = top - from;
+          this.q.seriesSet.run(ws, series, top + (level - from));
+        } else {
+          this.q.seriesSet.run(ws, series, level);
+        }
+      }
+      return offsets;
     });
   }
 

@@ -126,6 +126,27 @@ export interface PushOutcome {
   duplicate: boolean;
 }
 
+/** One record rewritten by a renumbering: `from` is dropped, `to` written with `data`. */
+export interface Rewrite {
+  coll: string;
+  from: string;
+  to: string;
+  data: Doc;
+  /** Fields whose value changed (stamped anew; the others keep their stamps). */
+  changed: string[];
+}
+
+export interface RenumberJob {
+  /** Series levels the rewrite was planned for: refused when a counter moved past one since. */
+  levels: Record<string, number>;
+  /** Counters raised to at least these after the rewrite. */
+  bump: Record<string, number>;
+  /** The rewrites, computed from every record of the workspace (tombstones included). */
+  plan: (records: WireRecord[]) => Rewrite[];
+  /** Meta keys written in the same transaction. */
+  meta?: Record<string, string>;
+}
+
 /** Options of a batch applied from another replica. */
 export interface ApplyOptions {
   /** Meta keys written in the same transaction (a pull cursor advances with its page). */
@@ -161,6 +182,12 @@ export interface ReplicaStore {
   rekey(from: string, to: string): Promise<number>;
   /** Local series counters (name -> last issued). */
   localSeries(ws: string): Promise<Record<string, number>>;
+  /**
+   * Bench, before its local records move into the central workspace: rewrite records atomically
+   * (new keys and fields; see server/sync/numbered.ts). Old keys are dropped without a tombstone
+   * (no other replica has seen them), new rows are logged as local changes.
+   */
+  renumber(ws: string, job: RenumberJob): Promise<number>;
 
   // bench: leased number blocks
   leasedWorkspace(): string | null;
@@ -177,6 +204,12 @@ export interface ReplicaStore {
   pushBatch(ws: string, bench: string, batch: string, changes: WireChange[], opts?: ApplyOptions): Promise<PushOutcome>;
   /** Central: reserve a block of a series (null when start is unknown and the series unused). */
   leaseBlock(ws: string, req: LeaseRequest): Promise<LeaseBlock | null>;
+  /**
+   * Central, at enrolment: for each series of a bench (its level, and its seeded base when known),
+   * keep the workspace's series above the bench's level; where both issued numbers above the base,
+   * reserve a fresh range and answer the offset the bench adds to its numbers (series -> offset).
+   */
+  reserveForBench(ws: string, levels: Record<string, number>, base: Record<string, number> | null): Promise<Record<string, number>>;
   /** Central: names of every series of a workspace. */
   seriesNames(ws: string): Promise<string[]>;
   createEnrolCode(ws: string, codeHash: string, expires: number): Promise<void>;

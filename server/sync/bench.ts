@@ -1,7 +1,9 @@
 import { chmodSync, existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { LeaseLevel, Store, WireChange } from '../store/types';
+import { seriesBase } from '../store/seed';
 import { leasePlan } from './leases';
+import { renumberLocal } from './numbered';
 import { DEFAULT_BLOCK, PULL_PAGE, PUSH_BATCH, SNAPSHOT_PAGE, SyncError, type Timed, type Transport } from './protocol';
 
 /** What a bench keeps in its data folder once enrolled (mode 0600). */
@@ -108,8 +110,16 @@ export class SyncBench {
     const url = central.replace(/\/+$/, '');
     const localWs = await this.store.meta('bench_workspace');
     const series = localWs ? await this.store.replica.localSeries(localWs) : {};
-    const answer = this.timed(await this.opts.transport(url).enrol({ code, bench: this.store.node, name, series }, this.schema));
+    // The seeded levels of the local workspace (none once it is a central workspace already).
+    const base = localWs ? await seriesBase(this.store, localWs) : null;
+    const body = { code, bench: this.store.node, name, series, ...(base ? { base } : {}) };
+    const answer = this.timed(await this.opts.transport(url).enrol(body, this.schema));
     const enrolment: Enrolment = { central: url, token: answer.token, bench: answer.bench, workspace: answer.workspace };
+    // Numbers central issued too move to the range it reserved, before anything joins the workspace.
+    if (localWs && base && localWs !== answer.workspace && answer.renumber && Object.keys(answer.renumber).length > 0) {
+      const n = await renumberLocal(this.store, localWs, answer.renumber, series, base);
+      this.opts.log?.(`sync: renumbered ${n} local records (${Object.keys(answer.renumber).join(', ')})`);
+    }
     if (this.enrolment?.workspace !== enrolment.workspace) {
       await this.store.setMeta(PULL_CURSOR, '0');
       await this.store.setMeta(PUSH_CURSOR, '0');

@@ -7,7 +7,7 @@ import {
   MAX_SNAPSHOT,
   SyncError,
   type EnrolAnswer,
-  type EnrolBody,
+  type EnrolRequest,
   type LeaseAnswer,
   type LeaseBody,
   type PullAnswer,
@@ -59,17 +59,16 @@ export class SyncCentral {
     return { code, expiresAt: new Date(expires).toISOString() };
   }
 
-  async enrol(body: Required<EnrolBody>, schema: number): Promise<EnrolAnswer> {
+  async enrol(body: EnrolRequest, schema: number): Promise<EnrolAnswer> {
     this.checkSchema(schema);
     const ws = await this.r.redeemEnrolCode(hashSecret(normaliseCode(body.code)), body.bench, Date.now());
     if (!ws) throw new SyncError(403, 'enrol_code_invalid', this.now());
     const token = `kbt_${randomBytes(32).toString('base64url')}`;
     await this.r.saveBench(ws, body.bench, hashSecret(token), body.name);
-    // Numbers the bench issued before it was enrolled are never issued again.
-    await this.store.transact(ws, async (tx) => {
-      for (const [series, level] of Object.entries(body.series)) await tx.bumpSeries(series, level);
-    });
-    return { token, workspace: ws, bench: body.bench, serverTime: this.now() };
+    // Numbers the bench issued before it was enrolled are never issued again; where central issued
+    // the same numbers meanwhile, the bench's move to a range reserved here (see numbered.ts).
+    const renumber = await this.r.reserveForBench(ws, body.series, body.base ?? null);
+    return { token, workspace: ws, bench: body.bench, renumber, serverTime: this.now() };
   }
 
   /** The bench a token belongs to; 401 for an unknown or revoked token (refused at once). */

@@ -43,6 +43,11 @@ export const enrolBody = z.object({
   name: z.string().max(100).default(''),
   /** The bench's local series levels, so central never issues a number the bench already used. */
   series: z.record(z.string().max(100), z.number().int().nonnegative()).default({}),
+  /**
+   * The bench's series levels right after its demo data was loaded: its own numbers lie above them.
+   * Where central issued numbers in the same range, it answers a renumbering plan.
+   */
+  base: z.record(z.string().max(100), z.number().int().nonnegative()).optional(),
 });
 
 export const leaseBody = z.object({
@@ -60,6 +65,8 @@ export const leaseBody = z.object({
 
 export type PushBody = z.infer<typeof pushBody>;
 export type EnrolBody = z.input<typeof enrolBody>;
+/** An enrolment request as central reads it (defaults applied). */
+export type EnrolRequest = z.output<typeof enrolBody>;
 export type LeaseBody = z.infer<typeof leaseBody>;
 
 export interface Timed {
@@ -69,6 +76,11 @@ export interface EnrolAnswer extends Timed {
   token: string;
   workspace: string;
   bench: string;
+  /**
+   * Series whose numbers central issued too since the bench's base: the bench adds the offset to
+   * each of its numbers above the base before its records join the workspace (series -> offset).
+   */
+  renumber?: Record<string, number>;
 }
 export interface PushAnswer extends Timed {
   acked: number;
