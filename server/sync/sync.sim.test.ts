@@ -18,3 +18,15 @@ describe('sync simulation: 1 central + 3-6 benches under faults', () => {
     });
   }
 });
+
+describe('sync simulation: benches and central issue the same numbers before enrolment', () => {
+  const seed = Number(process.env.SIM_PRE_SEED ?? 606);
+  it(`renumbers at enrolment: no lost write and no duplicate number (seed ${seed})`, { timeout: 120_000 }, async () => {
+    const report = await simulate(seed, STEPS, { numbersBeforeEnrol: true });
+    if (report.problems.length > 0) {
+      console.error(`sync simulation failed: replay with SIM_PRE_SEED=${seed}\n${report.problems.slice(0, 4).join('\n').slice(0, 6000)}`);
+    }
+    expect(report.problems.length, `seed ${seed}: ${report.problems.length} problems`).toBe(0);
+    expect(report.renumbered).toBeGreaterThan(0);
+  });
+});

@@ -9,6 +9,7 @@ import { SqliteStore } from '../../store/sqlite-store';
 import type { Doc, Tx } from '../../store/types';
 import { SyncBench } from '../bench';
 import { SyncCentral } from '../central';
+import { planRenumbering, renumberedKey, type SeriesShift } from '../numbered';
 import { dumpReplica, Oracle } from './oracle';
 import { Rng } from './rng';
 import { SimTransport, type FaultCounts, type NetState } from './sim-transport';
@@ -37,6 +38,15 @@ interface Bench {
   /** Highest change seq of this file already given to the oracle. */
   fed: number;
   localWs: string;
+  /** Writes to the local workspace, held back until enrolment tells which numbers moved. */
+  held: { coll: string; id: string; hlc: string; fields: Doc }[];
+  /** Numbers issued before enrolment (checked for duplicates once renumbered). */
+  heldNumbers: [string, number][];
+}
+
+export interface SimOptions {
+  /** Unenrolled benches and central issue sequential numbers too (renumbered at enrolment). */
+  numbersBeforeEnrol?: boolean;
 }
 
 export interface SimReport {
@@ -46,6 +56,8 @@ export interface SimReport {
   refused503: number;
   crashes: number;
   cycles: number;
+  /** Numbers issued before enrolment that moved to a range central reserved. */
+  renumbered: number;
   faults: FaultCounts;
   problems: string[];
 }
@@ -68,11 +80,12 @@ export class World {
   readonly benches: Bench[] = [];
   private readonly issued = new Map<string, Set<number>>();
   private readonly imeis: string[] = [];
-  stats = { ops: 0, committed: 0, refused503: 0, crashes: 0, cycles: 0 };
+  stats = { ops: 0, committed: 0, refused503: 0, crashes: 0, cycles: 0, renumbered: 0 };
 
   constructor(
     readonly seed: number,
     private readonly nBenches: number,
+    private readonly opts: SimOptions = {},
   ) {
     this.rng = new Rng(seed);
     this.root = mkdtempSync(join(tmpdir(), `kitting-sim-${seed}-`));
@@ -94,7 +107,7 @@ export class World {
       const dir = join(this.root, name);
       mkdirSync(dir);
       const skew = this.rng.int(-10 * MIN, 10 * MIN);
-      const b = { name, dir, file: join(dir, 'kitting.db'), skew, online: true, crashNext: false, fed: 0, localWs: `b-${name}` } as Bench;
+      const b = { name, dir, file: join(dir, 'kitting.db'), skew, online: true, crashNext: false, fed: 0, localWs: `b-${name}`, held: [] as Bench['held'], heldNumbers: [] as Bench['heldNumbers'] } as Bench;
       this.open(b);
       await ensureWorkspace(b.store, b.localWs, 'bench', SEEDS);
       await b.store.setMeta('bench_workspace', b.localWs);
@@ -133,16 +146,57 @@ export class World {
     return b.sync.workspace ?? b.localWs;
   }
 
-  /** Give the oracle every write this replica's file committed since last time. */
+  /**
+   * Give the oracle every write this replica's file committed since last time. Writes to the local
+   * workspace wait for enrolment: a record renumbered then is expected under its new key only.
+   */
   private feed(b: Bench): void {
-    b.fed = this.feedFrom(b.store, b.fed, (ws) => ws === b.localWs || ws === this.ws);
+    b.fed = this.feedFrom(b.store, b.fed, (ws) => ws === this.ws, (r) => {
+      if (r.ws === b.localWs) b.held.push({ coll: r.coll, id: r.id, hlc: r.hlc, fields: JSON.parse(r.fields) as Doc });
+    });
+    if (b.sync.enrolled && (b.held.length > 0 || b.heldNumbers.length > 0)) this.release(b);
+  }
+
+  /** The bench enrolled: hand its held writes to the oracle, leaving out the keys it renumbered. */
+  private release(b: Bench): void {
+    const raw = b.store.db.prepare<[string], { value: string }>('SELECT value FROM meta WHERE key = ?').get(renumberedKey(b.localWs))?.value;
+    const shifts = raw ? (JSON.parse(raw) as Record<string, SeriesShift>) : {};
+    const moved = new Set(
+      planRenumbering(
+        b.held.map((c) => ({ coll: c.coll, id: c.id, data: {}, stamps: {}, deleted: false })),
+        shifts,
+      )
+        .filter((w) => w.to !== w.from)
+        .map((w) => `${w.coll}\u0001${w.from}`),
+    );
+    for (const c of b.held) if (!moved.has(`${c.coll}\u0001${c.id}`)) this.oracle.add(c.coll, c.id, c.hlc, c.fields);
+    for (const [series, n] of b.heldNumbers) {
+      const sh = shifts[series];
+      const moves = sh !== undefined && n > sh.base && n <= sh.level;
+      if (moves) this.stats.renumbered += 1;
+      this.noteIssued(series, moves ? n + sh.offset : n);
+    }
+    b.held = [];
+    b.heldNumbers = [];
+  }
+
+  private noteIssued(series: string, n: number): void {
+    let set = this.issued.get(series);
+    if (!set) this.issued.set(series, (set = new Set()));
+    if (set.has(n)) this.problems.push(`number ${n} of series ${series} issued twice`);
+    set.add(n);
   }
 
   private feedCentral(): void {
     this.centralFed = this.feedFrom(this.centralStore, this.centralFed, (ws) => ws === this.ws);
   }
 
-  private feedFrom(store: SqliteStore, after: number, mine: (ws: string) => boolean): number {
+  private feedFrom(
+    store: SqliteStore,
+    after: number,
+    mine: (ws: string) => boolean,
+    other: (r: { ws: string; coll: string; id: string; hlc: string; fields: string }) => void = () => undefined,
+  ): number {
     const rows = store.db
       .prepare<[number], { seq: number; ws: string; coll: string; id: string; hlc: string; fields: string }>(
         "SELECT seq, ws, coll, id, hlc, fields FROM changes WHERE seq > ? AND origin = '' ORDER BY seq",
@@ -151,6 +205,7 @@ export class World {
     let last = after;
     for (const r of rows) {
       if (mine(r.ws)) this.oracle.add(r.coll, r.id, r.hlc, JSON.parse(r.fields) as Doc);
+      else other(r);
       last = r.seq;
     }
     return last;
@@ -203,7 +258,7 @@ export class World {
       if (tickets.length > 0 && rng.chance(0.6)) {
         const t = rng.pick(tickets);
         const mid = `M-${rng.int(0, 1e9).toString(36)}`;
-        await tx.put('ticketMessages', mid, { id: mid, ticket: t.id, text: `返信${rng.int(1, 99)}`, at: now });
+        await tx.put('ticketMessages', mid, { id: mid, ticketId: t.id, text: `返信${rng.int(1, 99)}`, at: now });
         await tx.patch('tickets', String(t.id), { status: rng.pick(['受付', '対応中', '完了']) });
         return;
       }
@@ -228,24 +283,22 @@ export class World {
       const id = `INV-${jstYymm(now)}-${String(await next(tx, issued, series)).padStart(3, '0')}`;
       await tx.put('invoices', id, { id, amount: rng.int(1000, 90000) });
     };
-    // Before enrolment a bench issues no sequential numbers (see README of sync: its local counters are not leased).
+    // Before enrolment a bench's local counters are not leased: its numbers are renumbered at
+    // enrolment where central issued the same (only with numbersBeforeEnrol).
     const plain = [device, device, device, replace, remove, job, job, settings];
-    return enrolled ? [...plain, ticket, ticket, cert, log, log, shipment, invoice] : plain;
+    if (enrolled) return [...plain, ticket, ticket, cert, log, log, shipment, invoice];
+    return this.opts.numbersBeforeEnrol ? [...plain, ticket, ticket, cert, shipment, invoice] : plain;
   }
 
-  private async operate(store: SqliteStore, ws: string, enrolled: boolean): Promise<void> {
+  private async operate(store: SqliteStore, ws: string, enrolled: boolean, held?: [string, number][]): Promise<void> {
     const op = this.rng.pick(this.ops(enrolled));
     const issued: [string, number][] = [];
     this.stats.ops += 1;
     try {
       await store.transact(ws, (tx) => op(tx, issued));
       this.stats.committed += 1;
-      for (const [series, n] of issued) {
-        let set = this.issued.get(series);
-        if (!set) this.issued.set(series, (set = new Set()));
-        if (set.has(n)) this.problems.push(`number ${n} of series ${series} issued twice`);
-        set.add(n);
-      }
+      if (held) held.push(...issued);
+      else for (const [series, n] of issued) this.noteIssued(series, n);
     } catch (err) {
       if (err instanceof HttpError && err.status === 503 && err.error === 'series_exhausted' && typeof err.extra.series === 'string') {
         this.stats.refused503 += 1;
@@ -280,11 +333,11 @@ export class World {
     for (const b of this.benches) if (b.online ? rng.chance(0.004) : rng.chance(0.01)) b.online = !b.online;
 
     if (rng.chance(0.12)) {
-      await this.operate(this.centralStore, this.ws, false);
+      await this.operate(this.centralStore, this.ws, this.opts.numbersBeforeEnrol === true);
       this.feedCentral();
     } else {
       const b = rng.pick(this.benches);
-      await this.operate(b.store, this.wsOf(b), b.sync.enrolled);
+      await this.operate(b.store, this.wsOf(b), b.sync.enrolled, b.sync.enrolled ? undefined : b.heldNumbers);
       this.feed(b);
     }
     if (rng.chance(0.25)) {
@@ -350,9 +403,9 @@ function compare(what: string, got: string[], want: string[], problems: string[]
 }
 
 /** Run one seeded simulation to quiescence and check it. */
-export async function simulate(seed: number, steps: number): Promise<SimReport> {
+export async function simulate(seed: number, steps: number, opts: SimOptions = {}): Promise<SimReport> {
   const rng = new Rng(seed ^ 0x5eed);
-  const world = new World(seed, rng.int(3, 6));
+  const world = new World(seed, rng.int(3, 6), opts);
   try {
     await world.setup();
     for (let i = 0; i < steps; i += 1) await world.step();
