@@ -117,8 +117,13 @@ export class SyncBench {
     const enrolment: Enrolment = { central: url, token: answer.token, bench: answer.bench, workspace: answer.workspace };
     // Numbers central issued too move to the range it reserved, before anything joins the workspace.
     if (localWs && base && localWs !== answer.workspace && answer.renumber && Object.keys(answer.renumber).length > 0) {
-      const n = await renumberLocal(this.store, localWs, answer.renumber, series, base);
-      this.opts.log?.(`sync: renumbered ${n} local records (${Object.keys(answer.renumber).join(', ')})`);
+      const offsets = answer.renumber;
+      const n = await renumberLocal(this.store, localWs, offsets, series, base).catch((err: unknown) => {
+        // Nothing was rewritten (one transaction) and the bench stays unenrolled: a new code starts over.
+        this.opts.log?.(`sync: enrolment not completed: ${describe(err)}`);
+        throw new SyncError(409, 'enrol_interrupted', answer.serverTime);
+      });
+      this.opts.log?.(`sync: renumbered ${n} local records (${Object.keys(offsets).join(', ')})`);
     }
     if (this.enrolment?.workspace !== enrolment.workspace) {
       await this.store.setMeta(PULL_CURSOR, '0');

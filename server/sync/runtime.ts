@@ -41,11 +41,16 @@ export function benchOf(app: AppContext): SyncBench {
   return b;
 }
 
+const MESSAGES: Record<string, string> = {
+  enrol_interrupted: '登録処理中にこの作業台で番号が発行されたため、登録を完了できませんでした。新しい登録コードで再度登録してください',
+};
+
 /** A refused sync call as the API's error envelope (with central's time). */
 export function asHttp(err: unknown): unknown {
   if (!(err instanceof SyncError)) return err;
   const status = err.status === 0 ? 503 : err.status;
-  return new HttpError(status, err.error, err.serverTime === null ? {} : { serverTime: err.serverTime });
+  const message = MESSAGES[err.error];
+  return new HttpError(status, err.error, { ...(message ? { message } : {}), ...(err.serverTime === null ? {} : { serverTime: err.serverTime }) });
 }
 
 export async function mapSyncErrors<T extends object>(fn: () => Promise<T>): Promise<Record<string, unknown>> {
