@@ -2,8 +2,9 @@ import type { Request } from 'express';
 import { z } from 'zod';
 import { json, oneOf, text } from '../../../shared/fields';
 import type { AppContext } from '../../context';
-import { conflict, forbidden, HttpError } from '../../http/errors';
+import { conflict, forbidden, HttpError, unauthorized } from '../../http/errors';
 import { optionalSession } from '../../security/auth';
+import { P, PLATFORM_WS } from '../../security/platform';
 import type { Doc, Tx } from '../../store/types';
 
 export const TEAM = 'team';
@@ -52,12 +53,16 @@ export async function assertSeat(tx: Tx): Promise<void> {
 
 /**
  * When the caller is signed in, member management needs the owner or admin role in this
- * workspace (a viewer or member cannot promote anyone). Anonymous demo workspaces are open (auth P).
+ * workspace (a viewer or member cannot promote anyone). Anonymous demo workspaces are open (auth P);
+ * a workspace an account owns is not: dropping the Bearer header (the kit_tid cookie alone) must not
+ * let a member or viewer of that workspace promote itself.
  */
 export async function assertManager(app: AppContext, req: Request, ws: string, required = false): Promise<Doc | null> {
   const s = await optionalSession(app, req);
   if (!s) {
     if (required) throw forbidden('owner or admin only');
+    const tenant = await app.store.get<Doc>(PLATFORM_WS, P.tenants, ws);
+    if (tenant?.owner) throw unauthorized('unauthorized', { message: 'ログインが必要です' });
     return null;
   }
   if (s.tenantId !== ws) throw forbidden('owner or admin only');

@@ -64,6 +64,14 @@ describe('POST /api/team/invite and /api/team/accept', () => {
     const me = members.find((m) => m.email === o.email) as Member;
     expect((await joiner.post<Body>(`/api/team/member/${me.id}`, { role: 'viewer' }, viewer)).status).toBe(403);
     expect((await joiner.post<Body>('/api/team/plan', { planKey: 'ent' }, viewer)).status).toBe(403);
+    // ...nor by dropping the Bearer header: the kit_tid cookie alone is no licence in an owned workspace
+    const self = members.find((m) => m.email === 'new@example.jp') as Member;
+    expect((await joiner.post<Body>(`/api/team/member/${self.id}`, { role: 'owner' })).status).toBe(401);
+    expect((await joiner.post<Body>('/api/team/member', { name: 'Sneaky', role: 'owner' })).status).toBe(401);
+    expect((await joiner.post<Body>(`/api/team/member/${self.id}/delete`)).status).toBe(401);
+    const after = (await o.c.get<{ members: Member[] }>('/api/team/members')).body.members;
+    expect(after.find((m) => m.email === 'new@example.jp')?.role).toBe('viewer');
+    expect(after.some((m) => m.role === 'owner' && m.email !== o.email)).toBe(false);
   });
 
   it('counts pending invites against the team plan member limit', async () => {
