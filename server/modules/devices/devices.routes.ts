@@ -11,7 +11,8 @@ const deviceFields = {
   asset: text(40).optional(),
   model: text(60).default('iPhone 16'),
   maker: text(120).optional(),
-  os: text(40).optional(),
+  // Not named in the contract's Device row, so "all other strings clip 120" applies.
+  os: text(120).optional(),
   cust: text(60).default('社内検証機'),
   mdm: text(40).default(DEFAULT_MDM),
   status: text(20).default('入荷待ち'),

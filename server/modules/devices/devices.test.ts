@@ -90,6 +90,13 @@ describe('POST /api/device', () => {
     expect(d.mdm).toHaveLength(40);
     expect(d.bat).toBe(137.5);
   });
+  it('clips the strings the contract does not name (maker, os, user) to 120', async () => {
+    const res = await api.post<DeviceBody>('/api/device', { maker: 'M'.repeat(200), os: 'O'.repeat(200), user: 'U'.repeat(200) });
+    expect(res.status).toBe(200);
+    expect(res.body.device.maker).toHaveLength(120);
+    expect(res.body.device.os).toHaveLength(120);
+    expect(res.body.device.user).toHaveLength(120);
+  });
 
   it('keeps a given imei and refuses a second device with it', async () => {
     const imei = '490154203237518';
