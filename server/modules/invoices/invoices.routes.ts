@@ -45,12 +45,19 @@ export const invoiceRoutes = [
       const month = given(body.month) && body.month !== '' ? readMonth(body.month) : jstYymm();
       const status = given(body.status) ? readStatus(body.status) : 'draft';
       const recurring = given(body.recurring) ? readBool(body.recurring) : false;
+      const desc = readText(body.desc, 300, 'desc');
+      const due = readText(body.due, 20, 'due');
       const invoice = await app.store.transact(ws, async (tx) => {
         const custom = typeof body.id === 'string' ? body.id.trim() : '';
         const useCustom = /^INV-[\w-]{1,36}$/.test(custom) && !(await tx.get(INVOICES, custom));
-        const id = useCustom ? custom : invoiceId(month, await tx.next(invoiceSeries(month)));
+        let id = custom;
+        // A custom id may already hold a number of the month's series: skip it, never overwrite an invoice.
+        if (!useCustom) {
+          do id = invoiceId(month, await tx.next(invoiceSeries(month)));
+          while (await tx.get(INVOICES, id));
+        }
         const now = Date.now();
-        const doc: Invoice = { id, cust, month, desc: readText(body.desc, 300), amount, due: readText(body.due, 20), status, recurring, created: now, updated: now };
+        const doc: Invoice = { id, cust, month, desc, amount, due, status, recurring, created: now, updated: now };
         return tx.put(INVOICES, id, doc);
       });
       return { invoice };
@@ -82,9 +89,9 @@ export const invoiceRoutes = [
       const patch: Partial<Invoice> = {};
       if (given(body.status)) patch.status = readStatus(body.status);
       if (given(body.cust)) patch.cust = readCust(body.cust);
-      if (given(body.desc)) patch.desc = readText(body.desc, 300);
+      if (given(body.desc)) patch.desc = readText(body.desc, 300, 'desc');
       if (given(body.month)) patch.month = readMonth(body.month);
-      if (given(body.due)) patch.due = readText(body.due, 20);
+      if (given(body.due)) patch.due = readText(body.due, 20, 'due');
       if (given(body.amount)) patch.amount = readAmount(body.amount);
       if (given(body.recurring)) patch.recurring = readBool(body.recurring);
       const invoice = await app.store.transact(ws, async (tx) => {

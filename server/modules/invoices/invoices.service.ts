@@ -56,7 +56,12 @@ export function readBool(v: unknown): boolean {
   throw badRequest('invalid recurring', { message: 'recurring は true か false で指定してください' });
 }
 
-export const readText = (v: unknown, n: number): string => (typeof v === 'string' || typeof v === 'number' ? clip(String(v), n) : '');
+/** Optional text clipped to n characters; a value that is not text (object, array, boolean) is a 400. */
+export function readText(v: unknown, n: number, field: string): string {
+  if (v === undefined || v === null) return '';
+  if (typeof v === 'string' || (typeof v === 'number' && Number.isFinite(v))) return clip(String(v), n);
+  throw badRequest(`invalid ${field}`, { message: `${field} は文字列で指定してください` });
+}
 
 /** Figures of one month of invoices. */
 export interface MonthFigures {

@@ -57,6 +57,15 @@ describe('POST /api/invoice', () => {
     expect(other.body.invoice.id).toBe('INV-2502-002');
   });
 
+  it('never overwrites an invoice whose custom id holds the next number of the series', async () => {
+    const custom = await api.post<InvoiceBody>('/api/invoice', { id: 'INV-2504-001', cust: '手入力', amount: 500, month: '2504' });
+    expect(custom.body.invoice.id).toBe('INV-2504-001');
+    const next = await api.post<InvoiceBody>('/api/invoice', { cust: '自動採番', amount: 700, month: '2504' });
+    expect(next.body.invoice.id).toBe('INV-2504-002');
+    const list = (await api.get<{ invoices: Invoice[] }>('/api/invoices')).body.invoices;
+    expect(list.find((i) => i.id === 'INV-2504-001')).toMatchObject({ cust: '手入力', amount: 500 });
+  });
+
   it('refuses empty cust, invalid amount, malformed month and unknown status, storing nothing', async () => {
     const c = server.client();
     const before = (await c.get<{ count: number }>('/api/invoices')).body.count;
@@ -69,6 +78,8 @@ describe('POST /api/invoice', () => {
       [{ cust: 'x', amount: 1, month: '2613' }, 'invalid month'],
       [{ cust: 'x', amount: 1, month: '26-11' }, 'invalid month'],
       [{ cust: 'x', amount: 1, status: 'void' }, 'invalid status'],
+      [{ cust: 'x', amount: 1, desc: { text: 'a' } }, 'invalid desc'],
+      [{ cust: 'x', amount: 1, due: ['2026/12/31'] }, 'invalid due'],
     ];
     for (const [body, error] of cases) {
       const r = await c.post<InvoiceBody>('/api/invoice', body);
@@ -84,7 +95,7 @@ describe('POST /api/invoice/{id}', () => {
     const inv = (await api.post<InvoiceBody>('/api/invoice', { cust: 'U', amount: 100, month: '2503' })).body.invoice;
     const r = await api.post<InvoiceBody>(`/api/invoice/${inv.id}`, { status: 'paid', amount: 99.6, recurring: true });
     expect(r.body.invoice).toMatchObject({ id: inv.id, status: 'paid', amount: 100, recurring: true, cust: 'U' });
-    for (const [body, error] of [[{ status: 'x' }, 'invalid status'], [{ amount: -5 }, 'invalid amount'], [{ month: '9999' }, 'invalid month']] as const) {
+    for (const [body, error] of [[{ status: 'x' }, 'invalid status'], [{ amount: -5 }, 'invalid amount'], [{ month: '9999' }, 'invalid month'], [{ desc: { a: 1 } }, 'invalid desc'], [{ due: true }, 'invalid due']] as const) {
       const bad = await api.post<InvoiceBody>(`/api/invoice/${inv.id}`, body);
       expect(bad.status).toBe(400);
       expect(bad.body.error).toBe(error);
