@@ -3,7 +3,7 @@ import { clip } from '../../../shared/fields';
 import { defineRoute } from '../../http/define-route';
 import { badRequest, notFound } from '../../http/errors';
 import type { Doc } from '../../store/types';
-import { AUDIT_LOG, auditRow, CAPA, COMPLIANCE, CONTROL_KEYS, CONTROLS_ID, CONTROLS_MAX, nowStamp, type ControlKey } from './compliance.service';
+import { AUDIT_LOG, auditRow, CAPA, COMPLIANCE, CONTROL_KEYS, CONTROLS_ID, CONTROLS_MAX, isStamp, nowStamp, type ControlKey } from './compliance.service';
 
 export const AUDIT_SERIES = 'audit';
 
@@ -64,8 +64,11 @@ export const complianceRoutes = [
     handler: async ({ app, ws, params, body }) => {
       const key = CONTROL_KEYS.find((k) => k === params.key);
       if (!key) throw badRequest('unknown control set', { message: '管理策の種別は isms / pmark / soc2 / appi のいずれかです' });
-      if (!Array.isArray(body.controls)) throw badRequest('controls required', { message: 'controls を真偽値の配列で指定してください' });
-      const controls = body.controls.slice(0, CONTROLS_MAX).map((v) => v === true);
+      // bool[]: an entry that is not true/false is refused, never read as false
+      if (!Array.isArray(body.controls) || !body.controls.every((v) => typeof v === 'boolean')) {
+        throw badRequest('controls required', { message: 'controls を真偽値(true/false)の配列で指定してください' });
+      }
+      const controls = (body.controls as boolean[]).slice(0, CONTROLS_MAX);
       await app.store.transact(ws, async (tx) => {
         if (await tx.get(COMPLIANCE, CONTROLS_ID)) await tx.patch(COMPLIANCE, CONTROLS_ID, { [key]: controls });
         else await tx.put(COMPLIANCE, CONTROLS_ID, { id: CONTROLS_ID, [key]: controls });
@@ -90,6 +93,8 @@ export const complianceRoutes = [
     body: auditBody,
     handler: async ({ app, ws, body }) => {
       if (!body.action) throw badRequest('action required', { message: '操作内容(action)を入力してください' });
+      // an audit row's ts is 'YYYY-MM-DD HH:mm'; a malformed one would block the compliance report for good
+      if (body.ts && !isStamp(body.ts)) throw badRequest('invalid ts', { message: '日時(ts)は YYYY-MM-DD HH:mm 形式で指定してください' });
       const doc = await app.store.transact(ws, async (tx) => {
         const seq = await tx.next(AUDIT_SERIES);
         const id = `al-${String(seq).padStart(4, '0')}`;

@@ -39,6 +39,17 @@ describe('PUT /api/compliance/controls/{key}', () => {
     expect(res.status).toBe(400);
     expect(res.body.error).toBe('controls required');
   });
+
+  it('refuses entries that are not true/false and keeps the stored set', async () => {
+    const api = server.client();
+    const before = (await api.get<{ controls: Record<string, boolean[]> }>('/api/compliance')).body.controls.pmark;
+    for (const controls of [[true, 'yes'], [1, 0], [true, null]]) {
+      const res = await api.put('/api/compliance/controls/pmark', { controls });
+      expect(res.status).toBe(400);
+      expect(res.body.error).toBe('controls required');
+    }
+    expect((await api.get<{ controls: Record<string, boolean[]> }>('/api/compliance')).body.controls.pmark).toEqual(before);
+  });
 });
 
 describe('POST /api/compliance/capa/{id}', () => {
@@ -75,6 +86,20 @@ describe('audit log', () => {
     expect(res.status).toBe(400);
     expect(res.body.error).toBe('action required');
     expect((await api.post<{ entry: string[] }>('/api/audit-log', { action: 'a'.repeat(300) })).body.entry[2]).toHaveLength(200);
+  });
+
+  it('refuses a ts that is not YYYY-MM-DD HH:mm and stores nothing', async () => {
+    const api = server.client();
+    const count = async () => (await api.get<{ logs: string[][] }>('/api/audit-log')).body.logs.length;
+    const before = await count();
+    for (const ts of ['昨日', '2026-13-01 10:00', '2026-11-20T10:00:00Z']) {
+      const res = await api.post('/api/audit-log', { action: 'x', ts });
+      expect(res.status).toBe(400);
+      expect(res.body.error).toBe('invalid ts');
+    }
+    expect(await count()).toBe(before);
+    const ok = await api.post<{ entry: string[] }>('/api/audit-log', { action: 'x', ts: '2026-11-20 10:00' });
+    expect(ok.body.entry[0]).toBe('2026-11-20 10:00');
   });
 });
 
@@ -122,7 +147,9 @@ describe('POST /api/compliance/report', () => {
 
   it('answers 422 for a bad log timestamp, an invalid CAPA due date and a missing or malformed registration', async () => {
     const api = server.client();
-    await api.post('/api/audit-log', { action: 'x', ts: '昨日' });
+    // a malformed timestamp can only arrive from elsewhere (sync, old data): the POST refuses it
+    await api.get('/api/audit-log');
+    await server.store.transact(await workspaceOf(api), (tx) => tx.put('auditLog', 'al-bad', { id: 'al-bad', seq: 9999, ts: '昨日', user: 'x', action: 'x', target: '—', result: '成功', cat: 'audit' }));
     let res = await api.post<{ issues: Issue[] }>('/api/compliance/report', {});
     expect(res.status).toBe(422);
     expect(res.body.issues.map((i) => i.code)).toContain('log_timestamp_invalid');
