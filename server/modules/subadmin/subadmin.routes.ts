@@ -243,7 +243,8 @@ export const subadminRoutes = [
       const sub = await app.store.get<Doc>(PLATFORM_WS, P.subadmins, op.id);
       if (!sub || !(await verifyPassword(body.current ?? '', sub.pwHash))) throw unauthorized('wrong password', { message: '現在のパスワードが違います' });
       const pwHash = await hashPassword(body.next);
-      await app.store.transact(PLATFORM_WS, (tx) => tx.patch(P.subadmins, op.id, { pwHash }));
+      // Like an account password change, every earlier sub-admin token (a leaked one included) dies.
+      await app.store.transact(PLATFORM_WS, (tx) => tx.patch(P.subadmins, op.id, { pwHash, tokenVersion: ((sub.tokenVersion as number) ?? 1) + 1 }));
       await logActivity(app, act(op, 'password_change', null));
       return {};
     },

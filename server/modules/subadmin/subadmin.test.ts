@@ -46,6 +46,20 @@ describe('sub-admin sign-in and scope', () => {
     expect((await server.client().post(`/api/subadmin/tenant/${mine}`, { email: 'x'.repeat(121) }, sub)).status).toBe(400);
   });
 
+  it('a sub-admin changing its own password ends every earlier token of it', async () => {
+    await server.client().post('/api/admin/subadmin', { name: 'Pw', email: 'pw@example.jp', password: 'old-pass-1', tenants: [mine] }, admin);
+    const login = async (password: string) => (await server.client().post<{ token: string }>('/api/subadmin/login', { email: 'pw@example.jp', password })).body.token;
+    const leaked = { authorization: `Bearer ${await login('old-pass-1')}` };
+    const mineTok = { authorization: `Bearer ${await login('old-pass-1')}` };
+    expect((await server.client().post('/api/subadmin/password', { current: 'old-pass-1', next: 'abc' }, mineTok)).status).toBe(400);
+    expect((await server.client().post('/api/subadmin/password', { current: 'wrong', next: 'new-pass-1' }, mineTok)).status).toBe(401);
+    expect((await server.client().post<Body>('/api/subadmin/password', { current: 'old-pass-1', next: 'new-pass-1' }, mineTok)).body).toEqual({ ok: true });
+    expect((await server.client().get('/api/subadmin/me', leaked)).status).toBe(401);
+    expect((await server.client().get('/api/subadmin/me', { authorization: `Bearer ${await login('new-pass-1')}` })).status).toBe(200);
+    const pw = (await server.client().get<{ subadmins: { id: string; email: string }[] }>('/api/admin/subadmins', admin)).body.subadmins.find((x) => x.email === 'pw@example.jp');
+    await server.client().post(`/api/admin/subadmin/${pw?.id}/delete`, {}, admin);
+  });
+
   it('cannot use a sub-admin token on admin routes', async () => {
     expect((await server.client().get('/api/admin/tenants', sub)).status).toBe(401);
   });
@@ -122,6 +136,22 @@ describe('backups, restore, export', () => {
     const list = await server.client().get<{ backups: { reason: string }[] }>(`/api/backups/${mine}`, sub);
     expect(list.body.backups[0].reason).toBe('復元前の自動バックアップ');
     expect((await server.client().post(`/api/restore/${mine}/bk-nope`, {}, sub)).status).toBe(404);
+  });
+
+  it('a restore never takes over a site slug another tenant published since the backup', async () => {
+    const assist = async (tid: string) => {
+      const url = (await server.client().post<{ url: string }>(`/api/admin/workspace/${tid}/impersonate`, {}, admin)).body.url;
+      return { authorization: `Bearer ${new URL(url, 'http://x').searchParams.get('assist')}` };
+    };
+    const asMine = await assist(mine);
+    const asOther = await assist(other);
+    expect((await server.client().post('/api/site/publish', { slug: 'promo-x', html: '<p>mine</p>' }, asMine)).status).toBe(200);
+    const b = await server.client().post<{ backup: { id: string; sites: number } }>(`/api/backup/${mine}`, {}, sub);
+    expect(b.body.backup.sites).toBe(1);
+    await server.client().post('/api/site/promo-x/unpublish', {}, asMine);
+    expect((await server.client().post('/api/site/publish', { slug: 'promo-x', html: '<p>other</p>' }, asOther)).status).toBe(200);
+    expect((await server.client().post(`/api/restore/${mine}/${b.body.backup.id}`, {}, sub)).status).toBe(200);
+    expect((await server.client().get('/site/promo-x')).text).toContain('<p>other</p>');
   });
 
   it('exports state only with the backup token, never secrets', async () => {
