@@ -32,7 +32,11 @@ export async function restoreBackup(app: AppContext, tenantId: string, backupId:
     if (!b || b.tenantId !== tenantId) throw notFound('backup not found');
     const snap = b.snapshot as { tenant: Doc; sites: Doc[] };
     for (const s of await tx.list(P.sites)) if (s.tenant === tenantId) await tx.remove(P.sites, String(s.slug));
-    for (const s of snap.sites) await tx.put(P.sites, String(s.slug), s);
+    // A slug another tenant has published since the backup stays theirs: restoring never overwrites it.
+    for (const s of snap.sites) {
+      const cur = await tx.get<Doc>(P.sites, String(s.slug));
+      if (!cur || cur.tenant === tenantId) await tx.put(P.sites, String(s.slug), s);
+    }
     return tx.put(P.tenants, tenantId, snap.tenant);
   });
 }
