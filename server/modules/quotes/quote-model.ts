@@ -54,21 +54,27 @@ export interface Quote {
   issuedAt?: number | null;
 }
 
-const lineSchema = z.object({ n: z.unknown().optional(), q: z.unknown().optional(), p: z.unknown().optional(), d: z.unknown().optional() }, { error: 'line must be an object' });
+/** Text input: a string or a number (written as text); null or missing means none. Objects, arrays and booleans are a 400. */
+const textIn = z.union([z.string(), z.number()], { error: 'must be a string' }).nullish();
+/** Number input: a number or numeric text ('' reads as 0 when the line is normalised). Anything else is a 400. */
+const numIn = z
+  .union([z.number(), z.string().refine((v) => v.trim() === '' || Number.isFinite(Number(v)), 'must be a number')], { error: 'must be a number' })
+  .nullish();
+const lineSchema = z.object({ n: textIn, q: numIn, p: numIn, d: textIn }, { error: 'line must be an object' });
 const linesSchema = z.array(lineSchema, { error: 'must be an array of lines' }).max(MAX_LINES);
 
 /** Request body of draft, preview, create and update: every field optional, lines checked per line. */
 export const quoteBody = z.object(
   {
-    id: z.unknown().optional(),
-    cust: z.unknown().optional(),
-    custId: z.unknown().optional(),
+    id: textIn,
+    cust: textIn,
+    custId: textIn,
     pattern: z.unknown().optional(),
     costRate: z.unknown().optional(),
     qty: z.unknown().optional(),
     ini: linesSchema.optional().nullable(),
     run: linesSchema.optional().nullable(),
-    signId: z.unknown().optional(),
+    signId: textIn,
     totals: z.record(z.string(), z.unknown()).optional().nullable(),
   },
   { error: 'body must be a JSON object' },

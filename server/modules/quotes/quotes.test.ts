@@ -240,6 +240,29 @@ describe('quotes CRUD', () => {
     expect(r.body.error).toBe('quote_inconsistent');
     expect((await c.get<QuoteBody>(`/api/quote/${q.id}`)).body.quote.cust).toBe('元');
   });
+
+  it('refuses fields of the wrong type with 400 and stores nothing (no silent 御中 or 0)', async () => {
+    const c = server.client();
+    const before = (await c.get<{ quotes: Quote[] }>('/api/quotes')).body.quotes.length;
+    const bad = [
+      { cust: { name: 'x' }, ...lines },
+      { cust: 'A', custId: ['cust-abc'], ...lines },
+      { cust: 'A', signId: true, ...lines },
+      { cust: 'A', ini: [{ n: { a: 1 }, q: 1, p: 100 }] },
+      { cust: 'A', ini: [{ n: '作業', q: 'たくさん', p: 100 }] },
+      { cust: 'A', run: [{ n: '保守', q: 1, p: [500] }] },
+    ];
+    for (const body of bad) {
+      const r = await c.post<QuoteBody>('/api/quote', body);
+      expect(r.status, JSON.stringify(body)).toBe(400);
+      expect(r.body.ok).toBe(false);
+    }
+    expect((await c.get<{ quotes: Quote[] }>('/api/quotes')).body.quotes.length).toBe(before);
+    const q = (await c.post<QuoteBody>('/api/quote', { cust: '元', ...lines })).body.quote;
+    expect((await c.post<QuoteBody>(`/api/quote/${q.id}`, { cust: { x: 1 } })).status).toBe(400);
+    expect((await c.post<QuoteBody>('/api/quote/draft', { cust: 'A', ini: [{ n: 'x', q: {}, p: 1 }] })).status).toBe(400);
+    expect((await c.get<{ draft: unknown }>('/api/quote/draft')).body.draft).toBeNull();
+  });
 });
 
 describe('GET /api/quote/{id}/csv and /document', () => {
