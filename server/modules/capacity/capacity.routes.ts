@@ -1,15 +1,16 @@
 import { z } from 'zod';
-import { createShape, intClamp, patchShape, text } from '../../../shared/fields';
+import { clamp, createShape, json, num, patchShape, text } from '../../../shared/fields';
 import { jstDate } from '../../../shared/dates';
 import { defineRoute } from '../../http/define-route';
 import { badRequest, notFound } from '../../http/errors';
 import type { Doc } from '../../store/types';
-import { CAPACITY, CAPACITY_LOAD, CONFIG_ID, configOf, LOAD_SERIES, mergeConfig, weekView } from './capacity.service';
+import { CAPACITY, CAPACITY_LOAD, CONFIG_ID, CONFIG_KEYS, configOf, LOAD_SERIES, mergeConfig, weekView } from './capacity.service';
 
 const loadFields = {
   date: text(10),
   cust: text(120),
-  qty: intClamp(0, 1_000_000, 0),
+  // units: a number (clamped 0..1,000,000); a value that is not a number is refused (400)
+  qty: json(num().zod.transform((n) => clamp(Math.trunc(n), 0, 1_000_000))).default(0),
   kind: text(40).default('キッティング'),
   note: text(300),
 };
@@ -23,6 +24,17 @@ function checkDate(date: string | undefined): void {
   if (!/^\d{4}-\d{2}-\d{2}$/.test(date) || Number.isNaN(d.getTime()) || d.toISOString().slice(0, 10) !== date) {
     throw badRequest('invalid date', { message: '日付(date)は YYYY-MM-DD 形式で指定してください' });
   }
+}
+
+/** Config numbers: each sent key must be a finite number ≥ 0 (else 400, nothing stored). */
+function checkConfig(body: Record<string, unknown>): void {
+  const bad = CONFIG_KEYS.filter((k) => {
+    const v = body[k];
+    if (v === undefined || v === null) return false;
+    const n = typeof v === 'number' ? v : typeof v === 'string' && v.trim() !== '' ? Number(v) : NaN;
+    return !(Number.isFinite(n) && n >= 0);
+  });
+  if (bad.length) throw badRequest('invalid config', { message: `${bad.join(', ')} は0以上の数値で指定してください`, fields: bad });
 }
 
 const byDate = (a: Doc, b: Doc) => String(a.date).localeCompare(String(b.date)) || String(a.id).localeCompare(String(b.id));
@@ -45,6 +57,7 @@ export const capacityRoutes = [
     auth: 'P',
     body: z.record(z.string(), z.unknown(), { error: 'body must be a JSON object' }),
     handler: async ({ app, ws, body }) => {
+      checkConfig(body);
       const config = await app.store.transact(ws, async (tx) => {
         const next = mergeConfig(configOf(await tx.get(CAPACITY, CONFIG_ID)), body);
         await tx.put(CAPACITY, CONFIG_ID, { id: CONFIG_ID, ...next });

@@ -35,7 +35,7 @@ export function configOf(doc: Doc | null): CapacityConfig {
   return out;
 }
 
-/** Merge a request into the current config: omitted or invalid numbers keep the current value. */
+/** Merge a request into the current config: omitted numbers keep the current value (the route refuses invalid ones). */
 export function mergeConfig(current: CapacityConfig, input: Record<string, unknown>): CapacityConfig {
   const next = { ...current };
   for (const k of CONFIG_KEYS) {

@@ -34,12 +34,12 @@ describe('capacity config', () => {
     expect(res.body.week).toHaveLength(7);
   });
 
-  it('merges numbers, keeps the current value for omitted or invalid ones and stamps updated', async () => {
+  it('merges numbers, keeps the current value for omitted ones and stamps updated', async () => {
     const api = server.client();
     const a = await api.post<{ config: Record<string, number> }>('/api/capacity/config', { kittingDaily: 300, staffCount: 4 });
     expect(a.body.config).toMatchObject({ kittingDaily: 300, staffCount: 4, perStaff: 80 });
     expect(a.body.config.updated).toBeGreaterThan(0);
-    const b = await api.post<{ config: Record<string, number> }>('/api/capacity/config', { kittingDaily: 'lots', staffCount: -2, storageUsed: 1600 });
+    const b = await api.post<{ config: Record<string, number> }>('/api/capacity/config', { storageUsed: 1600 });
     expect(b.body.config).toMatchObject({ kittingDaily: 300, staffCount: 4, storageUsed: 1600 });
   });
 });
@@ -70,6 +70,26 @@ describe('capacity load', () => {
     expect(missing.status).toBe(404);
     expect(missing.body).toEqual({ ok: false, error: 'load entry not found' });
     expect((await api.post(`/api/capacity/load/${id}/delete`)).status).toBe(404);
+  });
+
+  it('refuses a qty that is not a number and config numbers that are not numbers ≥ 0 (400, nothing stored)', async () => {
+    const api = server.client();
+    for (const qty of ['abc', { n: 1 }, true]) {
+      const res = await api.post('/api/capacity/load', { date: '2026-12-01', qty });
+      expect(res.status).toBe(400);
+    }
+    expect((await api.get<Capacity>('/api/capacity')).body.load).toEqual([]);
+    const { id } = (await api.post<{ entry: Entry }>('/api/capacity/load', { date: '2026-12-01' })).body.entry;
+    expect((await api.post(`/api/capacity/load/${id}`, { qty: 'many' })).status).toBe(400);
+    expect((await api.get<Capacity>('/api/capacity')).body.load[0]).toMatchObject({ id, qty: 0 });
+
+    const before = (await api.get<Capacity>('/api/capacity')).body.config;
+    for (const body of [{ perStaff: 'abc' }, { staffCount: -3 }, { kittingDaily: 500, storageMax: [1] }]) {
+      const res = await api.post('/api/capacity/config', body);
+      expect(res.status).toBe(400);
+      expect(res.body.error).toBe('invalid config');
+    }
+    expect((await api.get<Capacity>('/api/capacity')).body.config).toEqual(before);
   });
 
   it('refuses a malformed date with 400 and stores nothing', async () => {

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { clip, createShape, intClamp, oneOf, text } from '../../../shared/fields';
+import { clamp, clip, createShape, json, num, oneOf, text } from '../../../shared/fields';
 import { jstDate } from '../../../shared/dates';
 import { randomId } from '../../http/crud';
 import { defineRoute } from '../../http/define-route';
@@ -17,8 +17,9 @@ const responseBody = createShape({
   cust: text(120),
   src: text(40).default('メール'),
   k: oneOf(['NPS', 'CSAT'], 'NPS'),
-  nps: intClamp(0, 10, 0).optional(),
-  csat: intClamp(1, 5, 5).optional(),
+  // a score that is not a number is refused (400), never read as 0 or 5
+  nps: json(num().zod.transform((n) => clamp(Math.round(n), 0, 10))).optional(),
+  csat: json(num().zod.transform((n) => clamp(Math.round(n), 1, 5))).optional(),
   comment: text(1000),
 });
 

@@ -24,6 +24,17 @@ describe('survey', () => {
     expect((await server.client().get('/api/survey')).body).toEqual({ ok: true, responses: [], followups: {}, sent: 0 });
   });
 
+  it('refuses an nps or csat that is not a number (400) and stores nothing', async () => {
+    const api = server.client();
+    for (const body of [{ cust: 'A社', k: 'NPS', nps: 'abc' }, { cust: 'A社', k: 'NPS', nps: { x: 1 } }, { cust: 'A社', k: 'CSAT', csat: 'good' }, { cust: 'A社', k: 'CSAT', csat: true }]) {
+      const res = await api.post('/api/survey/response', body);
+      expect(res.status).toBe(400);
+      expect(res.body.ok).toBe(false);
+    }
+    expect((await api.get<{ responses: Resp[] }>('/api/survey')).body.responses).toEqual([]);
+    expect((await api.post<{ response: Resp }>('/api/survey/response', { cust: 'A社', k: 'CSAT', csat: '4' })).body.response.csat).toBe(4);
+  });
+
   it('counts sends, batch 1 when missing or invalid', async () => {
     const api = server.client();
     expect((await api.post('/api/survey/send', { batch: 25 })).body).toEqual({ ok: true, sent: 25 });
