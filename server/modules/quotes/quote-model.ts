@@ -13,7 +13,8 @@ export const DRAFT_ID = 'current';
 export const DEFAULT_COST_RATE = 45;
 export const DEFAULT_CUST = '御中';
 const MAX_LINES = 200;
-const MAX_Q = 100_000;
+/** Largest line quantity a stored quote keeps (also the largest devices override of quote/new). */
+export const MAX_Q = 100_000;
 const MAX_P = 100_000_000;
 
 export type Pattern = 'A' | 'B';

@@ -13,6 +13,7 @@ import {
   DRAFT_ID,
   findCustomer,
   inconsistent,
+  MAX_Q,
   QUOTE_DRAFTS,
   QUOTES,
   quoteBody,
@@ -77,7 +78,8 @@ export const quoteRoutes = [
       let qty = await deviceCountOf(() => app.store.list(ws, 'devices'), name);
       if (query.devices !== undefined && query.devices.trim() !== '') {
         const n = Number(query.devices);
-        if (!Number.isFinite(n)) throw badRequest('invalid devices', { message: '台数(devices)は数値で指定してください' });
+        // Above MAX_Q the per-device lines could not be stored as shown (a saved line keeps at most MAX_Q).
+        if (!Number.isFinite(n) || n > MAX_Q) throw badRequest('invalid devices', { message: `台数(devices)は0〜${MAX_Q}の数値で指定してください` });
         qty = Math.max(0, Math.floor(n));
       }
       const pattern = readPattern(query.pattern);

@@ -115,6 +115,18 @@ describe('GET /api/quote/new', () => {
     expect(q2.totals.deviceQty).toBe(12);
   });
 
+  it('keeps a large devices override consistent with what a saved quote stores, or refuses it', async () => {
+    const q = (await api.get<QuoteBody>('/api/quote/new?cust=x&devices=100000')).body.quote;
+    expect(q.totals.deviceQty).toBe(100000);
+    const saved = (await api.post<QuoteBody>('/api/quote/preview', { cust: 'x', qty: q.qty, ini: q.ini, run: q.run, totals: q.totals })).body;
+    expect(saved.ok).toBe(true);
+    for (const devices of ['100001', '1e20', 'abc']) {
+      const r = await api.get<QuoteBody>(`/api/quote/new?cust=x&devices=${devices}`);
+      expect(r.status, devices).toBe(400);
+      expect(r.body.error).toBe('invalid devices');
+    }
+  });
+
   it('needs a customer (400 customer_required) that exists (404 customer_not_found)', async () => {
     const a = await api.get<QuoteBody>('/api/quote/new');
     expect(a.status).toBe(400);
