@@ -36,7 +36,7 @@ export const daasRoutes = [
     handler: async ({ app, ws }) => {
       const quotes = (await app.store.list(ws, DAAS_QUOTES, { reverse: true })).sort(byTsDesc);
       const sim = await app.store.get(ws, DAAS_STATE, SIM_ID);
-      const sends = (await app.store.list(ws, DAAS_SENDS, { reverse: true })).sort(byTsDesc);
+      const sends = (await app.store.list(ws, DAAS_SENDS, { reverse: true })).sort(byTsDesc).slice(0, SEND_CAP);
       return { quotes, sim: sim ?? null, sends, totals: daasTotals(quotes) };
     },
   }),

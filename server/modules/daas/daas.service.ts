@@ -1,6 +1,7 @@
 import { clip } from '../../../shared/fields';
 import { jstDate } from '../../../shared/dates';
 import { badRequest } from '../../http/errors';
+import { declareCap } from '../../store/caps';
 import type { Doc } from '../../store/types';
 
 export const DAAS_QUOTES = 'daasQuotes';
@@ -11,6 +12,8 @@ export const SIM_ID = 'sim';
 export const PORTFOLIO_CAP = 100;
 /** Send history keeps the 50 newest entries. */
 export const SEND_CAP = 50;
+// every replica (central included) trims sends that arrive from elsewhere to the same cap
+declareCap(DAAS_SENDS, SEND_CAP);
 
 export const DAAS_STATUSES = ['draft', 'proposed', 'approved', 'contracted'] as const;
 export type DaasStatus = (typeof DAAS_STATUSES)[number];

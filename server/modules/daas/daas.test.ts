@@ -1,7 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { jstDate } from '../../../shared/dates';
 import { startTestServer, type Client, type TestServer } from '../../testing/harness';
-import { daasPricing, PORTFOLIO_CAP } from './daas.service';
+import { declaredCap } from '../../store/caps';
+import { DAAS_SENDS, daasPricing, PORTFOLIO_CAP, SEND_CAP } from './daas.service';
 
 interface DQ { id: string; cust: string; model: string; qty: number; term: number; res: number; lcm: boolean; war: boolean; price: number; monthly: number; mrr: number; expires: string; ts: number; status: string; statusTs: number; statusLabel: string; contracted: string | null }
 interface Totals { units: number; mrr: number; arr: number; contracts: number; pipelineUnits: number; pipelineMrr: number; byStatus: Record<string, number> }
@@ -178,5 +179,21 @@ describe('DaaS delete, sim and send', () => {
     expect(sends[0]?.cust).toBe('c54');
     expect(sends.at(-1)?.cust).toBe('c5');
     expect((await c.post('/api/daas/send', {})).status).toBe(400);
+  });
+
+  it('keeps 50 sends on every replica: the cap is declared, and GET never answers more than 50', async () => {
+    expect(declaredCap(DAAS_SENDS)).toBe(SEND_CAP);
+    const c = server.client();
+    await c.get('/api/daas');
+    const raw = decodeURIComponent(c.cookie('kit_tid') ?? '');
+    let ws = '';
+    for (const cand of [raw, ...raw.split(/[.:]/)]) if (cand && (await server.store.workspace(cand))) ws = cand;
+    // records written without the trim, as when they arrive from another replica
+    await server.store.transact(ws, async (tx) => {
+      for (let i = 0; i < 60; i++) await tx.put(DAAS_SENDS, `ds-x${i}`, { id: `ds-x${i}`, ts: 1_000 + i, cust: `x${i}` });
+    });
+    const sends = (await c.get<{ sends: { cust: string }[] }>('/api/daas')).body.sends;
+    expect(sends).toHaveLength(50);
+    expect(sends[0]?.cust).toBe('x59');
   });
 });

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { clip } from '../../../shared/fields';
 import { defineRoute } from '../../http/define-route';
 import { badRequest } from '../../http/errors';
+import { declareCap } from '../../store/caps';
 import type { Doc } from '../../store/types';
 
 export const INTEGRATIONS = 'integrations';
@@ -10,6 +11,8 @@ export const SYNC_LOG = 'syncLog';
 export const SYNC_LOG_SERIES = 'synclog';
 /** The sync log keeps its 60 newest entries. */
 export const SYNC_LOG_MAX = 60;
+// every replica (central included) trims entries that arrive from elsewhere to the same cap
+declareCap(SYNC_LOG, SYNC_LOG_MAX);
 const EXTRA_RULES_MAX = 100;
 
 /** Built-in automation toggles (semantics not part of the contract; they are switches). */

@@ -1,5 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { declaredCap } from '../../store/caps';
 import { startTestServer, type TestServer } from '../../testing/harness';
+import { SYNC_LOG, SYNC_LOG_MAX } from './integrations.routes';
 
 let server: TestServer;
 beforeAll(async () => {
@@ -31,6 +33,11 @@ describe('automation rules', () => {
 });
 
 describe('sync log', () => {
+  it('declares its cap of 60, so every replica trims entries that arrive from elsewhere', () => {
+    expect(declaredCap(SYNC_LOG)).toBe(SYNC_LOG_MAX);
+    expect(SYNC_LOG_MAX).toBe(60);
+  });
+
   it('numbers entries LOG-####, newest first, bounded to 60', async () => {
     const api = server.client();
     let last: { entry: { id: string; time: string }; log: { id: string }[] } | null = null;

@@ -1,4 +1,5 @@
 import { clip } from '../../../shared/fields';
+import { declareCap } from '../../store/caps';
 import type { Doc, Tx } from '../../store/types';
 
 export const SHIFTS = 'shifts';
@@ -23,6 +24,8 @@ export type Clock = Record<string, ClockRow>;
 export const DRAFT_TTL_MS = 12 * 3_600_000;
 /** Roster history keeps the 20 newest snapshots. */
 export const HISTORY_MAX = 20;
+// every replica (central included) trims history that arrives from elsewhere to the same cap
+declareCap(SHIFT_HISTORY, HISTORY_MAX);
 export const REASON_APPLY = '適用前のシフト';
 export const REASON_RESTORE = '復元前のシフト';
 

@@ -1,5 +1,7 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
+import { declaredCap } from '../../store/caps';
 import { startTestServer, type Client, type TestServer } from '../../testing/harness';
+import { HISTORY_MAX, SHIFT_HISTORY } from './shifts.service';
 
 type Grid = Record<string, string[]>;
 interface Draft {
@@ -138,6 +140,11 @@ describe('shift draft', () => {
 });
 
 describe('shift history and restore', () => {
+  it('declares the history cap of 20, so every replica trims snapshots that arrive from elsewhere', () => {
+    expect(declaredCap(SHIFT_HISTORY)).toBe(HISTORY_MAX);
+    expect(HISTORY_MAX).toBe(20);
+  });
+
   it('keeps the 20 newest snapshots, newest first', async () => {
     const api = server.client();
     for (let i = 0; i < 23; i++) {
