@@ -1,7 +1,9 @@
 import { createServer, type Server } from 'node:http';
+import { createServer as createTcpServer } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { configureLimit } from '../../security/limits';
 import { startTestServer, type TestServer } from '../../testing/harness';
+import { isInternalAddress } from './providers.routes';
 
 type Body = Record<string, unknown> & { ok: boolean; error?: string };
 let server: TestServer;
@@ -61,6 +63,40 @@ describe('connect', () => {
     await server.client().post('/api/connect/slack/disconnect', {}, auth);
     const after = await server.client().get<{ providers: { key: string; connected: boolean }[] }>('/api/connect/status', auth);
     expect(after.body.providers.find((p) => p.key === 'slack')?.connected).toBe(false);
+  });
+});
+
+describe('webhook test POST in production (SSRF)', () => {
+  it('never connects to a loopback or private address', async () => {
+    let connections = 0;
+    const tcp = createTcpServer((sock) => {
+      connections += 1;
+      sock.destroy();
+    });
+    await new Promise<void>((r) => tcp.listen(0, '127.0.0.1', () => r()));
+    const a = tcp.address();
+    const port = typeof a === 'object' && a ? a.port : 0;
+    const prod = await startTestServer({ config: { production: true } });
+    try {
+      configureLimit(prod.ctx, 'signup', 1000);
+      const s = await prod.client().post<{ token: string }>('/api/account/signup', { email: 'prod@example.jp', password: 'secret-pass' });
+      const pauth = { authorization: `Bearer ${s.body.token}` };
+      for (const url of [`https://127.0.0.1:${port}/hook`, `https://localhost:${port}/hook`, `https://[::ffff:127.0.0.1]:${port}/hook`]) {
+        const res = await prod.client().post<Body>('/api/connect/slack/credentials', { fields: { webhookUrl: url } }, pauth);
+        expect(res.body.ok).toBe(false);
+      }
+      expect(connections).toBe(0);
+    } finally {
+      await prod.close();
+      tcp.close();
+    }
+  });
+
+  it('classes internal addresses', () => {
+    for (const ip of ['127.0.0.1', '10.1.2.3', '172.16.0.1', '192.168.1.1', '169.254.169.254', '100.64.0.1', '0.0.0.0', '::1', '::ffff:10.0.0.1', '::ffff:7f00:1', 'fd00::1', 'fe80::1']) {
+      expect(isInternalAddress(ip)).toBe(true);
+    }
+    for (const ip of ['8.8.8.8', '172.32.0.1', '2001:4860:4860::8888']) expect(isInternalAddress(ip)).toBe(false);
   });
 });
 
