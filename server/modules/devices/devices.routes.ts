@@ -60,8 +60,10 @@ export const deviceRoutes = [
     body: createDevice,
     handler: async ({ app, ws, body }) => {
       const device = await app.store.transact(ws, async (tx) => {
-        if (body.imei && (await tx.get(DEVICES, body.imei))) throw conflict('device already exists', { imei: body.imei });
-        const doc = await completeDevice(tx, body);
+        // Surrounding blanks (a scanner's trailing space) are not part of the key; a blank imei counts as omitted.
+        const imei = body.imei?.trim() || undefined;
+        if (imei && (await tx.get(DEVICES, imei))) throw conflict('device already exists', { imei });
+        const doc = await completeDevice(tx, { ...body, imei });
         return tx.put(DEVICES, String(doc.imei), doc);
       });
       return { device };

@@ -106,6 +106,14 @@ describe('POST /api/device', () => {
     expect(again.body.ok).toBe(false);
   });
 
+  it('treats a blank imei as omitted and trims the blanks around a given one', async () => {
+    const blank = (await api.post<DeviceBody>('/api/device', { imei: '   ' })).body.device;
+    expect(isValidImei(blank.imei)).toBe(true);
+    const padded = await api.post<DeviceBody>('/api/device', { imei: ' 353915106520913 ' });
+    expect(padded.body.device.imei).toBe('353915106520913');
+    expect((await api.post('/api/device', { imei: '353915106520913' })).status).toBe(409);
+  });
+
   it('refuses wrong types with 400 and stores nothing', async () => {
     const before = (await api.get<{ count: number }>('/api/devices')).body.count;
     for (const body of [{ model: { x: 1 } }, { bat: 'lots' }, { status: true }, [1, 2]]) {
