@@ -198,7 +198,7 @@ describe('staff', () => {
     const { id } = created.body.staff;
     expect(created.body.staff).toMatchObject({ name: '山田 花子', type: 'agency' });
     expect(created.body.staffList).toHaveLength(7);
-    expect((await api.post<{ staff: { type: string } }>('/api/staff', { name: 'X', type: 'temp' })).body.staff.type).toBe('own');
+    expect((await api.post<{ staff: { type: string } }>('/api/staff', { name: 'X' })).body.staff.type).toBe('own');
     expect((await api.post<{ staff: { name: string; type: string } }>(`/api/staff/${id}`, { name: '山田 花', type: 'own' })).body.staff).toMatchObject({ id, name: '山田 花', type: 'own' });
     await api.post('/api/shifts', { grid: { [id]: week('day'), 'st-01': week('day') } });
     await api.post(`/api/timeclock/${id}/punch`, { dir: 'in' });
@@ -211,6 +211,18 @@ describe('staff', () => {
     expect(shifts.body.grid['st-01']).toEqual(week('day'));
     expect((await api.post(`/api/staff/${id}/delete`)).status).toBe(404);
     expect((await api.post(`/api/staff/${id}`, { name: 'x' })).status).toBe(404);
+  });
+
+  it('refuses a type other than own or agency (400) and never changes the stored type', async () => {
+    const api = server.client();
+    const before = (await api.get<{ staff: unknown[] }>('/api/staff')).body.staff.length;
+    const bad = await api.post('/api/staff', { name: 'X', type: 'temp' });
+    expect(bad.status).toBe(400);
+    expect((await api.get<{ staff: unknown[] }>('/api/staff')).body.staff).toHaveLength(before);
+    const res = await api.post('/api/staff/st-05', { type: 'bogus' });
+    expect(res.status).toBe(400);
+    const st05 = (await api.get<{ staff: { id: string; type: string }[] }>('/api/staff')).body.staff.find((s) => s.id === 'st-05');
+    expect(st05?.type).toBe('agency');
   });
 
   it('requires a name', async () => {

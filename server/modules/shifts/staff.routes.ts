@@ -1,13 +1,14 @@
 import { z } from 'zod';
 import { jstTime } from '../../../shared/dates';
-import { clip, createShape, oneOf, patchShape, text } from '../../../shared/fields';
+import { clip, createShape, json, patchShape, text } from '../../../shared/fields';
 import { randomId } from '../../http/crud';
 import { defineRoute } from '../../http/define-route';
 import { badRequest, notFound } from '../../http/errors';
 import type { Tx } from '../../store/types';
 import { DRAFT_ID, readRoster, SHIFTS, STAFF, writeRoster, type ClockRow, type Grid } from './shifts.service';
 
-const staffFields = { name: text(60), type: oneOf(['own', 'agency'], 'own') };
+// type own|agency (default own); any other value is refused (400), never read as own
+const staffFields = { name: text(60), type: json(z.enum(['own', 'agency'], { error: 'type must be own or agency' })).default('own') };
 const createStaff = createShape(staffFields);
 const patchStaff = patchShape(staffFields);
 const idParams = z.object({ id: z.string().min(1).max(60) });
