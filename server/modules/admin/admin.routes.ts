@@ -77,7 +77,9 @@ export const adminRoutes = [
     auth: 'A',
     workspace: false,
     body: z.object({ name: text(80).default('新規テナント').zod.optional(), plan: TENANT_FIELDS.plan.zod.optional(), seats: TENANT_FIELDS.seats.zod.optional(), email: text(120).zod.optional() }),
-    handler: async ({ app, body }) => {
+    handler: async ({ app, req, body }) => {
+      const rawPlan = ((req.body ?? {}) as Doc).plan;
+      if (rawPlan != null && !['Starter', 'Business', 'Enterprise'].includes(String(rawPlan))) throw badRequest('invalid plan', { allowed: ['Starter', 'Business', 'Enterprise'] });
       const name = body.name?.trim() || '新規テナント';
       const tenant = await createTenant(app, { name, plan: body.plan ?? 'Starter', seats: body.seats ?? 3, email: body.email ?? '' });
       await logActivity(app, { by: 'admin', role: 'admin', action: 'tenant_create', tenantId: String(tenant.id), tenantName: name });
@@ -91,7 +93,11 @@ export const adminRoutes = [
     workspace: false,
     params: idParams,
     body: patchShape(TENANT_FIELDS),
-    handler: async ({ app, params, body }) => {
+    handler: async ({ app, req, params, body }) => {
+      // A typo must not silently fall back (a suspended tenant turned active): unknown enum values are 400.
+      const raw = (req.body ?? {}) as Doc;
+      if (raw.status != null && !['active', 'trial', 'suspended'].includes(String(raw.status))) throw badRequest('invalid status', { allowed: ['active', 'trial', 'suspended'] });
+      if (raw.plan != null && !['Starter', 'Business', 'Enterprise'].includes(String(raw.plan))) throw badRequest('invalid plan', { allowed: ['Starter', 'Business', 'Enterprise'] });
       const tenant = await app.store.transact(PLATFORM_WS, async (tx) => {
         const cur = await tx.get<Doc>(P.tenants, params.id);
         if (!cur) throw notFound('tenant not found');

@@ -66,6 +66,16 @@ describe('tenants', () => {
     expect(list.body.stats.trial).toBeGreaterThanOrEqual(1);
     const upd = await server.client().post<{ tenant: Record<string, unknown> }>(`/api/admin/tenant/${String(res.body.tenant.id)}`, { status: 'active', features: { api: true } }, admin);
     expect(upd.body.tenant).toMatchObject({ status: 'active', features: { api: true } });
+    // a typo is 400 with nothing stored, never a silent fallback (a suspended tenant turned active)
+    const id = String(res.body.tenant.id);
+    await server.client().post(`/api/admin/tenant/${id}`, { status: 'suspended' }, admin);
+    const typo = await server.client().post<Body>(`/api/admin/tenant/${id}`, { status: 'activ', plan: 'Business' }, admin);
+    expect(typo.status).toBe(400);
+    expect(typo.body.error).toBe('invalid status');
+    expect((await server.client().post<Body>(`/api/admin/tenant/${id}`, { plan: 'Gold' }, admin)).body.error).toBe('invalid plan');
+    expect((await server.client().post<Body>('/api/admin/tenant', { name: 'Typo', plan: 'Busines' }, admin)).status).toBe(400);
+    const after = await server.client().get<{ tenant: Record<string, unknown> }>(`/api/admin/tenant/${id}`, admin);
+    expect(after.body.tenant).toMatchObject({ status: 'suspended', plan: 'Starter' });
     expect((await server.client().post(`/api/admin/tenant/nope/delete`, {}, admin)).status).toBe(404);
   });
 
