@@ -235,7 +235,9 @@ export function createApiClient(opts: ApiClientOptions = {}) {
     updateLoad: (id: string, l: S.LoadInput) => post(`/api/capacity/load/${e(id)}`, ok({ entry: S.LoadEntry }), l),
     deleteLoad: (id: string) => post(`/api/capacity/load/${e(id)}/delete`, ok({ id: z.string() })),
 
-    daas: () => get('/api/daas', ok({ quotes: z.array(S.DaasQuote), sends: z.array(S.AnyRecord).optional(), totals: S.DaasTotals.optional() })),
+    daas: () => get('/api/daas', ok({ quotes: z.array(S.DaasQuote), sim: S.DaasSim.nullable().optional(), sends: z.array(S.DaasSend).optional(), totals: S.DaasTotals.optional() })),
+    saveDaasSim: (sim: S.DaasSimInput) => post('/api/daas/sim', ok({ sim: S.DaasSim }), sim),
+    sendDaas: (b: S.DaasSendInput) => post('/api/daas/send', ok({ send: S.DaasSend }), b),
     saveDaasQuote: (q: S.DaasQuoteInput) => post('/api/daas/quote', ok({ quote: S.DaasQuote }), q),
     setDaasStatus: (id: string, status: S.DaasStatus) => post(`/api/daas/quote/${e(id)}/status`, ok({ quote: S.DaasQuote, from: z.string(), totals: S.DaasTotals }), { status }),
     deleteDaasQuote: (id: string) => post(`/api/daas/quote/${e(id)}/delete`, ok({ id: z.string() })),
@@ -265,6 +267,7 @@ export function createApiClient(opts: ApiClientOptions = {}) {
     setCapaState: (id: string, state: string) => post(`/api/compliance/capa/${e(id)}`, ok({ capa: S.Capa }), { state }),
     auditLog: () => get('/api/audit-log', ok({ logs: z.array(S.AuditRow) })),
     addAudit: (a: S.AuditInput) => post('/api/audit-log', ok({ entry: S.AuditRow }), a),
+    custody: (r: S.CustodyInput) => post('/api/compliance/custody', ok({ record: S.CustodyRecord }), r),
     complianceReport: (b: { month?: string; claim?: { count: number } }) => post('/api/compliance/report', ok({ doc: S.ComplianceDoc }), b),
 
     integrationRules: () => get('/api/integrations/rules', ok({ rules: z.record(z.string(), z.boolean()), extraRules: z.array(S.ExtraRule) })),
@@ -273,6 +276,9 @@ export function createApiClient(opts: ApiClientOptions = {}) {
 
     list: (path: string, key: string) => get(path, anyList(key)),
 
+    portals: () => get('/api/portals', ok({ state: z.record(z.string(), z.unknown()) })),
+    issuePortal: (custId: string) => post('/api/portal/issue', ok({ url: z.string(), portal: S.PortalEntry }), { custId }),
+    togglePortal: (key: string, published?: boolean) => post(`/api/portal/${e(key)}`, ok({ portal: S.PortalEntry }), published === undefined ? { action: 'toggle' } : { action: 'toggle', published }),
     portalView: (t: string) => get('/api/portal/view', S.PortalView, { t }),
     portalInquiry: (t: string, q: { kind: string; message: string; name?: string; email?: string }) =>
       post('/api/portal/inquiry', ok({ ref: z.string().optional(), ticket: S.Ticket.optional() }), { ...q, t }, { t }),

@@ -114,3 +114,43 @@ export const ExtraRule = z.looseObject({ id: str, trig: z.string().optional(), a
 export type ExtraRule = z.infer<typeof ExtraRule>;
 export const SyncLogEntry = z.looseObject({ id: str, service: optStr, kind: optStr, result: optStr, time: optStr });
 export type SyncLogEntry = z.infer<typeof SyncLogEntry>;
+
+/** DaaS simulator prefs (GET /api/daas `sim`, POST /api/daas/sim). */
+export const DaasSim = z.looseObject({ cust: optStr, model: optStr, qty: num.optional(), term: num.optional(), res: num.optional(), lcm: z.boolean().optional(), war: z.boolean().optional(), updated: num.optional() });
+export type DaasSim = z.infer<typeof DaasSim>;
+export interface DaasSimInput {
+  cust?: string;
+  model?: string;
+  qty?: number;
+  term?: number;
+  res?: number;
+  lcm?: boolean;
+  war?: boolean;
+}
+/** One DaaS send (history keeps the 50 newest). */
+export const DaasSend = z.looseObject({ id: optStr, ts: num.optional(), cust: optStr, channel: optStr, to: optStr, doc: optStr, quoteId: optStr, model: optStr, qty: num.nullable().optional(), mrr: num.nullable().optional() });
+export type DaasSend = z.infer<typeof DaasSend>;
+export interface DaasSendInput {
+  cust: string;
+  doc?: string;
+  channel?: string;
+  to?: string;
+  quoteId?: string;
+}
+
+/** Chain-of-custody record (POST /api/compliance/custody). */
+export const CustodyStep = z.looseObject({ label: z.string(), role: z.string(), who: z.string(), dt: z.string(), state: z.string(), sign: z.string() });
+export type CustodyStep = z.infer<typeof CustodyStep>;
+export const CustodyRecord = z.looseObject({ id: str, imei: optStr, model: optStr, cust: optStr, steps: z.array(CustodyStep), created: num.optional() });
+export type CustodyRecord = z.infer<typeof CustodyRecord>;
+export interface CustodyInput {
+  imei: string;
+  model?: string;
+  cust?: string;
+  steps: CustodyStep[];
+}
+/** One entry of a custody 422's invalid[] / incomplete[]. */
+export const CustodyIssue = z.looseObject({ code: optStr, message: z.string(), step: num.nullable().optional(), field: optStr, label: optStr, missing: z.array(z.string()).optional() });
+export type CustodyIssue = z.infer<typeof CustodyIssue>;
+export const CustodyRejection = z.looseObject({ issues: z.array(z.string()).optional(), invalid: z.array(CustodyIssue), incomplete: z.array(CustodyIssue), draftable: z.boolean() });
+export type CustodyRejection = z.infer<typeof CustodyRejection>;

@@ -342,6 +342,9 @@ export const PortalView = z.looseObject({
   tickets: z.array(Ticket).optional(),
 });
 export type PortalView = z.infer<typeof PortalView>;
+/** One customer's portal state (GET /api/portals `state[key]`, POST /api/portal/*). */
+export const PortalEntry = z.looseObject({ id: str, name: optStr, slug: optStr, suffix: optStr, published: z.boolean().optional(), last: optStr });
+export type PortalEntry = z.infer<typeof PortalEntry>;
 
 export const Tenant = z.looseObject({
   id: str,

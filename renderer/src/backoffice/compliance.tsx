@@ -3,6 +3,7 @@ import { COMPLIANCE_KEYS, type Capa, type ComplianceDoc, type ComplianceKey } fr
 import { api } from '../api';
 import { CrudTable } from '../components/crud-table';
 import { Async, Chip, Panel, fmtTs, toast, toastError, todayJst, useLoad } from '../components/ui';
+import { CustodyForm } from './compliance-custody';
 import { ErrorBox, Kpis, optStr, s } from './parts';
 
 const FRAMEWORK: Record<ComplianceKey, string> = { isms: 'ISMS（ISO 27001）', pmark: 'プライバシーマーク', soc2: 'SOC 2', appi: '個人情報保護法' };
@@ -166,6 +167,7 @@ export function ComplianceScreen() {
         ]}
         create={async (v) => auditRec((await api.addAudit({ action: String(v.action), user: optStr(v.user) || undefined, target: optStr(v.target) || undefined, result: optStr(v.result) || undefined, cat: optStr(v.cat) || undefined })).entry)}
       />
+      <CustodyForm />
       <ReportIssue />
     </>
   );

@@ -1,12 +1,12 @@
 import { useState } from 'react';
-import { DAAS_STATUSES, type DaasQuote, type DaasQuoteInput, type DaasStatus, type DaasTotals } from '../../../shared/api/schemas';
+import { DAAS_STATUSES, type DaasQuote, type DaasQuoteInput, type DaasSend, type DaasStatus, type DaasTotals } from '../../../shared/api/schemas';
 import { api } from '../api';
 import { CrudTable } from '../components/crud-table';
 import { Chip, Panel, toast, useLoad, yen } from '../components/ui';
-import { ErrorBox, Kpis, RecordTable, money, optNum, optStr, s, type FormValues, type Rec } from './parts';
+import { MODELS, SEND_CAP, SendForm, SendHistory, SimPanel } from './daas-extras';
+import { ErrorBox, Kpis, optNum, optStr, s, type FormValues } from './parts';
 
 const LABEL: Record<DaasStatus, [string, string]> = { draft: ['下書き', 'c-gray'], proposed: ['提案中', 'c-blue'], approved: ['承認', 'c-cyan'], contracted: ['契約中', 'c-green'] };
-const MODELS = ['iPhone 16', 'iPhone 16 Pro', 'iPhone 16e', 'iPhone 15', 'iPhone SE (第3世代)', 'iPad (第10世代)', 'iPad Air', 'Pixel 8a', 'AQUOS sense8', 'Galaxy A54'];
 const statusOf = (q: DaasQuote): DaasStatus => ((DAAS_STATUSES as readonly string[]).includes(q.status ?? '') ? (q.status as DaasStatus) : 'draft');
 
 function Totals({ totals }: { totals: DaasTotals }) {
@@ -25,7 +25,7 @@ function Totals({ totals }: { totals: DaasTotals }) {
 }
 
 /** Status stepper: one stage forward, any stage back; the server's refusal stays on screen. */
-function StatusPanel({ quote, onMoved }: { quote: DaasQuote; onMoved: (q: DaasQuote, t: DaasTotals) => void }) {
+function StatusPanel({ quote, onMoved, onSent }: { quote: DaasQuote; onMoved: (q: DaasQuote, t: DaasTotals) => void; onSent: (s: DaasSend) => void }) {
   const [error, setError] = useState<unknown>(null);
   const [busy, setBusy] = useState(false);
   const cur = statusOf(quote);
@@ -76,6 +76,7 @@ function StatusPanel({ quote, onMoved }: { quote: DaasQuote; onMoved: (q: DaasQu
           進めるのは1段階ずつです（下書き→提案中→承認→契約中）。承認・契約には顧客名と有効期限が必要です。前の段階へはいつでも戻せます。
         </div>
         {error !== null && <ErrorBox title="状態を変更できませんでした" error={error} testId="daas-error" />}
+        <SendForm quote={quote} onSent={onSent} />
       </div>
     </Panel>
   );
@@ -97,9 +98,13 @@ export function DaasScreen() {
   const data = useLoad(() => api.daas());
   const totals = data.data?.totals;
   const setTotals = (t: DaasTotals) => data.setData((d) => d && { ...d, totals: t });
+  const [quotesKey, setQuotesKey] = useState(0);
+  const addSend = (x: DaasSend) => data.setData((d) => d && { ...d, sends: [x, ...(d.sends ?? []).filter((y) => y.id !== x.id)].slice(0, SEND_CAP) });
   return (
     <>
       {totals && <Totals totals={totals} />}
+      {data.data && <SimPanel sim={data.data.sim ?? null} onSaved={(sim) => data.setData((d) => d && { ...d, sim })} onQuote={() => setQuotesKey((k) => k + 1)} />}
+      {data.error !== null && !data.data && <ErrorBox title="DaaSの情報を読み込めませんでした" error={data.error} />}
       <CrudTable<DaasQuote>
         what="DaaS見積"
         title="DaaS見積"
@@ -107,6 +112,7 @@ export function DaasScreen() {
         load={async () => (await api.daas()).quotes}
         idOf={(q) => q.id}
         onChanged={data.reload}
+        reloadKey={quotesKey}
         columns={[
           { key: 'cust', label: '顧客', render: (q) => <>{q.cust || <span className="muted">（未入力）</span>}<div className="mono muted" style={{ fontSize: 11 }}>{q.id}</div></> },
           { key: 'model', label: '機種 × 台数', render: (q) => `${s(q.model)} × ${s(q.qty)}台` },
@@ -138,14 +144,11 @@ export function DaasScreen() {
               replace(nq);
               setTotals(t);
             }}
+            onSent={addSend}
           />
         )}
       />
-      {data.data?.sends && data.data.sends.length > 0 && (
-        <Panel title="送付履歴">
-          <RecordTable rows={data.data.sends as Rec[]} cols={[['cust', '顧客'], ['channel', '送付方法'], ['to', '宛先'], ['model', '機種'], ['qty', '台数'], ['mrr', 'MRR', money]]} empty="送付履歴はありません" />
-        </Panel>
-      )}
+      {data.data && <SendHistory sends={data.data.sends ?? []} />}
     </>
   );
 }

@@ -3,6 +3,7 @@ import type { Customer } from '../../../shared/api/schemas';
 import { api } from '../api';
 import { CrudTable } from '../components/crud-table';
 import { Async, Chip, Panel, useLoad } from '../components/ui';
+import { PortalActions, PortalCell, usePortals } from './customers-portal';
 
 function Renewals() {
   const state = useLoad(() => api.renewals());
@@ -50,6 +51,7 @@ function Renewals() {
 
 export function CustomersScreen() {
   const [tab, setTab] = useState<'list' | 'renew'>('list');
+  const portals = usePortals();
   return (
     <>
       <div className="tabs">
@@ -75,7 +77,9 @@ export function CustomersScreen() {
             { key: 'monthly', label: '月額', width: 100, className: 'num' },
             { key: 'since', label: '取引開始', width: 80 },
             { key: 'status', label: '状態', width: 80, render: (c) => <Chip c={c.statusChip}>{c.status}</Chip> },
+            { key: 'portal', label: 'ポータル', width: 150, render: (c) => <PortalCell customer={c} portals={portals} /> },
           ]}
+          rowActions={(c) => <PortalActions customer={c} portals={portals} />}
           fields={[
             { key: 'name', label: '顧客名', required: true },
             { key: 'industry', label: '業種' },
