@@ -9,10 +9,19 @@ export const CUSTOMERS = 'customers';
 
 const s120 = z.union([z.string(), z.number()]).transform((v) => clip(String(v), 120)).optional();
 
+/** YYYY-MM-DD naming a day that exists (not 2027-02-30 or 2027-13-01). */
+function isCalendarDate(d: string): boolean {
+  const t = Date.parse(`${d}T00:00:00Z`);
+  return Number.isFinite(t) && new Date(t).toISOString().slice(0, 10) === d;
+}
+
 /** Renewal block of a customer; dateLabel and year follow from the date when omitted. */
 const renewSchema = z
   .object({
-    date: z.string().regex(/^\d{4}-\d{2}-\d{2}$/, 'date must be YYYY-MM-DD'),
+    date: z
+      .string()
+      .regex(/^\d{4}-\d{2}-\d{2}$/, 'date must be YYYY-MM-DD')
+      .refine(isCalendarDate, 'date must be a real calendar date'),
     dateLabel: s120,
     year: s120,
     kind: s120,

@@ -49,6 +49,11 @@ describe('customers', () => {
   it('refuses a malformed renew date and an emptied name', async () => {
     const { id } = (await api.post<{ id: string }>('/api/customer', { name: 'X' })).body;
     expect((await api.post(`/api/customer/${id}`, { renew: { date: '来年' } })).status).toBe(400);
+    for (const date of ['2027-02-30', '2027-13-01', '2027-00-10']) {
+      expect((await api.post(`/api/customer/${id}`, { renew: { date } })).status, date).toBe(400);
+    }
+    const renewals = (await api.get<{ renewals: { customerId: string }[] }>('/api/renewals')).body.renewals;
+    expect(renewals.some((r) => r.customerId === id)).toBe(false);
     expect((await api.post(`/api/customer/${id}`, { name: '' })).status).toBe(400);
   });
 
