@@ -2,6 +2,7 @@ import { clip } from '../../../shared/fields';
 import { jstDate } from '../../../shared/dates';
 import { badRequest } from '../../http/errors';
 import { declareCap } from '../../store/caps';
+import { isDate } from '../compliance/compliance.service';
 import type { Doc } from '../../store/types';
 
 export const DAAS_QUOTES = 'daasQuotes';
@@ -103,12 +104,12 @@ export function readPrice(b: Doc, model: string, base: Doc = {}): number {
   return list;
 }
 
-/** YYYY-MM-DD or empty, else 400. */
+/** YYYY-MM-DD that is a real calendar date, or empty; else 400. */
 export function readExpires(v: unknown, fallback: string): string {
   if (v === undefined || v === null) return fallback;
   const s = String(v).trim();
   if (s === '') return '';
-  if (!/^\d{4}-\d{2}-\d{2}$/.test(s) || Number.isNaN(Date.parse(`${s}T00:00:00Z`))) {
+  if (!isDate(s)) {
     throw badRequest('invalid expires', { message: '有効期限(expires)は YYYY-MM-DD 形式で指定してください' });
   }
   return s;

@@ -63,6 +63,12 @@ describe('POST /api/daas/quote', () => {
     const b = await c.post('/api/daas/quote', { expires: '31/12/2099' });
     expect(b.status).toBe(400);
     expect(b.body.error).toBe('invalid expires');
+    // shaped right but not a calendar date
+    for (const expires of ['2099-02-30', '2099-13-01']) {
+      const r = await c.post('/api/daas/quote', { expires });
+      expect(r.status).toBe(400);
+      expect(r.body.error).toBe('invalid expires');
+    }
   });
 
   it('caps the portfolio, dropping the oldest first', async () => {

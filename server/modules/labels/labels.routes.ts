@@ -6,6 +6,7 @@ import { defineRoute, Reply } from '../../http/define-route';
 import { badRequest, notFound } from '../../http/errors';
 import type { Doc } from '../../store/types';
 import { loadFontBytes } from '../certs/cert-pdf';
+import { isDate } from '../compliance/compliance.service';
 import { LABEL_SIZES, renderLabelHtml, renderLabelSvg, renderLabelZpl, type LabelDevice, type LabelFields, type LabelSize } from './label-render';
 
 export const LABEL_TEMPLATES = 'labelTemplates';
@@ -110,7 +111,7 @@ export const labelRoutes = [
     handler: async ({ app, ws, body }) => {
       const ts = body.ts || Date.now();
       const date = body.date ?? jstDate(ts);
-      if (!/^\d{4}-\d{2}-\d{2}$/.test(date)) throw badRequest('invalid date', { message: '日付(date)は YYYY-MM-DD 形式で指定してください' });
+      if (!isDate(date)) throw badRequest('invalid date', { message: '日付(date)は YYYY-MM-DD 形式で指定してください' });
       const entry = { id: randomId('lg-'), ts, date, count: body.count, size: body.size, result: body.result, ...(body.reason ? { reason: body.reason } : {}), ...(body.printer ? { printer: body.printer } : {}) };
       await app.store.transact(ws, (tx) => tx.put(LABEL_LOG, entry.id, entry));
       return { entry };

@@ -97,6 +97,13 @@ describe('label print log', () => {
     const res = await api.post('/api/labels/log', { date: '12/01' });
     expect(res.status).toBe(400);
     expect(res.body.error).toBe('invalid date');
+    const before = (await api.get<{ log: unknown[] }>('/api/labels/log')).body.log.length;
+    for (const date of ['2026-02-31', '2026-13-01']) {
+      const r = await api.post('/api/labels/log', { date });
+      expect(r.status).toBe(400);
+      expect(r.body.error).toBe('invalid date');
+    }
+    expect((await api.get<{ log: unknown[] }>('/api/labels/log')).body.log).toHaveLength(before);
   });
 });
 

@@ -5,6 +5,7 @@ import { randomId } from '../../http/crud';
 import { defineRoute } from '../../http/define-route';
 import { badRequest, notFound } from '../../http/errors';
 import type { Doc } from '../../store/types';
+import { isDate } from '../compliance/compliance.service';
 import { CONN_ID, MSGS_MAX, search, WORKDESK, WORKDESK_DOCS, WORKDESK_THREADS } from './workdesk.service';
 
 const docBody = createShape({
@@ -53,7 +54,7 @@ export const workdeskRoutes = [
     auth: 'P',
     body: docBody,
     handler: async ({ app, ws, body }) => {
-      if (body.date !== undefined && !/^\d{4}-\d{2}-\d{2}$/.test(body.date)) throw badRequest('invalid date', { message: '日付(date)は YYYY-MM-DD 形式で指定してください' });
+      if (body.date !== undefined && !isDate(body.date)) throw badRequest('invalid date', { message: '日付(date)は YYYY-MM-DD 形式で指定してください' });
       const doc = await app.store.transact(ws, async (tx) => {
         const { id: givenId, ...fields } = body;
         const present = Object.fromEntries(Object.entries(fields).filter(([, v]) => v !== undefined));

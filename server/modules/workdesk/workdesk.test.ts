@@ -29,6 +29,16 @@ describe('workdesk docs', () => {
     expect((await api.post(`/api/workdesk/doc/${id}/delete`)).body).toEqual({ ok: true });
     expect((await api.post(`/api/workdesk/doc/${id}/delete`)).status).toBe(404);
   });
+
+  it('refuses a date that is not a real YYYY-MM-DD date and stores nothing', async () => {
+    const api = server.client();
+    for (const date of ['2026-99-99', '2026-02-30', '11/23']) {
+      const res = await api.post('/api/workdesk/doc', { name: 'x', date });
+      expect(res.status).toBe(400);
+      expect(res.body.error).toBe('invalid date');
+    }
+    expect((await api.get<{ docs: Doc[] }>('/api/workdesk/docs')).body.docs).toEqual([]);
+  });
 });
 
 describe('workdesk threads', () => {
