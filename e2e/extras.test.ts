@@ -66,6 +66,14 @@ describe('back-office extras', () => {
     expect(await page.getByTestId('daas-sim').getByLabel('延長保証').isChecked()).toBe(false);
     expect(await page.getByTestId('daas-sim').getByLabel('LCM').isChecked()).toBe(true);
     await shot(page, 'ex-01-daas-sim');
+
+    // The kept conditions become a draft quote priced by the server.
+    await page.getByTestId('sim-quote').click();
+    await page.getByText(/下書き見積 DQ-[\w-]+ を作成しました/).waitFor();
+    await page.getByTestId('daas-quotes').locator('tbody tr', { hasText: '株式会社E2Eシミュ' }).getByText('Pixel 8a × 42台').waitFor();
+    const made = (await api<{ quotes: { cust: string; model: string; qty: number; term: number; res: number; war: boolean; status: string; monthly: number; mrr: number }[] }>('/api/daas')).quotes.find((x) => x.cust === '株式会社E2Eシミュ');
+    expect(made).toMatchObject({ model: 'Pixel 8a', qty: 42, term: 60, res: 10, war: false, status: 'draft' });
+    expect(made!.mrr).toBe(made!.monthly * 42);
   });
 
   it('a DaaS quote sent from the detail panel appears first in the send history', async () => {
