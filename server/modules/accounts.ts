@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import type { RouteDef } from '../http/define-route';
 import type { SeedSpec } from '../store/seed';
 import { accountRoutes } from './accounts/accounts.routes';
@@ -42,4 +43,15 @@ export const accountsRoutes: RouteDef[] = [
 ];
 
 /** Demo data files these domains load into every new workspace. */
-export const accountsSeeds: SeedSpec[] = [{ file: 'portals.json', coll: 'portals' }];
+export const accountsSeeds: SeedSpec[] = [
+  {
+    file: 'portals.json',
+    coll: 'portals',
+    // Public status pages are found by slug across all workspaces: every workspace's demo portals get
+    // slugs of their own, so one workspace's demo slug never answers with another's figures.
+    after: async (tx, docs) => {
+      const tag = createHash('sha256').update(tx.ws).digest('hex').slice(0, 4);
+      for (const d of docs) await tx.patch('portals', String(d.id), { slug: `${String(d.slug)}-${tag}` });
+    },
+  },
+];

@@ -107,19 +107,29 @@ describe('POST /api/portal/{custId}', () => {
 });
 
 describe('GET /api/public/status', () => {
+  it('gives every workspace its own demo slugs, so status never answers with another workspace', async () => {
+    const other = server.client();
+    const mine = (await api.get<{ state: Record<string, { slug: string }> }>('/api/portals')).body.state.abc.slug;
+    const theirs = (await other.get<{ state: Record<string, { slug: string }> }>('/api/portals')).body.state.abc.slug;
+    expect(mine).not.toBe(theirs);
+  });
+
   it('reports a published portal with CORS and 400/404 otherwise', async () => {
     await issue('abc');
-    const res = await server.client().get<Body>('/api/public/status?site=abc-logistics');
+    const slug = String((await api.get<{ state: Record<string, { slug: string }> }>('/api/portals')).body.state.abc.slug);
+    expect(slug).toMatch(/^abc-logistics-[0-9a-f]{4}$/);
+    const res = await server.client().get<Body>(`/api/public/status?site=${slug}`);
     expect(res.status).toBe(200);
     expect(res.headers.get('access-control-allow-origin')).toBe('*');
-    expect(res.body).toMatchObject({ site: 'abc-logistics', published: true, total: 32, devices: { total: 32, computed: true } });
+    expect(res.body).toMatchObject({ site: slug, published: true, total: 32, devices: { total: 32, computed: true } });
     expect((await server.client().get('/api/public/status?site=Bad_Slug!')).status).toBe(400);
     expect((await server.client().get('/api/public/status?site=unknown-site')).status).toBe(404);
   });
   it('is rate limited per IP', async () => {
     configureLimit(server.ctx, 'publicStatus', 2);
     const codes = [];
-    for (let i = 0; i < 3; i++) codes.push((await server.client().get('/api/public/status?site=abc-logistics')).status);
+    const slug = String((await api.get<{ state: Record<string, { slug: string }> }>('/api/portals')).body.state.abc.slug);
+    for (let i = 0; i < 3; i++) codes.push((await server.client().get(`/api/public/status?site=${slug}`)).status);
     expect(codes).toEqual([200, 200, 429]);
   });
 });
