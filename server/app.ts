@@ -5,6 +5,7 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { Config, Mode } from './config';
 import type { AppContext } from './context';
+import { HttpError } from './http/errors';
 import { errorHandler } from './http/error-handler';
 import { launchGuard, type LaunchGuardOptions } from './http/launch-guard';
 import { requestLog } from './http/logging';
@@ -39,6 +40,16 @@ export async function benchWorkspace(store: Store): Promise<string> {
   return ws;
 }
 
+/** A request body the API cannot read (form posts, text/plain) is refused instead of read as {}. */
+function refuseNonJsonBodies(req: express.Request, _res: express.Response, next: express.NextFunction): void {
+  const hasBody = Number(req.headers['content-length'] ?? 0) > 0 || req.headers['transfer-encoding'] !== undefined;
+  if (hasBody && !req.is('application/json')) {
+    next(new HttpError(415, 'unsupported media type', { message: 'リクエスト本文は JSON (Content-Type: application/json) で送信してください' }));
+    return;
+  }
+  next();
+}
+
 /** Build the express app over a store (no listen): the same code for bench and central. */
 export async function createApp(opts: CreateAppOptions): Promise<{ app: Express; ctx: AppContext }> {
   const mode = opts.mode ?? opts.config.mode;
@@ -60,6 +71,7 @@ export async function createApp(opts: CreateAppOptions): Promise<{ app: Express;
   app.set('query parser', 'simple');
   if (opts.config.log) app.use(requestLog(log));
   app.use('/api', express.json({ limit: opts.config.bodyLimit, strict: true }));
+  app.use('/api', refuseNonJsonBodies);
 
   const router = express.Router();
   mountRoutes(router, allRoutes, ctx);

@@ -26,6 +26,18 @@ describe('envelope and error path', () => {
     expect((await api.get<{ count: number }>('/api/devices')).body.count).toBe(before);
   });
 
+  it('refuses a body that is not JSON with 415 and stores nothing', async () => {
+    const api = server.client();
+    const before = (await api.get<{ jobs: unknown[] }>('/api/jobs')).body.jobs.length;
+    for (const type of ['text/plain', 'application/x-www-form-urlencoded']) {
+      const res = await api.request('POST', '/api/job', 't=spam', { 'content-type': type });
+      expect(res.status).toBe(415);
+      expect(res.body).toMatchObject({ ok: false, error: 'unsupported media type' });
+    }
+    expect((await api.get<{ jobs: unknown[] }>('/api/jobs')).body.jobs).toHaveLength(before);
+    expect((await api.request('POST', '/api/alert/al-nope/ack')).status).toBe(404);
+  });
+
   it('answers an unknown /api path with JSON 404, never an HTML page', async () => {
     for (const [method, path] of [['GET', '/api/nothing-here'], ['POST', '/api/device/x/y/z'], ['PUT', '/api/devices']]) {
       const res = await server.client().request(method, path, method === 'GET' ? undefined : {});
