@@ -76,9 +76,14 @@ export const certRoutes = [
     auth: 'P',
     params: noParams,
     handler: async ({ app, ws, params }) => {
-      const cert = await app.store.get(ws, ERASURE_CERTS, params.no);
+      // A certificate a bench issued before it was enrolled may have been renumbered (formerNo keeps
+      // the number printed on it): such a number still leads the auditor to that certificate.
+      const renumbered = (await app.store.list(ws, ERASURE_CERTS))
+        .filter((c) => c.formerNo === params.no)
+        .map((c) => ({ no: c.no, formerNo: c.formerNo }));
+      const cert = (await app.store.get(ws, ERASURE_CERTS, params.no)) ?? (renumbered[0] ? await app.store.get(ws, ERASURE_CERTS, String(renumbered[0].no)) : null);
       if (!cert) throw notFound('cert not found');
-      return { cert };
+      return renumbered.length > 0 ? { cert, renumbered } : { cert };
     },
   }),
   defineRoute({

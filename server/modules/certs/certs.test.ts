@@ -192,3 +192,26 @@ describe('GET /api/cert/{no}/pdf', () => {
     expect((await fetchPdf(api, 'KIT-ERZ-1999-0001')).status).toBe(404);
   });
 });
+
+describe('GET /api/cert/{no} after a renumbering at enrolment', () => {
+  it('leads a former number to the renumbered certificate and lists it beside a current holder', async () => {
+    const { startTestServer } = await import('../../testing/harness');
+    const srv = await startTestServer();
+    const c = srv.client();
+    const issued = await c.post<{ cert: { no: string } }>('/api/cert', { cust: 'ABC物流株式会社', methodKey: 'purge', devices: [{ model: 'iPhone 15', id: '356143920693759', storage: '128GB' }] });
+    const ws = c.workspaceId() as string;
+    const no = issued.body.cert.no;
+    const renamed = no.replace(/\d{4}$/, '9001');
+    await srv.store.transact(ws, async (tx) => {
+      const cert = await tx.get('erasureCerts', no);
+      await tx.put('erasureCerts', renamed, { ...cert, no: renamed, formerNo: 'KIT-ERZ-1999-0001' });
+    });
+    const byFormer = await c.get<{ cert: { no: string }; renumbered: { no: string; formerNo: string }[] }>('/api/cert/KIT-ERZ-1999-0001');
+    expect(byFormer.status).toBe(200);
+    expect(byFormer.body.cert.no).toBe(renamed);
+    expect(byFormer.body.renumbered).toEqual([{ no: renamed, formerNo: 'KIT-ERZ-1999-0001' }]);
+    expect((await c.get<{ renumbered?: unknown }>(`/api/cert/${no}`)).body.renumbered).toBeUndefined();
+    expect((await c.get('/api/cert/KIT-ERZ-1999-0002')).status).toBe(404);
+    await srv.close();
+  });
+});
