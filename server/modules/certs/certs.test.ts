@@ -195,7 +195,6 @@ describe('GET /api/cert/{no}/pdf', () => {
 
 describe('GET /api/cert/{no} after a renumbering at enrolment', () => {
   it('leads a former number to the renumbered certificate and lists it beside a current holder', async () => {
-    const { startTestServer } = await import('../../testing/harness');
     const srv = await startTestServer();
     const c = srv.client();
     const issued = await c.post<{ cert: { no: string } }>('/api/cert', { cust: 'ABC物流株式会社', methodKey: 'purge', devices: [{ model: 'iPhone 15', id: '356143920693759', storage: '128GB' }] });

@@ -167,7 +167,6 @@ describe('GET /api/labels/render', () => {
 
 describe('POST /api/labels/log with a print outcome', () => {
   it('records a failed print with its reason and defaults the outcome to ok', async () => {
-    const { startTestServer } = await import('../../testing/harness');
     const srv = await startTestServer();
     const api = srv.client();
     const ok = await api.post<{ entry: Record<string, unknown> }>('/api/labels/log', { size: 's', count: 2 });
