@@ -4,6 +4,7 @@ export default defineConfig({
   test: {
     include: ['e2e/**/*.test.ts', 'shared/**/*.test.ts', 'server/**/*.test.ts', 'seeds/**/*.test.ts', 'renderer/**/*.test.{ts,tsx}', 'electron/**/*.test.ts'],
     environment: 'node',
+    globalSetup: ['server/testing/pg-global-setup.ts'],
     pool: 'forks',
     testTimeout: 20000,
     hookTimeout: 30000,
