@@ -1,12 +1,24 @@
 import { defineConfig } from 'vitest/config';
 
+const ALL = ['e2e/**/*.test.ts', 'shared/**/*.test.ts', 'server/**/*.test.ts', 'seeds/**/*.test.ts', 'renderer/**/*.test.{ts,tsx}', 'electron/**/*.test.ts'];
+
+/**
+ * Suites that run a second time with central on PostgreSQL (KITTING_TEST_STORE=pg): every module's route
+ * tests, the HTTP layer, central sync routes and the randomized sync simulation. The store contract tests
+ * cover both stores within one run (server/store/*.test.ts).
+ */
+const ON_POSTGRES = ['server/modules/**/*.test.ts', 'server/http/**/*.test.ts', 'server/security/**/*.test.ts', 'server/sync/*.routes.test.ts', 'server/sync/sync.sim.test.ts'];
+
 export default defineConfig({
   test: {
-    include: ['e2e/**/*.test.ts', 'shared/**/*.test.ts', 'server/**/*.test.ts', 'seeds/**/*.test.ts', 'renderer/**/*.test.{ts,tsx}', 'electron/**/*.test.ts'],
     environment: 'node',
-    globalSetup: ['server/testing/pg-global-setup.ts'],
     pool: 'forks',
     testTimeout: 20000,
     hookTimeout: 30000,
+    globalSetup: ['server/testing/pg-global-setup.ts'],
+    projects: [
+      { extends: true, test: { name: 'sqlite', include: ALL } },
+      { extends: true, test: { name: 'pg', include: ON_POSTGRES, env: { KITTING_TEST_STORE: 'pg' } } },
+    ],
   },
 });

@@ -1,99 +1,106 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { SqliteStore } from './sqlite-store';
+import { openTestStore, STORE_KINDS, type TestStore } from '../testing/stores';
+import type { Store } from './types';
 
-let store: SqliteStore;
-let wall = 1_000;
+describe.each(STORE_KINDS)('store on %s', (kind) => {
+  let opened: TestStore;
+  let store: Store;
+  let wall = 1_000;
 
-beforeEach(() => {
-  wall = 1_000;
-  store = new SqliteStore({ file: ':memory:', node: 'bench-a', wall: () => wall });
-});
-afterEach(() => store.close());
-
-interface ChangeRow {
-  coll: string;
-  id: string;
-  hlc: string;
-  fields: string;
-}
-const changes = () => store.db.prepare('SELECT coll, id, hlc, fields FROM changes ORDER BY seq').all() as ChangeRow[];
-const stamps = (id: string) =>
-  JSON.parse((store.db.prepare("SELECT stamps FROM records WHERE id = ?").get(id) as { stamps: string }).stamps) as Record<string, string>;
-
-describe('store writes', () => {
-  it('stamps every field with an HLC and appends the change in the same transaction', async () => {
-    await store.transact('w1', (tx) => tx.put('jobs', 'j1', { id: 'j1', t: 'A', s: 0 }));
-    const log = changes();
-    expect(log).toHaveLength(1);
-    expect(JSON.parse(log[0].fields)).toEqual({ id: 'j1', t: 'A', s: 0 });
-    expect(Object.keys(stamps('j1')).sort()).toEqual(['id', 's', 't']);
-    expect(stamps('j1').t).toBe(log[0].hlc);
+  beforeEach(async () => {
+    wall = 1_000;
+    opened = await openTestStore(kind, null, { node: 'bench-a', wall: () => wall });
+    store = opened.store;
   });
+  afterEach(() => opened.dispose());
 
-  it('logs only the fields that changed, with a newer stamp', async () => {
-    await store.transact('w1', (tx) => tx.put('jobs', 'j1', { id: 'j1', t: 'A', s: 0 }));
-    const first = stamps('j1');
-    wall = 2_000;
-    await store.transact('w1', (tx) => tx.patch('jobs', 'j1', { s: 3, t: 'A' }));
-    const log = changes();
-    expect(JSON.parse(log[1].fields)).toEqual({ s: 3 });
-    const second = stamps('j1');
-    expect(second.t).toBe(first.t);
-    expect(second.s > first.s).toBe(true);
-  });
+  const changes = async () => {
+    const out = [];
+    for (const ws of ['w1', 'w2']) for (const c of await store.replica.localChanges(ws, 0, 1000)) out.push({ ...c, fields: JSON.stringify(c.fields) });
+    return out;
+  };
+  const stamps = async (id: string) => {
+    for (const ws of ['w1', 'w2']) {
+      const rec = (await store.replica.snapshotPage(ws, '', 1000)).records.find((r) => r.id === id);
+      if (rec) return rec.stamps;
+    }
+    throw new Error(`no record ${id}`);
+  };
 
-  it('rolls back every write of a failed transaction', async () => {
-    await expect(
-      store.transact('w1', async (tx) => {
-        await tx.put('jobs', 'j1', { id: 'j1' });
-        await tx.next('shipment');
-        throw new Error('boom');
-      }),
-    ).rejects.toThrow('boom');
-    expect(await store.get('w1', 'jobs', 'j1')).toBeNull();
-    expect(changes()).toHaveLength(0);
-    expect(await store.transact('w1', (tx) => tx.next('shipment'))).toBe(1);
-  });
-
-  it('deletes with a tombstone that hides the record and is logged', async () => {
-    await store.transact('w1', (tx) => tx.put('jobs', 'j1', { id: 'j1' }));
-    expect(await store.transact('w1', (tx) => tx.remove('jobs', 'j1'))).toBe(true);
-    expect(await store.get('w1', 'jobs', 'j1')).toBeNull();
-    expect(await store.list('w1', 'jobs')).toEqual([]);
-    expect(JSON.parse(changes()[1].fields)).toEqual({ _deleted: true });
-    expect(stamps('j1')._deleted).toBeDefined();
-    expect(await store.transact('w1', (tx) => tx.remove('jobs', 'j1'))).toBe(false);
-  });
-
-  it('scopes every read by workspace', async () => {
-    await store.transact('w1', (tx) => tx.put('jobs', 'j1', { id: 'j1', t: 'w1' }));
-    await store.transact('w2', (tx) => tx.put('jobs', 'j1', { id: 'j1', t: 'w2' }));
-    expect(await store.get('w1', 'jobs', 'j1')).toEqual({ id: 'j1', t: 'w1' });
-    expect(await store.list('w2', 'jobs')).toEqual([{ id: 'j1', t: 'w2' }]);
-    expect(await store.count('w3', 'jobs')).toBe(0);
-  });
-});
-
-describe('number series', () => {
-  it('issues sequential numbers per workspace and series, from a start', async () => {
-    const got = await store.transact('w1', async (tx) => [await tx.next('ticket', { start: 673 }), await tx.next('ticket', { start: 673 }), await tx.next('shipment')]);
-    expect(got).toEqual([673, 674, 1]);
-    expect(await store.transact('w2', (tx) => tx.next('ticket', { start: 673 }))).toBe(673);
-  });
-
-  it('continues after seeded numbers once bumped', async () => {
-    const n = await store.transact('w1', async (tx) => {
-      await tx.bumpSeries('shipment', 1008);
-      await tx.bumpSeries('shipment', 5);
-      return tx.next('shipment');
+  describe('store writes', () => {
+    it('stamps every field with an HLC and appends the change in the same transaction', async () => {
+      await store.transact('w1', (tx) => tx.put('jobs', 'j1', { id: 'j1', t: 'A', s: 0 }));
+      const log = await changes();
+      expect(log).toHaveLength(1);
+      expect(JSON.parse(log[0].fields)).toEqual({ id: 'j1', t: 'A', s: 0 });
+      expect(Object.keys((await stamps('j1'))).sort()).toEqual(['id', 's', 't']);
+      expect((await stamps('j1')).t).toBe(log[0].hlc);
     });
-    expect(n).toBe(1009);
-  });
-});
 
-describe('migrations', () => {
-  it('records applied migrations and does not re-apply them on reopen', () => {
-    const rows = store.db.prepare('SELECT version FROM schema_migrations').all() as { version: number }[];
-    expect(rows.map((r) => r.version)).toContain(1);
+    it('logs only the fields that changed, with a newer stamp', async () => {
+      await store.transact('w1', (tx) => tx.put('jobs', 'j1', { id: 'j1', t: 'A', s: 0 }));
+      const first = (await stamps('j1'));
+      wall = 2_000;
+      await store.transact('w1', (tx) => tx.patch('jobs', 'j1', { s: 3, t: 'A' }));
+      const log = await changes();
+      expect(JSON.parse(log[1].fields)).toEqual({ s: 3 });
+      const second = (await stamps('j1'));
+      expect(second.t).toBe(first.t);
+      expect(second.s > first.s).toBe(true);
+    });
+
+    it('rolls back every write of a failed transaction', async () => {
+      await expect(
+        store.transact('w1', async (tx) => {
+          await tx.put('jobs', 'j1', { id: 'j1' });
+          await tx.next('shipment');
+          throw new Error('boom');
+        }),
+      ).rejects.toThrow('boom');
+      expect(await store.get('w1', 'jobs', 'j1')).toBeNull();
+      expect(await changes()).toHaveLength(0);
+      expect(await store.transact('w1', (tx) => tx.next('shipment'))).toBe(1);
+    });
+
+    it('deletes with a tombstone that hides the record and is logged', async () => {
+      await store.transact('w1', (tx) => tx.put('jobs', 'j1', { id: 'j1' }));
+      expect(await store.transact('w1', (tx) => tx.remove('jobs', 'j1'))).toBe(true);
+      expect(await store.get('w1', 'jobs', 'j1')).toBeNull();
+      expect(await store.list('w1', 'jobs')).toEqual([]);
+      expect(JSON.parse((await changes())[1].fields)).toEqual({ _deleted: true });
+      expect((await stamps('j1'))._deleted).toBeDefined();
+      expect(await store.transact('w1', (tx) => tx.remove('jobs', 'j1'))).toBe(false);
+    });
+
+    it('scopes every read by workspace', async () => {
+      await store.transact('w1', (tx) => tx.put('jobs', 'j1', { id: 'j1', t: 'w1' }));
+      await store.transact('w2', (tx) => tx.put('jobs', 'j1', { id: 'j1', t: 'w2' }));
+      expect(await store.get('w1', 'jobs', 'j1')).toEqual({ id: 'j1', t: 'w1' });
+      expect(await store.list('w2', 'jobs')).toEqual([{ id: 'j1', t: 'w2' }]);
+      expect(await store.count('w3', 'jobs')).toBe(0);
+    });
+  });
+
+  describe('number series', () => {
+    it('issues sequential numbers per workspace and series, from a start', async () => {
+      const got = await store.transact('w1', async (tx) => [await tx.next('ticket', { start: 673 }), await tx.next('ticket', { start: 673 }), await tx.next('shipment')]);
+      expect(got).toEqual([673, 674, 1]);
+      expect(await store.transact('w2', (tx) => tx.next('ticket', { start: 673 }))).toBe(673);
+    });
+
+    it('continues after seeded numbers once bumped', async () => {
+      const n = await store.transact('w1', async (tx) => {
+        await tx.bumpSeries('shipment', 1008);
+        await tx.bumpSeries('shipment', 5);
+        return tx.next('shipment');
+      });
+      expect(n).toBe(1009);
+    });
+  });
+
+  describe('migrations', () => {
+    it('records the applied migrations', () => {
+      expect(store.replica.schemaVersion()).toBeGreaterThanOrEqual(1);
+    });
   });
 });

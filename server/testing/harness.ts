@@ -6,7 +6,8 @@ import { createApp } from '../app';
 import { testConfig, type Config, type Mode } from '../config';
 import type { AppContext } from '../context';
 import { loadOrCreateSecret } from '../security/signing';
-import { SqliteStore } from '../store/sqlite-store';
+import type { Store } from '../store/types';
+import { openTestStore, testStoreKind, type StoreKind } from './stores';
 
 export interface TestResponse<T = Record<string, unknown>> {
   status: number;
@@ -77,18 +78,26 @@ export class Client {
 export interface TestServer {
   url: string;
   dataDir: string;
-  store: SqliteStore;
+  store: Store;
+  /** The store this server runs on (PostgreSQL in the `pg` test project, SQLite for a bench). */
+  storeKind: StoreKind;
   ctx: AppContext;
   /** A new browser (own cookie jar). */
   client(): Client;
   close(opts?: { keepData?: boolean }): Promise<void>;
 }
 
-/** createApp over a fresh temporary database, listening on a random loopback port. */
-export async function startTestServer(opts: { mode?: Mode; dataDir?: string; config?: Partial<Config> } = {}): Promise<TestServer> {
+/**
+ * createApp over a fresh temporary database, listening on a random loopback port. A central server runs on
+ * the store of the test run (KITTING_TEST_STORE, or `store`); a bench always on SQLite, as deployed.
+ */
+export async function startTestServer(opts: { mode?: Mode; dataDir?: string; config?: Partial<Config>; store?: StoreKind } = {}): Promise<TestServer> {
   const dataDir = opts.dataDir ?? mkdtempSync(join(tmpdir(), 'kitting-test-'));
-  const store = new SqliteStore({ file: join(dataDir, 'kitting.db') });
-  const config = testConfig({ dataDir, mode: opts.mode ?? 'central', ...opts.config });
+  const mode = opts.mode ?? 'central';
+  const kind = mode === 'bench' ? 'sqlite' : (opts.store ?? testStoreKind());
+  const opened = await openTestStore(kind, dataDir);
+  const store = opened.store;
+  const config = testConfig({ dataDir, mode, ...opts.config });
   const { app, ctx } = await createApp({ store, config, secret: loadOrCreateSecret(dataDir) });
   const server: Server = await new Promise((resolve) => {
     const s = app.listen(0, '127.0.0.1', () => resolve(s));
@@ -99,12 +108,13 @@ export async function startTestServer(opts: { mode?: Mode; dataDir?: string; con
     url,
     dataDir,
     store,
+    storeKind: kind,
     ctx,
     client: () => new Client(url),
     close: async ({ keepData = false } = {}) => {
       server.closeAllConnections();
       await new Promise<void>((resolve) => server.close(() => resolve()));
-      store.close();
+      await opened.dispose(keepData);
       if (!keepData) rmSync(dataDir, { recursive: true, force: true });
     },
   };
