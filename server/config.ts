@@ -17,6 +17,8 @@ export interface Config {
   bodyLimit: string;
   /** New anonymous workspaces one IP may create per hour (central mode). */
   workspacesPerIpHour: number;
+  /** Central: PostgreSQL database (postgres://…) instead of the SQLite file in dataDir. */
+  databaseUrl: string | null;
 }
 
 export function readConfig(env: NodeJS.ProcessEnv = process.env): Config {
@@ -36,7 +38,16 @@ export function readConfig(env: NodeJS.ProcessEnv = process.env): Config {
     log: nodeEnv !== 'test' && env.KITTING_LOG !== '0',
     bodyLimit: '9mb',
     workspacesPerIpHour: Number(env.KITTING_WORKSPACES_PER_IP_HOUR ?? 60),
+    databaseUrl: readDatabaseUrl(env, mode),
   };
+}
+
+function readDatabaseUrl(env: NodeJS.ProcessEnv, mode: Mode): string | null {
+  const url = env.KITTING_DATABASE_URL || null;
+  if (url === null) return null;
+  if (!/^postgres(ql)?:\/\//.test(url)) throw new Error('KITTING_DATABASE_URL must be a postgres://user:password@host:port/database URL');
+  if (mode !== 'central') throw new Error('KITTING_DATABASE_URL is for central mode (KITTING_MODE=central); a bench keeps its SQLite replica');
+  return url;
 }
 
 /** Defaults for tests and embedded use: no log, temp paths are the caller's business. */

@@ -1,17 +1,14 @@
 import { mkdirSync } from 'node:fs';
-import { join } from 'node:path';
 import { createApp } from './app';
 import { readConfig } from './config';
-import { loadOrCreateSecret } from './security/signing';
-import { SqliteStore } from './store/sqlite-store';
+import { openStore } from './store/open';
 import { startSync, stopSync } from './sync/start';
 
 /** Headless entry: read env, migrate, seed, listen on 127.0.0.1, close cleanly on SIGTERM. */
 async function main(): Promise<void> {
   const config = readConfig();
   mkdirSync(config.dataDir, { recursive: true });
-  const store = new SqliteStore({ file: join(config.dataDir, 'kitting.db') });
-  const secret = loadOrCreateSecret(config.dataDir);
+  const { store, secret, close } = await openStore(config);
   const { app, ctx } = await createApp({ store, config, secret });
   await startSync(ctx);
 
@@ -22,8 +19,7 @@ async function main(): Promise<void> {
   });
   server.on('error', (err) => {
     console.error(`cannot listen on 127.0.0.1:${config.port}: ${err.message}`);
-    store.close();
-    process.exit(1);
+    void close().finally(() => process.exit(1));
   });
 
   let stopping = false;
@@ -33,14 +29,12 @@ async function main(): Promise<void> {
     console.log(`${signal}: shutting down`);
     void stopSync(ctx).finally(() => {
       server.close(() => {
-        store.close();
-        process.exit(0);
+        void close().finally(() => process.exit(0));
       });
       server.closeAllConnections();
     });
     setTimeout(() => {
-      store.close();
-      process.exit(0);
+      void close().finally(() => process.exit(0));
     }, 5000).unref();
   };
   process.on('SIGTERM', () => stop('SIGTERM'));

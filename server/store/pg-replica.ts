@@ -2,6 +2,7 @@
 import type pg from 'pg';
 import type { HlcClock } from '../../shared/hlc';
 import { declaredCap } from './caps';
+import { loadMigrations } from './migrate';
 import { changesOfRecord, mergeChange, mergeRecord, type RowState } from './merge';
 import { inWorkspace, keyOf, type ChangeInsert, type DbRecord, type WsWriter } from './pg-txn';
 import type {
@@ -54,11 +55,15 @@ interface ChangeRow {
 
 const toChange = (r: ChangeRow): WireChange => ({ seq: r.seq, coll: r.coll, id: r.id, hlc: r.hlc, fields: r.fields });
 
+let model: number | null = null;
+const modelVersion = (): number => (model ??= Math.max(0, ...loadMigrations().map((m) => m.version)));
+
 const benchOnly = (what: string) => new Error(`${what}: only a bench replica (SQLite) leases numbers; the PostgreSQL store serves central`);
 
 export class PgReplica implements ReplicaStore {
   onWanted: ((series: string) => void) | null = null;
-  version = 0;
+  /** Version of the PostgreSQL schema (its own numbered migrations). */
+  pgSchema = 0;
 
   constructor(
     private readonly pool: pg.Pool,
@@ -71,8 +76,12 @@ export class PgReplica implements ReplicaStore {
     if (r.rows[0]?.h) this.clock.observe(r.rows[0].h);
   }
 
+  /**
+   * The data model version the sync protocol compares with a bench's (426 when the bench is newer): the
+   * SQLite migrations of this release, which the PostgreSQL schema implements.
+   */
   schemaVersion(): number {
-    return this.version;
+    return modelVersion();
   }
 
   now(): number {

@@ -10,7 +10,7 @@ import type { RowState } from './merge';
 import { migratePg } from './pg-migrate';
 import { PgReplica } from './pg-replica';
 import { createPool, inWorkspace, type WsWriter } from './pg-txn';
-import type { Doc, ListOptions, Store, TransactOptions, Tx, WorkspaceRow } from './types';
+import type { Doc, ListOptions, Store, StoreHealth, TransactOptions, Tx, WorkspaceRow } from './types';
 
 export interface PgStoreOptions {
   /** postgres://… ; a `schema` query parameter selects a schema (created when missing). */
@@ -68,7 +68,7 @@ export class PgStore implements Store {
     try {
       const client = await pool.connect();
       try {
-        store.replica.version = await migratePg(client);
+        store.replica.pgSchema = await migratePg(client);
       } finally {
         client.release();
       }
@@ -134,13 +134,18 @@ export class PgStore implements Store {
     await this.pool.query('INSERT INTO meta (key, value) VALUES ($1, $2) ON CONFLICT (key) DO UPDATE SET value = excluded.value', [key, value]);
   }
 
-  /** Is the database reachable (health check)? */
-  async ping(): Promise<boolean> {
+  /** Set a meta key unless it is set already; returns the value kept (first writer wins across processes). */
+  async claimMeta(key: string, value: string): Promise<string> {
+    await this.pool.query('INSERT INTO meta (key, value) VALUES ($1, $2) ON CONFLICT (key) DO NOTHING', [key, value]);
+    return (await this.meta(key)) ?? value;
+  }
+
+  async health(): Promise<StoreHealth> {
     try {
-      await this.pool.query('SELECT 1');
-      return true;
+      const r = await this.pool.query<{ v: number }>('SELECT MAX(version)::int AS v FROM schema_migrations');
+      return { kind: 'postgres', reachable: true, schema: r.rows[0]?.v ?? 0 };
     } catch {
-      return false;
+      return { kind: 'postgres', reachable: false, schema: null };
     }
   }
 

@@ -106,7 +106,7 @@ export class WsWriter {
       await this.client.query(
         `INSERT INTO records (ws, coll, id, data, stamps, deleted, hlc)
          SELECT $1, x.coll, x.id, x.data, x.stamps, x.deleted, x.hlc
-           FROM jsonb_to_recordset($2::jsonb) AS x(coll text, id text, data jsonb, stamps jsonb, deleted boolean, hlc text)
+           FROM json_to_recordset($2::json) AS x(coll text, id text, data json, stamps jsonb, deleted boolean, hlc text)
          ON CONFLICT (ws, coll, id) DO UPDATE SET data = excluded.data, stamps = excluded.stamps, deleted = excluded.deleted, hlc = excluded.hlc`,
         [this.ws, `[${part.join(',')}]`],
       );
@@ -122,7 +122,7 @@ export class WsWriter {
       await this.client.query(
         `INSERT INTO changes (ws, seq, coll, id, hlc, fields, origin)
          SELECT $1, x.seq, x.coll, x.id, x.hlc, x.fields, x.origin
-           FROM jsonb_to_recordset($2::jsonb) AS x(seq bigint, coll text, id text, hlc text, fields jsonb, origin text)`,
+           FROM json_to_recordset($2::json) AS x(seq bigint, coll text, id text, hlc text, fields json, origin text)`,
         [this.ws, `[${part.join(',')}]`],
       );
     }

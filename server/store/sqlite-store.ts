@@ -3,7 +3,7 @@ import { randomBytes } from 'node:crypto';
 import { formatHlc, HlcClock, type Hlc } from '../../shared/hlc';
 import { migrate } from './migrate';
 import { SqliteReplica } from './sqlite-replica';
-import type { Doc, ListOptions, Store, TransactOptions, Tx, WorkspaceRow } from './types';
+import type { Doc, ListOptions, Store, StoreHealth, TransactOptions, Tx, WorkspaceRow } from './types';
 
 interface RecordRow {
   data: string;
@@ -142,6 +142,10 @@ export class SqliteStore implements Store {
 
   async setMeta(key: string, value: string): Promise<void> {
     this.q.setMeta.run(key, value);
+  }
+
+  async health(): Promise<StoreHealth> {
+    return this.db.open ? { kind: 'sqlite', reachable: true, schema: this.replica.schemaVersion() } : { kind: 'sqlite', reachable: false, schema: null };
   }
 
   /** Checkpoint the WAL into the main file and close (clean shutdown). */

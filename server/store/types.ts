@@ -48,6 +48,14 @@ export interface WorkspaceRow {
   seeded: boolean;
 }
 
+/** What /healthz reports of the database. */
+export interface StoreHealth {
+  kind: 'sqlite' | 'postgres';
+  reachable: boolean;
+  /** Applied schema version (null when unreachable). */
+  schema: number | null;
+}
+
 export interface Store {
   readonly node: string;
   get<T extends Doc = Doc>(ws: string, coll: string, id: string): Promise<T | null>;
@@ -62,6 +70,8 @@ export interface Store {
   markSeeded(id: string): Promise<void>;
   meta(key: string): Promise<string | null>;
   setMeta(key: string, value: string): Promise<void>;
+  /** Is the database reachable, and at which schema version? */
+  health(): Promise<StoreHealth>;
   close(): void;
   /** Replication primitives for server/sync (not for modules). */
   readonly replica: ReplicaStore;

@@ -20,7 +20,12 @@ export const healthRoutes = [
     path: '/healthz',
     auth: 'P',
     workspace: false,
-    handler: () => new Reply(200, JSON.stringify({ status: 'ok' }), { 'Content-Type': 'application/json; charset=utf-8' }),
+    // A load balancer takes a central process out of rotation while its database is unreachable (503).
+    handler: async ({ app }) => {
+      const database = await app.store.health();
+      const status = database.reachable ? 'ok' : 'unavailable';
+      return new Reply(database.reachable ? 200 : 503, JSON.stringify({ status, database }), { 'Content-Type': 'application/json; charset=utf-8' });
+    },
   }),
   defineRoute({
     method: 'get',

@@ -33,10 +33,20 @@ describe('GET /api/ping', () => {
 });
 
 describe('GET /healthz', () => {
-  it('answers {status:"ok"}', async () => {
+  it('answers {status:"ok"} with the database reachable', async () => {
     const res = await api.get('/healthz');
     expect(res.status).toBe(200);
-    expect(res.body).toEqual({ status: 'ok' });
+    expect(res.body).toEqual({ status: 'ok', database: { kind: server.storeKind === 'pg' ? 'postgres' : 'sqlite', reachable: true, schema: expect.any(Number) } });
+  });
+
+  it('answers 503 once the database is unreachable', async () => {
+    const other = await startTestServer();
+    await other.store.health();
+    other.store.close();
+    const res = await other.client().get('/healthz');
+    expect(res.status).toBe(503);
+    expect(res.body).toMatchObject({ status: 'unavailable', database: { reachable: false, schema: null } });
+    await other.close();
   });
 });
 

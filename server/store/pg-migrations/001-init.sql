@@ -13,13 +13,15 @@ CREATE TABLE workspaces (
   seeded  boolean NOT NULL DEFAULT false
 );
 
--- One row per record: the jsonb document, one HLC stamp per field, a tombstone flag, and its
--- insertion order (lists return records oldest first, like SQLite's rowid).
+-- One row per record: the document, one HLC stamp per field (jsonb), a tombstone flag, and its
+-- insertion order (lists return records oldest first, like SQLite's rowid). Documents and changed
+-- fields are `json`, not `jsonb`: they come back with their fields in the order they were written
+-- (jsonb would sort object keys, and refuses \u0000 in strings), exactly as on a bench.
 CREATE TABLE records (
   ws      text COLLATE "C" NOT NULL,
   coll    text COLLATE "C" NOT NULL,
   id      text COLLATE "C" NOT NULL,
-  data    jsonb NOT NULL,
+  data    json NOT NULL,
   stamps  jsonb NOT NULL,
   deleted boolean NOT NULL DEFAULT false,
   hlc     text COLLATE "C" NOT NULL,
@@ -36,7 +38,7 @@ CREATE TABLE changes (
   coll   text COLLATE "C" NOT NULL,
   id     text COLLATE "C" NOT NULL,
   hlc    text COLLATE "C" NOT NULL,
-  fields jsonb NOT NULL,
+  fields json NOT NULL,
   origin text NOT NULL DEFAULT '',
   PRIMARY KEY (ws, seq)
 );
@@ -54,38 +56,3 @@ CREATE TABLE series (
   next bigint NOT NULL,
   PRIMARY KEY (ws, name)
 );
-
-CREATE TABLE local_caps (
-  coll text PRIMARY KEY,
-  keep integer NOT NULL
-);
-
-CREATE TABLE sync_enrol_codes (
-  code_hash text PRIMARY KEY,
-  ws        text NOT NULL,
-  created   bigint NOT NULL,
-  expires   bigint NOT NULL,
-  used_by   text
-);
-
-CREATE TABLE sync_benches (
-  ws         text NOT NULL,
-  bench      text NOT NULL,
-  token_hash text NOT NULL UNIQUE,
-  name       text NOT NULL DEFAULT '',
-  created    bigint NOT NULL,
-  revoked    boolean NOT NULL DEFAULT false,
-  last_seen  bigint NOT NULL DEFAULT 0,
-  acked      bigint NOT NULL DEFAULT 0,
-  PRIMARY KEY (ws, bench)
-);
-
-CREATE TABLE sync_batches (
-  ws      text NOT NULL,
-  bench   text NOT NULL,
-  batch   text NOT NULL,
-  answer  jsonb NOT NULL,
-  created bigint NOT NULL,
-  PRIMARY KEY (ws, bench, batch)
-);
-CREATE INDEX sync_batches_age ON sync_batches (ws, bench, created);

@@ -1,5 +1,5 @@
 import type Database from 'better-sqlite3';
-import type { Doc } from '../../store/types';
+import type { Doc, Store } from '../../store/types';
 
 interface Cell {
   hlc: string;
@@ -29,6 +29,18 @@ export function dumpReplica(db: Database.Database, ws: string): string[] {
     )
     .all(ws);
   return rows.map((r) => line(r.coll, r.id, JSON.parse(r.data) as Doc, r.deleted === 1, JSON.parse(r.stamps) as Record<string, string>));
+}
+
+/** The same lines as dumpReplica, read through the replica interface (any store). */
+export async function dumpStore(store: Store, ws: string): Promise<string[]> {
+  const out: string[] = [];
+  let key = '';
+  for (;;) {
+    const page = await store.replica.snapshotPage(ws, key, 2000);
+    for (const r of page.records) out.push(line(r.coll, r.id, r.data, r.deleted, r.stamps));
+    if (page.nextKey === null) return out;
+    key = page.nextKey;
+  }
 }
 
 /**

@@ -6,11 +6,12 @@ import { HttpError } from '../../http/errors';
 import { ensureWorkspace, maxNumber, readSeed, type SeedSpec } from '../../store/seed';
 import { declareCap } from '../../store/caps';
 import { SqliteStore } from '../../store/sqlite-store';
-import type { Doc, Tx } from '../../store/types';
+import type { Doc, Store, Tx } from '../../store/types';
+import { openTestStore, testStoreKind, type TestStore } from '../../testing/stores';
 import { SyncBench } from '../bench';
 import { SyncCentral } from '../central';
 import { planRenumbering, renumberedKey, type SeriesShift } from '../numbered';
-import { dumpReplica, Oracle } from './oracle';
+import { dumpReplica, dumpStore, Oracle } from './oracle';
 import { Rng } from './rng';
 import { SimTransport, type FaultCounts, type NetState } from './sim-transport';
 
@@ -73,7 +74,9 @@ export class World {
   readonly faults: FaultCounts = { dropped: 0, lostResponse: 0, duplicated: 0, replayed: 0, futureRefused: 0 };
   readonly problems: string[] = [];
   private readonly root: string;
-  private centralStore!: SqliteStore;
+  /** Central runs on the store of the test run (SQLite, or PostgreSQL in the `pg` project). */
+  private centralStore!: Store;
+  private centralHandle!: TestStore;
   private central!: SyncCentral;
   private centralFed = 0;
   private ws = '';
@@ -97,11 +100,14 @@ export class World {
   }
 
   async setup(): Promise<void> {
-    this.centralStore = new SqliteStore({ file: join(this.root, 'central.db'), node: 'central', wall: () => this.now });
+    const centralDir = join(this.root, 'central');
+    mkdirSync(centralDir);
+    this.centralHandle = await openTestStore(testStoreKind(), centralDir, { node: 'central', wall: () => this.now });
+    this.centralStore = this.centralHandle.store;
     this.central = new SyncCentral(this.centralStore);
     this.ws = 'w-sim';
     await ensureWorkspace(this.centralStore, this.ws, 'anonymous', SEEDS);
-    this.feedCentral();
+    await this.feedCentral();
     for (let i = 0; i < this.nBenches; i += 1) {
       const name = `bench${i + 1}`;
       const dir = join(this.root, name);
@@ -187,8 +193,11 @@ export class World {
     set.add(n);
   }
 
-  private feedCentral(): void {
-    this.centralFed = this.feedFrom(this.centralStore, this.centralFed, (ws) => ws === this.ws);
+  private async feedCentral(): Promise<void> {
+    for (const c of await this.centralStore.replica.localChanges(this.ws, this.centralFed, 1_000_000)) {
+      this.oracle.add(c.coll, c.id, c.hlc, c.fields);
+      this.centralFed = c.seq;
+    }
   }
 
   private feedFrom(
@@ -290,7 +299,7 @@ export class World {
     return this.opts.numbersBeforeEnrol ? [...plain, ticket, ticket, cert, shipment, invoice] : plain;
   }
 
-  private async operate(store: SqliteStore, ws: string, enrolled: boolean, held?: [string, number][]): Promise<void> {
+  private async operate(store: Store, ws: string, enrolled: boolean, held?: [string, number][]): Promise<void> {
     const op = this.rng.pick(this.ops(enrolled));
     const issued: [string, number][] = [];
     this.stats.ops += 1;
@@ -334,7 +343,7 @@ export class World {
 
     if (rng.chance(0.12)) {
       await this.operate(this.centralStore, this.ws, this.opts.numbersBeforeEnrol === true);
-      this.feedCentral();
+      await this.feedCentral();
     } else {
       const b = rng.pick(this.benches);
       await this.operate(b.store, this.wsOf(b), b.sync.enrolled, b.sync.enrolled ? undefined : b.heldNumbers);
@@ -368,8 +377,8 @@ export class World {
     if (stable < 2) this.problems.push('did not quiesce in 40 rounds');
   }
 
-  check(): void {
-    const central = dumpReplica(this.centralStore.db, this.ws);
+  async check(): Promise<void> {
+    const central = await dumpStore(this.centralStore, this.ws);
     const expected = this.oracle.expected();
     compare('central vs oracle', central, expected, this.problems);
     for (const b of this.benches) {
@@ -386,9 +395,9 @@ export class World {
     return { seed: this.seed, ...this.stats, faults: { ...this.faults }, problems: [...this.problems] };
   }
 
-  close(): void {
+  async close(): Promise<void> {
     for (const b of this.benches) if (b.store.db.open) b.store.close();
-    this.centralStore.close();
+    await this.centralHandle?.dispose();
     rmSync(this.root, { recursive: true, force: true });
   }
 }
@@ -410,9 +419,9 @@ export async function simulate(seed: number, steps: number, opts: SimOptions = {
     await world.setup();
     for (let i = 0; i < steps; i += 1) await world.step();
     await world.quiesce();
-    world.check();
+    await world.check();
     return world.report();
   } finally {
-    world.close();
+    await world.close();
   }
 }
