@@ -56,7 +56,10 @@ export class PgStore implements Store {
     if (schema) {
       const boot = createPool(url, null, 1);
       try {
+        // Under the migration lock: two processes creating the schema at once would otherwise race.
+        await boot.query("SELECT pg_advisory_lock(hashtextextended('kitting:migrate', 0))");
         await boot.query(`CREATE SCHEMA IF NOT EXISTS ${schema}`);
+        await boot.query("SELECT pg_advisory_unlock(hashtextextended('kitting:migrate', 0))");
       } finally {
         await boot.end();
       }

@@ -3,8 +3,11 @@ import pg from 'pg';
 import type { RowState } from './merge';
 import type { Doc } from './types';
 
-/** Every write transaction of a workspace holds this lock until it ends: server_seq follows commit order. */
-const WS_LOCK = 'SELECT pg_advisory_xact_lock(hashtextextended($1, 0))';
+/**
+ * Every write transaction of a workspace holds this lock until it ends: server_seq follows commit order.
+ * Sent with BEGIN as one simple query (one round trip), the workspace id as an escaped literal.
+ */
+const beginLocked = (client: pg.PoolClient, ws: string) => `BEGIN; SELECT pg_advisory_xact_lock(hashtextextended(${client.escapeLiteral(ws)}, 0))`;
 
 /** Most JSON one bulk statement carries. */
 const CHUNK_BYTES = 4 * 1024 * 1024;
@@ -145,11 +148,12 @@ async function run<T>(pool: pg.Pool, ws: string | null, fn: (client: pg.PoolClie
   const client = await pool.connect();
   let broken: Error | undefined;
   try {
-    await client.query('BEGIN');
     let w: WsWriter | null = null;
     if (ws !== null) {
-      await client.query(WS_LOCK, [ws]);
+      await client.query(beginLocked(client, ws));
       w = new WsWriter(client, ws);
+    } else {
+      await client.query('BEGIN');
     }
     const out = await fn(client, w);
     await w?.flush();

@@ -2,7 +2,7 @@
  * A throwaway PostgreSQL cluster for the test run and the benchmarks: initdb + pg_ctl in a temporary folder
  * on a free loopback port. Uses KITTING_TEST_DATABASE_URL instead when it is set.
  */
-import { execFileSync, spawnSync } from 'node:child_process';
+import { spawnSync } from 'node:child_process';
 import { chmodSync, chownSync, existsSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir, userInfo } from 'node:os';
@@ -48,12 +48,15 @@ export function findPgBin(): string | null {
 const isRoot = () => typeof process.getuid === 'function' && process.getuid() === 0;
 
 function installPostgres(log: (line: string) => void): void {
-  if (!isRoot()) throw new PgProvisionError('initdb/pg_ctl were not found and the tests do not run as root, so they cannot install PostgreSQL.');
+  // As root, or through password-less sudo.
+  const sudo = !isRoot() && spawnSync('sudo', ['-n', 'true'], { stdio: 'ignore' }).status === 0;
+  if (!isRoot() && !sudo) throw new PgProvisionError('initdb/pg_ctl were not found and the tests run neither as root nor with password-less sudo, so they cannot install PostgreSQL.');
   log('PostgreSQL not found: installing Debian\'s postgresql package (apt-get)');
   const env = { ...process.env, DEBIAN_FRONTEND: 'noninteractive' };
-  const update = spawnSync('apt-get', ['update', '-qq'], { env, stdio: 'pipe', encoding: 'utf8' });
+  const aptGet = (args: string[]) => (sudo ? spawnSync('sudo', ['-n', 'env', 'DEBIAN_FRONTEND=noninteractive', 'apt-get', ...args], { stdio: 'pipe', encoding: 'utf8' }) : spawnSync('apt-get', args, { env, stdio: 'pipe', encoding: 'utf8' }));
+  const update = aptGet(['update', '-qq']);
   if (update.status !== 0) throw new PgProvisionError(`apt-get update failed: ${update.stderr || update.error?.message}`);
-  const install = spawnSync('apt-get', ['install', '-y', '-qq', '--no-install-recommends', 'postgresql'], { env, stdio: 'pipe', encoding: 'utf8' });
+  const install = aptGet(['install', '-y', '-qq', '--no-install-recommends', 'postgresql']);
   if (install.status !== 0) throw new PgProvisionError(`apt-get install postgresql failed: ${install.stderr || install.error?.message}`);
 }
 
@@ -151,14 +154,4 @@ export async function provisionPostgres(log: (line: string) => void = () => unde
   }
   log(`PostgreSQL test cluster on port ${port} (${dir}, run as ${user?.name ?? userInfo().username})`);
   return { url, stop };
-}
-
-/** Synchronous check used by scripts that only need to know whether binaries exist. */
-export function pgVersion(bin = findPgBin()): string | null {
-  if (!bin) return null;
-  try {
-    return execFileSync(join(bin, 'pg_ctl'), ['--version'], { encoding: 'utf8' }).trim();
-  } catch {
-    return null;
-  }
 }
