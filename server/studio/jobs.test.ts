@@ -56,15 +56,17 @@ describe('POST /api/hf/generate → GET /api/hf/jobs/{id} → save', () => {
     await s.call('POST', '/api/cron/poll', { headers: { 'x-cron-secret': CRON } });
     expect(fake.statusCalls.get(req.id)).toBe(calls);
 
-    const saved = await s.call<{ media: { id: string; key: string; url: string } }>('POST', `/api/hf/jobs/${r.body.job.id}/save`, { auth: o.token });
+    const first = await Promise.all([1, 2].map(() => s.call<{ media: { id: string; key: string; url: string } }>('POST', `/api/hf/jobs/${r.body.job.id}/save`, { auth: o.token })));
+    expect(first[1].body.media.id).toBe(first[0].body.media.id);
+    const saved = first[0];
     expect(saved.status).toBe(200);
     expect(saved.body.ok).toBe(true);
     expect(Object.keys(saved.body.media).sort()).toEqual(expect.arrayContaining(['id', 'key', 'url']));
     const file = await fetch(saved.body.media.url);
     expect(file.status).toBe(200);
     expect(Buffer.from(await file.arrayBuffer()).subarray(1, 4).toString()).toBe('PNG');
-    const again = await s.call<{ media: { id: string } }>('POST', `/api/hf/jobs/${r.body.job.id}/save`, { auth: o.token });
-    expect(again.body.media.id).toBe(saved.body.media.id);
+    const again = await Promise.all([1, 2, 3].map(() => s.call<{ media: { id: string } }>('POST', `/api/hf/jobs/${r.body.job.id}/save`, { auth: o.token })));
+    expect(again.map((a) => a.body.media.id)).toEqual([saved.body.media.id, saved.body.media.id, saved.body.media.id]);
     const lib = await s.call<{ media: { id: string; job_id: string }[] }>('GET', '/api/media', { auth: o.token });
     expect(lib.body.media).toEqual([expect.objectContaining({ id: saved.body.media.id, job_id: r.body.job.id })]);
     expect(await balance(o.token)).toBe(488);

@@ -61,8 +61,19 @@ function localFile(app: StudioContext, url: string): string | null {
   return check === 'ok' && /^[\w.-]+$/.test(name) ? name : null;
 }
 
+const saving = new Map<string, Promise<ReturnType<typeof mediaView>[]>>();
+
 /** Copy a completed job's media into the workspace's library (once; saving again answers the same records). */
-export async function saveJob(app: StudioContext, ws: number, id: string) {
+export function saveJob(app: StudioContext, ws: number, id: string): Promise<ReturnType<typeof mediaView>[]> {
+  const key = `${ws}:${id}`;
+  const running = saving.get(key);
+  if (running) return running;
+  const p = copyIntoLibrary(app, ws, id).finally(() => saving.delete(key));
+  saving.set(key, p);
+  return p;
+}
+
+async function copyIntoLibrary(app: StudioContext, ws: number, id: string) {
   const row = jobRow(app, ws, id);
   if (row.status !== 'completed') throw jobNotCompleted(row.status);
   const existing = app.db.prepare('SELECT id, key, type, job_id, created_at FROM media WHERE job_id = ? AND workspace_id = ? ORDER BY key').all(id, ws) as MediaRow[];
