@@ -1,0 +1,201 @@
+/**
+ * PostgreSQL central benchmark (not a test): `npx tsx perf/pg.bench.ts` (PERF_PG_N to change the size;
+ * KITTING_TEST_DATABASE_URL to use an existing database, else a throwaway cluster is started).
+ * In one run:
+ *   (a) floor: plain multi-row INSERTs of the same N rows into PostgreSQL, in one transaction;
+ *   (b) one bench pushing N changes (batches of 500 over loopback HTTP) to a central on SQLite, then on PostgreSQL;
+ *   (c) 20 benches pushing N changes in all, concurrently, to one central process on PostgreSQL, then to two.
+ * Prints changes/s, the PostgreSQL push as a share of its floor (target >= 30 %) and two processes against
+ * one (target >= 1.6x).
+ */
+import { spawn, type ChildProcess } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import type { Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import pg from 'pg';
+import { formatHlc } from '../shared/hlc';
+import { createApp } from '../server/app';
+import { testConfig } from '../server/config';
+import { PgStore } from '../server/store/pg-store';
+import { SqliteStore } from '../server/store/sqlite-store';
+import type { Store, WireChange } from '../server/store/types';
+import { hashSecret } from '../server/sync/central';
+import { SCHEMA_HEADER, SYNC_V1, TOKEN_HEADER } from '../server/sync/protocol';
+import { provisionPostgres } from '../server/testing/pg-cluster';
+
+const N = Number(process.env.PERF_PG_N ?? 100_000);
+const BATCH = 500;
+const BENCHES = 20;
+const root = mkdtempSync(join(tmpdir(), 'kitting-pg-perf-'));
+
+function device(i: number) {
+  return {
+    imei: `35${String(i).padStart(13, '0')}`,
+    serial: `IP16-${String(i).padStart(6, '0')}`,
+    asset: `HK-26-${i}`,
+    model: 'iPhone 16',
+    maker: 'Apple',
+    os: 'iOS',
+    cust: '株式会社山下電設',
+    mdm: 'Jamf Pro',
+    status: '入荷待ち',
+    bat: 100,
+    loc: '受入棚A-01',
+  };
+}
+
+/** The changes one bench pushes: device `from`..`from+n-1`, stamped now, seqs 1..n. */
+function changesOf(bench: string, from: number, n: number): WireChange[] {
+  const ms = Date.now();
+  return Array.from({ length: n }, (_, i) => ({ seq: i + 1, coll: 'devices', id: device(from + i).imei, hlc: formatHlc({ ms, counter: i, node: bench }), fields: device(from + i) }));
+}
+
+const schemaUrl = (base: string, schema: string) => {
+  const u = new URL(base);
+  u.searchParams.set('schema', schema);
+  return u.toString();
+};
+const fresh = () => `perf_${randomBytes(4).toString('hex')}`;
+
+async function floorRate(url: string): Promise<number> {
+  const client = new pg.Client({ connectionString: url });
+  await client.connect();
+  const schema = fresh();
+  await client.query(`CREATE SCHEMA ${schema}; SET search_path = ${schema}`);
+  await client.query('CREATE TABLE records (ws text, coll text, id text, data json, stamps jsonb, deleted boolean, hlc text, PRIMARY KEY (ws, coll, id))');
+  const hlc = formatHlc({ ms: Date.now(), counter: 0, node: 'raw' });
+  const t = performance.now();
+  await client.query('BEGIN');
+  for (let i = 0; i < N; i += 1000) {
+    const values: string[] = [];
+    const params: unknown[] = [];
+    for (let j = i; j < Math.min(N, i + 1000); j += 1) {
+      const d = device(j);
+      const stamps = Object.fromEntries(Object.keys(d).map((k) => [k, hlc]));
+      const p = params.length;
+      values.push(`('w', 'devices', $${p + 1}, $${p + 2}, $${p + 3}, false, $${p + 4})`);
+      params.push(d.imei, JSON.stringify(d), JSON.stringify(stamps), hlc);
+    }
+    await client.query(`INSERT INTO records VALUES ${values.join(', ')}`, params);
+  }
+  await client.query('COMMIT');
+  const secs = (performance.now() - t) / 1000;
+  await client.query(`DROP SCHEMA ${schema} CASCADE`);
+  await client.end();
+  return N / secs;
+}
+
+async function push(url: string, token: string, schemaVersion: number, changes: WireChange[], bench: string): Promise<void> {
+  for (let i = 0; i < changes.length; i += BATCH) {
+    const part = changes.slice(i, i + BATCH);
+    const res = await fetch(`${url}${SYNC_V1}/push`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', [TOKEN_HEADER]: token, [SCHEMA_HEADER]: String(schemaVersion) },
+      body: JSON.stringify({ batch: `${bench}-${part[0]?.seq}-${part[part.length - 1]?.seq}`, changes: part }),
+    });
+    if (!res.ok) throw new Error(`push answered ${res.status}: ${await res.text()}`);
+  }
+}
+
+/** A central app in this process over `store`, and one bench pushing N changes to it. */
+async function singlePush(store: Store): Promise<number> {
+  const { app } = await createApp({ store, config: testConfig({ dataDir: join(root, fresh()), mode: 'central' }) });
+  const server: Server = await new Promise((resolve) => {
+    const s = app.listen(0, '127.0.0.1', () => resolve(s));
+  });
+  const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  await store.replica.saveBench('w-perf', 'bench1', hashSecret('token-1'), '1番台');
+  const changes = changesOf('bench1', 0, N);
+  const t = performance.now();
+  await push(url, 'token-1', store.replica.schemaVersion(), changes, 'bench1');
+  const secs = (performance.now() - t) / 1000;
+  server.closeAllConnections();
+  await new Promise<void>((r) => server.close(() => r()));
+  return N / secs;
+}
+
+interface Central {
+  url: string;
+  child: ChildProcess;
+}
+
+function startCentral(dbUrl: string): Promise<Central> {
+  const child = spawn('npx', ['tsx', 'server/main.ts'], {
+    cwd: join(import.meta.dirname, '..'),
+    env: { ...process.env, NODE_ENV: 'production', KITTING_LOG: '0', PORT: '0', KITTING_MODE: 'central', KITTING_DATABASE_URL: dbUrl, KITTING_DATA_DIR: join(root, fresh()) },
+    stdio: ['ignore', 'pipe', 'pipe'],
+    detached: true,
+  });
+  return new Promise((resolve, reject) => {
+    let out = '';
+    const onData = (c: Buffer) => {
+      out += c.toString();
+      const m = /listening on (http:\/\/127\.0\.0\.1:\d+)/.exec(out);
+      if (m) resolve({ url: m[1] as string, child });
+    };
+    child.stdout?.on('data', onData);
+    child.stderr?.on('data', onData);
+    child.on('exit', (code) => reject(new Error(`central exited with ${code}: ${out}`)));
+  });
+}
+
+const stopCentral = (c: Central) => {
+  try {
+    if (c.child.pid) process.kill(-c.child.pid, 'SIGTERM');
+  } catch {
+    // gone
+  }
+};
+
+/** 20 benches, each in its own workspace, pushing N/20 changes each, spread over `processes` centrals. */
+async function concurrentPush(base: string, processes: number): Promise<number> {
+  const url = schemaUrl(base, fresh());
+  const setup = await PgStore.open({ url, poolSize: 2 });
+  const per = Math.floor(N / BENCHES);
+  for (let b = 0; b < BENCHES; b += 1) await setup.replica.saveBench(`w-center-${b}`, `bench${b}`, hashSecret(`token-${b}`), `${b}番台`);
+  const schemaVersion = setup.replica.schemaVersion();
+  await setup.end();
+  const centrals = await Promise.all(Array.from({ length: processes }, () => startCentral(url)));
+  try {
+    const work = Array.from({ length: BENCHES }, (_, b) => ({ b, changes: changesOf(`bench${b}`, b * per, per) }));
+    const t = performance.now();
+    await Promise.all(work.map(({ b, changes }) => push((centrals[b % processes] as Central).url, `token-${b}`, schemaVersion, changes, `bench${b}`)));
+    return (per * BENCHES) / ((performance.now() - t) / 1000);
+  } finally {
+    centrals.forEach(stopCentral);
+  }
+}
+
+async function main(): Promise<void> {
+  const cluster = await provisionPostgres((l) => console.error(l));
+  try {
+    const floor = await floorRate(cluster.url);
+    const sqlite = new SqliteStore({ file: join(root, 'central.db') });
+    const onSqlite = await singlePush(sqlite);
+    sqlite.close();
+    const pgStore = await PgStore.open({ url: schemaUrl(cluster.url, fresh()) });
+    const onPg = await singlePush(pgStore);
+    await pgStore.end();
+    const one = await concurrentPush(cluster.url, 1);
+    const two = await concurrentPush(cluster.url, 2);
+    const rate = (n: number) => `${Math.round(n).toLocaleString('en-US').padStart(9)}/s`;
+    console.log(`PostgreSQL central benchmark, N = ${N.toLocaleString('en-US')} changes (batches of ${BATCH})`);
+    console.log(`floor: multi-row INSERTs, one transaction   ${rate(floor)}`);
+    console.log(`push, one bench -> central on SQLite        ${rate(onSqlite)}`);
+    console.log(`push, one bench -> central on PostgreSQL    ${rate(onPg)}  (${((onPg / floor) * 100).toFixed(0)}% of floor; target >= 30%: ${onPg >= 0.3 * floor ? 'met' : 'MISSED'})`);
+    console.log(`${BENCHES} benches -> 1 central process (PG)       ${rate(one)}`);
+    console.log(`${BENCHES} benches -> 2 central processes (PG)     ${rate(two)}  (${(two / one).toFixed(2)}x one; target >= 1.6x: ${two >= 1.6 * one ? 'met' : 'MISSED'})`);
+  } finally {
+    cluster.stop();
+  }
+}
+
+main()
+  .catch((err: unknown) => {
+    console.error(err);
+    process.exitCode = 1;
+  })
+  .finally(() => rmSync(root, { recursive: true, force: true }));
