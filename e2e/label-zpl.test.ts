@@ -176,6 +176,6 @@ describe('Japanese customer names on a ZPL label', () => {
       expect(resident).not.toBe(zpl);
       const boxes = compare(svg, await zplRender(resident, dpmm), region, Array.from(CUST).length);
       expect(Math.min(boxes.recall, boxes.precision)).toBeLessThan(0.75);
-    });
+    }, 60_000);
   }
 });
