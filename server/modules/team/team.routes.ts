@@ -33,7 +33,7 @@ export const teamRoutes = [
       await assertManager(app, req, ws);
       const member = await app.store.transact(ws, async (tx) => {
         const id = newMemberId();
-        return tx.put(TEAM, id, { id, ...body, ini: normIni(body.ini, body.name), scopes: body.scopes ?? {} });
+        return tx.put(TEAM, id, { id, ...body, ini: normIni(body.ini), scopes: body.scopes ?? {} });
       });
       return { member };
     },
@@ -52,7 +52,7 @@ export const teamRoutes = [
         if (!cur) throw notFound('member not found');
         if (body.role) assertKeepsOwner(members, params.id, body.role);
         const patch: Doc = { ...body };
-        if (body.ini !== undefined) patch.ini = normIni(body.ini, String(body.name ?? cur.name));
+        if (body.ini !== undefined) patch.ini = normIni(body.ini);
         if (body.scopes) patch.scopes = { ...((cur.scopes as Doc) ?? {}), ...body.scopes };
         return tx.patch(TEAM, params.id, patch);
       });
@@ -108,7 +108,7 @@ export const teamRoutes = [
         await assertSeat(tx);
         const id = newMemberId();
         const name = clip(body.name?.trim() || body.email.split('@')[0], 80);
-        return tx.put(TEAM, id, { id, name, ini: normIni(undefined, name), role, dept: '—', email: body.email, scopes: role === 'viewer' ? {} : ALL_EDIT, status: 'invited', invitedAt: Date.now() });
+        return tx.put(TEAM, id, { id, name, ini: normIni(undefined), role, dept: '—', email: body.email, scopes: role === 'viewer' ? {} : ALL_EDIT, status: 'invited', invitedAt: Date.now() });
       });
       const token = mintToken(app.secret, 'invite', { tid: ws, mid: member.id, email: body.email });
       return { inviteUrl: `/invite.html?token=${encodeURIComponent(token)}`, token, member };

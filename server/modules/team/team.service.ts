@@ -22,10 +22,8 @@ export const MEMBER_FIELDS = {
 export const TEAM_PLANS = { starter: 3, pro: 10, ent: null } as const;
 export type TeamPlan = keyof typeof TEAM_PLANS;
 
-export const normIni = (ini: string | undefined, name: string) => {
-  const raw = (ini ?? '').trim() || name.replace(/[^A-Za-z]/g, '').slice(0, 2);
-  return (raw || 'NA').toUpperCase().slice(0, 2);
-};
+/** Initials as stored: two characters, upper case; NA when none are given (the contract's default). */
+export const normIni = (ini: string | undefined) => ((ini ?? '').trim() || 'NA').toUpperCase().slice(0, 2);
 
 export async function teamPlan(tx: Pick<Tx, 'get'>): Promise<TeamPlan> {
   const rec = await tx.get<Doc>('settings', 'teamPlan');
