@@ -5,7 +5,6 @@ import { HttpError } from './errors';
 import { Reply, type RouteDef } from './define-route';
 import { resolveWorkspace } from './workspace';
 import { authorize } from '../security/auth';
-import { enforcePlanLimits } from '../modules/admin/plans';
 
 /** Refuse a second definition of the same method and path (checked at start). */
 export function assertUniqueRoutes(routes: RouteDef[]): void {
@@ -52,7 +51,6 @@ export function mountRoutes(router: Router, routes: RouteDef[], app: AppContext)
         const query = parse(route.query, req.query);
         const body = parse(route.body, req.body ?? {});
         const ws = route.workspace === false ? '' : await resolveWorkspace(app, req, res);
-        await enforcePlanLimits(app, route, ws, body);
         const result = await route.handler({ ws, params, query, body, req, res, app });
         if (!res.headersSent) send(res, result);
       } catch (err) {

@@ -10,7 +10,6 @@ import { readSiteConfig } from '../../security/site-config';
 import { mintToken, readToken } from '../../security/tokens';
 import type { Doc } from '../../store/types';
 import { ACCOUNTS, ALL_EDIT, emailField, passwordField, publicAccount, sessionToken, setTid } from '../accounts/accounts.service';
-import { assertWithinPlan } from '../admin/plans';
 import { assertKeepsOwner, assertManager, assertSeat, MEMBER_FIELDS, normIni, ROLES, TEAM, teamPlan } from './team.service';
 
 const idParams = z.object({ id: z.string().min(1).max(120) });
@@ -102,7 +101,6 @@ export const teamRoutes = [
     handler: async ({ app, ws, req, body }) => {
       await assertManager(app, req, ws, true);
       const role = (ROLES as readonly unknown[]).includes(body.role) && body.role !== 'owner' ? String(body.role) : 'member';
-      await assertWithinPlan(app, ws, 'members', await app.store.count(ws, TEAM), 1);
       const member = await app.store.transact(ws, async (tx) => {
         if ((await tx.list(TEAM)).some((m) => m.email === body.email)) throw conflict('already a member', { message: 'このメールアドレスは既に登録されています' });
         await assertSeat(tx);
