@@ -15,7 +15,8 @@ export default defineConfig({
     pool: 'forks',
     testTimeout: 20000,
     hookTimeout: 30000,
-    globalSetup: ['server/testing/pg-global-setup.ts'],
+    // Chromium for the browser tests and PostgreSQL for the `pg` pass, found or installed before any test file starts
+    globalSetup: ['e2e/global-setup.ts', 'server/testing/pg-global-setup.ts'],
     projects: [
       { extends: true, test: { name: 'sqlite', include: ALL } },
       { extends: true, test: { name: 'pg', include: ON_POSTGRES, env: { KITTING_TEST_STORE: 'pg' } } },

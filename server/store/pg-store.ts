@@ -105,7 +105,8 @@ export class PgStore implements Store {
   }
 
   async count(ws: string, coll: string): Promise<number> {
-    const r = await this.pool.query<{ n: number }>('SELECT COUNT(*)::int AS n FROM records WHERE ws = $1 AND coll = $2 AND NOT deleted', [ws, coll]);
+    // Kept by triggers on records (migration 003): one key lookup, whatever the collection's size.
+    const r = await this.pool.query<{ n: number }>('SELECT live AS n FROM record_counts WHERE ws = $1 AND coll = $2', [ws, coll]);
     return r.rows[0]?.n ?? 0;
   }
 
@@ -187,6 +188,10 @@ export class PgStore implements Store {
       },
       async list<T extends Doc = Doc>(coll: string, opts?: ListOptions) {
         return (await listRows(coll, opts)) as T[];
+      },
+      async count(coll: string) {
+        const r = await client.query<{ n: number }>('SELECT live AS n FROM record_counts WHERE ws = $1 AND coll = $2', [ws, coll]);
+        return r.rows[0]?.n ?? 0;
       },
       async put<T extends Doc>(coll: string, id: string, doc: T) {
         const row = await w.row(coll, id);
