@@ -19,7 +19,8 @@ export default defineConfig({
     globalSetup: ['e2e/global-setup.ts', 'server/testing/pg-global-setup.ts'],
     projects: [
       { extends: true, test: { name: 'sqlite', include: ALL } },
-      { extends: true, test: { name: 'pg', include: ON_POSTGRES, env: { KITTING_TEST_STORE: 'pg' } } },
+      // Every write is a round trip to PostgreSQL: bulk routes (1,000 devices) get more time than on SQLite.
+      { extends: true, test: { name: 'pg', include: ON_POSTGRES, env: { KITTING_TEST_STORE: 'pg' }, testTimeout: 60000, hookTimeout: 90000 } },
     ],
   },
 });

@@ -13,7 +13,7 @@ describe('npm run server (server/main.ts)', () => {
     const first = await startServerProcess({ KITTING_DATA_DIR: dataDir });
     expect(first.url).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
     expect((await (await fetch(`${first.url}/api/ping`)).json()).ok).toBe(true);
-    expect(await (await fetch(`${first.url}/healthz`)).json()).toEqual({ status: 'ok' });
+    expect(await (await fetch(`${first.url}/healthz`)).json()).toMatchObject({ status: 'ok', database: { kind: 'sqlite', reachable: true } });
     const created = await fetch(`${first.url}/api/device`, {
       method: 'POST',
       headers: { 'content-type': 'application/json' },

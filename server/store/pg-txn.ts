@@ -171,9 +171,28 @@ async function run<T>(pool: pg.Pool, ws: string | null, fn: (client: pg.PoolClie
   }
 }
 
-/** A write transaction of one workspace, serialised with every other one of it across processes. */
+/** Per pool: the tail of each workspace's queue of write transactions in this process. */
+const queues = new WeakMap<pg.Pool, Map<string, Promise<void>>>();
+
+/**
+ * A write transaction of one workspace, serialised with every other one of it across processes (advisory
+ * lock) and, first, within this process (a queue), so that waiting writers never hold pooled connections the
+ * lock holder may need for its own reads.
+ */
 export function inWorkspace<T>(pool: pg.Pool, ws: string, fn: (w: WsWriter) => Promise<T>): Promise<T> {
-  return run(pool, ws, (_c, w) => fn(w as WsWriter));
+  let m = queues.get(pool);
+  if (!m) queues.set(pool, (m = new Map()));
+  const tail = m.get(ws) ?? Promise.resolve();
+  const result = tail.then(() => run(pool, ws, (_c, w) => fn(w as WsWriter)));
+  const done = result.then(
+    () => undefined,
+    () => undefined,
+  );
+  m.set(ws, done);
+  void done.then(() => {
+    if (m.get(ws) === done) m.delete(ws);
+  });
+  return result;
 }
 
 /** A transaction that touches no workspace's records or log. */
