@@ -26,14 +26,15 @@ import { SqliteStore } from '../server/store/sqlite-store';
 import { drive, listen } from './http-client';
 
 const SIZES = (process.env.PERF_SIZES ?? '1000,10000,100000').split(',').map(Number);
-const REQUESTS = Number(process.env.PERF_REQUESTS ?? 1000);
-const ROUNDS = Number(process.env.PERF_ROUNDS ?? 3);
+const REQUESTS = Number(process.env.PERF_REQUESTS ?? 500);
+const ROUNDS = Number(process.env.PERF_ROUNDS ?? 6);
 const CONCURRENCY = 16;
-const WARMUP = 500;
+/** Requests that bring each server to steady state (JIT, caches); their rows are removed before measuring. */
+const WARMUP = Number(process.env.PERF_WARMUP ?? 3000);
 const MODES: Mode[] = (process.env.PERF_MODES ?? 'bench,central').split(',') as Mode[];
 
 type Kind = 'floor' | Mode;
-type ToServer = { fill: number };
+type ToServer = { fill: number } | { purge: true };
 type FromServer = { ready: { port: number; cookie: string | null } } | { filled: number };
 
 const deviceBody = (i: number) => JSON.stringify({ model: 'iPhone 16', cust: 'ベンチ株式会社', status: '保管中', loc: `A-${i % 50}`, note: `perf ${i}` });
@@ -45,7 +46,7 @@ const fillDoc = (imei: string, i: number) => ({
 // ---- server processes ----
 
 /** Bare express + better-sqlite3: the floor. */
-async function floorServer(dir: string): Promise<{ port: number; fill: (n: number) => number }> {
+async function floorServer(dir: string): Promise<{ port: number; fill: (n: number) => number; purge: () => number }> {
   const db = new Database(join(dir, 'floor.db'));
   db.pragma('journal_mode = WAL');
   db.pragma('synchronous = NORMAL');
@@ -62,6 +63,11 @@ async function floorServer(dir: string): Promise<{ port: number; fill: (n: numbe
     res.json({ ok: true, device });
   });
   const { port } = await listen(app);
+  const purge = () => {
+    db.exec('DELETE FROM devices');
+    rows = 0;
+    return rows;
+  };
   const fill = db.transaction((n: number) => {
     for (; rows < n; rows++) {
       const imei = generateImei();
@@ -69,11 +75,14 @@ async function floorServer(dir: string): Promise<{ port: number; fill: (n: numbe
     }
     return rows;
   });
-  return { port, fill };
+  return { port, fill, purge };
 }
 
 /** The product in bench or central mode; central serves a tenant on a plan (checked on every device write). */
-async function stackServer(dir: string, mode: Mode): Promise<{ port: number; cookie: string | null; fill: (n: number) => Promise<number> }> {
+async function stackServer(
+  dir: string,
+  mode: Mode,
+): Promise<{ port: number; cookie: string | null; fill: (n: number) => Promise<number>; purge: () => Promise<number> }> {
   const store = new SqliteStore({ file: join(dir, 'kitting.db') });
   const config = readConfig({ NODE_ENV: 'production', KITTING_MODE: mode, KITTING_LOG: '0', KITTING_DATA_DIR: dir, PORT: '0' });
   const { app, ctx } = await createApp({ store, config, secret: randomBytes(32) });
@@ -100,7 +109,14 @@ async function stackServer(dir: string, mode: Mode): Promise<{ port: number; coo
     }
     return store.count(target, 'devices');
   };
-  return { port, cookie, fill };
+  // The warm-up's devices (note "perf …") leave the database entirely, change log included.
+  const purge = async () => {
+    store.db.exec(`
+      DELETE FROM changes WHERE coll = 'devices' AND id IN (SELECT id FROM records WHERE coll = 'devices' AND json_extract(data, '$.note') LIKE 'perf %');
+      DELETE FROM records WHERE coll = 'devices' AND json_extract(data, '$.note') LIKE 'perf %';`);
+    return store.count(target, 'devices');
+  };
+  return { port, cookie, fill, purge };
 }
 
 async function serve(kind: Kind): Promise<void> {
@@ -109,7 +125,7 @@ async function serve(kind: Kind): Promise<void> {
   process.on('disconnect', () => process.exit(0));
   const s = kind === 'floor' ? { ...(await floorServer(dir)), cookie: null } : await stackServer(dir, kind);
   process.on('message', (m: ToServer) => {
-    void Promise.resolve(s.fill(m.fill)).then((filled) => process.send?.({ filled } satisfies FromServer));
+    void Promise.resolve('purge' in m ? s.purge() : s.fill(m.fill)).then((filled) => process.send?.({ filled } satisfies FromServer));
   });
   process.send?.({ ready: { port: s.port, cookie: s.cookie } } satisfies FromServer);
 }
@@ -121,6 +137,8 @@ interface Remote {
   port: number;
   headers: Record<string, string>;
   fill(n: number): Promise<number>;
+  /** Remove the devices the warm-up wrote; answers the devices left. */
+  purge(): Promise<number>;
   stop(): void;
 }
 
@@ -131,17 +149,19 @@ function start(kind: Kind): Promise<Remote> {
   });
   return new Promise((resolve, reject) => {
     child.once('error', reject);
+    const ask = (m: ToServer) =>
+      new Promise<number>((done) => {
+        child.once('message', (r: FromServer) => done('filled' in r ? r.filled : -1));
+        child.send(m);
+      });
     child.once('message', (m: FromServer) => {
       if (!('ready' in m)) return reject(new Error(`${kind}: unexpected ${JSON.stringify(m)}`));
       resolve({
         kind,
         port: m.ready.port,
         headers: m.ready.cookie ? { cookie: m.ready.cookie } : {},
-        fill: (n) =>
-          new Promise((done) => {
-            child.once('message', (r: FromServer) => done('filled' in r ? r.filled : -1));
-            child.send({ fill: n } satisfies ToServer);
-          }),
+        fill: (n) => ask({ fill: n }),
+        purge: () => ask({ purge: true }),
         stop: () => child.kill('SIGTERM'),
       });
     });
@@ -162,6 +182,7 @@ async function measureMode(mode: Mode): Promise<Row[]> {
   try {
     await post(floor, WARMUP);
     await post(stack, WARMUP);
+    await Promise.all([floor.purge(), stack.purge()]);
     const rows: Row[] = [];
     for (const size of SIZES) {
       const [f, s] = await Promise.all([floor.fill(size), stack.fill(size)]);
@@ -191,7 +212,7 @@ async function measureMode(mode: Mode): Promise<Row[]> {
 }
 
 async function main(): Promise<void> {
-  console.log(`${REQUESTS} POSTs x ${ROUNDS} rounds per server and size, ${CONCURRENCY} in flight, after ${WARMUP} warm-up; each size adds ${REQUESTS * ROUNDS} devices while measured`);
+  console.log(`${REQUESTS} POSTs x ${ROUNDS} rounds per server and size, ${CONCURRENCY} in flight, after ${WARMUP} warm-up; warm-up rows removed; each size adds ${REQUESTS * ROUNDS} devices while measured`);
   const all: Row[] = [];
   for (const mode of MODES) all.push(...(await measureMode(mode)));
   console.log('\n| mode | devices | floor req/s | POST /api/device req/s | of floor | vs ratio at 1,000 |');
