@@ -5,7 +5,8 @@
  * better-sqlite3, one row inserted per POST into a table holding as many rows. Every server runs in
  * its own process (NODE_ENV=production, request log off); this process is the client (16 requests in
  * flight over keep-alive connections). Floor and full stack take turns, round by round, so load from
- * elsewhere on the machine falls on both. Prints requests/s, the ratio at each size and the targets.
+ * elsewhere on the machine falls on both. Prints requests/s (wall clock) and requests per CPU-second of
+ * each server process (what a write costs, little affected by other load), the ratios and the targets.
  */
 import Database from 'better-sqlite3';
 import express from 'express';
@@ -34,8 +35,8 @@ const WARMUP = Number(process.env.PERF_WARMUP ?? 3000);
 const MODES: Mode[] = (process.env.PERF_MODES ?? 'bench,central').split(',') as Mode[];
 
 type Kind = 'floor' | Mode;
-type ToServer = { fill: number } | { purge: true };
-type FromServer = { ready: { port: number; cookie: string | null } } | { filled: number };
+type ToServer = { fill: number } | { purge: true } | { cpu: true };
+type FromServer = { ready: { port: number; cookie: string | null } } | { value: number };
 
 const deviceBody = (i: number) => JSON.stringify({ model: 'iPhone 16', cust: 'ベンチ株式会社', status: '保管中', loc: `A-${i % 50}`, note: `perf ${i}` });
 const fillDoc = (imei: string, i: number) => ({
@@ -119,13 +120,20 @@ async function stackServer(
   return { port, cookie, fill, purge };
 }
 
+/** CPU time this server process has used (user + system), seconds. */
+function cpuSeconds(): number {
+  const u = process.cpuUsage();
+  return (u.user + u.system) / 1e6;
+}
+
 async function serve(kind: Kind): Promise<void> {
   const dir = mkdtempSync(join(tmpdir(), `kitting-scale-${kind}-`));
   process.on('exit', () => rmSync(dir, { recursive: true, force: true }));
   process.on('disconnect', () => process.exit(0));
   const s = kind === 'floor' ? { ...(await floorServer(dir)), cookie: null } : await stackServer(dir, kind);
   process.on('message', (m: ToServer) => {
-    void Promise.resolve('purge' in m ? s.purge() : s.fill(m.fill)).then((filled) => process.send?.({ filled } satisfies FromServer));
+    const answer = 'cpu' in m ? cpuSeconds() : 'purge' in m ? s.purge() : s.fill(m.fill);
+    void Promise.resolve(answer).then((value) => process.send?.({ value } satisfies FromServer));
   });
   process.send?.({ ready: { port: s.port, cookie: s.cookie } } satisfies FromServer);
 }
@@ -139,6 +147,8 @@ interface Remote {
   fill(n: number): Promise<number>;
   /** Remove the devices the warm-up wrote; answers the devices left. */
   purge(): Promise<number>;
+  /** CPU seconds the server process has used so far. */
+  cpu(): Promise<number>;
   stop(): void;
 }
 
@@ -151,7 +161,7 @@ function start(kind: Kind): Promise<Remote> {
     child.once('error', reject);
     const ask = (m: ToServer) =>
       new Promise<number>((done) => {
-        child.once('message', (r: FromServer) => done('filled' in r ? r.filled : -1));
+        child.once('message', (r: FromServer) => done('value' in r ? r.value : -1));
         child.send(m);
       });
     child.once('message', (m: FromServer) => {
@@ -162,6 +172,7 @@ function start(kind: Kind): Promise<Remote> {
         headers: m.ready.cookie ? { cookie: m.ready.cookie } : {},
         fill: (n) => ask({ fill: n }),
         purge: () => ask({ purge: true }),
+        cpu: () => ask({ cpu: true }),
         stop: () => child.kill('SIGTERM'),
       });
     });
@@ -173,8 +184,12 @@ const post = (r: Remote, count: number) => drive(r.port, '/api/device', deviceBo
 interface Row {
   mode: Mode;
   size: number;
+  /** Requests per second (wall clock). */
   floor: number;
   stack: number;
+  /** Requests per CPU-second of the server process: what one write costs, whatever else the machine runs. */
+  floorCpu: number;
+  stackCpu: number;
 }
 
 async function measureMode(mode: Mode): Promise<Row[]> {
@@ -186,21 +201,28 @@ async function measureMode(mode: Mode): Promise<Row[]> {
     const rows: Row[] = [];
     for (const size of SIZES) {
       const [f, s] = await Promise.all([floor.fill(size), stack.fill(size)]);
-      let floorSecs = 0;
-      let stackSecs = 0;
+      const wall = new Map<Remote, number>([[floor, 0], [stack, 0]]);
+      const cpu = new Map<Remote, number>([[floor, 0], [stack, 0]]);
       for (let round = 0; round < ROUNDS; round++) {
         // alternate who goes first, so a burst of load elsewhere does not always hit the same one
         const order = round % 2 === 0 ? [floor, stack] : [stack, floor];
         for (const r of order) {
+          const cpu0 = await r.cpu();
           const secs = REQUESTS / (await post(r, REQUESTS));
-          if (r === floor) floorSecs += secs;
-          else stackSecs += secs;
+          cpu.set(r, (cpu.get(r) as number) + (await r.cpu()) - cpu0);
+          wall.set(r, (wall.get(r) as number) + secs);
         }
       }
-      const row = { mode, size, floor: (REQUESTS * ROUNDS) / floorSecs, stack: (REQUESTS * ROUNDS) / stackSecs };
+      const total = REQUESTS * ROUNDS;
+      const row: Row = {
+        mode, size,
+        floor: total / (wall.get(floor) as number), stack: total / (wall.get(stack) as number),
+        floorCpu: total / (cpu.get(floor) as number), stackCpu: total / (cpu.get(stack) as number),
+      };
       console.log(
         `${mode.padEnd(7)} ${size.toLocaleString('en').padStart(7)} devices (floor table ${f.toLocaleString('en')}, workspace ${s.toLocaleString('en')}): ` +
-          `floor ${row.floor.toFixed(0)} req/s, POST /api/device ${row.stack.toFixed(0)} req/s, ${((row.stack / row.floor) * 100).toFixed(1)} %`,
+          `floor ${row.floor.toFixed(0)} req/s, POST /api/device ${row.stack.toFixed(0)} req/s, ${((row.stack / row.floor) * 100).toFixed(1)} %; ` +
+          `per server CPU-second ${row.floorCpu.toFixed(0)} / ${row.stackCpu.toFixed(0)}, ${((row.stackCpu / row.floorCpu) * 100).toFixed(1)} %`,
       );
       rows.push(row);
     }
@@ -215,13 +237,19 @@ async function main(): Promise<void> {
   console.log(`${REQUESTS} POSTs x ${ROUNDS} rounds per server and size, ${CONCURRENCY} in flight, after ${WARMUP} warm-up; warm-up rows removed; each size adds ${REQUESTS * ROUNDS} devices while measured`);
   const all: Row[] = [];
   for (const mode of MODES) all.push(...(await measureMode(mode)));
-  console.log('\n| mode | devices | floor req/s | POST /api/device req/s | of floor | vs ratio at 1,000 |');
-  console.log('|---|---|---|---|---|---|');
+  const pct = (x: number) => `${(x * 100).toFixed(1)} %`;
+  const drift = (x: number, first: number) => `${x >= first ? '+' : ''}${((x / first - 1) * 100).toFixed(1)} %`;
+  console.log('\n| mode | devices | floor req/s | POST /api/device req/s | of floor | vs 1,000 | floor req/CPU-s | POST req/CPU-s | of floor (CPU) | vs 1,000 (CPU) |');
+  console.log('|---|---|---|---|---|---|---|---|---|---|');
   for (const r of all) {
     const first = all.find((x) => x.mode === r.mode && x.size === SIZES[0]) as Row;
-    const ratio = r.stack / r.floor;
-    const drift = (ratio / (first.stack / first.floor) - 1) * 100;
-    console.log(`| ${r.mode} | ${r.size.toLocaleString('en')} | ${r.floor.toFixed(0)} | ${r.stack.toFixed(0)} | ${(ratio * 100).toFixed(1)} % | ${r.size === SIZES[0] ? '–' : `${drift >= 0 ? '+' : ''}${drift.toFixed(1)} %`} |`);
+    const [ratio, ratio0] = [r.stack / r.floor, first.stack / first.floor];
+    const [cpuRatio, cpuRatio0] = [r.stackCpu / r.floorCpu, first.stackCpu / first.floorCpu];
+    const isFirst = r === first;
+    console.log(
+      `| ${r.mode} | ${r.size.toLocaleString('en')} | ${r.floor.toFixed(0)} | ${r.stack.toFixed(0)} | ${pct(ratio)} | ${isFirst ? '–' : drift(ratio, ratio0)} ` +
+        `| ${r.floorCpu.toFixed(0)} | ${r.stackCpu.toFixed(0)} | ${pct(cpuRatio)} | ${isFirst ? '–' : drift(cpuRatio, cpuRatio0)} |`,
+    );
   }
   console.log('targets: at least 50 % of the floor at every size; the ratio at 100,000 within 15 % of the ratio at 1,000');
 }
