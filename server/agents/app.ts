@@ -7,7 +7,7 @@ import { HttpError } from '../http/errors';
 import type { AgentsConfig } from './config';
 import type { AgentsContext } from './context';
 import { openAgentsDb } from './db';
-import { createLimits, jsonBodies, mountAgentRoutes, publicCors } from './http';
+import { createLimits, jsonBodies, mountAgentRoutes, publicCors, type AgentsLimits } from './http';
 import { createMailer, type Mailer } from './accounts/mailer';
 import { createEngineSet, type ChatEngine } from './chat/engine';
 import { LocalEngine } from './chat/local-engine';
@@ -21,6 +21,7 @@ import { contactRoutes } from './crm/contacts.routes';
 import { leadRoutes } from './crm/leads.routes';
 import { widgetRoutes } from './crm/widget.routes';
 import { publicRoutes } from './public/public.routes';
+import { insightRoutes } from './insights/insights.routes';
 
 export interface AgentsAppOptions {
   config: AgentsConfig;
@@ -28,6 +29,8 @@ export interface AgentsAppOptions {
   mailer?: Mailer;
   engines?: { anthropic?: ChatEngine | null; openai?: ChatEngine | null };
   now?: () => number;
+  /** Replaces the section-8 limiters (benchmarks lift the per-IP limits to drive many turns from one host). */
+  limits?: AgentsLimits;
 }
 
 /** The JWT secret: AGENTS_JWT_SECRET, else one generated into the data folder on first start. */
@@ -62,7 +65,7 @@ export function createAgentsApp(opts: AgentsAppOptions): { app: Express; ctx: Ag
     jwtKey: jwtKey(config),
     mailer: opts.mailer ?? createMailer(config.smtpUrl, config.dataDir),
     engines: createEngineSet(new LocalEngine(), anthropic, openai),
-    limits: createLimits(opts.now),
+    limits: opts.limits ?? createLimits(opts.now),
     log,
     background: new Set(),
   };
@@ -73,7 +76,7 @@ export function createAgentsApp(opts: AgentsAppOptions): { app: Express; ctx: Ag
   app.use(publicCors());
   app.use(...jsonBodies());
   const router = express.Router();
-  mountAgentRoutes(router, ctx, [...authRoutes(ctx), ...agentRoutes(ctx), ...sourceRoutes(ctx), ...chatRoutes(ctx), ...conversationRoutes(ctx), ...contactRoutes(ctx), ...leadRoutes(ctx), ...widgetRoutes(ctx), ...publicRoutes(ctx)]);
+  mountAgentRoutes(router, ctx, [...authRoutes(ctx), ...agentRoutes(ctx), ...sourceRoutes(ctx), ...chatRoutes(ctx), ...conversationRoutes(ctx), ...contactRoutes(ctx), ...leadRoutes(ctx), ...widgetRoutes(ctx), ...publicRoutes(ctx), ...insightRoutes(ctx)]);
   app.use(router);
   app.use('/api', (_req, _res, next) => next(new HttpError(404, 'Unknown API route')));
   app.use((_req, _res, next) => next(new HttpError(404, 'Not found')));

@@ -1,5 +1,5 @@
 import type { Db } from '../db';
-import { chunk, ftsQuery, shortJapaneseTerms, terms } from './text';
+import { chunk, ftsPhrases, matchExpression, shortJapaneseTerms, terms, trigramsOf } from './text';
 
 export interface Passage {
   id: number;
@@ -57,8 +57,40 @@ function overlap(q: Set<string>, text: string): number {
  * by how much of the question's content they cover. Two-character Japanese words (too short for
  * trigrams) are matched with LIKE when nothing else is searchable.
  */
+/** Matching documents a query may touch: phrases are taken rarest first until their lists add up to this. */
+const DOC_BUDGET = 4_000;
+
+/**
+ * The question's phrases worth searching: estimated document frequency (the rarest trigram of the
+ * phrase, from the index's vocabulary) ascending, within the budget, at least the two rarest. Common
+ * words would make bm25 score most of the index; rare ones find the same answers.
+ */
+function selectPhrases(db: Db, phrases: string[]): string[] {
+  if (phrases.length <= 2) return phrases;
+  const df = db.prepare('SELECT doc FROM passages_vocab WHERE term = ?');
+  const cache = new Map<string, number>();
+  const docs = (tri: string) => {
+    let n = cache.get(tri);
+    if (n === undefined) {
+      n = (df.get(tri) as { doc: number } | undefined)?.doc ?? 0;
+      cache.set(tri, n);
+    }
+    return n;
+  };
+  const est = phrases.map((p) => ({ p, n: Math.min(...trigramsOf(p).map(docs)) })).filter((x) => x.n > 0);
+  est.sort((a, b) => a.n - b.n);
+  const out: string[] = [];
+  let total = 0;
+  for (const x of est) {
+    if (out.length >= 2 && total + x.n > DOC_BUDGET) break;
+    out.push(x.p);
+    total += x.n;
+  }
+  return out;
+}
+
 export function searchPassages(db: Db, agentId: string, question: string, k = 5, candidates = 40): Passage[] {
-  const match = ftsQuery(question);
+  const match = matchExpression(selectPhrases(db, ftsPhrases(question)));
   let rows: Row[] = [];
   if (match) {
     rows = db

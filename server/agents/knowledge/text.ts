@@ -40,19 +40,20 @@ export function terms(text: string): string[] {
     if (w.length < 2 || STOP.has(w)) continue;
     out.push(stem(w));
   }
-  for (const m of s.matchAll(CJK_RUN)) {
+  // Japanese: kanji and katakana runs carry the topic; hiragana is mostly grammar (used only when nothing else is there).
+  const content: string[] = [];
+  const kana: string[] = [];
+  for (const m of s.matchAll(/[\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff々]+|[\u30a0-\u30ff\uff66-\uff9f\u30fc]+|[\u3040-\u309f]+/g)) {
     const run = m[0];
     if (JA_STOP.has(run)) continue;
+    const target = /^[\u3040-\u309f]+$/.test(run) ? kana : content;
     if (run.length === 1) {
-      if (/[\u3400-\u9fff]/.test(run)) out.push(run);
+      if (target === content) content.push(run);
       continue;
     }
-    for (let i = 0; i + 2 <= run.length; i++) {
-      const bg = run.slice(i, i + 2);
-      if (/^[\u3040-\u309f]{2}$/.test(bg)) continue; // two hiragana: grammar, not topic
-      out.push(bg);
-    }
+    for (let i = 0; i + 2 <= run.length; i++) target.push(run.slice(i, i + 2));
   }
+  out.push(...(content.length ? content : kana));
   return out;
 }
 
@@ -60,7 +61,7 @@ export function terms(text: string): string[] {
  * FTS5 MATCH expression for the trigram index: every Latin word of 3+ characters and every
  * trigram of each Japanese run, quoted and OR-ed (bm25 ranks passages sharing more and rarer ones).
  */
-export function ftsQuery(text: string, maxTerms = 32): string | null {
+export function ftsPhrases(text: string, maxTerms = 32): string[] {
   const s = normalize(text);
   const parts = new Set<string>();
   for (const m of s.replace(CJK_RUN, ' ').matchAll(WORD)) {
@@ -77,9 +78,25 @@ export function ftsQuery(text: string, maxTerms = 32): string | null {
     }
     for (let i = 0; i + 3 <= run.length; i++) parts.add(run.slice(i, i + 3));
   }
-  const list = [...parts].filter((p) => [...p].length >= 3).slice(0, maxTerms);
-  if (list.length === 0) return null;
-  return list.map((p) => `"${p.replace(/"/g, '""')}"`).join(' OR ');
+  return [...parts].filter((p) => [...p].length >= 3).slice(0, maxTerms);
+}
+
+/** Quoted, OR-ed FTS5 MATCH expression of phrases (null when there is none). */
+export function matchExpression(phrases: string[]): string | null {
+  if (phrases.length === 0) return null;
+  return phrases.map((p) => `"${p.replace(/"/g, '""')}"`).join(' OR ');
+}
+
+export function ftsQuery(text: string, maxTerms = 32): string | null {
+  return matchExpression(ftsPhrases(text, maxTerms));
+}
+
+/** The overlapping trigrams of a phrase (how the trigram tokenizer indexes it). */
+export function trigramsOf(phrase: string): string[] {
+  const cs = [...phrase];
+  const out: string[] = [];
+  for (let i = 0; i + 3 <= cs.length; i++) out.push(cs.slice(i, i + 3).join(''));
+  return out;
 }
 
 /** Short Japanese words (two characters, e.g. 料金) the trigram index cannot find: matched with LIKE on candidates. */

@@ -98,6 +98,8 @@ CREATE INDEX passages_agent ON passages(agent_id);
 
 -- Trigram tokens: works for Japanese (no spaces between words) as well as for Latin scripts.
 CREATE VIRTUAL TABLE passages_fts USING fts5(question, text, content='passages', content_rowid='id', tokenize='trigram');
+-- Document frequency per trigram: retrieval queries only the rarer terms of a question.
+CREATE VIRTUAL TABLE passages_vocab USING fts5vocab(passages_fts, 'row');
 CREATE TRIGGER passages_ai AFTER INSERT ON passages BEGIN
   INSERT INTO passages_fts(rowid, question, text) VALUES (new.id, new.question, new.text);
 END;
