@@ -1,19 +1,39 @@
 import express, { type Request, type Response, type Router } from 'express';
 import type { z } from 'zod';
 import { HttpError, tooMany } from '../http/errors';
-import { mountServiceRoutes, type ServiceRoute } from '../http/service-routes';
+import { mountRouteList, type Method, type RouteResult } from '../http/route-core';
 import { RateLimiter } from '../http/rate-limit';
 import type { AgentsContext, Caller } from './context';
 import { authenticate } from './accounts/session';
 
 /** Auth column of the contract: public, or a signed-in member (Bearer token or cookie). */
 export type AgentAuth = 'public' | 'bearer';
-export type AgentRoute = ServiceRoute<AgentAuth, Caller>;
+
+export interface AgentRouteContext<P, Q, B> {
+  caller: Caller;
+  params: P;
+  query: Q;
+  body: B;
+  req: Request;
+  res: Response;
+}
+
+export interface AgentRouteDef<P = unknown, Q = unknown, B = unknown> {
+  method: Method;
+  path: string;
+  auth: AgentAuth;
+  params?: z.ZodType<P>;
+  query?: z.ZodType<Q>;
+  body?: z.ZodType<B>;
+  /** Runs after authentication, before the input is read (rate limits). */
+  before?: (req: Request, caller: Caller) => void;
+  /** Undefined when the handler answered itself (a server-sent-event stream). */
+  handler: (ctx: AgentRouteContext<P, Q, B>) => Promise<RouteResult | undefined> | RouteResult | undefined;
+}
+export type AgentRoute = AgentRouteDef;
 
 /** The one way to define a platform route: types of params, query and body flow from their schemas. */
-export function route<P = Record<string, string>, Q = Record<string, unknown>, B = unknown>(
-  def: ServiceRoute<AgentAuth, Caller, P, Q, B>,
-): AgentRoute {
+export function route<P = Record<string, string>, Q = Record<string, unknown>, B = unknown>(def: AgentRouteDef<P, Q, B>): AgentRoute {
   return def as unknown as AgentRoute;
 }
 
@@ -49,24 +69,39 @@ export const perWorkspace = (limiter: RateLimiter) => (_req: Request, caller: Ca
 
 export { tooMany };
 
-function fieldName(path: PropertyKey[]): string {
-  return path.map(String).join('.');
+function at(value: unknown, path: PropertyKey[]): unknown {
+  let v = value;
+  for (const k of path) v = v !== null && typeof v === 'object' ? (v as Record<PropertyKey, unknown>)[k] : undefined;
+  return v;
 }
 
-/** A validation failure answers 400 `{error:'<field>: <problem>'}`. */
-export function invalid(issues: z.core.$ZodIssue[]): HttpError {
-  const first = issues[0];
+/** A validation failure answers 400 `{error:'<field> is required'}` or `{error:'<field>: <problem>'}`. */
+export function invalid(err: z.ZodError, value: unknown): HttpError {
+  const first = err.issues[0];
   if (!first) return new HttpError(400, 'invalid request');
-  const field = fieldName(first.path);
-  const missing = 'input' in first && first.input === undefined;
-  const msg = missing ? `${field} is required` : field ? `${field}: ${first.message}` : first.message;
-  return new HttpError(400, msg);
+  const field = first.path.map(String).join('.');
+  if (field && at(value, first.path) === undefined) return new HttpError(400, `${field} is required`);
+  return new HttpError(400, field ? `${field}: ${first.message}` : first.message);
 }
 
+const CALLER = Symbol('caller');
+type WithCaller = Request & { [CALLER]?: Caller };
+
+/** Mount the platform's routes on the core pipeline: authenticate, limit, validate, run; bare JSON on success. */
 export function mountAgentRoutes(router: Router, ctx: AgentsContext, routes: AgentRoute[]): void {
-  mountServiceRoutes<AgentAuth, Caller>(router, routes, {
-    authorize: (req: Request, res: Response, auth: AgentAuth) => authenticate(ctx, req, res, auth),
+  mountRouteList(router, routes, {
+    guard: async (r, req, res) => {
+      const caller = await authenticate(ctx, req, res, r.auth);
+      r.before?.(req, caller);
+      (req as WithCaller)[CALLER] = caller;
+    },
+    run: async (r, input, req, res) => {
+      const caller = (req as WithCaller)[CALLER] as Caller;
+      const result = await r.handler({ caller, params: input.params, query: input.query, body: input.body, req, res });
+      return result ?? { ok: true };
+    },
     invalid,
+    send: (res, result) => void res.status(200).json(result),
   });
 }
 
