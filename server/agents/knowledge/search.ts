@@ -58,7 +58,7 @@ function overlap(q: Set<string>, text: string): number {
  * trigrams) are matched with LIKE when nothing else is searchable.
  */
 /** Matching documents a query may touch: phrases are taken rarest first until their lists add up to this. */
-const DOC_BUDGET = 4_000;
+const DOC_BUDGET = 1_500;
 
 /**
  * The question's phrases worth searching: estimated document frequency (the rarest trigram of the
