@@ -65,8 +65,8 @@ const DOC_BUDGET = 1_500;
  * phrase, from the index's vocabulary) ascending, within the budget, at least the two rarest. Common
  * words would make bm25 score most of the index; rare ones find the same answers.
  */
-function selectPhrases(db: Db, phrases: string[]): string[] {
-  if (phrases.length <= 2) return phrases;
+function selectPhrases(db: Db, phrases: string[]): { phrases: string[]; all: boolean } {
+  if (phrases.length <= 1) return { phrases, all: false };
   const df = db.prepare('SELECT doc FROM passages_vocab WHERE term = ?');
   const cache = new Map<string, number>();
   const docs = (tri: string) => {
@@ -82,15 +82,18 @@ function selectPhrases(db: Db, phrases: string[]): string[] {
   const out: string[] = [];
   let total = 0;
   for (const x of est) {
-    if (out.length >= 2 && total + x.n > DOC_BUDGET) break;
+    if (out.length >= 1 && total + x.n > DOC_BUDGET) break;
     out.push(x.p);
     total += x.n;
   }
-  return out;
+  // Only common words: the passages holding both of the two rarest are the candidates.
+  if (total > DOC_BUDGET && est.length >= 2) return { phrases: [est[0].p, est[1].p], all: true };
+  return { phrases: out, all: false };
 }
 
 export function searchPassages(db: Db, agentId: string, question: string, k = 5, candidates = 40): Passage[] {
-  const match = matchExpression(selectPhrases(db, ftsPhrases(question)));
+  const sel = selectPhrases(db, ftsPhrases(question));
+  const match = matchExpression(sel.phrases, sel.all ? 'AND' : 'OR');
   let rows: Row[] = [];
   if (match) {
     rows = db

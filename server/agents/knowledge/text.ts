@@ -82,9 +82,9 @@ export function ftsPhrases(text: string, maxTerms = 32): string[] {
 }
 
 /** Quoted, OR-ed FTS5 MATCH expression of phrases (null when there is none). */
-export function matchExpression(phrases: string[]): string | null {
+export function matchExpression(phrases: string[], op: 'OR' | 'AND' = 'OR'): string | null {
   if (phrases.length === 0) return null;
-  return phrases.map((p) => `"${p.replace(/"/g, '""')}"`).join(' OR ');
+  return phrases.map((p) => `"${p.replace(/"/g, '""')}"`).join(` ${op} `);
 }
 
 export function ftsQuery(text: string, maxTerms = 32): string | null {
