@@ -69,7 +69,8 @@ export function meter(db: StudioDb, ws: number, kind: 'posts' | 'ai_units', n = 
 }
 
 export function balanceOf(db: StudioDb, ws: number): number {
-  return (stmt(db, 'SELECT COALESCE(SUM(amount), 0) AS b FROM credit_ledger WHERE workspace_id = ?').get(ws) as { b: number }).b;
+  const row = stmt(db, 'SELECT balance FROM credit_balances WHERE workspace_id = ?').get(ws) as { balance: number } | undefined;
+  return row?.balance ?? 0;
 }
 
 export type LedgerReason = 'grant' | 'charge' | 'refund' | 'analyze';
