@@ -191,11 +191,13 @@ function retrievalAt(count: number) {
 
 async function main() {
   console.log(`agents benchmark: ${VISITORS} visitors, ${TURNS} turns, ${PASSAGES} passages`);
-  const { baseline, chat, indexSecs } = await chatBench();
-  console.log(`indexing ${PASSAGES} passages: ${indexSecs.toFixed(1)} s`);
-  console.log(`bare express route : ${baseline.perSec.toFixed(0)} req/s, p50 ${baseline.p50.toFixed(1)} ms, p99 ${baseline.p99.toFixed(1)} ms`);
-  console.log(`public widget chat : ${chat.perSec.toFixed(0)} turns/s, p50 ${chat.p50.toFixed(1)} ms, p99 ${chat.p99.toFixed(1)} ms`);
-  console.log(`chat / bare        : ${(chat.perSec / baseline.perSec).toFixed(3)} of the bare route's throughput`);
+  if (process.env.PERF_SKIP_CHAT !== '1') {
+    const { baseline, chat, indexSecs } = await chatBench();
+    console.log(`indexing ${PASSAGES} passages: ${indexSecs.toFixed(1)} s`);
+    console.log(`bare express route : ${baseline.perSec.toFixed(0)} req/s, p50 ${baseline.p50.toFixed(1)} ms, p99 ${baseline.p99.toFixed(1)} ms`);
+    console.log(`public widget chat : ${chat.perSec.toFixed(0)} turns/s, p50 ${chat.p50.toFixed(1)} ms, p99 ${chat.p99.toFixed(1)} ms`);
+    console.log(`chat / bare        : ${(chat.perSec / baseline.perSec).toFixed(3)} of the bare route's throughput`);
+  }
   const small = retrievalAt(1_000);
   const large = retrievalAt(Number(process.env.PERF_RETRIEVAL_LARGE ?? 100_000));
   for (const x of [small, large]) console.log(`retrieval @ ${x.count.toLocaleString('en')} passages: mean ${x.mean.toFixed(2)} ms, p99 ${x.p99.toFixed(2)} ms (indexed in ${x.indexSecs.toFixed(1)} s, ${x.hits}/${QUERIES} queries with candidates)`);
