@@ -140,7 +140,7 @@ export class SyncBench {
     // Numbers central issued too move to the range it reserved, before anything joins the workspace.
     if (localWs && base && localWs !== answer.workspace && answer.renumber && Object.keys(answer.renumber).length > 0) {
       const offsets = answer.renumber;
-      const n = await renumberLocal(this.store, localWs, offsets, series, base).catch((err: unknown) => {
+      const n = await renumberLocal(this.store, localWs, offsets, series, base, this.series.all()).catch((err: unknown) => {
         // Nothing was rewritten (one transaction) and the bench stays unenrolled: a new code starts over.
         this.opts.log?.(`sync: enrolment not completed: ${describe(err)}`);
         throw new SyncError(409, 'enrol_interrupted', answer.serverTime);

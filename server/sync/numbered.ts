@@ -90,6 +90,7 @@ export async function renumberLocal(
   offsets: Record<string, number>,
   levels: Record<string, number>,
   base: Record<string, number>,
+  table: NumberedSeries[] = numberedSeries.all(),
 ): Promise<number> {
   const shifts: Record<string, SeriesShift> = {};
   for (const [series, offset] of Object.entries(offsets)) {
@@ -101,7 +102,7 @@ export async function renumberLocal(
   return store.replica.renumber(ws, {
     levels: Object.fromEntries(Object.entries(shifts).map(([s, x]) => [s, x.level])),
     bump: Object.fromEntries(Object.entries(shifts).map(([s, x]) => [s, x.level + x.offset])),
-    plan: (records) => planRenumbering(records, shifts),
+    plan: (records) => planRenumbering(records, shifts, table),
     meta: { [renumberedKey(ws)]: JSON.stringify(shifts) },
   });
 }
