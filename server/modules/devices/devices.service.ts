@@ -1,8 +1,11 @@
 import { generateImei } from '../../../shared/imei';
+import type { CountedCollection } from '../../store/count-guard';
 import { declareSeries, issueNumber, padNumber } from '../../store/series';
 import type { Doc, Tx } from '../../store/types';
 
 export const DEVICES = 'devices';
+/** Devices count against a central tenant's plan. */
+export const devicesPlanCounted: CountedCollection = { coll: DEVICES, resource: 'devices' };
 /** The generated serial of a device ends with its asset number (PXL-000179): it follows a renumbered asset. */
 function serialFollow(doc: Doc, _b: string, _a: string, oldN: number, newN: number): Doc {
   const serial = typeof doc.serial === 'string' ? doc.serial : '';
