@@ -243,6 +243,8 @@ export class SyncBench {
       if (pushed) throw pushed;
       this.lastError = null;
       this.failures = 0;
+      // Central answers again (a manual cycle): the loop leaves its backoff and follows at the normal pace.
+      if (this.timer) this.schedule(this.opts.intervalMs ?? 5000);
     } catch (err) {
       this.lastError = describe(err);
       this.failures += 1;
