@@ -315,7 +315,7 @@ export class PgReplica implements ReplicaStore {
       const base = Math.max(cur ?? (req.start as number) - 1, req.atLeast);
       const hi = base + req.size;
       await this.raiseSeries(w.client, ws, req.series, hi);
-      return { series: req.series, lo: base + 1, hi };
+      return { series: req.series, lo: base + 1, hi, ...(req.overflow ? { overflow: true } : {}) };
     });
   }
 
