@@ -4,11 +4,14 @@ import { createShape, patchShape, type FieldMap, type Shape } from '../../shared
 import type { Doc, Tx } from '../store/types';
 import { defineRoute, type RouteDef } from './define-route';
 import { notFound } from './errors';
+import type { Scope } from '../security/policy';
 
 const idParams = z.object({ id: z.string().min(1).max(200) });
 
 export interface CrudOptions<F extends FieldMap> {
   coll: string;
+  /** Scope the routes belong to: the list needs view, create, update and delete need edit. */
+  scope: Scope;
   /** Plural list path and response key, e.g. /api/jobs → {jobs}. */
   listPath: string;
   listKey: string;
@@ -44,7 +47,7 @@ export function crudRoutes<F extends FieldMap>(o: CrudOptions<F>): RouteDef[] {
     defineRoute({
       method: 'get',
       path: o.listPath,
-      auth: 'P',
+      auth: `${o.scope}:view`,
       handler: async ({ app, ws }) => {
         const items = await app.store.list(ws, o.coll);
         if (o.sort) items.sort(o.sort);
@@ -54,7 +57,7 @@ export function crudRoutes<F extends FieldMap>(o: CrudOptions<F>): RouteDef[] {
     defineRoute({
       method: 'post',
       path: o.itemPath,
-      auth: 'P',
+      auth: `${o.scope}:edit`,
       body: create,
       handler: async ({ app, ws, body }) => {
         const doc = await app.store.transact(ws, async (tx) => {
@@ -69,7 +72,7 @@ export function crudRoutes<F extends FieldMap>(o: CrudOptions<F>): RouteDef[] {
     defineRoute({
       method: 'post',
       path: `${o.itemPath}/:id`,
-      auth: 'P',
+      auth: `${o.scope}:edit`,
       params: idParams,
       body: patch,
       handler: async ({ app, ws, params, body }) => {
@@ -88,7 +91,7 @@ export function crudRoutes<F extends FieldMap>(o: CrudOptions<F>): RouteDef[] {
     defineRoute({
       method: 'post',
       path: `${o.itemPath}/:id/delete`,
-      auth: 'P',
+      auth: `${o.scope}:edit`,
       params: idParams,
       handler: async ({ app, ws, params }) => {
         await app.store.transact(ws, async (tx) => {

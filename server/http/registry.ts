@@ -3,8 +3,8 @@ import { z } from 'zod';
 import type { AppContext } from '../context';
 import { HttpError } from './errors';
 import { Reply, type RouteDef } from './define-route';
-import { resolveWorkspace } from './workspace';
-import { authorize } from '../security/auth';
+import { authorizeRoute } from './authorize';
+import { ACCESS_VALUES } from '../security/policy';
 import { enforcePlanLimits } from '../modules/admin/plans';
 
 /** Refuse a second definition of the same method and path (checked at start). */
@@ -12,6 +12,7 @@ export function assertUniqueRoutes(routes: RouteDef[]): void {
   const seen = new Set<string>();
   for (const r of routes) {
     const key = `${r.method.toUpperCase()} ${r.path}`;
+    if (!ACCESS_VALUES.includes(r.auth)) throw new Error(`route without a valid auth declaration: ${key}`);
     if (seen.has(key)) throw new Error(`duplicate route: ${key}`);
     seen.add(key);
   }
@@ -47,11 +48,10 @@ export function mountRoutes(router: Router, routes: RouteDef[], app: AppContext)
   for (const route of routes) {
     router[route.method](route.path, async (req: Request, res: Response, next: NextFunction) => {
       try {
-        await authorize(app, req, route.auth);
+        const ws = await authorizeRoute(app, req, res, route);
         const params = parse(route.params, req.params);
         const query = parse(route.query, req.query);
         const body = parse(route.body, req.body ?? {});
-        const ws = route.workspace === false ? '' : await resolveWorkspace(app, req, res);
         await enforcePlanLimits(app, route, ws, body);
         const result = await route.handler({ ws, params, query, body, req, res, app });
         if (!res.headersSent) send(res, result);

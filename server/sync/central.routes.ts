@@ -1,8 +1,9 @@
 import type { Request } from 'express';
 import { z } from 'zod';
 import { defineRoute, type RouteDef } from '../http/define-route';
-import { forbidden, notFound } from '../http/errors';
-import { canEnrol } from './can-enrol';
+import { notFound } from '../http/errors';
+import { actorOf } from '../security/auth';
+import { moveEnroller, recordCodeEnroller } from './enrollers';
 import { enrolBody, leaseBody, pushBody, SCHEMA_HEADER, SYNC_V1, TOKEN_HEADER } from './protocol';
 import { centralOf, mapSyncErrors } from './runtime';
 
@@ -29,31 +30,29 @@ export const centralSyncRoutes: RouteDef[] = [
   defineRoute({
     method: 'post',
     path: '/api/sync/enrol-code',
-    auth: 'P',
+    auth: 'manager',
     handler: async ({ ws, app, req }) => {
-      const central = centralOf(app);
-      if (!(await canEnrol({ app, req, ws }))) throw forbidden('forbidden', { message: 'オーナーまたは管理者のみ作業台を登録できます' });
-      return central.createCode(ws);
+      const out = await centralOf(app).createCode(ws);
+      await recordCodeEnroller(app, out.code, actorOf(req));
+      return out;
     },
   }),
   defineRoute({
     method: 'get',
     path: '/api/sync/benches',
-    auth: 'P',
+    auth: 'manager',
     handler: async ({ ws, app, req }) => {
       const central = centralOf(app);
-      if (!(await canEnrol({ app, req, ws }))) throw forbidden();
       return { benches: await central.listBenches(ws) };
     },
   }),
   defineRoute({
     method: 'post',
     path: '/api/sync/benches/:bench/revoke',
-    auth: 'P',
+    auth: 'manager',
     params: z.object({ bench: z.string().min(1).max(64) }),
     handler: async ({ ws, app, req, params }) => {
       const central = centralOf(app);
-      if (!(await canEnrol({ app, req, ws }))) throw forbidden();
       if (!(await central.revoke(ws, params.bench))) throw notFound('bench not found');
       return { revoked: params.bench };
     },
@@ -61,15 +60,19 @@ export const centralSyncRoutes: RouteDef[] = [
   defineRoute({
     method: 'post',
     path: `${SYNC_V1}/enrol`,
-    auth: 'T',
+    auth: 'token',
     workspace: false,
     body: enrolBody,
-    handler: ({ app, req, body }) => mapSyncErrors(() => centralOf(app).enrol(body, schemaOf(req))),
+    handler: async ({ app, req, body }) => {
+      const out = await mapSyncErrors(() => centralOf(app).enrol(body, schemaOf(req)));
+      await moveEnroller(app, body.code, String(out.workspace), body.bench);
+      return out;
+    },
   }),
   defineRoute({
     method: 'post',
     path: `${SYNC_V1}/push`,
-    auth: 'T',
+    auth: 'bench',
     workspace: false,
     body: pushBody,
     handler: ({ app, req, body }) =>
@@ -81,7 +84,7 @@ export const centralSyncRoutes: RouteDef[] = [
   defineRoute({
     method: 'get',
     path: `${SYNC_V1}/changes`,
-    auth: 'T',
+    auth: 'bench',
     workspace: false,
     query: cursorQuery,
     handler: ({ app, req, query }) =>
@@ -93,7 +96,7 @@ export const centralSyncRoutes: RouteDef[] = [
   defineRoute({
     method: 'get',
     path: `${SYNC_V1}/snapshot`,
-    auth: 'T',
+    auth: 'bench',
     workspace: false,
     query: snapshotQuery,
     handler: ({ app, req, query }) =>
@@ -105,7 +108,7 @@ export const centralSyncRoutes: RouteDef[] = [
   defineRoute({
     method: 'post',
     path: `${SYNC_V1}/lease`,
-    auth: 'T',
+    auth: 'bench',
     workspace: false,
     body: leaseBody,
     handler: ({ app, req, body }) =>

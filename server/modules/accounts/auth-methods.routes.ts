@@ -9,7 +9,7 @@ import { P, PLATFORM_WS } from '../../security/platform';
 import { readSiteConfig } from '../../security/site-config';
 import { mintToken, readToken } from '../../security/tokens';
 import type { Doc } from '../../store/types';
-import { ACCOUNTS, addTeamMember, newWorkspace, publicAccount, sessionToken, setTid } from './accounts.service';
+import { ACCOUNTS, addTeamMember, newWorkspace, publicAccount, startSession } from './accounts.service';
 import { googleAuthorizeUrl, googleConfig, googleEmail, sendSms, smsConfig } from './sign-in-providers';
 
 const phoneField = z
@@ -34,7 +34,7 @@ async function findOrCreate(app: AppContext, id: string, fields: { email: string
   const acct = await app.store.transact(PLATFORM_WS, (tx) =>
     tx.put(ACCOUNTS, id, { id, ...fields, company: '', tenantId: ws, created: now, lastLogin: now, pwHash: null, tokenVersion: 1 }),
   );
-  await app.store.transact(ws, (tx) => addTeamMember(tx, { name: fields.name, email: fields.email ?? '', role: 'owner' }));
+  await app.store.transact(ws, (tx) => addTeamMember(tx, { name: fields.name, email: fields.email ?? '', role: 'owner', account: id }));
   return acct;
 }
 
@@ -44,14 +44,14 @@ export const authMethodRoutes = [
   defineRoute({
     method: 'get',
     path: '/api/auth/methods',
-    auth: 'P',
+    auth: 'public',
     workspace: false,
     handler: () => ({ password: true, google: googleConfig() !== null, phone: smsConfig() !== null }),
   }),
   defineRoute({
     method: 'get',
     path: '/api/auth/google/start',
-    auth: 'P',
+    auth: 'public',
     workspace: false,
     handler: ({ app, req }) => {
       const cfg = googleConfig();
@@ -63,7 +63,7 @@ export const authMethodRoutes = [
   defineRoute({
     method: 'get',
     path: '/api/auth/google/callback',
-    auth: 'P',
+    auth: 'token',
     workspace: false,
     handler: async ({ app, req, res }) => {
       const cfg = googleConfig();
@@ -84,15 +84,14 @@ export const authMethodRoutes = [
       } catch {
         return redirect('/login.html?err=closed');
       }
-      await setTid(app, res, String(acct.tenantId));
       const { config } = await readSiteConfig(app);
-      return redirect(`/login.html#gt=${encodeURIComponent(sessionToken(app, acct, config))}`);
+      return redirect(`/login.html#gt=${encodeURIComponent(await startSession(app, res, acct, config))}`);
     },
   }),
   defineRoute({
     method: 'post',
     path: '/api/auth/phone/start',
-    auth: 'P',
+    auth: 'public',
     workspace: false,
     body: z.object({ phone: phoneField }),
     handler: async ({ app, req, body }) => {
@@ -110,7 +109,7 @@ export const authMethodRoutes = [
   defineRoute({
     method: 'post',
     path: '/api/auth/phone/verify',
-    auth: 'P',
+    auth: 'public',
     workspace: false,
     body: z.object({ phone: phoneField, code: z.union([z.string(), z.number()], { error: 'code required' }).transform(String) }),
     handler: async ({ app, req, res, body }) => {
@@ -124,9 +123,8 @@ export const authMethodRoutes = [
       }
       await app.store.transact(PLATFORM_WS, (tx) => tx.remove(P.phoneCodes, body.phone));
       const acct = await findOrCreate(app, `phone:${body.phone}`, { email: null, phone: body.phone, name: '' });
-      await setTid(app, res, String(acct.tenantId));
       const { config } = await readSiteConfig(app);
-      return { token: sessionToken(app, acct, config), account: publicAccount(acct) };
+      return { token: await startSession(app, res, acct, config), account: publicAccount(acct) };
     },
   }),
 ];

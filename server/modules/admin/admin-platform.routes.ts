@@ -37,7 +37,7 @@ export const adminPlatformRoutes = [
   defineRoute({
     method: 'get',
     path: '/api/admin/workspaces',
-    auth: 'A',
+    auth: 'admin',
     workspace: false,
     handler: async ({ app }) => {
       const rows = await listTenants(app, true);
@@ -59,7 +59,7 @@ export const adminPlatformRoutes = [
   defineRoute({
     method: 'post',
     path: '/api/admin/workspace/:tid/plan',
-    auth: 'A',
+    auth: 'admin',
     workspace: false,
     params: tidParams,
     body: z.object({ planKey: z.unknown().optional(), status: z.unknown().optional(), reason: text(200).zod.optional() }),
@@ -85,7 +85,7 @@ export const adminPlatformRoutes = [
   defineRoute({
     method: 'post',
     path: '/api/admin/workspace/:tid/impersonate',
-    auth: 'A',
+    auth: 'admin',
     workspace: false,
     params: tidParams,
     handler: async ({ app, params }) => {
@@ -97,14 +97,14 @@ export const adminPlatformRoutes = [
   defineRoute({
     method: 'get',
     path: '/api/admin/accounts',
-    auth: 'A',
+    auth: 'admin',
     workspace: false,
     handler: async ({ app }) => ({ accounts: (await app.store.list(PLATFORM_WS, P.accounts)).map(publicAccount) }),
   }),
   defineRoute({
     method: 'post',
     path: '/api/admin/account/:email/delete',
-    auth: 'A',
+    auth: 'admin',
     workspace: false,
     params: z.object({ email: z.string().min(1).max(200) }),
     handler: async ({ app, params }) => {
@@ -124,14 +124,14 @@ export const adminPlatformRoutes = [
   defineRoute({
     method: 'get',
     path: '/api/admin/config',
-    auth: 'A',
+    auth: 'admin',
     workspace: false,
     handler: async ({ app }) => ({ ...(await readSiteConfig(app)), defaults: SITE_DEFAULTS }),
   }),
   defineRoute({
     method: 'put',
     path: '/api/admin/config',
-    auth: 'A',
+    auth: 'admin',
     workspace: false,
     body: z.record(z.string(), z.unknown(), { error: 'body must be a JSON object' }),
     handler: async ({ app, body }) => {
@@ -145,7 +145,7 @@ export const adminPlatformRoutes = [
   defineRoute({
     method: 'get',
     path: '/api/admin/subadmins',
-    auth: 'A',
+    auth: 'admin',
     workspace: false,
     handler: async ({ app }) => ({
       subadmins: (await app.store.list(PLATFORM_WS, P.subadmins)).map(publicSub),
@@ -155,7 +155,7 @@ export const adminPlatformRoutes = [
   defineRoute({
     method: 'post',
     path: '/api/admin/subadmin',
-    auth: 'A',
+    auth: 'admin',
     workspace: false,
     body: subBody,
     handler: async ({ app, body }) => {
@@ -177,7 +177,7 @@ export const adminPlatformRoutes = [
   defineRoute({
     method: 'post',
     path: '/api/admin/subadmin/:id',
-    auth: 'A',
+    auth: 'admin',
     workspace: false,
     params: idParams,
     body: subBody,
@@ -203,7 +203,7 @@ export const adminPlatformRoutes = [
   defineRoute({
     method: 'post',
     path: '/api/admin/subadmin/:id/delete',
-    auth: 'A',
+    auth: 'admin',
     workspace: false,
     params: idParams,
     handler: async ({ app, params }) => {

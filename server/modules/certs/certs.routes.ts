@@ -68,12 +68,12 @@ async function listCerts({ app, ws }: { app: AppContext; ws: string }) {
 }
 
 export const certRoutes = [
-  defineRoute({ method: 'get', path: '/api/certs', auth: 'P', handler: listCerts }),
-  defineRoute({ method: 'get', path: '/api/erasure/certs', auth: 'P', handler: listCerts }),
+  defineRoute({ method: 'get', path: '/api/certs', auth: 'ops:view', handler: listCerts }),
+  defineRoute({ method: 'get', path: '/api/erasure/certs', auth: 'ops:view', handler: listCerts }),
   defineRoute({
     method: 'get',
     path: '/api/cert/:no',
-    auth: 'P',
+    auth: 'ops:view',
     params: noParams,
     handler: async ({ app, ws, params }) => {
       // A certificate a bench issued before it was enrolled may have been renumbered (formerNo keeps
@@ -89,7 +89,7 @@ export const certRoutes = [
   defineRoute({
     method: 'get',
     path: '/api/cert/:no/pdf',
-    auth: 'P',
+    auth: 'ops:view',
     params: noParams,
     handler: async ({ app, ws, params }) => {
       const cert = await app.store.get<ErasureCert>(ws, ERASURE_CERTS, params.no);
@@ -105,7 +105,7 @@ export const certRoutes = [
   defineRoute({
     method: 'post',
     path: '/api/cert',
-    auth: 'P',
+    auth: 'ops:edit',
     body: certBody,
     handler: async ({ app, ws, body }) => {
       if (!body.cust) throw badRequest('cust required', { message: '顧客名(cust)を入力してください' });

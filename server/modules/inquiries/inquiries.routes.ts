@@ -4,6 +4,7 @@ import { crudRoutes } from '../../http/crud';
 export const INQUIRY_SERIES = 'inquiry';
 
 export const inquiryRoutes = crudRoutes({
+  scope: 'support',
   coll: 'inquiries',
   listPath: '/api/inquiries',
   listKey: 'inquiries',

@@ -27,7 +27,7 @@ export const invoiceRoutes = [
   defineRoute({
     method: 'get',
     path: '/api/invoices',
-    auth: 'P',
+    auth: 'sales:view',
     handler: async ({ app, ws }) => {
       const invoices = (await app.store.list<Invoice>(ws, INVOICES)).sort(newestFirst);
       return { invoices, count: invoices.length };
@@ -36,7 +36,7 @@ export const invoiceRoutes = [
   defineRoute({
     method: 'post',
     path: '/api/invoice',
-    auth: 'P',
+    auth: 'sales:edit',
     body: anyObject,
     handler: async ({ app, ws, body }) => {
       const cust = readCust(body.cust);
@@ -66,7 +66,7 @@ export const invoiceRoutes = [
   defineRoute({
     method: 'post',
     path: '/api/invoices/issue',
-    auth: 'P',
+    auth: 'sales:edit',
     body: anyObject,
     handler: async ({ app, ws, body }) => {
       const month = given(body.month) && body.month !== '' ? readMonth(body.month) : jstYymm();
@@ -82,7 +82,7 @@ export const invoiceRoutes = [
   defineRoute({
     method: 'post',
     path: '/api/invoice/:id',
-    auth: 'P',
+    auth: 'sales:edit',
     params: idParams,
     body: anyObject,
     handler: async ({ app, ws, params, body }) => {
@@ -104,7 +104,7 @@ export const invoiceRoutes = [
   defineRoute({
     method: 'get',
     path: '/api/billing/summary',
-    auth: 'P',
+    auth: 'sales:view',
     handler: async ({ app, ws }) => ({ summary: billingSummary(await app.store.list(ws, INVOICES), jstYymm()) }),
   }),
 ];

@@ -5,6 +5,7 @@ import { crudRoutes, randomId } from '../../http/crud';
 export const JOB_STAGES = 8;
 
 export const jobRoutes = crudRoutes({
+  scope: 'ops',
   coll: 'jobs',
   listPath: '/api/jobs',
   listKey: 'jobs',

@@ -59,13 +59,13 @@ export const portalRoutes = [
   defineRoute({
     method: 'get',
     path: '/api/portals',
-    auth: 'P',
+    auth: 'sales:view',
     handler: async ({ app, ws }) => ({ state: await portalState(app, ws) }),
   }),
   defineRoute({
     method: 'get',
     path: '/api/portal/view',
-    auth: 'T',
+    auth: 'token',
     workspace: false,
     handler: async ({ app, req, res }) => {
       res.setHeader('Cache-Control', NO_STORE);
@@ -80,7 +80,7 @@ export const portalRoutes = [
   defineRoute({
     method: 'post',
     path: '/api/portal/inquiry',
-    auth: 'T',
+    auth: 'token',
     workspace: false,
     body: inquiryBody,
     handler: async ({ app, req, res, body }) => {
@@ -116,7 +116,7 @@ export const portalRoutes = [
   defineRoute({
     method: 'post',
     path: '/api/portal/issue',
-    auth: 'P',
+    auth: 'sales:edit',
     body: z.object({ custId: text(40).zod.optional(), id: text(40).zod.optional() }),
     handler: async ({ app, ws, body }) => {
       const key = body.custId || body.id || '';
@@ -132,7 +132,7 @@ export const portalRoutes = [
   defineRoute({
     method: 'post',
     path: '/api/portal/:custId',
-    auth: 'P',
+    auth: 'sales:edit',
     params: z.object({ custId: z.string().min(1).max(40) }),
     body: z.object({ action: z.unknown().optional(), published: z.boolean().optional(), last: text(40).zod.optional() }),
     handler: async ({ app, ws, params, body }) => {
@@ -157,7 +157,7 @@ export const portalRoutes = [
   defineRoute({
     method: 'get',
     path: '/api/public/status',
-    auth: 'P',
+    auth: 'public',
     workspace: false,
     handler: async ({ app, req, res }) => {
       res.setHeader('Access-Control-Allow-Origin', '*');

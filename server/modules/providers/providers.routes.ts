@@ -97,7 +97,7 @@ export const providerRoutes = [
   defineRoute({
     method: 'get',
     path: '/api/connect/status',
-    auth: 'S',
+    auth: 'account',
     workspace: false,
     handler: async ({ app, req }) => {
       const tid = tenantOf(req);
@@ -114,7 +114,7 @@ export const providerRoutes = [
   defineRoute({
     method: 'get',
     path: '/api/connect/:provider',
-    auth: 'S',
+    auth: 'account:manager',
     workspace: false,
     params: pParams,
     handler: ({ app, req, params }) => {
@@ -133,7 +133,7 @@ export const providerRoutes = [
   defineRoute({
     method: 'get',
     path: '/api/connect/:provider/callback',
-    auth: 'P',
+    auth: 'token',
     workspace: false,
     params: pParams,
     handler: async ({ app, req, params }) => {
@@ -163,7 +163,7 @@ export const providerRoutes = [
   defineRoute({
     method: 'post',
     path: '/api/connect/:provider/credentials',
-    auth: 'S',
+    auth: 'account:manager',
     workspace: false,
     params: pParams,
     body: z.object({ fields: z.record(z.string(), z.unknown()).optional() }),
@@ -189,7 +189,7 @@ export const providerRoutes = [
   defineRoute({
     method: 'post',
     path: '/api/connect/:provider/disconnect',
-    auth: 'S',
+    auth: 'account:manager',
     workspace: false,
     params: pParams,
     handler: async ({ app, req, params }) => {

@@ -57,13 +57,13 @@ export const quoteRoutes = [
   defineRoute({
     method: 'get',
     path: '/api/quote/catalog',
-    auth: 'P',
+    auth: 'sales:view',
     handler: () => ({ catalog: catalog() }),
   }),
   defineRoute({
     method: 'get',
     path: '/api/quote/new',
-    auth: 'P',
+    auth: 'sales:view',
     query: newQuery,
     handler: async ({ app, ws, query }) => {
       const custId = query.custId?.trim() || null;
@@ -95,13 +95,13 @@ export const quoteRoutes = [
   defineRoute({
     method: 'get',
     path: '/api/quotes',
-    auth: 'P',
+    auth: 'sales:view',
     handler: async ({ app, ws }) => ({ quotes: (await app.store.list<Quote>(ws, QUOTES, { reverse: true })).map(withTotals) }),
   }),
   defineRoute({
     method: 'get',
     path: '/api/quote/draft',
-    auth: 'P',
+    auth: 'sales:view',
     handler: async ({ app, ws }) => {
       const d = await app.store.get<Quote>(ws, QUOTE_DRAFTS, DRAFT_ID);
       return { draft: d ? withTotals(d) : null };
@@ -110,7 +110,7 @@ export const quoteRoutes = [
   defineRoute({
     method: 'post',
     path: '/api/quote/draft',
-    auth: 'P',
+    auth: 'sales:edit',
     body: quoteBody,
     handler: async ({ app, ws, body }) => {
       const draft = await app.store.transact(ws, async (tx) => {
@@ -127,7 +127,7 @@ export const quoteRoutes = [
   defineRoute({
     method: 'post',
     path: '/api/quote/draft/clear',
-    auth: 'P',
+    auth: 'sales:edit',
     handler: async ({ app, ws }) => {
       await app.store.transact(ws, (tx) => tx.remove(QUOTE_DRAFTS, DRAFT_ID));
       return {};
@@ -136,7 +136,7 @@ export const quoteRoutes = [
   defineRoute({
     method: 'post',
     path: '/api/quote/preview',
-    auth: 'P',
+    auth: 'sales:view',
     body: quoteBody,
     handler: async ({ app, ws, body }) => {
       const q = buildQuote(body, null);
@@ -149,14 +149,14 @@ export const quoteRoutes = [
   defineRoute({
     method: 'get',
     path: '/api/quote/:id',
-    auth: 'P',
+    auth: 'sales:view',
     params: idParams,
     handler: async ({ app, ws, params }) => ({ quote: withTotals(await loadQuote(app, ws, params.id)) }),
   }),
   defineRoute({
     method: 'post',
     path: '/api/quote',
-    auth: 'P',
+    auth: 'sales:edit',
     body: quoteBody,
     handler: async ({ app, ws, body }) => {
       const quote = await app.store.transact(ws, async (tx) => {
@@ -177,7 +177,7 @@ export const quoteRoutes = [
   defineRoute({
     method: 'post',
     path: '/api/quote/:id',
-    auth: 'P',
+    auth: 'sales:edit',
     params: idParams,
     body: quoteBody,
     handler: async ({ app, ws, params, body }) => {
@@ -196,7 +196,7 @@ export const quoteRoutes = [
   defineRoute({
     method: 'get',
     path: '/api/quote/:id/csv',
-    auth: 'P',
+    auth: 'sales:view',
     params: idParams,
     handler: async ({ app, ws, params }) => {
       const doc = await exportable(app, ws, params.id);
@@ -210,14 +210,14 @@ export const quoteRoutes = [
   defineRoute({
     method: 'get',
     path: '/api/quote/:id/document',
-    auth: 'P',
+    auth: 'sales:view',
     params: idParams,
     handler: async ({ app, ws, params }) => ({ document: await exportable(app, ws, params.id) }),
   }),
   defineRoute({
     method: 'post',
     path: '/api/quote/:id/issue',
-    auth: 'P',
+    auth: 'sales:edit',
     params: idParams,
     handler: async ({ app, ws, params }) => {
       const { quote, totals } = await app.store.transact(ws, async (tx) => {

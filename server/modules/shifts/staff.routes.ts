@@ -22,13 +22,13 @@ export const staffRoutes = [
   defineRoute({
     method: 'get',
     path: '/api/staff',
-    auth: 'P',
+    auth: 'ops:view',
     handler: async ({ app, ws }) => ({ staff: await app.store.list(ws, STAFF) }),
   }),
   defineRoute({
     method: 'post',
     path: '/api/staff',
-    auth: 'P',
+    auth: 'ops:edit',
     body: createStaff,
     handler: async ({ app, ws, body }) => {
       const name = body.name.trim();
@@ -46,7 +46,7 @@ export const staffRoutes = [
   defineRoute({
     method: 'post',
     path: '/api/staff/:id',
-    auth: 'P',
+    auth: 'ops:edit',
     params: idParams,
     body: patchStaff,
     handler: async ({ app, ws, params, body }) => {
@@ -63,7 +63,7 @@ export const staffRoutes = [
   defineRoute({
     method: 'post',
     path: '/api/staff/:id/delete',
-    auth: 'P',
+    auth: 'ops:edit',
     params: idParams,
     handler: async ({ app, ws, params }) =>
       app.store.transact(ws, async (tx) => {
@@ -83,7 +83,7 @@ export const staffRoutes = [
   defineRoute({
     method: 'post',
     path: '/api/timeclock/:staffId/punch',
-    auth: 'P',
+    auth: 'ops:edit',
     params: punchParams,
     body: punchBody,
     handler: async ({ app, ws, params, body }) =>

@@ -4,6 +4,7 @@ import { crudRoutes } from '../../http/crud';
 export const SHIPMENT_SERIES = 'shipment';
 
 export const shipmentRoutes = crudRoutes({
+  scope: 'ops',
   coll: 'shipments',
   listPath: '/api/shipments',
   listKey: 'shipments',

@@ -29,7 +29,7 @@ export const siteRoutes = [
   defineRoute({
     method: 'post',
     path: '/api/site/publish',
-    auth: 'P',
+    auth: 'sales:edit',
     body: z.object({ slug: z.unknown().optional(), html: z.unknown().optional(), name: z.unknown().optional() }),
     handler: async ({ app, ws, body }) => {
       const slug = typeof body.slug === 'string' ? body.slug.trim() : '';
@@ -49,7 +49,7 @@ export const siteRoutes = [
   defineRoute({
     method: 'get',
     path: '/api/site/list',
-    auth: 'P',
+    auth: 'public',
     handler: async ({ app, ws }) => ({
       sites: (await app.store.list(PLATFORM_WS, P.sites)).filter((s) => s.tenant === ws).map((s) => ({ slug: s.slug, name: s.name, updated: s.updated, url: `/site/${String(s.slug)}` })),
     }),
@@ -57,7 +57,7 @@ export const siteRoutes = [
   defineRoute({
     method: 'post',
     path: '/api/site/:slug/unpublish',
-    auth: 'P',
+    auth: 'sales:edit',
     params: z.object({ slug: z.string().min(1).max(60) }),
     handler: async ({ app, ws, params }) => {
       await app.store.transact(PLATFORM_WS, async (tx) => {
@@ -71,7 +71,7 @@ export const siteRoutes = [
   defineRoute({
     method: 'get',
     path: '/site/:slug',
-    auth: 'P',
+    auth: 'public',
     workspace: false,
     params: z.object({ slug: z.string().max(200) }),
     handler: async ({ app, params }) => {

@@ -29,7 +29,7 @@ export const subadminRoutes = [
   defineRoute({
     method: 'post',
     path: '/api/subadmin/login',
-    auth: 'P',
+    auth: 'public',
     workspace: false,
     body: z.object({ email: z.string().max(200).optional(), password: z.string().max(200).optional() }),
     handler: async ({ app, req, body }) => {
@@ -53,7 +53,7 @@ export const subadminRoutes = [
   defineRoute({
     method: 'get',
     path: '/api/subadmin/me',
-    auth: 'SA',
+    auth: 'subadmin',
     workspace: false,
     handler: async ({ app, req }) => {
       const op = operator(req);
@@ -73,7 +73,7 @@ export const subadminRoutes = [
   defineRoute({
     method: 'get',
     path: '/api/subadmin/tenant/:id',
-    auth: 'SA',
+    auth: 'subadmin',
     workspace: false,
     params: idParams,
     handler: async ({ app, req, params }) => {
@@ -85,7 +85,7 @@ export const subadminRoutes = [
   defineRoute({
     method: 'post',
     path: '/api/subadmin/tenant/:id',
-    auth: 'SA',
+    auth: 'subadmin',
     workspace: false,
     params: idParams,
     body: z.record(z.string(), z.unknown(), { error: 'body must be a JSON object' }),
@@ -106,7 +106,7 @@ export const subadminRoutes = [
   defineRoute({
     method: 'post',
     path: '/api/subadmin/tenant/:id/client',
-    auth: 'SA',
+    auth: 'subadmin',
     workspace: false,
     params: idParams,
     body: z.object({ client: text(80).zod.optional() }),
@@ -122,7 +122,7 @@ export const subadminRoutes = [
   defineRoute({
     method: 'post',
     path: '/api/subadmin/impersonate/:id',
-    auth: 'SA',
+    auth: 'subadmin',
     workspace: false,
     params: idParams,
     handler: async ({ app, req, params }) => {
@@ -135,7 +135,7 @@ export const subadminRoutes = [
   defineRoute({
     method: 'post',
     path: '/api/subadmin/workspace/:tid/impersonate',
-    auth: 'SA',
+    auth: 'subadmin',
     workspace: false,
     params: z.object({ tid: z.string().min(1).max(120) }),
     handler: async ({ app, req, params }) => {
@@ -148,7 +148,7 @@ export const subadminRoutes = [
   defineRoute({
     method: 'post',
     path: '/api/subadmin/delete-request',
-    auth: 'SA',
+    auth: 'subadmin',
     workspace: false,
     body: z.object({ tenantId: z.string().max(120).optional(), targetType: oneOf(['client', 'site', 'tenant'], 'client').zod.optional(), targetId: text(120).zod.optional() }),
     handler: async ({ app, req, body }) => {
@@ -172,7 +172,7 @@ export const subadminRoutes = [
   defineRoute({
     method: 'post',
     path: '/api/subadmin/delete-confirm',
-    auth: 'SA',
+    auth: 'subadmin',
     workspace: false,
     body: z.object({ requestId: z.string().max(120).optional(), code: z.union([z.string(), z.number()]).transform(String).optional() }),
     handler: async ({ app, req, body }) => {
@@ -210,7 +210,7 @@ export const subadminRoutes = [
   defineRoute({
     method: 'get',
     path: '/api/subadmin/activity',
-    auth: 'SA',
+    auth: 'subadmin',
     workspace: false,
     handler: async ({ app, req }) => {
       const op = operator(req);
@@ -222,7 +222,7 @@ export const subadminRoutes = [
   defineRoute({
     method: 'get',
     path: '/api/subadmin/backups-all',
-    auth: 'SA',
+    auth: 'subadmin',
     workspace: false,
     handler: async ({ app, req }) => {
       const op = operator(req);
@@ -233,7 +233,7 @@ export const subadminRoutes = [
   defineRoute({
     method: 'post',
     path: '/api/subadmin/password',
-    auth: 'SA',
+    auth: 'subadmin',
     workspace: false,
     body: z.object({ current: z.string().max(200).optional(), next: z.string().max(200).optional() }),
     handler: async ({ app, req, body }) => {
