@@ -7,6 +7,7 @@ import type { Config, Mode } from './config';
 import type { AppContext } from './context';
 import { HttpError } from './http/errors';
 import { errorHandler } from './http/error-handler';
+import { benchGuard } from './http/bench-guard';
 import { launchGuard, type LaunchGuardOptions } from './http/launch-guard';
 import { requestLog } from './http/logging';
 import { RateLimiter } from './http/rate-limit';
@@ -67,7 +68,9 @@ export async function createApp(opts: CreateAppOptions): Promise<{ app: Express;
 
   const app = express();
   app.disable('x-powered-by');
+  if (opts.config.trustProxy > 0) app.set('trust proxy', opts.config.trustProxy);
   if (opts.launchGuard) app.use(launchGuard(opts.launchGuard));
+  else if (mode === 'bench') app.use(benchGuard(opts.config.allowedHosts));
   app.set('query parser', 'simple');
   if (opts.config.log) app.use(requestLog(log));
   app.use('/api', express.json({ limit: opts.config.bodyLimit, strict: true }));

@@ -91,7 +91,8 @@ export async function authorizeOperator(app: AppContext, req: Request, access: A
   requireCentral(app);
   const p = await operatorPrincipal(app, bearerToken(req));
   const actor = p ? operatorActor(p) : ({ kind: 'none' } as Actor);
-  if (!allows(actor)) throw denied(access, actor);
+  // Operator routes answer every missing right with 401: the token given is no licence here.
+  if (!allows(actor)) throw unauthorized('unauthorized', { need: access });
   markCaller(req, actor, p);
 }
 

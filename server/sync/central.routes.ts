@@ -1,8 +1,12 @@
 import type { Request } from 'express';
 import { z } from 'zod';
 import { defineRoute, type RouteDef } from '../http/define-route';
-import { notFound } from '../http/errors';
+import { HttpError, notFound } from '../http/errors';
 import { actorOf } from '../security/auth';
+import { assertNotLocked, lockKey, recordFailure } from '../security/limits';
+
+/** Wrong enrolment codes one address may try before it is locked out. */
+export const ENROL_ATTEMPTS = 10;
 import { moveEnroller, recordCodeEnroller } from './enrollers';
 import { enrolBody, leaseBody, pushBody, SCHEMA_HEADER, SYNC_V1, TOKEN_HEADER } from './protocol';
 import { centralOf, mapSyncErrors } from './runtime';
@@ -20,8 +24,22 @@ const cursorQuery = z.object({
   after: z.coerce.number().int().nonnegative().default(0),
   limit: z.coerce.number().int().positive().default(2000),
 });
+/** A snapshot cursor is '' or the `nextKey` central answered: a JSON pair [collection, id]. */
+const snapshotCursor = z
+  .string()
+  .max(1000)
+  .default('')
+  .refine((v) => {
+    if (v === '') return true;
+    try {
+      const k: unknown = JSON.parse(v);
+      return Array.isArray(k) && k.length === 2 && typeof k[0] === 'string' && typeof k[1] === 'string';
+    } catch {
+      return false;
+    }
+  }, 'after must be a cursor from a previous snapshot page');
 const snapshotQuery = z.object({
-  after: z.string().max(1000).default(''),
+  after: snapshotCursor,
   limit: z.coerce.number().int().positive().default(5000),
 });
 
@@ -64,7 +82,13 @@ export const centralSyncRoutes: RouteDef[] = [
     workspace: false,
     body: enrolBody,
     handler: async ({ app, req, body }) => {
-      const out = await mapSyncErrors(() => centralOf(app).enrol(body, schemaOf(req)));
+      // Codes are short: wrong guesses from one address lock it out with growing back-off.
+      const key = lockKey('enrol', req.ip);
+      assertNotLocked(app, key);
+      const out = await mapSyncErrors(() => centralOf(app).enrol(body, schemaOf(req))).catch((err: unknown) => {
+        if (err instanceof HttpError && err.error === 'enrol_code_invalid') recordFailure(app, key, ENROL_ATTEMPTS);
+        throw err;
+      });
       await moveEnroller(app, body.code, String(out.workspace), body.bench);
       return out;
     },

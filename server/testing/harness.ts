@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import { createApp } from '../app';
 import { testConfig, type Config, type Mode } from '../config';
 import type { AppContext } from '../context';
+import { setPasswordCost } from '../security/passwords';
 import { loadOrCreateSecret } from '../security/signing';
 import { SqliteStore } from '../store/sqlite-store';
 
@@ -84,8 +85,13 @@ export interface TestServer {
   close(opts?: { keepData?: boolean }): Promise<void>;
 }
 
+export const FAST_TEST_COST = { ln: 12, r: 8, p: 1 };
+
 /** createApp over a fresh temporary database, listening on a random loopback port. */
 export async function startTestServer(opts: { mode?: Mode; dataDir?: string; config?: Partial<Config> } = {}): Promise<TestServer> {
+  // Password hashing at OWASP cost takes seconds on a busy test machine; tests of other features hash
+  // cheaply (the password tests check the production parameters and the rehash themselves).
+  setPasswordCost(FAST_TEST_COST);
   const dataDir = opts.dataDir ?? mkdtempSync(join(tmpdir(), 'kitting-test-'));
   const store = new SqliteStore({ file: join(dataDir, 'kitting.db') });
   const config = testConfig({ dataDir, mode: opts.mode ?? 'central', ...opts.config });

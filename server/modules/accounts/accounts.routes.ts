@@ -5,7 +5,7 @@ import { defineRoute } from '../../http/define-route';
 import { badRequest, conflict, forbidden, HttpError, unauthorized } from '../../http/errors';
 import { optionalSession, principalOf } from '../../security/auth';
 import { hitLimit } from '../../security/limits';
-import { burnPasswordCheck, hashPassword, verifyPassword } from '../../security/passwords';
+import { burnPasswordCheck, hashPassword, needsRehash, rehash, verifyPassword } from '../../security/passwords';
 import { P, PLATFORM_WS, randomKey, registerWorkspace, securityEvent } from '../../security/platform';
 import { readSiteConfig } from '../../security/site-config';
 import type { Doc } from '../../store/types';
@@ -83,10 +83,11 @@ export const accountRoutes = [
       const acct = await app.store.get<Doc>(PLATFORM_WS, ACCOUNTS, body.email);
       if (!acct) {
         await burnPasswordCheck(body.password);
-        return signInFailed(app, req, key, cfg, 'account not found');
+        return signInFailed(app, req, key, cfg, 'invalid credentials');
       }
-      if (!(await verifyPassword(body.password, acct.pwHash))) return signInFailed(app, req, key, cfg, 'wrong password');
-      signInOk(app, key);
+      if (!(await verifyPassword(body.password, acct.pwHash))) return signInFailed(app, req, key, cfg, 'invalid credentials');
+      signInOk(app, req, key);
+      if (needsRehash(acct.pwHash)) await rehash(app, P.accounts, String(acct.id), body.password);
       if (cfg.sec2FA) {
         const id = randomKey('ch-');
         const code = String(randomInt(0, 1_000_000)).padStart(6, '0');

@@ -4,7 +4,7 @@ import { z } from 'zod';
 import type { AppContext } from '../../context';
 import { HttpError, tooMany, unauthorized } from '../../http/errors';
 import { P, PLATFORM_WS, registerWorkspace, securityEvent } from '../../security/platform';
-import { assertNotLocked, clearFailures, recordFailure } from '../../security/limits';
+import { assertNotLocked, clearFailures, lockKey, recordFailure } from '../../security/limits';
 import { readSiteConfig, type SiteConfig } from '../../security/site-config';
 import { mintToken, readToken } from '../../security/tokens';
 import { bearerToken } from '../../security/auth';
@@ -99,21 +99,21 @@ export async function signInGate(app: AppContext, req: Request, key: string): Pr
     await securityEvent(app, 'ip_blocked', { ip: req.ip ?? '' });
     throw new HttpError(403, 'forbidden', { message: 'このアドレスからのアクセスは許可されていません' });
   }
-  if (config.secLoginThrottle) assertNotLocked(app, key, config.secMaxAttempts);
+  if (config.secLoginThrottle) assertNotLocked(app, lockKey(key, req.ip));
   return config;
 }
 
 export async function signInFailed(app: AppContext, req: Request, key: string, cfg: SiteConfig, specific: string): Promise<never> {
-  if (cfg.secLoginThrottle) recordFailure(app, key);
+  if (cfg.secLoginThrottle) recordFailure(app, lockKey(key, req.ip), cfg.secMaxAttempts);
   await securityEvent(app, 'login_failed', { key, ip: req.ip ?? '' });
-  if (cfg.secLoginThrottle) assertNotLocked(app, key, cfg.secMaxAttempts);
+  if (cfg.secLoginThrottle) assertNotLocked(app, lockKey(key, req.ip));
   throw unauthorized(cfg.secGenericErrors ? 'invalid credentials' : specific, {
     message: 'メールアドレスまたはパスワードが違います',
   });
 }
 
-export function signInOk(app: AppContext, key: string): void {
-  clearFailures(app, key);
+export function signInOk(app: AppContext, req: Request, key: string): void {
+  clearFailures(app, lockKey(key, req.ip));
 }
 
 export async function touchLogin(app: AppContext, id: string): Promise<Doc> {

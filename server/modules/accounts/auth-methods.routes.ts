@@ -1,10 +1,12 @@
-import { createHmac, randomInt } from 'node:crypto';
+import { createHash, createHmac, randomBytes, randomInt } from 'node:crypto';
 import type { Request } from 'express';
 import { z } from 'zod';
 import type { AppContext } from '../../context';
 import { defineRoute, Reply } from '../../http/define-route';
 import { HttpError, unauthorized, unavailable } from '../../http/errors';
 import { hitLimit } from '../../security/limits';
+import { safeEqual } from '../../security/passwords';
+import { readCookie } from '../../security/sessions';
 import { P, PLATFORM_WS } from '../../security/platform';
 import { readSiteConfig } from '../../security/site-config';
 import { mintToken, readToken } from '../../security/tokens';
@@ -38,6 +40,13 @@ async function findOrCreate(app: AppContext, id: string, fields: { email: string
   return acct;
 }
 
+const STATE_COOKIE = 'kit_gstate';
+const nonceHash = (nonce: string) => createHash('sha256').update(nonce).digest('base64url');
+function stateCookie(app: AppContext, value: string, maxAge: number): string {
+  const secure = app.config.production ? '; Secure' : '';
+  return `${STATE_COOKIE}=${value}; Path=/api/auth/google; HttpOnly; SameSite=Lax; Max-Age=${maxAge}${secure}`;
+}
+
 const codeHash = (secret: Buffer, phone: string, code: string) => createHmac('sha256', secret).update(`sms\n${phone}\n${code}`).digest('hex');
 
 export const authMethodRoutes = [
@@ -53,10 +62,13 @@ export const authMethodRoutes = [
     path: '/api/auth/google/start',
     auth: 'public',
     workspace: false,
-    handler: ({ app, req }) => {
+    handler: ({ app, req, res }) => {
       const cfg = googleConfig();
       if (!cfg) throw unavailable('google_not_configured', { message: 'Googleログインは設定されていません' });
-      const state = mintToken(app.secret, 'gstate', { n: randomInt(0, 2 ** 47) });
+      // The state is bound to this browser: a nonce in an HttpOnly cookie, its hash in the signed state.
+      const nonce = randomBytes(24).toString('base64url');
+      res.append('Set-Cookie', stateCookie(app, nonce, 600));
+      const state = mintToken(app.secret, 'gstate', { n: nonceHash(nonce) });
       return redirect(googleAuthorizeUrl(cfg, callbackUri(req, cfg.redirectUri), state));
     },
   }),
@@ -69,7 +81,10 @@ export const authMethodRoutes = [
       const cfg = googleConfig();
       if (!cfg) return redirect('/login.html?err=not_configured');
       const { code, state } = req.query;
-      if (!readToken(app.secret, 'gstate', state)) return redirect('/login.html?err=state');
+      const st = readToken(app.secret, 'gstate', state);
+      const nonce = readCookie(req, STATE_COOKIE);
+      res.append('Set-Cookie', stateCookie(app, '', 0));
+      if (!st || !nonce || typeof st.n !== 'string' || !safeEqual(st.n, nonceHash(nonce))) return redirect('/login.html?err=state');
       if (typeof code !== 'string' || !code) return redirect('/login.html?err=code');
       let who: { email: string; name: string } | null = null;
       try {

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { PLATFORM_PASSWORD_MIN } from '../../security/passwords';
 import { bool, text } from '../../../shared/fields';
 import { defineRoute } from '../../http/define-route';
 import { badRequest, conflict, notFound } from '../../http/errors';
@@ -23,7 +24,7 @@ export function publicSub(s: Doc) {
 const subBody = z.object({
   name: text(80).zod.optional(),
   email: emailNorm.optional(),
-  password: z.string().min(6, 'password too short').max(200).optional(),
+  password: z.string().min(PLATFORM_PASSWORD_MIN, 'password too short').max(200).optional(),
   tenants: tenantIds.optional(),
   canDelete: bool().zod.optional(),
   active: bool().zod.optional(),

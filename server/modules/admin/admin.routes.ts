@@ -47,7 +47,7 @@ export const adminRoutes = [
           throw err;
         }
       }
-      signInOk(app, 'admin');
+      signInOk(app, req, 'admin');
       await logActivity(app, { by: 'admin', role: 'admin', action: 'admin_login', detail: req.ip ?? '' });
       return { token: mintToken(app.secret, 'admin', { sub: 'admin' }) };
     },
@@ -121,6 +121,7 @@ export const adminRoutes = [
       await app.store.transact(PLATFORM_WS, async (tx) => {
         await tx.remove(P.tenants, params.id);
         for (const s of await tx.list(P.sites)) if (s.tenant === params.id) await tx.remove(P.sites, String(s.slug));
+        await tx.remove(P.siteIndex, params.id);
       });
       await logActivity(app, { by: 'admin', role: 'admin', action: 'tenant_delete', tenantId: params.id, tenantName: String(t.name) });
       return {};

@@ -4,9 +4,10 @@ import { oneOf, text } from '../../../shared/fields';
 import { defineRoute } from '../../http/define-route';
 import { badRequest, forbidden, notFound, unauthorized } from '../../http/errors';
 import { hitLimit } from '../../security/limits';
-import { burnPasswordCheck, hashPassword, safeEqual, verifyPassword } from '../../security/passwords';
+import { burnPasswordCheck, hashPassword, PLATFORM_PASSWORD_MIN, needsRehash, rehash, safeEqual, verifyPassword } from '../../security/passwords';
 import { logActivity, P, PLATFORM_WS, randomKey, requireCentral } from '../../security/platform';
 import { mintToken } from '../../security/tokens';
+import { indexSite } from '../sites/site-index';
 import type { Doc } from '../../store/types';
 import { signInFailed, signInGate, signInOk } from '../accounts/accounts.service';
 import { sendMail } from '../accounts/mail';
@@ -45,7 +46,8 @@ export const subadminRoutes = [
         return signInFailed(app, req, key, cfg, 'invalid credentials');
       }
       if (sub.active === false || !(await verifyPassword(password, sub.pwHash))) return signInFailed(app, req, key, cfg, 'invalid credentials');
-      signInOk(app, key);
+      signInOk(app, req, key);
+      if (needsRehash(sub.pwHash)) await rehash(app, P.subadmins, String(sub.id), password);
       await logActivity(app, { by: email, role: 'subadmin', action: 'subadmin_login', subId: String(sub.id), detail: req.ip ?? '' });
       return { token: mintToken(app.secret, 'subadmin', { sub: sub.id, v: sub.tokenVersion }), sub: publicSub(sub) };
     },
@@ -198,7 +200,10 @@ export const subadminRoutes = [
       } else if (targetType === 'site') {
         await app.store.transact(PLATFORM_WS, async (tx) => {
           const s = await tx.get<Doc>(P.sites, targetId);
-          if (s && s.tenant === tenantId) await tx.remove(P.sites, targetId);
+          if (s && s.tenant === tenantId) {
+            await tx.remove(P.sites, targetId);
+            await indexSite(tx, tenantId, null, targetId);
+          }
         });
       } else {
         await app.store.transact(PLATFORM_WS, (tx) => tx.remove(P.tenants, tenantId));
@@ -239,7 +244,7 @@ export const subadminRoutes = [
     handler: async ({ app, req, body }) => {
       const op = operator(req);
       if (op.kind !== 'subadmin') throw forbidden();
-      if (!body.next || body.next.length < 6) throw badRequest('password too short', { message: '新しいパスワードは6文字以上です' });
+      if (!body.next || body.next.length < PLATFORM_PASSWORD_MIN) throw badRequest('password too short', { message: `新しいパスワードは${PLATFORM_PASSWORD_MIN}文字以上です` });
       const sub = await app.store.get<Doc>(PLATFORM_WS, P.subadmins, op.id);
       if (!sub || !(await verifyPassword(body.current ?? '', sub.pwHash))) throw unauthorized('wrong password', { message: '現在のパスワードが違います' });
       const pwHash = await hashPassword(body.next);
