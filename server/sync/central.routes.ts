@@ -4,12 +4,12 @@ import { defineRoute, type RouteDef } from '../http/define-route';
 import { HttpError, notFound } from '../http/errors';
 import { actorOf } from '../security/auth';
 import { assertNotLocked, lockKey, recordFailure } from '../security/limits';
-
-/** Wrong enrolment codes one address may try before it is locked out. */
-export const ENROL_ATTEMPTS = 10;
 import { moveEnroller, recordCodeEnroller } from './enrollers';
 import { enrolBody, leaseBody, pushBody, SCHEMA_HEADER, SYNC_V1, TOKEN_HEADER } from './protocol';
 import { centralOf, mapSyncErrors } from './runtime';
+
+/** Wrong enrolment codes one address may try before it is locked out. */
+export const ENROL_ATTEMPTS = 10;
 
 const schemaOf = (req: Request) => {
   const v = Number(req.headers[SCHEMA_HEADER]);
