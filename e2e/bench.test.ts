@@ -65,20 +65,38 @@ describe('bench window', () => {
     await page.locator('#scan').fill('');
   });
 
-  it('scanning an unknown IMEI offers to register it, and registering adds it to the ledger', async () => {
+  it('scanning unknown IMEIs opens registration with focus in it; later scans wait in its queue; Enter registers', async () => {
     const { page } = b;
-    const imei = generateImei();
+    const first = generateImei();
+    const second = generateImei();
     await page.locator('#scan').focus();
-    await page.keyboard.type(imei);
+    await page.keyboard.type(first, { delay: 8 });
     await page.keyboard.press('Enter');
     const dialog = page.getByRole('dialog', { name: '未登録の端末を登録' });
-    await dialog.getByText(imei).waitFor();
-    await page.locator('#rg-model').fill('iPad Air');
-    await page.locator('#rg-loc').fill('入荷棚1');
-    await page.getByTestId('register-submit').click();
-    await page.getByTestId('device-editor').getByText(imei).waitFor();
-    const { devices } = await api<{ devices: { imei: string; model: string; loc: string }[] }>('/api/devices');
-    expect(devices.find((x) => x.imei === imei)).toMatchObject({ model: 'iPad Air', loc: '入荷棚1' });
+    await dialog.getByTestId('register-imei').getByText(first).waitFor();
+    // Focus is in the dialog (not on the scan field behind it): type the model straight away.
+    await page.keyboard.type('iPad Air');
+    // A scan while the dialog is open is queued, not swapped in.
+    await page.keyboard.type(second, { delay: 8 });
+    await page.keyboard.press('Enter');
+    await dialog.getByText('ほか 1件のスキャンが待機中').waitFor();
+    expect(await page.locator('#rg-model').inputValue()).toBe('iPad Air');
+    await page.keyboard.press('Tab');
+    await page.keyboard.type('ABC物流株式会社');
+    await page.keyboard.press('Tab');
+    await page.locator('#rg-mdm').selectOption('Jamf Pro');
+    await page.locator('#rg-loc').focus();
+    await page.keyboard.type('入荷棚1');
+    await page.keyboard.press('Enter');
+    // The next queued IMEI comes up with the values just chosen, shown (not silently applied).
+    await dialog.getByTestId('register-imei').getByText(second).waitFor();
+    expect(await page.locator('#rg-model').inputValue()).toBe('iPad Air');
+    await page.keyboard.press('Enter');
+    await dialog.waitFor({ state: 'detached' });
+    await page.getByTestId('device-editor').getByText(second).waitFor();
+    await page.getByTestId('scan-msg').getByText(`${second} を登録しました`).waitFor();
+    const { devices } = await api<{ devices: { imei: string; model: string; loc: string; cust: string; mdm: string }[] }>('/api/devices');
+    for (const imei of [first, second]) expect(devices.find((x) => x.imei === imei)).toMatchObject({ model: 'iPad Air', loc: '入荷棚1', cust: 'ABC物流株式会社', mdm: 'Jamf Pro' });
   });
 
   it('bulk registers devices with progress', async () => {
@@ -86,6 +104,9 @@ describe('bench window', () => {
     const before = (await api<{ count: number }>('/api/devices')).count;
     await page.getByRole('button', { name: '一括登録' }).click();
     await page.locator('#rg-qty').fill('150');
+    await page.locator('#rg-model').fill('iPhone 15');
+    await page.locator('#rg-cust').fill('社内検証機');
+    await page.locator('#rg-mdm').selectOption('Intune');
     await page.getByTestId('register-submit').click();
     await page.getByText('150台を一括登録しました').waitFor();
     expect((await api<{ count: number }>('/api/devices')).count).toBe(before + 150);

@@ -2,7 +2,8 @@ import { StrictMode, Suspense, lazy, type ComponentType } from 'react';
 import { createRoot } from 'react-dom/client';
 import { Shell, type NavGroup } from './components/shell';
 import { ErrorState, Loading } from './components/ui';
-import { useRoute } from './lib/router';
+import { navigate, useRoute } from './lib/router';
+import { installScanService, useScanHandler } from './lib/scan-service';
 import { HomeScreen } from './screens/home';
 import './styles.css';
 
@@ -16,6 +17,7 @@ interface Screen {
 
 const SCREENS: Record<string, Screen> = {
   '/': { label: 'ホーム', group: '現場', view: HomeScreen },
+  '/receiving': { label: '入荷セッション', group: '現場', view: named(() => import('./screens/receiving'), 'ReceivingScreen') },
   '/ledger': { label: '端末台帳', group: '現場', view: named(() => import('./screens/ledger'), 'LedgerScreen') },
   '/jobs': { label: '案件ボード', group: '現場', view: named(() => import('./screens/jobs'), 'JobsScreen') },
   '/certs': { label: 'データ消去証明書', group: '現場', view: named(() => import('./screens/certs'), 'CertsScreen') },
@@ -46,8 +48,13 @@ for (const [path, s] of Object.entries(SCREENS)) {
   g.items.push({ path, label: s.label });
 }
 
+installScanService();
+
 function App() {
   const { path } = useRoute();
+  // Screens without a scan action of their own open the scanned device in the ledger
+  // (which offers registration for an unknown IMEI).
+  useScanHandler((scan) => navigate(`/ledger?imei=${encodeURIComponent(scan.value)}`));
   const screen = SCREENS[path];
   const View = screen?.view;
   return (

@@ -68,6 +68,16 @@ function SyncIndicator() {
 export function Shell({ nav, current, title, children }: { nav: NavGroup[]; current: string; title: string; children: ReactNode }) {
   return (
     <div className="shell">
+      <a
+        className="skip-link"
+        href="#main-content"
+        onClick={(e) => {
+          e.preventDefault();
+          document.getElementById('main-content')?.focus();
+        }}
+      >
+        本文へスキップ
+      </a>
       <nav className="nav" aria-label="メインメニュー">
         <div className="brand">
           Kitting Station<small>キッティングセンター業務</small>
@@ -89,7 +99,9 @@ export function Shell({ nav, current, title, children }: { nav: NavGroup[]; curr
           <span className="spacer" />
           <SyncIndicator />
         </div>
-        <div className="content">{children}</div>
+        <main className="content" id="main-content" tabIndex={-1}>
+          {children}
+        </main>
       </div>
       <Overlays />
     </div>

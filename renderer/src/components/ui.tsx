@@ -91,16 +91,52 @@ export function Panel({ title, actions, children, style }: { title: ReactNode; a
   );
 }
 
+const FOCUSABLE = 'a[href], button:not([disabled]), input:not([disabled]):not([type="hidden"]), select:not([disabled]), textarea:not([disabled]), [tabindex]:not([tabindex="-1"])';
+let modalSeq = 0;
+
+/**
+ * A dialog: aria-modal, focus moves into it (the element with autoFocus, else the first field),
+ * Tab and Shift+Tab stay inside, Escape closes, and focus returns where it was on close.
+ */
 export function Modal({ title, children, footer, onClose }: { title: string; children: ReactNode; footer?: ReactNode; onClose: () => void }) {
+  const ref = useRef<HTMLDivElement>(null);
+  const [titleId] = useState(() => `modal-title-${++modalSeq}`);
+  const closeRef = useRef(onClose);
+  closeRef.current = onClose;
   useEffect(() => {
-    const k = (e: KeyboardEvent) => e.key === 'Escape' && onClose();
+    const before = document.activeElement instanceof HTMLElement ? document.activeElement : null;
+    const box = ref.current;
+    const items = () => (box ? [...box.querySelectorAll<HTMLElement>(FOCUSABLE)].filter((el) => el.offsetParent !== null || el === document.activeElement) : []);
+    if (box && !box.contains(document.activeElement)) (box.querySelector<HTMLElement>('[autofocus], [data-autofocus]') ?? items()[0] ?? box).focus();
+    const k = (e: KeyboardEvent) => {
+      if (e.key === 'Escape') return closeRef.current();
+      if (e.key !== 'Tab' || !box) return;
+      const list = items();
+      const first = list[0];
+      const last = list[list.length - 1];
+      if (!first || !last) return e.preventDefault();
+      const at = document.activeElement;
+      if (!box.contains(at)) {
+        e.preventDefault();
+        first.focus();
+      } else if (e.shiftKey && at === first) {
+        e.preventDefault();
+        last.focus();
+      } else if (!e.shiftKey && at === last) {
+        e.preventDefault();
+        first.focus();
+      }
+    };
     window.addEventListener('keydown', k);
-    return () => window.removeEventListener('keydown', k);
-  }, [onClose]);
+    return () => {
+      window.removeEventListener('keydown', k);
+      if (before && document.contains(before)) before.focus();
+    };
+  }, []);
   return createPortal(
     <div className="modal-bg" onMouseDown={(e) => e.target === e.currentTarget && onClose()}>
-      <div className="modal" role="dialog" aria-label={title}>
-        <header>{title}</header>
+      <div className="modal" role="dialog" aria-modal="true" aria-labelledby={titleId} ref={ref} tabIndex={-1}>
+        <header id={titleId}>{title}</header>
         <div className="body">{children}</div>
         {footer && <footer>{footer}</footer>}
       </div>
@@ -136,7 +172,7 @@ export function Overlays() {
   useEffect(() => {
     pushConfirm = setConfirm;
     pushToast = (t) => {
-      setToasts((l) => [...l, t]);
+      setToasts((l) => [...l.filter((x) => x.text !== t.text), t].slice(-3));
       setTimeout(() => setToasts((l) => l.filter((x) => x.id !== t.id)), t.error ? 7000 : 3500);
     };
     // Toasts belong to the screen they were raised on.

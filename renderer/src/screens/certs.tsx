@@ -3,6 +3,7 @@ import type { ErasureCert, ErasureMethod } from '../../../shared/api/schemas';
 import { api } from '../api';
 import { Async, Chip, Panel, confirmAction, toast, toastError, todayJst, useLoad } from '../components/ui';
 import { stationBridge } from '../lib/station';
+import { useScanHandler } from '../lib/scan-service';
 import { ScanBar, type ScanMsg } from './ledger-scan';
 
 const METHODS: { key: ErasureMethod; label: string }[] = [
@@ -37,6 +38,7 @@ export function CertsScreen() {
     setMsg({ tone: d ? 'good' : 'info', text: d ? `${imei}（${d.model}）を追加しました` : `${imei} を追加しました（台帳に未登録のため機種を入力してください）` });
     setIssued(null);
   };
+  useScanHandler((scan) => (scan.kind === 'imei' ? onImei(scan.value) : setMsg({ tone: 'bad', text: `読み取り値「${scan.value}」: ${scan.message}` })));
   const issue = async () => {
     if (!cust.trim()) return toast('顧客名を入力してください', true);
     if (lines.length === 0) return toast('消去した端末をスキャンしてください', true);
@@ -71,7 +73,7 @@ export function CertsScreen() {
   };
   return (
     <>
-      <ScanBar onImei={onImei} message={msg} setMessage={setMsg} />
+      <ScanBar message={msg} setMessage={setMsg} />
       <div className="split">
         <Panel title={`対象端末（${lines.length}台）`} actions={lines.length > 0 && <button className="btn small" onClick={() => setLines([])}>クリア</button>}>
           {devices.error ? <div className="body muted">台帳を読み込めないため機種は自動入力されません</div> : null}

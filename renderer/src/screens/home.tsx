@@ -1,5 +1,10 @@
 import type { MetricsOverview } from '../../../shared/api/schemas';
+import { useState } from 'react';
 import { api } from '../api';
+import { navigate } from '../lib/router';
+import { useScanHandler } from '../lib/scan-service';
+import { playScanSound } from '../lib/sound';
+import { ScanBar, scanMsg, type ScanMsg } from './ledger-scan';
 import { Async, Chip, Empty, ErrorState, Loading, Panel, toast, toastError, useLoad } from '../components/ui';
 
 const FIGURES: { key: keyof MetricsOverview; label: string }[] = [
@@ -121,8 +126,17 @@ function Ops() {
 }
 
 export function HomeScreen() {
+  const [msg, setMsg] = useState<ScanMsg>(null);
+  useScanHandler((scan) => {
+    if (scan.kind !== 'imei') {
+      playScanSound('error');
+      return setMsg(scanMsg('bad', `読み取り値「${scan.value}」: ${scan.message}`));
+    }
+    navigate(`/ledger?imei=${scan.value}`);
+  });
   return (
     <>
+      <ScanBar message={msg} setMessage={setMsg} hint="IMEIをスキャンすると端末台帳で開きます（未登録なら登録へ）。連続登録は「入荷セッション」へ。" />
       <Figures />
       <div className="grid2">
         <Ops />

@@ -1,11 +1,16 @@
-import { useDeferredValue, useMemo, useState } from 'react';
+import { useDeferredValue, useEffect, useMemo, useState } from 'react';
 import type { Device } from '../../../shared/api/schemas';
 import { api } from '../api';
-import { Chip, ErrorState, Loading, Modal, confirmAction, toast, toastError, useLoad } from '../components/ui';
+import { Chip, ErrorState, Loading, confirmAction, toast, toastError, useLoad } from '../components/ui';
 import { VirtualList } from '../components/virtual-list';
-import { ScanBar, type ScanMsg } from './ledger-scan';
+import { navigate, useRoute } from '../lib/router';
+import { parseScan } from '../lib/scan';
+import { useScanHandler, type ScanHandler } from '../lib/scan-service';
+import { playScanSound } from '../lib/sound';
+import { DEVICE_STATUSES, RegisterModal } from './ledger-register';
+import { ScanBar, scanMsg, type ScanMsg } from './ledger-scan';
 
-export const DEVICE_STATUSES = ['入荷待ち', '作業中', '保管中', '出荷済', '修理中', '返却済', '故障', '紛失', '廃棄'];
+export { DEVICE_STATUSES };
 const ROW_H = 28;
 type SortKey = 'imei' | 'model' | 'cust' | 'status' | 'loc' | 'user' | 'bat' | 'asset';
 const COLS: { key: SortKey; label: string; w: string }[] = [
@@ -111,103 +116,6 @@ function DeviceEditor({ device, onSaved, onDeleted }: { device: Device; onSaved:
   );
 }
 
-function RegisterModal({ imei, customers, onClose, onCreated }: { imei: string; customers: string[]; onClose: () => void; onCreated: (d: Device[]) => void }) {
-  const bulk = imei === '';
-  const [f, setF] = useState({ model: 'iPhone 16', cust: '', status: '入荷待ち', qty: '10', loc: '' });
-  const [progress, setProgress] = useState<{ done: number; total: number } | null>(null);
-  const set = (k: keyof typeof f) => (e: { target: { value: string } }) => setF((p) => ({ ...p, [k]: e.target.value }));
-  const run = async () => {
-    try {
-      if (!bulk) {
-        const { device } = await api.createDevice({ imei, model: f.model, cust: f.cust || undefined, status: f.status, loc: f.loc });
-        toast(`${device.imei} を登録しました`);
-        onCreated([device]);
-        return;
-      }
-      const qty = Math.trunc(Number(f.qty));
-      if (!Number.isFinite(qty) || qty < 1 || qty > 10000) return toast('台数は1〜10,000で入力してください', true);
-      const all: Device[] = [];
-      setProgress({ done: 0, total: qty });
-      for (let done = 0; done < qty; ) {
-        const n = Math.min(100, qty - done);
-        const r = await api.bulkDevices({ qty: n, model: f.model, cust: f.cust || undefined, status: f.status });
-        all.push(...r.created);
-        done += r.count;
-        setProgress({ done, total: qty });
-      }
-      toast(`${all.length}台を一括登録しました`);
-      onCreated(all);
-    } catch (e) {
-      setProgress(null);
-      toastError(e, '登録できませんでした');
-    }
-  };
-  return (
-    <Modal
-      title={bulk ? '一括登録' : '未登録の端末を登録'}
-      onClose={() => !progress && onClose()}
-      footer={
-        <>
-          <button className="btn" onClick={onClose} disabled={!!progress}>
-            キャンセル
-          </button>
-          <button className="btn primary" data-testid="register-submit" onClick={() => void run()} disabled={!!progress}>
-            {bulk ? '一括登録する' : '登録する'}
-          </button>
-        </>
-      }
-    >
-      <div className="form">
-        {!bulk && (
-          <>
-            <label>IMEI</label>
-            <div className="mono" style={{ fontSize: 15 }}>
-              {imei}
-            </div>
-          </>
-        )}
-        {bulk && (
-          <>
-            <label htmlFor="rg-qty">台数</label>
-            <input id="rg-qty" className="in" type="number" min={1} max={10000} value={f.qty} onChange={set('qty')} />
-          </>
-        )}
-        <label htmlFor="rg-model">機種</label>
-        <input id="rg-model" className="in" value={f.model} maxLength={60} onChange={set('model')} />
-        <label htmlFor="rg-cust">顧客</label>
-        <input id="rg-cust" className="in" list="rg-custs" value={f.cust} maxLength={60} placeholder="社内検証機" onChange={set('cust')} />
-        <datalist id="rg-custs">
-          {customers.map((c) => (
-            <option key={c} value={c} />
-          ))}
-        </datalist>
-        <label htmlFor="rg-status">状態</label>
-        <select id="rg-status" className="in" value={f.status} onChange={set('status')}>
-          {DEVICE_STATUSES.map((s) => (
-            <option key={s}>{s}</option>
-          ))}
-        </select>
-        {!bulk && (
-          <>
-            <label htmlFor="rg-loc">保管場所</label>
-            <input id="rg-loc" className="in" value={f.loc} maxLength={120} onChange={set('loc')} />
-          </>
-        )}
-      </div>
-      {progress && (
-        <div style={{ marginTop: 12 }} data-testid="bulk-progress">
-          <div className="progress">
-            <div style={{ width: `${(progress.done / progress.total) * 100}%` }} />
-          </div>
-          <div className="muted" style={{ marginTop: 4 }}>
-            登録中… {progress.done.toLocaleString()} / {progress.total.toLocaleString()} 台
-          </div>
-        </div>
-      )}
-    </Modal>
-  );
-}
-
 export function LedgerScreen() {
   const state = useLoad(() => api.devices());
   const [q, setQ] = useState('');
@@ -216,7 +124,8 @@ export function LedgerScreen() {
   const [model, setModel] = useState('');
   const [sort, setSort] = useState<{ key: SortKey; dir: 1 | -1 } | null>(null);
   const [selected, setSelected] = useState<string | null>(null);
-  const [register, setRegister] = useState<string | null>(null);
+  // Unknown IMEIs waiting for registration, in scan order ('' = bulk registration).
+  const [register, setRegister] = useState<string[] | null>(null);
   const [msg, setMsg] = useState<ScanMsg>(null);
   const dq = useDeferredValue(q);
   const devices = state.data?.devices ?? null;
@@ -245,21 +154,55 @@ export function LedgerScreen() {
   }, [devices, dq, status, cust, model, sort]);
 
   const replace = (list: Device[]) => state.setData((d) => d && { ...d, devices: d.devices.map((x) => list.find((y) => y.imei === x.imei) ?? x) });
-  const onImei = (imei: string) => {
-    if (byImei.has(imei)) {
-      setSelected(imei);
-      setMsg({ tone: 'good', text: `${imei} を開きました` });
-    } else {
-      setMsg({ tone: 'info', text: `${imei} は台帳に未登録です` });
-      setRegister(imei);
+  const onScan: ScanHandler = (scan) => {
+    if (scan.kind !== 'imei') {
+      playScanSound('error');
+      setMsg(scanMsg('bad', `読み取り値「${scan.value}」: ${scan.message}`));
+      return;
     }
+    const imei = scan.value;
+    if (!devices) {
+      setPendingScan(imei);
+      return;
+    }
+    const known = byImei.get(imei);
+    if (known) {
+      playScanSound('ok');
+      setSelected(imei);
+      setMsg(scanMsg('good', `${imei} を開きました（${known.model ?? ''}・${known.cust ?? ''}）`));
+      return;
+    }
+    if (register?.includes(imei)) {
+      playScanSound('duplicate');
+      setMsg(scanMsg('info', `${imei} はすでに登録待ちです`));
+      return;
+    }
+    playScanSound('duplicate');
+    setMsg(scanMsg('info', `${imei} は台帳に未登録です。機種・顧客・MDMを選んで登録してください`));
+    setRegister((q) => (q && q[0] !== '' ? [...q, imei] : [imei]));
   };
+  useScanHandler(onScan);
+  // A scan made on another screen arrives as #/ledger?imei=…
+  const route = useRoute();
+  const routeImei = route.params.get('imei');
+  const [pendingScan, setPendingScan] = useState<string | null>(routeImei);
+  useEffect(() => {
+    if (routeImei) setPendingScan(routeImei);
+  }, [routeImei]);
+  useEffect(() => {
+    if (!pendingScan || !devices) return;
+    setPendingScan(null);
+    if (routeImei) navigate('/ledger');
+    const r = parseScan(pendingScan);
+    if (r.kind !== 'empty') onScan(r);
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, [pendingScan, devices]);
   const sel = selected ? (byImei.get(selected) ?? null) : null;
   const selIndex = sel ? rows.indexOf(sel) : -1;
 
   return (
     <>
-      <ScanBar onImei={onImei} message={msg} setMessage={setMsg} />
+      <ScanBar message={msg} setMessage={setMsg} />
       <div className="split" style={{ flex: 1, minHeight: 0 }}>
         <section className="panel" style={{ display: 'flex', flexDirection: 'column', minHeight: 0 }}>
           <header className="row">
@@ -286,7 +229,7 @@ export function LedgerScreen() {
             <span className="muted" data-testid="ledger-count">
               {devices ? `${rows.length.toLocaleString()} / ${devices.length.toLocaleString()} 台` : ''}
             </span>
-            <button className="btn" onClick={() => setRegister('')} disabled={!devices}>
+            <button className="btn" onClick={() => setRegister([''])} disabled={!devices}>
               一括登録
             </button>
           </header>
@@ -352,15 +295,26 @@ export function LedgerScreen() {
           )}
         </div>
       </div>
-      {register !== null && (
+      {register !== null && register.length > 0 && (
         <RegisterModal
-          imei={register}
+          key={register[0]}
+          queue={register}
+          bulk={register[0] === ''}
           customers={customers}
+          models={models}
           onClose={() => setRegister(null)}
+          onSkip={(imei) => setRegister((q) => q && q.filter((x) => x !== imei))}
           onCreated={(list) => {
             state.setData((d) => d && { ...d, devices: [...d.devices, ...list] });
-            setRegister(null);
-            if (list.length === 1 && list[0]) setSelected(list[0].imei);
+            const first = list[0];
+            if (list.length === 1 && first) {
+              setSelected(first.imei);
+              setMsg(scanMsg('good', `${first.imei} を登録しました（${first.model ?? ''}・${first.cust ?? ''}）`));
+            }
+            setRegister((q) => {
+              const rest = (q ?? []).filter((x) => x !== '' && !list.some((d) => d.imei === x));
+              return rest.length ? rest : null;
+            });
           }}
         />
       )}

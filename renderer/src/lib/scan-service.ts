@@ -1,0 +1,139 @@
+import { useEffect, useRef } from 'react';
+import { BURST_GAP_MS, isBurst, isScanDigit, type FocusKind, type HeldKey } from './scan-burst';
+import { isScanTerminator, parseScan, type ScanResult } from './scan';
+
+/**
+ * The window's scan service. One capturing keydown listener recognises a keyboard-wedge burst
+ * wherever focus is:
+ *  - in a scan field (`data-scan-input`): the field shows the digits; Enter/Tab hands its value over;
+ *  - in an ordinary field: digits are held back for BURST_GAP_MS; a burst ending in Enter/Tab is a
+ *    scan and never reaches the field, anything slower is typed into the field as usual;
+ *  - elsewhere (a button, a row, the page): digits collect until Enter/Tab.
+ * Each scan goes to the handler of the current screen (the last one registered), in order.
+ */
+export type ScanHandler = (scan: Exclude<ScanResult, { kind: 'empty' }>) => void;
+
+const handlers: { fn: ScanHandler }[] = [];
+let held: HeldKey[] = [];
+let heldTarget: HTMLElement | null = null;
+let flushTimer: ReturnType<typeof setTimeout> | null = null;
+let installed = false;
+
+/** Hand a raw scan (as read from a field or a burst) to the current screen. */
+export function emitScan(raw: string): void {
+  const r = parseScan(raw);
+  if (r.kind === 'empty') return;
+  const top = handlers[handlers.length - 1];
+  top?.fn(r);
+}
+
+const TEXT_INPUTS = new Set(['', 'text', 'search', 'email', 'tel', 'url', 'password', 'number']);
+
+function focusKind(el: Element | null): FocusKind {
+  if (!(el instanceof HTMLElement)) return 'other';
+  if (el.closest('[data-scan-input]')) return 'scan-field';
+  if (el instanceof HTMLTextAreaElement || el instanceof HTMLSelectElement) return 'editable';
+  if (el instanceof HTMLInputElement) return TEXT_INPUTS.has(el.type) ? 'editable' : 'other';
+  return el.isContentEditable ? 'editable' : 'other';
+}
+
+/** Type held digits into the field they were meant for, as if they had not been held. */
+function insertInto(el: HTMLElement, text: string): void {
+  if (el instanceof HTMLSelectElement) return;
+  if (document.activeElement === el && document.execCommand('insertText', false, text)) return;
+  if (el instanceof HTMLInputElement || el instanceof HTMLTextAreaElement) {
+    const proto = el instanceof HTMLInputElement ? HTMLInputElement.prototype : HTMLTextAreaElement.prototype;
+    const setter = Object.getOwnPropertyDescriptor(proto, 'value')?.set;
+    setter?.call(el, el.value + text);
+    el.dispatchEvent(new Event('input', { bubbles: true }));
+  }
+}
+
+function clearTimer(): void {
+  if (flushTimer) clearTimeout(flushTimer);
+  flushTimer = null;
+}
+
+/** Give the held keys to the field (they were typed by a person). */
+function flush(): void {
+  clearTimer();
+  const keys = held;
+  const target = heldTarget;
+  held = [];
+  heldTarget = null;
+  if (target && keys.length && focusKind(target) === 'editable') insertInto(target, keys.map((k) => k.key).join(''));
+}
+
+function takeScan(): string {
+  clearTimer();
+  const raw = held.map((k) => k.key).join('');
+  held = [];
+  heldTarget = null;
+  return raw;
+}
+
+function onKeyDown(e: KeyboardEvent): void {
+  if (e.isComposing || e.ctrlKey || e.altKey || e.metaKey) {
+    if (held.length) flush();
+    return;
+  }
+  const target = document.activeElement;
+  const kind = focusKind(target);
+  if (kind === 'scan-field') {
+    if (held.length) flush();
+    return;
+  }
+  const now = e.timeStamp || performance.now();
+  if (isScanDigit(e.key)) {
+    e.preventDefault();
+    const last = held[held.length - 1];
+    if (kind === 'editable') {
+      // A pause longer than a scanner's means a person is typing: what was held is theirs.
+      if ((last && now - last.at > BURST_GAP_MS) || (heldTarget && heldTarget !== target)) flush();
+      heldTarget = target as HTMLElement;
+      held.push({ key: e.key, at: now });
+      clearTimer();
+      flushTimer = setTimeout(flush, BURST_GAP_MS);
+    } else {
+      if (last && now - last.at > 2000) held = [];
+      heldTarget = null;
+      held.push({ key: e.key, at: now });
+    }
+    return;
+  }
+  if (isScanTerminator(e.key) && held.length) {
+    if (kind === 'other' || isBurst(held, now)) {
+      e.preventDefault();
+      e.stopPropagation();
+      emitScan(takeScan());
+      return;
+    }
+    flush();
+    return;
+  }
+  if (held.length) {
+    if (kind === 'editable') flush();
+    else held = [];
+  }
+}
+
+/** Install the window's listener once (the app calls this at start). */
+export function installScanService(): void {
+  if (installed || typeof window === 'undefined') return;
+  installed = true;
+  window.addEventListener('keydown', onKeyDown, true);
+}
+
+/** Route scans to this screen while it is mounted (the most recently mounted screen wins). */
+export function useScanHandler(fn: ScanHandler): void {
+  const ref = useRef(fn);
+  ref.current = fn;
+  useEffect(() => {
+    const entry = { fn: (s: Parameters<ScanHandler>[0]) => ref.current(s) };
+    handlers.push(entry);
+    return () => {
+      const i = handlers.indexOf(entry);
+      if (i >= 0) handlers.splice(i, 1);
+    };
+  }, []);
+}
