@@ -5,6 +5,7 @@ import { HttpError, notFound } from '../http/errors';
 import { actorOf } from '../security/auth';
 import { assertNotLocked, lockKey, recordFailure } from '../security/limits';
 import { moveEnroller, recordCodeEnroller } from './enrollers';
+import { checkPush, indexPushedPortals } from './push-policy';
 import { enrolBody, leaseBody, pushBody, SCHEMA_HEADER, SYNC_V1, TOKEN_HEADER } from './protocol';
 import { centralOf, mapSyncErrors } from './runtime';
 
@@ -102,7 +103,12 @@ export const centralSyncRoutes: RouteDef[] = [
     handler: ({ app, req, body }) =>
       mapSyncErrors(async () => {
         const central = centralOf(app);
-        return central.push(await central.authenticate(tokenOf(req), schemaOf(req)), body);
+        const bench = await central.authenticate(tokenOf(req), schemaOf(req));
+        const actor = actorOf(req);
+        await checkPush(app, { ws: bench.ws, role: actor.kind === 'bench' ? actor.role : null }, body);
+        const out = await central.push(bench, body);
+        await indexPushedPortals(app, bench.ws, body);
+        return out;
       }),
   }),
   defineRoute({

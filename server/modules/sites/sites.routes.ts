@@ -11,7 +11,7 @@ const SLUG = /^[a-z0-9](?:[a-z0-9-]{0,38}[a-z0-9])?$/;
 export const MAX_SITE_HTML = 200_000;
 /** Published sites one workspace may keep, and publishes it may make per 10 minutes. */
 export const MAX_SITES = 20;
-export const PUBLISH_PER_WINDOW = 20;
+export const PUBLISH_PER_WINDOW = 30;
 const PUBLISH_WINDOW_MS = 10 * 60_000;
 const publishLimits = new WeakMap<object, RateLimiter>();
 function publishLimiter(app: object): RateLimiter {
