@@ -29,9 +29,12 @@ const SCOPE_OF: Record<string, Scope> = {
 const MANAGER_ONLY = new Set(['team']);
 const ROLES: readonly string[] = ['owner', 'admin', 'exec', 'member', 'viewer'];
 const LEVELS: readonly string[] = ['none', 'view', 'edit'];
-const FIELD = /^[A-Za-z_$][A-Za-z0-9_$-]{0,79}$/;
+// Field names are document keys (some are customer names): any 1..200 characters without control characters.
+// eslint-disable-next-line no-control-regex
+const FIELD = /^[^\u0000-\u001f\u007f]{1,200}$/u;
 const SLUG = /^[a-z0-9][a-z0-9-]{0,63}$/;
-const MAX_VALUE = 256 * 1024;
+/** The largest single value a route accepts (the company logo data URL, 6 MB). */
+const MAX_VALUE = 7 * 1024 * 1024;
 /** Plan-counted collections and the resource they count as. */
 const COUNTED: Record<string, 'devices' | 'customers' | 'members'> = { devices: 'devices', customers: 'customers', team: 'members' };
 
