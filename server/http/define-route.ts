@@ -2,8 +2,10 @@ import type { Request, Response } from 'express';
 import type { z } from 'zod';
 import type { AppContext } from '../context';
 import type { Access } from '../security/policy';
+import type { Method, RouteResult } from './route-core';
 
-export type Method = 'get' | 'post' | 'put' | 'delete';
+export { Reply, type Method, type RouteResult } from './route-core';
+
 /** Who may call the route: one entry of the table in server/security/policy.ts. */
 export type Auth = Access;
 
@@ -17,17 +19,6 @@ export interface RouteContext<P, Q, B> {
   res: Response;
   app: AppContext;
 }
-
-/** A non-JSON answer (CSV, PDF, HTML, a bare JSON body outside the envelope). */
-export class Reply {
-  constructor(
-    readonly status: number,
-    readonly body: string | Buffer,
-    readonly headers: Record<string, string> = {},
-  ) {}
-}
-
-export type RouteResult = Record<string, unknown> | Reply;
 
 export interface RouteDef<P = unknown, Q = unknown, B = unknown> {
   method: Method;

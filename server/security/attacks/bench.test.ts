@@ -39,7 +39,7 @@ describe('headless bench', () => {
   it('refuses a cross-site form post and keeps the record', async () => {
     const api = bench.client();
     const id = (await api.get<{ customers: { id: string }[] }>('/api/customers')).body.customers[0].id;
-    const forms = [
+    const forms: Record<string, string>[] = [
       { origin: 'https://evil.example', 'content-type': 'text/plain' },
       { origin: 'https://evil.example', 'content-type': 'application/json' },
       { 'sec-fetch-site': 'cross-site', 'content-type': 'application/json' },
