@@ -4,7 +4,6 @@ import type { RouteDef } from './define-route';
 import { mountRouteList } from './route-core';
 import { authorizeRoute } from './authorize';
 import { ACCESS_VALUES } from '../security/policy';
-import { enforcePlanLimits } from '../modules/admin/plans';
 
 export { assertUniqueRoutes, send, validationError } from './route-core';
 
@@ -27,7 +26,6 @@ export function mountRoutes(router: Router, routes: RouteDef[], app: AppContext)
     },
     run: async (route, input, req, res) => {
       const ws = (req as WithWs)[WS] ?? '';
-      await enforcePlanLimits(app, route, ws, input.body);
       return route.handler({ ws, params: input.params, query: input.query, body: input.body, req, res, app });
     },
   });

@@ -6,7 +6,7 @@ import { randomBytes } from 'node:crypto';
 import { API_KEY_LABEL, mintSession, suspended } from './auth';
 import { createUserWithWorkspace, listMembers, loginWorkspace, membership, normEmail, userByEmail, workspaceInfo } from './accounts';
 import { checkAllowance } from './billing';
-import { nowIso } from './db';
+import { nowIso, stmt } from './db';
 import { studioRoute } from './route';
 
 const email = z.string().trim().toLowerCase().email().max(254);
@@ -67,7 +67,7 @@ export const accountRoutes = [
       app.db.transaction(() => {
         if (membership(app.db, caller.ws, user.id)) throw conflict('already a member');
         checkAllowance(app.db, caller.ws, 'accounts');
-        app.db.prepare('INSERT INTO members (workspace_id, user_id, role, created_at) VALUES (?, ?, ?, ?)').run(caller.ws, user.id, body.role, nowIso());
+        stmt(app.db, 'INSERT INTO members (workspace_id, user_id, role, created_at) VALUES (?, ?, ?, ?)').run(caller.ws, user.id, body.role, nowIso());
       })();
       return { members: listMembers(app.db, caller.ws) };
     },
@@ -79,7 +79,7 @@ export const accountRoutes = [
       const role = membership(app.db, caller.ws, params.user_id);
       if (!role) throw notFound('member not found');
       if (role === 'owner') throw badRequest('the owner role cannot be changed');
-      app.db.prepare('UPDATE members SET role = ? WHERE workspace_id = ? AND user_id = ?').run(body.role, caller.ws, params.user_id);
+      stmt(app.db, 'UPDATE members SET role = ? WHERE workspace_id = ? AND user_id = ?').run(body.role, caller.ws, params.user_id);
       return { members: listMembers(app.db, caller.ws) };
     },
   }),
@@ -89,7 +89,7 @@ export const accountRoutes = [
       const role = membership(app.db, caller.ws, params.user_id);
       if (!role) throw notFound('member not found');
       if (role === 'owner') throw badRequest('the owner cannot remove itself');
-      app.db.prepare('DELETE FROM members WHERE workspace_id = ? AND user_id = ?').run(caller.ws, params.user_id);
+      stmt(app.db, 'DELETE FROM members WHERE workspace_id = ? AND user_id = ?').run(caller.ws, params.user_id);
       return { members: listMembers(app.db, caller.ws) };
     },
   }),
@@ -98,8 +98,7 @@ export const accountRoutes = [
   studioRoute({
     method: 'get', path: '/api/settings/api-keys', auth: 'OWNER_PERSON',
     handler: ({ caller, app }) => {
-      const rows = app.db
-        .prepare('SELECT id, prefix, name, created_at, last_used_at, revoked_at FROM api_keys WHERE workspace_id = ? ORDER BY created_at, id')
+      const rows = stmt(app.db, 'SELECT id, prefix, name, created_at, last_used_at, revoked_at FROM api_keys WHERE workspace_id = ? ORDER BY created_at, id')
         .all(caller.ws) as { id: string; prefix: string; name: string; created_at: string; last_used_at: string | null; revoked_at: string | null }[];
       return { keys: rows.map(({ revoked_at, ...k }) => ({ ...k, prefix: `${API_KEY_LABEL}${k.prefix}`, revoked: revoked_at !== null })) };
     },
@@ -110,8 +109,7 @@ export const accountRoutes = [
     handler: ({ caller, body, app }) => {
       const minted = mintApiKey(API_KEY_LABEL);
       const id = `key_${randomBytes(8).toString('hex')}`;
-      app.db
-        .prepare('INSERT INTO api_keys (id, workspace_id, prefix, name, hash, created_by, created_at) VALUES (?, ?, ?, ?, ?, ?, ?)')
+      stmt(app.db, 'INSERT INTO api_keys (id, workspace_id, prefix, name, hash, created_by, created_at) VALUES (?, ?, ?, ?, ?, ?, ?)')
         .run(id, caller.ws, minted.prefix, body.name, minted.hash, caller.uid, nowIso());
       return { key: minted.key, id, prefix: `${API_KEY_LABEL}${minted.prefix}` };
     },
@@ -119,7 +117,7 @@ export const accountRoutes = [
   studioRoute<{ id: string }>({
     method: 'post', path: '/api/settings/api-keys/:id/revoke', auth: 'OWNER_PERSON', params: idParam,
     handler: ({ caller, params, app }) => {
-      const r = app.db.prepare('UPDATE api_keys SET revoked_at = COALESCE(revoked_at, ?) WHERE id = ? AND workspace_id = ?').run(nowIso(), params.id, caller.ws);
+      const r = stmt(app.db, 'UPDATE api_keys SET revoked_at = COALESCE(revoked_at, ?) WHERE id = ? AND workspace_id = ?').run(nowIso(), params.id, caller.ws);
       if (r.changes === 0) throw notFound('api key not found');
       return { ok: true };
     },

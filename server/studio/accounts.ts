@@ -1,6 +1,6 @@
 import { HttpError, conflict, notFound } from '../http/errors';
 import type { Role } from './context';
-import { nowIso, type StudioDb } from './db';
+import { nowIso, stmt, type StudioDb } from './db';
 
 export interface UserRow {
   id: number;
@@ -12,7 +12,7 @@ export interface UserRow {
 export const normEmail = (e: string): string => e.trim().toLowerCase();
 
 export function userByEmail(db: StudioDb, email: string): UserRow | undefined {
-  return db.prepare('SELECT id, email, password_hash, suspended FROM users WHERE email = ?').get(normEmail(email)) as UserRow | undefined;
+  return stmt(db, 'SELECT id, email, password_hash, suspended FROM users WHERE email = ?').get(normEmail(email)) as UserRow | undefined;
 }
 
 /** A new user with their own workspace (free plan, balance 0), owner of it. */
@@ -20,15 +20,15 @@ export function createUserWithWorkspace(db: StudioDb, email: string, passwordHas
   return db.transaction(() => {
     if (userByEmail(db, email)) throw conflict('email already registered');
     const now = nowIso();
-    const uid = Number(db.prepare('INSERT INTO users (email, password_hash, created_at) VALUES (?, ?, ?)').run(normEmail(email), passwordHash, now).lastInsertRowid);
-    const ws = Number(db.prepare("INSERT INTO workspaces (name, plan, owner_id, created_at) VALUES (?, 'free', ?, ?)").run(workspaceName, uid, now).lastInsertRowid);
-    db.prepare("INSERT INTO members (workspace_id, user_id, role, created_at) VALUES (?, ?, 'owner', ?)").run(ws, uid, now);
+    const uid = Number(stmt(db, 'INSERT INTO users (email, password_hash, created_at) VALUES (?, ?, ?)').run(normEmail(email), passwordHash, now).lastInsertRowid);
+    const ws = Number(stmt(db, "INSERT INTO workspaces (name, plan, owner_id, created_at) VALUES (?, 'free', ?, ?)").run(workspaceName, uid, now).lastInsertRowid);
+    stmt(db, "INSERT INTO members (workspace_id, user_id, role, created_at) VALUES (?, ?, 'owner', ?)").run(ws, uid, now);
     return { uid, ws };
   })();
 }
 
 export function membership(db: StudioDb, ws: number, uid: number): Role | null {
-  const r = db.prepare('SELECT role FROM members WHERE workspace_id = ? AND user_id = ?').get(ws, uid) as { role: Role } | undefined;
+  const r = stmt(db, 'SELECT role FROM members WHERE workspace_id = ? AND user_id = ?').get(ws, uid) as { role: Role } | undefined;
   return r?.role ?? null;
 }
 
@@ -38,22 +38,20 @@ export function loginWorkspace(db: StudioDb, uid: number, asked: number | undefi
     if (!membership(db, asked, uid)) throw new HttpError(403, 'not a member of this workspace');
     return asked;
   }
-  const r = db
-    .prepare("SELECT workspace_id FROM members WHERE user_id = ? ORDER BY role = 'owner' DESC, workspace_id LIMIT 1")
+  const r = stmt(db, "SELECT workspace_id FROM members WHERE user_id = ? ORDER BY role = 'owner' DESC, workspace_id LIMIT 1")
     .get(uid) as { workspace_id: number } | undefined;
   if (!r) throw new HttpError(403, 'not a member of any workspace');
   return r.workspace_id;
 }
 
 export function workspaceInfo(db: StudioDb, ws: number): { id: number; name: string; plan: string } {
-  const w = db.prepare('SELECT id, name, plan FROM workspaces WHERE id = ?').get(ws) as { id: number; name: string; plan: string } | undefined;
+  const w = stmt(db, 'SELECT id, name, plan FROM workspaces WHERE id = ?').get(ws) as { id: number; name: string; plan: string } | undefined;
   if (!w) throw notFound('workspace not found');
   return w;
 }
 
 export function listMembers(db: StudioDb, ws: number) {
-  return db
-    .prepare('SELECT m.user_id, u.email, m.role FROM members m JOIN users u ON u.id = m.user_id WHERE m.workspace_id = ? ORDER BY m.created_at, m.user_id')
+  return stmt(db, 'SELECT m.user_id, u.email, m.role FROM members m JOIN users u ON u.id = m.user_id WHERE m.workspace_id = ? ORDER BY m.created_at, m.user_id')
     .all(ws) as { user_id: number; email: string; role: Role }[];
 }
 
@@ -65,6 +63,6 @@ export function ensureDemoWorkspace(db: StudioDb, passwordHash: string): void {
 
 /** Workspace 1 for the legacy token, created without an owner account when missing. */
 export function ensureWorkspaceOne(db: StudioDb): void {
-  if (db.prepare('SELECT 1 FROM workspaces WHERE id = 1').get()) return;
-  db.prepare("INSERT INTO workspaces (id, name, plan, owner_id, created_at) VALUES (1, 'Workspace 1', 'free', NULL, ?)").run(nowIso());
+  if (stmt(db, 'SELECT 1 FROM workspaces WHERE id = 1').get()) return;
+  stmt(db, "INSERT INTO workspaces (id, name, plan, owner_id, created_at) VALUES (1, 'Workspace 1', 'free', NULL, ?)").run(nowIso());
 }

@@ -4,7 +4,7 @@ import { HttpError, forbidden, unauthorized } from '../http/errors';
 import { splitApiKey, verifyApiSecret } from '../security/api-keys';
 import { safeEqual } from '../security/passwords';
 import type { Caller, Role, StudioContext } from './context';
-import { nowIso } from './db';
+import { nowIso, stmt } from './db';
 
 export const API_KEY_LABEL = 'sk_studio_';
 const SESSION_DAYS = 30;
@@ -48,17 +48,16 @@ interface KeyRow {
 export function callerFromApiKey(app: StudioContext, token: string): Caller {
   const parts = splitApiKey(API_KEY_LABEL, token);
   if (!parts) throw invalidApiKey();
-  const row = app.db.prepare('SELECT id, workspace_id, prefix, hash, created_by, revoked_at, last_used_at FROM api_keys WHERE prefix = ?').get(parts.prefix) as KeyRow | undefined;
+  const row = stmt(app.db, 'SELECT id, workspace_id, prefix, hash, created_by, revoked_at, last_used_at FROM api_keys WHERE prefix = ?').get(parts.prefix) as KeyRow | undefined;
   if (!row || row.revoked_at || !verifyApiSecret(parts.secret, row.hash)) throw invalidApiKey();
-  const blocked = app.db
-    .prepare(
+  const blocked = stmt(app.db, 
       `SELECT 1 FROM users u WHERE u.suspended = 1 AND (u.id = ? OR u.id = (SELECT owner_id FROM workspaces WHERE id = ?)) LIMIT 1`,
     )
     .get(row.created_by, row.workspace_id);
   if (blocked) throw suspended();
   const now = nowIso();
   if (!row.last_used_at || Date.parse(now) - Date.parse(row.last_used_at) > 1000) {
-    app.db.prepare('UPDATE api_keys SET last_used_at = ? WHERE id = ?').run(now, row.id);
+    stmt(app.db, 'UPDATE api_keys SET last_used_at = ? WHERE id = ?').run(now, row.id);
   }
   return { ws: row.workspace_id, uid: null, email: null, role: 'editor', actor: `api-key:${row.prefix}`, apiKeyId: row.id };
 }
@@ -73,8 +72,7 @@ async function callerFromJwt(app: StudioContext, token: string): Promise<Caller 
   const uid = Number(payload.uid);
   const ws = Number(payload.ws);
   if (!Number.isInteger(uid) || !Number.isInteger(ws)) return null;
-  const row = app.db
-    .prepare('SELECT m.role, u.email, u.suspended FROM members m JOIN users u ON u.id = m.user_id WHERE m.workspace_id = ? AND m.user_id = ?')
+  const row = stmt(app.db, 'SELECT m.role, u.email, u.suspended FROM members m JOIN users u ON u.id = m.user_id WHERE m.workspace_id = ? AND m.user_id = ?')
     .get(ws, uid) as { role: Role; email: string; suspended: number } | undefined;
   if (!row) throw forbidden('not a member of this workspace');
   if (row.suspended) throw suspended();
@@ -83,14 +81,13 @@ async function callerFromJwt(app: StudioContext, token: string): Promise<Caller 
 
 /** The demo workspace's owner, used for requests without credentials when demo mode is on. */
 function demoCaller(app: StudioContext): Caller | null {
-  const row = app.db
-    .prepare("SELECT w.id AS ws, u.id AS uid, u.email FROM workspaces w JOIN users u ON u.id = w.owner_id WHERE u.email = 'demo@studio.local'")
+  const row = stmt(app.db, "SELECT w.id AS ws, u.id AS uid, u.email FROM workspaces w JOIN users u ON u.id = w.owner_id WHERE u.email = 'demo@studio.local'")
     .get() as { ws: number; uid: number; email: string } | undefined;
   return row ? { ws: row.ws, uid: row.uid, email: row.email, role: 'owner', actor: 'demo', apiKeyId: null } : null;
 }
 
 function legacyCaller(app: StudioContext): Caller {
-  const ws = app.db.prepare('SELECT w.id, w.owner_id, u.email FROM workspaces w LEFT JOIN users u ON u.id = w.owner_id WHERE w.id = 1').get() as
+  const ws = stmt(app.db, 'SELECT w.id, w.owner_id, u.email FROM workspaces w LEFT JOIN users u ON u.id = w.owner_id WHERE w.id = 1').get() as
     | { id: number; owner_id: number | null; email: string | null }
     | undefined;
   if (!ws) throw unauthorized('unauthorized', { message: 'workspace 1 does not exist' });

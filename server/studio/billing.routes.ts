@@ -6,12 +6,12 @@ import {
   type PlanName, type Surface,
 } from './billing';
 import { analyzeInfluencer } from './influencers';
-import { nowIso } from './db';
+import { nowIso, stmt } from './db';
 import { studioRoute } from './route';
 
 const workspaceId = z.coerce.number().int().positive();
 function requireWorkspace(db: import('./db').StudioDb, ws: number): void {
-  if (!db.prepare('SELECT 1 FROM workspaces WHERE id = ?').get(ws)) throw notFound('workspace not found');
+  if (!stmt(db, 'SELECT 1 FROM workspaces WHERE id = ?').get(ws)) throw notFound('workspace not found');
 }
 
 export const billingRoutes = [
@@ -23,7 +23,7 @@ export const billingRoutes = [
     method: 'post', path: '/api/billing/plan', auth: 'OWNER_PERSON',
     body: z.object({ plan: z.enum(PLAN_NAMES as [PlanName, ...PlanName[]]) }),
     handler: ({ caller, body, app }) => {
-      app.db.prepare('UPDATE workspaces SET plan = ? WHERE id = ?').run(body.plan, caller.ws);
+      stmt(app.db, 'UPDATE workspaces SET plan = ? WHERE id = ?').run(body.plan, caller.ws);
       return billingState(app, caller.ws);
     },
   }),
@@ -32,8 +32,7 @@ export const billingRoutes = [
   studioRoute({
     method: 'get', path: '/api/posts', auth: 'AUTH',
     handler: ({ caller, app }) => ({
-      posts: app.db
-        .prepare('SELECT id, title, body, scheduled_at, created_by, created_at FROM posts WHERE workspace_id = ? ORDER BY created_at DESC, id DESC')
+      posts: stmt(app.db, 'SELECT id, title, body, scheduled_at, created_by, created_at FROM posts WHERE workspace_id = ? ORDER BY created_at DESC, id DESC')
         .all(caller.ws),
     }),
   }),
@@ -51,8 +50,7 @@ export const billingRoutes = [
       };
       app.db.transaction(() => {
         checkAllowance(app.db, caller.ws, 'posts');
-        app.db
-          .prepare('INSERT INTO posts (id, workspace_id, title, body, scheduled_at, created_by, created_at) VALUES (?, ?, ?, ?, ?, ?, ?)')
+        stmt(app.db, 'INSERT INTO posts (id, workspace_id, title, body, scheduled_at, created_by, created_at) VALUES (?, ?, ?, ?, ?, ?, ?)')
           .run(post.id, caller.ws, post.title, post.body, post.scheduled_at, post.created_by, post.created_at);
         meter(app.db, caller.ws, 'posts');
       })();
@@ -106,7 +104,7 @@ export const billingRoutes = [
     method: 'post', path: '/api/admin/suspend', auth: 'ADMIN',
     body: z.object({ user_id: z.coerce.number().int().positive(), suspended: z.boolean() }),
     handler: ({ body, app }) => {
-      const r = app.db.prepare('UPDATE users SET suspended = ? WHERE id = ?').run(body.suspended ? 1 : 0, body.user_id);
+      const r = stmt(app.db, 'UPDATE users SET suspended = ? WHERE id = ?').run(body.suspended ? 1 : 0, body.user_id);
       if (r.changes === 0) throw notFound('user not found');
       return { user_id: body.user_id, suspended: body.suspended };
     },

@@ -165,6 +165,11 @@ describe('credits', () => {
     expect(() => soft.ctx.db.prepare('UPDATE credit_ledger SET amount = 1000 WHERE workspace_id = ?').run(o.ws)).toThrow(/append-only/);
     expect(() => soft.ctx.db.prepare('DELETE FROM credit_ledger WHERE workspace_id = ?').run(o.ws)).toThrow(/append-only/);
     expect((await soft.call<Billing>('GET', '/api/billing', { auth: o.token })).body.credits.balance).toBe(30);
+    const sums = soft.ctx.db
+      .prepare('SELECT l.workspace_id, SUM(l.amount) AS total, b.balance FROM credit_ledger l JOIN credit_balances b USING (workspace_id) GROUP BY l.workspace_id')
+      .all() as { total: number; balance: number }[];
+    expect(sums.length).toBeGreaterThan(1);
+    for (const r of sums) expect(r.balance).toBe(r.total);
     expect((await soft.call('POST', '/api/admin/credits', { headers: admin, body: { workspace_id: 999999, amount: 5 } })).status).toBe(404);
   });
 });

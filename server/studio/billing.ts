@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { HttpError } from '../http/errors';
 import type { StudioContext } from './context';
-import { nowIso, type StudioDb } from './db';
+import { nowIso, stmt, type StudioDb } from './db';
 
 export type PlanName = 'free' | 'starter' | 'pro' | 'business';
 export type AllowanceKind = 'posts' | 'ai_units' | 'accounts';
@@ -36,7 +36,7 @@ interface WsRow {
 }
 
 function wsRow(db: StudioDb, ws: number): WsRow {
-  const row = db.prepare('SELECT id, plan, month FROM workspaces WHERE id = ?').get(ws) as WsRow | undefined;
+  const row = stmt(db, 'SELECT id, plan, month FROM workspaces WHERE id = ?').get(ws) as WsRow | undefined;
   if (!row) throw new HttpError(404, 'workspace not found');
   return row;
 }
@@ -47,10 +47,10 @@ export function allowancesOf(db: StudioDb, ws: number): Allowances {
 
 export function usageOf(db: StudioDb, ws: number): Record<AllowanceKind, number> {
   const w = wsRow(db, ws);
-  const u = db.prepare('SELECT posts, ai_units FROM usage WHERE workspace_id = ? AND month = ?').get(ws, w.month) as
+  const u = stmt(db, 'SELECT posts, ai_units FROM usage WHERE workspace_id = ? AND month = ?').get(ws, w.month) as
     | { posts: number; ai_units: number }
     | undefined;
-  const accounts = (db.prepare('SELECT COUNT(*) AS n FROM members WHERE workspace_id = ?').get(ws) as { n: number }).n;
+  const accounts = (stmt(db, 'SELECT COUNT(*) AS n FROM members WHERE workspace_id = ?').get(ws) as { n: number }).n;
   return { posts: u?.posts ?? 0, ai_units: u?.ai_units ?? 0, accounts };
 }
 
@@ -64,17 +64,18 @@ export function checkAllowance(db: StudioDb, ws: number, kind: AllowanceKind, ad
 /** Meter posts or ai_units in the current allowance month (call inside the write's transaction). */
 export function meter(db: StudioDb, ws: number, kind: 'posts' | 'ai_units', n = 1): void {
   const { month } = wsRow(db, ws);
-  db.prepare(`INSERT INTO usage (workspace_id, month, ${kind}) VALUES (?, ?, ?)
+  stmt(db, `INSERT INTO usage (workspace_id, month, ${kind}) VALUES (?, ?, ?)
     ON CONFLICT (workspace_id, month) DO UPDATE SET ${kind} = ${kind} + excluded.${kind}`).run(ws, month, n);
 }
 
 export function balanceOf(db: StudioDb, ws: number): number {
-  return (db.prepare('SELECT COALESCE(SUM(amount), 0) AS b FROM credit_ledger WHERE workspace_id = ?').get(ws) as { b: number }).b;
+  const row = stmt(db, 'SELECT balance FROM credit_balances WHERE workspace_id = ?').get(ws) as { balance: number } | undefined;
+  return row?.balance ?? 0;
 }
 
 export type LedgerReason = 'grant' | 'charge' | 'refund' | 'analyze';
 export function ledgerEntry(db: StudioDb, ws: number, amount: number, reason: LedgerReason, jobId: string | null = null, note: string | null = null): void {
-  db.prepare('INSERT INTO credit_ledger (workspace_id, amount, reason, job_id, note, created_at) VALUES (?, ?, ?, ?, ?, ?)').run(
+  stmt(db, 'INSERT INTO credit_ledger (workspace_id, amount, reason, job_id, note, created_at) VALUES (?, ?, ?, ?, ?, ?)').run(
     ws, amount, reason, jobId, note, nowIso(),
   );
 }
@@ -88,8 +89,7 @@ export interface Pass {
 }
 
 export function activePasses(db: StudioDb, ws: number): Pass[] {
-  return db
-    .prepare('SELECT id, scope, surface, expires_at, created_at FROM passes WHERE workspace_id = ? AND (expires_at IS NULL OR expires_at > ?) ORDER BY created_at')
+  return stmt(db, 'SELECT id, scope, surface, expires_at, created_at FROM passes WHERE workspace_id = ? AND (expires_at IS NULL OR expires_at > ?) ORDER BY created_at')
     .all(ws, nowIso()) as Pass[];
 }
 
@@ -102,7 +102,7 @@ export function coveringPass(db: StudioDb, ws: number, model: string, surface: S
 
 export function createPass(db: StudioDb, ws: number, scope: string, surface: Surface | null, expiresAt: string | null): Pass {
   const pass: Pass = { id: `pass_${randomBytes(8).toString('hex')}`, scope, surface, expires_at: expiresAt, created_at: nowIso() };
-  db.prepare('INSERT INTO passes (id, workspace_id, scope, surface, expires_at, created_at) VALUES (?, ?, ?, ?, ?, ?)').run(
+  stmt(db, 'INSERT INTO passes (id, workspace_id, scope, surface, expires_at, created_at) VALUES (?, ?, ?, ?, ?, ?)').run(
     pass.id, ws, scope, surface, expiresAt, pass.created_at,
   );
   return pass;
@@ -123,5 +123,5 @@ export function billingState(app: StudioContext, ws: number) {
 
 /** Start the next allowance month for every workspace; returns how many. */
 export function startNextMonth(db: StudioDb): number {
-  return db.prepare('UPDATE workspaces SET month = month + 1').run().changes;
+  return stmt(db, 'UPDATE workspaces SET month = month + 1').run().changes;
 }

@@ -27,3 +27,14 @@ export function closeStudioDb(db: StudioDb): void {
 }
 
 export const nowIso = (): string => new Date().toISOString();
+
+const cache = new WeakMap<StudioDb, Map<string, Database.Statement>>();
+
+/** A prepared statement, compiled once per connection and reused (SQL text is the key). */
+export function stmt(db: StudioDb, sql: string): Database.Statement {
+  let byText = cache.get(db);
+  if (!byText) cache.set(db, (byText = new Map()));
+  let s = byText.get(sql);
+  if (!s) byText.set(sql, (s = db.prepare(sql)));
+  return s;
+}

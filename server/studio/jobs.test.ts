@@ -200,6 +200,29 @@ describe('the platform client', () => {
   });
 });
 
+describe('platform timeouts', () => {
+  it('a platform that does not answer in time fails the submit with that text, refunds, and is not asked twice', async () => {
+    const { createServer } = await import('node:http');
+    let hits = 0;
+    const silent = createServer(() => void hits++);
+    await new Promise<void>((r) => silent.listen(0, '127.0.0.1', () => r()));
+    const port = (silent.address() as { port: number }).port;
+    const slow = await startStudio({}, new QueueClient({ baseUrl: `http://127.0.0.1:${port}`, key: 'k:s', timeoutMs: 200, backoffMs: 5 }));
+    try {
+      const o = await slow.register('timeout@jobs.test');
+      const r = await slow.call<JobReply>('POST', '/api/hf/generate', { auth: o.token, body: { model: 'studio/image-v1', prompt: 'x' } });
+      expect(r.body.job.status).toBe('failed');
+      expect(r.body.job.error).toBe('The generation platform did not answer within 200 ms.');
+      expect(r.body.credits).toBe(0);
+      expect(hits).toBe(1);
+    } finally {
+      await slow.close();
+      silent.closeAllConnections();
+      silent.close();
+    }
+  });
+});
+
 describe('POST /api/cron/poll', () => {
   it('advances every unfinished job once even when nobody polls', async () => {
     const o = await owner('cron@jobs.test');

@@ -5,7 +5,7 @@ import {
 } from './billing';
 import { checkRequest, type GenerationRequest } from './catalog';
 import type { Caller, StudioContext } from './context';
-import { nowIso } from './db';
+import { nowIso, stmt } from './db';
 import { PlatformError, type PlatformStatus } from './platform/platform';
 
 export const TERMINAL = ['completed', 'failed', 'nsfw'] as const;
@@ -60,7 +60,7 @@ export type JobView = ReturnType<typeof jobView>;
 
 /** A job of this workspace; another workspace's job is simply not found. */
 export function jobRow(app: StudioContext, ws: number, id: string): JobRow {
-  const row = app.db.prepare('SELECT * FROM jobs WHERE id = ? AND workspace_id = ?').get(id, ws) as JobRow | undefined;
+  const row = stmt(app.db, 'SELECT * FROM jobs WHERE id = ? AND workspace_id = ?').get(id, ws) as JobRow | undefined;
   if (!row) throw notFound('job not found');
   return row;
 }
@@ -99,8 +99,7 @@ export async function submitJob(app: StudioContext, caller: Caller, req: Generat
     checkAllowance(app.db, caller.ws, 'ai_units');
     const q = quote(app, caller.ws, req);
     if (!q.allowed) throw notEnoughCredits();
-    app.db
-      .prepare(
+    stmt(app.db, 
         `INSERT INTO jobs (id, workspace_id, model, surface, prompt, status, settings, media, charged, pass_id, actor, created_at, updated_at)
          VALUES (?, ?, ?, ?, ?, 'queued', ?, ?, ?, ?, ?, ?, ?)`,
       )
@@ -112,8 +111,7 @@ export async function submitJob(app: StudioContext, caller: Caller, req: Generat
 
   try {
     const sub = await app.platform.submit(model.id, { prompt: req.prompt, ...settings, ...media });
-    app.db
-      .prepare("UPDATE jobs SET request_id = ?, status_url = ?, cancel_url = ?, updated_at = ? WHERE id = ? AND status = 'queued'")
+    stmt(app.db, "UPDATE jobs SET request_id = ?, status_url = ?, cancel_url = ?, updated_at = ? WHERE id = ? AND status = 'queued'")
       .run(sub.request_id, sub.status_url, sub.cancel_url, nowIso(), id);
   } catch (err) {
     const msg = err instanceof PlatformError ? err.message : FAILED_TEXT;
@@ -130,12 +128,11 @@ export async function submitJob(app: StudioContext, caller: Caller, req: Generat
  */
 export function finish(app: StudioContext, id: string, status: 'completed' | 'failed' | 'nsfw', error: string | null, results: JobResult[]): boolean {
   return app.db.transaction(() => {
-    const r = app.db
-      .prepare(`UPDATE jobs SET status = ?, error = ?, results = ?, updated_at = ? WHERE id = ? AND status NOT IN ('completed', 'failed', 'nsfw')`)
+    const r = stmt(app.db, `UPDATE jobs SET status = ?, error = ?, results = ?, updated_at = ? WHERE id = ? AND status NOT IN ('completed', 'failed', 'nsfw')`)
       .run(status, error, JSON.stringify(results), nowIso(), id);
     if (r.changes === 0) return false;
     if (status !== 'completed') {
-      const row = app.db.prepare('SELECT workspace_id, charged FROM jobs WHERE id = ?').get(id) as { workspace_id: number; charged: number };
+      const row = stmt(app.db, 'SELECT workspace_id, charged FROM jobs WHERE id = ?').get(id) as { workspace_id: number; charged: number };
       if (row.charged > 0) ledgerEntry(app.db, row.workspace_id, row.charged, 'refund', id);
     }
     return true;
@@ -164,9 +161,9 @@ export async function advance(app: StudioContext, row: JobRow): Promise<JobRow> 
   else if (s.status === 'failed') finish(app, row.id, 'failed', typeof s.error === 'string' && s.error ? s.error : FAILED_TEXT, []);
   else if (s.status === 'nsfw') finish(app, row.id, 'nsfw', NSFW_TEXT, []);
   else if (s.status === 'in_progress' && row.status !== 'in_progress') {
-    app.db.prepare("UPDATE jobs SET status = 'in_progress', updated_at = ? WHERE id = ? AND status = 'queued'").run(nowIso(), row.id);
+    stmt(app.db, "UPDATE jobs SET status = 'in_progress', updated_at = ? WHERE id = ? AND status = 'queued'").run(nowIso(), row.id);
   }
-  return app.db.prepare('SELECT * FROM jobs WHERE id = ?').get(row.id) as JobRow;
+  return stmt(app.db, 'SELECT * FROM jobs WHERE id = ?').get(row.id) as JobRow;
 }
 
 export async function pollJob(app: StudioContext, ws: number, id: string): Promise<JobView> {
@@ -189,7 +186,7 @@ export async function cancelJob(app: StudioContext, ws: number, id: string): Pro
 
 /** The cron route: every unfinished job asked once. */
 export async function pollUnfinished(app: StudioContext): Promise<{ checked: number; finished: number }> {
-  const rows = app.db.prepare("SELECT * FROM jobs WHERE status NOT IN ('completed', 'failed', 'nsfw') ORDER BY created_at").all() as JobRow[];
+  const rows = stmt(app.db, "SELECT * FROM jobs WHERE status NOT IN ('completed', 'failed', 'nsfw') ORDER BY created_at").all() as JobRow[];
   let finished = 0;
   for (const row of rows) if (isTerminal((await advance(app, row)).status)) finished++;
   return { checked: rows.length, finished };

@@ -1,9 +1,10 @@
 import { randomBytes } from 'node:crypto';
-import { copyFileSync, mkdirSync, writeFileSync } from 'node:fs';
+import { mkdirSync } from 'node:fs';
+import { copyFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { HttpError } from '../http/errors';
 import type { StudioContext } from './context';
-import { nowIso } from './db';
+import { nowIso, stmt } from './db';
 import { jobNotCompleted, jobRow, type JobResult } from './jobs';
 import { checkFileSignature, signedFileUrl } from './media';
 
@@ -27,7 +28,7 @@ export function mediaView(app: StudioContext, m: MediaRow) {
 }
 
 export function listMedia(app: StudioContext, ws: number) {
-  const rows = app.db.prepare('SELECT id, key, type, job_id, created_at FROM media WHERE workspace_id = ? ORDER BY created_at DESC, id').all(ws) as MediaRow[];
+  const rows = stmt(app.db, 'SELECT id, key, type, job_id, created_at FROM media WHERE workspace_id = ? ORDER BY created_at DESC, id').all(ws) as MediaRow[];
   return rows.map((m) => mediaView(app, m));
 }
 
@@ -76,7 +77,7 @@ export function saveJob(app: StudioContext, ws: number, id: string): Promise<Ret
 async function copyIntoLibrary(app: StudioContext, ws: number, id: string) {
   const row = jobRow(app, ws, id);
   if (row.status !== 'completed') throw jobNotCompleted(row.status);
-  const existing = app.db.prepare('SELECT id, key, type, job_id, created_at FROM media WHERE job_id = ? AND workspace_id = ? ORDER BY key').all(id, ws) as MediaRow[];
+  const existing = stmt(app.db, 'SELECT id, key, type, job_id, created_at FROM media WHERE job_id = ? AND workspace_id = ? ORDER BY key').all(id, ws) as MediaRow[];
   if (existing.length) return existing.map((m) => mediaView(app, m));
   const results = JSON.parse(row.results) as JobResult[];
   if (!results.length) throw new HttpError(409, 'job has no results');
@@ -87,11 +88,11 @@ async function copyIntoLibrary(app: StudioContext, ws: number, id: string) {
     const got = await fetchResult(app, r.url, localFile(app, r.url));
     const mid = `med_${randomBytes(8).toString('hex')}`;
     const file = `${mid}.${got.ext ?? FALLBACK_EXT[r.type]}`;
-    if (got.from) copyFileSync(got.from, join(dir, file));
-    else if (got.data) writeFileSync(join(dir, file), got.data);
+    if (got.from) await copyFile(got.from, join(dir, file));
+    else if (got.data) await writeFile(join(dir, file), got.data);
     saved.push({ id: mid, key: `library/${file}`, type: r.type, job_id: id, created_at: nowIso() });
   }
-  const insert = app.db.prepare('INSERT OR IGNORE INTO media (id, workspace_id, key, type, job_id, created_at) VALUES (?, ?, ?, ?, ?, ?)');
+  const insert = stmt(app.db, 'INSERT OR IGNORE INTO media (id, workspace_id, key, type, job_id, created_at) VALUES (?, ?, ?, ?, ?, ?)');
   app.db.transaction(() => {
     for (const m of saved) insert.run(m.id, ws, m.key, m.type, m.job_id, m.created_at);
   })();

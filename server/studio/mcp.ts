@@ -26,6 +26,10 @@ function isMessage(m: unknown): boolean {
   return o.id !== undefined && idOk && ('result' in o || 'error' in o);
 }
 
+/**
+ * The SDK's low-level Server: the high-level McpServer answers an unknown tool with an isError result,
+ * while the contract wants JSON-RPC error -32602, so tools/list and tools/call are handled here.
+ */
 function serverFor(app: StudioContext, caller: Caller): Server {
   const server = new Server({ name: 'publishing-studio', version: '1.0.0' }, { capabilities: { tools: {} }, instructions: INSTRUCTIONS });
   server.setRequestHandler(ListToolsRequestSchema, () => ({ tools: MCP_TOOLS.map((t) => ({ name: t.name, description: t.description, inputSchema: t.inputSchema })) }));

@@ -1,5 +1,5 @@
 import type { AppContext } from '../context';
-import { conflict, forbidden, unprocessable } from '../http/errors';
+import { conflict, forbidden, HttpError, unprocessable } from '../http/errors';
 import { P, PLATFORM_WS } from '../security/platform';
 import { allows, levelOf, type Actor, type Role, type Scope } from '../security/policy';
 import type { Doc } from '../store/types';
@@ -92,11 +92,18 @@ export async function checkPush(app: AppContext, bench: { ws: string; role: Role
     if (resource && c.fields._deleted !== true) (adding[c.coll] ??= new Set()).add(c.id);
   }
   if (app.mode !== 'central') return;
-  const { assertWithinPlan } = await import('../modules/admin/plans');
+  const tenant = await app.store.get<Doc>(PLATFORM_WS, P.tenants, bench.ws);
+  const { limitsOf } = await import('../modules/admin/plans');
+  const limits = tenant ? limitsOf(tenant.planKey) : null;
+  if (!limits) return;
   for (const [coll, ids] of Object.entries(adding)) {
     let fresh = 0;
     for (const id of ids) if (!(await app.store.get(bench.ws, coll, id))) fresh += 1;
-    if (fresh > 0) await assertWithinPlan(app, bench.ws, COUNTED[coll], await app.store.count(bench.ws, coll), fresh);
+    const current = await app.store.count(bench.ws, coll);
+    const limit = limits[COUNTED[coll]];
+    if (fresh > 0 && current + fresh > limit) {
+      throw new HttpError(403, 'plan_limit', { resource: COUNTED[coll], limit, current, planKey: tenant?.planKey, message: `プランの上限（${limit}）を超えます` });
+    }
   }
 }
 
