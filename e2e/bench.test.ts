@@ -156,6 +156,7 @@ describe('bench window', () => {
     await page.getByTestId('cert-lines').locator('tbody tr').nth(1).waitFor();
     await page.locator('#ct-cust').fill('株式会社山下電設');
     await page.locator('#ct-method').selectOption('clear');
+    await page.locator('#ct-operator').fill('佐藤 健一');
     await page.getByTestId('cert-issue').click();
     await page.getByRole('dialog', { name: '確認' }).getByRole('button', { name: '発行する' }).click();
     const issued = page.getByTestId('cert-issued');
