@@ -114,6 +114,21 @@ describe('scans wherever focus is', () => {
     await search.fill('');
   });
 
+  it('the ledger list is walked with the arrow keys: Home, ArrowDown, then Enter goes to the editor', async () => {
+    const { page } = b;
+    const rows = page.getByTestId('ledger-list').locator('.vrow');
+    await rows.nth(1).waitFor();
+    const first = await rows.nth(0).getAttribute('data-imei');
+    const second = await rows.nth(1).getAttribute('data-imei');
+    await page.getByTestId('ledger-grid').focus();
+    await page.keyboard.press('Home');
+    await page.getByTestId('device-editor').getByText(first ?? '-').waitFor();
+    await page.keyboard.press('ArrowDown');
+    await page.getByTestId('device-editor').getByText(second ?? '-').waitFor();
+    await page.keyboard.press('Enter');
+    expect(await page.evaluate(() => document.activeElement?.id)).toBe('ed-status');
+  });
+
   it('a scan on ホーム with nothing focused opens the device in the ledger; an unknown IMEI starts registration', async () => {
     const { page } = b;
     await page.goto(`${server.url}/#/`);

@@ -271,6 +271,28 @@ export function LedgerScreen() {
               {rows.length === 0 ? (
                 <div className="state">条件に一致する端末はありません</div>
               ) : (
+                <div
+                  tabIndex={0}
+                  role="grid"
+                  aria-label="端末一覧（↑↓で選択、Home/Endで先頭・末尾、Enterで詳細へ）"
+                  aria-rowcount={rows.length}
+                  data-testid="ledger-grid"
+                  onKeyDown={(e) => {
+                    const at = selIndex;
+                    const page = 15;
+                    const next =
+                      e.key === 'ArrowDown' ? at + 1 : e.key === 'ArrowUp' ? at - 1 : e.key === 'PageDown' ? at + page : e.key === 'PageUp' ? at - page : e.key === 'Home' ? 0 : e.key === 'End' ? rows.length - 1 : null;
+                    if (e.key === 'Enter' && sel) {
+                      e.preventDefault();
+                      document.getElementById('ed-status')?.focus();
+                      return;
+                    }
+                    if (next === null) return;
+                    e.preventDefault();
+                    const row = rows[Math.max(0, Math.min(rows.length - 1, next))];
+                    if (row) setSelected(row.imei);
+                  }}
+                >
                 <VirtualList
                   items={rows}
                   rowHeight={ROW_H}
@@ -292,6 +314,7 @@ export function LedgerScreen() {
                     </div>
                   )}
                 />
+                </div>
               )}
             </>
           )}
