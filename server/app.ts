@@ -5,8 +5,8 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { Config, Mode } from './config';
 import type { AppContext } from './context';
-import { HttpError } from './http/errors';
 import { errorHandler } from './http/error-handler';
+import { refuseNonJsonBodies } from './http/json-body';
 import { launchGuard, type LaunchGuardOptions } from './http/launch-guard';
 import { requestLog } from './http/logging';
 import { RateLimiter } from './http/rate-limit';
@@ -38,16 +38,6 @@ export async function benchWorkspace(store: Store): Promise<string> {
   }
   await ensureWorkspace(store, ws, 'bench', seedSpecs);
   return ws;
-}
-
-/** A request body the API cannot read (form posts, text/plain) is refused instead of read as {}. */
-function refuseNonJsonBodies(req: express.Request, _res: express.Response, next: express.NextFunction): void {
-  const hasBody = Number(req.headers['content-length'] ?? 0) > 0 || req.headers['transfer-encoding'] !== undefined;
-  if (hasBody && !req.is('application/json')) {
-    next(new HttpError(415, 'unsupported media type', { message: 'リクエスト本文は JSON (Content-Type: application/json) で送信してください' }));
-    return;
-  }
-  next();
 }
 
 /** Build the express app over a store (no listen): the same code for bench and central. */

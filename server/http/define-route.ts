@@ -1,8 +1,10 @@
 import type { Request, Response } from 'express';
 import type { z } from 'zod';
 import type { AppContext } from '../context';
+import type { Method, RouteResult } from './route-core';
 
-export type Method = 'get' | 'post' | 'put' | 'delete';
+export { Reply, type Method, type RouteResult } from './route-core';
+
 /** Auth column of the contract: P public, S account session, A admin, SA admin or sub-admin, T special token. */
 export type Auth = 'P' | 'S' | 'A' | 'SA' | 'T';
 
@@ -16,17 +18,6 @@ export interface RouteContext<P, Q, B> {
   res: Response;
   app: AppContext;
 }
-
-/** A non-JSON answer (CSV, PDF, HTML, a bare JSON body outside the envelope). */
-export class Reply {
-  constructor(
-    readonly status: number,
-    readonly body: string | Buffer,
-    readonly headers: Record<string, string> = {},
-  ) {}
-}
-
-export type RouteResult = Record<string, unknown> | Reply;
 
 export interface RouteDef<P = unknown, Q = unknown, B = unknown> {
   method: Method;

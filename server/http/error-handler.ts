@@ -1,7 +1,7 @@
 import type { NextFunction, Request, Response } from 'express';
 import { z } from 'zod';
 import { HttpError } from './errors';
-import { validationError } from './registry';
+import { validationError } from './route-core';
 
 interface BodyParserError {
   type?: string;

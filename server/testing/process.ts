@@ -13,9 +13,12 @@ export interface ServerProcess {
   stop: () => Promise<number | null>;
 }
 
-/** Start `server/main.ts` the way `npm run server` does; resolves once it prints its listening line. */
-export function startServerProcess(env: Record<string, string>, timeoutMs = 30_000): Promise<ServerProcess> {
-  const child = spawn(TSX, [join(ROOT, 'server', 'main.ts')], {
+/**
+ * Start an entry (default `server/main.ts`, as `npm run server` does; `server/studio/main.ts` for
+ * `npm run studio`); resolves once it prints its listening line.
+ */
+export function startServerProcess(env: Record<string, string>, timeoutMs = 30_000, entry = 'server/main.ts'): Promise<ServerProcess> {
+  const child = spawn(TSX, [join(ROOT, ...entry.split('/'))], {
     cwd: ROOT,
     env: { ...process.env, PORT: '0', NODE_ENV: 'test', KITTING_LOG: '0', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],

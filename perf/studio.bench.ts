@@ -1,0 +1,177 @@
+/**
+ * Publishing Studio benchmark (not a test): `npm run perf:studio`.
+ * (1) Round trip submit → poll until terminal → save against the built-in local platform, driven by
+ *     50 concurrent clients (API keys over several workspaces): jobs per second and round-trip time.
+ * (2) The studio's own cost per job without platform time: the same three-step sequence (generate,
+ *     one poll that finds it finished, save) against an instant in-process platform, versus the same
+ *     three HTTP requests to a bare express route, both with 50 clients in this one run.
+ */
+import express from 'express';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import type { AddressInfo } from 'node:net';
+import type { Server } from 'node:http';
+import { Agent, request } from 'node:http';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { createStudioApp } from '../server/studio/app';
+import { readStudioConfig } from '../server/studio/config';
+import type { StudioContext } from '../server/studio/context';
+import { closeStudioDb } from '../server/studio/db';
+import { signedFileUrl } from '../server/studio/media';
+import { makePng } from '../server/studio/platform/media-gen';
+import type { Platform } from '../server/studio/platform/platform';
+
+const CLIENTS = Number(process.env.PERF_CLIENTS ?? 50);
+const JOBS = Number(process.env.PERF_JOBS ?? 400);
+const PLATFORM_MS = Number(process.env.PERF_PLATFORM_MS ?? 1500);
+const POLL_MS = Number(process.env.PERF_POLL_MS ?? 250);
+const FAST_JOBS = Number(process.env.PERF_FAST_JOBS ?? 1500);
+const WORKSPACES = 10;
+
+interface Reply {
+  status: number;
+  body: Record<string, unknown>;
+}
+
+function call(agent: Agent, port: number, method: string, path: string, auth: string, body?: unknown): Promise<Reply> {
+  const payload = body === undefined ? undefined : JSON.stringify(body);
+  return new Promise((resolve, reject) => {
+    const headers: Record<string, string | number> = { authorization: `Bearer ${auth}` };
+    if (payload) Object.assign(headers, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(payload) });
+    const req = request({ host: '127.0.0.1', port, method, path, agent, headers }, (res) => {
+      const parts: Buffer[] = [];
+      res.on('data', (c: Buffer) => parts.push(c));
+      res.on('end', () => resolve({ status: res.statusCode ?? 0, body: JSON.parse(Buffer.concat(parts).toString() || '{}') as Record<string, unknown> }));
+    });
+    req.on('error', reject);
+    req.end(payload);
+  });
+}
+
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+const listen = (app: express.Express): Promise<Server> => new Promise((resolve) => {
+  const s = app.listen(0, '127.0.0.1', () => resolve(s));
+});
+const portOf = (s: Server) => (s.address() as AddressInfo).port;
+
+/** An instant platform: every job is finished at its first status call, with a file already on disk. */
+function instantPlatform(getCtx: () => StudioContext, dir: string): Platform {
+  mkdirSync(dir, { recursive: true });
+  writeFileSync(join(dir, 'bench.png'), makePng('bench', 256, 256));
+  let n = 0;
+  return {
+    name: 'local',
+    submit: async () => {
+      const id = `bench-${++n}`;
+      return { request_id: id, status: 'queued', status_url: `instant://${id}`, cancel_url: '' };
+    },
+    status: async () => ({ status: 'completed', images: [{ url: signedFileUrl(getCtx(), 'platform', 'bench.png') }] }),
+    cancel: async () => {},
+  };
+}
+
+async function startStudio(platformMs: number, instant: boolean) {
+  const dataDir = mkdtempSync(join(tmpdir(), 'studio-bench-'));
+  const config = { ...readStudioConfig({ NODE_ENV: 'test' }), port: 0, dataDir, adminSecret: 'bench', localPlatformMs: platformMs, log: false };
+  let ctxRef: StudioContext | null = null;
+  const platform = instant ? instantPlatform(() => ctxRef!, join(dataDir, 'platform')) : undefined;
+  const { app, ctx } = await createStudioApp({ config, platform });
+  ctxRef = ctx;
+  const server = await listen(app);
+  ctx.publicUrl = `http://127.0.0.1:${portOf(server)}`;
+  const port = portOf(server);
+  const agent = new Agent({ keepAlive: true, maxSockets: CLIENTS });
+  const keys: string[] = [];
+  for (let w = 0; w < WORKSPACES; w++) {
+    const reg = await call(agent, port, 'POST', '/api/auth/register', '', { email: `bench${w}@studio.bench`, password: 'benchmark pw' });
+    const token = String(reg.body.token);
+    await call(agent, port, 'POST', '/api/billing/plan', token, { plan: 'business' });
+    const key = await call(agent, port, 'POST', '/api/settings/api-keys', token, { name: 'bench' });
+    keys.push(String(key.body.key));
+  }
+  return {
+    port, agent, keys, ctx,
+    close: async () => {
+      agent.destroy();
+      server.closeAllConnections();
+      await new Promise<void>((r) => server.close(() => r()));
+      closeStudioDb(ctx.db);
+      rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
+}
+
+type Studio = Awaited<ReturnType<typeof startStudio>>;
+
+/** One job from submit to saved media; returns its round-trip milliseconds. */
+async function roundTrip(s: Studio, key: string, i: number, pollMs: number): Promise<number> {
+  const t0 = performance.now();
+  const sub = await call(s.agent, s.port, 'POST', '/api/hf/generate', key, { model: 'studio/image-v1', prompt: `bench image ${i}` });
+  if (sub.status !== 200) throw new Error(`generate answered ${sub.status} ${JSON.stringify(sub.body)}`);
+  const id = (sub.body.job as { id: string }).id;
+  for (;;) {
+    if (pollMs) await sleep(pollMs);
+    const p = await call(s.agent, s.port, 'GET', `/api/hf/jobs/${id}`, key);
+    const status = (p.body.job as { status: string }).status;
+    if (status === 'completed') break;
+    if (status === 'failed' || status === 'nsfw') throw new Error(`job ${id} ended ${status}`);
+  }
+  const saved = await call(s.agent, s.port, 'POST', `/api/hf/jobs/${id}/save`, key);
+  if (saved.status !== 200) throw new Error(`save answered ${saved.status}`);
+  return performance.now() - t0;
+}
+
+async function drive(count: number, each: (client: number, i: number) => Promise<number>) {
+  let next = 0;
+  const times: number[] = [];
+  const t0 = performance.now();
+  await Promise.all(
+    Array.from({ length: CLIENTS }, async (_, c) => {
+      while (next < count) times.push(await each(c, next++));
+    }),
+  );
+  const seconds = (performance.now() - t0) / 1000;
+  times.sort((a, b) => a - b);
+  return { perSecond: count / seconds, seconds, p50: times[Math.floor(times.length / 2)], p95: times[Math.floor(times.length * 0.95)] };
+}
+
+async function main(): Promise<void> {
+  // (1) Round trip against the local platform.
+  const local = await startStudio(PLATFORM_MS, false);
+  await drive(CLIENTS, (c, i) => roundTrip(local, local.keys[c % WORKSPACES], i, POLL_MS));
+  const rt = await drive(JOBS, (c, i) => roundTrip(local, local.keys[c % WORKSPACES], i, POLL_MS));
+  await local.close();
+
+  // (2) The studio's own work per job versus a bare express route, same client, same request count.
+  const instant = await startStudio(0, true);
+  await drive(200, (c, i) => roundTrip(instant, instant.keys[c % WORKSPACES], i, 0));
+  const studio = await drive(FAST_JOBS, (c, i) => roundTrip(instant, instant.keys[c % WORKSPACES], i, 0));
+  await instant.close();
+
+  const bare = express();
+  bare.use(express.json());
+  bare.post('/api/hf/generate', (_req, res) => void res.json({ ok: true, job: { id: 'job_bare', status: 'queued' } }));
+  bare.get('/api/hf/jobs/:id', (_req, res) => void res.json({ ok: true, job: { status: 'completed' } }));
+  bare.post('/api/hf/jobs/:id/save', (_req, res) => void res.json({ ok: true, media: { id: 'm' } }));
+  const bareServer = await listen(bare);
+  const bareStudio = { port: portOf(bareServer), agent: new Agent({ keepAlive: true, maxSockets: CLIENTS }) } as Studio;
+  await drive(200, (_c, i) => roundTrip(bareStudio, 'k', i, 0));
+  const baseline = await drive(FAST_JOBS, (_c, i) => roundTrip(bareStudio, 'k', i, 0));
+  bareStudio.agent.destroy();
+  bareServer.closeAllConnections();
+  bareServer.close();
+
+  const perJobStudio = 1000 / studio.perSecond;
+  const perJobBare = 1000 / baseline.perSecond;
+  const fmt = (n: number, d = 1) => n.toFixed(d);
+  console.log(`clients ${CLIENTS}, local platform ${PLATFORM_MS} ms per job, poll every ${POLL_MS} ms`);
+  console.log(`round trip (submit → terminal → save), ${JOBS} jobs: ${fmt(rt.perSecond)} jobs/s, p50 ${fmt(rt.p50, 0)} ms, p95 ${fmt(rt.p95, 0)} ms`);
+  console.log(`studio without platform time, ${FAST_JOBS} jobs: ${fmt(studio.perSecond)} jobs/s = ${fmt(perJobStudio, 2)} ms of server time per job`);
+  console.log(`bare express, same 3 requests per job: ${fmt(baseline.perSecond)} jobs/s = ${fmt(perJobBare, 2)} ms per job`);
+  console.log(`studio overhead per job: ${fmt(perJobStudio - perJobBare, 2)} ms (${fmt(perJobStudio / perJobBare, 1)}× the bare route)`);
+}
+
+main().catch((err) => {
+  console.error(err);
+  process.exit(1);
+});

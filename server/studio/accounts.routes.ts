@@ -1,0 +1,125 @@
+import { z } from 'zod';
+import { badRequest, notFound, unauthorized, conflict } from '../http/errors';
+import { burnPasswordCheck, hashPassword, verifyPassword } from '../security/passwords';
+import { mintApiKey } from '../security/api-keys';
+import { randomBytes } from 'node:crypto';
+import { API_KEY_LABEL, mintSession, suspended } from './auth';
+import { createUserWithWorkspace, listMembers, loginWorkspace, membership, normEmail, userByEmail, workspaceInfo } from './accounts';
+import { checkAllowance } from './billing';
+import { nowIso, stmt } from './db';
+import { studioRoute } from './route';
+
+const email = z.string().trim().toLowerCase().email().max(254);
+const password = z.string().min(8, 'password must be at least 8 characters').max(200);
+const idParam = z.object({ id: z.string().min(1).max(80) });
+const userIdParam = z.object({ user_id: z.coerce.number().int().positive() });
+const assignable = z.enum(['editor', 'viewer', 'client']);
+
+export const accountRoutes = [
+  studioRoute<unknown, unknown, { email: string; password: string; workspace?: string }>({
+    method: 'post', path: '/api/auth/register', auth: 'PUBLIC',
+    body: z.object({ email, password, workspace: z.string().trim().min(1).max(120).optional() }),
+    handler: async ({ body, req, app }) => {
+      app.limits.register.hit(req.ip ?? 'unknown', 'too many registrations from this address');
+      if (userByEmail(app.db, body.email)) throw conflict('email already registered');
+      const hash = await hashPassword(body.password);
+      const { uid, ws } = createUserWithWorkspace(app.db, body.email, hash, body.workspace ?? `${body.email.split('@')[0]}'s workspace`);
+      return { token: await mintSession(app, uid, ws, normEmail(body.email)), workspace_id: ws };
+    },
+  }),
+  studioRoute<unknown, unknown, { email: string; password: string; workspace_id?: number }>({
+    method: 'post', path: '/api/auth/login', auth: 'PUBLIC',
+    body: z.object({ email, password: z.string().min(1).max(200), workspace_id: z.coerce.number().int().positive().optional() }),
+    handler: async ({ body, req, app }) => {
+      app.limits.login.hit(`${req.ip ?? 'unknown'}|${body.email}`, 'too many login attempts, try again later');
+      const user = userByEmail(app.db, body.email);
+      if (!user) {
+        await burnPasswordCheck(body.password);
+        throw unauthorized('invalid email or password');
+      }
+      if (!(await verifyPassword(body.password, user.password_hash))) throw unauthorized('invalid email or password');
+      if (user.suspended) throw suspended();
+      const ws = loginWorkspace(app.db, user.id, body.workspace_id);
+      return { token: await mintSession(app, user.id, ws, user.email), workspace_id: ws };
+    },
+  }),
+  studioRoute({
+    method: 'get', path: '/api/me', auth: 'AUTH',
+    handler: ({ caller, app }) => ({
+      user: { id: caller.uid, email: caller.email },
+      workspace: workspaceInfo(app.db, caller.ws),
+      role: caller.role,
+      actor: caller.actor,
+    }),
+  }),
+
+  // Members (seats)
+  studioRoute({
+    method: 'get', path: '/api/workspace/members', auth: 'AUTH',
+    handler: ({ caller, app }) => ({ members: listMembers(app.db, caller.ws) }),
+  }),
+  studioRoute<unknown, unknown, { email: string; role: 'editor' | 'viewer' | 'client' }>({
+    method: 'post', path: '/api/workspace/members', auth: 'OWNER_PERSON',
+    body: z.object({ email, role: assignable }),
+    handler: ({ caller, body, app }) => {
+      const user = userByEmail(app.db, body.email);
+      if (!user) throw notFound('user not found', { message: 'No registered user has this email.' });
+      app.db.transaction(() => {
+        if (membership(app.db, caller.ws, user.id)) throw conflict('already a member');
+        checkAllowance(app.db, caller.ws, 'accounts');
+        stmt(app.db, 'INSERT INTO members (workspace_id, user_id, role, created_at) VALUES (?, ?, ?, ?)').run(caller.ws, user.id, body.role, nowIso());
+      })();
+      return { members: listMembers(app.db, caller.ws) };
+    },
+  }),
+  studioRoute<{ user_id: number }, unknown, { role: 'editor' | 'viewer' | 'client' }>({
+    method: 'patch', path: '/api/workspace/members/:user_id', auth: 'OWNER_PERSON',
+    params: userIdParam, body: z.object({ role: assignable }),
+    handler: ({ caller, params, body, app }) => {
+      const role = membership(app.db, caller.ws, params.user_id);
+      if (!role) throw notFound('member not found');
+      if (role === 'owner') throw badRequest('the owner role cannot be changed');
+      stmt(app.db, 'UPDATE members SET role = ? WHERE workspace_id = ? AND user_id = ?').run(body.role, caller.ws, params.user_id);
+      return { members: listMembers(app.db, caller.ws) };
+    },
+  }),
+  studioRoute<{ user_id: number }>({
+    method: 'delete', path: '/api/workspace/members/:user_id', auth: 'OWNER_PERSON', params: userIdParam,
+    handler: ({ caller, params, app }) => {
+      const role = membership(app.db, caller.ws, params.user_id);
+      if (!role) throw notFound('member not found');
+      if (role === 'owner') throw badRequest('the owner cannot remove itself');
+      stmt(app.db, 'DELETE FROM members WHERE workspace_id = ? AND user_id = ?').run(caller.ws, params.user_id);
+      return { members: listMembers(app.db, caller.ws) };
+    },
+  }),
+
+  // API keys: minted, listed without secrets, revoked; never by an API key
+  studioRoute({
+    method: 'get', path: '/api/settings/api-keys', auth: 'OWNER_PERSON',
+    handler: ({ caller, app }) => {
+      const rows = stmt(app.db, 'SELECT id, prefix, name, created_at, last_used_at, revoked_at FROM api_keys WHERE workspace_id = ? ORDER BY created_at, id')
+        .all(caller.ws) as { id: string; prefix: string; name: string; created_at: string; last_used_at: string | null; revoked_at: string | null }[];
+      return { keys: rows.map(({ revoked_at, ...k }) => ({ ...k, prefix: `${API_KEY_LABEL}${k.prefix}`, revoked: revoked_at !== null })) };
+    },
+  }),
+  studioRoute<unknown, unknown, { name: string }>({
+    method: 'post', path: '/api/settings/api-keys', auth: 'OWNER_PERSON',
+    body: z.object({ name: z.string().trim().min(1).max(80) }),
+    handler: ({ caller, body, app }) => {
+      const minted = mintApiKey(API_KEY_LABEL);
+      const id = `key_${randomBytes(8).toString('hex')}`;
+      stmt(app.db, 'INSERT INTO api_keys (id, workspace_id, prefix, name, hash, created_by, created_at) VALUES (?, ?, ?, ?, ?, ?, ?)')
+        .run(id, caller.ws, minted.prefix, body.name, minted.hash, caller.uid, nowIso());
+      return { key: minted.key, id, prefix: `${API_KEY_LABEL}${minted.prefix}` };
+    },
+  }),
+  studioRoute<{ id: string }>({
+    method: 'post', path: '/api/settings/api-keys/:id/revoke', auth: 'OWNER_PERSON', params: idParam,
+    handler: ({ caller, params, app }) => {
+      const r = stmt(app.db, 'UPDATE api_keys SET revoked_at = COALESCE(revoked_at, ?) WHERE id = ? AND workspace_id = ?').run(nowIso(), params.id, caller.ws);
+      if (r.changes === 0) throw notFound('api key not found');
+      return { ok: true };
+    },
+  }),
+];

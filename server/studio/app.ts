@@ -1,0 +1,105 @@
+import express, { type Express, type Request, type Response } from 'express';
+import { randomBytes } from 'node:crypto';
+import { existsSync, readFileSync, writeFileSync, mkdirSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { errorHandler } from '../http/error-handler';
+import { jsonBodiesOnly } from '../http/json-body';
+import { requestLog } from '../http/logging';
+import { RateLimiter } from '../http/rate-limit';
+import { hashPassword } from '../security/passwords';
+import { loadOrCreateSecret } from '../security/signing';
+import { ensureDemoWorkspace, ensureWorkspaceOne } from './accounts';
+import { accountRoutes } from './accounts.routes';
+import { billingRoutes } from './billing.routes';
+import type { StudioConfig } from './config';
+import type { StudioContext } from './context';
+import { openStudioDb, type StudioDb } from './db';
+import { jobRoutes } from './jobs.routes';
+import { mountMcp } from './mcp';
+import { CONTENT_TYPES, FILE_AREAS, checkFileSignature, signedFileUrl } from './media';
+import { LocalPlatform } from './platform/local';
+import type { Platform } from './platform/platform';
+import { QueueClient } from './platform/queue-client';
+import { mountStudioRoutes, type StudioRoute } from './route';
+
+export const CLI_FILE = join(dirname(fileURLToPath(import.meta.url)), 'cli', 'studio.js');
+export const studioRoutes: StudioRoute[] = [...accountRoutes, ...billingRoutes, ...jobRoutes];
+
+/** The HS256 key: STUDIO_JWT_SECRET, else one generated into the data folder on first start. */
+function jwtKey(config: StudioConfig): Uint8Array {
+  if (config.jwtSecret) return new TextEncoder().encode(config.jwtSecret);
+  mkdirSync(config.dataDir, { recursive: true });
+  const file = join(config.dataDir, 'jwt.key');
+  if (existsSync(file)) {
+    const hex = readFileSync(file, 'utf8').trim();
+    if (/^[0-9a-f]{64}$/.test(hex)) return Buffer.from(hex, 'hex');
+  }
+  const key = randomBytes(32);
+  writeFileSync(file, key.toString('hex'), { mode: 0o600 });
+  return key;
+}
+
+export interface CreateStudioOptions {
+  config: StudioConfig;
+  db?: StudioDb;
+  /** A platform other than the configured one (tests). */
+  platform?: Platform;
+}
+
+/** Build the studio's express app over its data folder (no listen). */
+export async function createStudioApp(opts: CreateStudioOptions): Promise<{ app: Express; ctx: StudioContext }> {
+  const { config } = opts;
+  const db = opts.db ?? openStudioDb(join(config.dataDir, 'studio.db'));
+  const log = config.log ? (line: string) => console.log(line) : () => {};
+  const ctx: StudioContext = {
+    config, db, log,
+    jwtKey: jwtKey(config),
+    urlSecret: loadOrCreateSecret(config.dataDir),
+    publicUrl: `http://127.0.0.1:${config.port}`,
+    limits: { login: new RateLimiter(10, 60_000), register: new RateLimiter(20, 3_600_000), mcp: new RateLimiter(120, 60_000) },
+    platform: null as unknown as Platform,
+  };
+  ctx.platform =
+    opts.platform ??
+    (config.hfUrl && config.hfKey
+      ? new QueueClient({ baseUrl: config.hfUrl, key: config.hfKey })
+      : new LocalPlatform({ dir: join(config.dataDir, 'platform'), durationMs: config.localPlatformMs, urlFor: (f) => signedFileUrl(ctx, 'platform', f) }));
+  if (config.legacyToken) ensureWorkspaceOne(db);
+  if (config.demo) ensureDemoWorkspace(db, await hashPassword(randomBytes(16).toString('hex')));
+
+  const app = express();
+  app.disable('x-powered-by');
+  app.set('query parser', 'simple');
+  if (config.log) app.use(requestLog(log));
+  app.use('/api', express.json({ limit: '1mb', strict: true }));
+  app.use('/api', jsonBodiesOnly('Send request bodies as JSON (Content-Type: application/json).'));
+
+  const router = express.Router();
+  mountStudioRoutes(router, studioRoutes, ctx);
+  mountMcp(router, ctx);
+  router.get('/files/:area/:name', (req: Request, res: Response) => {
+    const area = String(req.params.area);
+    const name = String(req.params.name);
+    if (!(FILE_AREAS as readonly string[]).includes(area) || !/^[\w.-]+$/.test(name)) return void res.status(404).json({ ok: false, error: 'not_found' });
+    const check = checkFileSignature(ctx, area, name, req.query.exp, req.query.sig);
+    if (check === 'expired') return void res.status(410).json({ ok: false, error: 'link expired' });
+    if (check !== 'ok') return void res.status(403).json({ ok: false, error: 'invalid signature' });
+    const file = join(config.dataDir, area, name);
+    if (!existsSync(file)) return void res.status(404).json({ ok: false, error: 'not_found' });
+    res.setHeader('Content-Type', CONTENT_TYPES[name.split('.').pop() ?? ''] ?? 'application/octet-stream');
+    res.setHeader('Cache-Control', 'private, max-age=300');
+    res.sendFile(file);
+  });
+  router.get('/cli/studio.js', (_req, res) => {
+    res.setHeader('Content-Type', 'text/javascript; charset=utf-8');
+    res.sendFile(CLI_FILE);
+  });
+  router.get('/healthz', (_req, res) => void res.json({ status: 'ok' }));
+  app.use(router);
+  app.use((req, res) => {
+    res.status(404).json({ ok: false, error: 'not_found', message: `no route ${req.method} ${req.originalUrl.split('?')[0]}` });
+  });
+  app.use(errorHandler(log));
+  return { app, ctx };
+}

@@ -1,0 +1,112 @@
+import type { Request } from 'express';
+import { jwtVerify, SignJWT } from 'jose';
+import { HttpError, forbidden, unauthorized } from '../http/errors';
+import { splitApiKey, verifyApiSecret } from '../security/api-keys';
+import { safeEqual } from '../security/passwords';
+import type { Caller, Role, StudioContext } from './context';
+import { nowIso, stmt } from './db';
+
+export const API_KEY_LABEL = 'sk_studio_';
+const SESSION_DAYS = 30;
+
+export const invalidApiKey = () => unauthorized('invalid api key');
+export const suspended = () => forbidden('account suspended');
+
+export function bearer(req: Request): string | null {
+  const h = req.headers.authorization;
+  if (typeof h !== 'string') return null;
+  const m = /^Bearer\s+(.+)$/i.exec(h.trim());
+  return m ? m[1].trim() : null;
+}
+
+/** ADMIN and CRON routes: the header must equal the configured secret; 401 while it is unset. */
+export function checkSecretHeader(req: Request, header: string, secret: string | null): void {
+  const given = req.headers[header];
+  if (!secret || typeof given !== 'string' || !safeEqual(given, secret)) throw unauthorized('unauthorized');
+}
+
+/** Session token: HS256 JWT `{uid, ws, email}`, valid 30 days. */
+export async function mintSession(app: StudioContext, uid: number, ws: number, email: string): Promise<string> {
+  return new SignJWT({ uid, ws, email })
+    .setProtectedHeader({ alg: 'HS256', typ: 'JWT' })
+    .setIssuedAt()
+    .setExpirationTime(`${SESSION_DAYS}d`)
+    .sign(app.jwtKey);
+}
+
+interface KeyRow {
+  id: string;
+  workspace_id: number;
+  prefix: string;
+  hash: string;
+  created_by: number | null;
+  revoked_at: string | null;
+  last_used_at: string | null;
+}
+
+/** A workspace API key acts as editor of its workspace (section 5, step 2). */
+export function callerFromApiKey(app: StudioContext, token: string): Caller {
+  const parts = splitApiKey(API_KEY_LABEL, token);
+  if (!parts) throw invalidApiKey();
+  const row = stmt(app.db, 'SELECT id, workspace_id, prefix, hash, created_by, revoked_at, last_used_at FROM api_keys WHERE prefix = ?').get(parts.prefix) as KeyRow | undefined;
+  if (!row || row.revoked_at || !verifyApiSecret(parts.secret, row.hash)) throw invalidApiKey();
+  const blocked = stmt(app.db, 
+      `SELECT 1 FROM users u WHERE u.suspended = 1 AND (u.id = ? OR u.id = (SELECT owner_id FROM workspaces WHERE id = ?)) LIMIT 1`,
+    )
+    .get(row.created_by, row.workspace_id);
+  if (blocked) throw suspended();
+  const now = nowIso();
+  if (!row.last_used_at || Date.parse(now) - Date.parse(row.last_used_at) > 1000) {
+    stmt(app.db, 'UPDATE api_keys SET last_used_at = ? WHERE id = ?').run(now, row.id);
+  }
+  return { ws: row.workspace_id, uid: null, email: null, role: 'editor', actor: `api-key:${row.prefix}`, apiKeyId: row.id };
+}
+
+async function callerFromJwt(app: StudioContext, token: string): Promise<Caller | null> {
+  let payload: Record<string, unknown>;
+  try {
+    ({ payload } = await jwtVerify(token, app.jwtKey, { algorithms: ['HS256'] }));
+  } catch {
+    return null;
+  }
+  const uid = Number(payload.uid);
+  const ws = Number(payload.ws);
+  if (!Number.isInteger(uid) || !Number.isInteger(ws)) return null;
+  const row = stmt(app.db, 'SELECT m.role, u.email, u.suspended FROM members m JOIN users u ON u.id = m.user_id WHERE m.workspace_id = ? AND m.user_id = ?')
+    .get(ws, uid) as { role: Role; email: string; suspended: number } | undefined;
+  if (!row) throw forbidden('not a member of this workspace');
+  if (row.suspended) throw suspended();
+  return { ws, uid, email: row.email, role: row.role, actor: `user:${uid}`, apiKeyId: null };
+}
+
+/** The demo workspace's owner, used for requests without credentials when demo mode is on. */
+function demoCaller(app: StudioContext): Caller | null {
+  const row = stmt(app.db, "SELECT w.id AS ws, u.id AS uid, u.email FROM workspaces w JOIN users u ON u.id = w.owner_id WHERE u.email = 'demo@studio.local'")
+    .get() as { ws: number; uid: number; email: string } | undefined;
+  return row ? { ws: row.ws, uid: row.uid, email: row.email, role: 'owner', actor: 'demo', apiKeyId: null } : null;
+}
+
+function legacyCaller(app: StudioContext): Caller {
+  const ws = stmt(app.db, 'SELECT w.id, w.owner_id, u.email FROM workspaces w LEFT JOIN users u ON u.id = w.owner_id WHERE w.id = 1').get() as
+    | { id: number; owner_id: number | null; email: string | null }
+    | undefined;
+  if (!ws) throw unauthorized('unauthorized', { message: 'workspace 1 does not exist' });
+  return { ws: 1, uid: ws.owner_id, email: ws.email, role: 'owner', actor: 'legacy', apiKeyId: null };
+}
+
+/** Section 5 in order: legacy token, API key, session JWT with membership, demo mode. */
+export async function resolveCaller(app: StudioContext, req: Request): Promise<Caller> {
+  const token = bearer(req);
+  if (token && app.config.legacyToken && safeEqual(token, app.config.legacyToken)) return legacyCaller(app);
+  if (token && token.startsWith(API_KEY_LABEL)) return callerFromApiKey(app, token);
+  if (token) {
+    const c = await callerFromJwt(app, token);
+    if (c) return c;
+    throw unauthorized('invalid session', { message: 'The session token is invalid or has expired. Log in again.' });
+  }
+  if (app.config.demo) {
+    const c = demoCaller(app);
+    if (c) return c;
+  }
+  throw new HttpError(401, 'unauthorized', { message: 'Send Authorization: Bearer <session token or sk_studio_ key>.' });
+}

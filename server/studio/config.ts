@@ -1,0 +1,43 @@
+import { resolve } from 'node:path';
+
+/** Everything the studio reads from its environment (see README, "Publishing Studio"). */
+export interface StudioConfig {
+  port: number;
+  dataDir: string;
+  jwtSecret: string | null;
+  adminSecret: string | null;
+  cronSecret: string | null;
+  legacyToken: string | null;
+  demo: boolean;
+  creditEnforcement: boolean;
+  hfUrl: string | null;
+  hfKey: string | null;
+  /** How long the built-in local platform takes to finish a job. */
+  localPlatformMs: number;
+  /** Lifetime of signed media urls. */
+  signedUrlMs: number;
+  log: boolean;
+}
+
+const str = (v: string | undefined): string | null => (v && v.trim() ? v.trim() : null);
+
+export function readStudioConfig(env: NodeJS.ProcessEnv = process.env): StudioConfig {
+  const port = Number(env.PORT ?? 4310);
+  if (!Number.isInteger(port) || port < 0 || port > 65535) throw new Error(`PORT must be a port number, got ${env.PORT}`);
+  const localMs = Number(env.STUDIO_LOCAL_PLATFORM_MS ?? 1500);
+  return {
+    port,
+    dataDir: resolve(env.STUDIO_DATA_DIR ?? './data/studio'),
+    jwtSecret: str(env.STUDIO_JWT_SECRET),
+    adminSecret: str(env.STUDIO_ADMIN_SECRET),
+    cronSecret: str(env.STUDIO_CRON_SECRET),
+    legacyToken: str(env.STUDIO_LEGACY_TOKEN),
+    demo: env.STUDIO_DEMO === '1',
+    creditEnforcement: env.STUDIO_CREDIT_ENFORCEMENT === '1',
+    hfUrl: str(env.STUDIO_HF_URL)?.replace(/\/+$/, '') ?? null,
+    hfKey: str(env.STUDIO_HF_KEY),
+    localPlatformMs: Number.isFinite(localMs) && localMs >= 0 ? localMs : 1500,
+    signedUrlMs: 24 * 3_600_000,
+    log: env.STUDIO_LOG !== '0' && env.NODE_ENV !== 'test',
+  };
+}

@@ -1,0 +1,33 @@
+import type { RateLimiter } from '../http/rate-limit';
+import type { StudioConfig } from './config';
+import type { StudioDb } from './db';
+import type { Platform } from './platform/platform';
+
+/** Everything a studio route or tool may use besides its request. */
+export interface StudioContext {
+  config: StudioConfig;
+  db: StudioDb;
+  /** HS256 key of session tokens. */
+  jwtKey: Uint8Array;
+  /** HMAC secret of signed media urls. */
+  urlSecret: Buffer;
+  platform: Platform;
+  /** Origin the studio is reached at (set once it listens); media urls start with it. */
+  publicUrl: string;
+  limits: { login: RateLimiter; register: RateLimiter; mcp: RateLimiter };
+  log: (line: string) => void;
+}
+
+export type Role = 'owner' | 'editor' | 'viewer' | 'client';
+export const ROLES: readonly Role[] = ['owner', 'editor', 'viewer', 'client'];
+
+/** Who is calling: resolved once per request by the auth check of section 5. */
+export interface Caller {
+  ws: number;
+  uid: number | null;
+  email: string | null;
+  role: Role;
+  /** `user:<id>`, `api-key:<prefix>`, `legacy` or `demo`. */
+  actor: string;
+  apiKeyId: string | null;
+}

@@ -1,0 +1,31 @@
+/** A profile summary from what the handle and address say (no outside fetch). */
+export function analyzeInfluencer(input: { handle: string; platform?: string; url?: string }) {
+  const handle = input.handle.replace(/^@+/, '');
+  const host = input.url ? new URL(input.url).hostname.replace(/^www\./, '') : '';
+  const known: Record<string, string> = {
+    'instagram.com': 'instagram', 'tiktok.com': 'tiktok', 'youtube.com': 'youtube', 'x.com': 'x', 'twitter.com': 'x', 'threads.net': 'threads',
+  };
+  const platform = (input.platform ?? known[host] ?? 'unknown').toLowerCase();
+  const words = handle
+    .replace(/([a-z])([A-Z])/g, '$1 $2')
+    .split(/[^A-Za-z0-9]+/)
+    .map((w) => w.toLowerCase())
+    .filter((w) => w.length > 1);
+  const topics: Record<string, string[]> = {
+    food: ['food', 'eat', 'cook', 'chef', 'kitchen', 'recipe', 'ramen', 'sushi'],
+    travel: ['travel', 'trip', 'tour', 'nomad', 'journey', 'world'],
+    fitness: ['fit', 'fitness', 'gym', 'run', 'yoga', 'workout'],
+    beauty: ['beauty', 'makeup', 'skin', 'style', 'fashion'],
+    tech: ['tech', 'dev', 'code', 'gadget', 'ai', 'review'],
+    gaming: ['game', 'gaming', 'play', 'gamer', 'stream'],
+  };
+  const niches = Object.entries(topics)
+    .filter(([, keys]) => words.some((w) => keys.some((k) => w.includes(k))))
+    .map(([n]) => n);
+  return {
+    handle: `@${handle}`,
+    platform,
+    niches: niches.length ? niches : ['general'],
+    suggested_hashtags: [...new Set([...words.slice(0, 3), ...niches])].map((w) => `#${w}`),
+  };
+}

@@ -1,0 +1,100 @@
+import { randomBytes } from 'node:crypto';
+import { mkdirSync } from 'node:fs';
+import { copyFile, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { HttpError } from '../http/errors';
+import type { StudioContext } from './context';
+import { nowIso, stmt } from './db';
+import { jobNotCompleted, jobRow, type JobResult } from './jobs';
+import { checkFileSignature, signedFileUrl } from './media';
+
+const MAX_BYTES = 200 * 1024 * 1024;
+const EXT_BY_TYPE: Record<string, string> = {
+  'image/png': 'png', 'image/apng': 'apng', 'image/jpeg': 'jpg', 'image/webp': 'webp', 'image/gif': 'gif',
+  'video/mp4': 'mp4', 'video/webm': 'webm', 'audio/wav': 'wav', 'audio/x-wav': 'wav', 'audio/mpeg': 'mp3', 'audio/ogg': 'ogg',
+};
+const FALLBACK_EXT: Record<JobResult['type'], string> = { image: 'png', video: 'mp4', audio: 'wav' };
+
+interface MediaRow {
+  id: string;
+  key: string;
+  type: string;
+  job_id: string | null;
+  created_at: string;
+}
+
+export function mediaView(app: StudioContext, m: MediaRow) {
+  return { id: m.id, key: m.key, url: signedFileUrl(app, 'library', m.key.replace(/^library\//, '')), type: m.type, job_id: m.job_id, created_at: m.created_at };
+}
+
+export function listMedia(app: StudioContext, ws: number) {
+  const rows = stmt(app.db, 'SELECT id, key, type, job_id, created_at FROM media WHERE workspace_id = ? ORDER BY created_at DESC, id').all(ws) as MediaRow[];
+  return rows.map((m) => mediaView(app, m));
+}
+
+const expired = () => new HttpError(410, 'result expired', { message: 'The result url has expired; the generation can no longer be saved.' });
+
+/** Bring one result's bytes: from the built-in platform's folder directly, else over HTTP. */
+async function fetchResult(app: StudioContext, url: string, localName: string | null): Promise<{ data: Buffer | null; from: string | null; ext: string | null }> {
+  if (localName) return { data: null, from: join(app.config.dataDir, 'platform', localName), ext: localName.split('.').pop() ?? null };
+  let res: Response;
+  try {
+    res = await fetch(url, { signal: AbortSignal.timeout(60_000) });
+  } catch (err) {
+    throw new HttpError(502, 'result unavailable', { message: `The result could not be downloaded: ${(err as Error).message}` });
+  }
+  if (res.status === 403 || res.status === 410) throw expired();
+  if (!res.ok) throw new HttpError(502, 'result unavailable', { message: `The result could not be downloaded (${res.status}).` });
+  const data = Buffer.from(await res.arrayBuffer());
+  if (data.length > MAX_BYTES) throw new HttpError(502, 'result unavailable', { message: 'The result is too large.' });
+  const type = (res.headers.get('content-type') ?? '').split(';')[0].trim();
+  return { data, from: null, ext: EXT_BY_TYPE[type] ?? null };
+}
+
+/** A url of the built-in platform's files: its file name once the signature is checked. */
+function localFile(app: StudioContext, url: string): string | null {
+  const prefix = `${app.publicUrl}/files/platform/`;
+  if (!url.startsWith(prefix)) return null;
+  const u = new URL(url);
+  const name = decodeURIComponent(u.pathname.slice('/files/platform/'.length));
+  const check = checkFileSignature(app, 'platform', name, u.searchParams.get('exp') ?? undefined, u.searchParams.get('sig') ?? undefined);
+  if (check === 'expired') throw expired();
+  return check === 'ok' && /^[\w.-]+$/.test(name) ? name : null;
+}
+
+const saving = new Map<string, Promise<ReturnType<typeof mediaView>[]>>();
+
+/** Copy a completed job's media into the workspace's library (once; saving again answers the same records). */
+export function saveJob(app: StudioContext, ws: number, id: string): Promise<ReturnType<typeof mediaView>[]> {
+  const key = `${ws}:${id}`;
+  const running = saving.get(key);
+  if (running) return running;
+  const p = copyIntoLibrary(app, ws, id).finally(() => saving.delete(key));
+  saving.set(key, p);
+  return p;
+}
+
+async function copyIntoLibrary(app: StudioContext, ws: number, id: string) {
+  const row = jobRow(app, ws, id);
+  if (row.status !== 'completed') throw jobNotCompleted(row.status);
+  const existing = stmt(app.db, 'SELECT id, key, type, job_id, created_at FROM media WHERE job_id = ? AND workspace_id = ? ORDER BY key').all(id, ws) as MediaRow[];
+  if (existing.length) return existing.map((m) => mediaView(app, m));
+  const results = JSON.parse(row.results) as JobResult[];
+  if (!results.length) throw new HttpError(409, 'job has no results');
+  const dir = join(app.config.dataDir, 'library');
+  mkdirSync(dir, { recursive: true });
+  const saved: MediaRow[] = [];
+  for (const r of results) {
+    const got = await fetchResult(app, r.url, localFile(app, r.url));
+    const mid = `med_${randomBytes(8).toString('hex')}`;
+    const file = `${mid}.${got.ext ?? FALLBACK_EXT[r.type]}`;
+    if (got.from) await copyFile(got.from, join(dir, file));
+    else if (got.data) await writeFile(join(dir, file), got.data);
+    saved.push({ id: mid, key: `library/${file}`, type: r.type, job_id: id, created_at: nowIso() });
+  }
+  const insert = stmt(app.db, 'INSERT OR IGNORE INTO media (id, workspace_id, key, type, job_id, created_at) VALUES (?, ?, ?, ?, ?, ?)');
+  app.db.transaction(() => {
+    for (const m of saved) insert.run(m.id, ws, m.key, m.type, m.job_id, m.created_at);
+  })();
+  return saved.map((m) => mediaView(app, m));
+}

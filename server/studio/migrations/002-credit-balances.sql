@@ -1,0 +1,11 @@
+-- The balance kept beside the ledger by a trigger, so reading it costs the same at any ledger length.
+-- The ledger stays the record: the trigger derives the balance from each appended entry.
+CREATE TABLE credit_balances (
+  workspace_id INTEGER PRIMARY KEY,
+  balance INTEGER NOT NULL
+);
+INSERT INTO credit_balances (workspace_id, balance) SELECT workspace_id, SUM(amount) FROM credit_ledger GROUP BY workspace_id;
+CREATE TRIGGER credit_ledger_balance AFTER INSERT ON credit_ledger BEGIN
+  INSERT INTO credit_balances (workspace_id, balance) VALUES (NEW.workspace_id, NEW.amount)
+  ON CONFLICT (workspace_id) DO UPDATE SET balance = balance + NEW.amount;
+END;

@@ -1,0 +1,93 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import type { AddressInfo } from 'node:net';
+import type { Server } from 'node:http';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { createStudioApp } from './app';
+import { readStudioConfig, type StudioConfig } from './config';
+import type { StudioContext } from './context';
+import { closeStudioDb } from './db';
+import type { Platform } from './platform/platform';
+
+export interface TestStudio {
+  url: string;
+  ctx: StudioContext;
+  close: () => Promise<void>;
+  /** JSON request; `auth` is a session token, an API key or a header map. */
+  call: <T = ApiBody>(method: string, path: string, opts?: CallOptions) => Promise<{ status: number; body: T & ApiBody }>;
+  register: (email: string, workspace?: string) => Promise<{ token: string; ws: number; uid: number }>;
+  apiKey: (ownerToken: string, name?: string) => Promise<string>;
+  grant: (ws: number, amount: number) => Promise<number>;
+}
+
+export interface CallOptions {
+  auth?: string;
+  body?: unknown;
+  headers?: Record<string, string>;
+}
+/** Every answer carries the envelope; routes add their fields (tests name them with the type argument). */
+export interface ApiBody {
+  ok?: boolean;
+  error?: string;
+  message?: string;
+  [k: string]: unknown;
+}
+
+export const ADMIN = 'test-admin-secret';
+export const CRON = 'test-cron-secret';
+
+/** A studio on a free port over a fresh data folder (the test's own). */
+export async function startStudio(overrides: Partial<StudioConfig> = {}, platform?: Platform): Promise<TestStudio> {
+  const dataDir = mkdtempSync(join(tmpdir(), 'studio-test-'));
+  const config: StudioConfig = {
+    ...readStudioConfig({ NODE_ENV: 'test' }),
+    port: 0, dataDir, adminSecret: ADMIN, cronSecret: CRON, localPlatformMs: 200, log: false, ...overrides,
+  };
+  const { app, ctx } = await createStudioApp({ config, platform });
+  const server: Server = await new Promise((resolve) => {
+    const s = app.listen(0, '127.0.0.1', () => resolve(s));
+  });
+  const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  ctx.publicUrl = url;
+
+  const call = async <T = ApiBody>(method: string, path: string, opts: CallOptions = {}): Promise<{ status: number; body: T & ApiBody }> => {
+    const headers: Record<string, string> = { ...(opts.headers ?? {}) };
+    if (opts.auth) headers.authorization = `Bearer ${opts.auth}`;
+    if (opts.body !== undefined) headers['content-type'] = 'application/json';
+    const res = await fetch(`${url}${path}`, { method, headers, body: opts.body === undefined ? undefined : JSON.stringify(opts.body) });
+    const text = await res.text();
+    let body: unknown = {};
+    try {
+      body = text ? JSON.parse(text) : {};
+    } catch {
+      body = { text };
+    }
+    return { status: res.status, body: body as T & ApiBody };
+  };
+  const register: TestStudio['register'] = async (email, workspace) => {
+    const r = await call<{ token: string; workspace_id: number }>('POST', '/api/auth/register', { body: { email, password: 'correct horse', workspace } });
+    if (r.status !== 200) throw new Error(`register ${email}: ${r.status} ${JSON.stringify(r.body)}`);
+    const me = await call<{ user: { id: number } }>('GET', '/api/me', { auth: r.body.token });
+    return { token: r.body.token, ws: r.body.workspace_id, uid: me.body.user.id };
+  };
+  const apiKey: TestStudio['apiKey'] = async (ownerToken, name = 'test') => {
+    const r = await call<{ key: string }>('POST', '/api/settings/api-keys', { auth: ownerToken, body: { name } });
+    if (r.status !== 200) throw new Error(`api key: ${r.status} ${JSON.stringify(r.body)}`);
+    return r.body.key;
+  };
+  const grant: TestStudio['grant'] = async (ws, amount) => {
+    const r = await call<{ balance: number }>('POST', '/api/admin/credits', { headers: { 'x-admin-secret': ADMIN }, body: { workspace_id: ws, amount } });
+    if (r.status !== 200) throw new Error(`grant: ${r.status} ${JSON.stringify(r.body)}`);
+    return r.body.balance;
+  };
+  return {
+    url, ctx, call, register, apiKey, grant,
+    close: async () => {
+      server.closeAllConnections();
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+      ctx.platform.close?.();
+      closeStudioDb(ctx.db);
+      rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
+}
