@@ -97,7 +97,7 @@ describe('bench window', () => {
     await page.getByTestId('scan-msg').getByText(`${second} を登録しました`).waitFor();
     const { devices } = await api<{ devices: { imei: string; model: string; loc: string; cust: string; mdm: string }[] }>('/api/devices');
     for (const imei of [first, second]) expect(devices.find((x) => x.imei === imei)).toMatchObject({ model: 'iPad Air', loc: '入荷棚1', cust: 'ABC物流株式会社', mdm: 'Jamf Pro' });
-  });
+  }, 60_000);
 
   it('bulk registers devices with progress', async () => {
     const { page } = b;

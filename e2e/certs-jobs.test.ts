@@ -84,7 +84,7 @@ describe('erasure certificate at the bench', () => {
     await page.reload();
     await page.locator('#ct-operator').waitFor();
     expect(await page.locator('#ct-operator').inputValue()).toBe('高橋 美咲');
-  });
+  }, 90_000);
 });
 
 describe('job cards carry devices', () => {
@@ -118,5 +118,5 @@ describe('job cards carry devices', () => {
     const box = await head.boundingBox();
     expect(box && box.x + box.width <= 1440 && box.x >= 0).toBe(true);
     await shot(page, '22-jobs-devices');
-  });
+  }, 90_000);
 });
