@@ -1,17 +1,23 @@
 /**
- * E2E harness: a real server process on loopback with a fresh data folder, and Debian's
- * Chromium driven through playwright-core. The UI must be built first (`npm run build:ui`,
- * which `npm test` does).
+ * E2E harness: a real server process on loopback with a fresh data folder, and Chromium driven
+ * through playwright-core (found or provisioned by ./browser.ts; the test run does it once in its
+ * global setup). The UI must be built first (`npm run build:ui`, which `npm test` does).
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { chromium, type BrowserContext, type Page } from 'playwright-core';
+import { ensureChromium, UNAVAILABLE_VAR } from './browser';
 
 export const ROOT = resolve(import.meta.dirname, '..');
 export const SHOTS = join(ROOT, 'test-results', 'screenshots');
-export const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+/** The browser to drive: the one the test run found or installed, else found (or installed) now. */
+export function chromiumPath(): string {
+  const unavailable = process.env[UNAVAILABLE_VAR];
+  if (unavailable) throw new Error(unavailable);
+  return ensureChromium().path;
+}
 export const CHROMIUM_ARGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'];
 
 export interface RunningServer {
@@ -71,9 +77,10 @@ export interface Browser {
 
 /** One Chromium per test file, with a fresh user-data dir. */
 export async function launch(): Promise<Browser> {
+  const executablePath = chromiumPath();
   const profile = mkdtempSync(join(tmpdir(), 'ks-chromium-'));
   const context = await chromium.launchPersistentContext(profile, {
-    executablePath: CHROMIUM,
+    executablePath,
     args: CHROMIUM_ARGS,
     headless: true,
     viewport: { width: 1440, height: 900 },

@@ -7,8 +7,8 @@
  */
 import Database from 'better-sqlite3';
 import express from 'express';
-import { Agent, request } from 'node:http';
-import type { AddressInfo, Server } from 'node:net';
+import { Agent } from 'node:http';
+import type { Server } from 'node:net';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -16,47 +16,16 @@ import { generateImei } from '../shared/imei';
 import { createApp } from '../server/app';
 import { testConfig } from '../server/config';
 import { SqliteStore } from '../server/store/sqlite-store';
+import { call, drive, listen } from './http-client';
 
 const REQUESTS = Number(process.env.PERF_REQUESTS ?? 5000);
 const CONCURRENCY = Number(process.env.PERF_CONCURRENCY ?? 16);
 /** Requests sent to each server before measuring, so both run JIT-warm. */
 const WARMUP = Math.ceil(REQUESTS / 5);
 
-function listen(app: express.Express): Promise<{ server: Server; port: number }> {
-  return new Promise((resolve) => {
-    const server = app.listen(0, '127.0.0.1', () => resolve({ server, port: (server.address() as AddressInfo).port }));
-  });
-}
-
-function call(agent: Agent, port: number, method: string, path: string, body?: string): Promise<{ status: number; bytes: number }> {
-  return new Promise((resolve, reject) => {
-    const req = request({ host: '127.0.0.1', port, method, path, agent, headers: body ? { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) } : {} }, (res) => {
-      let bytes = 0;
-      res.on('data', (c: Buffer) => (bytes += c.length));
-      res.on('end', () => resolve({ status: res.statusCode ?? 0, bytes }));
-    });
-    req.on('error', reject);
-    req.end(body);
-  });
-}
-
 /** The same client for both servers: REQUESTS POSTs, CONCURRENCY in flight, keep-alive. */
-async function drive(port: number, path: string, bodyFor: (i: number) => string, count = REQUESTS): Promise<number> {
-  const agent = new Agent({ keepAlive: true, maxSockets: CONCURRENCY });
-  let next = 0;
-  const start = performance.now();
-  await Promise.all(
-    Array.from({ length: CONCURRENCY }, async () => {
-      while (next < count) {
-        const i = next++;
-        const res = await call(agent, port, 'POST', path, bodyFor(i));
-        if (res.status !== 200) throw new Error(`POST ${path} answered ${res.status}`);
-      }
-    }),
-  );
-  agent.destroy();
-  return count / ((performance.now() - start) / 1000);
-}
+const post = (port: number, path: string, bodyFor: (i: number) => string, count = REQUESTS) =>
+  drive(port, path, bodyFor, { count, concurrency: CONCURRENCY });
 
 const deviceBody = (i: number) => JSON.stringify({ model: 'iPhone 16', cust: 'ベンチ株式会社', status: '保管中', loc: `A-${i % 50}`, note: `perf ${i}` });
 
@@ -75,8 +44,8 @@ async function bare(dir: string): Promise<number> {
     res.json({ ok: true, device });
   });
   const { server, port } = await listen(app);
-  await drive(port, '/device', deviceBody, WARMUP);
-  const rate = await drive(port, '/device', deviceBody);
+  await post(port, '/device', deviceBody, WARMUP);
+  const rate = await post(port, '/device', deviceBody);
   server.close();
   db.close();
   return rate;
@@ -86,8 +55,8 @@ async function fullStack(dir: string): Promise<{ rate: number; store: SqliteStor
   const store = new SqliteStore({ file: join(dir, 'kitting.db') });
   const { app, ctx } = await createApp({ store, config: testConfig({ dataDir: dir, mode: 'bench' }) });
   const { server, port } = await listen(app);
-  await drive(port, '/api/device', deviceBody, WARMUP);
-  const rate = await drive(port, '/api/device', deviceBody);
+  await post(port, '/api/device', deviceBody, WARMUP);
+  const rate = await post(port, '/api/device', deviceBody);
   return { rate, store, port, server, ws: ctx.benchWorkspace as string };
 }
 

@@ -11,8 +11,10 @@ import { launchGuard, type LaunchGuardOptions } from './http/launch-guard';
 import { requestLog } from './http/logging';
 import { RateLimiter } from './http/rate-limit';
 import { mountRoutes } from './http/registry';
-import { allRoutes } from './modules';
+import { allRoutes, planCounted } from './modules';
+import { planLimitGuard } from './modules/admin/plans';
 import { seedSpecs } from './modules/seeds';
+import { guardCounts } from './store/count-guard';
 import { ensureWorkspace } from './store/seed';
 import type { Store } from './store/types';
 import { createSyncRuntime } from './sync/runtime';
@@ -47,7 +49,8 @@ export async function createApp(opts: CreateAppOptions): Promise<{ app: Express;
   const ctx: AppContext = {
     mode,
     config: { ...opts.config, mode },
-    store: opts.store,
+    // Central tenants have plans: a write growing a plan-counted collection is checked in its own transaction.
+    store: mode === 'central' ? guardCounts(opts.store, planLimitGuard(planCounted)) : opts.store,
     secret: opts.secret ?? randomBytes(32),
     benchWorkspace: mode === 'bench' ? await benchWorkspace(opts.store) : null,
     limits: { newWorkspace: new RateLimiter(opts.config.workspacesPerIpHour, 3_600_000) },

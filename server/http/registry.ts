@@ -4,7 +4,6 @@ import type { RouteDef } from './define-route';
 import { mountRouteList } from './route-core';
 import { resolveWorkspace } from './workspace';
 import { authorize } from '../security/auth';
-import { enforcePlanLimits } from '../modules/admin/plans';
 
 export { assertUniqueRoutes, send, validationError } from './route-core';
 
@@ -14,7 +13,6 @@ export function mountRoutes(router: Router, routes: RouteDef[], app: AppContext)
     guard: (route, req) => authorize(app, req, route.auth),
     run: async (route, input, req, res) => {
       const ws = route.workspace === false ? '' : await resolveWorkspace(app, req, res);
-      await enforcePlanLimits(app, route, ws, input.body);
       return route.handler({ ws, params: input.params, query: input.query, body: input.body, req, res, app });
     },
   });

@@ -1,15 +1,18 @@
 import type { RouteDef } from '../http/define-route';
+import type { CountedCollection } from '../store/count-guard';
 import { accountsRoutes } from './accounts';
 import { commercialRoutes } from './commercial';
 import { operationsRoutes } from './operations';
-import { customerRoutes } from './customers/customers.routes';
+import { customerRoutes, customersPlanCounted } from './customers/customers.routes';
 import { deviceRoutes } from './devices/devices.routes';
+import { devicesPlanCounted } from './devices/devices.service';
 import { healthRoutes } from './health/health.routes';
 import { inquiryRoutes } from './inquiries/inquiries.routes';
 import { jobRoutes } from './jobs/jobs.routes';
 import { shipmentRoutes } from './shipments/shipments.routes';
 import { ticketRoutes } from './tickets/tickets.routes';
 import { syncRoutes } from '../sync/routes';
+import { teamPlanCounted } from './team/team.service';
 
 /** Every route of the API, mounted explicitly in this order (no folder scanning). */
 export const allRoutes: RouteDef[] = [
@@ -25,3 +28,6 @@ export const allRoutes: RouteDef[] = [
   ...accountsRoutes,
   ...syncRoutes,
 ];
+
+/** Collections whose records count against a central tenant's plan (checked in each write's transaction). */
+export const planCounted: readonly CountedCollection[] = [devicesPlanCounted, customersPlanCounted, teamPlanCounted];

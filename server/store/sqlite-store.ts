@@ -17,6 +17,8 @@ export interface SqliteStoreOptions {
   /** HLC node id; defaults to one generated and kept in the database. */
   node?: string;
   wall?: () => number;
+  /** Called with every SQL statement run, values inlined (tests check what a write costs). */
+  verbose?: (sql: string) => void;
 }
 
 /** Serialises write transactions so an awaited step can never interleave two of them. */
@@ -43,7 +45,7 @@ export class SqliteStore implements Store {
   private readonly q;
 
   constructor(opts: SqliteStoreOptions) {
-    this.db = new Database(opts.file);
+    this.db = new Database(opts.file, opts.verbose ? { verbose: (sql) => opts.verbose?.(String(sql)) } : {});
     this.db.pragma('journal_mode = WAL');
     this.db.pragma('synchronous = NORMAL');
     this.db.pragma('foreign_keys = ON');
@@ -60,7 +62,8 @@ export class SqliteStore implements Store {
       listDesc: db.prepare<[string, string, number], { data: string }>(
         'SELECT data FROM records WHERE ws = ? AND coll = ? AND deleted = 0 ORDER BY rowid DESC LIMIT ?',
       ),
-      count: db.prepare<[string, string], { n: number }>('SELECT COUNT(*) AS n FROM records WHERE ws = ? AND coll = ? AND deleted = 0'),
+      // Kept by triggers on records (migration 003): one key lookup, whatever the collection's size.
+      count: db.prepare<[string, string], { n: number }>('SELECT live AS n FROM record_counts WHERE ws = ? AND coll = ?'),
       upsert: db.prepare(
         `INSERT INTO records (ws, coll, id, data, stamps, deleted, hlc) VALUES (?, ?, ?, ?, ?, ?, ?)
          ON CONFLICT(ws, coll, id) DO UPDATE SET data = excluded.data, stamps = excluded.stamps, deleted = excluded.deleted, hlc = excluded.hlc`,
@@ -176,6 +179,9 @@ export class SqliteStore implements Store {
       },
       async list<T extends Doc = Doc>(coll: string, opts?: ListOptions) {
         return store.readJson(ws, coll, opts).map((s) => JSON.parse(s) as T);
+      },
+      async count(coll: string) {
+        return q.count.get(ws, coll)?.n ?? 0;
       },
       async put<T extends Doc>(coll: string, id: string, doc: T) {
         const row = q.getRow.get(ws, coll, id);

@@ -15,6 +15,8 @@ export interface Tx {
   readonly ws: string;
   get<T extends Doc = Doc>(coll: string, id: string): Promise<T | null>;
   list<T extends Doc = Doc>(coll: string, opts?: ListOptions): Promise<T[]>;
+  /** Live records of a collection as this transaction sees them; O(1), never a scan (kept by the writes). */
+  count(coll: string): Promise<number>;
   /** Insert or replace a whole record (fields missing from `doc` are removed). */
   put<T extends Doc>(coll: string, id: string, doc: T): Promise<T>;
   /** Merge fields into an existing record; returns null when it does not exist. */
@@ -54,6 +56,7 @@ export interface Store {
   list<T extends Doc = Doc>(ws: string, coll: string, opts?: ListOptions): Promise<T[]>;
   /** Records as stored JSON text, for lists too large to parse and re-serialise. */
   listJson(ws: string, coll: string, opts?: ListOptions): Promise<string[]>;
+  /** Live records of a collection; O(1), never a scan: kept by every write in its own transaction. */
   count(ws: string, coll: string): Promise<number>;
   /** Run `fn` atomically: every write in it lands, or none does. */
   transact<T>(ws: string, fn: (tx: Tx) => Promise<T>, opts?: TransactOptions): Promise<T>;

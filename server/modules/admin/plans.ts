@@ -1,7 +1,6 @@
-import type { AppContext } from '../../context';
 import { HttpError } from '../../http/errors';
-import type { RouteDef } from '../../http/define-route';
 import { P, PLATFORM_WS } from '../../security/platform';
+import type { CountedCollection, CountGuard } from '../../store/count-guard';
 import type { Doc } from '../../store/types';
 
 export interface PlanLimits {
@@ -27,38 +26,31 @@ export function limitsOf(planKey: unknown): PlanLimits | null {
   return p?.limits ? { ...p.limits } : null;
 }
 
-type Resource = keyof PlanLimits;
-const LABEL: Record<Resource, string> = { devices: '端末', members: 'メンバー', customers: '顧客' };
+export type PlanResource = keyof PlanLimits;
+const LABEL: Record<PlanResource, string> = { devices: '端末', members: 'メンバー', customers: '顧客' };
+const isResource = (r: string): r is PlanResource => Object.hasOwn(LABEL, r);
 
-/** Refuse a write that would take the workspace past its plan limit (403 plan_limit, naming the limit). */
-export async function assertWithinPlan(app: AppContext, ws: string, resource: Resource, current: number, adding: number): Promise<void> {
-  const t = await app.store.get<Doc>(PLATFORM_WS, P.tenants, ws);
-  const limits = t ? limitsOf(t.planKey) : null;
-  if (!limits) return;
-  const limit = limits[resource];
-  if (current + adding > limit) {
-    throw new HttpError(403, 'plan_limit', {
-      resource, limit, current, planKey: t?.planKey,
-      message: `${String(t?.planKey)} プランの${LABEL[resource]}上限（${limit}）を超えます`,
-    });
-  }
-}
-
-/** Creation routes of other domains that count against a plan limit. */
-const COUNTED: Record<string, { resource: Resource; coll: string; adding: (body: Doc) => number }> = {
-  'post /api/device': { resource: 'devices', coll: 'devices', adding: () => 1 },
-  'post /api/devices/bulk': {
-    resource: 'devices', coll: 'devices',
-    adding: (b) => { const n = Math.trunc(Number(b.qty)); return Number.isFinite(n) ? Math.min(1000, Math.max(1, n)) : 1; },
-  },
-  'post /api/customer': { resource: 'customers', coll: 'customers', adding: () => 1 },
-  'post /api/team/member': { resource: 'members', coll: 'team', adding: () => 1 },
-};
-
-/** Called by the registry before a handler runs. */
-export async function enforcePlanLimits(app: AppContext, route: RouteDef, ws: string, body: unknown): Promise<void> {
-  const c = COUNTED[`${route.method} ${route.path}`];
-  if (!ws || !c) return;
-  const b = body && typeof body === 'object' ? (body as Doc) : {};
-  await assertWithinPlan(app, ws, c.resource, await app.store.count(ws, c.coll), c.adding(b));
+/**
+ * Plan limits of central tenants over the collections the modules declare as plan-counted: a write
+ * that grows one past the tenant's limit is refused with 403 plan_limit (naming the limit) inside
+ * its own transaction, so two concurrent writes can never both pass. A workspace without a plan
+ * (a bench, an anonymous workspace, the enterprise plan) has no limit.
+ */
+export function planLimitGuard(counted: readonly CountedCollection[]): CountGuard {
+  for (const c of counted) if (!isResource(c.resource)) throw new Error(`collection ${c.coll} counts against an unknown plan limit: ${c.resource}`);
+  return {
+    counted,
+    async check(store, _tx, g) {
+      const t = await store.get<Doc>(PLATFORM_WS, P.tenants, g.ws);
+      const limits = t ? limitsOf(t.planKey) : null;
+      if (!limits) return;
+      const resource = g.resource as PlanResource;
+      const limit = limits[resource];
+      if (g.after <= limit) return;
+      throw new HttpError(403, 'plan_limit', {
+        resource, limit, current: g.before, planKey: t?.planKey,
+        message: `${String(t?.planKey)} プランの${LABEL[resource]}上限（${limit}）を超えます`,
+      });
+    },
+  };
 }

@@ -3,9 +3,12 @@ import { clip, json, text } from '../../../shared/fields';
 import { crudRoutes, randomId } from '../../http/crud';
 import { defineRoute } from '../../http/define-route';
 import { badRequest } from '../../http/errors';
+import type { CountedCollection } from '../../store/count-guard';
 import type { Doc } from '../../store/types';
 
 export const CUSTOMERS = 'customers';
+/** Customers count against a central tenant's plan. */
+export const customersPlanCounted: CountedCollection = { coll: CUSTOMERS, resource: 'customers' };
 
 const s120 = z.union([z.string(), z.number()]).transform((v) => clip(String(v), 120)).optional();
 

@@ -1,7 +1,10 @@
 import { generateImei } from '../../../shared/imei';
+import type { CountedCollection } from '../../store/count-guard';
 import type { Doc, Tx } from '../../store/types';
 
 export const DEVICES = 'devices';
+/** Devices count against a central tenant's plan. */
+export const devicesPlanCounted: CountedCollection = { coll: DEVICES, resource: 'devices' };
 /** Asset numbers HK-26-<n> and the serial index share this series. */
 export const ASSET_SERIES = 'asset';
 /** The platform label a device gets when none is given. */

@@ -1,4 +1,5 @@
 import bwipjs from 'bwip-js/node';
+import { bitmapToZpl, rasterizeText, type OutlineFont } from './zpl-bitmap';
 
 export type LabelSize = 's' | 'm' | 'l';
 export const LABEL_SIZES: readonly LabelSize[] = ['s', 'm', 'l'];
@@ -133,8 +134,17 @@ function zplText(s: string): string {
   return s.replace(/[\^~\r\n]/g, ' ');
 }
 
-/** The label in ZPL II for Zebra printers (UTF-8 via ^CI28), at 203 or 300 dpi. */
-export function renderLabelZpl(d: LabelDevice, f: LabelFields, size: LabelSize, dpi: 203 | 300 = 203): string {
+/** Text a stock Zebra printer prints with its resident font 0: printable ASCII only. */
+export function residentFontCan(text: string): boolean {
+  return /^[\x20-\x7e]*$/.test(text);
+}
+
+/**
+ * The label in ZPL II for Zebra printers, at 203 or 300 dpi. ASCII lines use the resident font (small
+ * labels); a line with any other character (Japanese names, —, …) is drawn from `font`, the font of the
+ * SVG label, as a ^GFA bitmap at the printer's resolution, so a printer with no extra fonts prints it.
+ */
+export function renderLabelZpl(d: LabelDevice, f: LabelFields, size: LabelSize, dpi: 203 | 300, font: OutlineFont): string {
   const dpmm = dpi === 300 ? 12 : 8;
   const { w, h } = LABEL_MM[size];
   const dots = (mm: number) => Math.round(mm * dpmm);
@@ -145,8 +155,14 @@ export function renderLabelZpl(d: LabelDevice, f: LabelFields, size: LabelSize, 
   const textW = w - pad * 2 - (qrSide ? qrSide + pad : 0);
   for (const line of lines(d, f, h / 11)) {
     const fitted = fitLine(line, textW);
-    const size = Math.max(1, dots(fitted.size));
-    out.push(`^FO${dots(pad)},${dots(y + line.size - fitted.size)}^A0N,${size},${size}^FD${zplText(fitted.text)}^FS`);
+    if (residentFontCan(fitted.text)) {
+      const size = Math.max(1, dots(fitted.size));
+      out.push(`^FO${dots(pad)},${dots(y + line.size - fitted.size)}^A0N,${size},${size}^FD${zplText(fitted.text)}^FS`);
+    } else {
+      // same pen position, baseline and em size as the SVG's <text>
+      const bitmap = rasterizeText(font, fitted.text, pad * dpmm, (y + line.size) * dpmm, fitted.size * dpmm, line.bold);
+      if (bitmap) out.push(bitmapToZpl(bitmap));
+    }
     y += line.size * 1.35;
   }
   if (f.qr) {

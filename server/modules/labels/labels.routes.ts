@@ -1,3 +1,4 @@
+import fontkit from 'fontkit';
 import { z } from 'zod';
 import { bool, clip, createShape, intClamp, json, oneOf, text } from '../../../shared/fields';
 import { jstDate } from '../../../shared/dates';
@@ -8,6 +9,7 @@ import type { Doc } from '../../store/types';
 import { loadFontBytes } from '../certs/cert-pdf';
 import { isDate } from '../compliance/compliance.service';
 import { LABEL_SIZES, renderLabelHtml, renderLabelSvg, renderLabelZpl, type LabelDevice, type LabelFields, type LabelSize } from './label-render';
+import type { OutlineFont } from './zpl-bitmap';
 
 export const LABEL_TEMPLATES = 'labelTemplates';
 export const LABEL_LOG = 'labelLog';
@@ -64,6 +66,19 @@ const renderQuery = z.object({
   format: z.enum(['svg', 'html', 'zpl'], { error: 'format must be svg, html or zpl' }).default('svg'),
   dpi: z.enum(['203', '300'], { error: 'dpi must be 203 or 300' }).default('203'),
 });
+
+let labelFont: Promise<OutlineFont> | null = null;
+/** The label font's outlines (the font the SVG label names), parsed once; ZPL draws non-ASCII lines from it. */
+function loadLabelFont(): Promise<OutlineFont> {
+  labelFont ??= loadFontBytes().then(
+    (bytes) => fontkit.create(bytes),
+    (err: unknown) => {
+      labelFont = null;
+      throw err;
+    },
+  );
+  return labelFont;
+}
 
 const s = (v: unknown) => (typeof v === 'string' || typeof v === 'number' ? String(v) : '');
 
@@ -151,7 +166,7 @@ export const labelRoutes = [
       };
       const name = `label-${device.imei}-${size}`;
       if (query.format === 'zpl') {
-        return new Reply(200, renderLabelZpl(device, fields, size, query.dpi === '300' ? 300 : 203), {
+        return new Reply(200, renderLabelZpl(device, fields, size, query.dpi === '300' ? 300 : 203, await loadLabelFont()), {
           'Content-Type': 'text/plain; charset=utf-8',
           'Content-Disposition': `inline; filename="${name}.zpl"`,
         });

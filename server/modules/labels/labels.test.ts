@@ -154,6 +154,35 @@ describe('GET /api/labels/render', () => {
     expect(hi.text).toContain(`^PW${70 * 12}`);
   });
 
+  it('prints Japanese lines as ^GFA bitmaps and keeps ASCII lines in the resident font', async () => {
+    const res = await api.get(`/api/labels/render?imei=${imei}&size=m&format=zpl`);
+    expect(res.text).not.toContain('株式会社サンプル');
+    const fields = [...res.text.matchAll(/\^FO(\d+),(\d+)\^GFA,(\d+),(\d+),(\d+),([^^]*)\^FS/g)];
+    expect(fields).toHaveLength(1);
+    const [, , , total, count, perRow, data] = fields[0] ?? [];
+    expect(total).toBe(count);
+    expect(Number(total) % Number(perRow)).toBe(0);
+    // the name is 8 full-width characters of 40/11 mm at 8 dots/mm: about 233 dots, so 29 bytes a row
+    expect(Number(perRow)).toBeGreaterThanOrEqual(28);
+    expect(Number(perRow)).toBeLessThanOrEqual(30);
+    expect(data).toMatch(/^[0-9A-Zg-z,!:]+$/);
+    expect(res.text).toContain(`^FDIMEI ${imei}^FS`);
+    expect(res.text).toMatch(new RegExp(`\\^A0N,\\d+,\\d+\\^FD${asset}\\^FS`));
+    expect(res.text).toMatch(/\^A0N,\d+,\d+\^FDiPhone 15\^FS/);
+    const hi = await api.get(`/api/labels/render?imei=${imei}&size=m&format=zpl&dpi=300`);
+    const hiPerRow = Number(/\^GFA,\d+,\d+,(\d+),/.exec(hi.text)?.[1]);
+    expect(hiPerRow).toBeGreaterThanOrEqual(43);
+    expect(hiPerRow).toBeLessThanOrEqual(45);
+  });
+
+  it('sends a label with only ASCII text without any bitmap', async () => {
+    const dev = await api.post<{ device: { imei: string } }>('/api/device', { imei: '356938035643817', model: 'Pixel 9', cust: 'ACME Corp' });
+    const res = await api.get(`/api/labels/render?imei=${dev.body.device.imei}&size=s&format=zpl`);
+    expect(res.text).not.toContain('^GF');
+    expect(res.text).toContain('^FDACME Corp^FS');
+    expect(res.text.length).toBeLessThan(600);
+  });
+
   it('answers 404 for an unknown device or template and 400 for bad parameters', async () => {
     expect((await api.get('/api/labels/render?imei=000000000000000')).body).toEqual({ ok: false, error: 'device not found' });
     expect((await api.get(`/api/labels/render?imei=${imei}&tpl=tpl-none`)).status).toBe(404);

@@ -35,7 +35,15 @@ function readCompanyPatch(body: Record<string, unknown>): Partial<Company> {
   return patch;
 }
 
-const truthy = (v: unknown) => v === true || v === 1 || v === 'true' || v === '1' || v === 'on';
+/** Words that read as "off" when a form or script sends a string; any other non-empty string is on. */
+const FALSE_WORDS = new Set(['', 'false', '0', 'off', 'no', 'n']);
+
+/** Coerced to bool as the contract says: a non-empty string is true unless it spells "off" (false, 0, off, no). */
+function truthy(v: unknown): boolean {
+  if (typeof v === 'string') return !FALSE_WORDS.has(v.trim().toLowerCase());
+  if (typeof v === 'number') return v !== 0 && !Number.isNaN(v);
+  return v === true;
+}
 
 function prefsOf(doc: Record<string, unknown> | null) {
   return { emailNotify: doc?.emailNotify === true, slaAlert: doc?.slaAlert === undefined ? true : doc.slaAlert === true };

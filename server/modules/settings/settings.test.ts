@@ -54,6 +54,11 @@ describe('notification prefs', () => {
     expect((await api.put<{ prefs: unknown }>('/api/settings/prefs', { emailNotify: 0 })).body.prefs).toEqual({ emailNotify: false, slaAlert: true });
     expect((await api.put<{ prefs: unknown }>('/api/settings/prefs', { slaAlert: 'false', emailNotify: 'true' })).body.prefs).toEqual({ emailNotify: true, slaAlert: false });
     expect((await api.get<{ prefs: unknown }>('/api/settings/prefs')).body.prefs).toEqual({ emailNotify: true, slaAlert: false });
+    // a non-empty string reads as true
+    expect((await api.put<{ prefs: unknown }>('/api/settings/prefs', { slaAlert: 'yes' })).body.prefs).toEqual({ emailNotify: true, slaAlert: true });
+    expect((await api.get<{ prefs: unknown }>('/api/settings/prefs')).body.prefs).toEqual({ emailNotify: true, slaAlert: true });
+    expect((await api.put<{ prefs: unknown }>('/api/settings/prefs', { emailNotify: 'on', slaAlert: 'off' })).body.prefs).toEqual({ emailNotify: true, slaAlert: false });
+    expect((await api.put<{ prefs: unknown }>('/api/settings/prefs', { emailNotify: '', slaAlert: 2 })).body.prefs).toEqual({ emailNotify: false, slaAlert: true });
   });
 });
 

@@ -10,7 +10,6 @@ import { readSiteConfig } from '../../security/site-config';
 import { mintToken, readToken } from '../../security/tokens';
 import type { Doc } from '../../store/types';
 import { ACCOUNTS, ALL_EDIT, emailField, passwordField, publicAccount, sessionToken, setTid } from '../accounts/accounts.service';
-import { assertWithinPlan } from '../admin/plans';
 import { assertKeepsOwner, assertManager, assertSeat, MEMBER_FIELDS, normIni, ROLES, TEAM, teamPlan } from './team.service';
 
 const idParams = z.object({ id: z.string().min(1).max(120) });
@@ -33,7 +32,7 @@ export const teamRoutes = [
       await assertManager(app, req, ws);
       const member = await app.store.transact(ws, async (tx) => {
         const id = newMemberId();
-        return tx.put(TEAM, id, { id, ...body, ini: normIni(body.ini, body.name), scopes: body.scopes ?? {} });
+        return tx.put(TEAM, id, { id, ...body, ini: normIni(body.ini), scopes: body.scopes ?? {} });
       });
       return { member };
     },
@@ -52,7 +51,7 @@ export const teamRoutes = [
         if (!cur) throw notFound('member not found');
         if (body.role) assertKeepsOwner(members, params.id, body.role);
         const patch: Doc = { ...body };
-        if (body.ini !== undefined) patch.ini = normIni(body.ini, String(body.name ?? cur.name));
+        if (body.ini !== undefined) patch.ini = normIni(body.ini);
         if (body.scopes) patch.scopes = { ...((cur.scopes as Doc) ?? {}), ...body.scopes };
         return tx.patch(TEAM, params.id, patch);
       });
@@ -102,13 +101,12 @@ export const teamRoutes = [
     handler: async ({ app, ws, req, body }) => {
       await assertManager(app, req, ws, true);
       const role = (ROLES as readonly unknown[]).includes(body.role) && body.role !== 'owner' ? String(body.role) : 'member';
-      await assertWithinPlan(app, ws, 'members', await app.store.count(ws, TEAM), 1);
       const member = await app.store.transact(ws, async (tx) => {
         if ((await tx.list(TEAM)).some((m) => m.email === body.email)) throw conflict('already a member', { message: 'このメールアドレスは既に登録されています' });
         await assertSeat(tx);
         const id = newMemberId();
         const name = clip(body.name?.trim() || body.email.split('@')[0], 80);
-        return tx.put(TEAM, id, { id, name, ini: normIni(undefined, name), role, dept: '—', email: body.email, scopes: role === 'viewer' ? {} : ALL_EDIT, status: 'invited', invitedAt: Date.now() });
+        return tx.put(TEAM, id, { id, name, ini: normIni(undefined), role, dept: '—', email: body.email, scopes: role === 'viewer' ? {} : ALL_EDIT, status: 'invited', invitedAt: Date.now() });
       });
       const token = mintToken(app.secret, 'invite', { tid: ws, mid: member.id, email: body.email });
       return { inviteUrl: `/invite.html?token=${encodeURIComponent(token)}`, token, member };

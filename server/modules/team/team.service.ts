@@ -5,9 +5,12 @@ import type { AppContext } from '../../context';
 import { conflict, forbidden, HttpError, unauthorized } from '../../http/errors';
 import { optionalSession } from '../../security/auth';
 import { P, PLATFORM_WS } from '../../security/platform';
+import type { CountedCollection } from '../../store/count-guard';
 import type { Doc, Tx } from '../../store/types';
 
 export const TEAM = 'team';
+/** Team members (pending invites included) count against a central tenant's plan. */
+export const teamPlanCounted: CountedCollection = { coll: TEAM, resource: 'members' };
 export const ROLES = ['owner', 'admin', 'exec', 'member', 'viewer'] as const;
 const SCOPE = z.enum(['none', 'view', 'edit']);
 export const MEMBER_FIELDS = {
@@ -22,10 +25,8 @@ export const MEMBER_FIELDS = {
 export const TEAM_PLANS = { starter: 3, pro: 10, ent: null } as const;
 export type TeamPlan = keyof typeof TEAM_PLANS;
 
-export const normIni = (ini: string | undefined, name: string) => {
-  const raw = (ini ?? '').trim() || name.replace(/[^A-Za-z]/g, '').slice(0, 2);
-  return (raw || 'NA').toUpperCase().slice(0, 2);
-};
+/** Initials as stored: two characters, upper case; NA when none are given (the contract's default). */
+export const normIni = (ini: string | undefined) => ((ini ?? '').trim() || 'NA').toUpperCase().slice(0, 2);
 
 export async function teamPlan(tx: Pick<Tx, 'get'>): Promise<TeamPlan> {
   const rec = await tx.get<Doc>('settings', 'teamPlan');
@@ -47,7 +48,7 @@ export function assertKeepsOwner(members: Doc[], id: string, nextRole: string | 
 export async function assertSeat(tx: Tx): Promise<void> {
   const limit = TEAM_PLANS[await teamPlan(tx)];
   if (limit === null) return;
-  const used = (await tx.list(TEAM)).length;
+  const used = await tx.count(TEAM);
   if (used >= limit) throw new HttpError(403, 'plan_limit', { resource: 'members', limit, current: used, message: `メンバー上限（${limit}名）に達しています` });
 }
 

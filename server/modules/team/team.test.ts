@@ -24,8 +24,12 @@ describe('team members', () => {
     const api = server.client();
     expect((await api.post<Body>('/api/team/member', {})).body.error).toBe('name required');
     const res = await api.post<{ member: Member }>('/api/team/member', { name: 'Hanako Sato', role: 'boss' });
-    expect(res.body.member).toMatchObject({ role: 'member', dept: '—', ini: 'HA' });
+    // initials are not derived from the name: the contract's default is NA
+    expect(res.body.member).toMatchObject({ role: 'member', dept: '—', ini: 'NA' });
     expect(res.body.member.id).toMatch(/^t/);
+    const given = await api.post<{ member: Member }>('/api/team/member', { name: 'Taro Yamada', ini: 'ty' });
+    expect(given.body.member.ini).toBe('TY');
+    expect((await api.post<{ member: Member }>('/api/team/member', { name: 'Jiro', ini: '  ' })).body.member.ini).toBe('NA');
   });
 
   it('refuses to demote or remove the last owner (409) but allows it with a second owner', async () => {
