@@ -16,7 +16,7 @@ afterAll(async () => {
 
 const get = async <T>(path: string): Promise<T> => (await (await b.context.request.get(`${server.url}${path}`)).json()) as T;
 const scan = async (code: string) => {
-  await b.page.keyboard.type(code, { delay: 8 });
+  await b.page.keyboard.type(code);
   await b.page.keyboard.press('Enter');
 };
 interface Dev {
@@ -104,8 +104,8 @@ describe('job cards carry devices', () => {
     for (const imei of imeis) expect(await device(imei)).toMatchObject({ status: '作業中' });
     await page.keyboard.press('ArrowRight');
     await page.locator(`.col[data-stage="3"] [data-job="${jobId}"]`).waitFor();
-    await page.locator(`[data-job="${jobId}"]`).focus();
     await page.keyboard.press('ArrowRight');
+    await page.locator(`.col[data-stage="4"] [data-job="${jobId}"]`).waitFor();
     await page.keyboard.press('ArrowRight');
     await page.locator(`.col[data-stage="5"] [data-job="${jobId}"]`).waitFor();
     await expect.poll(async () => (await device(imeis[0] ?? ''))?.status).toBe('保管中');

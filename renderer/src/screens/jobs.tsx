@@ -132,9 +132,10 @@ export function JobsScreen() {
   const move = async (job: Job, s: number) => {
     if (s < 0 || s >= JOB_STAGE_COUNT || s === job.s) return;
     upsert({ ...job, s });
+    // Keep focus on the moved card at once, so the next arrow key moves it again.
+    setTimeout(() => (document.querySelector(`[data-job="${job.id}"]`) as HTMLElement | null)?.focus(), 0);
     try {
       upsert((await api.updateJob(job.id, { s })).job);
-      setTimeout(() => (document.querySelector(`[data-job="${job.id}"]`) as HTMLElement | null)?.focus(), 0);
     } catch (e) {
       upsert(job);
       toastError(e, '工程を移動できませんでした');
