@@ -8,7 +8,7 @@ interface BodyParserError {
   status?: number;
 }
 
-function toHttpError(err: unknown): HttpError | null {
+export function toHttpError(err: unknown): HttpError | null {
   if (err instanceof HttpError) return err;
   if (err instanceof z.ZodError) return validationError(err);
   const e = err as BodyParserError;
@@ -20,17 +20,22 @@ function toHttpError(err: unknown): HttpError | null {
   return null;
 }
 
-/** The one error path: every failure becomes `{ok:false, error, ...}` with its status. */
-export function errorHandler(log: (line: string) => void) {
+/** How a service writes a failure body; the kitting API's envelope is `{ok:false, error, ...extra}`. */
+export type ErrorEnvelope = (err: HttpError) => Record<string, unknown>;
+
+export const kittingEnvelope: ErrorEnvelope = (e) => ({ ok: false, error: e.error, ...e.extra });
+
+/** The one error path: every failure becomes the service's error body with its status. */
+export function errorHandler(log: (line: string) => void, envelope: ErrorEnvelope = kittingEnvelope) {
   return (err: unknown, req: Request, res: Response, _next: NextFunction): void => {
     const http = toHttpError(err);
     if (res.headersSent) return;
     if (http) {
       for (const [k, v] of Object.entries(http.headers)) res.setHeader(k, v);
-      res.status(http.status).json({ ok: false, error: http.error, ...http.extra });
+      res.status(http.status).json(envelope(http));
       return;
     }
     log(`error ${req.method} ${req.originalUrl.split("?")[0]}: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}`);
-    res.status(500).json({ ok: false, error: 'internal error' });
+    res.status(500).json(envelope(new HttpError(500, 'internal error')));
   };
 }

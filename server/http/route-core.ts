@@ -39,6 +39,10 @@ export interface RoutePipeline<R extends RouteShape> {
   guard?: (route: R, req: Request, res: Response) => Promise<void> | void;
   /** Runs with the validated input; its result is sent in the success envelope. */
   run: (route: R, input: ParsedInput, req: Request, res: Response) => Promise<RouteResult> | RouteResult;
+  /** The app's own validation error (default: 400 `invalid request` with message and issues). */
+  invalid?: (err: z.ZodError, value: unknown) => HttpError;
+  /** The app's own success envelope (default: `{ok:true, ...result}`). */
+  send?: (res: Response, result: Record<string, unknown>) => void;
 }
 
 /** Refuse a second definition of the same method and path (checked at start). */
@@ -58,11 +62,11 @@ export function validationError(err: z.ZodError): HttpError {
   return new HttpError(400, 'invalid request', { message, issues });
 }
 
-export function parseInput<T>(schema: z.ZodType<T> | undefined, value: unknown): T {
+export function parseInput<T>(schema: z.ZodType<T> | undefined, value: unknown, invalid: (err: z.ZodError, value: unknown) => HttpError = validationError): T {
   if (!schema) return value as T;
   const r = schema.safeParse(value);
   if (r.success) return r.data;
-  throw validationError(r.error);
+  throw invalid(r.error, value);
 }
 
 export function send(res: Response, result: RouteResult): void {
@@ -83,12 +87,14 @@ export function mountRouteList<R extends RouteShape>(router: Router, routes: rea
       try {
         if (pipeline.guard) await pipeline.guard(route, req, res);
         const input: ParsedInput = {
-          params: parseInput(route.params, req.params),
-          query: parseInput(route.query, req.query),
-          body: parseInput(route.body, req.body ?? {}),
+          params: parseInput(route.params, req.params, pipeline.invalid),
+          query: parseInput(route.query, req.query, pipeline.invalid),
+          body: parseInput(route.body, req.body ?? {}, pipeline.invalid),
         };
         const result = await pipeline.run(route, input, req, res);
-        if (!res.headersSent) send(res, result);
+        if (res.headersSent || res.writableEnded) return;
+        if (pipeline.send && !(result instanceof Reply)) pipeline.send(res, result);
+        else send(res, result);
       } catch (err) {
         next(err);
       }

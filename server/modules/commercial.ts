@@ -1,5 +1,5 @@
 import type { RouteDef } from '../http/define-route';
-import { maxNumber, type SeedSpec } from '../store/seed';
+import type { SeedSpec } from '../store/seed';
 import { daasRoutes } from './daas/daas.routes';
 import { DAAS_QUOTES } from './daas/daas.service';
 import { invoiceRoutes } from './invoices/invoices.routes';
@@ -25,13 +25,6 @@ export const commercialRoutes: RouteDef[] = [
 /** Demo data files these domains load into every new workspace. */
 export const commercialSeeds: SeedSpec[] = [
   invoiceSeed,
-  {
-    file: 'quotes.json',
-    coll: QUOTES,
-    after: async (tx, docs) => {
-      const months = new Set(docs.map((d) => /^Q-(\d{4})-/.exec(String(d.id))?.[1]).filter((m): m is string => !!m));
-      for (const m of months) await tx.bumpSeries(`quote:${m}`, maxNumber(docs, 'id', new RegExp(`^Q-${m}-(\\d+)$`)));
-    },
-  },
+  { file: 'quotes.json', coll: QUOTES },
   { file: 'daas-quotes.json', coll: DAAS_QUOTES },
 ];

@@ -1,9 +1,9 @@
 import type { RouteDef } from '../http/define-route';
-import { maxNumber, type SeedSpec } from '../store/seed';
+import type { SeedSpec } from '../store/seed';
 import { capacityRoutes } from './capacity/capacity.routes';
 import { certRoutes } from './certs/certs.routes';
 import { complianceReportRoutes } from './compliance/compliance-report.routes';
-import { AUDIT_SERIES, complianceRoutes } from './compliance/compliance.routes';
+import { complianceRoutes } from './compliance/compliance.routes';
 import { AUDIT_LOG, CAPA, COMPLIANCE } from './compliance/compliance.service';
 import { networkRoutes } from './network/network.routes';
 import { onboardingRoutes } from './onboarding/onboarding.routes';
@@ -42,5 +42,5 @@ export const operationsSeeds: SeedSpec[] = [
   { file: 'compliance.json', coll: COMPLIANCE },
   { file: 'capa.json', coll: CAPA },
   { file: 'esg.json', coll: ESG },
-  { file: 'audit-log.json', coll: AUDIT_LOG, after: (tx, docs) => tx.bumpSeries(AUDIT_SERIES, maxNumber(docs, 'id', /^al-(\d+)$/)) },
+  { file: 'audit-log.json', coll: AUDIT_LOG },
 ];

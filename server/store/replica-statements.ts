@@ -76,13 +76,14 @@ export function prepareReplicaStatements(db: Database.Database) {
   seriesSet: db.prepare(
     'INSERT INTO series (ws, name, next) VALUES (?, ?, ?) ON CONFLICT(ws, name) DO UPDATE SET next = MAX(next, excluded.next)',
   ),
-  block: db.prepare<[string, string], { lo: number; hi: number; next: number }>(
-    'SELECT lo, hi, next FROM lease_blocks WHERE ws = ? AND name = ? AND next <= hi ORDER BY lo LIMIT 1',
+  // Regular blocks first; the reserve (overflow) only once they are spent.
+  block: db.prepare<[string, string], { lo: number; hi: number; next: number; overflow: number }>(
+    'SELECT lo, hi, next, overflow FROM lease_blocks WHERE ws = ? AND name = ? AND next <= hi ORDER BY overflow, lo LIMIT 1',
   ),
   blockUse: db.prepare('UPDATE lease_blocks SET next = ? WHERE ws = ? AND name = ? AND lo = ?'),
-  blockAdd: db.prepare('INSERT OR IGNORE INTO lease_blocks (ws, name, lo, hi, next) VALUES (?, ?, ?, ?, ?)'),
-  blocksOf: db.prepare<[string], { name: string; lo: number; hi: number; next: number }>(
-    'SELECT name, lo, hi, next FROM lease_blocks WHERE ws = ? AND next <= hi',
+  blockAdd: db.prepare('INSERT OR IGNORE INTO lease_blocks (ws, name, lo, hi, next, overflow) VALUES (?, ?, ?, ?, ?, ?)'),
+  blocksOf: db.prepare<[string], { name: string; lo: number; hi: number; next: number; overflow: number }>(
+    'SELECT name, lo, hi, next, overflow FROM lease_blocks WHERE ws = ? AND next <= hi',
   ),
   dropSpent: db.prepare('DELETE FROM lease_blocks WHERE ws = ? AND next > hi'),
   lsAdd: db.prepare('INSERT INTO lease_series (ws, name, start) VALUES (?, ?, ?) ON CONFLICT(ws, name) DO UPDATE SET start = COALESCE(start, excluded.start)'),

@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { numberedSeries, type SeriesRegistry } from './series';
 import type { Doc, Store, Tx } from './types';
 
 export const SEEDS_DIR = join(dirname(fileURLToPath(import.meta.url)), '..', '..', 'seeds');
@@ -26,8 +27,11 @@ export function readSeed(file: string): Doc[] {
   return docs.map((d) => structuredClone(d));
 }
 
-/** Create the workspace if needed and load the demo data once (never over user data). */
-export async function ensureWorkspace(store: Store, id: string, kind: string, seeds: SeedSpec[]): Promise<void> {
+/**
+ * Create the workspace if needed and load the demo data once (never over user data). The counters
+ * of the numbered series (`series`) continue after the highest number found in the seeded records.
+ */
+export async function ensureWorkspace(store: Store, id: string, kind: string, seeds: SeedSpec[], series: SeriesRegistry = numberedSeries): Promise<void> {
   const existing = await store.workspace(id);
   if (existing?.seeded) return;
   if (!existing) await store.createWorkspace(id, kind);
@@ -39,6 +43,7 @@ export async function ensureWorkspace(store: Store, id: string, kind: string, se
       for (const spec of seeds) {
         const docs = readSeed(spec.file);
         for (const doc of docs) await tx.put(spec.coll, String(doc[spec.key ?? 'id']), doc);
+        for (const [counter, n] of Object.entries(series.levelsIn(spec.coll, docs))) await tx.bumpSeries(counter, n);
         if (spec.after) await spec.after(tx, docs);
       }
     },

@@ -10,7 +10,7 @@ const LEASED_WS_KEY = 'sync_leased_ws';
 /** How long central remembers the answer of a push batch. */
 const BATCH_MEMORY_MS = 7 * 24 * 3_600_000;
 
-/** 503 for a number that cannot be issued offline: never a guessed or duplicate number. */
+/** 503 for a number that cannot be issued offline (block and reserve spent): never a guessed or duplicate number. */
 export function seriesUnavailable(series: string): HttpError {
   return new HttpError(503, 'series_exhausted', {
     series,
@@ -21,6 +21,8 @@ export function seriesUnavailable(series: string): HttpError {
 /** The SQLite implementation of the replication primitives: the core plus number leases and central's side. */
 export class SqliteReplica extends ReplicaCore implements ReplicaStore {
   onWanted: ((series: string) => void) | null = null;
+  /** Numbers issued from a reserve (overflow range) since start: regular blocks ran dry before a top-up. */
+  overflowIssued = 0;
   private leasedWs: string | null;
   /** Series a request needed while no block was leased (kept in memory: that request rolled back). */
   private readonly wanted = new Map<string, { ws: string; series: string; start: number | null }>();
@@ -42,7 +44,10 @@ export class SqliteReplica extends ReplicaCore implements ReplicaStore {
     this.leasedWs = ws;
   }
 
-  /** Next number of a series from the leased blocks (inside the caller's transaction); 503 when none is left. */
+  /**
+   * Next number of a series from the leased blocks (inside the caller's transaction): the regular
+   * blocks first, then the reserve; 503 only when both are spent.
+   */
   issueLeased(ws: string, series: string, start: number): number {
     this.q.lsAdd.run(ws, series, start);
     const floor = this.q.seriesGet.get(ws, series)?.next ?? 0;
@@ -60,18 +65,24 @@ export class SqliteReplica extends ReplicaCore implements ReplicaStore {
       }
       this.q.blockUse.run(n + 1, ws, series, b.lo);
       this.q.seriesSet.run(ws, series, n);
+      if (b.overflow === 1) {
+        this.overflowIssued += 1;
+        // The reserve came into use: the sync loop refills it as soon as central answers.
+        if (n === b.lo) this.onWanted?.(series);
+      }
       return n;
     }
   }
 
-  addBlocks(ws: string, blocks: LeaseBlock[]): Promise<void> {
+  addBlocks(ws: string, blocks: LeaseBlock[], opts?: { meta?: Record<string, string> }): Promise<void> {
     return this.atomically(() => {
       for (const b of blocks) {
-        this.q.blockAdd.run(ws, b.series, b.lo, b.hi, b.lo);
+        this.q.blockAdd.run(ws, b.series, b.lo, b.hi, b.lo, b.overflow ? 1 : 0);
         this.q.lsAdd.run(ws, b.series, null);
         this.wanted.delete(`${ws}\n${b.series}`);
       }
       this.q.dropSpent.run(ws);
+      for (const [k, v] of Object.entries(opts?.meta ?? {})) this.q.setMeta.run(k, v);
     });
   }
 
@@ -87,7 +98,7 @@ export class SqliteReplica extends ReplicaCore implements ReplicaStore {
       const floors = new Map(this.q.seriesRows.all(ws).map((r) => [r.name, r.next]));
       const level = (series: string, start: number | null) => {
         let l = levels.get(series);
-        if (!l) levels.set(series, (l = { series, start, remaining: 0, floor: floors.get(series) ?? 0 }));
+        if (!l) levels.set(series, (l = { series, start, remaining: 0, reserve: 0, floor: floors.get(series) ?? 0 }));
         if (l.start === null) l.start = start;
         return l;
       };
@@ -95,7 +106,9 @@ export class SqliteReplica extends ReplicaCore implements ReplicaStore {
       for (const w of this.wanted.values()) if (w.ws === ws) level(w.series, w.start);
       for (const b of this.q.blocksOf.all(ws)) {
         const l = level(b.name, null);
-        l.remaining += Math.max(0, b.hi - Math.max(b.next, l.floor + 1) + 1);
+        const left = Math.max(0, b.hi - Math.max(b.next, l.floor + 1) + 1);
+        if (b.overflow === 1) l.reserve += left;
+        else l.remaining += left;
       }
       return [...levels.values()].sort((a, b) => a.series.localeCompare(b.series));
     });
@@ -138,7 +151,7 @@ export class SqliteReplica extends ReplicaCore implements ReplicaStore {
       const base = Math.max(cur ?? (req.start as number) - 1, req.atLeast);
       const hi = base + req.size;
       this.q.seriesSet.run(ws, req.series, hi);
-      return { series: req.series, lo: base + 1, hi };
+      return { series: req.series, lo: base + 1, hi, ...(req.overflow ? { overflow: true } : {}) };
     });
   }
 

@@ -96,18 +96,25 @@ export interface LeaseRequest {
   start: number | null;
   /** The block must lie above this number (the bench's seeded or imported level). */
   atLeast: number;
+  /** A block for the bench's reserve (overflow range), used only once its regular blocks are spent. */
+  overflow?: boolean;
 }
 
 export interface LeaseBlock {
   series: string;
   lo: number;
   hi: number;
+  /** Held in reserve: issued from only once the regular blocks of the series are spent. */
+  overflow?: boolean;
 }
 
 export interface LeaseLevel {
   series: string;
   start: number | null;
+  /** Numbers left in the regular blocks. */
   remaining: number;
+  /** Numbers left in the reserve (overflow range). */
+  reserve: number;
   floor: number;
 }
 
@@ -195,7 +202,8 @@ export interface ReplicaStore {
   // bench: leased number blocks
   leasedWorkspace(): string | null;
   setLeasedWorkspace(ws: string | null): Promise<void>;
-  addBlocks(ws: string, blocks: LeaseBlock[]): Promise<void>;
+  /** Keep leased blocks; `meta` is written in the same transaction (the enrolment with its first blocks). */
+  addBlocks(ws: string, blocks: LeaseBlock[], opts?: { meta?: Record<string, string> }): Promise<void>;
   leaseLevels(ws: string): Promise<LeaseLevel[]>;
   /** Note a series the bench needs a block of (first used while none was leased). */
   wantSeries(ws: string, series: string, start: number | null): Promise<void>;

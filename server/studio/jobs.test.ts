@@ -242,6 +242,20 @@ describe('POST /api/cron/poll', () => {
   });
 });
 
+describe('jobs that never reached the platform', () => {
+  it('the cron route fails and refunds a job left without a platform request for more than ten minutes', async () => {
+    const o = await owner('orphan@jobs.test');
+    const r = await submit(o.token);
+    const old = new Date(Date.now() - 11 * 60_000).toISOString();
+    s.ctx.db.prepare('UPDATE jobs SET status_url = NULL, created_at = ? WHERE id = ?').run(old, r.body.job.id);
+    expect(await balance(o.token)).toBe(488);
+    await s.call('POST', '/api/cron/poll', { headers: { 'x-cron-secret': CRON } });
+    const j = await poll(o.token, r.body.job.id);
+    expect(j.body.job).toMatchObject({ status: 'failed', error: 'The generation could not be submitted.' });
+    expect(await balance(o.token)).toBe(500);
+  });
+});
+
 describe('tenant isolation', () => {
   it('another workspace’s job is not found for poll, save and cancel, and its platform request is never asked', async () => {
     const mine = await owner('mine@jobs.test');

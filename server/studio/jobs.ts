@@ -184,11 +184,21 @@ export async function cancelJob(app: StudioContext, ws: number, id: string): Pro
   return jobView(jobRow(app, ws, id));
 }
 
+/** A job whose submit never reached the platform (the process stopped in between) is failed and refunded after this long. */
+export const ORPHAN_MS = 10 * 60_000;
+export const NOT_SUBMITTED_TEXT = 'The generation could not be submitted.';
+
 /** The cron route: every unfinished job asked once. */
 export async function pollUnfinished(app: StudioContext): Promise<{ checked: number; finished: number }> {
   const rows = stmt(app.db, "SELECT * FROM jobs WHERE status NOT IN ('completed', 'failed', 'nsfw') ORDER BY created_at").all() as JobRow[];
   let finished = 0;
-  for (const row of rows) if (isTerminal((await advance(app, row)).status)) finished++;
+  for (const row of rows) {
+    if (!row.status_url && Date.now() - Date.parse(row.created_at) > ORPHAN_MS) {
+      if (finish(app, row.id, 'failed', NOT_SUBMITTED_TEXT, [])) finished++;
+      continue;
+    }
+    if (isTerminal((await advance(app, row)).status)) finished++;
+  }
   return { checked: rows.length, finished };
 }
 

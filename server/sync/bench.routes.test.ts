@@ -73,10 +73,12 @@ describe('bench sync routes', () => {
     expect(tickets.map((x) => x.id)).toContain(t.id);
   });
 
-  it('issues shipment numbers offline from its block, then answers 503 naming the series', async () => {
-    const status = await ui.get<Body & { leases: { series: string; remaining: number }[] }>('/api/sync/status');
-    const left = status.body.leases.find((l) => l.series === 'shipment')?.remaining ?? 0;
-    expect(left).toBeGreaterThan(0);
+  it('offline, issues shipment numbers from its block, then from its reserve, and answers 503 only when both are spent', async () => {
+    const status = await ui.get<Body & { leases: { series: string; remaining: number; reserve: number }[] }>('/api/sync/status');
+    const lease = status.body.leases.find((l) => l.series === 'shipment');
+    expect(lease?.remaining).toBeGreaterThan(0);
+    expect(lease?.reserve).toBe(500);
+    const left = (lease?.remaining ?? 0) + (lease?.reserve ?? 0);
     await central.close({ keepData: true });
     const ids: string[] = [];
     for (let i = 0; i < left; i += 1) {
@@ -85,6 +87,9 @@ describe('bench sync routes', () => {
       ids.push(res.body.shipment.id);
     }
     expect(new Set(ids).size).toBe(ids.length);
+    expect(ids.every((id) => /^SHP-\d{4,}$/.test(id))).toBe(true);
+    const after = await ui.get<Body & { leases: { series: string; remaining: number; reserve: number }[] }>('/api/sync/status');
+    expect(after.body.leases.find((l) => l.series === 'shipment')).toMatchObject({ remaining: 0, reserve: 0 });
     const refused = await ui.post<Body & { series: string; message: string }>('/api/shipment', { customer: 'オフライン' });
     expect(refused.status).toBe(503);
     expect(refused.body).toMatchObject({ ok: false, error: 'series_exhausted', series: 'shipment' });

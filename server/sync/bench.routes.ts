@@ -32,6 +32,7 @@ export const benchSyncRoutes: RouteDef[] = [
     workspace: false,
     handler: async ({ app }) => {
       const bench = benchOf(app);
+      await bench.load();
       if (!bench.enrolled) throw conflict('not_enrolled', { message: 'この作業台はまだ中央サーバーに登録されていません' });
       try {
         await bench.cycle();
@@ -49,6 +50,7 @@ export const benchSyncRoutes: RouteDef[] = [
     body: enrolRequest,
     handler: async ({ app, body }) => {
       const bench = benchOf(app);
+      await bench.load();
       if (bench.enrolled) throw conflict('already_enrolled', { message: 'この作業台は登録済みです' });
       await mapSyncErrors(() => bench.enrol(body.central, body.code, body.name));
       await bench.cycle().catch(() => undefined);

@@ -1,12 +1,13 @@
-import { chmodSync, existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import type { LeaseLevel, Store, WireChange } from '../store/types';
 import { seriesBase } from '../store/seed';
+import { numberedSeries, type SeriesRegistry } from '../store/series';
 import { leasePlan } from './leases';
 import { renumberLocal } from './numbered';
 import { DEFAULT_BLOCK, PULL_PAGE, PUSH_BATCH, SNAPSHOT_PAGE, SyncError, type Timed, type Transport } from './protocol';
 
-/** What a bench keeps in its data folder once enrolled (mode 0600). */
+/** What a bench keeps in its database once enrolled (with the first blocks of every series, in one transaction). */
 export interface Enrolment {
   central: string;
   token: string;
@@ -43,9 +44,14 @@ export interface SyncBenchOptions {
   beforeApplyCommit?: () => void;
   /** Page sizes (smaller in the simulation to exercise paging). */
   pages?: { push?: number; pull?: number; snapshot?: number };
+  /** The numbered series the bench holds blocks of (default: those the modules declare). */
+  series?: SeriesRegistry;
 }
 
+/** Where benches before this version kept their enrolment (moved into the database on start). */
 export const ENROLMENT_FILE = 'sync-enrolment.json';
+/** Meta key of the enrolment, written in the transaction that keeps its first number blocks. */
+export const ENROLMENT_KEY = 'sync_enrolment';
 const PUSH_CURSOR = 'sync_push_cursor';
 const PULL_CURSOR = 'sync_pull_cursor';
 const SNAPSHOT_STATE = 'sync_snapshot';
@@ -55,6 +61,7 @@ const iso = (ms: number | null) => (ms === null ? null : new Date(ms).toISOStrin
 /** The bench's side: enrolment, push/pull cycles, number leases and the background loop. */
 export class SyncBench {
   private enrolment: Enrolment | null = null;
+  private loaded: Promise<void> | null = null;
   private running: Promise<void> | null = null;
   private timer: NodeJS.Timeout | null = null;
   private stopped = true;
@@ -69,15 +76,28 @@ export class SyncBench {
     private readonly store: Store,
     private readonly opts: SyncBenchOptions,
   ) {
-    const file = join(opts.dataDir, ENROLMENT_FILE);
-    if (existsSync(file)) {
-      try {
-        this.enrolment = JSON.parse(readFileSync(file, 'utf8')) as Enrolment;
-      } catch {
-        this.enrolment = null;
-      }
-    }
     store.replica.onWanted = () => this.kick();
+  }
+
+  private get series(): SeriesRegistry {
+    return this.opts.series ?? numberedSeries;
+  }
+
+  /** Read the enrolment from the database (once; a legacy enrolment file moves into it). */
+  load(): Promise<void> {
+    this.loaded ??= (async () => {
+      const raw = await this.store.meta(ENROLMENT_KEY);
+      if (raw) this.enrolment = parseEnrolment(raw);
+      const file = join(this.opts.dataDir, ENROLMENT_FILE);
+      if (!existsSync(file)) return;
+      if (!this.enrolment) {
+        const legacy = parseEnrolment(readFileSync(file, 'utf8'));
+        if (legacy) await this.store.setMeta(ENROLMENT_KEY, JSON.stringify(legacy));
+        this.enrolment = legacy;
+      }
+      rmSync(file, { force: true });
+    })();
+    return this.loaded;
   }
 
   get enrolled(): boolean {
@@ -107,30 +127,31 @@ export class SyncBench {
    * central workspace (stamps kept, so they merge by LWW and are pushed as ordinary changes).
    */
   async enrol(central: string, code: string, name = ''): Promise<Enrolment> {
+    await this.load();
     const url = central.replace(/\/+$/, '');
     const localWs = await this.store.meta('bench_workspace');
     const series = localWs ? await this.store.replica.localSeries(localWs) : {};
     // The seeded levels of the local workspace (none once it is a central workspace already).
     const base = localWs ? await seriesBase(this.store, localWs) : null;
-    const body = { code, bench: this.store.node, name, series, ...(base ? { base } : {}) };
+    const block = this.opts.blockSize ?? DEFAULT_BLOCK;
+    const body = { code, bench: this.store.node, name, series, block, ...(base ? { base } : {}) };
     const answer = this.timed(await this.opts.transport(url).enrol(body, this.schema));
     const enrolment: Enrolment = { central: url, token: answer.token, bench: answer.bench, workspace: answer.workspace };
     // Numbers central issued too move to the range it reserved, before anything joins the workspace.
     if (localWs && base && localWs !== answer.workspace && answer.renumber && Object.keys(answer.renumber).length > 0) {
       const offsets = answer.renumber;
-      const n = await renumberLocal(this.store, localWs, offsets, series, base).catch((err: unknown) => {
+      const n = await renumberLocal(this.store, localWs, offsets, series, base, this.series.all()).catch((err: unknown) => {
         // Nothing was rewritten (one transaction) and the bench stays unenrolled: a new code starts over.
         this.opts.log?.(`sync: enrolment not completed: ${describe(err)}`);
         throw new SyncError(409, 'enrol_interrupted', answer.serverTime);
       });
       this.opts.log?.(`sync: renumbered ${n} local records (${Object.keys(offsets).join(', ')})`);
     }
-    if (this.enrolment?.workspace !== enrolment.workspace) {
-      await this.store.setMeta(PULL_CURSOR, '0');
-      await this.store.setMeta(PUSH_CURSOR, '0');
-      await this.store.setMeta(SNAPSHOT_STATE, '');
-    }
-    this.save(enrolment);
+    // The token and the numbers of every series land together: the bench is never enrolled without numbers.
+    const meta: Record<string, string> = { [ENROLMENT_KEY]: JSON.stringify(enrolment) };
+    if (this.enrolment?.workspace !== enrolment.workspace) Object.assign(meta, { [PULL_CURSOR]: '0', [PUSH_CURSOR]: '0', [SNAPSHOT_STATE]: '' });
+    await this.store.replica.addBlocks(enrolment.workspace, answer.blocks ?? [], { meta });
+    this.enrolment = enrolment;
     this.pendingEnrol = null;
     await this.bind();
     this.opts.log?.(`sync: enrolled as bench ${answer.bench} in workspace ${enrolment.workspace}`);
@@ -142,6 +163,7 @@ export class SyncBench {
    * between saving the token and moving the records) and issue numbers from leased blocks.
    */
   async bind(): Promise<void> {
+    await this.load();
     const ws = this.enrolment?.workspace;
     if (!ws) return;
     const localWs = await this.store.meta('bench_workspace');
@@ -157,6 +179,7 @@ export class SyncBench {
 
   /** Enrol now if central answers, else keep the code and let the loop retry. */
   async enrolOrDefer(central: string, code: string): Promise<void> {
+    await this.load();
     if (this.enrolled) return;
     try {
       await this.enrol(central, code);
@@ -168,20 +191,14 @@ export class SyncBench {
   }
 
   /** Forget the enrolment (after central revoked the bench); local data stays. */
-  forget(): void {
+  async forget(): Promise<void> {
+    await this.load();
     this.enrolment = null;
-    rmSync(join(this.opts.dataDir, ENROLMENT_FILE), { force: true });
-  }
-
-  private save(e: Enrolment): void {
-    mkdirSync(this.opts.dataDir, { recursive: true });
-    const file = join(this.opts.dataDir, ENROLMENT_FILE);
-    writeFileSync(file, JSON.stringify(e), { mode: 0o600 });
-    chmodSync(file, 0o600);
-    this.enrolment = e;
+    await this.store.setMeta(ENROLMENT_KEY, '');
   }
 
   async status(): Promise<SyncStatus> {
+    await this.load();
     const ws = this.enrolment?.workspace ?? null;
     return {
       enrolled: this.enrolled,
@@ -212,6 +229,7 @@ export class SyncBench {
 
   private async runCycle(): Promise<void> {
     try {
+      await this.load();
       if (!this.enrolment && this.pendingEnrol) await this.enrol(this.pendingEnrol.central, this.pendingEnrol.code);
       if (!this.enrolment) throw new SyncError(409, 'not_enrolled');
       await this.bind();
@@ -225,6 +243,8 @@ export class SyncBench {
       if (pushed) throw pushed;
       this.lastError = null;
       this.failures = 0;
+      // Central answers again (a manual cycle): the loop leaves its backoff and follows at the normal pace.
+      if (this.timer) this.schedule(this.opts.intervalMs ?? 5000);
     } catch (err) {
       this.lastError = describe(err);
       this.failures += 1;
@@ -282,7 +302,7 @@ export class SyncBench {
     const e = this.enrolment as Enrolment;
     const size = this.opts.blockSize ?? DEFAULT_BLOCK;
     const levels = await this.store.replica.leaseLevels(e.workspace);
-    const requests = leasePlan(levels, size, (this.opts.now ?? Date.now)());
+    const requests = leasePlan(levels, this.series, size, (this.opts.now ?? Date.now)());
     // Asked even with nothing to top up: the answer names every series of the workspace.
     const ans = this.timed(await this.transport().lease(e.token, { requests }, this.schema));
     await this.store.replica.addBlocks(e.workspace, ans.blocks);
@@ -291,7 +311,7 @@ export class SyncBench {
     for (const s of fresh) await this.store.replica.wantSeries(e.workspace, s, null);
     if (fresh.length > 0) {
       // Blocks of the series central told us about, at once.
-      const more = leasePlan(await this.store.replica.leaseLevels(e.workspace), size, (this.opts.now ?? Date.now)());
+      const more = leasePlan(await this.store.replica.leaseLevels(e.workspace), this.series, size, (this.opts.now ?? Date.now)());
       if (more.length > 0) {
         const ans2 = this.timed(await this.transport().lease(e.token, { requests: more }, this.schema));
         await this.store.replica.addBlocks(e.workspace, ans2.blocks);
@@ -350,6 +370,17 @@ function bytesCapped(changes: WireChange[]): WireChange[] {
     if (total > PUSH_BYTES && i > 0) return changes.slice(0, i);
   }
   return changes;
+}
+
+function parseEnrolment(raw: string): Enrolment | null {
+  try {
+    const e = JSON.parse(raw) as Partial<Enrolment> | null;
+    return e && typeof e.token === 'string' && typeof e.workspace === 'string' && typeof e.central === 'string' && typeof e.bench === 'string'
+      ? { central: e.central, token: e.token, bench: e.bench, workspace: e.workspace }
+      : null;
+  } catch {
+    return null;
+  }
 }
 
 export function describe(err: unknown): string {

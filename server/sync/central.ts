@@ -1,7 +1,9 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { parseHlc } from '../../shared/hlc';
-import type { BenchRow, Store } from '../store/types';
+import { numberedSeries, type SeriesRegistry } from '../store/series';
+import type { BenchRow, LeaseBlock, LeaseRequest, Store } from '../store/types';
 import {
+  DEFAULT_BLOCK,
   FUTURE_LIMIT_MS,
   MAX_PULL,
   MAX_SNAPSHOT,
@@ -36,7 +38,11 @@ const normaliseCode = (code: string) => code.trim().toUpperCase().replace(/[^A-Z
  * methods. Every answer carries central's time.
  */
 export class SyncCentral {
-  constructor(private readonly store: Store) {}
+  constructor(
+    private readonly store: Store,
+    /** The numbered series an enrolled bench holds blocks of. */
+    private readonly series: SeriesRegistry = numberedSeries,
+  ) {}
 
   private get r() {
     return this.store.replica;
@@ -68,7 +74,25 @@ export class SyncCentral {
     // Numbers the bench issued before it was enrolled are never issued again; where central issued
     // the same numbers meanwhile, the bench's move to a range reserved here (see numbered.ts).
     const renumber = await this.r.reserveForBench(ws, body.series, body.base ?? null);
-    return { token, workspace: ws, bench: body.bench, renumber, serverTime: this.now() };
+    // A bench is never enrolled without numbers: a block and the reserve of every series it can issue.
+    const size = body.block ?? DEFAULT_BLOCK;
+    const requests: LeaseRequest[] = this.series.countersAt(this.now()).flatMap((c) => [
+      { series: c.counter, size, start: c.start, atLeast: 0 },
+      { series: c.counter, size: c.reserve, start: c.start, atLeast: 0, overflow: true },
+    ]);
+    const blocks = await this.leaseAll(ws, requests);
+    return { token, workspace: ws, bench: body.bench, renumber, blocks, serverTime: this.now() };
+  }
+
+  private async leaseAll(ws: string, requests: LeaseRequest[]): Promise<LeaseBlock[]> {
+    const blocks: LeaseBlock[] = [];
+    for (const req of requests) {
+      // A declared series starts where its declaration says, even before central issued one.
+      const start = req.start ?? this.series.find(req.series)?.series.start ?? null;
+      const b = await this.r.leaseBlock(ws, { ...req, start });
+      if (b) blocks.push(b);
+    }
+    return blocks;
   }
 
   /** The bench a token belongs to; 401 for an unknown or revoked token (refused at once). */
@@ -109,11 +133,7 @@ export class SyncCentral {
   }
 
   async lease(bench: BenchRow, body: LeaseBody): Promise<LeaseAnswer> {
-    const blocks = [];
-    for (const req of body.requests) {
-      const b = await this.r.leaseBlock(bench.ws, req);
-      if (b) blocks.push(b);
-    }
+    const blocks = await this.leaseAll(bench.ws, body.requests);
     return { blocks, series: await this.r.seriesNames(bench.ws), serverTime: this.now() };
   }
 

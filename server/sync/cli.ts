@@ -8,6 +8,8 @@
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { readConfig } from '../config';
+// The modules declare the numbered series the bench keeps blocks of.
+import '../modules';
 import { SqliteStore } from '../store/sqlite-store';
 import { describe, SyncBench } from './bench';
 import { HttpTransport } from './http-transport';
@@ -23,6 +25,7 @@ async function run(argv: string[]): Promise<number> {
   const store = new SqliteStore({ file });
   try {
     const bench = new SyncBench(store, { dataDir: config.dataDir, transport: (url) => new HttpTransport(url), log: (l) => console.error(l) });
+    await bench.load();
     const central = flag(argv, 'central') ?? process.env.KITTING_CENTRAL_URL;
     const code = flag(argv, 'enrol-code') ?? process.env.KITTING_ENROL_CODE;
     if (!bench.enrolled && central && code) await bench.enrol(central, code);

@@ -17,7 +17,9 @@ import { TICKET_MESSAGES, TICKET_SERIES, ticketId, TICKETS } from '../modules/ti
 import { RECEIPTS, receiptSeries } from '../modules/tradein/tradein.service';
 import { SqliteStore } from '../store/sqlite-store';
 import type { Doc, WireRecord } from '../store/types';
-import { NUMBERED, planRenumbering, renumberLocal } from './numbered';
+import { numberedSeries } from '../store/series';
+import { allRoutes } from '../modules';
+import { planRenumbering, renumberLocal } from './numbered';
 
 /** [collection, value as the module writes it, its series] per numbered field of the modules. */
 const MODULE_IDS: [string, string | number, string][] = [
@@ -38,20 +40,24 @@ const MODULE_IDS: [string, string | number, string][] = [
   [NETWORK_DEALS, 13, 'networkDeal'],
 ];
 
-describe('NUMBERED: the numbered fields of the modules', () => {
-  it('reads each module format back to its series and writes it the same way', () => {
-    expect(NUMBERED).toHaveLength(MODULE_IDS.length);
+describe('numbered series: the registry the modules declare in', () => {
+  it('holds every numbered field of the app, reads each format back to its counter and writes it the same way', () => {
+    expect(allRoutes.length).toBeGreaterThan(0);
+    const all = numberedSeries.all();
+    expect(all).toHaveLength(MODULE_IDS.length);
     for (const [coll, value, series] of MODULE_IDS) {
-      const t = NUMBERED.find((x) => x.coll === coll);
+      const t = all.find((x) => x.coll === coll);
       expect(t, coll).toBeDefined();
       if (!t) continue;
       const m = t.pattern.exec(String(value));
       expect(m, `${coll} ${value}`).not.toBeNull();
       if (!m) continue;
-      expect(t.series(m)).toBe(series);
-      expect(t.format(Number(m.groups?.n), m)).toBe(value);
+      const period = m.groups?.p ?? '';
+      expect(t.counter(period)).toBe(series);
+      expect(numberedSeries.find(series)).toEqual({ series: t, period });
+      expect(t.format(Number(m.groups?.n), period)).toBe(value);
     }
-    const tickets = NUMBERED.find((x) => x.coll === TICKETS);
+    const tickets = all.find((x) => x.coll === TICKETS);
     expect(tickets?.references).toEqual([{ coll: TICKET_MESSAGES, field: 'ticketId' }]);
   });
 });

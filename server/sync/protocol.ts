@@ -18,7 +18,10 @@ export const MAX_SNAPSHOT = 10000;
 export const SNAPSHOT_PAGE = 5000;
 /** Central refuses stamps further than this in its future. */
 export const FUTURE_LIMIT_MS = 120_000;
-/** Numbers leased per block by default; topped up when fewer than 30% remain. */
+/**
+ * Numbers leased per block by default; topped up when fewer than 30% remain. Besides its blocks a
+ * bench holds each series' declared reserve (server/store/series.ts), used once the blocks are spent.
+ */
 export const DEFAULT_BLOCK = 100;
 export const TOP_UP_BELOW = 0.3;
 
@@ -48,6 +51,8 @@ export const enrolBody = z.object({
    * Where central issued numbers in the same range, it answers a renumbering plan.
    */
   base: z.record(z.string().max(100), z.number().int().nonnegative()).optional(),
+  /** Size of the regular blocks the bench keeps (its KITTING_LEASE_BLOCK). */
+  block: z.number().int().min(1).max(10000).optional(),
 });
 
 export const leaseBody = z.object({
@@ -58,6 +63,7 @@ export const leaseBody = z.object({
         size: z.number().int().min(1).max(10000),
         start: z.number().int().nullable(),
         atLeast: z.number().int().nonnegative(),
+        overflow: z.boolean().optional(),
       }),
     )
     .max(500),
@@ -81,6 +87,11 @@ export interface EnrolAnswer extends Timed {
    * each of its numbers above the base before its records join the workspace (series -> offset).
    */
   renumber?: Record<string, number>;
+  /**
+   * Blocks and reserves of every numbered series the bench can issue (each series, and the current and
+   * next period of periodic ones), kept by the bench in the transaction that records its token.
+   */
+  blocks: LeaseBlock[];
 }
 export interface PushAnswer extends Timed {
   acked: number;

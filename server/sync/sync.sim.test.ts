@@ -1,20 +1,26 @@
 import { describe, expect, it } from 'vitest';
-import { simulate } from './sim/world';
+import { simulate, type SimReport } from './sim/world';
 
 /** Fixed seeds run in CI; replay one with SIM_SEEDS=<seed> (and more steps with SIM_STEPS). */
 const SEEDS = (process.env.SIM_SEEDS ?? '101,202,303,404,505').split(',').map(Number);
 const STEPS = Number(process.env.SIM_STEPS ?? 4000);
 
+function expectClean(report: SimReport, replay: string): void {
+  if (report.problems.length > 0) {
+    console.error(`sync simulation failed: replay with ${replay}\n${report.problems.slice(0, 4).join('\n').slice(0, 6000)}`);
+  }
+  expect(report.problems.length, `${replay}: ${report.problems.length} problems`).toBe(0);
+}
+
 describe('sync simulation: 1 central + 3-6 benches under faults', () => {
   for (const seed of SEEDS) {
     it(`converges with no lost write and no duplicate number (seed ${seed})`, { timeout: 120_000 }, async () => {
       const report = await simulate(seed, STEPS);
-      if (report.problems.length > 0) {
-        console.error(`sync simulation failed: replay with SIM_SEEDS=${seed}\n${report.problems.slice(0, 4).join('\n').slice(0, 6000)}`);
-      }
-      expect(report.problems.length, `seed ${seed}: ${report.problems.length} problems`).toBe(0);
+      expectClean(report, `SIM_SEEDS=${seed}`);
       expect(report.committed).toBeGreaterThan(STEPS / 2);
       expect(report.faults.lostResponse + report.faults.dropped + report.faults.duplicated).toBeGreaterThan(0);
+      // Blocks ran dry while central was away, and the benches went on numbering from their reserve.
+      expect(report.overflowIssued).toBeGreaterThan(0);
     });
   }
 });
@@ -23,10 +29,23 @@ describe('sync simulation: benches and central issue the same numbers before enr
   const seed = Number(process.env.SIM_PRE_SEED ?? 606);
   it(`renumbers at enrolment: no lost write and no duplicate number (seed ${seed})`, { timeout: 120_000 }, async () => {
     const report = await simulate(seed, STEPS, { numbersBeforeEnrol: true });
-    if (report.problems.length > 0) {
-      console.error(`sync simulation failed: replay with SIM_PRE_SEED=${seed}\n${report.problems.slice(0, 4).join('\n').slice(0, 6000)}`);
-    }
-    expect(report.problems.length, `seed ${seed}: ${report.problems.length} problems`).toBe(0);
+    expectClean(report, `SIM_PRE_SEED=${seed}`);
     expect(report.renumbered).toBeGreaterThan(0);
   });
+});
+
+describe('sync simulation: the year and the month roll over (Dec 31 → Jan 1) while central is down', () => {
+  /** 2026-12-31 23:00 in Japan; central is unreachable from 23:30 to 00:45. */
+  const start = Date.UTC(2026, 11, 31, 14, 0);
+  const outage = { from: start + 30 * 60_000, to: start + 105 * 60_000 };
+  const seeds = (process.env.SIM_NYE_SEEDS ?? '707,808').split(',').map(Number);
+  for (const seed of seeds) {
+    it(`benches number certificates and invoices of the new year offline, unique after catch-up (seed ${seed})`, { timeout: 120_000 }, async () => {
+      const report = await simulate(seed, STEPS, { start, outage });
+      expectClean(report, `SIM_NYE_SEEDS=${seed}`);
+      expect(report.offline['erz:2026']).toBeGreaterThan(0);
+      expect(report.offline['erz:2027']).toBeGreaterThan(0);
+      expect(report.offline['invoice:2701']).toBeGreaterThan(0);
+    });
+  }
 });

@@ -149,4 +149,43 @@ describe('bench and central as two processes', () => {
     await stopServer(bench);
     await stopServer(central);
   });
+  it('a bench enrolled a moment ago registers a device and issues a certificate at once with central stopped; both arrive when it returns', { timeout: 120_000 }, async () => {
+    const centralDir = tmp('central2');
+    const benchDir = tmp('bench2');
+    let central = await startServer({ KITTING_MODE: 'central', KITTING_DATA_DIR: centralDir, PORT: '0' });
+    const browser = new Client(central.url);
+    expect((await browser.get<Body>('/api/devices')).status).toBe(200);
+    const made = await browser.post<Body & { code: string }>('/api/sync/enrol-code');
+    const bench = await startServer({
+      KITTING_MODE: 'bench',
+      KITTING_DATA_DIR: benchDir,
+      PORT: '0',
+      KITTING_CENTRAL_URL: central.url,
+      KITTING_ENROL_CODE: made.body.code,
+      KITTING_SYNC_INTERVAL_MS: '600000',
+    });
+    await stopServer(central);
+    const ui = new Client(bench.url);
+    expect((await ui.get<Body & { enrolled: boolean }>('/api/sync/status')).body.enrolled).toBe(true);
+
+    const dev = await ui.post<Body & { device: Device & { asset: string } }>('/api/device', { model: 'Pixel 9', note: '登録直後・中央停止中' });
+    expect(dev.status).toBe(200);
+    expect(dev.body.device.asset).toMatch(/^HK-26-\d+$/);
+    const year = new Date(Date.now() + 9 * 3_600_000).getUTCFullYear();
+    const cert = await ui.post<Body & { cert: { no: string } }>('/api/cert', { cust: '株式会社オフライン', count: 1 });
+    expect(cert.status).toBe(200);
+    expect(cert.body.cert.no).toMatch(new RegExp(`^KIT-ERZ-${year}-\\d{4,}$`));
+
+    central = await startServer({ KITTING_MODE: 'central', KITTING_DATA_DIR: centralDir, PORT: String(central.port) });
+    const synced = await ui.post<Body & { pending: number; lastError: string | null }>('/api/sync/now');
+    expect(synced.status).toBe(200);
+    expect(synced.body).toMatchObject({ pending: 0, lastError: null });
+    const devices = (await browser.get<Body & { devices: (Device & { asset: string })[] }>('/api/devices')).body.devices;
+    expect(devices.find((d) => d.imei === dev.body.device.imei)?.asset).toBe(dev.body.device.asset);
+    const certs = (await browser.get<Body & { certs: { no: string }[] }>('/api/certs')).body.certs;
+    expect(certs.map((c) => c.no)).toContain(cert.body.cert.no);
+
+    await stopServer(bench);
+    await stopServer(central);
+  });
 });

@@ -3,7 +3,6 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
-const TSX = join(ROOT, 'node_modules', '.bin', 'tsx');
 
 export interface ServerProcess {
   url: string;
@@ -18,7 +17,9 @@ export interface ServerProcess {
  * `npm run studio`); resolves once it prints its listening line.
  */
 export function startServerProcess(env: Record<string, string>, timeoutMs = 30_000, entry = 'server/main.ts'): Promise<ServerProcess> {
-  const child = spawn(TSX, [join(ROOT, ...entry.split('/'))], {
+  // `node --import tsx` rather than the tsx CLI: the CLI relays SIGTERM through a parent process that
+  // SIGKILLs the server (exit 143) when the child does not acknowledge within 30 ms, as on a loaded machine.
+  const child = spawn(process.execPath, ['--import', 'tsx', join(ROOT, ...entry.split('/'))], {
     cwd: ROOT,
     env: { ...process.env, PORT: '0', NODE_ENV: 'test', KITTING_LOG: '0', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],

@@ -3,8 +3,9 @@ import { clamp, createShape, json, num, patchShape, text } from '../../../shared
 import { jstDate } from '../../../shared/dates';
 import { defineRoute } from '../../http/define-route';
 import { badRequest, notFound } from '../../http/errors';
+import { issueNumber } from '../../store/series';
 import type { Doc } from '../../store/types';
-import { CAPACITY, CAPACITY_LOAD, CONFIG_ID, CONFIG_KEYS, configOf, LOAD_SERIES, mergeConfig, weekView } from './capacity.service';
+import { CAPACITY, CAPACITY_LOAD, CONFIG_ID, CONFIG_KEYS, configOf, LOAD_NUMBERS, mergeConfig, weekView } from './capacity.service';
 
 const loadFields = {
   date: text(10),
@@ -75,7 +76,7 @@ export const capacityRoutes = [
       const date = body.date || jstDate();
       checkDate(date);
       const entry = await app.store.transact(ws, async (tx) => {
-        const id = `CAP-${String(await tx.next(LOAD_SERIES)).padStart(4, '0')}`;
+        const id = (await issueNumber(tx, LOAD_NUMBERS)).value;
         return tx.put(CAPACITY_LOAD, id, { id, ...body, date, created: Date.now() });
       });
       return { entry };

@@ -1,10 +1,22 @@
 import { jstDate } from '../../../shared/dates';
+import { declareSeries, padNumber } from '../../store/series';
 import type { Doc } from '../../store/types';
 
 export const CAPACITY = 'capacity';
 export const CONFIG_ID = 'config';
 export const CAPACITY_LOAD = 'capacityLoad';
-export const LOAD_SERIES = 'cap';
+/** Capacity load entries CAP-0001, … */
+export const LOAD_NUMBERS = declareSeries({
+  name: 'cap',
+  period: 'none',
+  coll: CAPACITY_LOAD,
+  field: 'id',
+  keyed: true,
+  format: (n) => `CAP-${padNumber(n, 4)}`,
+  pattern: /^CAP-(?<n>\d{4,})$/,
+  reserve: 100,
+});
+export const LOAD_SERIES = LOAD_NUMBERS.name;
 
 export const CONFIG_KEYS = ['kittingDaily', 'storageMax', 'storageUsed', 'palletMax', 'palletUsed', 'warehouseMax', 'warehouseUsed', 'staffCount', 'perStaff'] as const;
 export type ConfigKey = (typeof CONFIG_KEYS)[number];

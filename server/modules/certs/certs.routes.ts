@@ -4,13 +4,13 @@ import { jstDate, jstYear } from '../../../shared/dates';
 import type { AppContext } from '../../context';
 import { defineRoute, Reply } from '../../http/define-route';
 import { badRequest, notFound } from '../../http/errors';
+import { issueNumber } from '../../store/series';
 import { readCompanyTx } from '../settings/settings.service';
 import { recordErasure } from './cert-erasure';
 import { renderCertPdf } from './cert-pdf';
 import {
   certDigest,
-  certNo,
-  certSeries,
+  CERT_NUMBERS,
   ERASURE_CERTS,
   isMethodKey,
   METHODS,
@@ -119,7 +119,7 @@ export const certRoutes = [
       const { cert, erased } = await app.store.transact(ws, async (tx) => {
         const now = Date.now();
         const year = jstYear(now);
-        const no = certNo(year, await tx.next(certSeries(year)));
+        const no = (await issueNumber(tx, CERT_NUMBERS, String(year))).value;
         const company = await readCompanyTx(tx);
         const draft: CertData = {
           no,

@@ -1,4 +1,5 @@
 import { createHash } from 'node:crypto';
+import { declareSeries, padNumber } from '../../store/series';
 import type { Doc } from '../../store/types';
 
 export const ERASURE_CERTS = 'erasureCerts';
@@ -14,8 +15,7 @@ export const METHODS: Record<MethodKey, { method: string; nist: string }> = {
 
 export const isMethodKey = (v: unknown): v is MethodKey => typeof v === 'string' && Object.hasOwn(METHODS, v);
 
-export const certSeries = (year: number) => `erz:${year}`;
-export const certNo = (year: number, n: number) => `KIT-ERZ-${year}-${String(n).padStart(4, '0')}`;
+export const certNo = (year: number | string, n: number) => `KIT-ERZ-${year}-${padNumber(n, 4)}`;
 
 export interface CertDevice {
   model: string;
@@ -68,6 +68,34 @@ export function certDigest(c: CertData): string {
 }
 
 /** Newest first: by issue time, then by number. */
+/**
+ * A renumbered certificate keeps the number a PDF printed before enrolment shows (formerNo), and
+ * its digest follows the new number.
+ */
+function certFollow(doc: Doc, before: string, after: string): Doc {
+  const out: Doc = { formerNo: typeof doc.formerNo === 'string' && doc.formerNo !== '' ? doc.formerNo : before };
+  const issuer = doc.issuer as Doc | undefined;
+  if (typeof doc.digest === 'string' && issuer && typeof issuer === 'object' && Array.isArray(doc.devices)) {
+    out.formerDigest = typeof doc.formerDigest === 'string' ? doc.formerDigest : doc.digest;
+    out.digest = certDigest({ ...(doc as CertData), no: after });
+  }
+  return out;
+}
+
+/** Erasure certificates restart every year: KIT-ERZ-YYYY-NNNN. Issuing them offline is what a bench is for. */
+export const CERT_NUMBERS = declareSeries({
+  name: 'erz',
+  period: 'year',
+  coll: ERASURE_CERTS,
+  field: 'no',
+  keyed: true,
+  format: (n, year) => certNo(year, n),
+  pattern: /^KIT-ERZ-(?<p>\d{4})-(?<n>\d{4,})$/,
+  reserve: 1000,
+  follow: certFollow,
+});
+export const certSeries = (year: number) => CERT_NUMBERS.counter(String(year));
+
 export function newestFirst(a: Doc, b: Doc): number {
   const d = Number(b.issuedAt ?? b.created ?? 0) - Number(a.issuedAt ?? a.created ?? 0);
   return d !== 0 ? d : String(b.no).localeCompare(String(a.no));

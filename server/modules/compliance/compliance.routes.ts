@@ -2,10 +2,11 @@ import { z } from 'zod';
 import { clip } from '../../../shared/fields';
 import { defineRoute } from '../../http/define-route';
 import { badRequest, notFound } from '../../http/errors';
+import { issueNumber } from '../../store/series';
 import type { Doc } from '../../store/types';
-import { AUDIT_LOG, auditRow, CAPA, COMPLIANCE, CONTROL_KEYS, CONTROLS_ID, CONTROLS_MAX, isStamp, nowStamp, type ControlKey } from './compliance.service';
+import { AUDIT_LOG, AUDIT_NUMBERS, auditRow, CAPA, COMPLIANCE, CONTROL_KEYS, CONTROLS_ID, CONTROLS_MAX, isStamp, nowStamp, type ControlKey } from './compliance.service';
 
-export const AUDIT_SERIES = 'audit';
+export const AUDIT_SERIES = AUDIT_NUMBERS.name;
 
 const str = (n: number) =>
   z
@@ -96,8 +97,7 @@ export const complianceRoutes = [
       // an audit row's ts is 'YYYY-MM-DD HH:mm'; a malformed one would block the compliance report for good
       if (body.ts && !isStamp(body.ts)) throw badRequest('invalid ts', { message: '日時(ts)は YYYY-MM-DD HH:mm 形式で指定してください' });
       const doc = await app.store.transact(ws, async (tx) => {
-        const seq = await tx.next(AUDIT_SERIES);
-        const id = `al-${String(seq).padStart(4, '0')}`;
+        const { n: seq, value: id } = await issueNumber(tx, AUDIT_NUMBERS);
         return tx.put(AUDIT_LOG, id, {
           id,
           seq,

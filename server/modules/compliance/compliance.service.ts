@@ -1,10 +1,23 @@
 import { jstDate, jstMonth, jstStamp } from '../../../shared/dates';
+import { declareSeries, followSeq, padNumber } from '../../store/series';
 import type { Doc } from '../../store/types';
 
 export const COMPLIANCE = 'compliance';
 export const CONTROLS_ID = 'controls';
 export const CAPA = 'capa';
 export const AUDIT_LOG = 'auditLog';
+/** Audit rows al-0001, … (seq repeats the number). */
+export const AUDIT_NUMBERS = declareSeries({
+  name: 'audit',
+  period: 'none',
+  coll: AUDIT_LOG,
+  field: 'id',
+  keyed: true,
+  format: (n) => `al-${padNumber(n, 4)}`,
+  pattern: /^al-(?<n>\d{4,})$/,
+  reserve: 500,
+  follow: followSeq,
+});
 export const CUSTODY = 'custody';
 
 export const CONTROL_KEYS = ['isms', 'pmark', 'soc2', 'appi'] as const;

@@ -1,12 +1,31 @@
 import { generateImei } from '../../../shared/imei';
 import type { CountedCollection } from '../../store/count-guard';
+import { declareSeries, issueNumber, padNumber } from '../../store/series';
 import type { Doc, Tx } from '../../store/types';
 
 export const DEVICES = 'devices';
 /** Devices count against a central tenant's plan. */
 export const devicesPlanCounted: CountedCollection = { coll: DEVICES, resource: 'devices' };
-/** Asset numbers HK-26-<n> and the serial index share this series. */
-export const ASSET_SERIES = 'asset';
+/** The generated serial of a device ends with its asset number (PXL-000179): it follows a renumbered asset. */
+function serialFollow(doc: Doc, _b: string, _a: string, oldN: number, newN: number): Doc {
+  const serial = typeof doc.serial === 'string' ? doc.serial : '';
+  const tail = `-${padNumber(oldN, 6)}`;
+  return serial.endsWith(tail) ? { serial: `${serial.slice(0, -tail.length)}-${padNumber(newN, 6)}` } : {};
+}
+
+/** Asset numbers HK-26-<n> and the serial index share this series (a bench registers thousands a day). */
+export const ASSET_NUMBERS = declareSeries({
+  name: 'asset',
+  period: 'none',
+  coll: DEVICES,
+  field: 'asset',
+  keyed: false,
+  format: (n) => `HK-26-${n}`,
+  pattern: /^HK-26-(?<n>\d+)$/,
+  reserve: 6000,
+  follow: serialFollow,
+});
+export const ASSET_SERIES = ASSET_NUMBERS.name;
 /** The platform label a device gets when none is given. */
 export const DEFAULT_MDM = 'Microsoft Intune';
 
@@ -60,7 +79,7 @@ export async function freshImei(tx: Tx, taken: Set<string> = new Set()): Promise
 /** Fill the generated defaults of a new device: imei, serial, asset, maker, os, chip, stamps. */
 export async function completeDevice(tx: Tx, input: Doc, taken?: Set<string>): Promise<Doc> {
   const imei = typeof input.imei === 'string' && input.imei !== '' ? input.imei : await freshImei(tx, taken);
-  const n = await tx.next(ASSET_SERIES);
+  const { n, value: asset } = await issueNumber(tx, ASSET_NUMBERS);
   const model = String(input.model);
   const defs = modelDefaults(model);
   const now = Date.now();
@@ -68,8 +87,8 @@ export async function completeDevice(tx: Tx, input: Doc, taken?: Set<string>): P
   return {
     imei,
     ...rest,
-    serial: input.serial || `${defs.prefix}-${String(n).padStart(6, '0')}`,
-    asset: input.asset || `HK-26-${n}`,
+    serial: input.serial || `${defs.prefix}-${padNumber(n, 6)}`,
+    asset: input.asset || asset,
     maker: input.maker || defs.maker,
     os: input.os || defs.os,
     chip: chipFor(String(input.status)),

@@ -3,11 +3,23 @@ import { jstDate } from '../../../shared/dates';
 import { createShape, intClamp, text } from '../../../shared/fields';
 import { defineRoute } from '../../http/define-route';
 import { badRequest, notFound } from '../../http/errors';
+import { declareSeries, issueNumber, padNumber } from '../../store/series';
 import type { Doc } from '../../store/types';
 import { isDate } from '../compliance/compliance.service';
 
 export const DOCK_RESERVATIONS = 'dockReservations';
-export const DOCK_SERIES = 'dock';
+/** Dock reservations RV-0001, … */
+export const DOCK_NUMBERS = declareSeries({
+  name: 'dock',
+  period: 'none',
+  coll: DOCK_RESERVATIONS,
+  field: 'id',
+  keyed: true,
+  format: (n) => `RV-${padNumber(n, 4)}`,
+  pattern: /^RV-(?<n>\d{4,})$/,
+  reserve: 100,
+});
+export const DOCK_SERIES = DOCK_NUMBERS.name;
 
 const reservationBody = createShape({
   id: text(40).optional(),
@@ -60,7 +72,7 @@ export const dockRoutes = [
         const now = Date.now();
         const existing = givenId ? await tx.get(DOCK_RESERVATIONS, givenId) : null;
         if (existing && givenId) return (await tx.patch(DOCK_RESERVATIONS, givenId, { ...present, updated: now })) ?? existing;
-        const id = `RV-${String(await tx.next(DOCK_SERIES)).padStart(4, '0')}`;
+        const id = (await issueNumber(tx, DOCK_NUMBERS)).value;
         return tx.put(DOCK_RESERVATIONS, id, { id, created: now, updated: now, date: jstDate(), ...DEFAULTS, ...present });
       });
       return { reservation };

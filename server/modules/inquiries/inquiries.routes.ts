@@ -1,10 +1,24 @@
 import { text } from '../../../shared/fields';
 import { crudRoutes } from '../../http/crud';
+import { declareSeries, issueNumber, mirrorField, padNumber } from '../../store/series';
 
-export const INQUIRY_SERIES = 'inquiry';
+export const INQUIRIES = 'inquiries';
+/** 5-digit inquiry ids (00012); inquiryId repeats the id. */
+export const INQUIRY_NUMBERS = declareSeries({
+  name: 'inquiry',
+  period: 'none',
+  coll: INQUIRIES,
+  field: 'id',
+  keyed: true,
+  format: (n) => padNumber(n, 5),
+  pattern: /^(?<n>\d{5,})$/,
+  reserve: 200,
+  follow: mirrorField('inquiryId'),
+});
+export const INQUIRY_SERIES = INQUIRY_NUMBERS.name;
 
 export const inquiryRoutes = crudRoutes({
-  coll: 'inquiries',
+  coll: INQUIRIES,
   listPath: '/api/inquiries',
   listKey: 'inquiries',
   itemPath: '/api/inquiry',
@@ -28,7 +42,7 @@ export const inquiryRoutes = crudRoutes({
     returnDate: text(20),
     returnReceivedDate: text(20),
   },
-  newId: async (tx) => String(await tx.next(INQUIRY_SERIES)).padStart(5, '0'),
+  newId: async (tx) => (await issueNumber(tx, INQUIRY_NUMBERS)).value,
   onCreate: (doc) => ({ inquiryId: doc.id, created: Date.now() }),
   // Oldest id first: ids are zero-padded, so string order is number order.
   sort: (a, b) => String(a.id).localeCompare(String(b.id)),

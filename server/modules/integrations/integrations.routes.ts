@@ -3,12 +3,25 @@ import { clip } from '../../../shared/fields';
 import { defineRoute } from '../../http/define-route';
 import { badRequest } from '../../http/errors';
 import { declareCap } from '../../store/caps';
+import { declareSeries, followSeq, issueNumber, padNumber } from '../../store/series';
 import type { Doc } from '../../store/types';
 
 export const INTEGRATIONS = 'integrations';
 export const RULES_ID = 'rules';
 export const SYNC_LOG = 'syncLog';
-export const SYNC_LOG_SERIES = 'synclog';
+/** Sync log entries LOG-0001, … (seq repeats the number). */
+export const SYNC_LOG_NUMBERS = declareSeries({
+  name: 'synclog',
+  period: 'none',
+  coll: SYNC_LOG,
+  field: 'id',
+  keyed: true,
+  format: (n) => `LOG-${padNumber(n, 4)}`,
+  pattern: /^LOG-(?<n>\d{4,})$/,
+  reserve: 200,
+  follow: followSeq,
+});
+export const SYNC_LOG_SERIES = SYNC_LOG_NUMBERS.name;
 /** The sync log keeps its 60 newest entries. */
 export const SYNC_LOG_MAX = 60;
 // every replica (central included) trims entries that arrive from elsewhere to the same cap
@@ -93,8 +106,8 @@ export const integrationRoutes = [
         time = t.toISOString();
       }
       return app.store.transact(ws, async (tx) => {
-        const seq = await tx.next(SYNC_LOG_SERIES);
-        const entry = { id: `LOG-${String(seq).padStart(4, '0')}`, seq, service: body.service || '—', kind: body.kind || 'sync', result: body.result || '成功', time };
+        const { n: seq, value: id } = await issueNumber(tx, SYNC_LOG_NUMBERS);
+        const entry = { id, seq, service: body.service || '—', kind: body.kind || 'sync', result: body.result || '成功', time };
         await tx.put(SYNC_LOG, entry.id, entry);
         // A capped list is trimmed locally, never synced as deletions (DESIGN §4).
         await tx.trimLocal(SYNC_LOG, SYNC_LOG_MAX);

@@ -1,14 +1,14 @@
 import { z } from 'zod';
 import { jstYymm } from '../../../shared/dates';
 import { defineRoute, Reply } from '../../http/define-route';
+import { issueNumber } from '../../store/series';
 import { readCompany } from '../settings/settings.service';
 import { renderInvoicePdf } from './invoice-pdf';
 import { badRequest, notFound } from '../../http/errors';
 import {
   billingSummary,
   INVOICES,
-  invoiceId,
-  invoiceSeries,
+  INVOICE_NUMBERS,
   readAmount,
   readBool,
   readCust,
@@ -55,7 +55,7 @@ export const invoiceRoutes = [
         let id = custom;
         // A custom id may already hold a number of the month's series: skip it, never overwrite an invoice.
         if (!useCustom) {
-          do id = invoiceId(month, await tx.next(invoiceSeries(month)));
+          do id = (await issueNumber(tx, INVOICE_NUMBERS, month)).value;
           while (await tx.get(INVOICES, id));
         }
         const now = Date.now();

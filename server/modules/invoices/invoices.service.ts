@@ -1,6 +1,7 @@
 import { clip } from '../../../shared/fields';
 import { badRequest } from '../../http/errors';
 import type { SeedSpec } from '../../store/seed';
+import { declareSeries, padNumber } from '../../store/series';
 import type { Doc } from '../../store/types';
 
 export const INVOICES = 'invoices';
@@ -19,9 +20,20 @@ export interface Invoice {
   recurring: boolean;
 }
 
-/** Number series of a month's invoices (INV-YYMM-NNN). */
-export const invoiceSeries = (yymm: string) => `invoice:${yymm}`;
-export const invoiceId = (yymm: string, n: number) => `INV-${yymm}-${String(n).padStart(3, '0')}`;
+export const invoiceId = (yymm: string, n: number) => `INV-${yymm}-${padNumber(n, 3)}`;
+/** Invoice numbers restart every month: INV-YYMM-NNN. */
+export const INVOICE_NUMBERS = declareSeries({
+  name: 'invoice',
+  period: 'yymm',
+  coll: INVOICES,
+  field: 'id',
+  keyed: true,
+  format: (n, yymm) => invoiceId(yymm, n),
+  pattern: /^INV-(?<p>\d{4})-(?<n>\d{3,})$/,
+  reserve: 100,
+});
+/** Number series of a month's invoices. */
+export const invoiceSeries = (yymm: string) => INVOICE_NUMBERS.counter(yymm);
 
 const MONTH = /^\d{2}(0[1-9]|1[0-2])$/;
 
@@ -118,16 +130,5 @@ export function billingSummary(invoices: Doc[], yymm: string) {
   };
 }
 
-/** Seeded invoices; each month's number series continues after the seeded ids. */
-export const invoiceSeed: SeedSpec = {
-  file: 'invoices.json',
-  coll: INVOICES,
-  after: async (tx, docs) => {
-    const max = new Map<string, number>();
-    for (const d of docs) {
-      const m = /^INV-(\d{4})-(\d+)$/.exec(String(d.id));
-      if (m) max.set(m[1]!, Math.max(max.get(m[1]!) ?? 0, Number(m[2])));
-    }
-    for (const [yymm, n] of max) await tx.bumpSeries(invoiceSeries(yymm), n);
-  },
-};
+/** Seeded invoices; each month's number series continues after the seeded ids (INVOICE_NUMBERS). */
+export const invoiceSeed: SeedSpec = { file: 'invoices.json', coll: INVOICES };

@@ -3,9 +3,21 @@ import { clip, createShape, json, oneOf, text } from '../../../shared/fields';
 import { randomId } from '../../http/crud';
 import { defineRoute } from '../../http/define-route';
 import { badRequest, notFound } from '../../http/errors';
+import { declareSeries, issueNumber } from '../../store/series';
 import type { Doc, Tx } from '../../store/types';
 
 export const NETWORK_DEALS = 'networkDeals';
+/** A deal's seq orders deals created in the same millisecond (its key is random). */
+export const DEAL_NUMBERS = declareSeries({
+  name: 'networkDeal',
+  period: 'none',
+  coll: NETWORK_DEALS,
+  field: 'seq',
+  keyed: false,
+  format: (n) => n,
+  pattern: /^(?<n>\d+)$/,
+  reserve: 100,
+});
 export const CENTERS = 'centers';
 export const NETWORK = 'network';
 export const OEM_ID = 'oem';
@@ -89,7 +101,7 @@ export const networkRoutes = [
       const units = readUnits(body.units);
       const rate = readRate(body.rate);
       return app.store.transact(ws, async (tx) => {
-        const seq = await tx.next('networkDeal');
+        const { n: seq } = await issueNumber(tx, DEAL_NUMBERS);
         const deal = {
           id: randomId('nd-'),
           seq,

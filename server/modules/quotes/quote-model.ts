@@ -4,10 +4,22 @@ import { z } from 'zod';
 import { clip } from '../../../shared/fields';
 import { badRequest } from '../../http/errors';
 import { SEEDS_DIR } from '../../store/seed';
+import { declareSeries, padNumber } from '../../store/series';
 import type { Doc, Tx } from '../../store/types';
 import { computeTotals, type QuoteLine, type QuoteTotals } from './quote-pricing';
 
 export const QUOTES = 'quotes';
+/** Quotes restart every month: Q-YYMM-NNN. */
+export const QUOTE_NUMBERS = declareSeries({
+  name: 'quote',
+  period: 'yymm',
+  coll: QUOTES,
+  field: 'id',
+  keyed: true,
+  format: (n, yymm) => `Q-${yymm}-${padNumber(n, 3)}`,
+  pattern: /^Q-(?<p>\d{4})-(?<n>\d{3,})$/,
+  reserve: 100,
+});
 export const QUOTE_DRAFTS = 'quoteDrafts';
 export const DRAFT_ID = 'current';
 export const DEFAULT_COST_RATE = 45;

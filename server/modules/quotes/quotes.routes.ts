@@ -5,6 +5,7 @@ import { badRequest, conflict, HttpError, notFound } from '../../http/errors';
 import { readCompany } from '../settings/settings.service';
 import { renderQuotePdf, revisionOf } from './quote-pdf';
 import type { AppContext } from '../../context';
+import { issueNumber } from '../../store/series';
 import type { Tx } from '../../store/types';
 import { BOM, quoteCsv, quoteDocument } from './quote-export';
 import {
@@ -17,6 +18,7 @@ import {
   inconsistent,
   MAX_Q,
   QUOTE_DRAFTS,
+  QUOTE_NUMBERS,
   QUOTES,
   quoteBody,
   readPattern,
@@ -167,7 +169,7 @@ export const quoteRoutes = [
         await validateQuote(tx, q, body.totals);
         await fillCustomerName(tx, q);
         const yymm = jstYymm();
-        q.id = `Q-${yymm}-${String(await tx.next(`quote:${yymm}`)).padStart(3, '0')}`;
+        q.id = (await issueNumber(tx, QUOTE_NUMBERS, yymm)).value;
         const now = Date.now();
         q.createdAt = now;
         q.updatedAt = now;

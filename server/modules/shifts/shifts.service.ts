@@ -1,5 +1,6 @@
 import { clip } from '../../../shared/fields';
 import { declareCap } from '../../store/caps';
+import { declareSeries, followSeq, issueNumber, padNumber } from '../../store/series';
 import type { Doc, Tx } from '../../store/types';
 
 export const SHIFTS = 'shifts';
@@ -26,6 +27,18 @@ export const DRAFT_TTL_MS = 12 * 3_600_000;
 export const HISTORY_MAX = 20;
 // every replica (central included) trims history that arrives from elsewhere to the same cap
 declareCap(SHIFT_HISTORY, HISTORY_MAX);
+/** Roster snapshots snap-00001, … (seq repeats the number). */
+export const SNAPSHOT_NUMBERS = declareSeries({
+  name: 'shiftHistory',
+  period: 'none',
+  coll: SHIFT_HISTORY,
+  field: 'id',
+  keyed: true,
+  format: (n) => `snap-${padNumber(n, 5)}`,
+  pattern: /^snap-(?<n>\d{5,})$/,
+  reserve: 50,
+  follow: followSeq,
+});
 export const REASON_APPLY = '適用前のシフト';
 export const REASON_RESTORE = '復元前のシフト';
 
@@ -131,8 +144,8 @@ export async function listHistory(tx: Tx): Promise<Snapshot[]> {
 
 /** Push a snapshot and drop the oldest beyond 20. */
 export async function pushHistory(tx: Tx, grid: Grid, reason: string): Promise<Snapshot> {
-  const seq = await tx.next('shiftHistory');
-  const snap: Snapshot = { id: `snap-${String(seq).padStart(5, '0')}`, seq, ts: Date.now(), reason, grid };
+  const { n: seq, value: id } = await issueNumber(tx, SNAPSHOT_NUMBERS);
+  const snap: Snapshot = { id, seq, ts: Date.now(), reason, grid };
   await tx.put(SHIFT_HISTORY, snap.id, snap);
   // A capped list is trimmed locally, never synced as deletions (DESIGN §4).
   await tx.trimLocal(SHIFT_HISTORY, HISTORY_MAX);

@@ -1,10 +1,24 @@
 import { bool, oneOf, text } from '../../../shared/fields';
 import { crudRoutes } from '../../http/crud';
+import { declareSeries, issueNumber, padNumber } from '../../store/series';
 
-export const SHIPMENT_SERIES = 'shipment';
+export const SHIPMENTS = 'shipments';
+/** SHP-1001, SHP-1002, … */
+export const SHIPMENT_NUMBERS = declareSeries({
+  name: 'shipment',
+  period: 'none',
+  start: 1001,
+  coll: SHIPMENTS,
+  field: 'id',
+  keyed: true,
+  format: (n) => `SHP-${padNumber(n, 4)}`,
+  pattern: /^SHP-(?<n>\d{4,})$/,
+  reserve: 500,
+});
+export const SHIPMENT_SERIES = SHIPMENT_NUMBERS.name;
 
 export const shipmentRoutes = crudRoutes({
-  coll: 'shipments',
+  coll: SHIPMENTS,
   listPath: '/api/shipments',
   listKey: 'shipments',
   itemPath: '/api/shipment',
@@ -19,7 +33,7 @@ export const shipmentRoutes = crudRoutes({
     status: text(40).default('予定'),
     late: bool(),
   },
-  newId: async (tx) => `SHP-${String(await tx.next(SHIPMENT_SERIES, { start: 1001 })).padStart(4, '0')}`,
+  newId: async (tx) => (await issueNumber(tx, SHIPMENT_NUMBERS)).value,
   onCreate: () => {
     const now = Date.now();
     return { created: now, updated: now };

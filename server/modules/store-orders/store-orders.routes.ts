@@ -3,8 +3,9 @@ import { jstDate } from '../../../shared/dates';
 import { randomId } from '../../http/crud';
 import { defineRoute } from '../../http/define-route';
 import { badRequest, notFound } from '../../http/errors';
+import { issueNumber } from '../../store/series';
 import type { Doc } from '../../store/types';
-import { builtInProducts, orderSeries, orderTotals, readLines, STORE_ORDERS, STORE_PRODUCTS, text, yen } from './store-orders.service';
+import { builtInProducts, ORDER_NUMBERS, orderTotals, readLines, STORE_ORDERS, STORE_PRODUCTS, text, yen } from './store-orders.service';
 
 const idParams = z.object({ id: z.string().min(1).max(200) });
 const anyObject = z.record(z.string(), z.unknown(), { error: 'body must be a JSON object' });
@@ -42,7 +43,7 @@ export const storeOrderRoutes = [
         const now = Date.now();
         const date = jstDate(now);
         const yyyymm = date.slice(0, 4) + date.slice(5, 7);
-        const id = `AO-${yyyymm}-${String(await tx.next(orderSeries(yyyymm))).padStart(4, '0')}`;
+        const id = (await issueNumber(tx, ORDER_NUMBERS, yyyymm)).value;
         const doc: Doc = {
           id,
           date,

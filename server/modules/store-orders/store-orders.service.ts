@@ -1,6 +1,7 @@
 import { clip } from '../../../shared/fields';
 import { badRequest } from '../../http/errors';
 import { readSeed } from '../../store/seed';
+import { declareSeries, padNumber } from '../../store/series';
 import type { Doc } from '../../store/types';
 
 export const STORE_PRODUCTS = 'storeProducts';
@@ -22,8 +23,19 @@ export function builtInProducts(): Doc[] {
   return readSeed('accessories.json').map((p) => ({ ...p, custom: false }));
 }
 
-/** Order number series of a month: AO-YYYYMM-NNNN. */
-export const orderSeries = (yyyymm: string) => `store-order:${yyyymm}`;
+/** Accessory store orders restart every month: AO-YYYYMM-NNNN. */
+export const ORDER_NUMBERS = declareSeries({
+  name: 'store-order',
+  period: 'yyyymm',
+  coll: STORE_ORDERS,
+  field: 'id',
+  keyed: true,
+  format: (n, yyyymm) => `AO-${yyyymm}-${padNumber(n, 4)}`,
+  pattern: /^AO-(?<p>\d{6})-(?<n>\d{4,})$/,
+  reserve: 200,
+});
+/** Order number series of a month. */
+export const orderSeries = (yyyymm: string) => ORDER_NUMBERS.counter(yyyymm);
 
 export const text = (v: unknown, n: number) => (typeof v === 'string' || typeof v === 'number' ? clip(String(v).trim(), n) : '');
 

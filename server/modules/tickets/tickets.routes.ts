@@ -3,15 +3,30 @@ import { text } from '../../../shared/fields';
 import { crudRoutes, randomId } from '../../http/crud';
 import { defineRoute } from '../../http/define-route';
 import { badRequest, notFound } from '../../http/errors';
+import { declareSeries, issueNumber } from '../../store/series';
 import type { Tx } from '../../store/types';
 
 export const TICKETS = 'tickets';
 export const TICKET_MESSAGES = 'ticketMessages';
-export const TICKET_SERIES = 'ticket';
 /** The first generated ticket is TK-0673. */
 export const FIRST_TICKET = 673;
 
 export const ticketId = (n: number) => `TK-0${n}`;
+
+/** TK-0673, TK-0674, …; a ticket's messages name it by id. */
+export const TICKET_NUMBERS = declareSeries({
+  name: 'ticket',
+  period: 'none',
+  start: FIRST_TICKET,
+  coll: TICKETS,
+  field: 'id',
+  keyed: true,
+  format: ticketId,
+  pattern: /^TK-0(?<n>\d+)$/,
+  reserve: 200,
+  references: [{ coll: TICKET_MESSAGES, field: 'ticketId' }],
+});
+export const TICKET_SERIES = TICKET_NUMBERS.name;
 
 /** `customer` is accepted as an alias of `cust` on input. */
 function aliasCustomer(body: unknown): unknown {
@@ -43,7 +58,7 @@ const ticketCrud = crudRoutes({
     status: text(40).default('受付'),
     priority: text(40),
   },
-  newId: async (tx) => ticketId(await tx.next(TICKET_SERIES, { start: FIRST_TICKET })),
+  newId: async (tx) => (await issueNumber(tx, TICKET_NUMBERS)).value,
   onCreate: () => ({ created: Date.now() }),
   deleteResponse: () => ({}),
   onDelete: removeMessages,

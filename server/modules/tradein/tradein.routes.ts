@@ -3,6 +3,7 @@ import { jstDate, jstYear } from '../../../shared/dates';
 import { randomId } from '../../http/crud';
 import { defineRoute, type RouteDef } from '../../http/define-route';
 import { badRequest, notFound } from '../../http/errors';
+import { issueNumber } from '../../store/series';
 import type { Doc } from '../../store/types';
 import {
   BUYBACKS,
@@ -12,7 +13,7 @@ import {
   readItems,
   readModel,
   RECEIPTS,
-  receiptSeries,
+  RECEIPT_NUMBERS,
   REFURB_STOCK,
   text,
   yen,
@@ -94,7 +95,7 @@ export const tradeinRoutes = [
       const receipt = await app.store.transact(ws, async (tx) => {
         const now = Date.now();
         const year = jstYear(now);
-        const no = `KIT-BUY-${year}-${String(await tx.next(receiptSeries(year))).padStart(4, '0')}`;
+        const no = (await issueNumber(tx, RECEIPT_NUMBERS, String(year))).value;
         const date = jstDate(now);
         return tx.put(RECEIPTS, no, { no, id: no, date, dateJa: dateJa(date), cust, person: text(body.person, 60), items, total, note: text(body.note, 300), ts: now });
       });

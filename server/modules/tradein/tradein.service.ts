@@ -1,5 +1,6 @@
 import { clip } from '../../../shared/fields';
 import { badRequest } from '../../http/errors';
+import { declareSeries, mirrorField, padNumber } from '../../store/series';
 import type { Doc } from '../../store/types';
 
 export const BUYBACKS = 'buybacks';
@@ -80,4 +81,16 @@ export function readItems(raw: unknown): { items: Doc[]; total: number } {
   return { items, total };
 }
 
-export const receiptSeries = (year: number) => `buyback-receipt:${year}`;
+/** Buyback receipts restart every year: KIT-BUY-YYYY-NNNN (id repeats no). */
+export const RECEIPT_NUMBERS = declareSeries({
+  name: 'buyback-receipt',
+  period: 'year',
+  coll: RECEIPTS,
+  field: 'no',
+  keyed: true,
+  format: (n, year) => `KIT-BUY-${year}-${padNumber(n, 4)}`,
+  pattern: /^KIT-BUY-(?<p>\d{4})-(?<n>\d{4,})$/,
+  reserve: 300,
+  follow: mirrorField('id'),
+});
+export const receiptSeries = (year: number) => RECEIPT_NUMBERS.counter(String(year));

@@ -1,28 +1,25 @@
 import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { jstYymm } from '../../../shared/dates';
 import { HttpError } from '../../http/errors';
-import { ensureWorkspace, maxNumber, readSeed, type SeedSpec } from '../../store/seed';
+import { ensureWorkspace, readSeed, type SeedSpec } from '../../store/seed';
 import { declareCap } from '../../store/caps';
 import { SqliteStore } from '../../store/sqlite-store';
-import type { Doc, Tx } from '../../store/types';
+import type { Doc } from '../../store/types';
 import { SyncBench } from '../bench';
 import { SyncCentral } from '../central';
 import { planRenumbering, renumberedKey, type SeriesShift } from '../numbered';
 import { dumpReplica, Oracle } from './oracle';
+import { BLOCK, LOG_CAP, randomOps, simSeries, type Op } from './ops';
 import { Rng } from './rng';
 import { SimTransport, type FaultCounts, type NetState } from './sim-transport';
 
 const MIN = 60_000;
 /** Virtual start: 2026-11-22 in Japan. */
 const T0 = Date.UTC(2026, 10, 22, 1, 0, 0);
-const LOG_CAP = 60;
-const BLOCK = 12;
-
 const SEEDS: SeedSpec[] = [
   { file: 'devices.json', coll: 'devices', key: 'imei' },
-  { file: 'tickets.json', coll: 'tickets', after: (tx, docs) => tx.bumpSeries('ticket', maxNumber(docs, 'id', /^TK-0(\d+)$/)) },
+  { file: 'tickets.json', coll: 'tickets' },
 ];
 
 interface Bench {
@@ -47,6 +44,10 @@ interface Bench {
 export interface SimOptions {
   /** Unenrolled benches and central issue sequential numbers too (renumbered at enrolment). */
   numbersBeforeEnrol?: boolean;
+  /** Virtual start time (default 2026-11-22 in Japan). */
+  start?: number;
+  /** Central is unreachable from `from` to `to` (virtual time), e.g. across midnight of Dec 31. */
+  outage?: { from: number; to: number };
 }
 
 export interface SimReport {
@@ -58,16 +59,21 @@ export interface SimReport {
   cycles: number;
   /** Numbers issued before enrolment that moved to a range central reserved. */
   renumbered: number;
+  /** Numbers benches issued from their reserve (their blocks were spent). */
+  overflowIssued: number;
+  /** Numbers issued per counter (erz:2026, invoice:2701, …), by benches and central. */
+  counters: Record<string, number>;
+  /** Numbers enrolled benches issued per counter while central was unreachable. */
+  offline: Record<string, number>;
   faults: FaultCounts;
   problems: string[];
 }
 
-type Op = (tx: Tx, issued: [string, number][]) => Promise<void>;
-
 /** 1 central + N benches in one process, each its own SQLite file, driven by one seeded RNG. */
 export class World {
   readonly rng: Rng;
-  now = T0;
+  now: number;
+  readonly series = simSeries();
   readonly net: NetState = { centralUp: true, faults: true };
   readonly oracle = new Oracle();
   readonly faults: FaultCounts = { dropped: 0, lostResponse: 0, duplicated: 0, replayed: 0, futureRefused: 0 };
@@ -80,6 +86,9 @@ export class World {
   readonly benches: Bench[] = [];
   private readonly issued = new Map<string, Set<number>>();
   private readonly imeis: string[] = [];
+  /** Reserve numbers issued by bench processes that crashed since. */
+  private overflowBefore = 0;
+  private readonly offline: Record<string, number> = {};
   stats = { ops: 0, committed: 0, refused503: 0, crashes: 0, cycles: 0, renumbered: 0 };
 
   constructor(
@@ -88,6 +97,7 @@ export class World {
     private readonly opts: SimOptions = {},
   ) {
     this.rng = new Rng(seed);
+    this.now = opts.start ?? T0;
     this.root = mkdtempSync(join(tmpdir(), `kitting-sim-${seed}-`));
     const seeded = readSeed('devices.json').slice(0, 12).map((d) => String(d.imei));
     for (let i = 0; i < 24; i += 1) this.imeis.push(`35${String(1000 + i).padStart(13, '0')}`);
@@ -98,9 +108,9 @@ export class World {
 
   async setup(): Promise<void> {
     this.centralStore = new SqliteStore({ file: join(this.root, 'central.db'), node: 'central', wall: () => this.now });
-    this.central = new SyncCentral(this.centralStore);
+    this.central = new SyncCentral(this.centralStore, this.series);
     this.ws = 'w-sim';
-    await ensureWorkspace(this.centralStore, this.ws, 'anonymous', SEEDS);
+    await ensureWorkspace(this.centralStore, this.ws, 'anonymous', SEEDS, this.series);
     this.feedCentral();
     for (let i = 0; i < this.nBenches; i += 1) {
       const name = `bench${i + 1}`;
@@ -108,21 +118,22 @@ export class World {
       mkdirSync(dir);
       const skew = this.rng.int(-10 * MIN, 10 * MIN);
       const b = { name, dir, file: join(dir, 'kitting.db'), skew, online: true, crashNext: false, fed: 0, localWs: `b-${name}`, held: [] as Bench['held'], heldNumbers: [] as Bench['heldNumbers'] } as Bench;
-      this.open(b);
-      await ensureWorkspace(b.store, b.localWs, 'bench', SEEDS);
+      await this.open(b);
+      await ensureWorkspace(b.store, b.localWs, 'bench', SEEDS, this.series);
       await b.store.setMeta('bench_workspace', b.localWs);
       this.benches.push(b);
       this.feed(b);
     }
   }
 
-  private open(b: Bench): void {
+  private async open(b: Bench): Promise<void> {
     b.store = new SqliteStore({ file: b.file, node: b.name, wall: () => this.now + b.skew });
     b.transport ??= new SimTransport(() => this.central, this.rng, this.net, () => b.online, this.faults);
     b.sync = new SyncBench(b.store, {
       dataDir: b.dir,
       transport: () => b.transport,
       blockSize: BLOCK,
+      series: this.series,
       now: () => this.now,
       pages: { push: 25, pull: 40, snapshot: 60 },
       beforeApplyCommit: () => {
@@ -132,14 +143,16 @@ export class World {
         }
       },
     });
+    await b.sync.load();
   }
 
   /** Kill the bench process mid-way (no clean close) and start it again on the same file. */
-  private crash(b: Bench): void {
+  private async crash(b: Bench): Promise<void> {
+    this.overflowBefore += b.store.replica.overflowIssued;
     b.store.db.close();
     b.crashNext = false;
     this.stats.crashes += 1;
-    this.open(b);
+    await this.open(b);
   }
 
   private wsOf(b: Bench): string {
@@ -165,6 +178,7 @@ export class World {
       planRenumbering(
         b.held.map((c) => ({ coll: c.coll, id: c.id, data: {}, stamps: {}, deleted: false })),
         shifts,
+        this.series.all(),
       )
         .filter((w) => w.to !== w.from)
         .map((w) => `${w.coll}\u0001${w.from}`),
@@ -211,86 +225,11 @@ export class World {
     return last;
   }
 
-  // ---- random operations ----
-
   private ops(enrolled: boolean): Op[] {
-    const rng = this.rng;
-    const now = this.now;
-    const device: Op = async (tx) => {
-      const imei = rng.pick(this.imeis);
-      const cur = await tx.get('devices', imei);
-      if (cur) await tx.patch('devices', imei, { status: rng.pick(['入荷待ち', 'キッティング中', '出荷済', '修理中']), loc: `棚${rng.int(1, 9)}`, bat: rng.int(1, 100) });
-      else await tx.put('devices', imei, { imei, model: rng.pick(['iPhone 16', 'Pixel 9']), status: '入荷待ち', bat: 100, note: `scan ${rng.int(1, 999)}` });
-    };
-    const replace: Op = async (tx) => {
-      const imei = rng.pick(this.imeis);
-      const cur = await tx.get('devices', imei);
-      if (!cur) return;
-      const { note: _note, ...rest } = cur;
-      await tx.put('devices', imei, { ...rest, user: `user${rng.int(1, 20)}`, model: rng.pick(['iPhone 15', 'iPad Air']) });
-    };
-    const remove: Op = async (tx) => {
-      await tx.remove('devices', rng.pick(this.imeis));
-    };
-    const job: Op = async (tx) => {
-      const jobs = await tx.list('jobs');
-      if (jobs.length > 0 && rng.chance(0.6)) {
-        const j = rng.pick(jobs);
-        await tx.patch('jobs', String(j.id), { qty: rng.int(1, 50), stage: rng.pick(['受入', '初期化', '出荷']) });
-      } else {
-        const id = `JOB-${rng.int(0, 1e9).toString(36)}`;
-        await tx.put('jobs', id, { id, title: `案件${rng.int(1, 99)}`, qty: rng.int(1, 50) });
-      }
-    };
-    const settings: Op = async (tx) => {
-      const cur = await tx.get('settings', 'company');
-      const fields = rng.chance(0.5) ? { name: `会社${rng.int(1, 9)}` } : { tel: `03-${rng.int(1000, 9999)}` };
-      if (cur) await tx.patch('settings', 'company', fields);
-      else await tx.put('settings', 'company', { id: 'company', ...fields });
-    };
-    const next = async (tx: Tx, issued: [string, number][], series: string, start?: number) => {
-      const n = await tx.next(series, start === undefined ? undefined : { start });
-      issued.push([series, n]);
-      return n;
-    };
-    const ticket: Op = async (tx, issued) => {
-      const tickets = await tx.list('tickets');
-      if (tickets.length > 0 && rng.chance(0.6)) {
-        const t = rng.pick(tickets);
-        const mid = `M-${rng.int(0, 1e9).toString(36)}`;
-        await tx.put('ticketMessages', mid, { id: mid, ticketId: t.id, text: `返信${rng.int(1, 99)}`, at: now });
-        await tx.patch('tickets', String(t.id), { status: rng.pick(['受付', '対応中', '完了']) });
-        return;
-      }
-      const id = `TK-0${await next(tx, issued, 'ticket', 673)}`;
-      await tx.put('tickets', id, { id, subject: `件名${rng.int(1, 99)}`, status: '受付', created: now });
-    };
-    const cert: Op = async (tx, issued) => {
-      const no = `KIT-ERZ-2026-${String(await next(tx, issued, 'erz:2026')).padStart(4, '0')}`;
-      await tx.put('erasureCerts', no, { no, date: '2026-11-22', count: rng.int(1, 30), devices: [rng.pick(this.imeis)] });
-    };
-    const log: Op = async (tx, issued) => {
-      const id = `LOG-${String(await next(tx, issued, 'log')).padStart(4, '0')}`;
-      await tx.put('syncLog', id, { id, service: 'MDM', kind: 'push', result: 'ok', time: new Date(now).toISOString() });
-      await tx.trimLocal('syncLog', LOG_CAP);
-    };
-    const shipment: Op = async (tx, issued) => {
-      const id = `SHP-${await next(tx, issued, 'shipment', 1001)}`;
-      await tx.put('shipments', id, { id, customer: `顧客${rng.int(1, 9)}`, status: '予定' });
-    };
-    const invoice: Op = async (tx, issued) => {
-      const series = `invoice:${jstYymm(now)}`;
-      const id = `INV-${jstYymm(now)}-${String(await next(tx, issued, series)).padStart(3, '0')}`;
-      await tx.put('invoices', id, { id, amount: rng.int(1000, 90000) });
-    };
-    // Before enrolment a bench's local counters are not leased: its numbers are renumbered at
-    // enrolment where central issued the same (only with numbersBeforeEnrol).
-    const plain = [device, device, device, replace, remove, job, job, settings];
-    if (enrolled) return [...plain, ticket, ticket, cert, log, log, shipment, invoice];
-    return this.opts.numbersBeforeEnrol ? [...plain, ticket, ticket, cert, shipment, invoice] : plain;
+    return randomOps({ rng: this.rng, now: this.now, imeis: this.imeis, numbersBeforeEnrol: this.opts.numbersBeforeEnrol === true }, enrolled);
   }
 
-  private async operate(store: SqliteStore, ws: string, enrolled: boolean, held?: [string, number][]): Promise<void> {
+  private async operate(store: SqliteStore, ws: string, enrolled: boolean, held?: [string, number][], bench?: string): Promise<void> {
     const op = this.rng.pick(this.ops(enrolled));
     const issued: [string, number][] = [];
     this.stats.ops += 1;
@@ -299,9 +238,15 @@ export class World {
       this.stats.committed += 1;
       if (held) held.push(...issued);
       else for (const [series, n] of issued) this.noteIssued(series, n);
+      if (bench && enrolled && !this.net.centralUp) for (const [series] of issued) this.offline[series] = (this.offline[series] ?? 0) + 1;
     } catch (err) {
       if (err instanceof HttpError && err.status === 503 && err.error === 'series_exhausted' && typeof err.extra.series === 'string') {
         this.stats.refused503 += 1;
+        // Allowed only for a bench whose block and reserve of the series are both spent.
+        const series = err.extra.series;
+        const level = (await store.replica.leaseLevels(ws)).find((l) => l.series === series);
+        if (level && level.remaining + level.reserve > 0) this.problems.push(`${bench ?? 'central'}: 503 for ${series} with ${level.remaining} + ${level.reserve} numbers left`);
+        if (this.series.countersAt(this.now).some((c) => c.counter === series) && !level) this.problems.push(`${bench ?? 'central'}: no block of ${series} at all`);
         return;
       }
       throw err;
@@ -318,7 +263,7 @@ export class World {
       await b.sync.cycle();
       return true;
     } catch {
-      if (b.crashNext) this.crash(b);
+      if (b.crashNext) await this.crash(b);
       return false;
     } finally {
       this.feed(b);
@@ -330,6 +275,8 @@ export class World {
     const rng = this.rng;
     this.now += rng.int(0, 4000);
     if (this.net.centralUp ? rng.chance(0.004) : rng.chance(0.03)) this.net.centralUp = !this.net.centralUp;
+    const out = this.opts.outage;
+    if (out && this.now >= out.from && this.now < out.to) this.net.centralUp = false;
     for (const b of this.benches) if (b.online ? rng.chance(0.004) : rng.chance(0.01)) b.online = !b.online;
 
     if (rng.chance(0.12)) {
@@ -337,7 +284,7 @@ export class World {
       this.feedCentral();
     } else {
       const b = rng.pick(this.benches);
-      await this.operate(b.store, this.wsOf(b), b.sync.enrolled, b.sync.enrolled ? undefined : b.heldNumbers);
+      await this.operate(b.store, this.wsOf(b), b.sync.enrolled, b.sync.enrolled ? undefined : b.heldNumbers, b.name);
       this.feed(b);
     }
     if (rng.chance(0.25)) {
@@ -383,7 +330,9 @@ export class World {
   }
 
   report(): SimReport {
-    return { seed: this.seed, ...this.stats, faults: { ...this.faults }, problems: [...this.problems] };
+    const overflowIssued = this.overflowBefore + this.benches.reduce((n, b) => n + b.store.replica.overflowIssued, 0);
+    const counters = Object.fromEntries([...this.issued].map(([c, set]) => [c, set.size]));
+    return { seed: this.seed, ...this.stats, overflowIssued, counters, offline: { ...this.offline }, faults: { ...this.faults }, problems: [...this.problems] };
   }
 
   close(): void {

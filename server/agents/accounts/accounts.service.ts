@@ -1,0 +1,126 @@
+import { createHash, randomBytes } from 'node:crypto';
+import { HttpError } from '../../http/errors';
+import { burnPasswordCheck, hashPassword, verifyPassword } from '../../security/passwords';
+import type { AgentsContext } from '../context';
+import { newId } from '../ids';
+import { checkTotp } from './totp';
+
+export interface UserRow {
+  id: string;
+  email: string;
+  name: string;
+  password_hash: string;
+  token_version: number;
+  totp_secret: string | null;
+  totp_pending: string | null;
+  totp_enabled: number;
+  theme: string;
+  suspended: number;
+  created_at: number;
+}
+
+export interface WorkspaceRow {
+  id: string;
+  name: string;
+  owner_id: string;
+  tier: string;
+  credits: number;
+  paused: number;
+  created_at: number;
+}
+
+const RESET_TTL_MS = 60 * 60_000;
+
+export const normEmail = (e: string) => e.trim().toLowerCase();
+
+export function presentUser(ctx: AgentsContext, u: UserRow) {
+  return {
+    id: u.id,
+    email: u.email,
+    name: u.name,
+    theme: u.theme,
+    twoFactorEnabled: u.totp_enabled === 1,
+    admin: ctx.config.adminEmails.includes(u.email),
+    created_at: new Date(u.created_at).toISOString(),
+  };
+}
+
+export function getUser(ctx: AgentsContext, id: string): UserRow {
+  const u = ctx.db.prepare('SELECT * FROM users WHERE id = ?').get(id) as UserRow | undefined;
+  if (!u) throw new HttpError(401, 'not authenticated');
+  return u;
+}
+
+export function getWorkspace(ctx: AgentsContext, id: string): WorkspaceRow {
+  const w = ctx.db.prepare('SELECT * FROM workspaces WHERE id = ?').get(id) as WorkspaceRow | undefined;
+  if (!w) throw new HttpError(404, 'workspace not found');
+  return w;
+}
+
+/** New account with its own workspace (owner) and the signup credits. */
+export async function register(ctx: AgentsContext, email: string, password: string, name: string): Promise<UserRow> {
+  const e = normEmail(email);
+  const hash = await hashPassword(password);
+  const now = Date.now();
+  const id = newId('usr');
+  const ws = newId('ws');
+  const tx = ctx.db.transaction(() => {
+    if (ctx.db.prepare('SELECT 1 FROM users WHERE email = ?').get(e)) throw new HttpError(409, 'email already registered');
+    ctx.db.prepare('INSERT INTO users (id, email, name, password_hash, created_at) VALUES (?, ?, ?, ?, ?)').run(id, e, name, hash, now);
+    const wsName = name ? `${name}'s workspace` : `${e.split('@')[0]}'s workspace`;
+    ctx.db.prepare('INSERT INTO workspaces (id, name, owner_id, credits, created_at) VALUES (?, ?, ?, ?, ?)').run(ws, wsName, id, ctx.config.signupCredits, now);
+    ctx.db.prepare("INSERT INTO members (workspace_id, user_id, role, created_at) VALUES (?, ?, 'owner', ?)").run(ws, id, now);
+  });
+  tx();
+  return getUser(ctx, id);
+}
+
+/** Email and password, plus the TOTP code when two-factor is on. */
+export async function login(ctx: AgentsContext, email: string, password: string, code: string | undefined): Promise<UserRow> {
+  const u = ctx.db.prepare('SELECT * FROM users WHERE email = ?').get(normEmail(email)) as UserRow | undefined;
+  if (!u) {
+    await burnPasswordCheck(password);
+    throw new HttpError(401, 'invalid email or password');
+  }
+  if (!(await verifyPassword(password, u.password_hash))) throw new HttpError(401, 'invalid email or password');
+  if (u.suspended) throw new HttpError(403, 'account suspended');
+  if (u.totp_enabled && u.totp_secret) {
+    if (code === undefined || code === '') throw new HttpError(401, 'two-factor code required', { twoFactorRequired: true });
+    if (!checkTotp(u.totp_secret, code)) throw new HttpError(401, 'invalid two-factor code', { twoFactorRequired: true });
+  }
+  return u;
+}
+
+/** New password: bumps the token version, so every earlier token stops working at once. */
+export async function setPassword(ctx: AgentsContext, userId: string, password: string): Promise<UserRow> {
+  const hash = await hashPassword(password);
+  ctx.db.prepare('UPDATE users SET password_hash = ?, token_version = token_version + 1 WHERE id = ?').run(hash, userId);
+  return getUser(ctx, userId);
+}
+
+const tokenHash = (t: string) => createHash('sha256').update(t).digest('hex');
+
+/** Mails a one-hour reset link when the account exists; says nothing either way. */
+export async function forgot(ctx: AgentsContext, email: string): Promise<void> {
+  const u = ctx.db.prepare('SELECT id, email FROM users WHERE email = ?').get(normEmail(email)) as { id: string; email: string } | undefined;
+  if (!u) return;
+  const token = randomBytes(32).toString('base64url');
+  ctx.db.prepare('INSERT INTO password_resets (token_hash, user_id, expires_at) VALUES (?, ?, ?)').run(tokenHash(token), u.id, Date.now() + RESET_TTL_MS);
+  const link = `${ctx.config.appUrl}/reset-password?token=${encodeURIComponent(token)}`;
+  await ctx.mailer.send({
+    to: u.email,
+    subject: 'Reset your password',
+    text: `Someone asked to reset the password of this account.\n\nOpen this link within one hour to choose a new password:\n${link}\n\nIf it was not you, ignore this mail; the password stays as it is.\n`,
+  });
+}
+
+/** Consumes a reset token (once, within its hour) and sets the password; all sessions end. */
+export async function reset(ctx: AgentsContext, token: string, password: string): Promise<void> {
+  const h = tokenHash(token);
+  const row = ctx.db.prepare('SELECT user_id, expires_at, used FROM password_resets WHERE token_hash = ?').get(h) as
+    | { user_id: string; expires_at: number; used: number }
+    | undefined;
+  if (!row || row.used || row.expires_at < Date.now()) throw new HttpError(400, 'invalid or expired reset token');
+  ctx.db.prepare('UPDATE password_resets SET used = 1 WHERE token_hash = ?').run(h);
+  await setPassword(ctx, row.user_id, password);
+}

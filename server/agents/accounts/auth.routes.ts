@@ -1,0 +1,168 @@
+import { z } from 'zod';
+import { HttpError } from '../../http/errors';
+import { verifyPassword } from '../../security/passwords';
+import type { AgentsContext } from '../context';
+import { perIp, route, type AgentRoute } from '../http';
+import { billingOf } from '../billing';
+import { forgot, getUser, getWorkspace, login, presentUser, register, reset, setPassword } from './accounts.service';
+import { clearSessionCookie, mintSession, setSessionCookie } from './session';
+import { checkTotp, newTotpSecret, otpauthUri } from './totp';
+
+const email = z.string().trim().toLowerCase().max(254).pipe(z.email('enter a valid email'));
+const password = z.string().min(6, 'password must be at least 6 characters').max(200);
+const code = z.union([z.string(), z.number()]).transform(String);
+
+export function authRoutes(ctx: AgentsContext): AgentRoute[] {
+  const limited = perIp(ctx.limits.auth);
+  const session = async (req: Parameters<typeof setSessionCookie>[0], res: Parameters<typeof setSessionCookie>[1], userId: string) => {
+    const u = getUser(ctx, userId);
+    const token = await mintSession(ctx, u.id, u.token_version);
+    setSessionCookie(req, res, token);
+    return { user: presentUser(ctx, u), token };
+  };
+  return [
+    route({
+      method: 'post',
+      path: '/api/auth/register',
+      auth: 'public',
+      before: limited,
+      body: z.object({ email, password, name: z.string().trim().max(120).optional() }),
+      handler: async ({ body, req, res }) => {
+        const u = await register(ctx, body.email, body.password, body.name ?? '');
+        return session(req, res, u.id);
+      },
+    }),
+    route({
+      method: 'post',
+      path: '/api/auth/login',
+      auth: 'public',
+      before: limited,
+      body: z.object({ email: z.string().trim().max(254), password: z.string().max(200), code: code.optional() }),
+      handler: async ({ body, req, res }) => {
+        const u = await login(ctx, body.email, body.password, body.code);
+        return session(req, res, u.id);
+      },
+    }),
+    route({
+      method: 'post',
+      path: '/api/auth/logout',
+      auth: 'public',
+      handler: ({ res }) => {
+        clearSessionCookie(res);
+        return { ok: true };
+      },
+    }),
+    route({
+      method: 'get',
+      path: '/api/auth/me',
+      auth: 'bearer',
+      handler: ({ caller }) => {
+        const u = getUser(ctx, caller.userId);
+        const w = getWorkspace(ctx, caller.ws);
+        return {
+          user: presentUser(ctx, u),
+          workspace: { id: w.id, name: w.name, tier: w.tier, role: caller.role, created_at: new Date(w.created_at).toISOString() },
+          billing: billingOf(w),
+          impersonator: null,
+        };
+      },
+    }),
+    route({
+      method: 'post',
+      path: '/api/auth/forgot',
+      auth: 'public',
+      before: limited,
+      body: z.object({ email: z.string().max(254).optional() }),
+      handler: async ({ body }) => {
+        if (body.email) {
+          try {
+            await forgot(ctx, body.email);
+          } catch (err) {
+            ctx.log(`reset mail failed: ${err instanceof Error ? err.message : String(err)}`);
+          }
+        }
+        return { ok: true };
+      },
+    }),
+    route({
+      method: 'post',
+      path: '/api/auth/reset',
+      auth: 'public',
+      before: limited,
+      body: z.object({ token: z.string().min(1, 'token is required').max(200), password }),
+      handler: async ({ body, res }) => {
+        await reset(ctx, body.token, body.password);
+        clearSessionCookie(res);
+        return { ok: true };
+      },
+    }),
+    route({
+      method: 'post',
+      path: '/api/auth/password',
+      auth: 'bearer',
+      body: z.object({ currentPassword: z.string().max(200), password }),
+      handler: async ({ caller, body, req, res }) => {
+        const u = getUser(ctx, caller.userId);
+        if (!(await verifyPassword(body.currentPassword, u.password_hash))) throw new HttpError(400, 'current password is wrong');
+        await setPassword(ctx, u.id, body.password);
+        return session(req, res, u.id);
+      },
+    }),
+    route({
+      method: 'post',
+      path: '/api/auth/2fa/setup',
+      auth: 'bearer',
+      handler: ({ caller }) => {
+        const u = getUser(ctx, caller.userId);
+        if (u.totp_enabled) throw new HttpError(409, 'two-factor is already enabled');
+        const secret = newTotpSecret();
+        ctx.db.prepare('UPDATE users SET totp_pending = ? WHERE id = ?').run(secret, u.id);
+        return { secret, otpauth: otpauthUri(secret, u.email) };
+      },
+    }),
+    route({
+      method: 'post',
+      path: '/api/auth/2fa/enable',
+      auth: 'bearer',
+      body: z.object({ code }),
+      handler: ({ caller, body }) => {
+        const u = getUser(ctx, caller.userId);
+        if (u.totp_enabled) throw new HttpError(409, 'two-factor is already enabled');
+        if (!u.totp_pending) throw new HttpError(400, 'run 2fa setup first');
+        if (!checkTotp(u.totp_pending, body.code)) throw new HttpError(400, 'invalid two-factor code');
+        ctx.db.prepare('UPDATE users SET totp_secret = totp_pending, totp_pending = NULL, totp_enabled = 1 WHERE id = ?').run(u.id);
+        return { ok: true, enabled: true };
+      },
+    }),
+    route({
+      method: 'post',
+      path: '/api/auth/2fa/disable',
+      auth: 'bearer',
+      body: z.object({ code }),
+      handler: ({ caller, body }) => {
+        const u = getUser(ctx, caller.userId);
+        if (!u.totp_enabled || !u.totp_secret) throw new HttpError(400, 'two-factor is not enabled');
+        if (!checkTotp(u.totp_secret, body.code)) throw new HttpError(400, 'invalid two-factor code');
+        ctx.db.prepare('UPDATE users SET totp_secret = NULL, totp_enabled = 0 WHERE id = ?').run(u.id);
+        return { ok: true, enabled: false };
+      },
+    }),
+    route({
+      method: 'get',
+      path: '/api/auth/2fa/status',
+      auth: 'bearer',
+      handler: ({ caller }) => ({ enabled: getUser(ctx, caller.userId).totp_enabled === 1 }),
+    }),
+    route({
+      method: 'patch',
+      path: '/api/auth/theme',
+      auth: 'bearer',
+      body: z.object({ theme: z.enum(['light', 'dark'], 'theme must be light or dark') }),
+      handler: ({ caller, body }) => {
+        ctx.db.prepare('UPDATE users SET theme = ? WHERE id = ?').run(body.theme, caller.userId);
+        return { ok: true, theme: body.theme };
+      },
+    }),
+  ];
+}
+

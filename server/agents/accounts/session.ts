@@ -1,0 +1,107 @@
+import type { Request, Response } from 'express';
+import { jwtVerify, SignJWT } from 'jose';
+import { HttpError } from '../../http/errors';
+import type { AgentsContext, Caller } from '../context';
+import type { AgentAuth } from '../http';
+import { clientIp } from '../http';
+
+/** Cookie carrying the session token (the Bearer header wins over it). */
+export const COOKIE = 'service_token';
+export const TOKEN_DAYS = 30;
+const TOKEN_SECONDS = TOKEN_DAYS * 24 * 3600;
+
+interface UserAuthRow {
+  id: string;
+  email: string;
+  token_version: number;
+  suspended: number;
+}
+
+/** HS256 JWT valid 30 days, naming the user and the token version it was minted under. */
+export async function mintSession(ctx: AgentsContext, userId: string, tokenVersion: number): Promise<string> {
+  return new SignJWT({ v: tokenVersion })
+    .setProtectedHeader({ alg: 'HS256', typ: 'JWT' })
+    .setSubject(userId)
+    .setIssuedAt()
+    .setExpirationTime(`${TOKEN_DAYS}d`)
+    .sign(ctx.jwtKey);
+}
+
+export function setSessionCookie(req: Request, res: Response, token: string): void {
+  res.cookie(COOKIE, token, {
+    httpOnly: true,
+    sameSite: 'lax',
+    secure: req.secure,
+    path: '/',
+    maxAge: TOKEN_SECONDS * 1000,
+  });
+}
+
+export function clearSessionCookie(res: Response): void {
+  res.clearCookie(COOKIE, { path: '/', httpOnly: true, sameSite: 'lax' });
+}
+
+function readCookie(req: Request, name: string): string | null {
+  const header = req.headers.cookie;
+  if (!header) return null;
+  for (const part of header.split(';')) {
+    const eq = part.indexOf('=');
+    if (eq < 0) continue;
+    if (part.slice(0, eq).trim() === name) {
+      try {
+        return decodeURIComponent(part.slice(eq + 1).trim());
+      } catch {
+        return null;
+      }
+    }
+  }
+  return null;
+}
+
+/** The token of the request: the Bearer header when present (it wins), else the cookie. */
+export function requestToken(req: Request): string | null {
+  const auth = req.headers.authorization;
+  if (typeof auth === 'string' && auth.trim()) {
+    const m = /^Bearer\s+(.+)$/i.exec(auth.trim());
+    return m ? m[1].trim() : '';
+  }
+  return readCookie(req, COOKIE);
+}
+
+const unauthenticated = (error = 'not authenticated') => new HttpError(401, error);
+
+/** Verify a session token; the user's current token version must match the one it names. */
+export async function verifySession(ctx: AgentsContext, token: string): Promise<UserAuthRow> {
+  let sub: string | undefined;
+  let v: unknown;
+  try {
+    const { payload } = await jwtVerify(token, ctx.jwtKey, { algorithms: ['HS256'] });
+    sub = payload.sub;
+    v = payload.v;
+  } catch {
+    throw unauthenticated('invalid or expired token');
+  }
+  const user = ctx.db.prepare('SELECT id, email, token_version, suspended FROM users WHERE id = ?').get(sub ?? '') as UserAuthRow | undefined;
+  if (!user || user.token_version !== v) throw unauthenticated('invalid or expired token');
+  if (user.suspended) throw new HttpError(403, 'account suspended');
+  return user;
+}
+
+/** The caller's workspace and role (the first workspace the user belongs to). */
+export function membership(ctx: AgentsContext, userId: string): { ws: string; role: string } | null {
+  const row = ctx.db
+    .prepare('SELECT workspace_id AS ws, role FROM members WHERE user_id = ? ORDER BY created_at, workspace_id LIMIT 1')
+    .get(userId) as { ws: string; role: string } | undefined;
+  return row ?? null;
+}
+
+export async function authenticate(ctx: AgentsContext, req: Request, _res: Response, auth: AgentAuth): Promise<Caller> {
+  const ip = clientIp(req);
+  if (auth === 'public') return { ip, userId: '', ws: '', role: '', admin: false };
+  const token = requestToken(req);
+  if (!token) throw unauthenticated();
+  const user = await verifySession(ctx, token);
+  const m = membership(ctx, user.id);
+  if (!m) throw new HttpError(403, 'no workspace');
+  return { ip, userId: user.id, ws: m.ws, role: m.role, admin: ctx.config.adminEmails.includes(user.email) };
+}

@@ -1,0 +1,136 @@
+import { z } from 'zod';
+import { HttpError } from '../../http/errors';
+import type { AgentsContext } from '../context';
+import { route, type AgentRoute } from '../http';
+import { addSource, deleteSource, getSource, listSources, presentSource, retrain } from '../knowledge/sources.service';
+import { sourceBody } from '../knowledge/sources.routes';
+import { fetchPublic } from '../knowledge/net-guard';
+import { metaContent, pageTitle } from '../knowledge/text';
+import { playgroundTurn } from '../chat/chat.service';
+import { createAgent, deleteAgent, getAgent, listAgents, presentAgent, updateAgent } from './agents.service';
+import { defaultPrompt, PROMPT_LIBRARY } from './persona';
+
+const fields = {
+  model: z.string().trim().max(80).optional(),
+  temperature: z.number().min(0).max(2).optional(),
+  system_prompt: z.string().max(20_000).optional(),
+  welcome_message: z.string().max(2_000).optional(),
+  visibility: z.enum(['public', 'private']).optional(),
+  status: z.enum(['active', 'paused', 'draft']).optional(),
+  emoji: z.string().max(16).optional(),
+  color: z.string().max(32).optional(),
+  avatar_url: z.string().max(2_000).optional(),
+  companyName: z.string().trim().max(120).optional(),
+  website: z.string().trim().max(300).optional(),
+};
+const name = z.string().trim().min(1, 'name is required').max(80);
+const idParam = z.object({ id: z.string().max(64) });
+
+export function agentRoutes(ctx: AgentsContext): AgentRoute[] {
+  return [
+    route({ method: 'get', path: '/api/agents', auth: 'bearer', handler: ({ caller }) => ({ agents: listAgents(ctx, caller.ws) }) }),
+    route({
+      method: 'post',
+      path: '/api/agents',
+      auth: 'bearer',
+      body: z.object({ name, ...fields }),
+      handler: ({ caller, body }) => ({ agent: presentAgent(createAgent(ctx, caller.ws, body)) }),
+    }),
+    route({
+      method: 'get',
+      path: '/api/agents/default-prompt',
+      auth: 'bearer',
+      query: z.object({ company: z.string().max(120).optional(), website: z.string().max(300).optional(), name: z.string().max(80).optional() }),
+      handler: ({ query }) => ({ prompt: defaultPrompt(query.name ?? 'the assistant', query.company ?? '', query.website ?? '') }),
+    }),
+    route({ method: 'get', path: '/api/agents/prompt-library', auth: 'bearer', handler: () => ({ genres: PROMPT_LIBRARY }) }),
+    route({
+      method: 'get',
+      path: '/api/agents/company-info',
+      auth: 'bearer',
+      query: z.object({ url: z.string().min(1, 'url is required').max(2000) }),
+      handler: async ({ query }) => {
+        const raw = /^https?:\/\//i.test(query.url) ? query.url : `https://${query.url}`;
+        const page = await fetchPublic(raw, { allowPrivate: ctx.config.allowPrivateFetch });
+        const name = metaContent(page.body, 'og:site_name') || metaContent(page.body, 'og:title') || pageTitle(page.body);
+        const bio = metaContent(page.body, 'og:description') || metaContent(page.body, 'description');
+        const icon = metaContent(page.body, 'og:image') || /<link\b[^>]*rel=["'][^"']*icon[^"']*["'][^>]*href=["']([^"']+)["']/i.exec(page.body)?.[1] || '';
+        return { name, bio, logo: icon ? new URL(icon, page.url).toString() : null, url: page.url };
+      },
+    }),
+    route({ method: 'get', path: '/api/agents/:id', auth: 'bearer', params: idParam, handler: ({ caller, params }) => ({ agent: presentAgent(getAgent(ctx, caller.ws, params.id)) }) }),
+    route({
+      method: 'patch',
+      path: '/api/agents/:id',
+      auth: 'bearer',
+      params: idParam,
+      body: z.object({ name: name.optional(), ...fields }),
+      handler: ({ caller, params, body }) => ({ agent: presentAgent(updateAgent(ctx, caller.ws, params.id, body)) }),
+    }),
+    route({
+      method: 'delete',
+      path: '/api/agents/:id',
+      auth: 'bearer',
+      params: idParam,
+      handler: ({ caller, params }) => {
+        deleteAgent(ctx, caller.ws, params.id);
+        return { ok: true };
+      },
+    }),
+    route({
+      method: 'post',
+      path: '/api/agents/:id/test',
+      auth: 'bearer',
+      params: idParam,
+      body: z.object({
+        message: z.string().trim().min(1, 'message is required').max(4_000),
+        instructions: z.string().max(20_000).optional(),
+        model: z.string().max(80).optional(),
+        temperature: z.number().min(0).max(2).optional(),
+      }),
+      handler: async ({ caller, params, body }) => {
+        const agent = getAgent(ctx, caller.ws, params.id);
+        return playgroundTurn(ctx, agent, body);
+      },
+    }),
+    route({ method: 'post', path: '/api/agents/:id/train', auth: 'bearer', params: idParam, handler: ({ caller, params }) => ({ ok: true, ...retrain(ctx, caller.ws, params.id) }) }),
+    route({
+      method: 'get',
+      path: '/api/agents/:id/sources',
+      auth: 'bearer',
+      params: idParam,
+      handler: ({ caller, params }) => {
+        const agent = getAgent(ctx, caller.ws, params.id);
+        return { sources: listSources(ctx, caller.ws, agent.id).map((s) => presentSource(s)) };
+      },
+    }),
+    route({
+      method: 'post',
+      path: '/api/agents/:id/sources',
+      auth: 'bearer',
+      params: idParam,
+      body: sourceBody.extend({ name }),
+      handler: async ({ caller, params, body }) => {
+        const agent = getAgent(ctx, caller.ws, params.id);
+        return { source: presentSource(await addSource(ctx, agent, body), true) };
+      },
+    }),
+    route({
+      method: 'delete',
+      path: '/api/agents/:id/sources/:sid',
+      auth: 'bearer',
+      params: z.object({ id: z.string().max(64), sid: z.string().max(64) }),
+      handler: ({ caller, params }) => {
+        getAgent(ctx, caller.ws, params.id);
+        const s = getSource(ctx, caller.ws, params.sid);
+        if (s.agent_id !== params.id) return notFoundSource();
+        deleteSource(ctx, caller.ws, s.id);
+        return { ok: true };
+      },
+    }),
+  ];
+}
+
+function notFoundSource(): never {
+  throw new HttpError(404, 'source not found');
+}

@@ -1,0 +1,90 @@
+import express, { type Express } from 'express';
+import { randomBytes } from 'node:crypto';
+import { existsSync, readFileSync, writeFileSync, mkdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { errorHandler } from '../http/error-handler';
+import { HttpError } from '../http/errors';
+import type { AgentsConfig } from './config';
+import type { AgentsContext } from './context';
+import { openAgentsDb } from './db';
+import { createLimits, jsonBodies, mountAgentRoutes, publicCors, type AgentsLimits } from './http';
+import { createMailer, type Mailer } from './accounts/mailer';
+import { createEngineSet, type ChatEngine } from './chat/engine';
+import { LocalEngine } from './chat/local-engine';
+import { AnthropicEngine, OpenAiEngine } from './chat/model-engines';
+import { authRoutes } from './accounts/auth.routes';
+import { agentRoutes } from './agents/agents.routes';
+import { sourceRoutes } from './knowledge/sources.routes';
+import { chatRoutes } from './chat/chat.routes';
+import { conversationRoutes } from './inbox/conversations.routes';
+import { contactRoutes } from './crm/contacts.routes';
+import { leadRoutes } from './crm/leads.routes';
+import { widgetRoutes } from './crm/widget.routes';
+import { publicRoutes } from './public/public.routes';
+import { insightRoutes } from './insights/insights.routes';
+
+export interface AgentsAppOptions {
+  config: AgentsConfig;
+  log?: (line: string) => void;
+  mailer?: Mailer;
+  engines?: { anthropic?: ChatEngine | null; openai?: ChatEngine | null };
+  now?: () => number;
+  /** Replaces the section-8 limiters (benchmarks lift the per-IP limits to drive many turns from one host). */
+  limits?: AgentsLimits;
+}
+
+/** The JWT secret: AGENTS_JWT_SECRET, else one generated into the data folder on first start. */
+function jwtKey(config: AgentsConfig): Uint8Array {
+  if (config.jwtSecret) return new TextEncoder().encode(config.jwtSecret);
+  mkdirSync(config.dataDir, { recursive: true });
+  const file = join(config.dataDir, 'jwt.secret');
+  if (existsSync(file)) {
+    const hex = readFileSync(file, 'utf8').trim();
+    if (/^[0-9a-f]{64}$/.test(hex)) return Buffer.from(hex, 'hex');
+  }
+  const secret = randomBytes(32);
+  writeFileSync(file, secret.toString('hex'), { mode: 0o600 });
+  return secret;
+}
+
+/** Errors of this service are `{error: '<message>'}` plus fields a route names (not the kitting API's message/issues). */
+const envelope = (e: HttpError) => {
+  const { message: _message, issues: _issues, ...named } = e.extra;
+  return { error: e.error, ...named };
+};
+
+export function createAgentsApp(opts: AgentsAppOptions): { app: Express; ctx: AgentsContext; close: () => Promise<void> } {
+  const { config } = opts;
+  const log = opts.log ?? ((line: string) => console.error(line));
+  const db = openAgentsDb(join(config.dataDir, 'agents.db'));
+  const anthropic = opts.engines?.anthropic !== undefined ? opts.engines.anthropic : config.anthropicKey ? new AnthropicEngine(config.anthropicKey) : null;
+  const openai = opts.engines?.openai !== undefined ? opts.engines.openai : config.openaiKey ? new OpenAiEngine(config.openaiKey) : null;
+  const ctx: AgentsContext = {
+    config,
+    db,
+    jwtKey: jwtKey(config),
+    mailer: opts.mailer ?? createMailer(config.smtpUrl, config.dataDir),
+    engines: createEngineSet(new LocalEngine(), anthropic, openai),
+    limits: opts.limits ?? createLimits(opts.now),
+    log,
+    background: new Set(),
+  };
+
+  const app = express();
+  app.disable('x-powered-by');
+  app.set('trust proxy', config.trustProxy);
+  app.use(publicCors());
+  app.use(...jsonBodies());
+  const router = express.Router();
+  mountAgentRoutes(router, ctx, [...authRoutes(ctx), ...agentRoutes(ctx), ...sourceRoutes(ctx), ...chatRoutes(ctx), ...conversationRoutes(ctx), ...contactRoutes(ctx), ...leadRoutes(ctx), ...widgetRoutes(ctx), ...publicRoutes(ctx), ...insightRoutes(ctx)]);
+  app.use(router);
+  app.use('/api', (_req, _res, next) => next(new HttpError(404, 'Unknown API route')));
+  app.use((_req, _res, next) => next(new HttpError(404, 'Not found')));
+  app.use(errorHandler(log, envelope));
+
+  const close = async () => {
+    await Promise.allSettled([...ctx.background]);
+    db.close();
+  };
+  return { app, ctx, close };
+}

@@ -1,0 +1,73 @@
+import type { Request, Response } from 'express';
+import { z } from 'zod';
+import { HttpError } from '../../http/errors';
+import type { AgentsContext } from '../context';
+import { perWorkspace, route, type AgentRoute } from '../http';
+import { selectAgent } from '../agents/agents.service';
+import { runTurn, type TurnInput, type TurnResult } from './chat.service';
+import { openSse, sseSend } from './sse';
+
+export const MESSAGE_MAX = 4_000;
+
+/** Country of the visitor when a proxy or CDN names it (two letters), else ''. */
+export function countryOf(req: Request): string {
+  for (const h of ['cf-ipcountry', 'x-vercel-ip-country', 'x-country-code']) {
+    const v = req.headers[h];
+    if (typeof v === 'string' && /^[A-Za-z]{2}$/.test(v.trim())) return v.trim().toUpperCase();
+  }
+  return '';
+}
+
+export const wantsStream = (req: Request, body: { stream?: boolean | string }) =>
+  req.query.stream === '1' || req.query.stream === 'true' || body.stream === true || body.stream === '1';
+
+/**
+ * Answer a turn as JSON, or as server-sent events: `start` {conversationId}, `token` {text} per piece,
+ * then `done` with the JSON answer (or `error` {error} when the turn fails after the stream opened).
+ */
+export async function answerTurn(ctx: AgentsContext, res: Response, input: TurnInput, stream: boolean, shape: (r: TurnResult) => Record<string, unknown>) {
+  if (!stream) return shape(await runTurn(ctx, input));
+  let opened = false;
+  try {
+    const result = await runTurn(ctx, input, {
+      onStart: (conversationId) => {
+        openSse(res);
+        opened = true;
+        sseSend(res, 'start', { conversationId });
+      },
+      onToken: (text) => sseSend(res, 'token', { text }),
+    });
+    sseSend(res, 'done', shape(result));
+    res.end();
+    return undefined;
+  } catch (err) {
+    if (!opened) throw err;
+    sseSend(res, 'error', { error: err instanceof HttpError ? err.error : 'internal error' });
+    res.end();
+    return undefined;
+  }
+}
+
+export function chatRoutes(ctx: AgentsContext): AgentRoute[] {
+  return [
+    route({
+      method: 'post',
+      path: '/api/chat',
+      auth: 'bearer',
+      before: perWorkspace(ctx.limits.chat),
+      query: z.object({ stream: z.string().optional(), agent: z.string().max(64).optional() }),
+      body: z.object({
+        agentId: z.string().max(64).optional(),
+        message: z.string().trim().min(1, 'message is required').max(MESSAGE_MAX, `message must be at most ${MESSAGE_MAX} characters`),
+        conversationId: z.string().max(64).optional(),
+        stream: z.union([z.boolean(), z.string()]).optional(),
+        channel: z.string().trim().max(40).optional(),
+      }),
+      handler: async ({ caller, query, body, req, res }) => {
+        const agent = selectAgent(ctx, caller.ws, body.agentId ?? query.agent);
+        const input: TurnInput = { agent, message: body.message, conversationId: body.conversationId, channel: body.channel || 'api', visitor: caller.userId, country: countryOf(req) };
+        return answerTurn(ctx, res, input, wantsStream(req, body), (r) => ({ ...r }));
+      },
+    }),
+  ];
+}

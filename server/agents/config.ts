@@ -1,0 +1,53 @@
+import { resolve } from 'node:path';
+
+/** The agent platform's configuration, read once from the environment. */
+export interface AgentsConfig {
+  port: number;
+  dataDir: string;
+  /** HS256 secret of session tokens; generated into the data folder when unset. */
+  jwtSecret: string | null;
+  adminEmails: string[];
+  signupCredits: number;
+  anthropicKey: string | null;
+  openaiKey: string | null;
+  smtpUrl: string | null;
+  /** Base address used in mailed links (reset, invite). */
+  appUrl: string;
+  /** Domain of generated agent mail addresses. */
+  mailDomain: string;
+  /** Pages a website source crawls at most. */
+  crawlPageLimit: number;
+  /** Allow fetching private addresses (loopback, LAN): only for local development and tests. */
+  allowPrivateFetch: boolean;
+  /** Honour X-Forwarded-For (behind a reverse proxy). */
+  trustProxy: boolean;
+}
+
+function int(v: string | undefined, fallback: number): number {
+  const n = Number(v);
+  return v !== undefined && v !== '' && Number.isFinite(n) ? Math.trunc(n) : fallback;
+}
+
+export function readAgentsConfig(env: NodeJS.ProcessEnv = process.env): AgentsConfig {
+  const port = int(env.PORT, 4320);
+  return {
+    port,
+    dataDir: resolve(env.AGENTS_DATA_DIR || './data/agents'),
+    jwtSecret: env.AGENTS_JWT_SECRET || null,
+    adminEmails: (env.AGENTS_ADMIN_EMAILS ?? '').split(',').map((s) => s.trim().toLowerCase()).filter(Boolean),
+    signupCredits: Math.max(0, int(env.AGENTS_SIGNUP_CREDITS, 100)),
+    anthropicKey: env.ANTHROPIC_API_KEY || null,
+    openaiKey: env.OPENAI_API_KEY || null,
+    smtpUrl: env.SMTP_URL || null,
+    appUrl: (env.AGENTS_APP_URL || `http://127.0.0.1:${port}`).replace(/\/+$/, ''),
+    mailDomain: env.AGENTS_MAIL_DOMAIN || 'agents.localhost',
+    crawlPageLimit: Math.min(200, Math.max(1, int(env.AGENTS_CRAWL_PAGE_LIMIT, 20))),
+    allowPrivateFetch: env.AGENTS_ALLOW_PRIVATE_FETCH === '1',
+    trustProxy: env.AGENTS_TRUST_PROXY === '1',
+  };
+}
+
+/** A configuration for tests: fresh folder, no model keys, no SMTP. */
+export function testAgentsConfig(dataDir: string, over: Partial<AgentsConfig> = {}): AgentsConfig {
+  return { ...readAgentsConfig({}), dataDir, anthropicKey: null, openaiKey: null, smtpUrl: null, ...over };
+}

@@ -1,0 +1,28 @@
+import type { AgentsConfig } from './config';
+import type { Db } from './db';
+import type { Mailer } from './accounts/mailer';
+import type { EngineSet } from './chat/engine';
+import type { AgentsLimits } from './http';
+
+/** Everything the platform's routes use besides their request. */
+export interface AgentsContext {
+  config: AgentsConfig;
+  db: Db;
+  /** HS256 key of session tokens. */
+  jwtKey: Uint8Array;
+  mailer: Mailer;
+  engines: EngineSet;
+  limits: AgentsLimits;
+  log: (line: string) => void;
+  /** Background work in flight (website crawls), so shutdown and tests can wait for it. */
+  background: Set<Promise<unknown>>;
+}
+
+/** Who is calling: a signed-in member of a workspace, or an anonymous visitor (public routes). */
+export interface Caller {
+  ip: string;
+  userId: string;
+  ws: string;
+  role: string;
+  admin: boolean;
+}

@@ -1,0 +1,80 @@
+import { z } from 'zod';
+import { HttpError } from '../../http/errors';
+import type { AgentsContext } from '../context';
+import { route, type AgentRoute } from '../http';
+import { getAgent } from '../agents/agents.service';
+import { csvReply, CSV_MAX_ROWS } from '../csv';
+import { iso, pageQuery, WorkspaceTable, type Row } from './table';
+
+const contacts = new WorkspaceTable<{ external_id: string; email: string; name: string; phone: string }>('contacts', 'ct', 'contact not found', {
+  external_id: 'external_id', email: 'email', name: 'name', phone: 'phone',
+});
+
+const present = (r: Row) => ({ id: r.id, agentId: r.agent_id, external_id: r.external_id, email: r.email, name: r.name, phone: r.phone, created_at: iso(r.created_at), updated_at: iso(r.updated_at) });
+
+const email = z.union([z.literal(''), z.string().trim().toLowerCase().max(254).pipe(z.email('enter a valid email'))]);
+const fields = { external_id: z.string().trim().max(200).optional(), email: email.optional(), name: z.string().trim().max(200).optional(), phone: z.string().trim().max(40).optional() };
+const listQuery = z.object({
+  agent: z.string().max(64).optional(),
+  search: z.string().max(200).optional(),
+  sort: z.string().max(40).optional(),
+  dir: z.string().max(4).optional(),
+  limit: z.coerce.number().int().catch(25).optional(),
+  page: z.coerce.number().int().catch(1).optional(),
+});
+const SORTS = ['created_at', 'updated_at', 'name', 'email'] as const;
+
+export function contactRoutes(ctx: AgentsContext): AgentRoute[] {
+  const agentOf = (ws: string, id?: string) => (id ? getAgent(ctx, ws, id).id : undefined);
+  return [
+    route({
+      method: 'get',
+      path: '/api/contacts',
+      auth: 'bearer',
+      query: listQuery,
+      handler: ({ caller, query }) => {
+        const p = contacts.page(ctx, caller.ws, { agentId: agentOf(caller.ws, query.agent), search: query.search, searchIn: ['name', 'email', 'phone', 'external_id'], ...pageQuery(query, SORTS, 'created_at') });
+        return { contacts: p.rows.map(present), total: p.total, page: p.page, limit: p.limit, pages: p.pages };
+      },
+    }),
+    route({
+      method: 'get',
+      path: '/api/contacts/export',
+      auth: 'bearer',
+      query: z.object({ agent: z.string().max(64).optional() }),
+      handler: ({ caller, query }) => {
+        const rows = contacts.all(ctx, caller.ws, agentOf(caller.ws, query.agent), CSV_MAX_ROWS);
+        return csvReply('contacts.csv', ['id', 'external_id', 'email', 'name', 'phone', 'created_at'], rows.map((r) => [r.id, r.external_id, r.email, r.name, r.phone, iso(r.created_at)]));
+      },
+    }),
+    route({
+      method: 'post',
+      path: '/api/contacts',
+      auth: 'bearer',
+      body: z.object({ ...fields, agentId: z.string().max(64).optional() }),
+      handler: ({ caller, body }) => {
+        const { agentId, ...input } = body;
+        if (!input.email && !input.name && !input.phone && !input.external_id) throw new HttpError(400, 'a contact needs an email, name, phone or external_id');
+        return { contact: present(contacts.create(ctx, caller.ws, agentOf(caller.ws, agentId) ?? null, input)) };
+      },
+    }),
+    route({
+      method: 'patch',
+      path: '/api/contacts/:cid',
+      auth: 'bearer',
+      params: z.object({ cid: z.string().max(64) }),
+      body: z.object(fields),
+      handler: ({ caller, params, body }) => ({ contact: present(contacts.update(ctx, caller.ws, params.cid, body)) }),
+    }),
+    route({
+      method: 'delete',
+      path: '/api/contacts/:cid',
+      auth: 'bearer',
+      params: z.object({ cid: z.string().max(64) }),
+      handler: ({ caller, params }) => {
+        contacts.remove(ctx, caller.ws, params.cid);
+        return { ok: true };
+      },
+    }),
+  ];
+}

@@ -1,0 +1,111 @@
+import { z } from 'zod';
+import type { AgentsContext } from '../context';
+import { route, type AgentRoute } from '../http';
+import { getAgent } from '../agents/agents.service';
+import { csvReply, CSV_MAX_ROWS } from '../csv';
+import { iso, pageQuery, WorkspaceTable, type Row } from './table';
+
+export const LEAD_STATUSES = ['new', 'contacted', 'qualified', 'won', 'lost'] as const;
+
+export const leads = new WorkspaceTable<{ name: string; email: string; phone: string; company: string; status: string; score: number; source: string; notes: string }>('leads', 'ld', 'lead not found', {
+  name: 'name', email: 'email', phone: 'phone', company: 'company', status: 'status', score: 'score', source: 'source', notes: 'notes',
+});
+
+export const presentLead = (r: Row) => ({
+  id: r.id, agentId: r.agent_id, conversationId: r.conversation_id, name: r.name, email: r.email, phone: r.phone, company: r.company,
+  status: r.status, score: r.score, source: r.source, notes: r.notes, created_at: iso(r.created_at), updated_at: iso(r.updated_at),
+});
+
+const email = z.union([z.literal(''), z.string().trim().toLowerCase().max(254).pipe(z.email('enter a valid email'))]);
+const fields = {
+  name: z.string().trim().max(200).optional(),
+  email: email.optional(),
+  phone: z.string().trim().max(40).optional(),
+  company: z.string().trim().max(200).optional(),
+  status: z.enum(LEAD_STATUSES, `status must be one of ${LEAD_STATUSES.join(', ')}`).optional(),
+  score: z.number().int().min(0).max(100).optional(),
+  source: z.string().trim().max(60).optional(),
+  notes: z.string().max(10_000).optional(),
+};
+const SORTS = ['created_at', 'updated_at', 'name', 'email', 'score', 'status'] as const;
+
+export function leadRoutes(ctx: AgentsContext): AgentRoute[] {
+  const agentOf = (ws: string, id?: string) => (id ? getAgent(ctx, ws, id).id : undefined);
+  return [
+    route({
+      method: 'get',
+      path: '/api/leads',
+      auth: 'bearer',
+      query: z.object({
+        agent: z.string().max(64).optional(),
+        search: z.string().max(200).optional(),
+        status: z.string().max(20).optional(),
+        sort: z.string().max(40).optional(),
+        dir: z.string().max(4).optional(),
+        limit: z.coerce.number().int().catch(25).optional(),
+        page: z.coerce.number().int().catch(1).optional(),
+      }),
+      handler: ({ caller, query }) => {
+        const p = leads.page(ctx, caller.ws, {
+          agentId: agentOf(caller.ws, query.agent), search: query.search, searchIn: ['name', 'email', 'phone', 'company', 'notes'],
+          filters: query.status ? { status: query.status } : {}, ...pageQuery(query, SORTS, 'created_at'),
+        });
+        return { leads: p.rows.map(presentLead), total: p.total, page: p.page, limit: p.limit, pages: p.pages };
+      },
+    }),
+    route({
+      method: 'get',
+      path: '/api/leads/stats',
+      auth: 'bearer',
+      query: z.object({ agent: z.string().max(64).optional() }),
+      handler: ({ caller, query }) => {
+        const agentId = agentOf(caller.ws, query.agent);
+        const rows = ctx.db
+          .prepare(`SELECT status, COUNT(*) AS n FROM leads WHERE workspace_id = ? ${agentId ? 'AND agent_id = ?' : ''} GROUP BY status`)
+          .all(...(agentId ? [caller.ws, agentId] : [caller.ws])) as { status: string; n: number }[];
+        const byStatus: Record<string, number> = Object.fromEntries(LEAD_STATUSES.map((s) => [s, 0]));
+        for (const r of rows) byStatus[r.status] = r.n;
+        return { total: rows.reduce((a, r) => a + r.n, 0), byStatus };
+      },
+    }),
+    route({
+      method: 'get',
+      path: '/api/leads/export.csv',
+      auth: 'bearer',
+      query: z.object({ agent: z.string().max(64).optional() }),
+      handler: ({ caller, query }) => {
+        const rows = leads.all(ctx, caller.ws, agentOf(caller.ws, query.agent), CSV_MAX_ROWS);
+        return csvReply('leads.csv', ['id', 'name', 'email', 'phone', 'company', 'status', 'score', 'source', 'notes', 'created_at'],
+          rows.map((r) => [r.id, r.name, r.email, r.phone, r.company, r.status, r.score, r.source, r.notes, iso(r.created_at)]));
+      },
+    }),
+    route({
+      method: 'post',
+      path: '/api/leads',
+      auth: 'bearer',
+      body: z.object({ ...fields, agentId: z.string().max(64).optional() }),
+      handler: ({ caller, body }) => {
+        const { agentId, ...input } = body;
+        return { lead: presentLead(leads.create(ctx, caller.ws, agentOf(caller.ws, agentId) ?? null, { status: 'new', source: 'manual', ...input })) };
+      },
+    }),
+    route({
+      method: 'patch',
+      path: '/api/leads/:lid',
+      auth: 'bearer',
+      params: z.object({ lid: z.string().max(64) }),
+      body: z.object(fields),
+      handler: ({ caller, params, body }) => ({ lead: presentLead(leads.update(ctx, caller.ws, params.lid, body)) }),
+    }),
+    route({
+      method: 'delete',
+      path: '/api/leads/:lid',
+      auth: 'bearer',
+      params: z.object({ lid: z.string().max(64) }),
+      handler: ({ caller, params }) => {
+        leads.remove(ctx, caller.ws, params.lid);
+        return { ok: true };
+      },
+    }),
+  ];
+}

@@ -1,0 +1,166 @@
+import { z } from 'zod';
+import { HttpError } from '../../http/errors';
+import type { AgentsContext } from '../context';
+import { route, type AgentRoute } from '../http';
+import { getAgent, selectAgent, type AgentRow } from '../agents/agents.service';
+import { iso, WorkspaceTable, type Row } from './table';
+
+/** Appearance and behaviour of the embeddable chat widget. */
+export const widgetFields = {
+  title: z.string().trim().max(80),
+  subtitle: z.string().trim().max(160),
+  welcome_message: z.string().max(2_000),
+  placeholder: z.string().max(120),
+  primary_color: z.string().max(32),
+  accent_color: z.string().max(32),
+  text_color: z.string().max(32),
+  background_color: z.string().max(32),
+  position: z.enum(['right', 'left']),
+  theme: z.enum(['light', 'dark', 'auto']),
+  launcher_icon: z.string().max(2_000),
+  avatar_url: z.string().max(2_000),
+  bubble_text: z.string().max(120),
+  suggestions: z.array(z.string().trim().min(1).max(120)).max(6),
+  show_branding: z.boolean(),
+  collect_leads: z.boolean(),
+  lead_fields: z.array(z.enum(['name', 'email', 'phone', 'company'])).max(4),
+  auto_open: z.boolean(),
+  auto_open_delay: z.number().int().min(0).max(60_000),
+  language: z.string().max(10),
+  sound: z.boolean(),
+};
+const widgetSchema = z.object(widgetFields).partial();
+export type WidgetConfig = z.infer<z.ZodObject<typeof widgetFields>>;
+
+export function widgetConfig(a: AgentRow): WidgetConfig {
+  let saved: Partial<WidgetConfig> = {};
+  try {
+    saved = widgetSchema.catch({}).parse(JSON.parse(a.widget));
+  } catch {
+    saved = {};
+  }
+  return {
+    title: a.name, subtitle: '', welcome_message: a.welcome_message, placeholder: 'Type your message…',
+    primary_color: a.color || '#4f46e5', accent_color: '#111827', text_color: '#ffffff', background_color: '#ffffff',
+    position: 'right', theme: 'light', launcher_icon: '', avatar_url: a.avatar_url, bubble_text: '', suggestions: [],
+    show_branding: true, collect_leads: false, lead_fields: ['name', 'email'], auto_open: false, auto_open_delay: 0, language: 'auto', sound: false,
+    ...saved,
+  };
+}
+
+export function embedSnippet(ctx: AgentsContext, a: AgentRow): string {
+  return `<script src="${ctx.config.appUrl}/widget.js" data-agent="${a.public_id}" async></script>`;
+}
+
+const attributes = new WorkspaceTable<{ name: string; type: string; label: string; description: string }>('attributes', 'attr', 'attribute not found', {
+  name: 'name', type: 'type', label: 'label', description: 'description',
+}, { updated: false });
+const presentAttr = (r: Row) => ({ id: r.id, agentId: r.agent_id, name: r.name, type: r.type, label: r.label, description: r.description, created_at: iso(r.created_at) });
+
+const widgets = new WorkspaceTable<{ name: string; code: string; schema: unknown; functions: unknown; states: unknown; mode: string }>('builder_widgets', 'wdg', 'widget not found', {
+  name: 'name', code: 'code', schema: 'schema', functions: 'functions', states: 'states', mode: 'mode',
+});
+const parse = (v: unknown) => {
+  try {
+    return JSON.parse(String(v)) as unknown;
+  } catch {
+    return null;
+  }
+};
+const presentWidget = (r: Row) => ({
+  id: r.id, agentId: r.agent_id, name: r.name, code: r.code, schema: parse(r.schema), functions: parse(r.functions), states: parse(r.states), mode: r.mode,
+  created_at: iso(r.created_at), updated_at: iso(r.updated_at),
+});
+const widgetBody = {
+  name: z.string().trim().max(120).optional(),
+  code: z.string().max(200_000).optional(),
+  schema: z.record(z.string(), z.unknown()).optional(),
+  functions: z.array(z.unknown()).max(200).optional(),
+  states: z.array(z.unknown()).max(200).optional(),
+  mode: z.enum(['inline', 'modal', 'fullscreen', 'card']).optional(),
+};
+const agentQuery = z.object({ agent: z.string().max(64).optional() });
+
+export function widgetRoutes(ctx: AgentsContext): AgentRoute[] {
+  const agentOf = (ws: string, id?: string) => (id ? getAgent(ctx, ws, id).id : undefined);
+  const show = (a: AgentRow) => ({ agentId: a.id, publicId: a.public_id, widget: widgetConfig(a), embed: embedSnippet(ctx, a) });
+  return [
+    route({ method: 'get', path: '/api/attributes', auth: 'bearer', query: agentQuery, handler: ({ caller, query }) => ({ attributes: attributes.all(ctx, caller.ws, agentOf(caller.ws, query.agent), 1000).reverse().map(presentAttr) }) }),
+    route({
+      method: 'post',
+      path: '/api/attributes',
+      auth: 'bearer',
+      body: z.object({
+        name: z.string().trim().min(1, 'name is required').max(60).regex(/^[\p{L}\p{N}_.-]+$/u, 'name may hold letters, digits, _ . -'),
+        type: z.enum(['text', 'number', 'boolean', 'date', 'list']).default('text'),
+        label: z.string().trim().max(120).optional(),
+        description: z.string().max(1_000).optional(),
+        agentId: z.string().max(64).optional(),
+      }),
+      handler: ({ caller, body }) => {
+        const { agentId, ...input } = body;
+        const agent = agentOf(caller.ws, agentId) ?? null;
+        const dup = ctx.db.prepare('SELECT 1 FROM attributes WHERE workspace_id = ? AND agent_id IS ? AND name = ?').get(caller.ws, agent, input.name);
+        if (dup) throw new HttpError(409, 'attribute already exists');
+        return { attribute: presentAttr(attributes.create(ctx, caller.ws, agent, { ...input, label: input.label || input.name })) };
+      },
+    }),
+    route({
+      method: 'delete',
+      path: '/api/attributes/:id',
+      auth: 'bearer',
+      params: z.object({ id: z.string().max(64) }),
+      handler: ({ caller, params }) => {
+        attributes.remove(ctx, caller.ws, params.id);
+        return { ok: true };
+      },
+    }),
+    route({ method: 'get', path: '/api/widget', auth: 'bearer', query: agentQuery, handler: ({ caller, query }) => show(selectAgent(ctx, caller.ws, query.agent)) }),
+    route({
+      method: 'put',
+      path: '/api/widget',
+      auth: 'bearer',
+      query: agentQuery,
+      body: widgetSchema.extend({ agentId: z.string().max(64).optional() }),
+      handler: ({ caller, query, body }) => {
+        const { agentId, ...fields } = body;
+        const a = selectAgent(ctx, caller.ws, agentId ?? query.agent);
+        const next = { ...widgetConfig(a), ...fields };
+        ctx.db.prepare('UPDATE agents SET widget = ?, updated_at = ? WHERE id = ?').run(JSON.stringify(next), Date.now(), a.id);
+        return show(getAgent(ctx, caller.ws, a.id));
+      },
+    }),
+    route({ method: 'get', path: '/api/widgets', auth: 'bearer', query: agentQuery, handler: ({ caller, query }) => ({ widgets: widgets.all(ctx, caller.ws, agentOf(caller.ws, query.agent), 500).map(presentWidget) }) }),
+    route({ method: 'get', path: '/api/widgets/:id', auth: 'bearer', params: z.object({ id: z.string().max(64) }), handler: ({ caller, params }) => ({ widget: presentWidget(widgets.get(ctx, caller.ws, params.id)) }) }),
+    route({
+      method: 'post',
+      path: '/api/widgets',
+      auth: 'bearer',
+      query: agentQuery,
+      body: z.object({ ...widgetBody, agentId: z.string().max(64).optional() }),
+      handler: ({ caller, query, body }) => {
+        const { agentId, ...input } = body;
+        const agent = selectAgent(ctx, caller.ws, agentId ?? query.agent);
+        return { widget: presentWidget(widgets.create(ctx, caller.ws, agent.id, { name: 'Untitled widget', ...input })) };
+      },
+    }),
+    route({
+      method: 'patch',
+      path: '/api/widgets/:id',
+      auth: 'bearer',
+      params: z.object({ id: z.string().max(64) }),
+      body: z.object(widgetBody),
+      handler: ({ caller, params, body }) => ({ widget: presentWidget(widgets.update(ctx, caller.ws, params.id, body)) }),
+    }),
+    route({
+      method: 'delete',
+      path: '/api/widgets/:id',
+      auth: 'bearer',
+      params: z.object({ id: z.string().max(64) }),
+      handler: ({ caller, params }) => {
+        widgets.remove(ctx, caller.ws, params.id);
+        return { ok: true };
+      },
+    }),
+  ];
+}

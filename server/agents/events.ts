@@ -1,0 +1,30 @@
+import type { AgentsContext } from './context';
+
+/** Event names the platform emits (webhook subscriptions name these). */
+export const EVENT_NAMES = ['message.created', 'lead.captured', 'leads.submit', 'handoff.requested'] as const;
+export type EventName = (typeof EVENT_NAMES)[number];
+
+/**
+ * Hands an event to the webhook dispatcher: recorded in the events table in the caller's
+ * transaction; the dispatcher delivers pending rows (lead.captured also as its deprecated alias).
+ */
+export function recordEvent(ctx: AgentsContext, ws: string, agentId: string | null, event: EventName, payload: Record<string, unknown>): void {
+  const ins = ctx.db.prepare('INSERT INTO events (workspace_id, agent_id, event, payload, created_at) VALUES (?, ?, ?, ?, ?)');
+  const now = Date.now();
+  const body = JSON.stringify({ event, created_at: new Date(now).toISOString(), data: payload });
+  ins.run(ws, agentId, event, body, now);
+  if (event === 'lead.captured') ins.run(ws, agentId, 'leads.submit', JSON.stringify({ event: 'leads.submit', created_at: new Date(now).toISOString(), data: payload }), now);
+}
+
+export interface PendingEvent {
+  id: number;
+  workspace_id: string;
+  agent_id: string | null;
+  event: EventName;
+  payload: string;
+  created_at: number;
+}
+
+export function pendingEvents(ctx: AgentsContext, limit = 100): PendingEvent[] {
+  return ctx.db.prepare('SELECT id, workspace_id, agent_id, event, payload, created_at FROM events WHERE delivered = 0 ORDER BY id LIMIT ?').all(limit) as PendingEvent[];
+}

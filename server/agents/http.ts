@@ -1,0 +1,142 @@
+import express, { type Request, type Response, type Router } from 'express';
+import type { z } from 'zod';
+import { HttpError, tooMany } from '../http/errors';
+import { mountRouteList, type Method, type RouteResult } from '../http/route-core';
+import { RateLimiter } from '../http/rate-limit';
+import type { AgentsContext, Caller } from './context';
+import { authenticate } from './accounts/session';
+
+/** Auth column of the contract: public, or a signed-in member (Bearer token or cookie). */
+export type AgentAuth = 'public' | 'bearer';
+
+export interface AgentRouteContext<P, Q, B> {
+  caller: Caller;
+  params: P;
+  query: Q;
+  body: B;
+  req: Request;
+  res: Response;
+}
+
+export interface AgentRouteDef<P = unknown, Q = unknown, B = unknown> {
+  method: Method;
+  path: string;
+  auth: AgentAuth;
+  params?: z.ZodType<P>;
+  query?: z.ZodType<Q>;
+  body?: z.ZodType<B>;
+  /** Runs after authentication, before the input is read (rate limits). */
+  before?: (req: Request, caller: Caller) => void;
+  /** Undefined when the handler answered itself (a server-sent-event stream). */
+  handler: (ctx: AgentRouteContext<P, Q, B>) => Promise<RouteResult | undefined> | RouteResult | undefined;
+}
+export type AgentRoute = AgentRouteDef;
+
+/** The one way to define a platform route: types of params, query and body flow from their schemas. */
+export function route<P = Record<string, string>, Q = Record<string, unknown>, B = unknown>(def: AgentRouteDef<P, Q, B>): AgentRoute {
+  return def as unknown as AgentRoute;
+}
+
+export const paymentRequired = (error: string) => new HttpError(402, error);
+
+/** Section 8 of the contract. */
+export interface AgentsLimits {
+  auth: RateLimiter;
+  publicConfig: RateLimiter;
+  publicPost: RateLimiter;
+  publicPoll: RateLimiter;
+  chat: RateLimiter;
+}
+
+export function createLimits(now: () => number = Date.now): AgentsLimits {
+  return {
+    auth: new RateLimiter(20, 5 * 60_000, now),
+    publicConfig: new RateLimiter(30, 60_000, now),
+    publicPost: new RateLimiter(30, 60_000, now),
+    publicPoll: new RateLimiter(120, 60_000, now),
+    chat: new RateLimiter(60, 60_000, now),
+  };
+}
+
+export function clientIp(req: Request): string {
+  return req.ip ?? req.socket.remoteAddress ?? 'unknown';
+}
+
+/** Per-IP limit as a route's `before` hook. */
+export const perIp = (limiter: RateLimiter) => (req: Request) => limiter.hit(clientIp(req), 'rate limited');
+/** Per-workspace limit as a route's `before` hook. */
+export const perWorkspace = (limiter: RateLimiter) => (_req: Request, caller: Caller) => limiter.hit(caller.ws, 'rate limited');
+
+export { tooMany };
+
+function at(value: unknown, path: PropertyKey[]): unknown {
+  let v = value;
+  for (const k of path) v = v !== null && typeof v === 'object' ? (v as Record<PropertyKey, unknown>)[k] : undefined;
+  return v;
+}
+
+/** A validation failure answers 400 `{error:'<field> is required'}` or `{error:'<field>: <problem>'}`. */
+export function invalid(err: z.ZodError, value: unknown): HttpError {
+  const first = err.issues[0];
+  if (!first) return new HttpError(400, 'invalid request');
+  const field = first.path.map(String).join('.');
+  if (field && at(value, first.path) === undefined) return new HttpError(400, `${field} is required`);
+  return new HttpError(400, field ? `${field}: ${first.message}` : first.message);
+}
+
+const CALLER = Symbol('caller');
+type WithCaller = Request & { [CALLER]?: Caller };
+
+/** Mount the platform's routes on the core pipeline: authenticate, limit, validate, run; bare JSON on success. */
+export function mountAgentRoutes(router: Router, ctx: AgentsContext, routes: AgentRoute[]): void {
+  mountRouteList(router, routes, {
+    guard: async (r, req, res) => {
+      const caller = await authenticate(ctx, req, res, r.auth);
+      r.before?.(req, caller);
+      (req as WithCaller)[CALLER] = caller;
+    },
+    run: async (r, input, req, res) => {
+      const caller = (req as WithCaller)[CALLER] as Caller;
+      const result = await r.handler({ caller, params: input.params, query: input.query, body: input.body, req, res });
+      return result ?? { ok: true };
+    },
+    invalid,
+    send: (res, result) => void res.status(200).json(result),
+  });
+}
+
+const MB = 1024 * 1024;
+
+/** JSON bodies: 12 MB under /api/sources (uploads), 16 MB for advisor chat, 1 MB everywhere else. */
+export function jsonBodies(): express.RequestHandler[] {
+  const small = express.json({ limit: MB });
+  const uploads = express.json({ limit: 12 * MB });
+  const advisor = express.json({ limit: 16 * MB });
+  return [
+    (req, res, next) => {
+      const p = req.path;
+      if (p === '/api/sources' || p.startsWith('/api/sources/')) return uploads(req, res, next);
+      if (p === '/api/assistant/chat') return advisor(req, res, next);
+      return small(req, res, next);
+    },
+  ];
+}
+
+const PUBLIC_PREFIXES = ['/api/public/', '/api/config', '/api/content/', '/api/health'];
+
+/** The widget API is CORS-open: any origin, no credentials, preflight answered here. */
+export function publicCors(): express.RequestHandler {
+  return (req, res, next) => {
+    if (!PUBLIC_PREFIXES.some((p) => req.path === p || req.path.startsWith(p))) return next();
+    res.setHeader('Access-Control-Allow-Origin', '*');
+    res.setHeader('Access-Control-Allow-Methods', 'GET, POST, OPTIONS');
+    res.setHeader('Access-Control-Allow-Headers', 'Content-Type');
+    res.setHeader('Access-Control-Expose-Headers', 'Retry-After');
+    res.setHeader('Access-Control-Max-Age', '600');
+    if (req.method === 'OPTIONS') {
+      res.status(204).end();
+      return;
+    }
+    next();
+  };
+}

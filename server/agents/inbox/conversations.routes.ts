@@ -1,0 +1,154 @@
+import { z } from 'zod';
+import type { AgentsContext } from '../context';
+import { route, type AgentRoute } from '../http';
+import { getAgent, selectAgent } from '../agents/agents.service';
+import { csvReply, CSV_MAX_ROWS } from '../csv';
+import {
+  correct, feedbackStats, getConversation, getMessage, HANDOFF_ACTIONS, inbox, listConversations, messagesOf, operatorReply,
+  presentConversation, presentMessage, setHandoff,
+} from './conversations.service';
+
+const agentQuery = z.object({ agent: z.string().max(64).optional() });
+const cidParam = z.object({ cid: z.string().max(64) });
+const feedback = z.union([z.enum(['up', 'down']), z.null()], 'feedback must be up, down or null');
+
+export function conversationRoutes(ctx: AgentsContext): AgentRoute[] {
+  const scopedAgent = (ws: string, id: string | undefined) => (id ? getAgent(ctx, ws, id).id : undefined);
+  return [
+    route({
+      method: 'get',
+      path: '/api/conversations',
+      auth: 'bearer',
+      query: agentQuery.extend({ limit: z.coerce.number().int().catch(50).optional(), channel: z.string().max(40).optional() }),
+      handler: ({ caller, query }) => ({
+        conversations: listConversations(ctx, caller.ws, { agentId: scopedAgent(caller.ws, query.agent), channel: query.channel || undefined, limit: Math.min(200, Math.max(1, query.limit ?? 50)) }),
+      }),
+    }),
+    route({
+      method: 'get',
+      path: '/api/conversations/inbox',
+      auth: 'bearer',
+      query: agentQuery,
+      handler: ({ caller, query }) => ({ conversations: inbox(ctx, caller.ws, scopedAgent(caller.ws, query.agent)) }),
+    }),
+    route({
+      method: 'get',
+      path: '/api/conversations/channels',
+      auth: 'bearer',
+      query: agentQuery,
+      handler: ({ caller, query }) => {
+        const agentId = scopedAgent(caller.ws, query.agent);
+        const rows = ctx.db
+          .prepare(`SELECT DISTINCT channel FROM conversations WHERE workspace_id = ? ${agentId ? 'AND agent_id = ?' : ''} ORDER BY channel`)
+          .all(...(agentId ? [caller.ws, agentId] : [caller.ws])) as { channel: string }[];
+        return { channels: rows.map((r) => r.channel) };
+      },
+    }),
+    route({
+      method: 'get',
+      path: '/api/conversations/feedback-stats',
+      auth: 'bearer',
+      query: agentQuery,
+      handler: ({ caller, query }) => feedbackStats(ctx, caller.ws, scopedAgent(caller.ws, query.agent)),
+    }),
+    route({
+      method: 'get',
+      path: '/api/conversations/export.csv',
+      auth: 'bearer',
+      query: agentQuery,
+      handler: ({ caller, query }) => {
+        const agentId = scopedAgent(caller.ws, query.agent);
+        const rows = ctx.db
+          .prepare(
+            `SELECT c.id AS cid, c.agent_id, c.channel, c.handoff, c.country, m.id AS mid, m.role, m.text, m.feedback, m.created_at
+               FROM messages m JOIN conversations c ON c.id = m.conversation_id
+              WHERE c.workspace_id = ? ${agentId ? 'AND c.agent_id = ?' : ''} ORDER BY m.seq DESC LIMIT ?`,
+          )
+          .all(...(agentId ? [caller.ws, agentId] : [caller.ws]), CSV_MAX_ROWS) as Record<string, string | number | null>[];
+        return csvReply('conversations.csv', ['conversation_id', 'agent_id', 'channel', 'handoff', 'country', 'message_id', 'role', 'text', 'feedback', 'created_at'],
+          rows.map((r) => [r.cid, r.agent_id, r.channel, r.handoff, r.country, r.mid, r.role, r.text, r.feedback, new Date(Number(r.created_at)).toISOString()]));
+      },
+    }),
+    route({
+      method: 'delete',
+      path: '/api/conversations',
+      auth: 'bearer',
+      query: agentQuery,
+      handler: ({ caller, query }) => {
+        const agent = selectAgent(ctx, caller.ws, query.agent);
+        const r = ctx.db.prepare('DELETE FROM conversations WHERE workspace_id = ? AND agent_id = ?').run(caller.ws, agent.id);
+        return { ok: true, deleted: r.changes };
+      },
+    }),
+    route({
+      method: 'get',
+      path: '/api/conversations/:cid',
+      auth: 'bearer',
+      params: cidParam,
+      handler: ({ caller, params }) => {
+        const c = getConversation(ctx, caller.ws, params.cid);
+        return { conversation: { ...presentConversation(c), messages: messagesOf(ctx, c.id).map(presentMessage) } };
+      },
+    }),
+    route({
+      method: 'post',
+      path: '/api/conversations/:cid/reply',
+      auth: 'bearer',
+      params: cidParam,
+      body: z.object({ text: z.string().trim().min(1, 'text is required').max(4_000) }),
+      handler: ({ caller, params, body }) => operatorReply(ctx, caller.ws, params.cid, body.text, caller.userId),
+    }),
+    route({
+      method: 'patch',
+      path: '/api/conversations/:cid/handoff',
+      auth: 'bearer',
+      params: cidParam,
+      body: z.object({ action: z.enum(Object.keys(HANDOFF_ACTIONS) as [keyof typeof HANDOFF_ACTIONS], 'action must be takeover, resolve or bot') }),
+      handler: ({ caller, params, body }) => ({ conversation: presentConversation(setHandoff(ctx, caller.ws, params.cid, body.action)) }),
+    }),
+    route({
+      method: 'patch',
+      path: '/api/conversations/:cid/messages/:mid',
+      auth: 'bearer',
+      params: z.object({ cid: z.string().max(64), mid: z.string().max(64) }),
+      body: z.object({ feedback }),
+      handler: ({ caller, params, body }) => {
+        getConversation(ctx, caller.ws, params.cid);
+        getMessage(ctx, params.cid, params.mid);
+        ctx.db.prepare('UPDATE messages SET feedback = ? WHERE id = ?').run(body.feedback, params.mid);
+        return { message: presentMessage(getMessage(ctx, params.cid, params.mid)) };
+      },
+    }),
+    route({
+      method: 'post',
+      path: '/api/conversations/:cid/messages/:mid/correct',
+      auth: 'bearer',
+      params: z.object({ cid: z.string().max(64), mid: z.string().max(64) }),
+      body: z.object({ answer: z.string().trim().min(1, 'answer is required').max(20_000) }),
+      handler: ({ caller, params, body }) => correct(ctx, caller.ws, params.cid, params.mid, body.answer),
+    }),
+    route({
+      method: 'patch',
+      path: '/api/conversations/:cid',
+      auth: 'bearer',
+      params: cidParam,
+      body: z.object({ feedback }),
+      handler: ({ caller, params, body }) => {
+        getConversation(ctx, caller.ws, params.cid);
+        ctx.db.prepare('UPDATE conversations SET feedback = ? WHERE id = ?').run(body.feedback, params.cid);
+        return { conversation: presentConversation(getConversation(ctx, caller.ws, params.cid)) };
+      },
+    }),
+    route({
+      method: 'delete',
+      path: '/api/conversations/:cid',
+      auth: 'bearer',
+      params: cidParam,
+      handler: ({ caller, params }) => {
+        getConversation(ctx, caller.ws, params.cid);
+        ctx.db.prepare('DELETE FROM conversations WHERE id = ? AND workspace_id = ?').run(params.cid, caller.ws);
+        return { ok: true };
+      },
+    }),
+  ];
+}

@@ -1,0 +1,91 @@
+import { z } from 'zod';
+import { HttpError } from '../../http/errors';
+import type { AgentsContext } from '../context';
+import { route, type AgentRoute } from '../http';
+import { getAgent } from '../agents/agents.service';
+import { decodeBase64 } from '../knowledge/extract';
+import { presentConversation } from '../inbox/conversations.service';
+import type { ConversationRow } from '../chat/chat.service';
+import { chatAnalytics, monthStart, sentiment, topics } from './analytics.service';
+import { advisorChat, analysis, kpis, type Attachment } from './advisor';
+
+const agentQuery = z.object({ agent: z.string().max(64).optional() });
+const ATTACH_MAX = 16 * 1024 * 1024;
+
+function attachment(raw: unknown, i: number): Attachment {
+  const obj = typeof raw === 'string' ? { data: raw } : (raw as Record<string, unknown>);
+  const data = typeof obj?.data === 'string' ? obj.data : typeof obj?.dataUrl === 'string' ? obj.dataUrl : typeof obj?.url === 'string' ? obj.url : '';
+  const m = /^data:([^;,]*)(;[^,]*)?,/.exec(data);
+  if (!m) throw new HttpError(400, `attachments.${i}: expected a base64 data URL`);
+  const buf = decodeBase64(data);
+  const mime = m[1] || 'application/octet-stream';
+  const text = /^text\/|json|csv/.test(mime) ? buf.toString('utf8') : null;
+  return { name: typeof obj.name === 'string' ? obj.name.slice(0, 200) : `attachment-${i + 1}`, mime, bytes: buf.length, text };
+}
+
+export function insightRoutes(ctx: AgentsContext): AgentRoute[] {
+  const agentOf = (ws: string, id?: string) => (id ? getAgent(ctx, ws, id).id : undefined);
+  return [
+    route({
+      method: 'get',
+      path: '/api/dashboard/overview',
+      auth: 'bearer',
+      handler: ({ caller }) => {
+        const k = kpis(ctx, caller.ws);
+        const recent = ctx.db
+          .prepare('SELECT c.*, (SELECT text FROM messages m WHERE m.conversation_id = c.id ORDER BY seq DESC LIMIT 1) AS last_message FROM conversations c WHERE c.workspace_id = ? ORDER BY c.updated_at DESC LIMIT 10')
+          .all(caller.ws) as (ConversationRow & { last_message: string | null })[];
+        return { kpis: k, recent: recent.map(presentConversation) };
+      },
+    }),
+    route({
+      method: 'get',
+      path: '/api/dashboard/usage',
+      auth: 'bearer',
+      handler: ({ caller }) => {
+        const k = kpis(ctx, caller.ws);
+        const start = monthStart();
+        const perAgent = ctx.db
+          .prepare(
+            `SELECT a.id AS agentId, a.name,
+               (SELECT COUNT(*) FROM messages m JOIN conversations c ON c.id = m.conversation_id WHERE c.agent_id = a.id AND m.role = 'assistant' AND m.created_at >= ?) AS messages,
+               (SELECT COUNT(*) FROM conversations c WHERE c.agent_id = a.id AND c.created_at >= ?) AS conversations
+             FROM agents a WHERE a.workspace_id = ? ORDER BY a.created_at`,
+          )
+          .all(start, start, caller.ws);
+        const end = new Date(start);
+        end.setUTCMonth(end.getUTCMonth() + 1);
+        return {
+          used: k.usedThisMonth, allowance: k.allowance, remaining: Math.max(0, k.allowance - k.usedThisMonth), credits: k.credits,
+          period: { start: new Date(start).toISOString(), end: end.toISOString() }, perAgent,
+        };
+      },
+    }),
+    route({ method: 'get', path: '/api/analytics/chats', auth: 'bearer', query: agentQuery, handler: ({ caller, query }) => chatAnalytics(ctx, caller.ws, agentOf(caller.ws, query.agent)) }),
+    route({ method: 'get', path: '/api/analytics/topics', auth: 'bearer', query: agentQuery, handler: ({ caller, query }) => topics(ctx, caller.ws, agentOf(caller.ws, query.agent)) }),
+    route({ method: 'get', path: '/api/analytics/sentiment', auth: 'bearer', query: agentQuery, handler: ({ caller, query }) => sentiment(ctx, caller.ws, agentOf(caller.ws, query.agent)) }),
+    route({
+      method: 'get',
+      path: '/api/assistant/analysis',
+      auth: 'bearer',
+      query: z.object({ lang: z.string().max(10).optional() }),
+      handler: ({ caller, query }) => analysis(ctx, caller.ws, query.lang ?? 'en'),
+    }),
+    route({
+      method: 'post',
+      path: '/api/assistant/chat',
+      auth: 'bearer',
+      body: z.object({
+        message: z.string().trim().min(1, 'message is required').max(20_000),
+        history: z.array(z.object({ role: z.enum(['user', 'assistant']), text: z.string().max(20_000) })).max(40).catch([]).default([]),
+        lang: z.string().max(10).optional(),
+        attachments: z.array(z.unknown()).max(10).default([]),
+      }),
+      handler: ({ caller, body }) => {
+        const files = body.attachments.map(attachment);
+        if (files.reduce((a, f) => a + f.bytes, 0) > ATTACH_MAX) throw new HttpError(413, 'attachments too large');
+        return advisorChat(ctx, caller.ws, body, files);
+      },
+    }),
+  ];
+}

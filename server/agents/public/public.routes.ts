@@ -1,0 +1,193 @@
+import { z } from 'zod';
+import { HttpError } from '../../http/errors';
+import type { AgentsContext } from '../context';
+import { perIp, route, type AgentRoute } from '../http';
+import { agentByPublicId, type AgentRow } from '../agents/agents.service';
+import { widgetConfig } from '../crm/widget.routes';
+import { answerTurn, countryOf, MESSAGE_MAX, wantsStream } from '../chat/chat.routes';
+import { saveCaptured } from '../chat/capture';
+import { recordEvent } from '../events';
+import { CREDIT_COST } from '../billing';
+import { CSV_MAX_ROWS } from '../csv';
+import { CONTENT } from './content';
+import { newId } from '../ids';
+import { Reply } from '../../http/define-route';
+
+const publicParam = z.object({ publicId: z.string().max(64) });
+const started = Date.now();
+
+/** A public agent by its public id; private or unknown agents answer 404. */
+function publicAgent(ctx: AgentsContext, publicId: string): AgentRow {
+  const a = agentByPublicId(ctx, publicId);
+  if (a.visibility === 'private') throw new HttpError(404, 'agent not found');
+  return a;
+}
+
+export function publicRoutes(ctx: AgentsContext): AgentRoute[] {
+  return [
+    route({
+      method: 'get',
+      path: '/api/public/:publicId',
+      auth: 'public',
+      before: perIp(ctx.limits.publicConfig),
+      params: publicParam,
+      handler: ({ params }) => {
+        const a = publicAgent(ctx, params.publicId);
+        const w = widgetConfig(a);
+        return {
+          publicId: a.public_id,
+          name: a.name,
+          emoji: a.emoji,
+          avatar_url: w.avatar_url,
+          status: a.status,
+          welcome: w.welcome_message,
+          title: w.title,
+          subtitle: w.subtitle,
+          placeholder: w.placeholder,
+          colors: { primary: w.primary_color, accent: w.accent_color, text: w.text_color, background: w.background_color },
+          position: w.position,
+          theme: w.theme,
+          suggestions: w.suggestions,
+          collect_leads: w.collect_leads,
+          lead_fields: w.lead_fields,
+          auto_open: w.auto_open,
+          auto_open_delay: w.auto_open_delay,
+          show_branding: w.show_branding,
+          language: w.language,
+        };
+      },
+    }),
+    route({
+      method: 'post',
+      path: '/api/public/:publicId/chat',
+      auth: 'public',
+      before: perIp(ctx.limits.publicPost),
+      params: publicParam,
+      body: z.object({
+        message: z.string().trim().min(1, 'message is required').max(MESSAGE_MAX, `message must be at most ${MESSAGE_MAX} characters`),
+        conversationId: z.string().max(64).optional(),
+        visitorId: z.string().max(100).optional(),
+        stream: z.union([z.boolean(), z.string()]).optional(),
+      }),
+      handler: async ({ params, body, req, res, caller }) => {
+        const agent = publicAgent(ctx, params.publicId);
+        const input = { agent, message: body.message, conversationId: body.conversationId, channel: 'widget', visitor: body.visitorId ?? caller.ip, country: countryOf(req) };
+        return answerTurn(ctx, res, input, wantsStream(req, body), (r) => ({
+          reply: r.reply, conversationId: r.conversationId, messageId: r.messageId, engine: r.engine, creditCost: r.reply === null ? 0 : CREDIT_COST, captured: r.captured, handoff: r.handoff,
+        }));
+      },
+    }),
+    route({
+      method: 'post',
+      path: '/api/public/:publicId/lead',
+      auth: 'public',
+      before: perIp(ctx.limits.publicPost),
+      params: publicParam,
+      body: z.object({
+        name: z.string().trim().max(200).optional(),
+        email: z.union([z.literal(''), z.string().trim().toLowerCase().max(254).pipe(z.email('enter a valid email'))]).optional(),
+        phone: z.string().trim().max(40).optional(),
+        note: z.string().max(4_000).optional(),
+        conversationId: z.string().max(64).optional(),
+      }),
+      handler: ({ params, body }) => {
+        const agent = publicAgent(ctx, params.publicId);
+        if (!body.email && !body.phone) throw new HttpError(400, 'email or phone is required');
+        const ws = agent.workspace_id;
+        const cid = body.conversationId ?? null;
+        if (cid && !ctx.db.prepare('SELECT 1 FROM conversations WHERE id = ? AND agent_id = ?').get(cid, agent.id)) throw new HttpError(404, 'conversation not found');
+        const lead = ctx.db.transaction(() => {
+          if (cid) {
+            const r = saveCaptured(ctx, ws, agent.id, cid, { email: body.email || undefined, phone: body.phone || undefined, name: body.name || undefined });
+            if (body.note) ctx.db.prepare("UPDATE leads SET notes = CASE WHEN notes = '' THEN ? ELSE notes || char(10) || ? END, source = 'widget' WHERE id = ?").run(body.note, body.note, r.leadId);
+            return r.leadId;
+          }
+          const now = Date.now();
+          const id = newId('ld');
+          ctx.db
+            .prepare("INSERT INTO leads (id, workspace_id, agent_id, name, email, phone, notes, status, score, source, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?, 'new', ?, 'widget', ?, ?)")
+            .run(id, ws, agent.id, body.name ?? '', body.email ?? '', body.phone ?? '', body.note ?? '', (body.email ? 40 : 0) + (body.phone ? 30 : 0) + (body.name ? 10 : 0), now, now);
+          if (!ctx.db.prepare(`SELECT 1 FROM contacts WHERE workspace_id = ? AND ${body.email ? 'email' : 'phone'} = ?`).get(ws, body.email || body.phone)) {
+            ctx.db
+              .prepare('INSERT INTO contacts (id, workspace_id, agent_id, email, name, phone, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?)')
+              .run(newId('ct'), ws, agent.id, body.email ?? '', body.name ?? '', body.phone ?? '', now, now);
+          }
+          recordEvent(ctx, ws, agent.id, 'lead.captured', { leadId: id, agentId: agent.id, conversationId: null, name: body.name ?? '', email: body.email ?? '', phone: body.phone ?? '', note: body.note ?? '', source: 'widget' });
+          return id;
+        })();
+        return { ok: true, leadId: lead };
+      },
+    }),
+    route({
+      method: 'get',
+      path: '/api/public/:publicId/poll',
+      auth: 'public',
+      before: perIp(ctx.limits.publicPoll),
+      params: publicParam,
+      query: z.object({ conversationId: z.string().min(1, 'conversationId is required').max(64), after: z.string().max(64).optional() }),
+      handler: ({ params, query }) => {
+        const agent = publicAgent(ctx, params.publicId);
+        const conv = ctx.db.prepare('SELECT id, handoff FROM conversations WHERE id = ? AND agent_id = ?').get(query.conversationId, agent.id) as { id: string; handoff: string } | undefined;
+        if (!conv) throw new HttpError(404, 'conversation not found');
+        let afterSeq = 0;
+        if (query.after) {
+          const bySeq = ctx.db.prepare('SELECT seq FROM messages WHERE id = ? AND conversation_id = ?').get(query.after, conv.id) as { seq: number } | undefined;
+          if (bySeq) afterSeq = bySeq.seq;
+          else if (/^\d+$/.test(query.after)) {
+            const t = Number(query.after);
+            const row = ctx.db.prepare('SELECT MAX(seq) AS s FROM messages WHERE conversation_id = ? AND created_at <= ?').get(conv.id, t) as { s: number | null };
+            afterSeq = row.s ?? 0;
+          } else throw new HttpError(400, 'after must be a message id or a time in milliseconds');
+        }
+        const rows = ctx.db
+          .prepare("SELECT id, role, text, created_at FROM messages WHERE conversation_id = ? AND seq > ? AND role = 'operator' ORDER BY seq LIMIT 100")
+          .all(conv.id, afterSeq) as { id: string; role: string; text: string; created_at: number }[];
+        const last = ctx.db.prepare('SELECT id FROM messages WHERE conversation_id = ? ORDER BY seq DESC LIMIT 1').get(conv.id) as { id: string } | undefined;
+        return {
+          conversationId: conv.id,
+          handoff: conv.handoff,
+          messages: rows.map((m) => ({ id: m.id, role: m.role, text: m.text, created_at: new Date(m.created_at).toISOString() })),
+          cursor: last?.id ?? null,
+        };
+      },
+    }),
+    route({
+      method: 'get',
+      path: '/api/config',
+      auth: 'public',
+      handler: () => ({
+        name: 'Agent Platform',
+        engines: ctx.engines.available(),
+        signupCredits: ctx.config.signupCredits,
+        creditCost: CREDIT_COST,
+        sourceTypes: ['text', 'qa', 'file', 'website', 'social'],
+        features: { streaming: true, twoFactor: true, widget: true, handoff: true, advisor: true },
+        limits: { messageMaxChars: MESSAGE_MAX, bodyBytes: 1024 * 1024, sourceUploadBytes: 12 * 1024 * 1024, advisorBytes: 16 * 1024 * 1024, csvMaxRows: CSV_MAX_ROWS, crawlPages: ctx.config.crawlPageLimit },
+      }),
+    }),
+    route({
+      method: 'get',
+      path: '/api/content/:page',
+      auth: 'public',
+      params: z.object({ page: z.string().max(40) }),
+      handler: ({ params }) => {
+        const c = CONTENT[params.page];
+        if (!c || !Object.hasOwn(CONTENT, params.page)) throw new HttpError(404, 'page not found');
+        return { page: params.page, ...c };
+      },
+    }),
+    route({
+      method: 'get',
+      path: '/api/health',
+      auth: 'public',
+      handler: () => {
+        try {
+          ctx.db.prepare('SELECT 1').get();
+          return { ok: true, db: 'ok', uptime_s: Math.round((Date.now() - started) / 1000) };
+        } catch {
+          return new Reply(503, JSON.stringify({ ok: false, db: 'error' }), { 'Content-Type': 'application/json' });
+        }
+      },
+    }),
+  ];
+}
