@@ -5,7 +5,8 @@
  * better-sqlite3, one row inserted per POST into a table holding as many rows. Every server runs in
  * its own process (NODE_ENV=production, request log off); this process is the client (16 requests in
  * flight over keep-alive connections). Floor and full stack take turns, round by round, so load from
- * elsewhere on the machine falls on both. Prints requests/s, the ratio at each size and the targets.
+ * elsewhere on the machine falls on both. Prints requests/s (wall clock) and requests per CPU-second of
+ * each server process (what a write costs, little affected by other load), the ratios and the targets.
  */
 import Database from 'better-sqlite3';
 import express from 'express';
@@ -26,15 +27,16 @@ import { SqliteStore } from '../server/store/sqlite-store';
 import { drive, listen } from './http-client';
 
 const SIZES = (process.env.PERF_SIZES ?? '1000,10000,100000').split(',').map(Number);
-const REQUESTS = Number(process.env.PERF_REQUESTS ?? 1000);
-const ROUNDS = Number(process.env.PERF_ROUNDS ?? 3);
+const REQUESTS = Number(process.env.PERF_REQUESTS ?? 500);
+const ROUNDS = Number(process.env.PERF_ROUNDS ?? 6);
 const CONCURRENCY = 16;
-const WARMUP = 500;
+/** Requests that bring each server to steady state (JIT, caches); their rows are removed before measuring. */
+const WARMUP = Number(process.env.PERF_WARMUP ?? 3000);
 const MODES: Mode[] = (process.env.PERF_MODES ?? 'bench,central').split(',') as Mode[];
 
 type Kind = 'floor' | Mode;
-type ToServer = { fill: number };
-type FromServer = { ready: { port: number; cookie: string | null } } | { filled: number };
+type ToServer = { fill: number } | { purge: true } | { cpu: true };
+type FromServer = { ready: { port: number; cookie: string | null } } | { value: number };
 
 const deviceBody = (i: number) => JSON.stringify({ model: 'iPhone 16', cust: 'ベンチ株式会社', status: '保管中', loc: `A-${i % 50}`, note: `perf ${i}` });
 const fillDoc = (imei: string, i: number) => ({
@@ -45,7 +47,7 @@ const fillDoc = (imei: string, i: number) => ({
 // ---- server processes ----
 
 /** Bare express + better-sqlite3: the floor. */
-async function floorServer(dir: string): Promise<{ port: number; fill: (n: number) => number }> {
+async function floorServer(dir: string): Promise<{ port: number; fill: (n: number) => number; purge: () => number }> {
   const db = new Database(join(dir, 'floor.db'));
   db.pragma('journal_mode = WAL');
   db.pragma('synchronous = NORMAL');
@@ -62,6 +64,11 @@ async function floorServer(dir: string): Promise<{ port: number; fill: (n: numbe
     res.json({ ok: true, device });
   });
   const { port } = await listen(app);
+  const purge = () => {
+    db.exec('DELETE FROM devices');
+    rows = 0;
+    return rows;
+  };
   const fill = db.transaction((n: number) => {
     for (; rows < n; rows++) {
       const imei = generateImei();
@@ -69,11 +76,14 @@ async function floorServer(dir: string): Promise<{ port: number; fill: (n: numbe
     }
     return rows;
   });
-  return { port, fill };
+  return { port, fill, purge };
 }
 
 /** The product in bench or central mode; central serves a tenant on a plan (checked on every device write). */
-async function stackServer(dir: string, mode: Mode): Promise<{ port: number; cookie: string | null; fill: (n: number) => Promise<number> }> {
+async function stackServer(
+  dir: string,
+  mode: Mode,
+): Promise<{ port: number; cookie: string | null; fill: (n: number) => Promise<number>; purge: () => Promise<number> }> {
   const store = new SqliteStore({ file: join(dir, 'kitting.db') });
   const config = readConfig({ NODE_ENV: 'production', KITTING_MODE: mode, KITTING_LOG: '0', KITTING_DATA_DIR: dir, PORT: '0' });
   const { app, ctx } = await createApp({ store, config, secret: randomBytes(32) });
@@ -100,7 +110,20 @@ async function stackServer(dir: string, mode: Mode): Promise<{ port: number; coo
     }
     return store.count(target, 'devices');
   };
-  return { port, cookie, fill };
+  // The warm-up's devices (note "perf …") leave the database entirely, change log included.
+  const purge = async () => {
+    store.db.exec(`
+      DELETE FROM changes WHERE coll = 'devices' AND id IN (SELECT id FROM records WHERE coll = 'devices' AND json_extract(data, '$.note') LIKE 'perf %');
+      DELETE FROM records WHERE coll = 'devices' AND json_extract(data, '$.note') LIKE 'perf %';`);
+    return store.count(target, 'devices');
+  };
+  return { port, cookie, fill, purge };
+}
+
+/** CPU time this server process has used (user + system), seconds. */
+function cpuSeconds(): number {
+  const u = process.cpuUsage();
+  return (u.user + u.system) / 1e6;
 }
 
 async function serve(kind: Kind): Promise<void> {
@@ -109,7 +132,8 @@ async function serve(kind: Kind): Promise<void> {
   process.on('disconnect', () => process.exit(0));
   const s = kind === 'floor' ? { ...(await floorServer(dir)), cookie: null } : await stackServer(dir, kind);
   process.on('message', (m: ToServer) => {
-    void Promise.resolve(s.fill(m.fill)).then((filled) => process.send?.({ filled } satisfies FromServer));
+    const answer = 'cpu' in m ? cpuSeconds() : 'purge' in m ? s.purge() : s.fill(m.fill);
+    void Promise.resolve(answer).then((value) => process.send?.({ value } satisfies FromServer));
   });
   process.send?.({ ready: { port: s.port, cookie: s.cookie } } satisfies FromServer);
 }
@@ -121,6 +145,10 @@ interface Remote {
   port: number;
   headers: Record<string, string>;
   fill(n: number): Promise<number>;
+  /** Remove the devices the warm-up wrote; answers the devices left. */
+  purge(): Promise<number>;
+  /** CPU seconds the server process has used so far. */
+  cpu(): Promise<number>;
   stop(): void;
 }
 
@@ -131,17 +159,20 @@ function start(kind: Kind): Promise<Remote> {
   });
   return new Promise((resolve, reject) => {
     child.once('error', reject);
+    const ask = (m: ToServer) =>
+      new Promise<number>((done) => {
+        child.once('message', (r: FromServer) => done('value' in r ? r.value : -1));
+        child.send(m);
+      });
     child.once('message', (m: FromServer) => {
       if (!('ready' in m)) return reject(new Error(`${kind}: unexpected ${JSON.stringify(m)}`));
       resolve({
         kind,
         port: m.ready.port,
         headers: m.ready.cookie ? { cookie: m.ready.cookie } : {},
-        fill: (n) =>
-          new Promise((done) => {
-            child.once('message', (r: FromServer) => done('filled' in r ? r.filled : -1));
-            child.send({ fill: n } satisfies ToServer);
-          }),
+        fill: (n) => ask({ fill: n }),
+        purge: () => ask({ purge: true }),
+        cpu: () => ask({ cpu: true }),
         stop: () => child.kill('SIGTERM'),
       });
     });
@@ -153,8 +184,12 @@ const post = (r: Remote, count: number) => drive(r.port, '/api/device', deviceBo
 interface Row {
   mode: Mode;
   size: number;
+  /** Requests per second (wall clock). */
   floor: number;
   stack: number;
+  /** Requests per CPU-second of the server process: what one write costs, whatever else the machine runs. */
+  floorCpu: number;
+  stackCpu: number;
 }
 
 async function measureMode(mode: Mode): Promise<Row[]> {
@@ -162,24 +197,32 @@ async function measureMode(mode: Mode): Promise<Row[]> {
   try {
     await post(floor, WARMUP);
     await post(stack, WARMUP);
+    await Promise.all([floor.purge(), stack.purge()]);
     const rows: Row[] = [];
     for (const size of SIZES) {
       const [f, s] = await Promise.all([floor.fill(size), stack.fill(size)]);
-      let floorSecs = 0;
-      let stackSecs = 0;
+      const wall = new Map<Remote, number>([[floor, 0], [stack, 0]]);
+      const cpu = new Map<Remote, number>([[floor, 0], [stack, 0]]);
       for (let round = 0; round < ROUNDS; round++) {
         // alternate who goes first, so a burst of load elsewhere does not always hit the same one
         const order = round % 2 === 0 ? [floor, stack] : [stack, floor];
         for (const r of order) {
+          const cpu0 = await r.cpu();
           const secs = REQUESTS / (await post(r, REQUESTS));
-          if (r === floor) floorSecs += secs;
-          else stackSecs += secs;
+          cpu.set(r, (cpu.get(r) as number) + (await r.cpu()) - cpu0);
+          wall.set(r, (wall.get(r) as number) + secs);
         }
       }
-      const row = { mode, size, floor: (REQUESTS * ROUNDS) / floorSecs, stack: (REQUESTS * ROUNDS) / stackSecs };
+      const total = REQUESTS * ROUNDS;
+      const row: Row = {
+        mode, size,
+        floor: total / (wall.get(floor) as number), stack: total / (wall.get(stack) as number),
+        floorCpu: total / (cpu.get(floor) as number), stackCpu: total / (cpu.get(stack) as number),
+      };
       console.log(
         `${mode.padEnd(7)} ${size.toLocaleString('en').padStart(7)} devices (floor table ${f.toLocaleString('en')}, workspace ${s.toLocaleString('en')}): ` +
-          `floor ${row.floor.toFixed(0)} req/s, POST /api/device ${row.stack.toFixed(0)} req/s, ${((row.stack / row.floor) * 100).toFixed(1)} %`,
+          `floor ${row.floor.toFixed(0)} req/s, POST /api/device ${row.stack.toFixed(0)} req/s, ${((row.stack / row.floor) * 100).toFixed(1)} %; ` +
+          `per server CPU-second ${row.floorCpu.toFixed(0)} / ${row.stackCpu.toFixed(0)}, ${((row.stackCpu / row.floorCpu) * 100).toFixed(1)} %`,
       );
       rows.push(row);
     }
@@ -191,16 +234,22 @@ async function measureMode(mode: Mode): Promise<Row[]> {
 }
 
 async function main(): Promise<void> {
-  console.log(`${REQUESTS} POSTs x ${ROUNDS} rounds per server and size, ${CONCURRENCY} in flight, after ${WARMUP} warm-up; each size adds ${REQUESTS * ROUNDS} devices while measured`);
+  console.log(`${REQUESTS} POSTs x ${ROUNDS} rounds per server and size, ${CONCURRENCY} in flight, after ${WARMUP} warm-up; warm-up rows removed; each size adds ${REQUESTS * ROUNDS} devices while measured`);
   const all: Row[] = [];
   for (const mode of MODES) all.push(...(await measureMode(mode)));
-  console.log('\n| mode | devices | floor req/s | POST /api/device req/s | of floor | vs ratio at 1,000 |');
-  console.log('|---|---|---|---|---|---|');
+  const pct = (x: number) => `${(x * 100).toFixed(1)} %`;
+  const drift = (x: number, first: number) => `${x >= first ? '+' : ''}${((x / first - 1) * 100).toFixed(1)} %`;
+  console.log('\n| mode | devices | floor req/s | POST /api/device req/s | of floor | vs 1,000 | floor req/CPU-s | POST req/CPU-s | of floor (CPU) | vs 1,000 (CPU) |');
+  console.log('|---|---|---|---|---|---|---|---|---|---|');
   for (const r of all) {
     const first = all.find((x) => x.mode === r.mode && x.size === SIZES[0]) as Row;
-    const ratio = r.stack / r.floor;
-    const drift = (ratio / (first.stack / first.floor) - 1) * 100;
-    console.log(`| ${r.mode} | ${r.size.toLocaleString('en')} | ${r.floor.toFixed(0)} | ${r.stack.toFixed(0)} | ${(ratio * 100).toFixed(1)} % | ${r.size === SIZES[0] ? '–' : `${drift >= 0 ? '+' : ''}${drift.toFixed(1)} %`} |`);
+    const [ratio, ratio0] = [r.stack / r.floor, first.stack / first.floor];
+    const [cpuRatio, cpuRatio0] = [r.stackCpu / r.floorCpu, first.stackCpu / first.floorCpu];
+    const isFirst = r === first;
+    console.log(
+      `| ${r.mode} | ${r.size.toLocaleString('en')} | ${r.floor.toFixed(0)} | ${r.stack.toFixed(0)} | ${pct(ratio)} | ${isFirst ? '–' : drift(ratio, ratio0)} ` +
+        `| ${r.floorCpu.toFixed(0)} | ${r.stackCpu.toFixed(0)} | ${pct(cpuRatio)} | ${isFirst ? '–' : drift(cpuRatio, cpuRatio0)} |`,
+    );
   }
   console.log('targets: at least 50 % of the floor at every size; the ratio at 100,000 within 15 % of the ratio at 1,000');
 }
