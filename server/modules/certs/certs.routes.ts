@@ -6,6 +6,7 @@ import { defineRoute, Reply } from '../../http/define-route';
 import { badRequest, notFound } from '../../http/errors';
 import { issueNumber } from '../../store/series';
 import { readCompanyTx } from '../settings/settings.service';
+import { recordErasure } from './cert-erasure';
 import { renderCertPdf } from './cert-pdf';
 import {
   certDigest,
@@ -115,7 +116,7 @@ export const certRoutes = [
       if (!validDate(date)) throw badRequest('invalid date', { message: '実施日(date)は YYYY-MM-DD 形式で指定してください' });
       const devices = body.devices ?? [];
       const count = readCount(body.count, devices);
-      const cert = await app.store.transact(ws, async (tx) => {
+      const { cert, erased } = await app.store.transact(ws, async (tx) => {
         const now = Date.now();
         const year = jstYear(now);
         const no = (await issueNumber(tx, CERT_NUMBERS, String(year))).value;
@@ -133,9 +134,10 @@ export const certRoutes = [
           issuedAt: now,
           created: now,
         };
-        return tx.put(ERASURE_CERTS, no, { ...draft, digest: certDigest(draft) });
+        const stored = await tx.put(ERASURE_CERTS, no, { ...draft, digest: certDigest(draft) });
+        return { cert: stored, erased: await recordErasure(tx, draft) };
       });
-      return { cert };
+      return { cert, erased };
     },
   }),
 ];

@@ -1,7 +1,9 @@
 import { z } from 'zod';
 import { jstYymm } from '../../../shared/dates';
-import { defineRoute } from '../../http/define-route';
+import { defineRoute, Reply } from '../../http/define-route';
 import { issueNumber } from '../../store/series';
+import { readCompany } from '../settings/settings.service';
+import { renderInvoicePdf } from './invoice-pdf';
 import { badRequest, notFound } from '../../http/errors';
 import {
   billingSummary,
@@ -99,6 +101,22 @@ export const invoiceRoutes = [
         return tx.patch(INVOICES, params.id, { ...patch, updated: Date.now() });
       });
       return { invoice };
+    },
+  }),
+  defineRoute({
+    method: 'get',
+    path: '/api/invoice/:id/pdf',
+    auth: 'sales:view',
+    params: idParams,
+    handler: async ({ app, ws, params }) => {
+      const inv = await app.store.get<Invoice>(ws, INVOICES, params.id);
+      if (!inv) throw notFound('invoice not found');
+      const pdf = await renderInvoicePdf(inv, await readCompany(app.store, ws));
+      return new Reply(200, Buffer.from(pdf), {
+        'Content-Type': 'application/pdf',
+        'Content-Disposition': `inline; filename="${inv.id.replace(/[^\w.-]/g, '_')}.pdf"`,
+        'Cache-Control': 'no-store',
+      });
     },
   }),
   defineRoute({

@@ -1,7 +1,9 @@
 import { z } from 'zod';
 import { jstYymm } from '../../../shared/dates';
 import { defineRoute, Reply } from '../../http/define-route';
-import { badRequest, HttpError, notFound } from '../../http/errors';
+import { badRequest, conflict, HttpError, notFound } from '../../http/errors';
+import { readCompany } from '../settings/settings.service';
+import { renderQuotePdf, revisionOf } from './quote-pdf';
 import type { AppContext } from '../../context';
 import { issueNumber } from '../../store/series';
 import type { Tx } from '../../store/types';
@@ -30,6 +32,7 @@ const one = z.union([z.string(), z.array(z.string())]).transform((v) => (Array.i
 const newQuery = z.object({ custId: one, cust: one, devices: one, pattern: one });
 
 const quoteNotFound = () => notFound('not_found', { message: '見積が見つかりません' });
+const quoteLocked = (id: string) => conflict('quote issued', { id, message: `見積 ${id} は発行済みのため変更できません。「改訂版を作成」で新しい版を作ってください` });
 
 async function loadQuote(app: AppContext, ws: string, id: string): Promise<Quote> {
   const q = await app.store.get<Quote>(ws, QUOTES, id);
@@ -186,6 +189,8 @@ export const quoteRoutes = [
       const quote = await app.store.transact(ws, async (tx) => {
         const current = await tx.get<Quote>(QUOTES, params.id);
         if (!current) throw quoteNotFound();
+        // An issued quote is a document the customer holds: changes go into a new revision.
+        if (typeof current.issuedAt === 'number') throw quoteLocked(params.id);
         const q = buildQuote(body, current);
         q.id = current.id;
         await validateQuote(tx, q, body.totals);
@@ -215,6 +220,52 @@ export const quoteRoutes = [
     auth: 'sales:view',
     params: idParams,
     handler: async ({ app, ws, params }) => ({ document: await exportable(app, ws, params.id) }),
+  }),
+  defineRoute({
+    method: 'get',
+    path: '/api/quote/:id/pdf',
+    auth: 'sales:view',
+    params: idParams,
+    handler: async ({ app, ws, params }) => {
+      const q = await loadQuote(app, ws, params.id);
+      const doc = quoteDocument(q, await validateQuote(reader(app, ws), q));
+      const pdf = await renderQuotePdf(doc, await readCompany(app.store, ws), revisionOf(q));
+      return new Reply(200, Buffer.from(pdf), {
+        'Content-Type': 'application/pdf',
+        'Content-Disposition': `inline; filename="${String(q.id).replace(/[^\w.-]/g, '_')}.pdf"`,
+        'Cache-Control': 'no-store',
+      });
+    },
+  }),
+  defineRoute({
+    method: 'post',
+    path: '/api/quote/:id/revise',
+    auth: 'sales:edit',
+    params: idParams,
+    handler: async ({ app, ws, params }) => {
+      const quote = await app.store.transact(ws, async (tx) => {
+        const current = await tx.get<Quote>(QUOTES, params.id);
+        if (!current) throw quoteNotFound();
+        if (typeof current.issuedAt !== 'number') throw badRequest('quote not issued', { message: '未発行の見積はそのまま編集できます' });
+        const root = typeof current.revisionOf === 'string' ? current.revisionOf : String(current.id);
+        const yymm = jstYymm();
+        const now = Date.now();
+        const { totals: _t, ...rest } = current as Quote & { totals?: unknown };
+        const next: Quote = {
+          ...rest,
+          id: `Q-${yymm}-${String(await tx.next(`quote:${yymm}`)).padStart(3, '0')}`,
+          revisionOf: root,
+          rev: (typeof current.rev === 'number' ? current.rev : 1) + 1,
+          supersedes: String(current.id),
+          createdAt: now,
+          updatedAt: now,
+          issuedAt: null,
+        };
+        await tx.patch(QUOTES, String(current.id), { supersededBy: next.id });
+        return tx.put(QUOTES, String(next.id), next);
+      });
+      return { quote: withTotals(quote) };
+    },
   }),
   defineRoute({
     method: 'post',
