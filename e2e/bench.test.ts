@@ -97,7 +97,7 @@ describe('bench window', () => {
     await page.getByTestId('scan-msg').getByText(`${second} を登録しました`).waitFor();
     const { devices } = await api<{ devices: { imei: string; model: string; loc: string; cust: string; mdm: string }[] }>('/api/devices');
     for (const imei of [first, second]) expect(devices.find((x) => x.imei === imei)).toMatchObject({ model: 'iPad Air', loc: '入荷棚1', cust: 'ABC物流株式会社', mdm: 'Jamf Pro' });
-  });
+  }, 60_000);
 
   it('bulk registers devices with progress', async () => {
     const { page } = b;
@@ -156,6 +156,7 @@ describe('bench window', () => {
     await page.getByTestId('cert-lines').locator('tbody tr').nth(1).waitFor();
     await page.locator('#ct-cust').fill('株式会社山下電設');
     await page.locator('#ct-method').selectOption('clear');
+    await page.locator('#ct-operator').fill('佐藤 健一');
     await page.getByTestId('cert-issue').click();
     await page.getByRole('dialog', { name: '確認' }).getByRole('button', { name: '発行する' }).click();
     const issued = page.getByTestId('cert-issued');

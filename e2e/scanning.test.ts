@@ -83,7 +83,7 @@ describe('receiving session (入荷セッション)', () => {
     await page.getByTestId('last-imei').getByText('353795089752528').waitFor();
     expect(await page.evaluate(() => document.body.dataset.lastSound)).toBe('error');
     await page.getByTestId('receiving-count').locator('b').getByText('30', { exact: true }).waitFor();
-  });
+  }, 90_000);
 
   it('undo removes the last registered device from the ledger', async () => {
     const { page } = b;
@@ -94,7 +94,7 @@ describe('receiving session (入荷セッション)', () => {
     await page.getByTestId('receiving-count').locator('b').getByText('30', { exact: true }).waitFor();
     await page.getByTestId('last-result').getByText('取り消しました').waitFor();
     expect((await devices()).some((d) => d.imei === imei)).toBe(false);
-  });
+  }, 90_000);
 });
 
 describe('scans wherever focus is', () => {
@@ -110,9 +110,24 @@ describe('scans wherever focus is', () => {
     // A person typing (well over the scanner's key interval) still types into the box.
     await search.focus();
     await page.keyboard.type('iPhone 14', { delay: 120 });
-    expect(await search.inputValue()).toBe('iPhone 14');
+    await expect.poll(() => search.inputValue()).toBe('iPhone 14');
     await search.fill('');
-  });
+  }, 90_000);
+
+  it('the ledger list is walked with the arrow keys: Home, ArrowDown, then Enter goes to the editor', async () => {
+    const { page } = b;
+    const rows = page.getByTestId('ledger-list').locator('.vrow');
+    await rows.nth(1).waitFor();
+    const first = await rows.nth(0).getAttribute('data-imei');
+    const second = await rows.nth(1).getAttribute('data-imei');
+    await page.getByTestId('ledger-grid').focus();
+    await page.keyboard.press('Home');
+    await page.getByTestId('device-editor').getByText(first ?? '-').waitFor();
+    await page.keyboard.press('ArrowDown');
+    await page.getByTestId('device-editor').getByText(second ?? '-').waitFor();
+    await page.keyboard.press('Enter');
+    expect(await page.evaluate(() => document.activeElement?.id)).toBe('ed-status');
+  }, 90_000);
 
   it('a scan on ホーム with nothing focused opens the device in the ledger; an unknown IMEI starts registration', async () => {
     const { page } = b;
@@ -128,7 +143,7 @@ describe('scans wherever focus is', () => {
     const imei = generateImei();
     await scan(imei);
     await page.getByRole('dialog', { name: '未登録の端末を登録' }).getByText(imei).waitFor();
-  });
+  }, 90_000);
 
   it('a dialog traps focus: Tab and Shift+Tab never leave it, and it is aria-modal', async () => {
     const { page } = b;
@@ -146,5 +161,5 @@ describe('scans wherever focus is', () => {
     }
     await page.keyboard.press('Escape');
     await dialog.waitFor({ state: 'detached' });
-  });
+  }, 90_000);
 });

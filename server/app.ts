@@ -6,6 +6,7 @@ import { fileURLToPath } from 'node:url';
 import type { Config, Mode } from './config';
 import type { AppContext } from './context';
 import { errorHandler } from './http/error-handler';
+import { benchGuard } from './http/bench-guard';
 import { refuseNonJsonBodies } from './http/json-body';
 import { launchGuard, type LaunchGuardOptions } from './http/launch-guard';
 import { requestLog } from './http/logging';
@@ -60,7 +61,9 @@ export async function createApp(opts: CreateAppOptions): Promise<{ app: Express;
 
   const app = express();
   app.disable('x-powered-by');
+  if (opts.config.trustProxy > 0) app.set('trust proxy', opts.config.trustProxy);
   if (opts.launchGuard) app.use(launchGuard(opts.launchGuard));
+  else if (mode === 'bench') app.use(benchGuard(opts.config.allowedHosts));
   app.set('query parser', 'simple');
   if (opts.config.log) app.use(requestLog(log));
   app.use('/api', express.json({ limit: opts.config.bodyLimit, strict: true }));

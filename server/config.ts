@@ -19,6 +19,20 @@ export interface Config {
   workspacesPerIpHour: number;
   /** Central: PostgreSQL database (postgres://…) instead of the SQLite file in dataDir. */
   databaseUrl: string | null;
+  /**
+   * Reverse-proxy hops whose X-Forwarded-For is believed (KITTING_TRUST_PROXY): 0 reads the
+   * client address from the connection; 1 trusts one proxy in front (nginx, a load balancer).
+   */
+  trustProxy: number;
+  /** Extra Host names the headless bench answers besides loopback (KITTING_ALLOWED_HOSTS, comma-separated). */
+  allowedHosts: string[];
+}
+
+function trustProxy(v: string | undefined): number {
+  if (v === undefined || v === '' || v === '0' || v === 'false') return 0;
+  const n = Number(v);
+  if (!Number.isInteger(n) || n < 0 || n > 10) throw new Error(`KITTING_TRUST_PROXY must be a number of proxy hops 0..10, got ${v}`);
+  return n;
 }
 
 export function readConfig(env: NodeJS.ProcessEnv = process.env): Config {
@@ -27,6 +41,7 @@ export function readConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const mode = (env.KITTING_MODE ?? 'bench') as Mode;
   if (mode !== 'bench' && mode !== 'central') throw new Error(`KITTING_MODE must be bench or central, got ${env.KITTING_MODE}`);
   const nodeEnv = env.NODE_ENV ?? 'development';
+  if (env.KITTING_ADMIN_PASSWORD && env.KITTING_ADMIN_PASSWORD.length < 10) throw new Error('KITTING_ADMIN_PASSWORD must be at least 10 characters');
   return {
     port,
     dataDir: resolve(env.KITTING_DATA_DIR ?? join(process.cwd(), 'data')),
@@ -39,6 +54,8 @@ export function readConfig(env: NodeJS.ProcessEnv = process.env): Config {
     bodyLimit: '9mb',
     workspacesPerIpHour: Number(env.KITTING_WORKSPACES_PER_IP_HOUR ?? 60),
     databaseUrl: readDatabaseUrl(env, mode),
+    trustProxy: trustProxy(env.KITTING_TRUST_PROXY),
+    allowedHosts: (env.KITTING_ALLOWED_HOSTS ?? '').split(',').map((h) => h.trim().toLowerCase()).filter(Boolean),
   };
 }
 

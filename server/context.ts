@@ -1,3 +1,5 @@
+import type { Request } from 'express';
+import type { Role } from './security/policy';
 import type { Config, Mode } from './config';
 import type { RateLimiter } from './http/rate-limit';
 import type { Store } from './store/types';
@@ -16,4 +18,6 @@ export interface AppContext {
   log: (line: string) => void;
   /** Bench sync client or central sync endpoints (set by createApp). */
   sync?: SyncRuntime;
+  /** Central: the enrolled bench a sync request's token names (refusing unknown or revoked tokens). */
+  authenticateBench?: (req: Request) => Promise<{ ws: string; bench: string; role: Role | null }>;
 }

@@ -48,7 +48,7 @@ describe('envelope and error path', () => {
   });
 
   it('refuses a duplicate method and path at start', () => {
-    const route = defineRoute({ method: 'get', path: '/api/x', auth: 'P', handler: () => ({}) });
+    const route = defineRoute({ method: 'get', path: '/api/x', auth: 'public', handler: () => ({}) });
     expect(() => assertUniqueRoutes([route, { ...route }])).toThrow('duplicate route: GET /api/x');
     expect(() => assertUniqueRoutes([route, { ...route, method: 'post' }])).not.toThrow();
   });

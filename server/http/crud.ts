@@ -4,11 +4,14 @@ import { createShape, patchShape, type FieldMap, type Shape } from '../../shared
 import type { Doc, Tx } from '../store/types';
 import { defineRoute, type RouteDef } from './define-route';
 import { notFound } from './errors';
+import type { Scope } from '../security/policy';
 
 const idParams = z.object({ id: z.string().min(1).max(200) });
 
 export interface CrudOptions<F extends FieldMap> {
   coll: string;
+  /** Scope the routes belong to: the list needs view, create, update and delete need edit. */
+  scope: Scope;
   /** Plural list path and response key, e.g. /api/jobs → {jobs}. */
   listPath: string;
   listKey: string;
@@ -25,11 +28,15 @@ export interface CrudOptions<F extends FieldMap> {
   onCreate?: (doc: Shape<F> & Doc, tx: Tx) => Doc | Promise<Doc>;
   /** Fields derived on update from the merged record (updated, chip, ...). */
   onUpdate?: (merged: Doc, patch: Partial<Shape<F>>) => Doc;
+  /** Runs in the update's transaction once the record is written (e.g. records that follow it). */
+  afterUpdate?: (tx: Tx, before: Doc, after: Doc) => Promise<void>;
   sort?: (a: Doc, b: Doc) => number;
   listExtra?: (items: Doc[]) => Record<string, unknown>;
   createResponse?: (doc: Doc) => Record<string, unknown>;
   deleteResponse?: (id: string) => Record<string, unknown>;
   onDelete?: (tx: Tx, id: string) => Promise<void>;
+  /** Runs in the delete's transaction with the record about to be removed. */
+  beforeDelete?: (tx: Tx, current: Doc) => Promise<void>;
   /** Rewrites the raw body before validation (e.g. the `customer` alias of `cust`). */
   preprocess?: (body: unknown) => unknown;
 }
@@ -44,7 +51,7 @@ export function crudRoutes<F extends FieldMap>(o: CrudOptions<F>): RouteDef[] {
     defineRoute({
       method: 'get',
       path: o.listPath,
-      auth: 'P',
+      auth: `${o.scope}:view`,
       handler: async ({ app, ws }) => {
         const items = await app.store.list(ws, o.coll);
         if (o.sort) items.sort(o.sort);
@@ -54,7 +61,7 @@ export function crudRoutes<F extends FieldMap>(o: CrudOptions<F>): RouteDef[] {
     defineRoute({
       method: 'post',
       path: o.itemPath,
-      auth: 'P',
+      auth: `${o.scope}:edit`,
       body: create,
       handler: async ({ app, ws, body }) => {
         const doc = await app.store.transact(ws, async (tx) => {
@@ -69,7 +76,7 @@ export function crudRoutes<F extends FieldMap>(o: CrudOptions<F>): RouteDef[] {
     defineRoute({
       method: 'post',
       path: `${o.itemPath}/:id`,
-      auth: 'P',
+      auth: `${o.scope}:edit`,
       params: idParams,
       body: patch,
       handler: async ({ app, ws, params, body }) => {
@@ -80,7 +87,9 @@ export function crudRoutes<F extends FieldMap>(o: CrudOptions<F>): RouteDef[] {
           delete fields[idField];
           const merged = { ...current, ...fields };
           const derived = o.onUpdate ? o.onUpdate(merged, body) : {};
-          return tx.patch(o.coll, params.id, { ...fields, ...derived });
+          const written = await tx.patch(o.coll, params.id, { ...fields, ...derived });
+          if (o.afterUpdate && written) await o.afterUpdate(tx, current, written);
+          return written;
         });
         return { [o.itemKey]: doc };
       },
@@ -88,10 +97,14 @@ export function crudRoutes<F extends FieldMap>(o: CrudOptions<F>): RouteDef[] {
     defineRoute({
       method: 'post',
       path: `${o.itemPath}/:id/delete`,
-      auth: 'P',
+      auth: `${o.scope}:edit`,
       params: idParams,
       handler: async ({ app, ws, params }) => {
         await app.store.transact(ws, async (tx) => {
+          if (o.beforeDelete) {
+            const current = await tx.get(o.coll, params.id);
+            if (current) await o.beforeDelete(tx, current);
+          }
           if (!(await tx.remove(o.coll, params.id))) throw notFound(o.notFoundError);
           if (o.onDelete) await o.onDelete(tx, params.id);
         });

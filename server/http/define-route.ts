@@ -1,12 +1,13 @@
 import type { Request, Response } from 'express';
 import type { z } from 'zod';
 import type { AppContext } from '../context';
+import type { Access } from '../security/policy';
 import type { Method, RouteResult } from './route-core';
 
 export { Reply, type Method, type RouteResult } from './route-core';
 
-/** Auth column of the contract: P public, S account session, A admin, SA admin or sub-admin, T special token. */
-export type Auth = 'P' | 'S' | 'A' | 'SA' | 'T';
+/** Who may call the route: one entry of the table in server/security/policy.ts. */
+export type Auth = Access;
 
 export interface RouteContext<P, Q, B> {
   /** The caller's workspace (tenant); every store call is scoped by it. */

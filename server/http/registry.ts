@@ -1,18 +1,31 @@
-import type { Router } from 'express';
+import type { Request, Router } from 'express';
 import type { AppContext } from '../context';
 import type { RouteDef } from './define-route';
 import { mountRouteList } from './route-core';
-import { resolveWorkspace } from './workspace';
-import { authorize } from '../security/auth';
+import { authorizeRoute } from './authorize';
+import { ACCESS_VALUES } from '../security/policy';
 
 export { assertUniqueRoutes, send, validationError } from './route-core';
 
-/** Mount every route explicitly on the router, in list order. */
+/** Refuse at start a route whose `auth` names no entry of the access table. */
+export function assertDeclaredAccess(routes: readonly RouteDef[]): void {
+  for (const r of routes) {
+    if (!ACCESS_VALUES.includes(r.auth)) throw new Error(`route without a valid auth declaration: ${r.method.toUpperCase()} ${r.path}`);
+  }
+}
+
+const WS = Symbol('workspace');
+type WithWs = Request & { [WS]?: string };
+
+/** Mount every route explicitly on the router, in list order; the authorization layer runs first. */
 export function mountRoutes(router: Router, routes: RouteDef[], app: AppContext): void {
+  assertDeclaredAccess(routes);
   mountRouteList(router, routes, {
-    guard: (route, req) => authorize(app, req, route.auth),
+    guard: async (route, req, res) => {
+      (req as WithWs)[WS] = await authorizeRoute(app, req, res, route);
+    },
     run: async (route, input, req, res) => {
-      const ws = route.workspace === false ? '' : await resolveWorkspace(app, req, res);
+      const ws = (req as WithWs)[WS] ?? '';
       return route.handler({ ws, params: input.params, query: input.query, body: input.body, req, res, app });
     },
   });

@@ -34,37 +34,48 @@ export function hitLimit(app: AppContext, name: LimitName, ip: string | undefine
 }
 
 /**
- * Failed sign-in counter per key (email, admin, sub-admin email): after `max` failures in
- * 15 minutes the key is locked until the window ends (429 with Retry-After).
+ * Failed sign-ins per (account, client): each key is an account (email, admin, sub-admin email)
+ * together with the client's address, never an account alone, so nobody can lock another person
+ * out from elsewhere. After `max` failures the key is locked for one minute, doubling with every
+ * further failure up to an hour (429 with Retry-After); a success clears it, and a key left alone
+ * for a day starts afresh.
  */
-const failures = new WeakMap<AppContext, Map<string, { start: number; n: number }>>();
-const WINDOW = 15 * 60_000;
-
+const failures = new WeakMap<AppContext, Map<string, { n: number; last: number; until: number }>>();
+const BASE_LOCK_MS = 60_000;
+const MAX_LOCK_MS = 3_600_000;
+const FORGET_MS = 24 * 3_600_000;
 function failMap(app: AppContext) {
   let m = failures.get(app);
   if (!m) failures.set(app, (m = new Map()));
   return m;
 }
-
-export function assertNotLocked(app: AppContext, key: string, max: number): void {
+/** The lockout key of an account as seen from one client. */
+export function lockKey(account: string, client: string | undefined): string {
+  return `${account}|${client ?? 'unknown'}`;
+}
+export function assertNotLocked(app: AppContext, key: string, _max?: number): void {
   const cur = failMap(app).get(key);
   if (!cur) return;
   const t = Date.now();
-  if (t - cur.start >= WINDOW) {
+  if (t - cur.last >= FORGET_MS) {
     failMap(app).delete(key);
     return;
   }
-  if (cur.n >= max) throw tooMany((cur.start + WINDOW - t) / 1000, 'too many attempts');
+  if (cur.until > t) throw tooMany((cur.until - t) / 1000, 'too many attempts');
 }
-
-export function recordFailure(app: AppContext, key: string): void {
+export function recordFailure(app: AppContext, key: string, max = 8): void {
   const m = failMap(app);
   const t = Date.now();
-  const cur = m.get(key);
-  if (!cur || t - cur.start >= WINDOW) m.set(key, { start: t, n: 1 });
-  else cur.n += 1;
+  let cur = m.get(key);
+  if (!cur || t - cur.last >= FORGET_MS) {
+    if (m.size > 50_000) for (const [k, v] of m) if (t - v.last >= FORGET_MS || v.until < t) m.delete(k);
+    cur = { n: 0, last: t, until: 0 };
+    m.set(key, cur);
+  }
+  cur.n += 1;
+  cur.last = t;
+  if (cur.n >= max) cur.until = t + Math.min(MAX_LOCK_MS, BASE_LOCK_MS * 2 ** (cur.n - max));
 }
-
 export function clearFailures(app: AppContext, key: string): void {
   failMap(app).delete(key);
 }

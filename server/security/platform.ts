@@ -28,6 +28,9 @@ export const P = {
   sites: 'sites',
   connections: 'connections',
   portalSlugs: 'portalSlugs',
+  sessions: 'sessions',
+  benchEnrollers: 'benchEnrollers',
+  siteIndex: 'siteIndex',
 } as const;
 
 /** Ids starting with `_` are reserved for platform data and never resolve as a workspace. */

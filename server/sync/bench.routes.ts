@@ -15,7 +15,7 @@ export const benchSyncRoutes: RouteDef[] = [
   defineRoute({
     method: 'get',
     path: '/api/sync/status',
-    auth: 'P',
+    auth: 'public',
     workspace: false,
     handler: async ({ app }) => {
       const bench = app.sync?.bench;
@@ -28,7 +28,7 @@ export const benchSyncRoutes: RouteDef[] = [
   defineRoute({
     method: 'post',
     path: '/api/sync/now',
-    auth: 'P',
+    auth: 'local',
     workspace: false,
     handler: async ({ app }) => {
       const bench = benchOf(app);
@@ -45,7 +45,7 @@ export const benchSyncRoutes: RouteDef[] = [
   defineRoute({
     method: 'post',
     path: '/api/sync/enrol',
-    auth: 'P',
+    auth: 'local',
     workspace: false,
     body: enrolRequest,
     handler: async ({ app, body }) => {

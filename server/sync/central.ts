@@ -31,7 +31,7 @@ function newCode(): string {
   return `${chars.slice(0, 4).join('')}-${chars.slice(4).join('')}`;
 }
 
-const normaliseCode = (code: string) => code.trim().toUpperCase().replace(/[^A-Z0-9]/g, '');
+export const normaliseCode = (code: string) => code.trim().toUpperCase().replace(/[^A-Z0-9]/g, '');
 
 /**
  * Central side of the protocol, transport-free: the HTTP routes and the simulation call the same

@@ -14,7 +14,10 @@ export interface SyncRuntime {
 const envInt = (v: string | undefined) => (v && Number.isInteger(Number(v)) && Number(v) > 0 ? Number(v) : undefined);
 
 export function createSyncRuntime(ctx: AppContext): SyncRuntime {
-  if (ctx.mode === 'central') return { central: new SyncCentral(ctx.store), bench: null };
+  if (ctx.mode === 'central') {
+    ctx.authenticateBench = async (req) => (await import('./enrollers')).authenticateBench(ctx, req);
+    return { central: new SyncCentral(ctx.store), bench: null };
+  }
   const bench = new SyncBench(ctx.store, {
     dataDir: ctx.config.dataDir,
     transport: (url) => new HttpTransport(url),

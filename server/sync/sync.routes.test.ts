@@ -174,11 +174,15 @@ describe('who may create enrolment codes', () => {
   it('once the workspace has accounts: an owner session, not the bare kit_tid', async () => {
     const browser = central.client();
     await browser.get('/api/devices');
+    const anonymousCookie = browser.cookie('kit_tid') as string;
     const email = `owner-${Date.now()}@example.jp`;
     const signup = await browser.post<Body & { token: string }>('/api/account/signup', { email, password: 'correct-horse-9', company: '山田通信', name: '山田 太郎' });
     expect(signup.status).toBe(200);
-    const bare = await browser.post<Body>('/api/sync/enrol-code');
-    expect(bare.status).toBe(403);
+    // the anonymous cookie the browser had before signing up no longer opens the workspace
+    const stale = central.client();
+    stale.setCookie('kit_tid', anonymousCookie);
+    const bare = await stale.post<Body>('/api/sync/enrol-code');
+    expect(bare.status).toBe(401);
     const withSession = await browser.post<Body & { code: string }>('/api/sync/enrol-code', {}, { authorization: `Bearer ${signup.body.token}` });
     expect(withSession.status).toBe(200);
     expect(withSession.body.code).toMatch(/^[A-Z2-9]{4}-[A-Z2-9]{4}$/);

@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import { createApp } from '../app';
 import { testConfig, type Config, type Mode } from '../config';
 import type { AppContext } from '../context';
+import { setPasswordCost } from '../security/passwords';
 import { loadOrCreateSecret } from '../security/signing';
 import type { Store } from '../store/types';
 import { openTestStore, testStoreKind, type StoreKind } from './stores';
@@ -87,11 +88,16 @@ export interface TestServer {
   close(opts?: { keepData?: boolean }): Promise<void>;
 }
 
+export const FAST_TEST_COST = { ln: 12, r: 8, p: 1 };
+
 /**
  * createApp over a fresh temporary database, listening on a random loopback port. A central server runs on
  * the store of the test run (KITTING_TEST_STORE, or `store`); a bench always on SQLite, as deployed.
  */
 export async function startTestServer(opts: { mode?: Mode; dataDir?: string; config?: Partial<Config>; store?: StoreKind } = {}): Promise<TestServer> {
+  // Password hashing at OWASP cost takes seconds on a busy test machine; tests of other features hash
+  // cheaply (the password tests check the production parameters and the rehash themselves).
+  setPasswordCost(FAST_TEST_COST);
   const dataDir = opts.dataDir ?? mkdtempSync(join(tmpdir(), 'kitting-test-'));
   const mode = opts.mode ?? 'central';
   const kind = mode === 'bench' ? 'sqlite' : (opts.store ?? testStoreKind());

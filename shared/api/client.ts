@@ -164,6 +164,7 @@ export function createApiClient(opts: ApiClientOptions = {}) {
     createJob: (j: S.JobInput) => post('/api/job', ok({ job: S.Job }), j),
     updateJob: (id: string, j: S.JobInput) => post(`/api/job/${e(id)}`, ok({ job: S.Job }), j),
     deleteJob: (id: string) => post(`/api/job/${e(id)}/delete`, empty),
+    jobDevices: (id: string, change: { add?: string[]; remove?: string[] }) => post(`/api/job/${e(id)}/devices`, ok({ job: S.Job }), change),
 
     shipments: () => get('/api/shipments', list('shipments', S.Shipment)),
     createShipment: (s: Partial<S.Shipment>) => post('/api/shipment', ok({ shipment: S.Shipment }), s),

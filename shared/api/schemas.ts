@@ -96,6 +96,7 @@ export const Job = z.looseObject({
   due: optStr,
   ch: optStr,
   tag: optStr,
+  devices: z.array(z.string()).optional(),
 });
 export type Job = z.infer<typeof Job>;
 export interface JobInput {

@@ -1,4 +1,4 @@
-import { useState } from 'react';
+import { useEffect, useState } from 'react';
 import { describeError } from '../../../shared/api/client';
 import { api, setSession, type Role } from './session';
 
@@ -8,6 +8,14 @@ export function SignIn({ onIn }: { onIn: () => void }) {
   const [password, setPassword] = useState('');
   const [error, setError] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
+  // On a bench (the desktop app's embedded server) there is no platform administration.
+  const [bench, setBench] = useState(false);
+  useEffect(() => {
+    api
+      .syncStatus()
+      .then((s) => setBench(s.mode === 'bench'))
+      .catch(() => undefined);
+  }, []);
   const submit = async () => {
     setBusy(true);
     setError(null);
@@ -16,7 +24,7 @@ export function SignIn({ onIn }: { onIn: () => void }) {
       setSession({ role, token });
       onIn();
     } catch (e) {
-      setError(describeError(e));
+      setError(bench ? 'この作業台には管理機能はありません。中央サーバーの管理コンソールでサインインしてください。' : describeError(e));
     } finally {
       setBusy(false);
     }
@@ -25,6 +33,15 @@ export function SignIn({ onIn }: { onIn: () => void }) {
     <div className="center-page" style={{ maxWidth: 400, marginTop: 80 }}>
       <div className="panel">
         <header>Kitting Station 管理コンソール</header>
+        {bench && (
+          <div className="body" role="alert" data-testid="admin-bench-notice">
+            <strong>この作業台には管理機能はありません。</strong>
+            <div>テナント・サブ管理者・バックアップなどのプラットフォーム管理は、中央サーバーの管理コンソール（中央サーバーの /admin.html）で行います。作業台の設定は、作業台の画面の「設定」から行えます。</div>
+            <a className="btn small" href="/#/settings" style={{ marginTop: 8, display: 'inline-block' }}>
+              作業台の画面に戻る
+            </a>
+          </div>
+        )}
         <form
           className="body"
           style={{ display: 'grid', gap: 10 }}

@@ -11,6 +11,7 @@ function Summary({ version }: { version: number }) {
   if (s.error && !s.data) return <ErrorState error={s.error} what="請求サマリー" onRetry={s.reload} />;
   if (!s.data) return <Loading what="請求サマリー" />;
   const x = s.data.summary;
+  const m = typeof x.month === 'string' && /^\d{4}$/.test(x.month) ? `20${x.month.slice(0, 2)}年${Number(x.month.slice(2))}月` : '今月';
   const k: [string, string][] = [
     ['MRR', yen(x.mrr)],
     ['ARR', yen(x.arr)],
@@ -21,6 +22,10 @@ function Summary({ version }: { version: number }) {
     ['継続:単発', x.ratio ?? '—'],
   ];
   return (
+    <>
+    <div className="muted" data-testid="billing-period" style={{ margin: '0 0 4px' }}>
+      集計期間: {m}分の請求書（対象月 = {m}）。MRR・ARRは継続請求から算出。
+    </div>
     <div className="kpis" data-testid="billing-summary">
       {k.map(([l, v]) => (
         <div className="kpi" key={l}>
@@ -31,6 +36,7 @@ function Summary({ version }: { version: number }) {
         </div>
       ))}
     </div>
+    </>
   );
 }
 
@@ -71,6 +77,16 @@ export function InvoicesScreen() {
           { key: 'due', label: '支払期限', width: 90 },
           { key: 'recurring', label: '区分', width: 50, render: (i) => (i.recurring ? '継続' : '単発') },
           { key: 'status', label: '状態', width: 80, render: (i) => <Chip c={STATUS[i.status ?? '']?.[1]}>{STATUS[i.status ?? '']?.[0] ?? i.status}</Chip> },
+          {
+            key: 'pdf',
+            label: 'PDF',
+            width: 60,
+            render: (i) => (
+              <a className="btn small" href={`/api/invoice/${encodeURIComponent(i.id)}/pdf`} target="_blank" rel="noopener" onClick={(e) => e.stopPropagation()}>
+                PDF
+              </a>
+            ),
+          },
         ]}
         fields={[
           { key: 'cust', label: '顧客', required: true, max: 120 },
@@ -78,7 +94,7 @@ export function InvoicesScreen() {
           { key: 'month', label: '対象月(YYMM)', max: 4 },
           { key: 'desc', label: '内容', max: 300 },
           { key: 'due', label: '支払期限', max: 20 },
-          { key: 'status', label: '状態', type: 'select', options: ['draft', 'issued', 'paid', 'overdue'] },
+          { key: 'status', label: '状態', type: 'select', options: ['draft', 'issued', 'paid', 'overdue'], optionLabels: Object.fromEntries(Object.entries(STATUS).map(([k, v]) => [k, v[0]])) },
           { key: 'recurring', label: '継続請求', type: 'checkbox' },
         ]}
         defaults={{ status: 'draft' }}

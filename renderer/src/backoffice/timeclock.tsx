@@ -37,13 +37,13 @@ export function TimeclockScreen() {
                 <td>{s.name}</td>
                 <td className="mono">{r?.in ?? '—'}</td>
                 <td className="mono">{r?.out ?? '—'}</td>
-                <td>{r?.status ? <Chip c={r.out ? 'c-gray' : 'c-green'}>{r.status}</Chip> : <span className="muted">未出勤</span>}</td>
+                <td>{r?.status ? <Chip c={r.status === 'in' ? 'c-green' : 'c-gray'}>{r.status === 'in' ? '出勤中' : r.status === 'out' ? '退勤済' : r.status}</Chip> : <span className="muted">未出勤</span>}</td>
                 <td className="num">{r?.units ?? 0}</td>
                 <td style={{ textAlign: 'right' }}>
-                  <button className="btn small primary" onClick={() => void punch(s.id, 'in', s.name)}>
+                  <button className="btn small primary" disabled={r?.status === 'in'} onClick={() => void punch(s.id, 'in', s.name)}>
                     出勤
                   </button>{' '}
-                  <button className="btn small" onClick={() => void punch(s.id, 'out', s.name)}>
+                  <button className="btn small" disabled={r?.status !== 'in'} onClick={() => void punch(s.id, 'out', s.name)}>
                     退勤
                   </button>
                 </td>

@@ -13,6 +13,8 @@ export interface FieldDef {
   label: string;
   type?: 'text' | 'number' | 'select' | 'textarea' | 'checkbox' | 'date';
   options?: string[];
+  /** Japanese labels of select values stored in another form (e.g. draft → 下書き). */
+  optionLabels?: Record<string, string>;
   max?: number;
   required?: boolean;
   /** Free text with these suggestions (a datalist). */
@@ -67,7 +69,7 @@ function FormModal({ title, fields, initial, onClose, onSubmit }: { title: strin
                 <select id={id} className="in" value={String(val ?? '')} onChange={(e) => set(e.target.value)}>
                   {[...new Set([String(val ?? ''), ...(f.options ?? [])])].map((o) => (
                     <option key={o} value={o}>
-                      {o || '—'}
+                      {f.optionLabels?.[o] ?? (o || '—')}
                     </option>
                   ))}
                 </select>

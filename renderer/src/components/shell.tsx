@@ -65,6 +65,32 @@ function SyncIndicator() {
   );
 }
 
+/** The platform admin console lives on the central server: linked there, explained on a bench. */
+function AdminLink() {
+  const [mode, setMode] = useState<string | null>(null);
+  useEffect(() => {
+    api
+      .syncStatus()
+      .then((s) => setMode(typeof s.mode === 'string' ? s.mode : null))
+      .catch(() => undefined);
+  }, []);
+  if (mode === 'central')
+    return (
+      <div className="nav-admin">
+        <a href="/admin.html" data-testid="admin-link">
+          管理コンソール（運営者・サブ管理者）
+        </a>
+      </div>
+    );
+  if (mode === 'bench')
+    return (
+      <div className="nav-admin muted" title="テナント・サブ管理者・バックアップの管理は中央サーバーの /admin.html で行います">
+        管理コンソールは中央サーバーにあります
+      </div>
+    );
+  return null;
+}
+
 export function Shell({ nav, current, title, children }: { nav: NavGroup[]; current: string; title: string; children: ReactNode }) {
   return (
     <div className="shell">
@@ -92,6 +118,7 @@ export function Shell({ nav, current, title, children }: { nav: NavGroup[]; curr
             ))}
           </div>
         ))}
+        <AdminLink />
       </nav>
       <div className="main">
         <div className="topbar">

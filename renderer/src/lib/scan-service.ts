@@ -1,13 +1,13 @@
 import { useEffect, useRef } from 'react';
-import { BURST_GAP_MS, isBurst, isScanDigit, type FocusKind, type HeldKey } from './scan-burst';
+import { MAX_GAP_MS, isBurst, isHumanPace, isScanDigit, type FocusKind, type HeldKey } from './scan-burst';
 import { isScanTerminator, parseScan, type ScanResult } from './scan';
 
 /**
  * The window's scan service. One capturing keydown listener recognises a keyboard-wedge burst
  * wherever focus is:
  *  - in a scan field (`data-scan-input`): the field shows the digits; Enter/Tab hands its value over;
- *  - in an ordinary field: digits are held back for BURST_GAP_MS; a burst ending in Enter/Tab is a
- *    scan and never reaches the field, anything slower is typed into the field as usual;
+ *  - in an ordinary field: digits are held back until their pace shows who types them; a burst ending
+ *    in Enter/Tab is a scan and never reaches the field, a person's typing goes into the field;
  *  - elsewhere (a button, a row, the page): digits collect until Enter/Tab.
  * Each scan goes to the handler of the current screen (the last one registered), in order.
  */
@@ -18,6 +18,8 @@ let held: HeldKey[] = [];
 let heldTarget: HTMLElement | null = null;
 let flushTimer: ReturnType<typeof setTimeout> | null = null;
 let installed = false;
+/** A person is typing digits into this field: let them through until a pause. */
+let human: { el: Element; until: number } | null = null;
 
 /** Hand a raw scan (as read from a field or a burst) to the current screen. */
 export function emitScan(raw: string): void {
@@ -88,12 +90,22 @@ function onKeyDown(e: KeyboardEvent): void {
     e.preventDefault();
     const last = held[held.length - 1];
     if (kind === 'editable') {
-      // A pause longer than a scanner's means a person is typing: what was held is theirs.
-      if ((last && now - last.at > BURST_GAP_MS) || (heldTarget && heldTarget !== target)) flush();
+      if (human && human.el === target && now <= human.until && held.length === 0) {
+        human.until = now + 1000;
+        insertInto(target as HTMLElement, e.key);
+        return;
+      }
+      // A long pause ends what was held: it was typed by a person.
+      if ((last && now - last.at > MAX_GAP_MS) || (heldTarget && heldTarget !== target)) flush();
       heldTarget = target as HTMLElement;
       held.push({ key: e.key, at: now });
       clearTimer();
-      flushTimer = setTimeout(flush, BURST_GAP_MS);
+      if (isHumanPace(held)) {
+        human = { el: target as Element, until: now + 1000 };
+        flush();
+        return;
+      }
+      flushTimer = setTimeout(flush, MAX_GAP_MS);
     } else {
       if (last && now - last.at > 2000) held = [];
       heldTarget = null;

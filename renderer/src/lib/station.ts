@@ -1,3 +1,5 @@
+import jpFontUrl from '../../../assets/fonts/NotoSansJP-Regular.ttf?url';
+
 /**
  * The desktop bridge the Electron preload exposes as `window.station` (printing).
  * In a plain browser it is absent and the UI falls back to the browser's print dialog.
@@ -35,7 +37,21 @@ export function stationBridge(): StationBridge | null {
   return typeof b.printLabel === 'function' && typeof b.printCertificate === 'function' ? (b as StationBridge) : null;
 }
 
-/** Print HTML through a hidden iframe and the browser's print dialog. */
+/**
+ * The app's bundled Japanese font for print documents, referenced by absolute URL so a print frame
+ * or print window renders Japanese text on a PC without Japanese system fonts.
+ */
+export function printFontCss(): string {
+  const href = new URL(jpFontUrl, window.location.href).href;
+  return `@font-face{font-family:'KS Noto Sans JP';src:url('${href}') format('truetype');font-display:block}body{font-family:'KS Noto Sans JP',sans-serif}`;
+}
+
+/** Wrap a label's HTML with the font it needs (for the desktop bridge's print window). */
+export function withPrintFont(html: string): string {
+  return `<style>${printFontCss()}</style>${html}`;
+}
+
+/** Print HTML through a hidden iframe and the browser's print dialog, once the bundled font has loaded. */
 export function browserPrint(html: string, widthMm: number, heightMm: number): void {
   const frame = document.createElement('iframe');
   frame.style.cssText = 'position:fixed;right:0;bottom:0;width:0;height:0;border:0';
@@ -43,11 +59,14 @@ export function browserPrint(html: string, widthMm: number, heightMm: number): v
   const doc = frame.contentDocument;
   if (!doc) return;
   doc.open();
-  doc.write(`<!doctype html><html lang="ja"><head><meta charset="utf-8"><style>@page{size:${widthMm}mm ${heightMm}mm;margin:0}body{margin:0}</style></head><body>${html}</body></html>`);
+  doc.write(`<!doctype html><html lang="ja"><head><meta charset="utf-8"><style>@page{size:${widthMm}mm ${heightMm}mm;margin:0}body{margin:0}${printFontCss()}</style></head><body>${html}</body></html>`);
   doc.close();
-  setTimeout(() => {
+  const go = () => {
     frame.contentWindow?.focus();
     frame.contentWindow?.print();
     setTimeout(() => frame.remove(), 1000);
-  }, 50);
+  };
+  const fonts = doc.fonts;
+  if (fonts) void fonts.load("12px 'KS Noto Sans JP'", 'あ').then(go, go);
+  else setTimeout(go, 50);
 }

@@ -1,10 +1,29 @@
-import { useMemo, useState } from 'react';
+import { useEffect, useMemo, useState } from 'react';
 import type { ErasureCert, ErasureMethod } from '../../../shared/api/schemas';
 import { api } from '../api';
 import { Async, Chip, Panel, confirmAction, toast, toastError, todayJst, useLoad } from '../components/ui';
 import { stationBridge } from '../lib/station';
 import { useScanHandler } from '../lib/scan-service';
-import { ScanBar, type ScanMsg } from './ledger-scan';
+import { playScanSound } from '../lib/sound';
+import { RegisterModal } from './ledger-register';
+import { ScanBar, scanMsg, type ScanMsg } from './ledger-scan';
+
+const OPERATOR_KEY = 'kitting.benchOperator';
+/** The bench's configured operator (kept on this PC), used when nobody is signed in. */
+export function benchOperator(): string {
+  try {
+    return localStorage.getItem(OPERATOR_KEY) ?? '';
+  } catch {
+    return '';
+  }
+}
+function saveBenchOperator(name: string): void {
+  try {
+    localStorage.setItem(OPERATOR_KEY, name);
+  } catch {
+    /* storage unavailable: the name still applies to this certificate */
+  }
+}
 
 const METHODS: { key: ErasureMethod; label: string }[] = [
   { key: 'purge', label: '暗号化消去 / Purge（NIST SP 800-88）' },
@@ -26,27 +45,73 @@ export function CertsScreen() {
   const [cust, setCust] = useState('');
   const [date, setDate] = useState(todayJst());
   const [msg, setMsg] = useState<ScanMsg>(null);
+  const [registering, setRegistering] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
-  const [issued, setIssued] = useState<ErasureCert | null>(null);
+  const [issued, setIssued] = useState<(ErasureCert & { erased?: number }) | null>(null);
+  const [operator, setOperator] = useState(benchOperator);
+  const [signedIn, setSignedIn] = useState<string | null>(null);
+  const [unknown, setUnknown] = useState<string | null>(null);
+  useEffect(() => {
+    api.raw
+      .get('/api/account/me')
+      .then((r) => {
+        const acct = r.account as { name?: unknown; email?: unknown } | undefined;
+        const name = r.signedIn === true && acct ? String(acct.name || acct.email || '') : '';
+        if (name) {
+          setSignedIn(name);
+          setOperator(name);
+        }
+      })
+      .catch(() => undefined);
+  }, []);
   const byImei = useMemo(() => new Map((devices.data?.devices ?? []).map((d) => [d.imei, d])), [devices.data]);
 
+  // Scans made before the ledger has loaded wait for it (none is refused as unknown by mistake).
+  const [early, setEarly] = useState<string[]>([]);
+  useEffect(() => {
+    if (!devices.data || early.length === 0) return;
+    const list = early;
+    setEarly([]);
+    for (const imei of list) onImei(imei);
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, [devices.data, early]);
   const onImei = (imei: string) => {
-    if (lines.some((l) => l.id === imei)) return setMsg({ tone: 'bad', text: `${imei} はすでに追加されています` });
+    if (!devices.data && !devices.error) {
+      setEarly((l) => [...l, imei]);
+      return setMsg(scanMsg('info', `${imei} を受け付けました（台帳を読み込み中）`));
+    }
+    if (lines.some((l) => l.id === imei)) {
+      playScanSound('duplicate');
+      return setMsg(scanMsg('bad', `${imei} はすでに追加されています`));
+    }
     const d = byImei.get(imei);
-    setLines((l) => [...l, { id: imei, model: d?.model ?? '', storage: '', cust: d?.cust ?? '' }]);
-    if (!cust && d?.cust) setCust(d.cust);
-    setMsg({ tone: d ? 'good' : 'info', text: d ? `${imei}（${d.model}）を追加しました` : `${imei} を追加しました（台帳に未登録のため機種を入力してください）` });
+    if (!d) {
+      // A certificate lists ledger devices only: an unknown IMEI is refused unless registered explicitly.
+      playScanSound('error');
+      setUnknown(imei);
+      return setMsg(scanMsg('bad', `${imei} は台帳に未登録のため追加できません。登録する場合は「台帳に登録して追加」を押してください`));
+    }
+    playScanSound('ok');
+    setLines((l) => [...l, { id: imei, model: d.model ?? '', storage: '', cust: d.cust ?? '' }]);
+    if (!cust && d.cust) setCust(d.cust);
+    setMsg(scanMsg('good', `${imei}（${d.model}）を追加しました`));
     setIssued(null);
   };
   useScanHandler((scan) => (scan.kind === 'imei' ? onImei(scan.value) : setMsg({ tone: 'bad', text: `読み取り値「${scan.value}」: ${scan.message}` })));
   const issue = async () => {
     if (!cust.trim()) return toast('顧客名を入力してください', true);
+    if (!operator.trim()) return toast('作業者を入力してください', true);
+    if (lines.some((l) => !l.model.trim())) return toast('機種が空欄の端末があります', true);
     if (lines.length === 0) return toast('消去した端末をスキャンしてください', true);
     if (!(await confirmAction(`${cust} 向けに ${lines.length}台分のデータ消去証明書を発行します。発行後は番号が確定します。`, '発行する'))) return;
     setBusy(true);
     try {
-      const { cert } = await api.issueCert({ cust, methodKey: method, date, count: lines.length, devices: lines.map(({ id, model, storage }) => ({ id, model, storage })) });
-      setIssued(cert);
+      if (!signedIn) saveBenchOperator(operator.trim());
+      const r = await api.raw.post('/api/cert', { cust, methodKey: method, date, count: lines.length, operator: operator.trim(), devices: lines.map(({ id, model, storage }) => ({ id, model, storage })) });
+      const cert = r.cert as ErasureCert;
+      const erased = Array.isArray(r.erased) ? r.erased.length : 0;
+      setIssued({ ...cert, erased });
+      devices.reload();
       setLines([]);
       certs.setData((d) => d && { ...d, certs: [cert, ...d.certs] });
       toast(`証明書 ${cert.no} を発行しました`);
@@ -73,7 +138,37 @@ export function CertsScreen() {
   };
   return (
     <>
-      <ScanBar message={msg} setMessage={setMsg} />
+      <ScanBar message={msg} setMessage={setMsg} hint="消去が完了した端末のIMEIをスキャンしてください（どの欄にフォーカスがあってもスキャンできます）" />
+      {unknown && (
+        <div className="row" style={{ margin: '6px 0' }}>
+          <button className="btn" onClick={() => setRegistering(unknown)} data-testid="cert-register-unknown">
+            {unknown} を台帳に登録して追加
+          </button>
+          <button className="btn" onClick={() => setUnknown(null)}>
+            追加しない
+          </button>
+        </div>
+      )}
+      {registering && (
+        <RegisterModal
+          queue={[registering]}
+          bulk={false}
+          customers={[...new Set((devices.data?.devices ?? []).map((d) => d.cust ?? '').filter(Boolean))]}
+          models={[...new Set((devices.data?.devices ?? []).map((d) => d.model ?? '').filter(Boolean))]}
+          onClose={() => setRegistering(null)}
+          onSkip={() => setRegistering(null)}
+          onCreated={(list) => {
+            const d = list[0];
+            setRegistering(null);
+            setUnknown(null);
+            if (!d) return;
+            devices.setData((x) => x && { ...x, devices: [...x.devices, d] });
+            setLines((l) => [...l, { id: d.imei, model: d.model ?? '', storage: '', cust: d.cust ?? '' }]);
+            if (!cust && d.cust) setCust(d.cust);
+            setMsg(scanMsg('good', `${d.imei} を台帳に登録して追加しました`));
+          }}
+        />
+      )}
       <div className="split">
         <Panel title={`対象端末（${lines.length}台）`} actions={lines.length > 0 && <button className="btn small" onClick={() => setLines([])}>クリア</button>}>
           {devices.error ? <div className="body muted">台帳を読み込めないため機種は自動入力されません</div> : null}
@@ -123,16 +218,21 @@ export function CertsScreen() {
                   </option>
                 ))}
               </select>
+              <label htmlFor="ct-operator">作業者</label>
+              <div>
+                <input id="ct-operator" className="in" value={operator} maxLength={60} readOnly={!!signedIn} placeholder="消去を行った作業者の氏名" onChange={(e) => setOperator(e.target.value)} />
+                <div className="muted">{signedIn ? 'サインイン中の利用者です' : 'この作業台の作業者として記憶します'}</div>
+              </div>
               <label htmlFor="ct-date">実施日</label>
               <input id="ct-date" className="in" type="date" value={date} onChange={(e) => setDate(e.target.value)} />
               <span />
-              <button className="btn primary" onClick={() => void issue()} disabled={busy} data-testid="cert-issue">
+              <button className="btn primary" onClick={() => void issue()} disabled={busy || lines.length === 0 || !operator.trim() || !cust.trim()} data-testid="cert-issue">
                 {busy ? '発行中…' : `証明書を発行（${lines.length}台）`}
               </button>
             </div>
             {issued && (
               <div className="state" style={{ textAlign: 'left', background: '#dafbe1', color: '#116329', borderRadius: 6, marginTop: 12, padding: 10 }} data-testid="cert-issued">
-                <strong className="mono">{issued.no}</strong> を発行しました（{issued.count}台・{issued.method}）
+                <strong className="mono">{issued.no}</strong> を発行しました（{issued.count}台・{issued.method}・作業者 {issued.operator as string}）。台帳の {issued.erased ?? 0}台を「{method === 'destroy' ? '廃棄' : '消去済'}」にしました
                 <div style={{ marginTop: 6 }}>
                   <button className="btn small" onClick={() => void openPdf(issued.no)}>
                     PDFを開く

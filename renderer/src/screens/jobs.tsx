@@ -1,10 +1,22 @@
-import { useState } from 'react';
+import { useRef, useState } from 'react';
 import { JOB_STAGE_COUNT, type Job, type JobInput } from '../../../shared/api/schemas';
-import { api } from '../api';
-import { Async, Chip, Modal, confirmAction, toast, toastError, useLoad } from '../components/ui';
+import { api, describeError } from '../api';
+import { Async, Chip, Modal, confirmAction, toast, toastError, todayJst, useLoad } from '../components/ui';
+import { useScanHandler } from '../lib/scan-service';
+import { playScanSound } from '../lib/sound';
+import { ScanBar, scanMsg, type ScanMsg } from './ledger-scan';
 
 export const STAGES = ['受付', '入荷待ち', '入荷検品', 'キッティング', '動作検証', '梱包', '出荷', '完了'];
 const CHIPS = ['c-blue', 'c-cyan', 'c-green', 'c-orange', 'c-red', 'c-gray'];
+export const CHIP_NAMES: Record<string, string> = { 'c-blue': '青', 'c-cyan': '水色', 'c-green': '緑', 'c-orange': 'オレンジ', 'c-red': '赤', 'c-gray': 'グレー' };
+const ISO_DATE = /^\d{4}-\d{2}-\d{2}$/;
+
+/** A due label for the card: real dates as 2026/12/10 (with 期限切れ when past), older free-text labels as written. */
+export function dueLabel(due: string | undefined): { text: string; late: boolean } | null {
+  if (!due) return null;
+  if (!ISO_DATE.test(due)) return { text: `期限 ${due}（日付未設定）`, late: false };
+  return { text: `期限 ${due.replace(/-/g, '/')}`, late: due < todayJst() };
+}
 
 function JobModal({ job, onClose, onSaved }: { job: Job | null; onClose: () => void; onSaved: (j: Job) => void }) {
   const [f, setF] = useState<Required<JobInput>>({ c: job?.c ?? '', t: job?.t ?? '', s: job?.s ?? 0, due: job?.due ?? '', ch: job?.ch ?? 'c-blue', tag: job?.tag ?? '' });
@@ -57,7 +69,10 @@ function JobModal({ job, onClose, onSaved }: { job: Job | null; onClose: () => v
           ))}
         </select>
         <label htmlFor="jb-due">期限</label>
-        <input id="jb-due" className="in" value={f.due} maxLength={40} placeholder="12/10" onChange={set('due')} />
+        <div>
+          <input id="jb-due" className="in" type="date" value={ISO_DATE.test(f.due) ? f.due : ''} onChange={set('due')} />
+          {f.due && !ISO_DATE.test(f.due) && <div className="muted">以前の表記「{f.due}」: 日付を選び直してください</div>}
+        </div>
         <label htmlFor="jb-tag">タグ</label>
         <input id="jb-tag" className="in" value={f.tag} maxLength={40} onChange={set('tag')} />
         <label>色</label>
@@ -65,7 +80,7 @@ function JobModal({ job, onClose, onSaved }: { job: Job | null; onClose: () => v
           {CHIPS.map((c) => (
             <label key={c} style={{ display: 'inline-flex', gap: 3, alignItems: 'center' }}>
               <input type="radio" name="ch" checked={f.ch === c} onChange={() => setF((p) => ({ ...p, ch: c }))} />
-              <Chip c={c}>{c.slice(2)}</Chip>
+              <Chip c={c}>{CHIP_NAMES[c] ?? c}</Chip>
             </label>
           ))}
         </div>
@@ -79,14 +94,48 @@ export function JobsScreen() {
   const state = useLoad(() => api.jobs());
   const [edit, setEdit] = useState<Job | 'new' | null>(null);
   const [over, setOver] = useState<number | null>(null);
+  const [active, setActive] = useState<string | null>(null);
+  const [msg, setMsg] = useState<ScanMsg>(null);
+  const chain = useRef<Promise<void>>(Promise.resolve());
+  const activeRef = useRef(active);
+  activeRef.current = active;
+  // A scan adds the device to the selected card (scans queue: none is lost while one is saving).
+  useScanHandler((scan) => {
+    if (scan.kind !== 'imei') {
+      playScanSound('error');
+      return setMsg(scanMsg('bad', `読み取り値「${scan.value}」: ${scan.message}`));
+    }
+    const jobId = activeRef.current;
+    const job = state.data?.jobs.find((j) => j.id === jobId);
+    if (!jobId || !job) {
+      playScanSound('error');
+      return setMsg(scanMsg('bad', `${scan.value}: 先に案件カードを選んでください（Tab / クリック）`));
+    }
+    chain.current = chain.current.then(async () => {
+      try {
+        if (job.devices?.includes(scan.value)) {
+          playScanSound('duplicate');
+          return setMsg(scanMsg('info', `${scan.value} はすでにこの案件にあります`));
+        }
+        const r = await api.jobDevices(jobId, { add: [scan.value] });
+        upsert(r.job);
+        playScanSound('ok');
+        setMsg(scanMsg('good', `${scan.value} を「${r.job.t ?? ''}」に追加しました（${r.job.devices?.length ?? 0}台）`));
+      } catch (e) {
+        playScanSound('error');
+        setMsg(scanMsg('bad', `${scan.value}: ${describeError(e)}`));
+      }
+    });
+  });
 
   const upsert = (j: Job) => state.setData((d) => d && { ...d, jobs: d.jobs.some((x) => x.id === j.id) ? d.jobs.map((x) => (x.id === j.id ? j : x)) : [...d.jobs, j] });
   const move = async (job: Job, s: number) => {
     if (s < 0 || s >= JOB_STAGE_COUNT || s === job.s) return;
     upsert({ ...job, s });
+    // Keep focus on the moved card at once, so the next arrow key moves it again.
+    setTimeout(() => (document.querySelector(`[data-job="${job.id}"]`) as HTMLElement | null)?.focus(), 0);
     try {
       upsert((await api.updateJob(job.id, { s })).job);
-      setTimeout(() => (document.querySelector(`[data-job="${job.id}"]`) as HTMLElement | null)?.focus(), 0);
     } catch (e) {
       upsert(job);
       toastError(e, '工程を移動できませんでした');
@@ -105,6 +154,7 @@ export function JobsScreen() {
 
   return (
     <>
+      <ScanBar message={msg} setMessage={setMsg} autoFocus={false} hint="案件カードを選んでIMEIをスキャンすると、その端末が案件に入り、カードと一緒に工程を移動します。" />
       <div className="row">
         <button className="btn primary" onClick={() => setEdit('new')}>
           ＋ 新規案件
@@ -142,8 +192,10 @@ export function JobsScreen() {
                   {cards.map((j) => (
                     <div
                       key={j.id}
-                      className="card"
+                      className={`card${active === j.id ? ' sel' : ''}`}
                       tabIndex={0}
+                      onFocus={() => setActive(j.id)}
+                      onClick={() => setActive(j.id)}
                       draggable
                       data-job={j.id}
                       aria-label={`${j.t} 工程 ${name}`}
@@ -160,9 +212,18 @@ export function JobsScreen() {
                     >
                       <div className="meta">
                         <Chip c={j.ch}>{j.tag || '案件'}</Chip>
-                        <span>{j.due && `期限 ${j.due}`}</span>
+                        {(() => {
+                          const due = dueLabel(j.due);
+                          return due ? <span style={due.late ? { color: 'var(--danger)', fontWeight: 600 } : undefined}>{due.text}</span> : <span />;
+                        })()}
                       </div>
                       <div className="t">{j.t}</div>
+                      {(j.devices?.length ?? 0) > 0 && (
+                        <div className="meta" data-testid="job-devices">
+                          <span>端末 {j.devices?.length}台</span>
+                          <span className="mono">{j.devices?.slice(-1)[0]?.slice(-6)}</span>
+                        </div>
+                      )}
                       <div className="meta">
                         <span>{j.c}</span>
                         <span>

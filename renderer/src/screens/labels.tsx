@@ -3,7 +3,7 @@ import { LABEL_FIELDS, type Device, type LabelField, type LabelSize, type LabelT
 import { api } from '../api';
 import { Async, Panel, confirmAction, fmtTs, toast, toastError, todayJst, useLoad } from '../components/ui';
 import { parseScan } from '../lib/scan';
-import { browserPrint, stationBridge, type PrinterInfo } from '../lib/station';
+import { browserPrint, stationBridge, withPrintFont, type PrinterInfo } from '../lib/station';
 import { FIELD_LABEL, LABEL_MM, LabelPreview, SIZE_LABEL, labelHtml } from './label-view';
 
 const allOn = (): Record<LabelField, boolean> => ({ mgmt: true, imei: true, cust: true, model: true, qr: true, barcode: true });
@@ -74,7 +74,7 @@ export function LabelsScreen() {
     const one = labelHtml(device, size, fields);
     try {
       if (bridge) {
-        const r = await bridge.printLabel({ html: one, widthMm: w, heightMm: h, printer: printer || undefined, copies: n, size });
+        const r = await bridge.printLabel({ html: withPrintFont(one), widthMm: w, heightMm: h, printer: printer || undefined, copies: n, size });
         if (!r.ok) return toast(`印刷できませんでした: ${r.reason ?? '不明なエラー'}`, true);
       } else browserPrint(Array.from({ length: n }, () => `<div style="page-break-after:always">${one}</div>`).join(''), w, h);
       const { entry } = await api.addLabelLog({ size, count: n, date: todayJst(), ts: Date.now() });

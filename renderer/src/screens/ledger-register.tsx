@@ -3,7 +3,7 @@ import type { Device } from '../../../shared/api/schemas';
 import { api } from '../api';
 import { Modal, toast, toastError } from '../components/ui';
 
-export const DEVICE_STATUSES = ['入荷待ち', '作業中', '保管中', '出荷済', '修理中', '返却済', '故障', '紛失', '廃棄'];
+export const DEVICE_STATUSES = ['入荷待ち', '作業中', '保管中', '消去済', '出荷済', '修理中', '返却済', '故障', '紛失', '廃棄'];
 export const MDM_OPTIONS = ['Intune', 'Jamf Pro', 'LANSCOPE', 'CLOMO', 'Apple Business Manager', 'なし'];
 
 export interface RegisterValues {

@@ -47,13 +47,13 @@ export function ScanField({ id = 'scan', placeholder, autoFocus = true, onKana }
   );
 }
 
-export function ScanBar({ message, setMessage, hint }: { message: ScanMsg; setMessage: (m: ScanMsg) => void; hint?: string }) {
+export function ScanBar({ message, setMessage, hint, autoFocus = true }: { message: ScanMsg; setMessage: (m: ScanMsg) => void; hint?: string; autoFocus?: boolean }) {
   return (
     <div className="scanbar">
       <label htmlFor="scan" style={{ fontWeight: 700 }}>
         スキャン
       </label>
-      <ScanField placeholder="IMEIをスキャン（またはキー入力してEnter）" onKana={(m) => setMessage(scanMsg('bad', m))} />
+      <ScanField autoFocus={autoFocus} placeholder="IMEIをスキャン（またはキー入力してEnter）" onKana={(m) => setMessage(scanMsg('bad', m))} />
       <div className={`msg ${message?.tone ?? ''}`} role="status" aria-live="polite" data-testid="scan-msg" key={message?.at}>
         {message ? (
           <>

@@ -1,7 +1,7 @@
 import { useDeferredValue, useEffect, useMemo, useState } from 'react';
 import type { Device } from '../../../shared/api/schemas';
 import { api } from '../api';
-import { Chip, ErrorState, Loading, confirmAction, toast, toastError, useLoad } from '../components/ui';
+import { Chip, ErrorState, Loading, confirmAction, fmtTs, toast, toastError, useLoad } from '../components/ui';
 import { VirtualList } from '../components/virtual-list';
 import { navigate, useRoute } from '../lib/router';
 import { parseScan } from '../lib/scan';
@@ -78,6 +78,21 @@ function DeviceEditor({ device, onSaved, onDeleted }: { device: Device; onSaved:
           </div>
           <label>MDM</label>
           <div>{device.mdm}</div>
+          {Array.isArray(device.history) && device.history.length > 0 && (
+            <>
+              <label>履歴</label>
+              <ul className="muted" data-testid="device-history" style={{ margin: 0, paddingLeft: 16 }}>
+                {(device.history as { ts?: number; what?: string; detail?: string; by?: string }[])
+                  .slice(-5)
+                  .reverse()
+                  .map((h, i) => (
+                    <li key={i}>
+                      {fmtTs(h.ts)} {h.what}（{h.detail}）{h.by ? `・${h.by}` : ''}
+                    </li>
+                  ))}
+              </ul>
+            </>
+          )}
         </div>
         <form
           className="form"
@@ -162,7 +177,7 @@ export function LedgerScreen() {
     }
     const imei = scan.value;
     if (!devices) {
-      setPendingScan(imei);
+      setPendingScans((l) => [...l, imei]);
       return;
     }
     const known = byImei.get(imei);
@@ -185,18 +200,22 @@ export function LedgerScreen() {
   // A scan made on another screen arrives as #/ledger?imei=…
   const route = useRoute();
   const routeImei = route.params.get('imei');
-  const [pendingScan, setPendingScan] = useState<string | null>(routeImei);
+  // Scans made before the ledger has loaded (or on another screen) wait for it, in order.
+  const [pendingScans, setPendingScans] = useState<string[]>([]);
   useEffect(() => {
-    if (routeImei) setPendingScan(routeImei);
+    if (routeImei) setPendingScans((l) => [...l, routeImei]);
   }, [routeImei]);
   useEffect(() => {
-    if (!pendingScan || !devices) return;
-    setPendingScan(null);
+    if (pendingScans.length === 0 || !devices) return;
+    const list = pendingScans;
+    setPendingScans([]);
     if (routeImei) navigate('/ledger');
-    const r = parseScan(pendingScan);
-    if (r.kind !== 'empty') onScan(r);
+    for (const raw of list) {
+      const r = parseScan(raw);
+      if (r.kind !== 'empty') onScan(r);
+    }
     // eslint-disable-next-line react-hooks/exhaustive-deps
-  }, [pendingScan, devices]);
+  }, [pendingScans, devices]);
   const sel = selected ? (byImei.get(selected) ?? null) : null;
   const selIndex = sel ? rows.indexOf(sel) : -1;
 
@@ -252,6 +271,28 @@ export function LedgerScreen() {
               {rows.length === 0 ? (
                 <div className="state">条件に一致する端末はありません</div>
               ) : (
+                <div
+                  tabIndex={0}
+                  role="grid"
+                  aria-label="端末一覧（↑↓で選択、Home/Endで先頭・末尾、Enterで詳細へ）"
+                  aria-rowcount={rows.length}
+                  data-testid="ledger-grid"
+                  onKeyDown={(e) => {
+                    const at = selIndex;
+                    const page = 15;
+                    const next =
+                      e.key === 'ArrowDown' ? at + 1 : e.key === 'ArrowUp' ? at - 1 : e.key === 'PageDown' ? at + page : e.key === 'PageUp' ? at - page : e.key === 'Home' ? 0 : e.key === 'End' ? rows.length - 1 : null;
+                    if (e.key === 'Enter' && sel) {
+                      e.preventDefault();
+                      document.getElementById('ed-status')?.focus();
+                      return;
+                    }
+                    if (next === null) return;
+                    e.preventDefault();
+                    const row = rows[Math.max(0, Math.min(rows.length - 1, next))];
+                    if (row) setSelected(row.imei);
+                  }}
+                >
                 <VirtualList
                   items={rows}
                   rowHeight={ROW_H}
@@ -273,6 +314,7 @@ export function LedgerScreen() {
                     </div>
                   )}
                 />
+                </div>
               )}
             </>
           )}

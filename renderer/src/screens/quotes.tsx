@@ -191,6 +191,29 @@ export function QuotesScreen() {
       toastError(e, '発行できませんでした');
     }
   };
+  const locked = typeof issuedAt === 'number';
+  /** 台数 drives the per-device lines: a line counted per device (its 数量 equals the old 台数) follows the new 台数. */
+  const changeQty = (next: number) => {
+    const prev = qty;
+    if (prev > 0 && next > 0) {
+      const follow = (ls: Line[]) => ls.map((l) => (Number(l.q) === prev ? { ...l, q: next } : l));
+      setIni(follow);
+      setRun(follow);
+    }
+    setQty(next);
+  };
+  const revise = async () => {
+    if (!id) return;
+    try {
+      const r = await api.raw.post(`/api/quote/${encodeURIComponent(id)}/revise`);
+      const q = r.quote as Quote;
+      open(q);
+      quotes.setData((d) => d && { ...d, quotes: [q, ...d.quotes] });
+      toast(`改訂版 ${q.id ?? ''} を作成しました（元の見積 ${id} は発行済みのまま残ります）`);
+    } catch (e) {
+      toastError(e, '改訂版を作成できませんでした');
+    }
+  };
   const cat = catalog.data?.catalog;
   return (
     <>
@@ -211,25 +234,43 @@ export function QuotesScreen() {
             <option value="B">B</option>
           </select>
           <label className="muted">台数</label>
-          <input className="in num" type="number" min={0} value={qty} onChange={(e) => setQty(Math.max(0, Math.trunc(Number(e.target.value) || 0)))} style={{ width: 80 }} aria-label="台数" />
+          <input className="in num" type="number" min={0} value={qty} disabled={locked} onChange={(e) => changeQty(Math.max(0, Math.trunc(Number(e.target.value) || 0)))} style={{ width: 80 }} aria-label="台数" />
           <label className="muted">原価率(%)</label>
           <input className="in num" type="number" min={0} max={100} value={costRate} onChange={(e) => setCostRate(Number(e.target.value))} style={{ width: 64 }} aria-label="原価率" />
           <span className="spacer" style={{ flex: 1 }} />
           <button className="btn" onClick={() => void startNew()}>
             標準構成で作成
           </button>
-          <button className="btn primary" onClick={() => void save()} data-testid="quote-save">
-            保存
-          </button>
-          <button className="btn" onClick={() => void issue()} disabled={!custId}>
-            発行
-          </button>
+          {locked ? (
+            <button className="btn primary" onClick={() => void revise()} data-testid="quote-revise">
+              改訂版を作成
+            </button>
+          ) : (
+            <>
+              <button className="btn primary" onClick={() => void save()} data-testid="quote-save">
+                保存
+              </button>
+              <button className="btn" onClick={() => void issue()} disabled={!custId}>
+                発行
+              </button>
+            </>
+          )}
           {id && (
             <a className="btn" href={api.quoteCsvUrl(id)} download>
               CSV出力
             </a>
           )}
+          {id && (
+            <a className="btn" href={`/api/quote/${encodeURIComponent(id)}/pdf`} target="_blank" rel="noopener" data-testid="quote-pdf">
+              PDF
+            </a>
+          )}
         </div>
+        {locked && (
+          <div className="body muted" data-testid="quote-locked" role="status">
+            この見積は発行済みのため変更できません。内容を変える場合は「改訂版を作成」で新しい版を作ってください。
+          </div>
+        )}
       </Panel>
       <div className="split">
         <div style={{ display: 'grid', gap: 12 }}>

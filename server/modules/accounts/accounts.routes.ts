@@ -5,13 +5,13 @@ import { defineRoute } from '../../http/define-route';
 import { badRequest, conflict, forbidden, HttpError, unauthorized } from '../../http/errors';
 import { optionalSession, principalOf } from '../../security/auth';
 import { hitLimit } from '../../security/limits';
-import { burnPasswordCheck, hashPassword, verifyPassword } from '../../security/passwords';
+import { burnPasswordCheck, hashPassword, needsRehash, rehash, verifyPassword } from '../../security/passwords';
 import { P, PLATFORM_WS, randomKey, registerWorkspace, securityEvent } from '../../security/platform';
 import { readSiteConfig } from '../../security/site-config';
 import type { Doc } from '../../store/types';
 import {
-  ACCOUNTS, addTeamMember, browserWorkspace, clearTid, emailField, newWorkspace, passwordField, publicAccount, sessionToken,
-  setTid, signInFailed, signInGate, signInOk, touchLogin,
+  ACCOUNTS, addTeamMember, browserWorkspace, emailField, endCurrentSession, newWorkspace, passwordField, publicAccount,
+  signInFailed, signInGate, signInOk, startSession, touchLogin,
 } from './accounts.service';
 import { sendMail } from './mail';
 
@@ -36,7 +36,7 @@ export const accountRoutes = [
   defineRoute({
     method: 'post',
     path: '/api/account/signup',
-    auth: 'P',
+    auth: 'public',
     workspace: false,
     handler: async ({ app, req, res, body: raw }) => {
       hitLimit(app, 'signup', req.ip);
@@ -65,15 +65,14 @@ export const accountRoutes = [
         });
       });
       await registerWorkspace(app, ws, 'account', { kind: 'account', owner: body.email, email: body.email, name: body.company || '新規テナント' });
-      await app.store.transact(ws, (tx) => addTeamMember(tx, { name: body.name, email: body.email, role: 'owner' }));
-      await setTid(app, res, ws);
-      return { token: sessionToken(app, account, config), account: publicAccount(account), adoptedTenant: ws };
+      await app.store.transact(ws, (tx) => addTeamMember(tx, { name: body.name, email: body.email, role: 'owner', account: body.email }));
+      return { token: await startSession(app, res, account, config), account: publicAccount(account), adoptedTenant: ws };
     },
   }),
   defineRoute({
     method: 'post',
     path: '/api/account/login',
-    auth: 'P',
+    auth: 'public',
     workspace: false,
     body: loginBody,
     handler: async ({ app, req, res, body }) => {
@@ -84,10 +83,11 @@ export const accountRoutes = [
       const acct = await app.store.get<Doc>(PLATFORM_WS, ACCOUNTS, body.email);
       if (!acct) {
         await burnPasswordCheck(body.password);
-        return signInFailed(app, req, key, cfg, 'account not found');
+        return signInFailed(app, req, key, cfg, 'invalid credentials');
       }
-      if (!(await verifyPassword(body.password, acct.pwHash))) return signInFailed(app, req, key, cfg, 'wrong password');
-      signInOk(app, key);
+      if (!(await verifyPassword(body.password, acct.pwHash))) return signInFailed(app, req, key, cfg, 'invalid credentials');
+      signInOk(app, req, key);
+      if (needsRehash(acct.pwHash)) await rehash(app, P.accounts, String(acct.id), body.password);
       if (cfg.sec2FA) {
         const id = randomKey('ch-');
         const code = String(randomInt(0, 1_000_000)).padStart(6, '0');
@@ -99,14 +99,13 @@ export const accountRoutes = [
       }
       const fresh = await touchLogin(app, String(acct.id));
       if (cfg.secLoginNotify) await sendMail(app, { to: body.email, subject: 'ログインのお知らせ', text: `新しいログインがありました（${req.ip ?? ''}）` });
-      await setTid(app, res, String(acct.tenantId));
-      return { token: sessionToken(app, fresh, cfg), account: publicAccount(fresh) };
+      return { token: await startSession(app, res, fresh, cfg), account: publicAccount(fresh) };
     },
   }),
   defineRoute({
     method: 'post',
     path: '/api/account/login/verify',
-    auth: 'P',
+    auth: 'public',
     workspace: false,
     body: verifyBody,
     handler: async ({ app, req, res, body }) => {
@@ -125,26 +124,25 @@ export const accountRoutes = [
       const acct = await app.store.get<Doc>(PLATFORM_WS, ACCOUNTS, body.email);
       if (!acct) throw invalid();
       const fresh = await touchLogin(app, String(acct.id));
-      await setTid(app, res, String(acct.tenantId));
-      return { token: sessionToken(app, fresh, config), account: publicAccount(fresh) };
+      return { token: await startSession(app, res, fresh, config), account: publicAccount(fresh) };
     },
   }),
   defineRoute({
     method: 'post',
     path: '/api/account/logout',
-    auth: 'P',
+    auth: 'public',
     workspace: false,
-    handler: async ({ app, res }) => {
-      await clearTid(app, res);
+    handler: async ({ app, req, res }) => {
+      await endCurrentSession(app, req, res);
       return {};
     },
   }),
   defineRoute({
     method: 'get',
     path: '/api/account/me',
-    auth: 'P',
+    auth: 'public',
     handler: async ({ app, req, ws }) => {
-      const s = await optionalSession(app, req);
+      const s = optionalSession(req);
       if (!s || !s.accountId) return { signedIn: false, tenantId: ws, ...(s?.assist ? { assist: true } : {}) };
       const acct = await app.store.get<Doc>(PLATFORM_WS, ACCOUNTS, s.accountId);
       if (!acct) return { signedIn: false, tenantId: ws };
@@ -154,10 +152,10 @@ export const accountRoutes = [
   defineRoute({
     method: 'post',
     path: '/api/account/password',
-    auth: 'S',
+    auth: 'account',
     workspace: false,
     body: passwordBody,
-    handler: async ({ app, req, body }) => {
+    handler: async ({ app, req, res, body }) => {
       const p = principalOf(req);
       if (p.kind !== 'session' || !p.accountId) throw unauthorized();
       const id = p.accountId;
@@ -174,7 +172,7 @@ export const accountRoutes = [
       });
       await securityEvent(app, 'password_changed', { account: id });
       const { config } = await readSiteConfig(app);
-      return { token: sessionToken(app, fresh, config) };
+      return { token: await startSession(app, res, fresh, config) };
     },
   }),
 ];

@@ -4,9 +4,11 @@ import { z } from 'zod';
 import type { AppContext } from '../../context';
 import { HttpError, tooMany, unauthorized } from '../../http/errors';
 import { P, PLATFORM_WS, registerWorkspace, securityEvent } from '../../security/platform';
-import { assertNotLocked, clearFailures, recordFailure } from '../../security/limits';
+import { assertNotLocked, clearFailures, lockKey, recordFailure } from '../../security/limits';
 import { readSiteConfig, type SiteConfig } from '../../security/site-config';
-import { mintToken } from '../../security/tokens';
+import { mintToken, readToken } from '../../security/tokens';
+import { bearerToken } from '../../security/auth';
+import { clearedCookie, cookieIdentity, createSession, endSession, sessionCookie } from '../../security/sessions';
 import type { Doc, Tx } from '../../store/types';
 
 export const ACCOUNTS = P.accounts;
@@ -33,9 +35,17 @@ export function publicAccount(a: Doc) {
   };
 }
 
-export function sessionToken(app: AppContext, acct: Doc, cfg: SiteConfig): string {
+/**
+ * Start a new session for this account: a fresh session id in a fresh cookie (never the one the
+ * browser came with) and a Bearer token naming the same session. Both end at logout, at a password
+ * change, and when the account leaves the workspace.
+ */
+export async function startSession(app: AppContext, res: Response, acct: Doc, cfg: SiteConfig): Promise<string> {
   const days = Math.max(1, Math.min(365, cfg.secValidityCap || 30));
-  return mintToken(app.secret, 'session', { sub: acct.id, v: acct.tokenVersion }, days * 86_400_000);
+  const sid = await createSession(app, acct);
+  const version = Number(acct.tokenVersion);
+  res.append('Set-Cookie', sessionCookie(app, sid, version, days * 86_400));
+  return mintToken(app.secret, 'session', { sub: acct.id, v: version, sid }, days * 86_400_000);
 }
 
 /*
@@ -44,16 +54,14 @@ export function sessionToken(app: AppContext, acct: Doc, cfg: SiteConfig): strin
  */
 const workspaceHttp = () => import('../../http/workspace');
 
-/** Set the signed kit_tid cookie naming this workspace. */
-export async function setTid(app: AppContext, res: Response, ws: string): Promise<void> {
-  const w = await workspaceHttp();
-  res.append('Set-Cookie', w.tidCookie(app, ws));
-}
-
-export async function clearTid(app: AppContext, res: Response): Promise<void> {
-  const w = await workspaceHttp();
-  const secure = app.config.production ? '; Secure' : '';
-  res.append('Set-Cookie', `${w.TID_COOKIE}=; Path=/; HttpOnly; SameSite=Lax; Max-Age=0${secure}`);
+/** End the session this request names (Bearer token or cookie) and clear the cookie. */
+export async function endCurrentSession(app: AppContext, req: Request, res: Response): Promise<void> {
+  const token = bearerToken(req);
+  const t = token ? readToken(app.secret, 'session', token) : null;
+  if (t && typeof t.sid === 'string') await endSession(app, t.sid);
+  const c = cookieIdentity(app, req);
+  if (c?.kind === 'session') await endSession(app, c.sid);
+  res.append('Set-Cookie', clearedCookie(app));
 }
 
 /** The browser's current workspace (cookie or session), creating an anonymous one if none. */
@@ -77,11 +85,11 @@ export const initials = (name: string) =>
 export const ALL_EDIT = { mgmt: 'edit', ops: 'edit', sales: 'edit', support: 'edit', settings: 'edit' };
 
 /** Put the account in the workspace's team as a member with this role (owner on signup). */
-export async function addTeamMember(tx: Tx, m: { name: string; email: string; role: string }): Promise<Doc> {
-  const existing = (await tx.list('team')).find((t) => t.email === m.email && t.status !== 'invited');
+export async function addTeamMember(tx: Tx, m: { name: string; email: string; role: string; account: string }): Promise<Doc> {
+  const existing = (await tx.list('team')).find((t) => t.status !== 'invited' && (t.account === m.account || (m.email !== '' && t.email === m.email)));
   if (existing) return existing;
   const id = `t${Date.now().toString(36)}${randomBytes(3).toString('hex')}`;
-  return tx.put('team', id, { id, name: m.name.slice(0, 80) || m.email.split('@')[0], ini: initials(m.name || m.email), role: m.role, dept: '—', email: m.email.slice(0, 120), scopes: m.role === 'viewer' ? {} : ALL_EDIT });
+  return tx.put('team', id, { id, name: m.name.slice(0, 80) || m.email.split('@')[0], ini: initials(m.name || m.email), role: m.role, dept: '—', email: m.email.slice(0, 120), account: m.account, scopes: m.role === 'viewer' ? {} : ALL_EDIT });
 }
 
 /** Sign-in gate shared by password, code and sub-admin logins: IP blocklist and throttle. */
@@ -91,21 +99,21 @@ export async function signInGate(app: AppContext, req: Request, key: string): Pr
     await securityEvent(app, 'ip_blocked', { ip: req.ip ?? '' });
     throw new HttpError(403, 'forbidden', { message: 'このアドレスからのアクセスは許可されていません' });
   }
-  if (config.secLoginThrottle) assertNotLocked(app, key, config.secMaxAttempts);
+  if (config.secLoginThrottle) assertNotLocked(app, lockKey(key, req.ip));
   return config;
 }
 
 export async function signInFailed(app: AppContext, req: Request, key: string, cfg: SiteConfig, specific: string): Promise<never> {
-  if (cfg.secLoginThrottle) recordFailure(app, key);
+  if (cfg.secLoginThrottle) recordFailure(app, lockKey(key, req.ip), cfg.secMaxAttempts);
   await securityEvent(app, 'login_failed', { key, ip: req.ip ?? '' });
-  if (cfg.secLoginThrottle) assertNotLocked(app, key, cfg.secMaxAttempts);
+  if (cfg.secLoginThrottle) assertNotLocked(app, lockKey(key, req.ip));
   throw unauthorized(cfg.secGenericErrors ? 'invalid credentials' : specific, {
     message: 'メールアドレスまたはパスワードが違います',
   });
 }
 
-export function signInOk(app: AppContext, key: string): void {
-  clearFailures(app, key);
+export function signInOk(app: AppContext, req: Request, key: string): void {
+  clearFailures(app, lockKey(key, req.ip));
 }
 
 export async function touchLogin(app: AppContext, id: string): Promise<Doc> {

@@ -67,7 +67,7 @@ describe('POST /api/account/login', () => {
     expect(typeof ok.body.token).toBe('string');
     const bad = await server.client().post<Body>('/api/account/login', { email: e, password: 'wrong-pass' });
     expect(bad.status).toBe(401);
-    expect(bad.body.error).toBe('wrong password');
+    expect(bad.body.error).toBe('invalid credentials');
   });
 
   it('uses generic error text when secGenericErrors is on', async () => {

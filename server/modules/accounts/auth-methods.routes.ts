@@ -1,15 +1,17 @@
-import { createHmac, randomInt } from 'node:crypto';
+import { createHash, createHmac, randomBytes, randomInt } from 'node:crypto';
 import type { Request } from 'express';
 import { z } from 'zod';
 import type { AppContext } from '../../context';
 import { defineRoute, Reply } from '../../http/define-route';
 import { HttpError, unauthorized, unavailable } from '../../http/errors';
 import { hitLimit } from '../../security/limits';
+import { safeEqual } from '../../security/passwords';
+import { readCookie } from '../../security/sessions';
 import { P, PLATFORM_WS } from '../../security/platform';
 import { readSiteConfig } from '../../security/site-config';
 import { mintToken, readToken } from '../../security/tokens';
 import type { Doc } from '../../store/types';
-import { ACCOUNTS, addTeamMember, newWorkspace, publicAccount, sessionToken, setTid } from './accounts.service';
+import { ACCOUNTS, addTeamMember, newWorkspace, publicAccount, startSession } from './accounts.service';
 import { googleAuthorizeUrl, googleConfig, googleEmail, sendSms, smsConfig } from './sign-in-providers';
 
 const phoneField = z
@@ -34,8 +36,15 @@ async function findOrCreate(app: AppContext, id: string, fields: { email: string
   const acct = await app.store.transact(PLATFORM_WS, (tx) =>
     tx.put(ACCOUNTS, id, { id, ...fields, company: '', tenantId: ws, created: now, lastLogin: now, pwHash: null, tokenVersion: 1 }),
   );
-  await app.store.transact(ws, (tx) => addTeamMember(tx, { name: fields.name, email: fields.email ?? '', role: 'owner' }));
+  await app.store.transact(ws, (tx) => addTeamMember(tx, { name: fields.name, email: fields.email ?? '', role: 'owner', account: id }));
   return acct;
+}
+
+const STATE_COOKIE = 'kit_gstate';
+const nonceHash = (nonce: string) => createHash('sha256').update(nonce).digest('base64url');
+function stateCookie(app: AppContext, value: string, maxAge: number): string {
+  const secure = app.config.production ? '; Secure' : '';
+  return `${STATE_COOKIE}=${value}; Path=/api/auth/google; HttpOnly; SameSite=Lax; Max-Age=${maxAge}${secure}`;
 }
 
 const codeHash = (secret: Buffer, phone: string, code: string) => createHmac('sha256', secret).update(`sms\n${phone}\n${code}`).digest('hex');
@@ -44,32 +53,38 @@ export const authMethodRoutes = [
   defineRoute({
     method: 'get',
     path: '/api/auth/methods',
-    auth: 'P',
+    auth: 'public',
     workspace: false,
     handler: () => ({ password: true, google: googleConfig() !== null, phone: smsConfig() !== null }),
   }),
   defineRoute({
     method: 'get',
     path: '/api/auth/google/start',
-    auth: 'P',
+    auth: 'public',
     workspace: false,
-    handler: ({ app, req }) => {
+    handler: ({ app, req, res }) => {
       const cfg = googleConfig();
       if (!cfg) throw unavailable('google_not_configured', { message: 'Googleログインは設定されていません' });
-      const state = mintToken(app.secret, 'gstate', { n: randomInt(0, 2 ** 47) });
+      // The state is bound to this browser: a nonce in an HttpOnly cookie, its hash in the signed state.
+      const nonce = randomBytes(24).toString('base64url');
+      res.append('Set-Cookie', stateCookie(app, nonce, 600));
+      const state = mintToken(app.secret, 'gstate', { n: nonceHash(nonce) });
       return redirect(googleAuthorizeUrl(cfg, callbackUri(req, cfg.redirectUri), state));
     },
   }),
   defineRoute({
     method: 'get',
     path: '/api/auth/google/callback',
-    auth: 'P',
+    auth: 'token',
     workspace: false,
     handler: async ({ app, req, res }) => {
       const cfg = googleConfig();
       if (!cfg) return redirect('/login.html?err=not_configured');
       const { code, state } = req.query;
-      if (!readToken(app.secret, 'gstate', state)) return redirect('/login.html?err=state');
+      const st = readToken(app.secret, 'gstate', state);
+      const nonce = readCookie(req, STATE_COOKIE);
+      res.append('Set-Cookie', stateCookie(app, '', 0));
+      if (!st || !nonce || typeof st.n !== 'string' || !safeEqual(st.n, nonceHash(nonce))) return redirect('/login.html?err=state');
       if (typeof code !== 'string' || !code) return redirect('/login.html?err=code');
       let who: { email: string; name: string } | null = null;
       try {
@@ -84,15 +99,14 @@ export const authMethodRoutes = [
       } catch {
         return redirect('/login.html?err=closed');
       }
-      await setTid(app, res, String(acct.tenantId));
       const { config } = await readSiteConfig(app);
-      return redirect(`/login.html#gt=${encodeURIComponent(sessionToken(app, acct, config))}`);
+      return redirect(`/login.html#gt=${encodeURIComponent(await startSession(app, res, acct, config))}`);
     },
   }),
   defineRoute({
     method: 'post',
     path: '/api/auth/phone/start',
-    auth: 'P',
+    auth: 'public',
     workspace: false,
     body: z.object({ phone: phoneField }),
     handler: async ({ app, req, body }) => {
@@ -110,7 +124,7 @@ export const authMethodRoutes = [
   defineRoute({
     method: 'post',
     path: '/api/auth/phone/verify',
-    auth: 'P',
+    auth: 'public',
     workspace: false,
     body: z.object({ phone: phoneField, code: z.union([z.string(), z.number()], { error: 'code required' }).transform(String) }),
     handler: async ({ app, req, res, body }) => {
@@ -124,9 +138,8 @@ export const authMethodRoutes = [
       }
       await app.store.transact(PLATFORM_WS, (tx) => tx.remove(P.phoneCodes, body.phone));
       const acct = await findOrCreate(app, `phone:${body.phone}`, { email: null, phone: body.phone, name: '' });
-      await setTid(app, res, String(acct.tenantId));
       const { config } = await readSiteConfig(app);
-      return { token: sessionToken(app, acct, config), account: publicAccount(acct) };
+      return { token: await startSession(app, res, acct, config), account: publicAccount(acct) };
     },
   }),
 ];

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { PLATFORM_PASSWORD_MIN } from '../../security/passwords';
 import { bool, text } from '../../../shared/fields';
 import { defineRoute } from '../../http/define-route';
 import { badRequest, conflict, notFound } from '../../http/errors';
@@ -23,7 +24,7 @@ export function publicSub(s: Doc) {
 const subBody = z.object({
   name: text(80).zod.optional(),
   email: emailNorm.optional(),
-  password: z.string().min(6, 'password too short').max(200).optional(),
+  password: z.string().min(PLATFORM_PASSWORD_MIN, 'password too short').max(200).optional(),
   tenants: tenantIds.optional(),
   canDelete: bool().zod.optional(),
   active: bool().zod.optional(),
@@ -37,7 +38,7 @@ export const adminPlatformRoutes = [
   defineRoute({
     method: 'get',
     path: '/api/admin/workspaces',
-    auth: 'A',
+    auth: 'admin',
     workspace: false,
     handler: async ({ app }) => {
       const rows = await listTenants(app, true);
@@ -59,7 +60,7 @@ export const adminPlatformRoutes = [
   defineRoute({
     method: 'post',
     path: '/api/admin/workspace/:tid/plan',
-    auth: 'A',
+    auth: 'admin',
     workspace: false,
     params: tidParams,
     body: z.object({ planKey: z.unknown().optional(), status: z.unknown().optional(), reason: text(200).zod.optional() }),
@@ -85,7 +86,7 @@ export const adminPlatformRoutes = [
   defineRoute({
     method: 'post',
     path: '/api/admin/workspace/:tid/impersonate',
-    auth: 'A',
+    auth: 'admin',
     workspace: false,
     params: tidParams,
     handler: async ({ app, params }) => {
@@ -97,14 +98,14 @@ export const adminPlatformRoutes = [
   defineRoute({
     method: 'get',
     path: '/api/admin/accounts',
-    auth: 'A',
+    auth: 'admin',
     workspace: false,
     handler: async ({ app }) => ({ accounts: (await app.store.list(PLATFORM_WS, P.accounts)).map(publicAccount) }),
   }),
   defineRoute({
     method: 'post',
     path: '/api/admin/account/:email/delete',
-    auth: 'A',
+    auth: 'admin',
     workspace: false,
     params: z.object({ email: z.string().min(1).max(200) }),
     handler: async ({ app, params }) => {
@@ -124,14 +125,14 @@ export const adminPlatformRoutes = [
   defineRoute({
     method: 'get',
     path: '/api/admin/config',
-    auth: 'A',
+    auth: 'admin',
     workspace: false,
     handler: async ({ app }) => ({ ...(await readSiteConfig(app)), defaults: SITE_DEFAULTS }),
   }),
   defineRoute({
     method: 'put',
     path: '/api/admin/config',
-    auth: 'A',
+    auth: 'admin',
     workspace: false,
     body: z.record(z.string(), z.unknown(), { error: 'body must be a JSON object' }),
     handler: async ({ app, body }) => {
@@ -145,7 +146,7 @@ export const adminPlatformRoutes = [
   defineRoute({
     method: 'get',
     path: '/api/admin/subadmins',
-    auth: 'A',
+    auth: 'admin',
     workspace: false,
     handler: async ({ app }) => ({
       subadmins: (await app.store.list(PLATFORM_WS, P.subadmins)).map(publicSub),
@@ -155,7 +156,7 @@ export const adminPlatformRoutes = [
   defineRoute({
     method: 'post',
     path: '/api/admin/subadmin',
-    auth: 'A',
+    auth: 'admin',
     workspace: false,
     body: subBody,
     handler: async ({ app, body }) => {
@@ -177,7 +178,7 @@ export const adminPlatformRoutes = [
   defineRoute({
     method: 'post',
     path: '/api/admin/subadmin/:id',
-    auth: 'A',
+    auth: 'admin',
     workspace: false,
     params: idParams,
     body: subBody,
@@ -203,7 +204,7 @@ export const adminPlatformRoutes = [
   defineRoute({
     method: 'post',
     path: '/api/admin/subadmin/:id/delete',
-    auth: 'A',
+    auth: 'admin',
     workspace: false,
     params: idParams,
     handler: async ({ app, params }) => {

@@ -31,7 +31,7 @@ export const adminRoutes = [
   defineRoute({
     method: 'post',
     path: '/api/admin/login',
-    auth: 'P',
+    auth: 'public',
     workspace: false,
     body: z.object({ password: z.string().max(500).optional() }),
     handler: async ({ app, req, body }) => {
@@ -47,7 +47,7 @@ export const adminRoutes = [
           throw err;
         }
       }
-      signInOk(app, 'admin');
+      signInOk(app, req, 'admin');
       await logActivity(app, { by: 'admin', role: 'admin', action: 'admin_login', detail: req.ip ?? '' });
       return { token: mintToken(app.secret, 'admin', { sub: 'admin' }) };
     },
@@ -55,7 +55,7 @@ export const adminRoutes = [
   defineRoute({
     method: 'get',
     path: '/api/admin/tenants',
-    auth: 'A',
+    auth: 'admin',
     workspace: false,
     handler: async ({ app, req }) => {
       const tenants = await Promise.all((await listTenants(app)).map((t) => withCounts(app, t)));
@@ -66,7 +66,7 @@ export const adminRoutes = [
   defineRoute({
     method: 'get',
     path: '/api/admin/tenant/:id',
-    auth: 'A',
+    auth: 'admin',
     workspace: false,
     params: idParams,
     handler: ({ app, req, params }) => tenantView(app, req, params.id),
@@ -74,7 +74,7 @@ export const adminRoutes = [
   defineRoute({
     method: 'post',
     path: '/api/admin/tenant',
-    auth: 'A',
+    auth: 'admin',
     workspace: false,
     body: z.object({ name: text(80).default('新規テナント').zod.optional(), plan: TENANT_FIELDS.plan.zod.optional(), seats: TENANT_FIELDS.seats.zod.optional(), email: text(120).zod.optional() }),
     handler: async ({ app, req, body }) => {
@@ -89,7 +89,7 @@ export const adminRoutes = [
   defineRoute({
     method: 'post',
     path: '/api/admin/tenant/:id',
-    auth: 'A',
+    auth: 'admin',
     workspace: false,
     params: idParams,
     body: patchShape(TENANT_FIELDS),
@@ -113,7 +113,7 @@ export const adminRoutes = [
   defineRoute({
     method: 'post',
     path: '/api/admin/tenant/:id/delete',
-    auth: 'A',
+    auth: 'admin',
     workspace: false,
     params: idParams,
     handler: async ({ app, params }) => {
@@ -121,6 +121,7 @@ export const adminRoutes = [
       await app.store.transact(PLATFORM_WS, async (tx) => {
         await tx.remove(P.tenants, params.id);
         for (const s of await tx.list(P.sites)) if (s.tenant === params.id) await tx.remove(P.sites, String(s.slug));
+        await tx.remove(P.siteIndex, params.id);
       });
       await logActivity(app, { by: 'admin', role: 'admin', action: 'tenant_delete', tenantId: params.id, tenantName: String(t.name) });
       return {};
@@ -129,7 +130,7 @@ export const adminRoutes = [
   defineRoute({
     method: 'post',
     path: '/api/admin/tenant/:id/client',
-    auth: 'A',
+    auth: 'admin',
     workspace: false,
     params: idParams,
     body: z.object({ client: text(80).zod.optional() }),
@@ -144,7 +145,7 @@ export const adminRoutes = [
   defineRoute({
     method: 'post',
     path: '/api/admin/tenant/:id/client/revoke',
-    auth: 'A',
+    auth: 'admin',
     workspace: false,
     params: idParams,
     body: z.object({ client: text(80).zod.optional() }),
@@ -162,7 +163,7 @@ export const adminRoutes = [
   defineRoute({
     method: 'post',
     path: '/api/admin/impersonate/:id',
-    auth: 'A',
+    auth: 'admin',
     workspace: false,
     params: idParams,
     handler: async ({ app, params }) => {
@@ -174,7 +175,7 @@ export const adminRoutes = [
   defineRoute({
     method: 'get',
     path: '/api/admin/backups',
-    auth: 'A',
+    auth: 'admin',
     workspace: false,
     handler: async ({ app }) => {
       const log = await app.store.list(PLATFORM_WS, P.backups, { reverse: true, limit: 120 });
@@ -186,21 +187,21 @@ export const adminRoutes = [
   defineRoute({
     method: 'get',
     path: '/api/admin/activity',
-    auth: 'A',
+    auth: 'admin',
     workspace: false,
     handler: async ({ app }) => ({ activity: await app.store.list(PLATFORM_WS, P.activity, { reverse: true, limit: 200 }) }),
   }),
   defineRoute({
     method: 'get',
     path: '/api/admin/security/events',
-    auth: 'A',
+    auth: 'admin',
     workspace: false,
     handler: async ({ app }) => ({ events: await app.store.list(PLATFORM_WS, P.security, { reverse: true, limit: 200 }) }),
   }),
   defineRoute({
     method: 'get',
     path: '/api/admin/delete-requests',
-    auth: 'A',
+    auth: 'admin',
     workspace: false,
     handler: async ({ app }) => {
       const now = Date.now();

@@ -15,7 +15,7 @@ export const backupRoutes = [
   defineRoute({
     method: 'get',
     path: '/api/backups/:tenantId',
-    auth: 'SA',
+    auth: 'subadmin',
     workspace: false,
     params: tParams,
     handler: async ({ app, req, params }) => {
@@ -26,7 +26,7 @@ export const backupRoutes = [
   defineRoute({
     method: 'post',
     path: '/api/backup/:tenantId',
-    auth: 'SA',
+    auth: 'subadmin',
     workspace: false,
     params: tParams,
     body: z.object({ reason: z.unknown().optional() }),
@@ -41,7 +41,7 @@ export const backupRoutes = [
   defineRoute({
     method: 'post',
     path: '/api/restore/:tenantId/:backupId',
-    auth: 'SA',
+    auth: 'subadmin:canDelete',
     workspace: false,
     params: z.object({ tenantId: z.string().min(1).max(120), backupId: z.string().min(1).max(120) }),
     handler: async ({ app, req, params }) => {
@@ -57,7 +57,7 @@ export const backupRoutes = [
   defineRoute({
     method: 'get',
     path: '/api/export/state',
-    auth: 'T',
+    auth: 'token',
     workspace: false,
     handler: async ({ app, req }) => {
       requireCentral(app);

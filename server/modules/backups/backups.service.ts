@@ -2,6 +2,7 @@ import type { AppContext } from '../../context';
 import { notFound } from '../../http/errors';
 import { P, PLATFORM_WS, randomKey } from '../../security/platform';
 import type { Doc } from '../../store/types';
+import { rebuildSiteIndex } from '../sites/site-index';
 
 /** Deep copy of a tenant record and its published sites. */
 export async function takeBackup(app: AppContext, tenantId: string, by: string, reason: string): Promise<Doc> {
@@ -25,6 +26,12 @@ export async function tenantBackups(app: AppContext, tenantId: string): Promise<
   return (await app.store.list(PLATFORM_WS, P.backups, { reverse: true })).filter((b) => b.tenantId === tenantId).map(backupMeta);
 }
 
+/**
+ * Decisions a restore never rolls back: whether the tenant may run at all and what it pays for
+ * belong to the platform admin's current word, not to an old snapshot.
+ */
+const KEPT_ON_RESTORE = ['status', 'plan', 'planKey', 'planStatus', 'planSource', 'limits', 'seats', 'mrr', 'owner', 'kind'] as const;
+
 /** Put a snapshot back: tenant record and its sites as they were (current state is backed up first by the caller). */
 export async function restoreBackup(app: AppContext, tenantId: string, backupId: string): Promise<Doc> {
   return app.store.transact(PLATFORM_WS, async (tx) => {
@@ -37,6 +44,11 @@ export async function restoreBackup(app: AppContext, tenantId: string, backupId:
       const cur = await tx.get<Doc>(P.sites, String(s.slug));
       if (!cur || cur.tenant === tenantId) await tx.put(P.sites, String(s.slug), s);
     }
-    return tx.put(P.tenants, tenantId, snap.tenant);
+    const current = (await tx.get<Doc>(P.tenants, tenantId)) ?? {};
+    const kept: Doc = {};
+    for (const k of KEPT_ON_RESTORE) if (k in current) kept[k] = current[k];
+    const restored = await tx.put(P.tenants, tenantId, { ...snap.tenant, ...kept });
+    await rebuildSiteIndex(tx, tenantId);
+    return restored;
   });
 }

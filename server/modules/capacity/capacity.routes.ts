@@ -45,7 +45,7 @@ export const capacityRoutes = [
   defineRoute({
     method: 'get',
     path: '/api/capacity',
-    auth: 'P',
+    auth: 'ops:view',
     handler: async ({ app, ws }) => {
       const config = configOf(await app.store.get(ws, CAPACITY, CONFIG_ID));
       const load = (await app.store.list(ws, CAPACITY_LOAD)).sort(byDate);
@@ -55,7 +55,7 @@ export const capacityRoutes = [
   defineRoute({
     method: 'post',
     path: '/api/capacity/config',
-    auth: 'P',
+    auth: 'ops:edit',
     body: z.record(z.string(), z.unknown(), { error: 'body must be a JSON object' }),
     handler: async ({ app, ws, body }) => {
       checkConfig(body);
@@ -70,7 +70,7 @@ export const capacityRoutes = [
   defineRoute({
     method: 'post',
     path: '/api/capacity/load',
-    auth: 'P',
+    auth: 'ops:edit',
     body: createLoad,
     handler: async ({ app, ws, body }) => {
       const date = body.date || jstDate();
@@ -85,7 +85,7 @@ export const capacityRoutes = [
   defineRoute({
     method: 'post',
     path: '/api/capacity/load/:id',
-    auth: 'P',
+    auth: 'ops:edit',
     params: idParams,
     body: patchLoad,
     handler: async ({ app, ws, params, body }) => {
@@ -101,7 +101,7 @@ export const capacityRoutes = [
   defineRoute({
     method: 'post',
     path: '/api/capacity/load/:id/delete',
-    auth: 'P',
+    auth: 'ops:edit',
     params: idParams,
     handler: async ({ app, ws, params }) => {
       if (!(await app.store.transact(ws, (tx) => tx.remove(CAPACITY_LOAD, params.id)))) throw loadNotFound();

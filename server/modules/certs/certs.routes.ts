@@ -6,6 +6,7 @@ import { defineRoute, Reply } from '../../http/define-route';
 import { badRequest, notFound } from '../../http/errors';
 import { issueNumber } from '../../store/series';
 import { readCompanyTx } from '../settings/settings.service';
+import { recordErasure } from './cert-erasure';
 import { renderCertPdf } from './cert-pdf';
 import {
   certDigest,
@@ -68,12 +69,12 @@ async function listCerts({ app, ws }: { app: AppContext; ws: string }) {
 }
 
 export const certRoutes = [
-  defineRoute({ method: 'get', path: '/api/certs', auth: 'P', handler: listCerts }),
-  defineRoute({ method: 'get', path: '/api/erasure/certs', auth: 'P', handler: listCerts }),
+  defineRoute({ method: 'get', path: '/api/certs', auth: 'ops:view', handler: listCerts }),
+  defineRoute({ method: 'get', path: '/api/erasure/certs', auth: 'ops:view', handler: listCerts }),
   defineRoute({
     method: 'get',
     path: '/api/cert/:no',
-    auth: 'P',
+    auth: 'ops:view',
     params: noParams,
     handler: async ({ app, ws, params }) => {
       // A certificate a bench issued before it was enrolled may have been renumbered (formerNo keeps
@@ -89,7 +90,7 @@ export const certRoutes = [
   defineRoute({
     method: 'get',
     path: '/api/cert/:no/pdf',
-    auth: 'P',
+    auth: 'ops:view',
     params: noParams,
     handler: async ({ app, ws, params }) => {
       const cert = await app.store.get<ErasureCert>(ws, ERASURE_CERTS, params.no);
@@ -105,7 +106,7 @@ export const certRoutes = [
   defineRoute({
     method: 'post',
     path: '/api/cert',
-    auth: 'P',
+    auth: 'ops:edit',
     body: certBody,
     handler: async ({ app, ws, body }) => {
       if (!body.cust) throw badRequest('cust required', { message: '顧客名(cust)を入力してください' });
@@ -115,7 +116,7 @@ export const certRoutes = [
       if (!validDate(date)) throw badRequest('invalid date', { message: '実施日(date)は YYYY-MM-DD 形式で指定してください' });
       const devices = body.devices ?? [];
       const count = readCount(body.count, devices);
-      const cert = await app.store.transact(ws, async (tx) => {
+      const { cert, erased } = await app.store.transact(ws, async (tx) => {
         const now = Date.now();
         const year = jstYear(now);
         const no = (await issueNumber(tx, CERT_NUMBERS, String(year))).value;
@@ -133,9 +134,10 @@ export const certRoutes = [
           issuedAt: now,
           created: now,
         };
-        return tx.put(ERASURE_CERTS, no, { ...draft, digest: certDigest(draft) });
+        const stored = await tx.put(ERASURE_CERTS, no, { ...draft, digest: certDigest(draft) });
+        return { cert: stored, erased: await recordErasure(tx, draft) };
       });
-      return { cert };
+      return { cert, erased };
     },
   }),
 ];

@@ -48,7 +48,7 @@ export const complianceReportRoutes = [
   defineRoute({
     method: 'post',
     path: '/api/compliance/report',
-    auth: 'P',
+    auth: 'mgmt:view',
     body: reportBody,
     handler: async ({ app, ws, body }) => {
       const issues: Issue[] = [];
@@ -108,7 +108,7 @@ export const complianceReportRoutes = [
   defineRoute({
     method: 'post',
     path: '/api/compliance/custody',
-    auth: 'P',
+    auth: 'mgmt:edit',
     body: custodyBody,
     handler: async ({ app, ws, body }) => {
       const steps = body.steps ?? [];

@@ -33,7 +33,7 @@ export const complianceRoutes = [
   defineRoute({
     method: 'get',
     path: '/api/compliance',
-    auth: 'P',
+    auth: 'mgmt:view',
     handler: async ({ app, ws }) => ({
       controls: controlsOf(await app.store.get(ws, COMPLIANCE, CONTROLS_ID)),
       capa: await app.store.list(ws, CAPA),
@@ -42,7 +42,7 @@ export const complianceRoutes = [
   defineRoute({
     method: 'post',
     path: '/api/compliance/capa/:id',
-    auth: 'P',
+    auth: 'mgmt:edit',
     params: z.object({ id: z.string().min(1).max(60) }),
     body: capaBody,
     handler: async ({ app, ws, params, body }) => {
@@ -59,7 +59,7 @@ export const complianceRoutes = [
   defineRoute({
     method: 'put',
     path: '/api/compliance/controls/:key',
-    auth: 'P',
+    auth: 'mgmt:edit',
     params: z.object({ key: z.string().max(20) }),
     body: controlsBody,
     handler: async ({ app, ws, params, body }) => {
@@ -80,7 +80,7 @@ export const complianceRoutes = [
   defineRoute({
     method: 'get',
     path: '/api/audit-log',
-    auth: 'P',
+    auth: 'mgmt:view',
     handler: async ({ app, ws }) => {
       const rows = await app.store.list(ws, AUDIT_LOG);
       rows.sort(bySeqDesc);
@@ -90,7 +90,7 @@ export const complianceRoutes = [
   defineRoute({
     method: 'post',
     path: '/api/audit-log',
-    auth: 'P',
+    auth: 'mgmt:edit',
     body: auditBody,
     handler: async ({ app, ws, body }) => {
       if (!body.action) throw badRequest('action required', { message: '操作内容(action)を入力してください' });

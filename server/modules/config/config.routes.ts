@@ -7,7 +7,7 @@ export const configRoutes = [
   defineRoute({
     method: 'get',
     path: '/api/config',
-    auth: 'P',
+    auth: 'public',
     handler: async ({ app, ws, res }) => {
       res.setHeader('Cache-Control', 'no-store');
       const { config: all } = await readSiteConfig(app);

@@ -49,6 +49,7 @@ function requireName(body: unknown): unknown {
 }
 
 const customerCrud = crudRoutes({
+  scope: 'sales',
   coll: CUSTOMERS,
   listPath: '/api/customers',
   listKey: 'customers',
@@ -121,7 +122,7 @@ export const customerRoutes = [
   defineRoute({
     method: 'get',
     path: '/api/renewals',
-    auth: 'P',
+    auth: 'sales:view',
     handler: async ({ app, ws }) => ({ renewals: renewalsOf(await app.store.list(ws, CUSTOMERS)) }),
   }),
 ];

@@ -32,7 +32,7 @@ export const daasRoutes = [
   defineRoute({
     method: 'get',
     path: '/api/daas',
-    auth: 'P',
+    auth: 'sales:view',
     handler: async ({ app, ws }) => {
       const quotes = (await app.store.list(ws, DAAS_QUOTES, { reverse: true })).sort(byTsDesc);
       const sim = await app.store.get(ws, DAAS_STATE, SIM_ID);
@@ -43,7 +43,7 @@ export const daasRoutes = [
   defineRoute({
     method: 'post',
     path: '/api/daas/quote',
-    auth: 'P',
+    auth: 'sales:edit',
     body: anyObject,
     handler: async ({ app, ws, body }) => {
       const quote = await app.store.transact(ws, async (tx) => {
@@ -82,7 +82,7 @@ export const daasRoutes = [
   defineRoute({
     method: 'post',
     path: '/api/daas/quote/:id/status',
-    auth: 'P',
+    auth: 'sales:edit',
     params: idParams,
     body: anyObject,
     handler: async ({ app, ws, params, body }) => {
@@ -103,7 +103,7 @@ export const daasRoutes = [
   defineRoute({
     method: 'post',
     path: '/api/daas/quote/:id/delete',
-    auth: 'P',
+    auth: 'sales:edit',
     params: idParams,
     handler: async ({ app, ws, params }) => {
       await app.store.transact(ws, async (tx) => {
@@ -115,7 +115,7 @@ export const daasRoutes = [
   defineRoute({
     method: 'post',
     path: '/api/daas/sim',
-    auth: 'P',
+    auth: 'sales:edit',
     body: anyObject,
     handler: async ({ app, ws, body }) => {
       const sim = await app.store.transact(ws, async (tx) => {
@@ -128,7 +128,7 @@ export const daasRoutes = [
   defineRoute({
     method: 'post',
     path: '/api/daas/send',
-    auth: 'P',
+    auth: 'sales:edit',
     body: anyObject,
     handler: async ({ app, ws, body }) => {
       const send = await app.store.transact(ws, async (tx) => {

@@ -45,7 +45,7 @@ export const deviceRoutes = [
   defineRoute({
     method: 'get',
     path: '/api/devices',
-    auth: 'P',
+    auth: 'ops:view',
     // The ledger can hold 100,000 rows: stream the stored JSON instead of parsing and re-serialising it.
     handler: async ({ app, ws }) => {
       const rows = await app.store.listJson(ws, DEVICES);
@@ -56,7 +56,7 @@ export const deviceRoutes = [
   defineRoute({
     method: 'post',
     path: '/api/device',
-    auth: 'P',
+    auth: 'ops:edit',
     body: createDevice,
     handler: async ({ app, ws, body }) => {
       const device = await app.store.transact(ws, async (tx) => {
@@ -72,7 +72,7 @@ export const deviceRoutes = [
   defineRoute({
     method: 'post',
     path: '/api/devices/bulk',
-    auth: 'P',
+    auth: 'ops:edit',
     body: bulkBody,
     handler: async ({ app, ws, body }) => {
       const qty = bulkQty(body.qty);
@@ -93,7 +93,7 @@ export const deviceRoutes = [
   defineRoute({
     method: 'post',
     path: '/api/device/:imei',
-    auth: 'P',
+    auth: 'ops:edit',
     params: imeiParams,
     body: patchDevice,
     handler: async ({ app, ws, params, body }) => {
@@ -112,7 +112,7 @@ export const deviceRoutes = [
   defineRoute({
     method: 'post',
     path: '/api/device/:imei/delete',
-    auth: 'P',
+    auth: 'ops:edit',
     params: imeiParams,
     handler: async ({ app, ws, params }) => {
       const removed = await app.store.transact(ws, (tx) => tx.remove(DEVICES, params.imei));

@@ -40,6 +40,7 @@ const CHIP_BY_STATUS: Record<string, string> = {
   故障: 'c-red',
   紛失: 'c-red',
   廃棄: 'c-red',
+  消去済: 'c-green',
 };
 
 export function chipFor(status: string): string {

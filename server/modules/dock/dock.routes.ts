@@ -55,13 +55,13 @@ export const dockRoutes = [
   defineRoute({
     method: 'get',
     path: '/api/dock/reservations',
-    auth: 'P',
+    auth: 'ops:view',
     handler: async ({ app, ws }) => ({ reservations: (await app.store.list(ws, DOCK_RESERVATIONS)).sort(byDateStart) }),
   }),
   defineRoute({
     method: 'post',
     path: '/api/dock/reservation',
-    auth: 'P',
+    auth: 'ops:edit',
     body: reservationBody,
     handler: async ({ app, ws, body }) => {
       checkDate(body.date);
@@ -81,7 +81,7 @@ export const dockRoutes = [
   defineRoute({
     method: 'post',
     path: '/api/dock/reservation/:id/delete',
-    auth: 'P',
+    auth: 'ops:edit',
     params: z.object({ id: z.string().min(1).max(40) }),
     handler: async ({ app, ws, params }) => {
       if (!(await app.store.transact(ws, (tx) => tx.remove(DOCK_RESERVATIONS, params.id)))) throw notFound('reservation not found');

@@ -17,7 +17,7 @@ export const esgRoutes = [
   defineRoute({
     method: 'post',
     path: '/api/esg/report',
-    auth: 'P',
+    auth: 'mgmt:view',
     body,
     handler: async ({ app, ws, body: b }) => {
       const all = await app.store.list(ws, ESG);

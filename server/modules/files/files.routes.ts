@@ -22,7 +22,7 @@ export const fileRoutes = [
   defineRoute({
     method: 'get',
     path: '/api/files/:tenantId',
-    auth: 'SA',
+    auth: 'subadmin',
     workspace: false,
     params: tParams,
     handler: async ({ app, req, params }) => {
@@ -33,7 +33,7 @@ export const fileRoutes = [
   defineRoute({
     method: 'post',
     path: '/api/files/:tenantId',
-    auth: 'SA',
+    auth: 'subadmin',
     workspace: false,
     params: tParams,
     body: z.object({ name: z.unknown().optional(), type: z.unknown().optional(), data: z.unknown().optional(), size: z.unknown().optional() }),
@@ -59,7 +59,7 @@ export const fileRoutes = [
   defineRoute({
     method: 'get',
     path: '/api/files/:tenantId/:fileId/download',
-    auth: 'SA',
+    auth: 'subadmin',
     workspace: false,
     params: fParams,
     handler: async ({ app, req, params }) => {
@@ -70,7 +70,7 @@ export const fileRoutes = [
   defineRoute({
     method: 'post',
     path: '/api/files/:tenantId/:fileId/delete',
-    auth: 'SA',
+    auth: 'subadmin',
     workspace: false,
     params: fParams,
     handler: async ({ app, req, params }) => {

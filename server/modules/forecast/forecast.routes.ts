@@ -63,7 +63,7 @@ export const forecastRoutes = [
   defineRoute({
     method: 'get',
     path: '/api/forecast',
-    auth: 'P',
+    auth: 'mgmt:view',
     handler: async ({ app, ws }) => ({
       weekly: weeklyLoad(await app.store.list(ws, CAPACITY_LOAD)),
       constants: FORECAST_CONSTANTS,
@@ -73,7 +73,7 @@ export const forecastRoutes = [
   defineRoute({
     method: 'post',
     path: '/api/forecast/prefs',
-    auth: 'P',
+    auth: 'mgmt:edit',
     body: z.object({ horizon: z.unknown().optional(), sim: z.unknown().optional() }, { error: 'body must be a JSON object' }),
     handler: async ({ app, ws, body }) => {
       const horizon = pick(body.horizon, HORIZONS, 'horizon');

@@ -11,14 +11,14 @@ export const healthRoutes = [
   defineRoute({
     method: 'get',
     path: '/api/ping',
-    auth: 'P',
+    auth: 'public',
     workspace: false,
     handler: () => ({ pong: Date.now(), mounted: true }),
   }),
   defineRoute({
     method: 'get',
     path: '/healthz',
-    auth: 'P',
+    auth: 'public',
     workspace: false,
     // A load balancer takes a central process out of rotation while its database is unreachable (503).
     handler: async ({ app }) => {
@@ -30,13 +30,13 @@ export const healthRoutes = [
   defineRoute({
     method: 'get',
     path: '/api/ops/today',
-    auth: 'P',
+    auth: 'ops:view',
     handler: async ({ app, ws }) => ({ ops: await app.store.list(ws, 'ops') }),
   }),
   defineRoute({
     method: 'get',
     path: '/api/alerts',
-    auth: 'P',
+    auth: 'ops:view',
     handler: async ({ app, ws }) => {
       const alerts = await app.store.list(ws, 'alerts');
       return { alerts, lateCount: lateCount(alerts) };
@@ -45,7 +45,7 @@ export const healthRoutes = [
   defineRoute({
     method: 'post',
     path: '/api/alert/:id/ack',
-    auth: 'P',
+    auth: 'ops:edit',
     params: idParams,
     handler: async ({ app, ws, params }) => {
       const alert = await app.store.transact(ws, async (tx) => {

@@ -18,6 +18,7 @@ export const INQUIRY_NUMBERS = declareSeries({
 export const INQUIRY_SERIES = INQUIRY_NUMBERS.name;
 
 export const inquiryRoutes = crudRoutes({
+  scope: 'support',
   coll: INQUIRIES,
   listPath: '/api/inquiries',
   listKey: 'inquiries',

@@ -65,13 +65,13 @@ export const integrationRoutes = [
   defineRoute({
     method: 'get',
     path: '/api/integrations/rules',
-    auth: 'P',
+    auth: 'settings:view',
     handler: async ({ app, ws }) => rulesOf(await app.store.get(ws, INTEGRATIONS, RULES_ID)),
   }),
   defineRoute({
     method: 'put',
     path: '/api/integrations/rules',
-    auth: 'P',
+    auth: 'settings:edit',
     body: rulesBody,
     handler: async ({ app, ws, body }) =>
       app.store.transact(ws, async (tx) => {
@@ -87,7 +87,7 @@ export const integrationRoutes = [
   defineRoute({
     method: 'get',
     path: '/api/integrations/log',
-    auth: 'P',
+    auth: 'settings:view',
     handler: async ({ app, ws }) => {
       const log = await app.store.list(ws, SYNC_LOG);
       return { log: log.sort(bySeqDesc).slice(0, SYNC_LOG_MAX) };
@@ -96,7 +96,7 @@ export const integrationRoutes = [
   defineRoute({
     method: 'post',
     path: '/api/integrations/log',
-    auth: 'P',
+    auth: 'settings:edit',
     body: logBody,
     handler: async ({ app, ws, body }) => {
       let time = new Date().toISOString();

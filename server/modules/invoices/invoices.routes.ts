@@ -1,7 +1,9 @@
 import { z } from 'zod';
 import { jstYymm } from '../../../shared/dates';
-import { defineRoute } from '../../http/define-route';
+import { defineRoute, Reply } from '../../http/define-route';
 import { issueNumber } from '../../store/series';
+import { readCompany } from '../settings/settings.service';
+import { renderInvoicePdf } from './invoice-pdf';
 import { badRequest, notFound } from '../../http/errors';
 import {
   billingSummary,
@@ -27,7 +29,7 @@ export const invoiceRoutes = [
   defineRoute({
     method: 'get',
     path: '/api/invoices',
-    auth: 'P',
+    auth: 'sales:view',
     handler: async ({ app, ws }) => {
       const invoices = (await app.store.list<Invoice>(ws, INVOICES)).sort(newestFirst);
       return { invoices, count: invoices.length };
@@ -36,7 +38,7 @@ export const invoiceRoutes = [
   defineRoute({
     method: 'post',
     path: '/api/invoice',
-    auth: 'P',
+    auth: 'sales:edit',
     body: anyObject,
     handler: async ({ app, ws, body }) => {
       const cust = readCust(body.cust);
@@ -66,7 +68,7 @@ export const invoiceRoutes = [
   defineRoute({
     method: 'post',
     path: '/api/invoices/issue',
-    auth: 'P',
+    auth: 'sales:edit',
     body: anyObject,
     handler: async ({ app, ws, body }) => {
       const month = given(body.month) && body.month !== '' ? readMonth(body.month) : jstYymm();
@@ -82,7 +84,7 @@ export const invoiceRoutes = [
   defineRoute({
     method: 'post',
     path: '/api/invoice/:id',
-    auth: 'P',
+    auth: 'sales:edit',
     params: idParams,
     body: anyObject,
     handler: async ({ app, ws, params, body }) => {
@@ -103,8 +105,24 @@ export const invoiceRoutes = [
   }),
   defineRoute({
     method: 'get',
+    path: '/api/invoice/:id/pdf',
+    auth: 'sales:view',
+    params: idParams,
+    handler: async ({ app, ws, params }) => {
+      const inv = await app.store.get<Invoice>(ws, INVOICES, params.id);
+      if (!inv) throw notFound('invoice not found');
+      const pdf = await renderInvoicePdf(inv, await readCompany(app.store, ws));
+      return new Reply(200, Buffer.from(pdf), {
+        'Content-Type': 'application/pdf',
+        'Content-Disposition': `inline; filename="${inv.id.replace(/[^\w.-]/g, '_')}.pdf"`,
+        'Cache-Control': 'no-store',
+      });
+    },
+  }),
+  defineRoute({
+    method: 'get',
     path: '/api/billing/summary',
-    auth: 'P',
+    auth: 'sales:view',
     handler: async ({ app, ws }) => ({ summary: billingSummary(await app.store.list(ws, INVOICES), jstYymm()) }),
   }),
 ];

@@ -86,13 +86,13 @@ export const labelRoutes = [
   defineRoute({
     method: 'get',
     path: '/api/labels/templates',
-    auth: 'P',
+    auth: 'ops:view',
     handler: async ({ app, ws }) => ({ templates: await app.store.list(ws, LABEL_TEMPLATES) }),
   }),
   defineRoute({
     method: 'post',
     path: '/api/labels/template',
-    auth: 'P',
+    auth: 'ops:edit',
     body: templateBody,
     handler: async ({ app, ws, body }) => {
       const id = body.id || randomId('tpl-').slice(0, 40);
@@ -104,7 +104,7 @@ export const labelRoutes = [
   defineRoute({
     method: 'post',
     path: '/api/labels/template/:id/delete',
-    auth: 'P',
+    auth: 'ops:edit',
     params: idParams,
     handler: async ({ app, ws, params }) => {
       const removed = await app.store.transact(ws, (tx) => tx.remove(LABEL_TEMPLATES, params.id));
@@ -115,13 +115,13 @@ export const labelRoutes = [
   defineRoute({
     method: 'get',
     path: '/api/labels/log',
-    auth: 'P',
+    auth: 'ops:view',
     handler: async ({ app, ws }) => ({ log: await app.store.list(ws, LABEL_LOG, { reverse: true }) }),
   }),
   defineRoute({
     method: 'post',
     path: '/api/labels/log',
-    auth: 'P',
+    auth: 'ops:edit',
     body: logBody,
     handler: async ({ app, ws, body }) => {
       const ts = body.ts || Date.now();
@@ -135,7 +135,7 @@ export const labelRoutes = [
   defineRoute({
     method: 'get',
     path: '/api/labels/font.ttf',
-    auth: 'P',
+    auth: 'public',
     workspace: false,
     // the Japanese font of printed labels, so a bench PC without one still prints customer names
     handler: async () => new Reply(200, await loadFontBytes(), { 'Content-Type': 'font/ttf', 'Cache-Control': 'public, max-age=604800' }),
@@ -143,7 +143,7 @@ export const labelRoutes = [
   defineRoute({
     method: 'get',
     path: '/api/labels/render',
-    auth: 'P',
+    auth: 'ops:view',
     query: renderQuery,
     handler: async ({ app, ws, query }) => {
       const dev = await app.store.get(ws, 'devices', query.imei);

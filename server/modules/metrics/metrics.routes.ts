@@ -21,7 +21,7 @@ export const metricsRoutes = [
   defineRoute({
     method: 'get',
     path: '/api/metrics/overview',
-    auth: 'P',
+    auth: 'mgmt:view',
     handler: async ({ app, ws }) => {
       const [invoices, customers, jobs, shipments, daas, quotes] = await Promise.all(
         [INVOICES, 'customers', 'jobs', 'shipments', DAAS_QUOTES, QUOTES].map((c) => app.store.list(ws, c)),
@@ -32,7 +32,7 @@ export const metricsRoutes = [
   defineRoute({
     method: 'get',
     path: '/api/revenue/mix',
-    auth: 'P',
+    auth: 'mgmt:view',
     query: mixQuery,
     handler: async ({ app, ws, query }) => revenueMix(await app.store.list(ws, INVOICES), readMonths(query.months)),
   }),

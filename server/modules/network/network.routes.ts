@@ -89,13 +89,13 @@ export const networkRoutes = [
   defineRoute({
     method: 'get',
     path: '/api/network/deals',
-    auth: 'P',
+    auth: 'sales:view',
     handler: async ({ app, ws }) => ({ deals: (await app.store.list(ws, NETWORK_DEALS)).sort(newestFirst) }),
   }),
   defineRoute({
     method: 'post',
     path: '/api/network/deal',
-    auth: 'P',
+    auth: 'sales:edit',
     body: dealBody,
     handler: async ({ app, ws, body }) => {
       const units = readUnits(body.units);
@@ -122,13 +122,13 @@ export const networkRoutes = [
   defineRoute({
     method: 'get',
     path: '/api/network/centers',
-    auth: 'P',
+    auth: 'mgmt:view',
     handler: async ({ app, ws }) => ({ centers: await app.store.list(ws, CENTERS) }),
   }),
   defineRoute({
     method: 'post',
     path: '/api/network/center',
-    auth: 'P',
+    auth: 'mgmt:edit',
     body: centerBody,
     handler: async ({ app, ws, body }) =>
       app.store.transact(ws, async (tx) => {
@@ -151,7 +151,7 @@ export const networkRoutes = [
   defineRoute({
     method: 'post',
     path: '/api/network/center/:id/delete',
-    auth: 'P',
+    auth: 'mgmt:edit',
     params: z.object({ id: z.string().min(1).max(60) }),
     handler: async ({ app, ws, params }) =>
       app.store.transact(ws, async (tx) => {
@@ -162,13 +162,13 @@ export const networkRoutes = [
   defineRoute({
     method: 'get',
     path: '/api/network/oem',
-    auth: 'P',
+    auth: 'settings:view',
     handler: async ({ app, ws }) => ({ oem: oemOf(await app.store.get(ws, NETWORK, OEM_ID)) }),
   }),
   defineRoute({
     method: 'post',
     path: '/api/network/oem',
-    auth: 'P',
+    auth: 'settings:edit',
     body: oemBody,
     handler: async ({ app, ws, body }) => {
       const oem = { brand: body.brand ?? '', logo: body.logo ?? '', domain: body.domain ?? '', plan: body.plan === 'rev' ? 'rev' : 'seat' };

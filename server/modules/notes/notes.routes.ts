@@ -13,7 +13,7 @@ export const noteRoutes = [
   defineRoute({
     method: 'get',
     path: '/api/notes/:tenantId',
-    auth: 'SA',
+    auth: 'subadmin',
     workspace: false,
     params: tParams,
     handler: async ({ app, req, params }) => {
@@ -24,7 +24,7 @@ export const noteRoutes = [
   defineRoute({
     method: 'post',
     path: '/api/notes/:tenantId',
-    auth: 'SA',
+    auth: 'subadmin',
     workspace: false,
     params: tParams,
     body: z.object({ text: z.unknown().optional() }),
@@ -42,7 +42,7 @@ export const noteRoutes = [
   defineRoute({
     method: 'post',
     path: '/api/notes/:tenantId/:noteId',
-    auth: 'SA',
+    auth: 'subadmin',
     workspace: false,
     params: z.object({ tenantId: z.string().min(1).max(120), noteId: z.string().min(1).max(120) }),
     body: z.object({ del: bool().zod.optional(), done: bool().zod.optional(), text: z.unknown().optional() }),

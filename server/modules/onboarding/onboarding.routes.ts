@@ -58,13 +58,13 @@ export const onboardingRoutes = [
   defineRoute({
     method: 'get',
     path: '/api/onboarding/projects',
-    auth: 'P',
+    auth: 'ops:view',
     handler: async ({ app, ws }) => ({ state: stateOf(await app.store.get(ws, ONBOARDING, PROJECTS_ID)) }),
   }),
   defineRoute({
     method: 'put',
     path: '/api/onboarding/projects',
-    auth: 'P',
+    auth: 'ops:edit',
     body: z.object({ sel: z.unknown().optional(), tab: z.unknown().optional(), projects: z.unknown().optional() }, { error: 'body must be a JSON object' }),
     handler: async ({ app, ws, body }) => {
       if (!body.projects || typeof body.projects !== 'object' || Array.isArray(body.projects)) {
@@ -82,13 +82,13 @@ export const onboardingRoutes = [
   defineRoute({
     method: 'get',
     path: '/api/onboarding/requests',
-    auth: 'P',
+    auth: 'ops:view',
     handler: async ({ app, ws }) => ({ requests: (await app.store.list(ws, DEVICE_REQUESTS)).sort((a, b) => Number(a.ts) - Number(b.ts)) }),
   }),
   defineRoute({
     method: 'post',
     path: '/api/onboarding/request',
-    auth: 'P',
+    auth: 'ops:edit',
     body: requestBody,
     handler: async ({ app, ws, body }) => {
       if (!body.name.trim()) throw badRequest('name required', { message: '申請者名(name)を入力してください' });
@@ -105,7 +105,7 @@ export const onboardingRoutes = [
   defineRoute({
     method: 'post',
     path: '/api/onboarding/request/:id',
-    auth: 'P',
+    auth: 'ops:edit',
     params: z.object({ id: z.string().min(1).max(60) }),
     body: updateBody,
     handler: async ({ app, ws, params, body }) => {

@@ -34,11 +34,24 @@ const cookieWorkspace = (app: Parameters<typeof readPortalToken>[0], req: Parame
   return ws && (await app.store.workspace(ws)) ? ws : null;
 };
 
+/** 409 before anything is written when another workspace holds this portal's slug. */
+async function assertSlugFree(app: Parameters<typeof readPortalToken>[0], ws: string, key: string): Promise<void> {
+  const p = key ? await app.store.get<Doc>(ws, PORTALS, key) : null;
+  const slug = typeof p?.slug === 'string' ? p.slug : '';
+  const cur = slug ? await app.store.get<Doc>(PLATFORM_WS, P.portalSlugs, slug) : null;
+  if (cur && cur.tid !== ws) throw conflict('slug taken', { message: 'このスラッグは他のワークスペースで使用されています' });
+}
+
 /** Keep the platform index of published portal slugs current (for /api/public/status). */
 async function indexSlug(app: Parameters<typeof readPortalToken>[0], ws: string, p: Doc): Promise<void> {
   const slug = String(p.slug ?? '');
   if (!slug) return;
-  await app.store.transact(PLATFORM_WS, (tx) => tx.put(P.portalSlugs, slug, { id: slug, tid: ws, key: p.id, published: p.published === true }));
+  await app.store.transact(PLATFORM_WS, async (tx) => {
+    // A slug is unique across the platform: one another workspace holds is never taken over.
+    const cur = await tx.get<Doc>(P.portalSlugs, slug);
+    if (cur && cur.tid !== ws) throw conflict('slug taken', { message: 'このスラッグは他のワークスペースで使用されています' });
+    await tx.put(P.portalSlugs, slug, { id: slug, tid: ws, key: p.id, published: p.published === true });
+  });
 }
 
 async function latestTickets(app: Parameters<typeof readPortalToken>[0], ws: string, name: string) {
@@ -59,13 +72,13 @@ export const portalRoutes = [
   defineRoute({
     method: 'get',
     path: '/api/portals',
-    auth: 'P',
+    auth: 'sales:view',
     handler: async ({ app, ws }) => ({ state: await portalState(app, ws) }),
   }),
   defineRoute({
     method: 'get',
     path: '/api/portal/view',
-    auth: 'T',
+    auth: 'token',
     workspace: false,
     handler: async ({ app, req, res }) => {
       res.setHeader('Cache-Control', NO_STORE);
@@ -80,7 +93,7 @@ export const portalRoutes = [
   defineRoute({
     method: 'post',
     path: '/api/portal/inquiry',
-    auth: 'T',
+    auth: 'token',
     workspace: false,
     body: inquiryBody,
     handler: async ({ app, req, res, body }) => {
@@ -116,10 +129,11 @@ export const portalRoutes = [
   defineRoute({
     method: 'post',
     path: '/api/portal/issue',
-    auth: 'P',
+    auth: 'sales:edit',
     body: z.object({ custId: text(40).zod.optional(), id: text(40).zod.optional() }),
     handler: async ({ app, ws, body }) => {
       const key = body.custId || body.id || '';
+      await assertSlugFree(app, ws, key);
       const portal = await app.store.transact(ws, async (tx) => {
         const cur = key ? await tx.get<Doc>(PORTALS, key) : null;
         if (!cur) throw badRequest('unknown customer', { message: '顧客が見つかりません' });
@@ -132,12 +146,13 @@ export const portalRoutes = [
   defineRoute({
     method: 'post',
     path: '/api/portal/:custId',
-    auth: 'P',
+    auth: 'sales:edit',
     params: z.object({ custId: z.string().min(1).max(40) }),
     body: z.object({ action: z.unknown().optional(), published: z.boolean().optional(), last: text(40).zod.optional() }),
     handler: async ({ app, ws, params, body }) => {
       const action = body.action ?? 'toggle';
       if (!['toggle', 'ticket', 'dl', 'touch'].includes(String(action))) throw badRequest('unknown action', { message: '不明な操作です' });
+      await assertSlugFree(app, ws, params.custId);
       const out = await app.store.transact(ws, async (tx) => {
         const cur = await tx.get<Doc>(PORTALS, params.custId);
         if (!cur) throw notFound('portal not found');
@@ -157,7 +172,7 @@ export const portalRoutes = [
   defineRoute({
     method: 'get',
     path: '/api/public/status',
-    auth: 'P',
+    auth: 'public',
     workspace: false,
     handler: async ({ app, req, res }) => {
       res.setHeader('Access-Control-Allow-Origin', '*');

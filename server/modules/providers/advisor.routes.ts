@@ -21,7 +21,7 @@ export const advisorRoutes = [
   defineRoute({
     method: 'post',
     path: '/api/advisor',
-    auth: 'P',
+    auth: 'public',
     workspace: false,
     body: z.object({ message: z.unknown().optional(), history: z.unknown().optional() }),
     handler: async ({ app, req, body }) => {
@@ -40,7 +40,7 @@ export const advisorRoutes = [
   defineRoute({
     method: 'get',
     path: '/api/marketprice',
-    auth: 'P',
+    auth: 'public',
     workspace: false,
     handler: async ({ app, req }) => {
       const model = typeof req.query.model === 'string' ? req.query.model.trim() : '';

@@ -1,5 +1,4 @@
-import { lookup } from 'node:dns/promises';
-import { isIP } from 'node:net';
+import { isInternalAddress, postToPublicUrl } from '../../security/ssrf';
 import type { Request } from 'express';
 import { z } from 'zod';
 import type { AppContext } from '../../context';
@@ -43,31 +42,7 @@ async function saveConnection(app: AppContext, tid: string, key: string, secret:
   await app.store.transact(PLATFORM_WS, (tx) => tx.put(P.connections, connId(tid, key), { id: connId(tid, key), tid, provider: key, connectedAt: Date.now(), secret }));
 }
 
-/** Loopback, private, link-local (cloud metadata), CGNAT, multicast and unspecified addresses. */
-export function isInternalAddress(ip: string): boolean {
-  const low = ip.toLowerCase();
-  const hex = /^::ffff:([0-9a-f]{1,4}):([0-9a-f]{1,4})$/.exec(low);
-  const mapped = hex ? [parseInt(hex[1], 16) >> 8, parseInt(hex[1], 16) & 255, parseInt(hex[2], 16) >> 8, parseInt(hex[2], 16) & 255].join('.') : null;
-  const v4 = mapped ?? (low.startsWith('::ffff:') && isIP(low.slice(7)) === 4 ? low.slice(7) : ip);
-  if (isIP(v4) === 4) {
-    const [a, b] = v4.split('.').map(Number);
-    return a === 0 || a === 10 || a === 127 || (a === 100 && b >= 64 && b <= 127) || (a === 169 && b === 254) ||
-      (a === 172 && b >= 16 && b <= 31) || (a === 192 && b === 168) || (a === 198 && (b === 18 || b === 19)) || a >= 224;
-  }
-  const x = v4.toLowerCase();
-  return x === '::' || x === '::1' || /^f[cd]/.test(x) || /^fe[89ab]/.test(x) || x.startsWith('ff');
-}
-
-/** In production the server never posts into its own network (SSRF): every address the host resolves to must be public. */
-async function publicHost(hostname: string): Promise<boolean> {
-  const host = hostname.replace(/^\[|\]$/g, '');
-  try {
-    const addrs = isIP(host) ? [{ address: host }] : await lookup(host, { all: true, verbatim: true });
-    return addrs.length > 0 && addrs.every((a) => !isInternalAddress(a.address));
-  } catch {
-    return false;
-  }
-}
+export { isInternalAddress };
 
 /** Real test POST to a webhook (https only, and public hosts only, in production). */
 async function testWebhook(app: AppContext, url: string): Promise<boolean> {
@@ -78,26 +53,15 @@ async function testWebhook(app: AppContext, url: string): Promise<boolean> {
     return false;
   }
   if (u.protocol !== 'https:' && (app.config.production || u.protocol !== 'http:')) return false;
-  if (app.config.production && !(await publicHost(u.hostname))) return false;
-  try {
-    const res = await fetch(u, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ text: 'Kitting Station 連携テスト', source: 'kitting-station' }),
-      signal: AbortSignal.timeout(8000),
-      redirect: 'manual',
-    });
-    return res.status >= 200 && res.status < 300;
-  } catch {
-    return false;
-  }
+  const status = await postToPublicUrl(u, JSON.stringify({ text: 'Kitting Station 連携テスト', source: 'kitting-station' }), { allowInternal: !app.config.production });
+  return status !== null && status >= 200 && status < 300;
 }
 
 export const providerRoutes = [
   defineRoute({
     method: 'get',
     path: '/api/connect/status',
-    auth: 'S',
+    auth: 'account',
     workspace: false,
     handler: async ({ app, req }) => {
       const tid = tenantOf(req);
@@ -114,7 +78,7 @@ export const providerRoutes = [
   defineRoute({
     method: 'get',
     path: '/api/connect/:provider',
-    auth: 'S',
+    auth: 'account:manager',
     workspace: false,
     params: pParams,
     handler: ({ app, req, params }) => {
@@ -133,7 +97,7 @@ export const providerRoutes = [
   defineRoute({
     method: 'get',
     path: '/api/connect/:provider/callback',
-    auth: 'P',
+    auth: 'token',
     workspace: false,
     params: pParams,
     handler: async ({ app, req, params }) => {
@@ -163,7 +127,7 @@ export const providerRoutes = [
   defineRoute({
     method: 'post',
     path: '/api/connect/:provider/credentials',
-    auth: 'S',
+    auth: 'account:manager',
     workspace: false,
     params: pParams,
     body: z.object({ fields: z.record(z.string(), z.unknown()).optional() }),
@@ -189,7 +153,7 @@ export const providerRoutes = [
   defineRoute({
     method: 'post',
     path: '/api/connect/:provider/disconnect',
-    auth: 'S',
+    auth: 'account:manager',
     workspace: false,
     params: pParams,
     handler: async ({ app, req, params }) => {

@@ -26,7 +26,7 @@ export const communityRoutes = [
   defineRoute({
     method: 'post',
     path: '/api/review',
-    auth: 'P',
+    auth: 'public',
     body: z.object({ comment: str(800), rating: z.unknown().optional(), name: str(80), company: str(120), nps: z.unknown().optional() }),
     handler: async ({ app, ws, req, body }) => {
       formLimit(app, req);
@@ -44,7 +44,7 @@ export const communityRoutes = [
   defineRoute({
     method: 'get',
     path: '/api/reviews',
-    auth: 'P',
+    auth: 'support:view',
     handler: async ({ app, ws }) => {
       const reviews = (await app.store.list(ws, REVIEWS)).filter((r) => r.approved === true);
       const count = reviews.length;
@@ -58,7 +58,7 @@ export const communityRoutes = [
   defineRoute({
     method: 'get',
     path: '/api/events',
-    auth: 'P',
+    auth: 'public',
     handler: async ({ app, ws }) => {
       const regs = await app.store.list(ws, EVENT_REGS);
       return { events: EVENTS.map((e) => ({ id: e.id, title: e.title, date: e.date, seats: Math.max(0, e.capacity - regs.filter((r) => r.event === e.id).length) })) };
@@ -67,7 +67,7 @@ export const communityRoutes = [
   defineRoute({
     method: 'post',
     path: '/api/event/:id/register',
-    auth: 'P',
+    auth: 'public',
     params: z.object({ id: z.string().min(1).max(40) }),
     body: z.object({ email: str(160), name: str(120), company: str(120) }),
     handler: async ({ app, ws, req, params, body }) => {
@@ -87,7 +87,7 @@ export const communityRoutes = [
   defineRoute({
     method: 'post',
     path: '/api/ab',
-    auth: 'P',
+    auth: 'public',
     body: z.object({ variant: z.unknown().optional(), event: z.unknown().optional() }),
     handler: async ({ app, ws, req, body }) => {
       hitLimit(app, 'publicStatus', req.ip);
@@ -104,7 +104,7 @@ export const communityRoutes = [
   defineRoute({
     method: 'get',
     path: '/api/ab',
-    auth: 'P',
+    auth: 'mgmt:view',
     handler: async ({ app, ws }) => {
       const s = (await app.store.get<Doc>(ws, AB, 'stats')) ?? {};
       const v = (k: string) => Number(s[k] ?? 0);
@@ -114,7 +114,7 @@ export const communityRoutes = [
   defineRoute({
     method: 'post',
     path: '/api/signup',
-    auth: 'P',
+    auth: 'public',
     body: z.object({ email: z.unknown().optional(), company: str(80), name: str(80), plan: str(40) }),
     handler: async ({ app, ws, req, body }) => {
       hitLimit(app, 'signup', req.ip);

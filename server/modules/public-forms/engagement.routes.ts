@@ -21,11 +21,13 @@ async function putReferral(tx: Tx, code: string, referrer: string): Promise<Doc>
 }
 
 const bookingCrud = crudRoutes({
+  scope: 'sales',
   coll: BOOKINGS, listPath: '/api/bookings', listKey: 'bookings', itemPath: '/api/booking', itemKey: 'booking',
   notFoundError: 'booking not found', fields: { status: text(30) }, newId: async () => '', sort: newestFirst,
 }).filter((r) => r.path === '/api/bookings' || r.path === '/api/booking/:id');
 
 const partnerCrud = crudRoutes({
+  scope: 'sales',
   coll: PARTNERS, listPath: '/api/partners', listKey: 'partners', itemPath: '/api/partner', itemKey: 'partner',
   notFoundError: 'partner not found',
   fields: { status: text(30), tier: text(30), note: text(800), deals: intClamp(0, 1_000_000, 0), revenue: num() },
@@ -36,7 +38,7 @@ export const engagementRoutes = [
   defineRoute({
     method: 'post',
     path: '/api/booking',
-    auth: 'P',
+    auth: 'public',
     body: z.object({ name: str(120), email: str(160), company: str(120), phone: str(40), when: str(60), topic: str(300) }),
     handler: async ({ app, ws, req, body }) => {
       formLimit(app, req);
@@ -54,7 +56,7 @@ export const engagementRoutes = [
   defineRoute({
     method: 'post',
     path: '/api/referral',
-    auth: 'P',
+    auth: 'public',
     body: z.object({ referrer: str(120), code: str(24) }),
     handler: async ({ app, ws, req, body }) => {
       formLimit(app, req);
@@ -66,13 +68,13 @@ export const engagementRoutes = [
   defineRoute({
     method: 'get',
     path: '/api/referrals',
-    auth: 'P',
+    auth: 'sales:view',
     handler: async ({ app, ws }) => ({ referrals: await app.store.list(ws, REFERRALS) }),
   }),
   defineRoute({
     method: 'post',
     path: '/api/referral/:code/track',
-    auth: 'P',
+    auth: 'public',
     params: z.object({ code: z.string().min(1).max(40) }),
     handler: async ({ app, ws, req, params }) => {
       formLimit(app, req);
@@ -87,7 +89,7 @@ export const engagementRoutes = [
   defineRoute({
     method: 'post',
     path: '/api/partner',
-    auth: 'P',
+    auth: 'public',
     body: z.object({ company: str(120), email: str(160), contact: str(120), region: str(60), note: str(800) }),
     handler: async ({ app, ws, req, body }) => {
       formLimit(app, req);

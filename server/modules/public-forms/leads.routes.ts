@@ -6,6 +6,7 @@ import { badRequest } from '../../http/errors';
 import { checkEmail, formLimit, LEADS, newestFirst, putLead, str } from './forms.service';
 
 const leadCrud = crudRoutes({
+  scope: 'sales',
   coll: LEADS,
   listPath: '/api/leads',
   listKey: 'leads',
@@ -22,7 +23,7 @@ export const leadRoutes = [
   defineRoute({
     method: 'post',
     path: '/api/lead',
-    auth: 'P',
+    auth: 'public',
     body: z.object({ name: str(120), email: str(160), company: str(120), phone: str(40), message: str(1500), source: str(40), tenant: str(120) }),
     handler: async ({ app, ws, req, body }) => {
       formLimit(app, req);

@@ -13,7 +13,7 @@ export const signRoutes = [
   defineRoute({
     method: 'post',
     path: '/api/sign/create',
-    auth: 'P',
+    auth: 'sales:edit',
     body: z.object({ title: str(200), client: str(200), email: str(160), amount: z.unknown().optional(), bodyHtml: z.unknown().optional() }),
     handler: async ({ app, ws, req, body }) => {
       formLimit(app, req);
@@ -32,13 +32,13 @@ export const signRoutes = [
   defineRoute({
     method: 'get',
     path: '/api/signs',
-    auth: 'P',
+    auth: 'sales:view',
     handler: async ({ app, ws }) => ({ signs: (await app.store.list(ws, SIGNS)).sort(newestFirst).map(({ signature: _s, ...d }) => d) }),
   }),
   defineRoute({
     method: 'get',
     path: '/api/sign/:id',
-    auth: 'P',
+    auth: 'public',
     params: idParams,
     handler: async ({ app, ws, params }) => {
       const doc = await app.store.get<Doc>(ws, SIGNS, params.id);
@@ -49,7 +49,7 @@ export const signRoutes = [
   defineRoute({
     method: 'get',
     path: '/api/sign/:id/status',
-    auth: 'P',
+    auth: 'public',
     params: idParams,
     handler: async ({ app, ws, params }) => {
       const doc = await app.store.get<Doc>(ws, SIGNS, params.id);
@@ -60,7 +60,7 @@ export const signRoutes = [
   defineRoute({
     method: 'post',
     path: '/api/sign/:id/submit',
-    auth: 'P',
+    auth: 'public',
     params: idParams,
     body: z.object({ name: str(120), agreed: z.unknown().optional(), signature: z.unknown().optional() }),
     handler: async ({ app, ws, req, params, body }) => {

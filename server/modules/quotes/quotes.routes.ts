@@ -1,7 +1,9 @@
 import { z } from 'zod';
 import { jstYymm } from '../../../shared/dates';
 import { defineRoute, Reply } from '../../http/define-route';
-import { badRequest, HttpError, notFound } from '../../http/errors';
+import { badRequest, conflict, HttpError, notFound } from '../../http/errors';
+import { readCompany } from '../settings/settings.service';
+import { renderQuotePdf, revisionOf } from './quote-pdf';
 import type { AppContext } from '../../context';
 import { issueNumber } from '../../store/series';
 import type { Tx } from '../../store/types';
@@ -30,6 +32,7 @@ const one = z.union([z.string(), z.array(z.string())]).transform((v) => (Array.i
 const newQuery = z.object({ custId: one, cust: one, devices: one, pattern: one });
 
 const quoteNotFound = () => notFound('not_found', { message: '見積が見つかりません' });
+const quoteLocked = (id: string) => conflict('quote issued', { id, message: `見積 ${id} は発行済みのため変更できません。「改訂版を作成」で新しい版を作ってください` });
 
 async function loadQuote(app: AppContext, ws: string, id: string): Promise<Quote> {
   const q = await app.store.get<Quote>(ws, QUOTES, id);
@@ -59,13 +62,13 @@ export const quoteRoutes = [
   defineRoute({
     method: 'get',
     path: '/api/quote/catalog',
-    auth: 'P',
+    auth: 'sales:view',
     handler: () => ({ catalog: catalog() }),
   }),
   defineRoute({
     method: 'get',
     path: '/api/quote/new',
-    auth: 'P',
+    auth: 'sales:view',
     query: newQuery,
     handler: async ({ app, ws, query }) => {
       const custId = query.custId?.trim() || null;
@@ -97,13 +100,13 @@ export const quoteRoutes = [
   defineRoute({
     method: 'get',
     path: '/api/quotes',
-    auth: 'P',
+    auth: 'sales:view',
     handler: async ({ app, ws }) => ({ quotes: (await app.store.list<Quote>(ws, QUOTES, { reverse: true })).map(withTotals) }),
   }),
   defineRoute({
     method: 'get',
     path: '/api/quote/draft',
-    auth: 'P',
+    auth: 'sales:view',
     handler: async ({ app, ws }) => {
       const d = await app.store.get<Quote>(ws, QUOTE_DRAFTS, DRAFT_ID);
       return { draft: d ? withTotals(d) : null };
@@ -112,7 +115,7 @@ export const quoteRoutes = [
   defineRoute({
     method: 'post',
     path: '/api/quote/draft',
-    auth: 'P',
+    auth: 'sales:edit',
     body: quoteBody,
     handler: async ({ app, ws, body }) => {
       const draft = await app.store.transact(ws, async (tx) => {
@@ -129,7 +132,7 @@ export const quoteRoutes = [
   defineRoute({
     method: 'post',
     path: '/api/quote/draft/clear',
-    auth: 'P',
+    auth: 'sales:edit',
     handler: async ({ app, ws }) => {
       await app.store.transact(ws, (tx) => tx.remove(QUOTE_DRAFTS, DRAFT_ID));
       return {};
@@ -138,7 +141,7 @@ export const quoteRoutes = [
   defineRoute({
     method: 'post',
     path: '/api/quote/preview',
-    auth: 'P',
+    auth: 'sales:view',
     body: quoteBody,
     handler: async ({ app, ws, body }) => {
       const q = buildQuote(body, null);
@@ -151,14 +154,14 @@ export const quoteRoutes = [
   defineRoute({
     method: 'get',
     path: '/api/quote/:id',
-    auth: 'P',
+    auth: 'sales:view',
     params: idParams,
     handler: async ({ app, ws, params }) => ({ quote: withTotals(await loadQuote(app, ws, params.id)) }),
   }),
   defineRoute({
     method: 'post',
     path: '/api/quote',
-    auth: 'P',
+    auth: 'sales:edit',
     body: quoteBody,
     handler: async ({ app, ws, body }) => {
       const quote = await app.store.transact(ws, async (tx) => {
@@ -179,13 +182,15 @@ export const quoteRoutes = [
   defineRoute({
     method: 'post',
     path: '/api/quote/:id',
-    auth: 'P',
+    auth: 'sales:edit',
     params: idParams,
     body: quoteBody,
     handler: async ({ app, ws, params, body }) => {
       const quote = await app.store.transact(ws, async (tx) => {
         const current = await tx.get<Quote>(QUOTES, params.id);
         if (!current) throw quoteNotFound();
+        // An issued quote is a document the customer holds: changes go into a new revision.
+        if (typeof current.issuedAt === 'number') throw quoteLocked(params.id);
         const q = buildQuote(body, current);
         q.id = current.id;
         await validateQuote(tx, q, body.totals);
@@ -198,7 +203,7 @@ export const quoteRoutes = [
   defineRoute({
     method: 'get',
     path: '/api/quote/:id/csv',
-    auth: 'P',
+    auth: 'sales:view',
     params: idParams,
     handler: async ({ app, ws, params }) => {
       const doc = await exportable(app, ws, params.id);
@@ -212,14 +217,60 @@ export const quoteRoutes = [
   defineRoute({
     method: 'get',
     path: '/api/quote/:id/document',
-    auth: 'P',
+    auth: 'sales:view',
     params: idParams,
     handler: async ({ app, ws, params }) => ({ document: await exportable(app, ws, params.id) }),
   }),
   defineRoute({
+    method: 'get',
+    path: '/api/quote/:id/pdf',
+    auth: 'sales:view',
+    params: idParams,
+    handler: async ({ app, ws, params }) => {
+      const q = await loadQuote(app, ws, params.id);
+      const doc = quoteDocument(q, await validateQuote(reader(app, ws), q));
+      const pdf = await renderQuotePdf(doc, await readCompany(app.store, ws), revisionOf(q));
+      return new Reply(200, Buffer.from(pdf), {
+        'Content-Type': 'application/pdf',
+        'Content-Disposition': `inline; filename="${String(q.id).replace(/[^\w.-]/g, '_')}.pdf"`,
+        'Cache-Control': 'no-store',
+      });
+    },
+  }),
+  defineRoute({
+    method: 'post',
+    path: '/api/quote/:id/revise',
+    auth: 'sales:edit',
+    params: idParams,
+    handler: async ({ app, ws, params }) => {
+      const quote = await app.store.transact(ws, async (tx) => {
+        const current = await tx.get<Quote>(QUOTES, params.id);
+        if (!current) throw quoteNotFound();
+        if (typeof current.issuedAt !== 'number') throw badRequest('quote not issued', { message: '未発行の見積はそのまま編集できます' });
+        const root = typeof current.revisionOf === 'string' ? current.revisionOf : String(current.id);
+        const yymm = jstYymm();
+        const now = Date.now();
+        const { totals: _t, ...rest } = current as Quote & { totals?: unknown };
+        const next: Quote = {
+          ...rest,
+          id: `Q-${yymm}-${String(await tx.next(`quote:${yymm}`)).padStart(3, '0')}`,
+          revisionOf: root,
+          rev: (typeof current.rev === 'number' ? current.rev : 1) + 1,
+          supersedes: String(current.id),
+          createdAt: now,
+          updatedAt: now,
+          issuedAt: null,
+        };
+        await tx.patch(QUOTES, String(current.id), { supersededBy: next.id });
+        return tx.put(QUOTES, String(next.id), next);
+      });
+      return { quote: withTotals(quote) };
+    },
+  }),
+  defineRoute({
     method: 'post',
     path: '/api/quote/:id/issue',
-    auth: 'P',
+    auth: 'sales:edit',
     params: idParams,
     handler: async ({ app, ws, params }) => {
       const { quote, totals } = await app.store.transact(ws, async (tx) => {

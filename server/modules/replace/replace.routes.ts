@@ -12,13 +12,13 @@ export const replaceRoutes = [
   defineRoute({
     method: 'get',
     path: '/api/replace/proposals',
-    auth: 'P',
+    auth: 'ops:view',
     handler: async ({ app, ws }) => ({ proposals: mapOf(await app.store.get(ws, REPLACE, PROPOSALS_ID)) }),
   }),
   defineRoute({
     method: 'post',
     path: '/api/replace/proposal',
-    auth: 'P',
+    auth: 'ops:edit',
     body: z.object({ cust: text(120).zod.nullish() }, { error: 'body must be a JSON object' }),
     handler: async ({ app, ws, body }) => {
       const cust = (body.cust ?? '').trim();

@@ -34,7 +34,7 @@ export const reportRoutes = [
   defineRoute({
     method: 'get',
     path: '/api/reports',
-    auth: 'P',
+    auth: 'mgmt:view',
     handler: async ({ app, ws }) => {
       const reports = (await app.store.list(ws, REPORTS)).sort((a, b) => (Number(b.generatedAt) || 0) - (Number(a.generatedAt) || 0));
       return { reports, count: reports.length };
@@ -43,7 +43,7 @@ export const reportRoutes = [
   defineRoute({
     method: 'get',
     path: '/api/report/generate',
-    auth: 'P',
+    auth: 'mgmt:view',
     query: genQuery,
     handler: async ({ app, ws, query }) => {
       const report = await generate(app, ws, query.cust, query.month);
@@ -53,7 +53,7 @@ export const reportRoutes = [
   defineRoute({
     method: 'post',
     path: '/api/report/generate',
-    auth: 'P',
+    auth: 'mgmt:edit',
     body: anyObject,
     handler: async ({ app, ws, body }) => {
       const report = await generate(app, ws, body.cust, body.month);
@@ -64,7 +64,7 @@ export const reportRoutes = [
   defineRoute({
     method: 'get',
     path: '/api/report/:id',
-    auth: 'P',
+    auth: 'mgmt:view',
     params: idParams,
     handler: async ({ app, ws, params }) => {
       const report = await app.store.get(ws, REPORTS, params.id);

@@ -58,13 +58,13 @@ export const settingsRoutes = [
   defineRoute({
     method: 'get',
     path: '/api/settings/company',
-    auth: 'P',
+    auth: 'settings:view',
     handler: async ({ app, ws }) => ({ company: completeCompany(await app.store.get(ws, SETTINGS, COMPANY_ID)) }),
   }),
   defineRoute({
     method: 'put',
     path: '/api/settings/company',
-    auth: 'P',
+    auth: 'settings:edit',
     body: objectBody,
     handler: async ({ app, ws, body }) => {
       const patch = readCompanyPatch(body);
@@ -79,13 +79,13 @@ export const settingsRoutes = [
   defineRoute({
     method: 'get',
     path: '/api/settings/prefs',
-    auth: 'P',
+    auth: 'settings:view',
     handler: async ({ app, ws }) => ({ prefs: prefsOf(await app.store.get(ws, SETTINGS, PREFS_ID)) }),
   }),
   defineRoute({
     method: 'put',
     path: '/api/settings/prefs',
-    auth: 'P',
+    auth: 'settings:edit',
     body: objectBody,
     handler: async ({ app, ws, body }) => {
       const prefs = await app.store.transact(ws, async (tx) => {
@@ -101,13 +101,13 @@ export const settingsRoutes = [
   defineRoute({
     method: 'get',
     path: '/api/settings/ui',
-    auth: 'P',
+    auth: 'member',
     handler: async ({ app, ws }) => ({ state: uiState(await app.store.get(ws, SETTINGS, UI_ID)) }),
   }),
   defineRoute({
     method: 'put',
     path: '/api/settings/ui',
-    auth: 'P',
+    auth: 'member',
     body: objectBody,
     handler: async ({ app, ws, body }) => {
       const patch = body.state;

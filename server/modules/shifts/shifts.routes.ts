@@ -30,7 +30,7 @@ export const shiftRoutes = [
   defineRoute({
     method: 'get',
     path: '/api/shifts',
-    auth: 'P',
+    auth: 'ops:view',
     handler: async ({ app, ws }) =>
       app.store.transact(ws, async (tx) => {
         const roster = await readRoster(tx);
@@ -41,7 +41,7 @@ export const shiftRoutes = [
   defineRoute({
     method: 'post',
     path: '/api/shifts',
-    auth: 'P',
+    auth: 'ops:edit',
     body: gridBody,
     handler: async ({ app, ws, body }) =>
       app.store.transact(ws, async (tx) => {
@@ -57,7 +57,7 @@ export const shiftRoutes = [
   defineRoute({
     method: 'post',
     path: '/api/shifts/draft',
-    auth: 'P',
+    auth: 'ops:edit',
     body: gridBody,
     handler: async ({ app, ws, body }) =>
       app.store.transact(ws, async (tx) => {
@@ -74,7 +74,7 @@ export const shiftRoutes = [
   defineRoute({
     method: 'post',
     path: '/api/shifts/draft/apply',
-    auth: 'P',
+    auth: 'ops:edit',
     handler: async ({ app, ws }) =>
       app.store.transact(ws, async (tx) => {
         const draft = liveDraft(await tx.get(SHIFTS, DRAFT_ID));
@@ -92,7 +92,7 @@ export const shiftRoutes = [
   defineRoute({
     method: 'post',
     path: '/api/shifts/draft/discard',
-    auth: 'P',
+    auth: 'ops:edit',
     handler: async ({ app, ws }) =>
       app.store.transact(ws, async (tx) => {
         const doc = await tx.get(SHIFTS, DRAFT_ID);
@@ -104,13 +104,13 @@ export const shiftRoutes = [
   defineRoute({
     method: 'get',
     path: '/api/shifts/history',
-    auth: 'P',
+    auth: 'ops:view',
     handler: async ({ app, ws }) => app.store.transact(ws, async (tx) => ({ history: await listHistory(tx) })),
   }),
   defineRoute({
     method: 'post',
     path: '/api/shifts/restore/:hid',
-    auth: 'P',
+    auth: 'ops:edit',
     params: hidParams,
     handler: async ({ app, ws, params }) =>
       app.store.transact(ws, async (tx) => {

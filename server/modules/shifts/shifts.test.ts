@@ -244,9 +244,25 @@ describe('POST /api/timeclock/{staffId}/punch', () => {
     expect(b.body.row.out).toMatch(/^\d{2}:\d{2}$/);
     const c = await api.post<{ row: { status: string } }>('/api/timeclock/st-02/punch', { dir: 'sideways' });
     expect(c.body.row.status).toBe('in');
-    const d = await api.post<{ row: { status: string } }>('/api/timeclock/st-02/punch', { dir: 'in' });
-    expect(d.body.row.status).toBe('in');
-    expect((await api.get<ShiftsBody>('/api/shifts')).body.clock['st-02'].status).toBe('in');
+    const before = (await api.get<ShiftsBody>('/api/shifts')).body.clock['st-02'];
+    // A second 出勤 while clocked in is refused and changes nothing.
+    const d = await api.post<{ error: string; message: string }>('/api/timeclock/st-02/punch', { dir: 'in' });
+    expect(d.status).toBe(409);
+    expect(d.body.error).toBe('already clocked in');
+    expect(d.body.message).toContain('すでに出勤中です');
+    expect((await api.get<ShiftsBody>('/api/shifts')).body.clock['st-02']).toEqual(before);
+  });
+
+  it('refuses 退勤 without 出勤 with 409 and stores nothing; after 退勤 a second 退勤 is refused too', async () => {
+    const api = server.client();
+    const res = await api.post<{ error: string; message: string }>('/api/timeclock/st-03/punch', { dir: 'out' });
+    expect(res.status).toBe(409);
+    expect(res.body.error).toBe('not clocked in');
+    expect(res.body.message).toContain('出勤の打刻がないため退勤できません');
+    expect((await api.get<ShiftsBody>('/api/shifts')).body.clock['st-03']).toBeUndefined();
+    expect((await api.post('/api/timeclock/st-03/punch', { dir: 'in' })).status).toBe(200);
+    expect((await api.post('/api/timeclock/st-03/punch', { dir: 'out' })).status).toBe(200);
+    expect((await api.post('/api/timeclock/st-03/punch', { dir: 'out' })).status).toBe(409);
   });
 
   it('refuses an unknown staff id with 404 and stores nothing', async () => {

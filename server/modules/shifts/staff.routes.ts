@@ -3,7 +3,7 @@ import { jstTime } from '../../../shared/dates';
 import { clip, createShape, json, patchShape, text } from '../../../shared/fields';
 import { randomId } from '../../http/crud';
 import { defineRoute } from '../../http/define-route';
-import { badRequest, notFound } from '../../http/errors';
+import { badRequest, conflict, notFound } from '../../http/errors';
 import type { Tx } from '../../store/types';
 import { DRAFT_ID, readRoster, SHIFTS, STAFF, writeRoster, type ClockRow, type Grid } from './shifts.service';
 
@@ -22,13 +22,13 @@ export const staffRoutes = [
   defineRoute({
     method: 'get',
     path: '/api/staff',
-    auth: 'P',
+    auth: 'ops:view',
     handler: async ({ app, ws }) => ({ staff: await app.store.list(ws, STAFF) }),
   }),
   defineRoute({
     method: 'post',
     path: '/api/staff',
-    auth: 'P',
+    auth: 'ops:edit',
     body: createStaff,
     handler: async ({ app, ws, body }) => {
       const name = body.name.trim();
@@ -46,7 +46,7 @@ export const staffRoutes = [
   defineRoute({
     method: 'post',
     path: '/api/staff/:id',
-    auth: 'P',
+    auth: 'ops:edit',
     params: idParams,
     body: patchStaff,
     handler: async ({ app, ws, params, body }) => {
@@ -63,7 +63,7 @@ export const staffRoutes = [
   defineRoute({
     method: 'post',
     path: '/api/staff/:id/delete',
-    auth: 'P',
+    auth: 'ops:edit',
     params: idParams,
     handler: async ({ app, ws, params }) =>
       app.store.transact(ws, async (tx) => {
@@ -83,7 +83,7 @@ export const staffRoutes = [
   defineRoute({
     method: 'post',
     path: '/api/timeclock/:staffId/punch',
-    auth: 'P',
+    auth: 'ops:edit',
     params: punchParams,
     body: punchBody,
     handler: async ({ app, ws, params, body }) =>
@@ -93,6 +93,9 @@ export const staffRoutes = [
         const prev = roster.clock[params.staffId];
         const asked = typeof body.dir === 'string' ? clip(body.dir, 8) : '';
         const dir = asked === 'in' || asked === 'out' ? asked : prev?.status === 'in' ? 'out' : 'in';
+        // The clock follows the person: no second 出勤 while clocked in, no 退勤 without 出勤.
+        if (dir === 'in' && prev?.status === 'in') throw conflict('already clocked in', { message: `すでに出勤中です（${prev.in ?? ''} 出勤）。退勤を打刻してください` });
+        if (dir === 'out' && prev?.status !== 'in') throw conflict('not clocked in', { message: '出勤の打刻がないため退勤できません。先に出勤を打刻してください' });
         const now = jstTime();
         const units = prev?.units ?? 0;
         const row: ClockRow = dir === 'in' ? { in: now, out: null, status: 'in', units } : { in: prev?.in ?? null, out: now, status: 'out', units };

@@ -18,6 +18,7 @@ export const SHIPMENT_NUMBERS = declareSeries({
 export const SHIPMENT_SERIES = SHIPMENT_NUMBERS.name;
 
 export const shipmentRoutes = crudRoutes({
+  scope: 'ops',
   coll: SHIPMENTS,
   listPath: '/api/shipments',
   listKey: 'shipments',

@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestServer, type TestServer } from '../../testing/harness';
+import { MAX_SITE_HTML } from './sites.routes';
 
 type Body = Record<string, unknown> & { ok: boolean; error?: string };
 let server: TestServer;
@@ -12,7 +13,7 @@ describe('sites', () => {
   it('publishes, serves raw HTML under a sandbox CSP, lists and unpublishes', async () => {
     const api = server.client();
     expect((await api.post<Body>('/api/site/publish', { slug: 'Bad Slug', html: '<p>x</p>' })).body.error).toBe('invalid slug');
-    expect((await api.post<Body>('/api/site/publish', { slug: 'big', html: 'x'.repeat(800_001) })).status).toBe(400);
+    expect((await api.post<Body>('/api/site/publish', { slug: 'big', html: 'x'.repeat(MAX_SITE_HTML + 1) })).status).toBe(413);
     const pub = await api.post<Body>('/api/site/publish', { slug: 'my-page', html: '<h1>Hello</h1><script>fetch("/api/leads")</script>', name: 'LP' });
     expect(pub.body).toEqual({ ok: true, slug: 'my-page', url: '/site/my-page' });
     const page = await server.client().get('/site/my-page');

@@ -17,7 +17,7 @@ export const storeOrderRoutes = [
   defineRoute({
     method: 'get',
     path: '/api/store/catalog',
-    auth: 'P',
+    auth: 'sales:view',
     handler: async ({ app, ws }) => {
       const catalog = [...builtInProducts(), ...(await app.store.list(ws, STORE_PRODUCTS))];
       return { catalog, cats: [...new Set(catalog.map((p) => String(p.cat ?? '')).filter(Boolean))] };
@@ -26,7 +26,7 @@ export const storeOrderRoutes = [
   defineRoute({
     method: 'get',
     path: '/api/store/orders',
-    auth: 'P',
+    auth: 'sales:view',
     handler: async ({ app, ws }) => {
       const orders = await app.store.list(ws, STORE_ORDERS, { reverse: true });
       return { orders, count: orders.length };
@@ -35,7 +35,7 @@ export const storeOrderRoutes = [
   defineRoute({
     method: 'post',
     path: '/api/store/order',
-    auth: 'P',
+    auth: 'sales:edit',
     body: anyObject,
     handler: async ({ app, ws, body }) => {
       const order = await app.store.transact(ws, async (tx) => {
@@ -64,7 +64,7 @@ export const storeOrderRoutes = [
   defineRoute({
     method: 'post',
     path: '/api/store/order/:id',
-    auth: 'P',
+    auth: 'sales:edit',
     params: idParams,
     body: anyObject,
     handler: async ({ app, ws, params, body }) => {
@@ -83,7 +83,7 @@ export const storeOrderRoutes = [
   defineRoute({
     method: 'post',
     path: '/api/store/order/:id/delete',
-    auth: 'P',
+    auth: 'sales:edit',
     params: idParams,
     handler: async ({ app, ws, params }) => {
       await app.store.transact(ws, async (tx) => {
@@ -95,7 +95,7 @@ export const storeOrderRoutes = [
   defineRoute({
     method: 'post',
     path: '/api/store/product',
-    auth: 'P',
+    auth: 'sales:edit',
     body: anyObject,
     handler: async ({ app, ws, body }) => {
       const name = text(body.name, 120);

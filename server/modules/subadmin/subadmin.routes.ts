@@ -4,9 +4,10 @@ import { oneOf, text } from '../../../shared/fields';
 import { defineRoute } from '../../http/define-route';
 import { badRequest, forbidden, notFound, unauthorized } from '../../http/errors';
 import { hitLimit } from '../../security/limits';
-import { burnPasswordCheck, hashPassword, safeEqual, verifyPassword } from '../../security/passwords';
+import { burnPasswordCheck, hashPassword, PLATFORM_PASSWORD_MIN, needsRehash, rehash, safeEqual, verifyPassword } from '../../security/passwords';
 import { logActivity, P, PLATFORM_WS, randomKey, requireCentral } from '../../security/platform';
 import { mintToken } from '../../security/tokens';
+import { indexSite } from '../sites/site-index';
 import type { Doc } from '../../store/types';
 import { signInFailed, signInGate, signInOk } from '../accounts/accounts.service';
 import { sendMail } from '../accounts/mail';
@@ -29,7 +30,7 @@ export const subadminRoutes = [
   defineRoute({
     method: 'post',
     path: '/api/subadmin/login',
-    auth: 'P',
+    auth: 'public',
     workspace: false,
     body: z.object({ email: z.string().max(200).optional(), password: z.string().max(200).optional() }),
     handler: async ({ app, req, body }) => {
@@ -45,7 +46,8 @@ export const subadminRoutes = [
         return signInFailed(app, req, key, cfg, 'invalid credentials');
       }
       if (sub.active === false || !(await verifyPassword(password, sub.pwHash))) return signInFailed(app, req, key, cfg, 'invalid credentials');
-      signInOk(app, key);
+      signInOk(app, req, key);
+      if (needsRehash(sub.pwHash)) await rehash(app, P.subadmins, String(sub.id), password);
       await logActivity(app, { by: email, role: 'subadmin', action: 'subadmin_login', subId: String(sub.id), detail: req.ip ?? '' });
       return { token: mintToken(app.secret, 'subadmin', { sub: sub.id, v: sub.tokenVersion }), sub: publicSub(sub) };
     },
@@ -53,7 +55,7 @@ export const subadminRoutes = [
   defineRoute({
     method: 'get',
     path: '/api/subadmin/me',
-    auth: 'SA',
+    auth: 'subadmin',
     workspace: false,
     handler: async ({ app, req }) => {
       const op = operator(req);
@@ -73,7 +75,7 @@ export const subadminRoutes = [
   defineRoute({
     method: 'get',
     path: '/api/subadmin/tenant/:id',
-    auth: 'SA',
+    auth: 'subadmin',
     workspace: false,
     params: idParams,
     handler: async ({ app, req, params }) => {
@@ -85,7 +87,7 @@ export const subadminRoutes = [
   defineRoute({
     method: 'post',
     path: '/api/subadmin/tenant/:id',
-    auth: 'SA',
+    auth: 'subadmin',
     workspace: false,
     params: idParams,
     body: z.record(z.string(), z.unknown(), { error: 'body must be a JSON object' }),
@@ -106,7 +108,7 @@ export const subadminRoutes = [
   defineRoute({
     method: 'post',
     path: '/api/subadmin/tenant/:id/client',
-    auth: 'SA',
+    auth: 'subadmin',
     workspace: false,
     params: idParams,
     body: z.object({ client: text(80).zod.optional() }),
@@ -122,7 +124,7 @@ export const subadminRoutes = [
   defineRoute({
     method: 'post',
     path: '/api/subadmin/impersonate/:id',
-    auth: 'SA',
+    auth: 'subadmin',
     workspace: false,
     params: idParams,
     handler: async ({ app, req, params }) => {
@@ -135,7 +137,7 @@ export const subadminRoutes = [
   defineRoute({
     method: 'post',
     path: '/api/subadmin/workspace/:tid/impersonate',
-    auth: 'SA',
+    auth: 'subadmin',
     workspace: false,
     params: z.object({ tid: z.string().min(1).max(120) }),
     handler: async ({ app, req, params }) => {
@@ -148,7 +150,7 @@ export const subadminRoutes = [
   defineRoute({
     method: 'post',
     path: '/api/subadmin/delete-request',
-    auth: 'SA',
+    auth: 'subadmin',
     workspace: false,
     body: z.object({ tenantId: z.string().max(120).optional(), targetType: oneOf(['client', 'site', 'tenant'], 'client').zod.optional(), targetId: text(120).zod.optional() }),
     handler: async ({ app, req, body }) => {
@@ -172,7 +174,7 @@ export const subadminRoutes = [
   defineRoute({
     method: 'post',
     path: '/api/subadmin/delete-confirm',
-    auth: 'SA',
+    auth: 'subadmin',
     workspace: false,
     body: z.object({ requestId: z.string().max(120).optional(), code: z.union([z.string(), z.number()]).transform(String).optional() }),
     handler: async ({ app, req, body }) => {
@@ -198,7 +200,10 @@ export const subadminRoutes = [
       } else if (targetType === 'site') {
         await app.store.transact(PLATFORM_WS, async (tx) => {
           const s = await tx.get<Doc>(P.sites, targetId);
-          if (s && s.tenant === tenantId) await tx.remove(P.sites, targetId);
+          if (s && s.tenant === tenantId) {
+            await tx.remove(P.sites, targetId);
+            await indexSite(tx, tenantId, null, targetId);
+          }
         });
       } else {
         await app.store.transact(PLATFORM_WS, (tx) => tx.remove(P.tenants, tenantId));
@@ -210,7 +215,7 @@ export const subadminRoutes = [
   defineRoute({
     method: 'get',
     path: '/api/subadmin/activity',
-    auth: 'SA',
+    auth: 'subadmin',
     workspace: false,
     handler: async ({ app, req }) => {
       const op = operator(req);
@@ -222,7 +227,7 @@ export const subadminRoutes = [
   defineRoute({
     method: 'get',
     path: '/api/subadmin/backups-all',
-    auth: 'SA',
+    auth: 'subadmin',
     workspace: false,
     handler: async ({ app, req }) => {
       const op = operator(req);
@@ -233,13 +238,13 @@ export const subadminRoutes = [
   defineRoute({
     method: 'post',
     path: '/api/subadmin/password',
-    auth: 'SA',
+    auth: 'subadmin',
     workspace: false,
     body: z.object({ current: z.string().max(200).optional(), next: z.string().max(200).optional() }),
     handler: async ({ app, req, body }) => {
       const op = operator(req);
       if (op.kind !== 'subadmin') throw forbidden();
-      if (!body.next || body.next.length < 6) throw badRequest('password too short', { message: '新しいパスワードは6文字以上です' });
+      if (!body.next || body.next.length < PLATFORM_PASSWORD_MIN) throw badRequest('password too short', { message: `新しいパスワードは${PLATFORM_PASSWORD_MIN}文字以上です` });
       const sub = await app.store.get<Doc>(PLATFORM_WS, P.subadmins, op.id);
       if (!sub || !(await verifyPassword(body.current ?? '', sub.pwHash))) throw unauthorized('wrong password', { message: '現在のパスワードが違います' });
       const pwHash = await hashPassword(body.next);

@@ -40,7 +40,7 @@ export const surveyRoutes = [
   defineRoute({
     method: 'get',
     path: '/api/survey',
-    auth: 'P',
+    auth: 'support:view',
     handler: async ({ app, ws }) => ({
       responses: (await app.store.list(ws, SURVEY_RESPONSES)).sort((a, b) => String(b.date).localeCompare(String(a.date))),
       followups: followupsOf(await app.store.get(ws, SURVEY, FOLLOWUPS_ID)),
@@ -50,7 +50,7 @@ export const surveyRoutes = [
   defineRoute({
     method: 'post',
     path: '/api/survey/send',
-    auth: 'P',
+    auth: 'support:edit',
     body: z.object({ batch: z.unknown().optional() }, { error: 'body must be a JSON object' }),
     handler: async ({ app, ws, body }) => {
       const batch = batchOf(body.batch);
@@ -65,7 +65,7 @@ export const surveyRoutes = [
   defineRoute({
     method: 'post',
     path: '/api/survey/response',
-    auth: 'P',
+    auth: 'support:edit',
     body: responseBody,
     handler: async ({ app, ws, body }) => {
       const date = body.date || jstDate();
@@ -86,7 +86,7 @@ export const surveyRoutes = [
   defineRoute({
     method: 'post',
     path: '/api/survey/followup/:id',
-    auth: 'P',
+    auth: 'support:edit',
     params: z.object({ id: z.string().min(1).max(200).transform((v) => clip(v, 60)) }),
     body: followupBody,
     handler: async ({ app, ws, params, body }) => {

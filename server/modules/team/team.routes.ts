@@ -9,8 +9,8 @@ import { PLATFORM_WS } from '../../security/platform';
 import { readSiteConfig } from '../../security/site-config';
 import { mintToken, readToken } from '../../security/tokens';
 import type { Doc } from '../../store/types';
-import { ACCOUNTS, ALL_EDIT, emailField, passwordField, publicAccount, sessionToken, setTid } from '../accounts/accounts.service';
-import { assertKeepsOwner, assertManager, assertSeat, MEMBER_FIELDS, normIni, ROLES, TEAM, teamPlan } from './team.service';
+import { ACCOUNTS, ALL_EDIT, emailField, passwordField, publicAccount, startSession } from '../accounts/accounts.service';
+import { assertKeepsOwner, assertOwnerRules, assertSeat, MEMBER_FIELDS, normIni, ROLES, TEAM, teamPlan } from './team.service';
 
 const idParams = z.object({ id: z.string().min(1).max(120) });
 const newMemberId = () => `t${Date.now().toString(36)}${randomBytes(3).toString('hex')}`;
@@ -19,17 +19,17 @@ export const teamRoutes = [
   defineRoute({
     method: 'get',
     path: '/api/team/members',
-    auth: 'P',
+    auth: 'member',
     handler: async ({ app, ws }) => ({ members: await app.store.list(ws, TEAM) }),
   }),
   defineRoute({
     method: 'post',
     path: '/api/team/member',
-    auth: 'P',
+    auth: 'manager',
     body: createShape(MEMBER_FIELDS),
     handler: async ({ app, ws, req, body }) => {
       if (!body.name.trim()) throw badRequest('name required', { message: '氏名を入力してください' });
-      await assertManager(app, req, ws);
+      assertOwnerRules(req, null, body.role);
       const member = await app.store.transact(ws, async (tx) => {
         const id = newMemberId();
         return tx.put(TEAM, id, { id, ...body, ini: normIni(body.ini), scopes: body.scopes ?? {} });
@@ -40,15 +40,15 @@ export const teamRoutes = [
   defineRoute({
     method: 'post',
     path: '/api/team/member/:id',
-    auth: 'P',
+    auth: 'manager',
     params: idParams,
     body: patchShape(MEMBER_FIELDS),
     handler: async ({ app, ws, req, params, body }) => {
-      await assertManager(app, req, ws);
       const member = await app.store.transact(ws, async (tx) => {
         const members = await tx.list(TEAM);
         const cur = members.find((m) => m.id === params.id);
         if (!cur) throw notFound('member not found');
+        assertOwnerRules(req, cur, body.role);
         if (body.role) assertKeepsOwner(members, params.id, body.role);
         const patch: Doc = { ...body };
         if (body.ini !== undefined) patch.ini = normIni(body.ini);
@@ -61,13 +61,14 @@ export const teamRoutes = [
   defineRoute({
     method: 'post',
     path: '/api/team/member/:id/delete',
-    auth: 'P',
+    auth: 'manager',
     params: idParams,
     handler: async ({ app, ws, req, params }) => {
-      await assertManager(app, req, ws);
       await app.store.transact(ws, async (tx) => {
         const members = await tx.list(TEAM);
-        if (!members.some((m) => m.id === params.id)) throw notFound('member not found');
+        const cur = members.find((m) => m.id === params.id);
+        if (!cur) throw notFound('member not found');
+        assertOwnerRules(req, cur, null);
         assertKeepsOwner(members, params.id, null);
         await tx.remove(TEAM, params.id);
       });
@@ -77,17 +78,16 @@ export const teamRoutes = [
   defineRoute({
     method: 'get',
     path: '/api/team/plan',
-    auth: 'S',
+    auth: 'account',
     handler: async ({ app, ws }) => ({ planKey: await teamPlan({ get: (c, id) => app.store.get(ws, c, id) }) }),
   }),
   defineRoute({
     method: 'post',
     path: '/api/team/plan',
-    auth: 'S',
+    auth: 'account:manager',
     body: z.object({ planKey: z.unknown().optional() }),
     handler: async ({ app, ws, req, body }) => {
       if (body.planKey !== 'starter' && body.planKey !== 'pro' && body.planKey !== 'ent') throw badRequest('invalid planKey', { allowed: ['starter', 'pro', 'ent'] });
-      await assertManager(app, req, ws, true);
       const planKey = body.planKey;
       await app.store.transact(ws, (tx) => tx.put('settings', 'teamPlan', { id: 'teamPlan', planKey }));
       return { planKey };
@@ -96,10 +96,9 @@ export const teamRoutes = [
   defineRoute({
     method: 'post',
     path: '/api/team/invite',
-    auth: 'S',
+    auth: 'account:manager',
     body: z.object({ email: emailField, role: z.unknown().optional(), name: z.string().optional() }),
     handler: async ({ app, ws, req, body }) => {
-      await assertManager(app, req, ws, true);
       const role = (ROLES as readonly unknown[]).includes(body.role) && body.role !== 'owner' ? String(body.role) : 'member';
       const member = await app.store.transact(ws, async (tx) => {
         if ((await tx.list(TEAM)).some((m) => m.email === body.email)) throw conflict('already a member', { message: 'このメールアドレスは既に登録されています' });
@@ -115,7 +114,7 @@ export const teamRoutes = [
   defineRoute({
     method: 'post',
     path: '/api/team/accept',
-    auth: 'P',
+    auth: 'token',
     workspace: false,
     body: z.object({ inviteToken: z.string().max(4096).optional(), email: emailField, password: passwordField, name: z.string().optional() }),
     handler: async ({ app, req, res, body }) => {
@@ -137,11 +136,10 @@ export const teamRoutes = [
       });
       await app.store.transact(tid, async (tx) => {
         const { status: _s, invitedAt: _i, ...rest } = (await tx.get<Doc>(TEAM, mid)) ?? m;
-        await tx.put(TEAM, mid, { ...rest, name, joinedAt: Date.now() });
+        await tx.put(TEAM, mid, { ...rest, name, account: body.email, joinedAt: Date.now() });
       });
-      await setTid(app, res, tid);
       const { config } = await readSiteConfig(app);
-      return { token: sessionToken(app, account, config), account: publicAccount(account), joinedTenant: tid };
+      return { token: await startSession(app, res, account, config), account: publicAccount(account), joinedTenant: tid };
     },
   }),
 ];

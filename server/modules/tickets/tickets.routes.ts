@@ -42,6 +42,7 @@ async function removeMessages(tx: Tx, id: string): Promise<void> {
 }
 
 const ticketCrud = crudRoutes({
+  scope: 'support',
   coll: TICKETS,
   listPath: '/api/tickets',
   listKey: 'tickets',
@@ -72,7 +73,7 @@ export const ticketRoutes = [
   defineRoute({
     method: 'get',
     path: '/api/ticket/:id/messages',
-    auth: 'P',
+    auth: 'support:view',
     params: idParams,
     handler: async ({ app, ws, params }) => {
       if (!(await app.store.get(ws, TICKETS, params.id))) throw notFound('ticket not found');
@@ -83,7 +84,7 @@ export const ticketRoutes = [
   defineRoute({
     method: 'post',
     path: '/api/ticket/:id/message',
-    auth: 'P',
+    auth: 'support:edit',
     params: idParams,
     body: messageBody,
     handler: async ({ app, ws, params, body }) => {

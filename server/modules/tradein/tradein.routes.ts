@@ -28,7 +28,7 @@ function deleteRoute(path: string, coll: string, error: string): RouteDef {
   return defineRoute({
     method: 'post',
     path: `${path}/:id/delete`,
-    auth: 'P',
+    auth: 'sales:edit',
     params: idParams,
     handler: async ({ app, ws, params }) => {
       await app.store.transact(ws, async (tx) => {
@@ -43,7 +43,7 @@ export const tradeinRoutes = [
   defineRoute({
     method: 'get',
     path: '/api/tradein',
-    auth: 'P',
+    auth: 'sales:view',
     handler: async ({ app, ws }) => ({
       buybacks: await app.store.list(ws, BUYBACKS, { reverse: true }),
       inventory: await app.store.list(ws, REFURB_STOCK, { reverse: true }),
@@ -53,7 +53,7 @@ export const tradeinRoutes = [
   defineRoute({
     method: 'post',
     path: '/api/tradein/buyback',
-    auth: 'P',
+    auth: 'sales:edit',
     body: anyObject,
     handler: async ({ ws, app, body }) => {
       const base = {
@@ -73,7 +73,7 @@ export const tradeinRoutes = [
   defineRoute({
     method: 'post',
     path: '/api/tradein/inventory',
-    auth: 'P',
+    auth: 'sales:edit',
     body: anyObject,
     handler: async ({ ws, app, body }) => {
       const cost = yen(body.cost, 'cost');
@@ -86,7 +86,7 @@ export const tradeinRoutes = [
   defineRoute({
     method: 'post',
     path: '/api/tradein/receipt',
-    auth: 'P',
+    auth: 'sales:edit',
     body: anyObject,
     handler: async ({ ws, app, body }) => {
       const cust = text(body.cust, 120);

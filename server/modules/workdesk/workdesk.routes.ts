@@ -45,13 +45,13 @@ export const workdeskRoutes = [
   defineRoute({
     method: 'get',
     path: '/api/workdesk/docs',
-    auth: 'P',
+    auth: 'support:view',
     handler: async ({ app, ws }) => ({ docs: await app.store.list(ws, WORKDESK_DOCS) }),
   }),
   defineRoute({
     method: 'post',
     path: '/api/workdesk/doc',
-    auth: 'P',
+    auth: 'support:edit',
     body: docBody,
     handler: async ({ app, ws, body }) => {
       if (body.date !== undefined && !isDate(body.date)) throw badRequest('invalid date', { message: '日付(date)は YYYY-MM-DD 形式で指定してください' });
@@ -69,7 +69,7 @@ export const workdeskRoutes = [
   defineRoute({
     method: 'post',
     path: '/api/workdesk/doc/:id/delete',
-    auth: 'P',
+    auth: 'support:edit',
     params: idParams,
     handler: async ({ app, ws, params }) => {
       if (!(await app.store.transact(ws, (tx) => tx.remove(WORKDESK_DOCS, params.id)))) throw notFound('doc not found');
@@ -79,13 +79,13 @@ export const workdeskRoutes = [
   defineRoute({
     method: 'get',
     path: '/api/workdesk/threads',
-    auth: 'P',
+    auth: 'support:view',
     handler: async ({ app, ws }) => ({ threads: (await app.store.list(ws, WORKDESK_THREADS)).sort(byTsDesc) }),
   }),
   defineRoute({
     method: 'post',
     path: '/api/workdesk/thread',
-    auth: 'P',
+    auth: 'support:edit',
     body: threadBody,
     handler: async ({ app, ws, body }) => {
       const thread = await app.store.transact(ws, async (tx) => {
@@ -106,7 +106,7 @@ export const workdeskRoutes = [
   defineRoute({
     method: 'post',
     path: '/api/workdesk/thread/:id',
-    auth: 'P',
+    auth: 'support:edit',
     params: idParams,
     body: threadPatch,
     handler: async ({ app, ws, params, body }) => {
@@ -132,13 +132,13 @@ export const workdeskRoutes = [
   defineRoute({
     method: 'get',
     path: '/api/workdesk/conn',
-    auth: 'P',
+    auth: 'support:view',
     handler: async ({ app, ws }) => ({ conn: connOf(await app.store.get(ws, WORKDESK, CONN_ID)) }),
   }),
   defineRoute({
     method: 'post',
     path: '/api/workdesk/conn',
-    auth: 'P',
+    auth: 'support:edit',
     body: z.record(z.string(), z.unknown(), { error: 'body must be a JSON object' }),
     handler: async ({ app, ws, body }) => {
       const src = body.map && typeof body.map === 'object' && !Array.isArray(body.map) ? (body.map as Record<string, unknown>) : body;
@@ -158,7 +158,7 @@ export const workdeskRoutes = [
   defineRoute({
     method: 'post',
     path: '/api/workdesk/search',
-    auth: 'P',
+    auth: 'support:view',
     body: z.object({ q: text(200).zod.nullish() }, { error: 'body must be a JSON object' }),
     handler: async ({ app, ws, body }) => {
       const q = (body.q ?? '').trim();
