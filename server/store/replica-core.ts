@@ -1,6 +1,7 @@
 import type Database from 'better-sqlite3';
 import type { HlcClock } from '../../shared/hlc';
 import { declaredCap } from './caps';
+import { mergeChange, mergeRecord, type RowState } from './merge';
 import { schemaVersion } from './migrate';
 import { prepareReplicaStatements, toChange, type ReplicaStatements } from './replica-statements';
 import type { ApplyOptions, Doc, RenumberJob, WireChange, WireRecord } from './types';
@@ -100,54 +101,28 @@ export abstract class ReplicaCore {
 
   /** Per-field LWW of one change into its record; true when a field won. Logs the winners when `origin` is given. */
   protected mergeChange(ws: string, c: WireChange, origin: string | null): boolean {
-    const row = this.q.row.get(ws, c.coll, c.id);
-    const data: Doc = row ? (JSON.parse(row.data) as Doc) : {};
-    const stamps: Record<string, string> = row ? (JSON.parse(row.stamps) as Record<string, string>) : {};
-    let deleted = row ? row.deleted === 1 : false;
-    const won: Doc = {};
-    let any = false;
-    for (const [k, v] of Object.entries(c.fields)) {
-      const cur = stamps[k];
-      if (cur !== undefined && cur >= c.hlc) continue;
-      stamps[k] = c.hlc;
-      won[k] = v;
-      any = true;
-      if (k === '_deleted') deleted = v === true;
-      else if (v === null || v === undefined) delete data[k];
-      else data[k] = v;
-    }
-    if (!any) return false;
-    const hlc = row && row.hlc > c.hlc ? row.hlc : c.hlc;
-    this.q.upsert.run(ws, c.coll, c.id, JSON.stringify(data), JSON.stringify(stamps), deleted ? 1 : 0, hlc);
-    if (origin !== null) this.q.change.run(ws, c.coll, c.id, c.hlc, JSON.stringify(won), origin);
+    const merged = mergeChange(this.rowState(ws, c.coll, c.id), c);
+    if (!merged) return false;
+    this.writeRow(ws, c.coll, c.id, merged.row);
+    if (origin !== null) this.q.change.run(ws, c.coll, c.id, c.hlc, JSON.stringify(merged.won), origin);
     return true;
   }
 
+  /** Per-field LWW of a whole record (snapshot); true when a field won. */
   private mergeRecord(ws: string, r: WireRecord): boolean {
-    const row = this.q.row.get(ws, r.coll, r.id);
-    if (!row) {
-      let hlc = '';
-      for (const s of Object.values(r.stamps)) if (s > hlc) hlc = s;
-      this.q.upsert.run(ws, r.coll, r.id, JSON.stringify(r.data), JSON.stringify(r.stamps), r.deleted ? 1 : 0, hlc);
-      return true;
-    }
-    const data = JSON.parse(row.data) as Doc;
-    const stamps = JSON.parse(row.stamps) as Record<string, string>;
-    let deleted = row.deleted === 1;
-    let hlc = row.hlc;
-    let any = false;
-    for (const [k, s] of Object.entries(r.stamps)) {
-      const cur = stamps[k];
-      if (cur !== undefined && cur >= s) continue;
-      stamps[k] = s;
-      any = true;
-      if (s > hlc) hlc = s;
-      if (k === '_deleted') deleted = r.deleted;
-      else if (r.data[k] === undefined || r.data[k] === null) delete data[k];
-      else data[k] = r.data[k];
-    }
-    if (any) this.q.upsert.run(ws, r.coll, r.id, JSON.stringify(data), JSON.stringify(stamps), deleted ? 1 : 0, hlc);
-    return any;
+    const merged = mergeRecord(this.rowState(ws, r.coll, r.id), r);
+    if (merged) this.writeRow(ws, r.coll, r.id, merged);
+    return merged !== null;
+  }
+
+  private rowState(ws: string, coll: string, id: string): RowState | null {
+    const row = this.q.row.get(ws, coll, id);
+    if (!row) return null;
+    return { data: JSON.parse(row.data) as Doc, stamps: JSON.parse(row.stamps) as Record<string, string>, deleted: row.deleted === 1, hlc: row.hlc };
+  }
+
+  private writeRow(ws: string, coll: string, id: string, s: RowState): void {
+    this.q.upsert.run(ws, coll, id, JSON.stringify(s.data), JSON.stringify(s.stamps), s.deleted ? 1 : 0, s.hlc);
   }
 
   protected trimTouched(ws: string, colls: Iterable<string>): void {
