@@ -129,15 +129,21 @@ export function JobsScreen() {
   });
 
   const upsert = (j: Job) => state.setData((d) => d && { ...d, jobs: d.jobs.some((x) => x.id === j.id) ? d.jobs.map((x) => (x.id === j.id ? j : x)) : [...d.jobs, j] });
+  // The card that keeps focus after it moves column (React mounts it anew there; its ref focuses it in the same commit).
+  const focusAfterMove = useRef<string | null>(null);
+  // Per card, the latest move: an older answer arriving late must not pull the card back a column.
+  const moveSeq = useRef(new Map<string, number>());
   const move = async (job: Job, s: number) => {
     if (s < 0 || s >= JOB_STAGE_COUNT || s === job.s) return;
+    const seq = (moveSeq.current.get(job.id) ?? 0) + 1;
+    moveSeq.current.set(job.id, seq);
+    focusAfterMove.current = job.id;
     upsert({ ...job, s });
-    // Keep focus on the moved card at once, so the next arrow key moves it again.
-    setTimeout(() => (document.querySelector(`[data-job="${job.id}"]`) as HTMLElement | null)?.focus(), 0);
     try {
-      upsert((await api.updateJob(job.id, { s })).job);
+      const saved = (await api.updateJob(job.id, { s })).job;
+      if (moveSeq.current.get(job.id) === seq) upsert(saved);
     } catch (e) {
-      upsert(job);
+      if (moveSeq.current.get(job.id) === seq) upsert(job);
       toastError(e, '工程を移動できませんでした');
     }
   };
@@ -198,6 +204,12 @@ export function JobsScreen() {
                       onClick={() => setActive(j.id)}
                       draggable
                       data-job={j.id}
+                      ref={(el) => {
+                        if (el && focusAfterMove.current === j.id && document.activeElement !== el) {
+                          focusAfterMove.current = null;
+                          el.focus();
+                        }
+                      }}
                       aria-label={`${j.t} 工程 ${name}`}
                       onDragStart={(e) => e.dataTransfer.setData('text/plain', j.id)}
                       onDoubleClick={() => setEdit(j)}
