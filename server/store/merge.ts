@@ -66,3 +66,60 @@ export function changesOfRecord(row: RowState): { hlc: string; fields: Doc }[] {
   }
   return [...groups.keys()].sort().map((hlc) => ({ hlc, fields: groups.get(hlc) as Doc }));
 }
+
+/** Same value as stored (a field written again with an equal value is not a change). */
+export const sameValue = (a: unknown, b: unknown): boolean => a === b || JSON.stringify(a) === JSON.stringify(b);
+
+/** A record as a local write finds it (null when it was never written). */
+export interface StoredRow {
+  data: Doc;
+  stamps: Record<string, string>;
+  deleted: boolean;
+}
+
+/**
+ * A local whole-record write (Tx.put) under stamp `hlc`: the fields that change (null = removed,
+ * `_deleted: false` = re-created) and the record's new stamps; null when nothing changes. A re-created
+ * record also drops the fields of its tombstoned past, so every replica ends up with exactly `doc`.
+ */
+export function stampPut(row: StoredRow | null, doc: Doc, hlc: string): { stamps: Record<string, string>; changed: Doc } | null {
+  const alive = row !== null && !row.deleted;
+  const old: Doc = row ? row.data : {};
+  const stamps: Record<string, string> = row ? { ...row.stamps } : {};
+  const changed: Doc = {};
+  for (const [k, v] of Object.entries(doc)) {
+    if (v === undefined) continue;
+    if (!alive || !sameValue(old[k], v)) {
+      changed[k] = v;
+      stamps[k] = hlc;
+    }
+  }
+  for (const k of Object.keys(old)) {
+    if (!(k in doc) || doc[k] === undefined) {
+      changed[k] = null;
+      stamps[k] = hlc;
+    }
+  }
+  if (row && row.deleted) {
+    changed._deleted = false;
+    stamps._deleted = hlc;
+  }
+  return Object.keys(changed).length > 0 ? { stamps, changed } : null;
+}
+
+/**
+ * A local merge of fields into a live record (Tx.patch) under stamp `hlc`: its new data and stamps and
+ * the fields that changed; null when none did. `row.data` is not modified.
+ */
+export function stampPatch(row: StoredRow, fields: Doc, hlc: string): { data: Doc; stamps: Record<string, string>; changed: Doc } | null {
+  const data: Doc = { ...row.data };
+  const stamps: Record<string, string> = { ...row.stamps };
+  const changed: Doc = {};
+  for (const [k, v] of Object.entries(fields)) {
+    if (v === undefined || sameValue(data[k], v)) continue;
+    data[k] = v;
+    changed[k] = v;
+    stamps[k] = hlc;
+  }
+  return Object.keys(changed).length > 0 ? { data, stamps, changed } : null;
+}

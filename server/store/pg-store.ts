@@ -6,7 +6,7 @@
 import { randomBytes } from 'node:crypto';
 import type pg from 'pg';
 import { formatHlc, HlcClock, type Hlc } from '../../shared/hlc';
-import type { RowState } from './merge';
+import { stampPatch, stampPut, type RowState } from './merge';
 import { migratePg } from './pg-migrate';
 import { PgReplica } from './pg-replica';
 import { createPool, inWorkspace, type WsWriter } from './pg-txn';
@@ -21,8 +21,6 @@ export interface PgStoreOptions {
   /** Connections in the pool (default 10). */
   poolSize?: number;
 }
-
-const same = (a: unknown, b: unknown): boolean => a === b || JSON.stringify(a) === JSON.stringify(b);
 
 /** Split `?schema=` off a database URL. */
 export function parseDatabaseUrl(url: string): { url: string; schema: string | null } {
@@ -196,48 +194,21 @@ export class PgStore implements Store {
       async put<T extends Doc>(coll: string, id: string, doc: T) {
         const row = await w.row(coll, id);
         const hlc = stampAfter(row);
-        const alive = row !== null && !row.deleted;
-        const old: Doc = row ? row.data : {};
-        const stamps: Record<string, Hlc> = row ? { ...row.stamps } : {};
-        const changed: Doc = {};
-        for (const [k, v] of Object.entries(doc)) {
-          if (v === undefined) continue;
-          if (!alive || !same(old[k], v)) {
-            changed[k] = v;
-            stamps[k] = hlc;
-          }
-        }
-        for (const k of Object.keys(old)) {
-          if (!(k in doc) || doc[k] === undefined) {
-            changed[k] = null;
-            stamps[k] = hlc;
-          }
-        }
-        if (row && row.deleted) {
-          changed._deleted = false;
-          stamps._deleted = hlc;
-        }
-        if (Object.keys(changed).length > 0) {
-          const state: RowState = { data: JSON.parse(JSON.stringify(doc)) as Doc, stamps, deleted: false, hlc };
-          await w.writeOne(coll, id, state, changed);
+        const put = stampPut(row, doc, hlc);
+        if (put) {
+          const state: RowState = { data: JSON.parse(JSON.stringify(doc)) as Doc, stamps: put.stamps, deleted: false, hlc };
+          await w.writeOne(coll, id, state, put.changed);
         }
         return doc;
       },
       async patch<T extends Doc = Doc>(coll: string, id: string, fields: Doc) {
         const row = await w.row(coll, id);
         if (!row || row.deleted) return null;
-        const data: Doc = row.data;
-        const stamps: Record<string, Hlc> = { ...row.stamps };
         const hlc = stampAfter(row);
-        const changed: Doc = {};
-        for (const [k, v] of Object.entries(fields)) {
-          if (v === undefined || same(data[k], v)) continue;
-          data[k] = v;
-          changed[k] = v;
-          stamps[k] = hlc;
-        }
-        if (Object.keys(changed).length > 0) await w.writeOne(coll, id, { data, stamps, deleted: false, hlc }, changed);
-        return data as T;
+        const p = stampPatch(row, fields, hlc);
+        if (!p) return row.data as T;
+        await w.writeOne(coll, id, { data: p.data, stamps: p.stamps, deleted: false, hlc }, p.changed);
+        return p.data as T;
       },
       async remove(coll: string, id: string) {
         const row = await w.row(coll, id);

@@ -1,6 +1,7 @@
 import Database from 'better-sqlite3';
 import { randomBytes } from 'node:crypto';
 import { formatHlc, HlcClock, type Hlc } from '../../shared/hlc';
+import { stampPatch, stampPut } from './merge';
 import { migrate } from './migrate';
 import { SqliteReplica } from './sqlite-replica';
 import type { Doc, ListOptions, Store, StoreHealth, TransactOptions, Tx, WorkspaceRow } from './types';
@@ -33,8 +34,6 @@ class WriteLock {
     return result;
   }
 }
-
-const same = (a: unknown, b: unknown): boolean => a === b || JSON.stringify(a) === JSON.stringify(b);
 
 export class SqliteStore implements Store {
   readonly db: Database.Database;
@@ -190,47 +189,20 @@ export class SqliteStore implements Store {
       async put<T extends Doc>(coll: string, id: string, doc: T) {
         const row = q.getRow.get(ws, coll, id);
         const hlc = stamp();
-        const alive = row !== undefined && row.deleted === 0;
-        // A re-created record also drops the fields of its tombstoned past (with this stamp),
-        // so every replica ends up with exactly `doc`.
-        const old: Doc = row ? JSON.parse(row.data) : {};
-        const stamps: Record<string, Hlc> = row ? JSON.parse(row.stamps) : {};
-        const changed: Doc = {};
-        for (const [k, v] of Object.entries(doc)) {
-          if (v === undefined) continue;
-          if (!alive || !same(old[k], v)) {
-            changed[k] = v;
-            stamps[k] = hlc;
-          }
-        }
-        for (const k of Object.keys(old)) {
-          if (!(k in doc) || doc[k] === undefined) {
-            changed[k] = null;
-            stamps[k] = hlc;
-          }
-        }
-        if (row && row.deleted === 1) {
-          changed._deleted = false;
-          stamps._deleted = hlc;
-        }
-        if (Object.keys(changed).length > 0) store.write(ws, coll, id, doc, stamps, changed, hlc, false);
+        const stored = row ? { data: JSON.parse(row.data) as Doc, stamps: JSON.parse(row.stamps) as Record<string, Hlc>, deleted: row.deleted === 1 } : null;
+        const w = stampPut(stored, doc, hlc);
+        if (w) store.write(ws, coll, id, doc, w.stamps, w.changed, hlc, false);
         return doc;
       },
       async patch<T extends Doc = Doc>(coll: string, id: string, fields: Doc) {
         const row = q.getRow.get(ws, coll, id);
         if (!row || row.deleted === 1) return null;
-        const data: Doc = JSON.parse(row.data);
-        const stamps: Record<string, Hlc> = JSON.parse(row.stamps);
+        const stored = { data: JSON.parse(row.data) as Doc, stamps: JSON.parse(row.stamps) as Record<string, Hlc>, deleted: false };
         const hlc = stamp();
-        const changed: Doc = {};
-        for (const [k, v] of Object.entries(fields)) {
-          if (v === undefined || same(data[k], v)) continue;
-          data[k] = v;
-          changed[k] = v;
-          stamps[k] = hlc;
-        }
-        if (Object.keys(changed).length > 0) store.write(ws, coll, id, data, stamps, changed, hlc, false);
-        return data as T;
+        const w = stampPatch(stored, fields, hlc);
+        if (!w) return stored.data as T;
+        store.write(ws, coll, id, w.data, w.stamps, w.changed, hlc, false);
+        return w.data as T;
       },
       async remove(coll: string, id: string) {
         const row = q.getRow.get(ws, coll, id);
