@@ -2,6 +2,8 @@
 import type pg from 'pg';
 import type { HlcClock } from '../../shared/hlc';
 import { declaredCap } from './caps';
+import type { CompactionPolicy, CompactionReport, LogSize } from './compaction';
+import { pgCompactedThrough, pgCompactLog, pgLogSize } from './pg-compaction';
 import { loadMigrations } from './migrate';
 import { changesOfRecord, mergeChange, mergeRecord, type RowState } from './merge';
 import { inWorkspace, keyOf, type ChangeInsert, type DbRecord, type WsWriter } from './pg-txn';
@@ -364,8 +366,9 @@ export class PgReplica implements ReplicaStore {
     return r.rows[0] ? toBench(r.rows[0]) : null;
   }
 
-  async touchBench(ws: string, bench: string): Promise<void> {
-    await this.pool.query('UPDATE sync_benches SET last_seen = $1 WHERE ws = $2 AND bench = $3', [Date.now(), ws, bench]);
+  async touchBench(ws: string, bench: string, pulled?: number): Promise<void> {
+    if (pulled === undefined) await this.pool.query('UPDATE sync_benches SET last_seen = $1 WHERE ws = $2 AND bench = $3', [Date.now(), ws, bench]);
+    else await this.pool.query('UPDATE sync_benches SET last_seen = $1, pulled = $2 WHERE ws = $3 AND bench = $4', [Date.now(), pulled, ws, bench]);
   }
 
   async listBenches(ws: string): Promise<BenchRow[]> {
@@ -376,6 +379,24 @@ export class PgReplica implements ReplicaStore {
   async revokeBench(ws: string, bench: string): Promise<boolean> {
     const r = await this.pool.query('UPDATE sync_benches SET revoked = true WHERE ws = $1 AND bench = $2 AND NOT revoked', [ws, bench]);
     return (r.rowCount ?? 0) > 0;
+  }
+
+  // ---- central: change-log compaction (pg-compaction.ts) ----
+
+  async logWorkspaces(): Promise<string[]> {
+    return (await this.pool.query<{ ws: string }>('SELECT ws FROM change_seq ORDER BY ws')).rows.map((r) => r.ws);
+  }
+
+  compactLog(ws: string, policy: CompactionPolicy): Promise<CompactionReport> {
+    return pgCompactLog(this.pool, ws, policy);
+  }
+
+  compactedThrough(ws: string): Promise<number> {
+    return pgCompactedThrough(this.pool, ws);
+  }
+
+  logSize(ws: string): Promise<LogSize> {
+    return pgLogSize(this.pool, ws);
   }
 }
 

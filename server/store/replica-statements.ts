@@ -100,6 +100,21 @@ export function prepareReplicaStatements(db: Database.Database) {
   benchByToken: db.prepare<[string], BenchDbRow>('SELECT * FROM sync_benches WHERE token_hash = ?'),
   benchGet: db.prepare<[string, string], BenchDbRow>('SELECT * FROM sync_benches WHERE ws = ? AND bench = ?'),
   benchTouch: db.prepare('UPDATE sync_benches SET last_seen = ? WHERE ws = ? AND bench = ?'),
+  benchPulled: db.prepare('UPDATE sync_benches SET last_seen = ?, pulled = ? WHERE ws = ? AND bench = ?'),
+  // Change-log compaction (server/store/compaction.ts)
+  logWorkspaces: db.prepare<[], { id: string }>('SELECT id FROM workspaces ORDER BY id'),
+  firstRecent: db.prepare<[string, string], { seq: number }>('SELECT seq FROM changes WHERE ws = ? AND hlc >= ? ORDER BY seq LIMIT 1'),
+  oldestCursor: db.prepare<[string, number], { c: number | null }>('SELECT MIN(pulled) AS c FROM sync_benches WHERE ws = ? AND revoked = 0 AND last_seen >= ?'),
+  compacted: db.prepare<[string], { through: number }>('SELECT through FROM change_compaction WHERE ws = ?'),
+  setCompacted: db.prepare(
+    'INSERT INTO change_compaction (ws, through, at) VALUES (?, ?, ?) ON CONFLICT(ws) DO UPDATE SET through = MAX(through, excluded.through), at = excluded.at',
+  ),
+  logPage: db.prepare<[string, number, number, number], { seq: number; coll: string; id: string; fields: string }>(
+    'SELECT seq, coll, id, fields FROM changes WHERE ws = ? AND seq > ? AND seq <= ? ORDER BY seq LIMIT ?',
+  ),
+  logRewrite: db.prepare('UPDATE changes SET fields = ? WHERE ws = ? AND seq = ?'),
+  logDrop: db.prepare('DELETE FROM changes WHERE ws = ? AND seq = ?'),
+  logSize: db.prepare<[string], { n: number; b: number }>('SELECT COUNT(*) AS n, COALESCE(SUM(length(CAST(fields AS BLOB))), 0) AS b FROM changes WHERE ws = ?'),
   benchAck: db.prepare('UPDATE sync_benches SET acked = ?, last_seen = ? WHERE ws = ? AND bench = ?'),
   benches: db.prepare<[string], BenchDbRow>('SELECT * FROM sync_benches WHERE ws = ? ORDER BY created'),
   benchRevoke: db.prepare('UPDATE sync_benches SET revoked = 1 WHERE ws = ? AND bench = ? AND revoked = 0'),

@@ -3,7 +3,8 @@ import type { HlcClock } from '../../shared/hlc';
 import { HttpError } from '../http/errors';
 import { ReplicaCore, type Runner } from './replica-core';
 import { toBench } from './replica-statements';
-import type { ApplyOptions, BenchRow, LeaseBlock, LeaseLevel, LeaseRequest, PushOutcome, ReplicaStore, WireChange } from './types';
+import { compactLog, hlcBefore, horizonOf, type CompactionPolicy, type CompactionReport, type LogSize } from './compaction';
+import type { ApplyOptions, BenchRow, Doc, LeaseBlock, LeaseLevel, LeaseRequest, PushOutcome, ReplicaStore, WireChange } from './types';
 
 const LEASED_WS_KEY = 'sync_leased_ws';
 
@@ -198,8 +199,8 @@ export class SqliteReplica extends ReplicaCore implements ReplicaStore {
     });
   }
 
-  async touchBench(ws: string, bench: string): Promise<void> {
-    await this.atomically(() => this.q.benchTouch.run(Date.now(), ws, bench));
+  async touchBench(ws: string, bench: string, pulled?: number): Promise<void> {
+    await this.atomically(() => (pulled === undefined ? this.q.benchTouch.run(Date.now(), ws, bench) : this.q.benchPulled.run(Date.now(), pulled, ws, bench)));
   }
 
   listBenches(ws: string): Promise<BenchRow[]> {
@@ -208,5 +209,52 @@ export class SqliteReplica extends ReplicaCore implements ReplicaStore {
 
   revokeBench(ws: string, bench: string): Promise<boolean> {
     return this.atomically(() => this.q.benchRevoke.run(ws, bench).changes > 0);
+  }
+
+  // ---- central: change-log compaction ----
+
+  logWorkspaces(): Promise<string[]> {
+    return this.exclusive(async () => this.q.logWorkspaces.all().map((r) => r.id));
+  }
+
+  compactedThrough(ws: string): Promise<number> {
+    return this.exclusive(async () => this.q.compacted.get(ws)?.through ?? 0);
+  }
+
+  logSize(ws: string): Promise<LogSize> {
+    return this.exclusive(async () => {
+      const r = this.q.logSize.get(ws);
+      return { changes: r?.n ?? 0, bytes: r?.b ?? 0 };
+    });
+  }
+
+  async compactLog(ws: string, policy: CompactionPolicy): Promise<CompactionReport> {
+    const before = await this.logSize(ws);
+    const { from, through } = await this.exclusive(async () => ({
+      from: this.q.compacted.get(ws)?.through ?? 0,
+      through: horizonOf(
+        this.q.lastSeq.get(ws)?.s ?? 0,
+        this.q.firstRecent.get(ws, hlcBefore(policy.now - policy.retentionMs))?.seq ?? null,
+        this.q.oldestCursor.get(ws, policy.now - policy.activeMs)?.c ?? null,
+      ),
+    }));
+    if (through <= from) return { ws, through: from, before, after: before };
+    await compactLog(
+      {
+        page: (after, upTo, limit) =>
+          this.exclusive(async () =>
+            this.q.logPage.all(ws, after, upTo, limit).map((r) => ({ seq: r.seq, coll: r.coll, id: r.id, fields: JSON.parse(r.fields) as Doc })),
+          ),
+        apply: (rewrite, drop) =>
+          this.atomically(() => {
+            for (const r of rewrite) this.q.logRewrite.run(JSON.stringify(r.fields), ws, r.seq);
+            for (const seq of drop) this.q.logDrop.run(ws, seq);
+          }),
+      },
+      from,
+      through,
+    );
+    await this.atomically(() => this.q.setCompacted.run(ws, through, policy.now));
+    return { ws, through, before, after: await this.logSize(ws) };
   }
 }

@@ -3,6 +3,8 @@
  * PostgreSQL implementation for central deployments can sit behind it; the SQLite
  * implementation resolves at once.
  */
+import type { CompactionPolicy, CompactionReport, LogSize } from './compaction';
+
 export type Doc = Record<string, unknown>;
 
 export interface ListOptions {
@@ -238,7 +240,19 @@ export interface ReplicaStore {
   redeemEnrolCode(codeHash: string, bench: string, now: number): Promise<string | null>;
   saveBench(ws: string, bench: string, tokenHash: string, name: string): Promise<void>;
   benchByToken(tokenHash: string): Promise<BenchRow | null>;
-  touchBench(ws: string, bench: string): Promise<void>;
+  /** Note a bench's call; `pulled`: the cursor it pulled from (it holds every change up to it). */
+  touchBench(ws: string, bench: string, pulled?: number): Promise<void>;
   listBenches(ws: string): Promise<BenchRow[]>;
   revokeBench(ws: string, bench: string): Promise<boolean>;
+  /** Central: workspaces that have a change log. */
+  logWorkspaces(): Promise<string[]>;
+  /**
+   * Central: compact a workspace's log below the oldest cursor of its active benches and the retention
+   * window, to the latest change of each record field (server/store/compaction.ts).
+   */
+  compactLog(ws: string, policy: CompactionPolicy): Promise<CompactionReport>;
+  /** Central: the seq through which a workspace's log is compacted (0: never). */
+  compactedThrough(ws: string): Promise<number>;
+  /** Change rows of a workspace and their JSON bytes. */
+  logSize(ws: string): Promise<LogSize>;
 }

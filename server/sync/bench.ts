@@ -268,34 +268,47 @@ export class SyncBench {
   }
 
   private async pullAll(): Promise<void> {
-    const e = this.enrolment as Enrolment;
-    const r = this.store.replica;
-    const snap = (await this.store.meta(SNAPSHOT_STATE)) ?? '';
-    if ((await this.cursor(PULL_CURSOR)) === 0 || snap) {
-      // New bench (or a snapshot cut short): load the workspace page by page, then follow the cursor.
-      let state = snap ? (JSON.parse(snap) as { key: string; seq: number }) : { key: '', seq: -1 };
-      for (;;) {
-        const page = this.timed(await this.transport().snapshot(e.token, state.key, this.opts.pages?.snapshot ?? SNAPSHOT_PAGE, this.schema));
-        const seq = state.seq < 0 ? page.serverSeq : state.seq;
-        const done = page.nextKey === null;
-        state = { key: page.nextKey ?? '', seq };
-        const meta: Record<string, string> = done ? { [SNAPSHOT_STATE]: '', [PULL_CURSOR]: String(seq) } : { [SNAPSHOT_STATE]: JSON.stringify(state) };
-        await r.applyRecords(e.workspace, page.records, { meta, inside: this.opts.beforeApplyCommit });
-        if (done) break;
-      }
+    // Central may answer that the cursor lies below its compaction horizon: then a snapshot, once.
+    for (let round = 0; round < 2; round += 1) {
+      await this.loadSnapshot();
+      if (!(await this.followChanges())) break;
+      await this.store.setMeta(SNAPSHOT_STATE, JSON.stringify({ key: '', seq: -1 }));
     }
+    this.lastPull = Date.now();
+  }
+
+  /** A new bench (or a snapshot cut short, or asked for by central): load the workspace page by page. */
+  private async loadSnapshot(): Promise<void> {
+    const e = this.enrolment as Enrolment;
+    const snap = (await this.store.meta(SNAPSHOT_STATE)) ?? '';
+    if ((await this.cursor(PULL_CURSOR)) !== 0 && !snap) return;
+    let state = snap ? (JSON.parse(snap) as { key: string; seq: number }) : { key: '', seq: -1 };
+    for (;;) {
+      const page = this.timed(await this.transport().snapshot(e.token, state.key, this.opts.pages?.snapshot ?? SNAPSHOT_PAGE, this.schema));
+      const seq = state.seq < 0 ? page.serverSeq : state.seq;
+      const done = page.nextKey === null;
+      state = { key: page.nextKey ?? '', seq };
+      const meta: Record<string, string> = done ? { [SNAPSHOT_STATE]: '', [PULL_CURSOR]: String(seq) } : { [SNAPSHOT_STATE]: JSON.stringify(state) };
+      await this.store.replica.applyRecords(e.workspace, page.records, { meta, inside: this.opts.beforeApplyCommit });
+      if (done) break;
+    }
+  }
+
+  /** Pull changes from the cursor on; true when central asks for a snapshot first. */
+  private async followChanges(): Promise<boolean> {
+    const e = this.enrolment as Enrolment;
     for (;;) {
       const after = await this.cursor(PULL_CURSOR);
       const page = this.timed(await this.transport().pull(e.token, after, this.opts.pages?.pull ?? PULL_PAGE, this.schema));
+      if (page.resync) return true;
       if (page.next > after || page.changes.length > 0) {
-        await r.applyChanges(e.workspace, page.changes, {
+        await this.store.replica.applyChanges(e.workspace, page.changes, {
           meta: { [PULL_CURSOR]: String(Math.max(after, page.next)) },
           inside: this.opts.beforeApplyCommit,
         });
       }
-      if (!page.more) break;
+      if (!page.more) return false;
     }
-    this.lastPull = Date.now();
   }
 
   private async topUp(): Promise<void> {

@@ -1,5 +1,6 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { parseHlc } from '../../shared/hlc';
+import { DEFAULT_POLICY, type CompactionPolicy, type CompactionReport } from '../store/compaction';
 import { numberedSeries, type SeriesRegistry } from '../store/series';
 import type { BenchRow, LeaseBlock, LeaseRequest, Store } from '../store/types';
 import {
@@ -114,13 +115,19 @@ export class SyncCentral {
   }
 
   async pull(bench: BenchRow, after: number, limit: number): Promise<PullAnswer> {
+    if (after < (await this.r.compactedThrough(bench.ws))) {
+      // The bench is behind the compaction horizon: it loads a snapshot, then follows from its end.
+      await this.r.touchBench(bench.ws, bench.bench);
+      return { changes: [], next: after, more: false, resync: true, serverTime: this.now() };
+    }
     const n = Math.max(1, Math.min(MAX_PULL, limit));
     const last = await this.r.lastSeq(bench.ws);
     const changes = await this.r.changesSince(bench.ws, after, n, bench.bench);
     const tail = changes[changes.length - 1];
     // A page cut short (by count or size) before the workspace's last seq: ask again from its tail.
     const more = tail !== undefined && tail.seq < last;
-    await this.r.touchBench(bench.ws, bench.bench);
+    // The bench holds every change up to `after`: the log below the oldest such cursor may be compacted.
+    await this.r.touchBench(bench.ws, bench.bench, after);
     // A short page has read everything up to `last` (read first, so nothing committed later is skipped).
     return { changes, next: more && tail ? tail.seq : Math.max(after, last), more, serverTime: this.now() };
   }
@@ -135,6 +142,30 @@ export class SyncCentral {
   async lease(bench: BenchRow, body: LeaseBody): Promise<LeaseAnswer> {
     const blocks = await this.leaseAll(bench.ws, body.requests);
     return { blocks, series: await this.r.seriesNames(bench.ws), serverTime: this.now() };
+  }
+
+  /** Compact the change log of every workspace (see server/store/compaction.ts). */
+  async compact(policy: Partial<CompactionPolicy> = {}): Promise<CompactionReport[]> {
+    const full: CompactionPolicy = { ...DEFAULT_POLICY, now: this.now(), ...policy };
+    const out: CompactionReport[] = [];
+    for (const ws of await this.r.logWorkspaces()) out.push(await this.r.compactLog(ws, full));
+    return out;
+  }
+
+  /** Compact every `everyMs` in the background (central mode); returns the stop function. */
+  compactEvery(everyMs: number, policy: Partial<CompactionPolicy> = {}, onError: (err: unknown) => void = () => undefined): () => void {
+    let running = false;
+    const timer = setInterval(() => {
+      if (running) return;
+      running = true;
+      this.compact(policy)
+        .catch(onError)
+        .finally(() => {
+          running = false;
+        });
+    }, everyMs);
+    timer.unref();
+    return () => clearInterval(timer);
   }
 
   listBenches(ws: string): Promise<BenchRow[]> {

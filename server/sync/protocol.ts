@@ -103,6 +103,8 @@ export interface PullAnswer extends Timed {
   /** Cursor to ask from next. */
   next: number;
   more: boolean;
+  /** The cursor lies below the compaction horizon (server/store/compaction.ts): load a snapshot, then follow. */
+  resync?: boolean;
 }
 export interface SnapshotAnswer extends Timed {
   records: WireRecord[];

@@ -151,6 +151,30 @@ describe('GET /api/sync/v1/changes', () => {
     const tail = await reader.call('GET', `${SYNC_V1}/changes?after=${after}`);
     expect(tail.body.changes).toEqual([]);
   });
+
+  it('tells a bench behind the compaction horizon to load a snapshot, and follows one at the horizon', async () => {
+    const writer = await rawBench('benchcompact');
+    const base = Date.now() - 3_600_000;
+    const changes = Array.from({ length: 6 }, (_, i) => ({ seq: i + 1, coll: 'jobs', id: 'J-COMPACT', hlc: stamp(base, 'benchcompact', i), fields: { id: 'J-COMPACT', n: i } }));
+    expect((await writer.call('POST', `${SYNC_V1}/push`, { batch: 'c1', changes })).status).toBe(200);
+    const before = (await central.store.replica.lastSeq(writer.workspace)) - 1;
+    const central_ = central.ctx.sync?.central;
+    if (!central_) throw new Error('central mode expected');
+    // No bench counts as active: the log is compacted up to the end of the (zero) retention window.
+    const reports = await central_.compact({ retentionMs: 0, activeMs: -1e15, now: Date.now() + 60_000 });
+    const through = reports.find((r) => r.ws === writer.workspace)?.through ?? 0;
+    expect(through).toBeGreaterThan(before);
+    const behind = await writer.call('GET', `${SYNC_V1}/changes?after=${before}`);
+    expect(behind.status).toBe(200);
+    expect(behind.body).toMatchObject({ resync: true, changes: [], next: before, more: false });
+    const at = await writer.call('GET', `${SYNC_V1}/changes?after=${through}`);
+    expect(at.body.resync).toBeUndefined();
+    expect(at.body.changes).toEqual([]);
+    // The snapshot still holds the record with its latest value.
+    const snap = await writer.call('GET', `${SYNC_V1}/snapshot?after=&limit=10000`);
+    const rec = (snap.body.records as { coll: string; id: string; data: { n: number } }[]).find((r) => r.coll === 'jobs' && r.id === 'J-COMPACT');
+    expect(rec?.data.n).toBe(5);
+  });
 });
 
 describe('POST /api/sync/v1/lease', () => {

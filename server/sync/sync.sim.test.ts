@@ -26,6 +26,8 @@ describe('sync simulation: 1 central + 3-6 benches under faults', () => {
       expect(report.faults.lostResponse + report.faults.dropped + report.faults.duplicated).toBeGreaterThan(0);
       // Blocks ran dry while central was away, and the benches went on numbering from their reserve.
       expect(report.overflowIssued).toBeGreaterThan(0);
+      // Central compacted its change log, past the cursor of a bench at least once (that bench loaded a snapshot).
+      expect(report.compactions.pastABench).toBeGreaterThan(0);
     });
   }
 });

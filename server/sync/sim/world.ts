@@ -60,6 +60,8 @@ export interface SimReport {
   cycles: number;
   /** Numbers issued before enrolment that moved to a range central reserved. */
   renumbered: number;
+  /** Compactions of central's log, and those that passed a bench's pull cursor. */
+  compactions: { runs: number; pastABench: number };
   /** Numbers benches issued from their reserve (their blocks were spent). */
   overflowIssued: number;
   /** Numbers issued per counter (erz:2026, invoice:2701, …), by benches and central. */
@@ -73,6 +75,9 @@ export interface SimReport {
 /** 1 central + N benches in one process, each its own SQLite file, driven by one seeded RNG. */
 export class World {
   readonly rng: Rng;
+  private readonly compactRng: Rng;
+  /** Compactions of central's change log, and how many of them passed a bench's cursor (it then loads a snapshot). */
+  compactions = { runs: 0, pastABench: 0 };
   now: number;
   readonly series = simSeries();
   readonly net: NetState = { centralUp: true, faults: true };
@@ -100,6 +105,8 @@ export class World {
     private readonly opts: SimOptions = {},
   ) {
     this.rng = new Rng(seed);
+    // Its own stream: compacting leaves every other random choice of a seed as it was.
+    this.compactRng = new Rng(seed ^ 0xc0ac7);
     this.now = opts.start ?? T0;
     this.root = mkdtempSync(join(tmpdir(), `kitting-sim-${seed}-`));
     const seeded = readSeed('devices.json').slice(0, 12).map((d) => String(d.imei));
@@ -296,11 +303,30 @@ export class World {
       await this.operate(b.store, this.wsOf(b), b.sync.enrolled, b.sync.enrolled ? undefined : b.heldNumbers, b.name);
       this.feed(b);
     }
+    if (this.compactRng.chance(0.01)) await this.compact();
     if (rng.chance(0.25)) {
       const b = rng.pick(this.benches);
       // Unenrolled benches wait a while: they work offline on their local workspace first.
       if (b.sync.enrolled || rng.chance(0.05)) await this.cycle(b);
     }
+  }
+
+  /**
+   * Central compacts its change log: either behind every bench's cursor, or (no bench counting as active)
+   * right up to the retention window, so benches behind it must load a snapshot.
+   */
+  private async compact(): Promise<void> {
+    const r = this.compactRng;
+    const retentionMs = r.pick([0, 5 * MIN, 30 * MIN]);
+    const everyoneAway = r.chance(0.5);
+    // Central's change rows are in the oracle already; the benches' rows are fed from their own files.
+    await this.feedCentral();
+    const cursors = await Promise.all(this.benches.map(async (b) => Number((await b.store.meta('sync_pull_cursor')) ?? 0)));
+    // A negative activity window: no bench's last call is recent enough to hold the horizon back.
+    const reports = await this.central.compact({ now: this.now, retentionMs, activeMs: everyoneAway ? -1e15 : 365 * 24 * 60 * MIN });
+    const report = reports.find((x) => x.ws === this.ws);
+    this.compactions.runs += 1;
+    if (report && cursors.some((c) => c > 0 && c < report.through)) this.compactions.pastABench += 1;
   }
 
   /** Faults off, everyone online, clocks past every stamp: sync until nothing moves. */
@@ -341,7 +367,7 @@ export class World {
   report(): SimReport {
     const overflowIssued = this.overflowBefore + this.benches.reduce((n, b) => n + b.store.replica.overflowIssued, 0);
     const counters = Object.fromEntries([...this.issued].map(([c, set]) => [c, set.size]));
-    return { seed: this.seed, ...this.stats, overflowIssued, counters, offline: { ...this.offline }, faults: { ...this.faults }, problems: [...this.problems] };
+    return { seed: this.seed, ...this.stats, compactions: { ...this.compactions }, overflowIssued, counters, offline: { ...this.offline }, faults: { ...this.faults }, problems: [...this.problems] };
   }
 
   async close(): Promise<void> {
