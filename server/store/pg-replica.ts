@@ -60,7 +60,18 @@ const toChange = (r: ChangeRow): WireChange => ({ seq: r.seq, coll: r.coll, id: 
 let model: number | null = null;
 const modelVersion = (): number => (model ??= Math.max(0, ...loadMigrations().map((m) => m.version)));
 
-const benchOnly = (what: string) => new Error(`${what}: only a bench replica (SQLite) leases numbers; the PostgreSQL store serves central`);
+/**
+ * PostgreSQL is central's store only (benches keep their embedded SQLite replica, and the configuration refuses
+ * KITTING_DATABASE_URL outside central mode): a bench-only primitive called on it is refused with this error.
+ */
+export class CentralOnlyStoreError extends Error {
+  constructor(readonly method: string) {
+    super(`${method}: a bench-only replica method; the PostgreSQL store serves central only (benches keep their SQLite replica)`);
+    this.name = 'CentralOnlyStoreError';
+  }
+}
+
+const benchOnly = (what: string) => new CentralOnlyStoreError(what);
 
 export class PgReplica implements ReplicaStore {
   onWanted: ((series: string) => void) | null = null;
@@ -250,7 +261,7 @@ export class PgReplica implements ReplicaStore {
     return this.trim(client, ws, coll, keep);
   }
 
-  // ---- bench-only: leased number blocks ----
+  // ---- bench-only: leased number blocks (central holds none: refused, or an empty answer for status reads) ----
 
   leasedWorkspace(): string | null {
     return null;

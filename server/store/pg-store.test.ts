@@ -4,7 +4,9 @@
  */
 import { afterAll, afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { dropSchema, freshSchema, schemaUrl } from '../testing/stores';
+import { readConfig } from '../config';
 import { NewerSchemaError } from './pg-migrate';
+import { CentralOnlyStoreError } from './pg-replica';
 import { PgStore } from './pg-store';
 
 const schemas: string[] = [];
@@ -68,6 +70,34 @@ describe('two central processes on one database', () => {
     const blocks = await Promise.all(Array.from({ length: 10 }, (_, i) => (i % 2 ? a : b).replica.leaseBlock('w1', req)));
     const nums = blocks.flatMap((x) => Array.from({ length: x!.hi - x!.lo + 1 }, (_, i) => x!.lo + i));
     expect(new Set(nums).size).toBe(100);
+  });
+});
+
+describe('central only', () => {
+  it('refuses every bench-only replica method with a clear error, and holds no leased numbers', async () => {
+    const job = { levels: {}, bump: {}, plan: () => [] };
+    const calls: [string, () => Promise<unknown>][] = [
+      ['renumber', () => a.replica.renumber('w1', job)],
+      ['setLeasedWorkspace', () => a.replica.setLeasedWorkspace('w1')],
+      ['addBlocks', () => a.replica.addBlocks('w1', [{ series: 'shipment', lo: 1, hi: 10 }])],
+      ['wantSeries', () => a.replica.wantSeries('w1', 'shipment', 1)],
+    ];
+    for (const [method, call] of calls) {
+      const err = await call().then(() => null, (e: unknown) => e);
+      expect(err, method).toBeInstanceOf(CentralOnlyStoreError);
+      expect((err as CentralOnlyStoreError).method).toBe(method);
+      expect((err as Error).message).toContain('the PostgreSQL store serves central only');
+    }
+    // Status reads answer what central holds: no leased workspace, no blocks.
+    expect(a.replica.leasedWorkspace()).toBeNull();
+    await a.replica.setLeasedWorkspace(null);
+    expect(await a.replica.leaseLevels('w1')).toEqual([]);
+  });
+
+  it('is refused as a bench store by the configuration', () => {
+    expect(() => readConfig({ KITTING_MODE: 'bench', KITTING_DATABASE_URL: 'postgres://u:p@localhost:5432/kitting' })).toThrow(
+      'KITTING_DATABASE_URL is for central mode (KITTING_MODE=central); a bench keeps its SQLite replica',
+    );
   });
 });
 

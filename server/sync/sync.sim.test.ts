@@ -47,7 +47,7 @@ describe('sync simulation: the year and the month roll over (Dec 31 → Jan 1) w
   const outage = { from: start + 30 * 60_000, to: start + 105 * 60_000 };
   const seeds = (process.env.SIM_NYE_SEEDS ?? '707,808').split(',').map(Number);
   for (const seed of seeds) {
-    it(`benches number certificates and invoices of the new year offline, unique after catch-up (seed ${seed})`, { timeout: 120_000 }, async () => {
+    it(`benches number certificates and invoices of the new year offline, unique after catch-up (seed ${seed})`, { timeout: TIMEOUT }, async () => {
       const report = await simulate(seed, STEPS, { start, outage });
       expectClean(report, `SIM_NYE_SEEDS=${seed}`);
       expect(report.offline['erz:2026']).toBeGreaterThan(0);
