@@ -1,7 +1,7 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startAgentsServer, str, type AgentsTestServer } from '../server/agents/testing';
+import { startAgentsServer, type AgentsTestServer } from '../server/agents/testing';
 import { launch, type Browser } from './harness';
 
 let agents: AgentsTestServer;
@@ -48,7 +48,7 @@ describe('embedded chat widget in Chromium', () => {
     await host.locator('textarea').fill('I want to talk to a human please');
     await host.locator('form.send button').click();
     await host.locator('.msg.assistant', { hasText: 'member of our team' }).waitFor();
-    const cid = str(await page.evaluate(() => (window as unknown as { AgentWidget: { conversationId(): string } }).AgentWidget.conversationId()));
+    const cid = await page.evaluate(() => (window as unknown as { AgentWidget: { conversationId(): string } }).AgentWidget.conversationId());
     const reply = await owner.post(`/api/conversations/${cid}/reply`, { text: 'Hello, this is Sato from the shop.' });
     expect(reply.status).toBe(200);
     await host.locator('.msg.operator', { hasText: 'Sato from the shop' }).waitFor();
