@@ -22,6 +22,9 @@ import { leadRoutes } from './crm/leads.routes';
 import { widgetRoutes } from './crm/widget.routes';
 import { publicRoutes } from './public/public.routes';
 import { insightRoutes } from './insights/insights.routes';
+import { webhookRoutes } from './webhooks/webhooks.routes';
+import { createWebhookDispatcher } from './webhooks/dispatcher';
+import type { OutboundOptions } from './webhooks/sender';
 
 export interface AgentsAppOptions {
   config: AgentsConfig;
@@ -31,6 +34,10 @@ export interface AgentsAppOptions {
   now?: () => number;
   /** Replaces the section-8 limiters (benchmarks lift the per-IP limits to drive many turns from one host). */
   limits?: AgentsLimits;
+  /** Outbound webhook transport; tests inject a private-address allowance and their receiver's CA. */
+  outbound?: Partial<OutboundOptions>;
+  /** Poll the webhook queue on a timer (default on); tests drive the queue themselves. */
+  webhookWorker?: boolean;
 }
 
 /** The JWT secret: AGENTS_JWT_SECRET, else one generated into the data folder on first start. */
@@ -70,19 +77,24 @@ export function createAgentsApp(opts: AgentsAppOptions): { app: Express; ctx: Ag
     background: new Set(),
   };
 
+  const outbound: OutboundOptions = { allowPrivate: config.allowPrivateFetch, ...opts.outbound };
+  const webhooks = createWebhookDispatcher(ctx, { outbound, now: opts.now ?? Date.now, autoStart: opts.webhookWorker ?? true });
+
   const app = express();
   app.disable('x-powered-by');
   app.set('trust proxy', config.trustProxy);
   app.use(publicCors());
   app.use(...jsonBodies());
   const router = express.Router();
-  mountAgentRoutes(router, ctx, [...authRoutes(ctx), ...agentRoutes(ctx), ...sourceRoutes(ctx), ...chatRoutes(ctx), ...conversationRoutes(ctx), ...contactRoutes(ctx), ...leadRoutes(ctx), ...widgetRoutes(ctx), ...publicRoutes(ctx), ...insightRoutes(ctx)]);
+  mountAgentRoutes(router, ctx, [...authRoutes(ctx), ...agentRoutes(ctx), ...sourceRoutes(ctx), ...chatRoutes(ctx), ...conversationRoutes(ctx), ...contactRoutes(ctx), ...leadRoutes(ctx), ...widgetRoutes(ctx), ...publicRoutes(ctx), ...insightRoutes(ctx), ...webhookRoutes(ctx, webhooks, outbound.allowPrivate)]);
   app.use(router);
   app.use('/api', (_req, _res, next) => next(new HttpError(404, 'Unknown API route')));
   app.use((_req, _res, next) => next(new HttpError(404, 'Not found')));
   app.use(errorHandler(log, envelope));
 
+  webhooks.start();
   const close = async () => {
+    await webhooks.stop();
     await Promise.allSettled([...ctx.background]);
     db.close();
   };
