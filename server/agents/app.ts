@@ -25,6 +25,13 @@ import { insightRoutes } from './insights/insights.routes';
 import { webhookRoutes } from './webhooks/webhooks.routes';
 import { createWebhookDispatcher } from './webhooks/dispatcher';
 import type { OutboundOptions } from './webhooks/sender';
+import { domainRoutes, systemCnameResolver, type CnameResolver } from './workspace-settings/domains.routes';
+import { settingsRoutes } from './workspace-settings/settings.routes';
+import { campaignRoutes } from './workspace-settings/campaigns.routes';
+import { channelRoutes } from './channels/channels.routes';
+import { actionRoutes } from './channels/actions.routes';
+import { integrationRoutes } from './channels/integrations.routes';
+import { callbackBodies, callbackRoutes } from './callbacks/callbacks.routes';
 
 export interface AgentsAppOptions {
   config: AgentsConfig;
@@ -38,6 +45,8 @@ export interface AgentsAppOptions {
   outbound?: Partial<OutboundOptions>;
   /** Poll the webhook queue on a timer (default on); tests drive the queue themselves. */
   webhookWorker?: boolean;
+  /** DNS CNAME lookup of domain refresh (tests answer without the network). */
+  resolveCname?: CnameResolver;
 }
 
 /** The JWT secret: AGENTS_JWT_SECRET, else one generated into the data folder on first start. */
@@ -84,9 +93,10 @@ export function createAgentsApp(opts: AgentsAppOptions): { app: Express; ctx: Ag
   app.disable('x-powered-by');
   app.set('trust proxy', config.trustProxy);
   app.use(publicCors());
+  app.use(callbackBodies());
   app.use(...jsonBodies());
   const router = express.Router();
-  mountAgentRoutes(router, ctx, [...authRoutes(ctx), ...agentRoutes(ctx), ...sourceRoutes(ctx), ...chatRoutes(ctx), ...conversationRoutes(ctx), ...contactRoutes(ctx), ...leadRoutes(ctx), ...widgetRoutes(ctx), ...publicRoutes(ctx), ...insightRoutes(ctx), ...webhookRoutes(ctx, webhooks, outbound.allowPrivate)]);
+  mountAgentRoutes(router, ctx, [...authRoutes(ctx), ...agentRoutes(ctx), ...sourceRoutes(ctx), ...chatRoutes(ctx), ...conversationRoutes(ctx), ...contactRoutes(ctx), ...leadRoutes(ctx), ...widgetRoutes(ctx), ...publicRoutes(ctx), ...insightRoutes(ctx), ...webhookRoutes(ctx, webhooks, outbound.allowPrivate), ...domainRoutes(ctx, opts.resolveCname ?? systemCnameResolver), ...settingsRoutes(ctx), ...campaignRoutes(ctx), ...channelRoutes(ctx), ...actionRoutes(ctx), ...integrationRoutes(ctx), ...callbackRoutes(ctx, opts.now)]);
   app.use(router);
   app.use('/api', (_req, _res, next) => next(new HttpError(404, 'Unknown API route')));
   app.use((_req, _res, next) => next(new HttpError(404, 'Not found')));
