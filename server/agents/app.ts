@@ -32,6 +32,7 @@ import { channelRoutes } from './channels/channels.routes';
 import { actionRoutes } from './channels/actions.routes';
 import { integrationRoutes } from './channels/integrations.routes';
 import { callbackBodies, callbackRoutes } from './callbacks/callbacks.routes';
+import { widgetScriptRoutes } from './public/widget.routes';
 
 export interface AgentsAppOptions {
   config: AgentsConfig;
@@ -97,6 +98,7 @@ export function createAgentsApp(opts: AgentsAppOptions): { app: Express; ctx: Ag
   app.use(...jsonBodies());
   const router = express.Router();
   mountAgentRoutes(router, ctx, [...authRoutes(ctx), ...agentRoutes(ctx), ...sourceRoutes(ctx), ...chatRoutes(ctx), ...conversationRoutes(ctx), ...contactRoutes(ctx), ...leadRoutes(ctx), ...widgetRoutes(ctx), ...publicRoutes(ctx), ...insightRoutes(ctx), ...webhookRoutes(ctx, webhooks, outbound.allowPrivate), ...domainRoutes(ctx, opts.resolveCname ?? systemCnameResolver), ...settingsRoutes(ctx), ...campaignRoutes(ctx), ...channelRoutes(ctx), ...actionRoutes(ctx), ...integrationRoutes(ctx), ...callbackRoutes(ctx, opts.now)]);
+  mountAgentRoutes(router, ctx, widgetScriptRoutes(ctx));
   app.use(router);
   app.use('/api', (_req, _res, next) => next(new HttpError(404, 'Unknown API route')));
   app.use((_req, _res, next) => next(new HttpError(404, 'Not found')));

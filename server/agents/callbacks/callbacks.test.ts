@@ -73,7 +73,7 @@ describe('POST /api/slack/events', () => {
     await settle();
     expect(fake.sent).toHaveLength(1);
     expect(fake.sent[0]).toMatchObject({ provider: 'slack', path: '/chat.postMessage', auth: `Bearer ${GOOD.slack}`, body: { channel: 'C42', thread_ts: `1700000000.00${n}` } });
-    expect(str(fake.sent[0].body.text)).toContain('9 to 18');
+    expect(String(fake.sent[0].body.text)).toContain('9 to 18');
     const convs = await api.get(`/api/conversations?agent=${agentId}&channel=slack`);
     const cid = str(convs.body.conversations[0].id);
     expect(convs.body.conversations[0].channel).toBe('slack');
