@@ -12,10 +12,10 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { formatHlc } from '../shared/hlc';
-import { PgStore } from '../server/store/pg-store';
-import { SqliteStore } from '../server/store/sqlite-store';
-import type { Store, WireChange } from '../server/store/types';
-import { provisionPostgres } from '../server/testing/pg-cluster';
+import { PgStore } from '../server/core/store/pg-store';
+import { SqliteStore } from '../server/core/store/sqlite-store';
+import type { Store, WireChange } from '../server/core/store/types';
+import { provisionPostgres } from '../server/core/testing/pg-cluster';
 
 const EDITS = Number(process.env.PERF_EDITS ?? 1_000_000);
 const DEVICES = Number(process.env.PERF_DEVICES ?? 10_000);
