@@ -54,6 +54,13 @@ const TABLES: TableCopy[] = [
     columns: ['ws', 'bench', 'token_hash', 'name', 'created', 'revoked', 'last_seen', 'acked'],
     types: ['text', 'text', 'text', 'text', 'int8', 'bool', 'int8', 'int8'],
   },
+  // How far each workspace's log is compacted (benches' pull cursors are recorded again at their next pull).
+  {
+    table: 'change_compaction',
+    select: 'SELECT rowid AS k, ws, through, at FROM change_compaction WHERE rowid > ? ORDER BY rowid LIMIT ?',
+    columns: ['ws', 'through', 'at'],
+    types: ['text', 'int8', 'int8'],
+  },
   {
     table: 'sync_batches',
     select: 'SELECT rowid AS k, ws, bench, batch, answer, created FROM sync_batches WHERE rowid > ? ORDER BY rowid LIMIT ?',
