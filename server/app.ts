@@ -15,6 +15,7 @@ import { mountRoutes } from './http/registry';
 import { allRoutes, planCounted } from './modules';
 import { planLimitGuard } from './modules/admin/plans';
 import { seedSpecs } from './modules/seeds';
+import { backfillSiteIndex } from './modules/sites/site-index';
 import { guardCounts } from './store/count-guard';
 import { ensureWorkspace } from './store/seed';
 import type { Store } from './store/types';
@@ -58,6 +59,7 @@ export async function createApp(opts: CreateAppOptions): Promise<{ app: Express;
     log,
   };
   ctx.sync = createSyncRuntime(ctx);
+  await backfillSiteIndex(opts.store);
 
   const app = express();
   app.disable('x-powered-by');
