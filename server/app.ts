@@ -12,7 +12,7 @@ import { launchGuard, type LaunchGuardOptions } from './http/launch-guard';
 import { requestLog } from './http/logging';
 import { RateLimiter } from './http/rate-limit';
 import { mountRoutes } from './http/registry';
-import { allRoutes, planCounted } from './modules';
+import { allRoutes, collectionSchemas, planCounted } from './modules';
 import { planLimitGuard } from './modules/admin/plans';
 import { seedSpecs } from './modules/seeds';
 import { backfillSiteIndex } from './modules/sites/site-index';
@@ -56,6 +56,7 @@ export async function createApp(opts: CreateAppOptions): Promise<{ app: Express;
     secret: opts.secret ?? randomBytes(32),
     benchWorkspace: mode === 'bench' ? await benchWorkspace(opts.store) : null,
     limits: { newWorkspace: new RateLimiter(opts.config.workspacesPerIpHour, 3_600_000) },
+    collections: new Map(collectionSchemas.map((s) => [s.coll, s])),
     log,
   };
   ctx.sync = createSyncRuntime(ctx);

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { jstTime } from '../../../shared/dates';
 import { clip, createShape, json, patchShape, text } from '../../../shared/fields';
 import { randomId } from '../../http/crud';
+import { collectionSchema } from '../../http/collection-schema';
 import { defineRoute } from '../../http/define-route';
 import { badRequest, conflict, notFound } from '../../http/errors';
 import type { Tx } from '../../store/types';
@@ -9,6 +10,7 @@ import { DRAFT_ID, readRoster, SHIFTS, STAFF, writeRoster, type ClockRow, type G
 
 // type own|agency (default own); any other value is refused (400), never read as own
 const staffFields = { name: text(60), type: json(z.enum(['own', 'agency'], { error: 'type must be own or agency' })).default('own') };
+export const staffSchema = collectionSchema(STAFF, staffFields);
 const createStaff = createShape(staffFields);
 const patchStaff = patchShape(staffFields);
 const idParams = z.object({ id: z.string().min(1).max(60) });

@@ -3,6 +3,7 @@ import { actorOf } from '../../security/auth';
 import { workspaceRole } from '../../security/policy';
 import { z } from 'zod';
 import { json, oneOf, text } from '../../../shared/fields';
+import { collectionSchema, derivedText, stamp } from '../../http/collection-schema';
 import { conflict, forbidden, HttpError } from '../../http/errors';
 import type { CountedCollection } from '../../store/count-guard';
 import type { Doc, Tx } from '../../store/types';
@@ -20,6 +21,9 @@ export const MEMBER_FIELDS = {
   email: text(120),
   scopes: json(z.object({ mgmt: SCOPE, ops: SCOPE, sales: SCOPE, support: SCOPE, settings: SCOPE }).partial()),
 };
+
+/** A team member as routes and sync pushes accept it; invites and sign-ups add their state and the account. */
+export const teamSchema = collectionSchema(TEAM, MEMBER_FIELDS, { status: derivedText(20), invitedAt: stamp(), joinedAt: stamp(), account: derivedText(200) });
 
 export const TEAM_PLANS = { starter: 3, pro: 10, ent: null } as const;
 export type TeamPlan = keyof typeof TEAM_PLANS;
