@@ -26,7 +26,11 @@ describe('bench window', () => {
     await page.getByText('本日の作業予定').waitFor();
     await page.getByText('Pixel 8a 検証機 入荷確認').waitFor();
     await page.getByText('SHP-1004 日新産業建設株式会社 出荷予定日超過').waitFor();
-    await page.getByText('今月のキッティング').waitFor();
+    // figures carry their period: "2026年11月のキッティング", not 今月
+    const { month } = await api<{ month: string }>('/api/metrics/overview');
+    const label = `20${month.slice(0, 2)}年${Number(month.slice(2))}月`;
+    await page.getByText(`${label}のキッティング`).waitFor();
+    expect(await page.getByTestId('figures-period').textContent()).toContain(`集計期間: ${label}`);
     await shot(page, '01-home');
     await page.getByRole('button', { name: '担当者に確認' }).first().click();
     await page.getByText('担当者へ確認依頼を送信しました').waitFor();

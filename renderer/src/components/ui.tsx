@@ -40,6 +40,23 @@ export function useLoad<T>(fn: () => Promise<T>, deps: unknown[] = []): Loaded<T
   return { data, error, loading, reload, setData };
 }
 
+/**
+ * Props that make a clickable row or card reachable by Tab and operable by Enter or Space, like a button.
+ * Keys pressed on a control inside the row (a button, an input) are left to that control.
+ */
+export function activateOnKey(activate: () => void, current = false) {
+  return {
+    tabIndex: 0,
+    onClick: activate,
+    'aria-current': current ? ('true' as const) : undefined,
+    onKeyDown: (e: React.KeyboardEvent<HTMLElement>) => {
+      if (e.target !== e.currentTarget || (e.key !== 'Enter' && e.key !== ' ')) return;
+      e.preventDefault();
+      activate();
+    },
+  };
+}
+
 export function Loading({ what = 'データ' }: { what?: string }) {
   return (
     <div className="state" role="status">

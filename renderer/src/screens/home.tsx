@@ -1,6 +1,7 @@
 import type { MetricsOverview } from '../../../shared/api/schemas';
 import { useState } from 'react';
 import { api } from '../api';
+import { periodLabel } from '../lib/labels';
 import { navigate } from '../lib/router';
 import { useScanHandler } from '../lib/scan-service';
 import { playScanSound } from '../lib/sound';
@@ -21,13 +22,18 @@ function Figures() {
   if (m.error && !m.data) return <ErrorState error={m.error} what="主要指標" onRetry={m.reload} />;
   if (!m.data) return <Loading what="主要指標" />;
   const data = m.data;
+  const month = typeof data.month === 'string' && data.month ? periodLabel(data.month) : '今月';
   return (
+    <>
+    <div className="muted" data-testid="figures-period" style={{ margin: '0 0 4px' }}>
+      集計期間: {month}（キッティング・売上見込み・MRR・継続契約顧客は{month}分、パイプラインは現時点）
+    </div>
     <div className="kpis">
       {FIGURES.map(({ key, label }) => {
         const f = data[key] as { display?: string | number; unit?: string; computed?: boolean; reason?: string } | undefined;
         return (
           <div className="kpi" key={key} title={f?.computed === false ? (f.reason ?? '算出できません') : undefined}>
-            <div className="label">{label}</div>
+            <div className="label">{key === 'kittingMonth' ? `${month}のキッティング` : label}</div>
             <div className="value">
               {f?.display ?? '—'}
               {f?.unit && <small>{f.unit}</small>}
@@ -36,6 +42,7 @@ function Figures() {
         );
       })}
     </div>
+    </>
   );
 }
 
