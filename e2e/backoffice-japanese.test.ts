@@ -124,6 +124,16 @@ describe('invoices', () => {
   });
 });
 
+describe('dates on daily screens', () => {
+  it('the time clock and the home schedule name the day they show', async () => {
+    const [y, m, d] = jstToday().split('-').map(Number);
+    await go('/timeclock');
+    await b.page.getByText(`本日（${y}年${m}月${d}日）の打刻`).waitFor();
+    await go('/');
+    await b.page.getByText(`本日の作業予定（${m}月${d}日）`).waitFor();
+  });
+});
+
 describe('capacity from the job board and the dock', () => {
   it('open job cards due this week and dock bookings show in the week and the summary', async () => {
     const { page } = b;

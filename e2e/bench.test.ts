@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { generateImei } from '../shared/imei';
-import { launch, shot, startServer, type Browser, type RunningServer } from './harness';
+import { launch, scanKeys, shot, startServer, type Browser, type RunningServer } from './harness';
 
 let server: RunningServer;
 let b: Browser;
@@ -74,15 +74,13 @@ describe('bench window', () => {
     const first = generateImei();
     const second = generateImei();
     await page.locator('#scan').focus();
-    await page.keyboard.type(first, { delay: 8 });
-    await page.keyboard.press('Enter');
+    await scanKeys(page, first);
     const dialog = page.getByRole('dialog', { name: '未登録の端末を登録' });
     await dialog.getByTestId('register-imei').getByText(first).waitFor();
     // Focus is in the dialog (not on the scan field behind it): type the model straight away.
     await page.keyboard.type('iPad Air');
     // A scan while the dialog is open is queued, not swapped in.
-    await page.keyboard.type(second, { delay: 8 });
-    await page.keyboard.press('Enter');
+    await scanKeys(page, second);
     await dialog.getByText('ほか 1件のスキャンが待機中').waitFor();
     expect(await page.locator('#rg-model').inputValue()).toBe('iPad Air');
     await page.keyboard.press('Tab');

@@ -1,4 +1,4 @@
-import { useCallback, useEffect, useRef, useState, type ReactNode } from 'react';
+import { useCallback, useEffect, useLayoutEffect, useRef, useState, type ReactNode } from 'react';
 import { createPortal } from 'react-dom';
 import { describeError } from '../../../shared/api/client';
 
@@ -112,7 +112,7 @@ const FOCUSABLE = 'a[href], button:not([disabled]), input:not([disabled]):not([t
 let modalSeq = 0;
 
 /**
- * A dialog: aria-modal, focus moves into it (the element with autoFocus, else the first field),
+ * A dialog: aria-modal, focus moves into it as it appears (the element with autoFocus, else the first field),
  * Tab and Shift+Tab stay inside, Escape closes, and focus returns where it was on close.
  */
 export function Modal({ title, children, footer, onClose }: { title: string; children: ReactNode; footer?: ReactNode; onClose: () => void }) {
@@ -120,7 +120,9 @@ export function Modal({ title, children, footer, onClose }: { title: string; chi
   const [titleId] = useState(() => `modal-title-${++modalSeq}`);
   const closeRef = useRef(onClose);
   closeRef.current = onClose;
-  useEffect(() => {
+  // A layout effect: focus is inside the dialog in the same commit that shows it, so a key pressed the
+  // moment the dialog appears (a scanner, a fast typist) already lands in it.
+  useLayoutEffect(() => {
     const before = document.activeElement instanceof HTMLElement ? document.activeElement : null;
     const box = ref.current;
     const items = () => (box ? [...box.querySelectorAll<HTMLElement>(FOCUSABLE)].filter((el) => el.offsetParent !== null || el === document.activeElement) : []);

@@ -6,7 +6,7 @@ import { navigate } from '../lib/router';
 import { useScanHandler } from '../lib/scan-service';
 import { playScanSound } from '../lib/sound';
 import { ScanBar, scanMsg, type ScanMsg } from './ledger-scan';
-import { Async, Chip, Empty, ErrorState, Loading, Panel, toast, toastError, useLoad } from '../components/ui';
+import { Async, Chip, Empty, ErrorState, Loading, Panel, toast, toastError, todayJst, useLoad } from '../components/ui';
 
 const FIGURES: { key: keyof MetricsOverview; label: string }[] = [
   { key: 'kittingMonth', label: '今月のキッティング' },
@@ -98,7 +98,7 @@ function Alerts() {
 function Ops() {
   const state = useLoad(() => api.opsToday());
   return (
-    <Panel title="本日の作業予定">
+    <Panel title={`本日の作業予定（${periodLabel(todayJst()).replace(/^\d{4}年/, '')}）`}>
       <Async state={state} what="本日の作業">
         {(d) =>
           d.ops.length === 0 ? (
