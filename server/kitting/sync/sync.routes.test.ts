@@ -155,7 +155,7 @@ describe('GET /api/sync/v1/changes', () => {
   it('tells a bench behind the compaction horizon to load a snapshot, and follows one at the horizon', async () => {
     const writer = await rawBench('benchcompact');
     const base = Date.now() - 3_600_000;
-    const changes = Array.from({ length: 6 }, (_, i) => ({ seq: i + 1, coll: 'jobs', id: 'J-COMPACT', hlc: stamp(base, 'benchcompact', i), fields: { id: 'J-COMPACT', n: i } }));
+    const changes = Array.from({ length: 6 }, (_, i) => ({ seq: i + 1, coll: 'jobs', id: 'J-COMPACT', hlc: stamp(base, 'benchcompact', i), fields: { id: 'J-COMPACT', t: `v${i}` } }));
     expect((await writer.call('POST', `${SYNC_V1}/push`, { batch: 'c1', changes })).status).toBe(200);
     const before = (await central.store.replica.lastSeq(writer.workspace)) - 1;
     const central_ = central.ctx.sync?.central;
@@ -172,8 +172,8 @@ describe('GET /api/sync/v1/changes', () => {
     expect(at.body.changes).toEqual([]);
     // The snapshot still holds the record with its latest value.
     const snap = await writer.call('GET', `${SYNC_V1}/snapshot?after=&limit=10000`);
-    const rec = (snap.body.records as { coll: string; id: string; data: { n: number } }[]).find((r) => r.coll === 'jobs' && r.id === 'J-COMPACT');
-    expect(rec?.data.n).toBe(5);
+    const rec = (snap.body.records as { coll: string; id: string; data: { t: string } }[]).find((r) => r.coll === 'jobs' && r.id === 'J-COMPACT');
+    expect(rec?.data.t).toBe('v5');
   });
 });
 
