@@ -23,6 +23,11 @@ import { widgetRoutes } from './crm/widget.routes';
 import { publicRoutes } from './public/public.routes';
 import { insightRoutes } from './insights/insights.routes';
 import { widgetScriptRoutes } from './public/widget.routes';
+import { supportRoutes } from './support/support.routes';
+import { adminUserRoutes } from './admin/users.routes';
+import { adminPlatformRoutes } from './admin/platform.routes';
+import { adminContentRoutes } from './admin/content.routes';
+import { backupRoutes } from './admin/backups.routes';
 
 export interface AgentsAppOptions {
   config: AgentsConfig;
@@ -79,6 +84,7 @@ export function createAgentsApp(opts: AgentsAppOptions): { app: Express; ctx: Ag
   const router = express.Router();
   mountAgentRoutes(router, ctx, [...authRoutes(ctx), ...agentRoutes(ctx), ...sourceRoutes(ctx), ...chatRoutes(ctx), ...conversationRoutes(ctx), ...contactRoutes(ctx), ...leadRoutes(ctx), ...widgetRoutes(ctx), ...publicRoutes(ctx), ...insightRoutes(ctx)]);
   mountAgentRoutes(router, ctx, widgetScriptRoutes(ctx));
+  mountAgentRoutes(router, ctx, [...supportRoutes(ctx), ...adminUserRoutes(ctx), ...adminPlatformRoutes(ctx), ...adminContentRoutes(ctx), ...backupRoutes(ctx)]);
   app.use(router);
   app.use('/api', (_req, _res, next) => next(new HttpError(404, 'Unknown API route')));
   app.use((_req, _res, next) => next(new HttpError(404, 'Not found')));
