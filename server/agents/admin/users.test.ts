@@ -142,7 +142,7 @@ describe('operator routes on users', () => {
     expect((await as.get('/api/admin/stats')).body).toEqual({ error: 'admin only' });
 
     const activity = await ops.get('/api/admin/activity?limit=200');
-    const entry = arr(activity.body.activity).find((a) => a.action === 'user.impersonate' && a.target.id === me.user.id);
+    const entry = arr(activity.body.activity).find((a) => str(a.action) === 'user.impersonate' && str(a.target.id) === me.user.id);
     expect(entry).toMatchObject({ type: 'admin', admin: { id: opsMe.user.id, email: 'ops@example.com' }, target: { type: 'user', id: me.user.id }, detail: { email: u.email } });
 
     // The operator signing out everywhere ends the impersonation session too.
