@@ -2,8 +2,8 @@ import express, { type Express } from 'express';
 import { randomBytes } from 'node:crypto';
 import { existsSync, readFileSync, writeFileSync, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { errorHandler } from '../http/error-handler';
-import { HttpError } from '../http/errors';
+import { errorHandler } from '../core/http/error-handler';
+import { HttpError } from '../core/http/errors';
 import type { AgentsConfig } from './config';
 import type { AgentsContext } from './context';
 import { openAgentsDb } from './db';
@@ -31,6 +31,7 @@ import { campaignRoutes } from './workspace-settings/campaigns.routes';
 import { channelRoutes } from './channels/channels.routes';
 import { actionRoutes } from './channels/actions.routes';
 import { integrationRoutes } from './channels/integrations.routes';
+import { crmListener } from './channels/crm-sync';
 import { callbackBodies, callbackRoutes } from './callbacks/callbacks.routes';
 import { widgetScriptRoutes } from './public/widget.routes';
 import { supportRoutes } from './support/support.routes';
@@ -110,6 +111,7 @@ export function createAgentsApp(opts: AgentsAppOptions): { app: Express; ctx: Ag
   app.use((_req, _res, next) => next(new HttpError(404, 'Not found')));
   app.use(errorHandler(log, envelope));
 
+  webhooks.onEvent(crmListener(ctx));
   webhooks.start();
   const close = async () => {
     await webhooks.stop();
