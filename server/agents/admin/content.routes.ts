@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { HttpError } from '../../http/errors';
+import { HttpError } from '../../core/http/errors';
 import type { AgentsContext } from '../context';
 import { route, type AgentRoute } from '../http';
 import { presentTicket, thread, TICKET_CATEGORIES, TICKET_PRIORITIES, TICKET_STATUSES, type TicketRow } from '../support/support.service';

@@ -1,5 +1,5 @@
 import type { Request } from 'express';
-import { HttpError } from '../../http/errors';
+import { HttpError } from '../../core/http/errors';
 import type { AgentsContext, Caller } from '../context';
 
 /** `before` hook of every operator route: a session of an operator account (never an impersonation). */

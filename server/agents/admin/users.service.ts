@@ -1,4 +1,4 @@
-import { HttpError } from '../../http/errors';
+import { HttpError } from '../../core/http/errors';
 import type { AgentsContext } from '../context';
 import { billingOf } from '../billing';
 import { getWorkspace, type UserRow, type WorkspaceRow } from '../accounts/accounts.service';
