@@ -2,6 +2,7 @@ import type { AgentsContext } from './context';
 import type { WorkspaceRow } from './accounts/accounts.service';
 import { paymentRequired } from './http';
 import { postLedger } from './billing/ledger';
+import { maybeAutoRecharge } from './billing/flows';
 
 /** One chat turn costs one credit. */
 export const CREDIT_COST = 1;
@@ -32,5 +33,7 @@ export function chargeTurn(ctx: AgentsContext, ws: string): number | null {
   const w = ctx.db.prepare('SELECT paused FROM workspaces WHERE id = ?').get(ws) as { paused: number } | undefined;
   if (!w || w.paused) return null;
   const entry = postLedger(ctx.db, ws, -CREDIT_COST, 'chat', { floor: 0 });
-  return entry ? entry.balance : null;
+  if (!entry) return null;
+  maybeAutoRecharge(ctx, ws, entry.balance);
+  return entry.balance;
 }

@@ -1,5 +1,18 @@
 import { resolve } from 'node:path';
 
+/** Payment providers: each is configured when its keys are set; the API URLs point tests at local fake servers. */
+export interface PaymentsConfig {
+  stripeSecretKey: string | null;
+  stripeWebhookSecret: string | null;
+  /** Stripe API address (default https://api.stripe.com). */
+  stripeApiUrl: string | null;
+  paypalClientId: string | null;
+  paypalClientSecret: string | null;
+  paypalWebhookId: string | null;
+  /** PayPal REST address (default https://api-m.paypal.com; the sandbox is https://api-m.sandbox.paypal.com). */
+  paypalApiUrl: string;
+}
+
 /** The agent platform's configuration, read once from the environment. */
 export interface AgentsConfig {
   port: number;
@@ -21,6 +34,7 @@ export interface AgentsConfig {
   allowPrivateFetch: boolean;
   /** Honour X-Forwarded-For (behind a reverse proxy). */
   trustProxy: boolean;
+  payments: PaymentsConfig;
 }
 
 function int(v: string | undefined, fallback: number): number {
@@ -44,6 +58,15 @@ export function readAgentsConfig(env: NodeJS.ProcessEnv = process.env): AgentsCo
     crawlPageLimit: Math.min(200, Math.max(1, int(env.AGENTS_CRAWL_PAGE_LIMIT, 20))),
     allowPrivateFetch: env.AGENTS_ALLOW_PRIVATE_FETCH === '1',
     trustProxy: env.AGENTS_TRUST_PROXY === '1',
+    payments: {
+      stripeSecretKey: env.STRIPE_SECRET_KEY || null,
+      stripeWebhookSecret: env.STRIPE_WEBHOOK_SECRET || null,
+      stripeApiUrl: env.STRIPE_API_URL || null,
+      paypalClientId: env.PAYPAL_CLIENT_ID || null,
+      paypalClientSecret: env.PAYPAL_CLIENT_SECRET || null,
+      paypalWebhookId: env.PAYPAL_WEBHOOK_ID || null,
+      paypalApiUrl: (env.PAYPAL_API_URL || 'https://api-m.paypal.com').replace(/\/+$/, ''),
+    },
   };
 }
 
