@@ -22,6 +22,7 @@ import { leadRoutes } from './crm/leads.routes';
 import { widgetRoutes } from './crm/widget.routes';
 import { publicRoutes } from './public/public.routes';
 import { insightRoutes } from './insights/insights.routes';
+import { widgetScriptRoutes } from './public/widget.routes';
 import { workspaceRoutes } from './workspace/workspace.routes';
 import { billingRoutes } from './billing/billing.routes';
 import { affiliateRoutes } from './affiliate/affiliate.routes';
@@ -80,6 +81,7 @@ export function createAgentsApp(opts: AgentsAppOptions): { app: Express; ctx: Ag
   app.use(...jsonBodies());
   const router = express.Router();
   mountAgentRoutes(router, ctx, [...authRoutes(ctx), ...agentRoutes(ctx), ...sourceRoutes(ctx), ...chatRoutes(ctx), ...conversationRoutes(ctx), ...contactRoutes(ctx), ...leadRoutes(ctx), ...widgetRoutes(ctx), ...publicRoutes(ctx), ...insightRoutes(ctx)]);
+  mountAgentRoutes(router, ctx, widgetScriptRoutes(ctx));
   mountAgentRoutes(router, ctx, [...workspaceRoutes(ctx), ...billingRoutes(ctx), ...affiliateRoutes(ctx)]);
   app.use(router);
   app.use('/api', (_req, _res, next) => next(new HttpError(404, 'Unknown API route')));

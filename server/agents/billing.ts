@@ -1,4 +1,5 @@
 import type { AgentsContext } from './context';
+import { stmt } from './db';
 import type { WorkspaceRow } from './accounts/accounts.service';
 import { paymentRequired } from './http';
 import { postLedger } from './billing/ledger';
@@ -22,7 +23,7 @@ export function billingOf(w: WorkspaceRow) {
 
 /** Refuses with 402 when the bot is paused or the wallet cannot pay one turn. */
 export function assertCanChat(ctx: AgentsContext, ws: string): void {
-  const w = ctx.db.prepare('SELECT credits, paused FROM workspaces WHERE id = ?').get(ws) as { credits: number; paused: number } | undefined;
+  const w = stmt(ctx.db, 'SELECT credits, paused FROM workspaces WHERE id = ?').get(ws) as { credits: number; paused: number } | undefined;
   if (!w) throw paymentRequired('billing required');
   if (w.paused) throw paymentRequired('subscription paused');
   if (w.credits < CREDIT_COST) throw paymentRequired('out of credits');
@@ -30,7 +31,7 @@ export function assertCanChat(ctx: AgentsContext, ws: string): void {
 
 /** Debits one turn through the credit ledger; null when the wallet could not pay (paused, or a concurrent turn spent it). */
 export function chargeTurn(ctx: AgentsContext, ws: string): number | null {
-  const w = ctx.db.prepare('SELECT paused FROM workspaces WHERE id = ?').get(ws) as { paused: number } | undefined;
+  const w = stmt(ctx.db, 'SELECT paused FROM workspaces WHERE id = ?').get(ws) as { paused: number } | undefined;
   if (!w || w.paused) return null;
   const entry = postLedger(ctx.db, ws, -CREDIT_COST, 'chat', { floor: 0 });
   if (!entry) return null;

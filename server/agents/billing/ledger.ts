@@ -1,4 +1,4 @@
-import type { Db } from '../db';
+import { stmt, type Db } from '../db';
 
 /** Why credits moved: each ledger row names one. */
 export type LedgerReason = 'signup' | 'opening' | 'chat' | 'purchase' | 'subscription' | 'renewal' | 'recharge' | 'admin' | 'refund';
@@ -31,15 +31,14 @@ export function postLedger(db: Db, ws: string, delta: number, reason: LedgerReas
   if (!Number.isInteger(delta)) throw new Error('ledger delta must be an integer');
   return db.transaction(() => {
     if (opts.ref) {
-      const seen = db.prepare('SELECT * FROM credit_ledger WHERE ref = ?').get(opts.ref) as LedgerEntry | undefined;
+      const seen = stmt(db, 'SELECT * FROM credit_ledger WHERE ref = ?').get(opts.ref) as LedgerEntry | undefined;
       if (seen) return { ...seen, duplicate: true };
     }
-    const w = db.prepare('SELECT credits FROM workspaces WHERE id = ?').get(ws) as { credits: number } | undefined;
+    const w = stmt(db, 'SELECT credits FROM workspaces WHERE id = ?').get(ws) as { credits: number } | undefined;
     if (!w) throw new Error(`no workspace ${ws}`);
     const balance = w.credits + delta;
     if (opts.floor !== undefined && balance < opts.floor) return null;
-    const row = db
-      .prepare('INSERT INTO credit_ledger (workspace_id, delta, balance, reason, ref, note, created_at) VALUES (?, ?, ?, ?, ?, ?, ?) RETURNING *')
+    const row = stmt(db, 'INSERT INTO credit_ledger (workspace_id, delta, balance, reason, ref, note, created_at) VALUES (?, ?, ?, ?, ?, ?, ?) RETURNING *')
       .get(ws, delta, balance, reason, opts.ref ?? null, opts.note ?? '', Date.now()) as LedgerEntry;
     return { ...row, duplicate: false };
   })();
