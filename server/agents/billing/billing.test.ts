@@ -78,6 +78,17 @@ describe('billing without payment providers', () => {
     expect((await api.get('/api/auth/me')).body.billing.status).toBe('active');
   });
 
+  it('a trial past its end reads as expired and the workspace falls back to the free tier', async () => {
+    const api = await t.signup();
+    const ws = str((await api.get('/api/auth/me')).body.workspace.id);
+    await api.get('/api/billing/subscription');
+    t.ctx.db.prepare("UPDATE subscriptions SET status = 'trialing', plan = 'starter', trial_used = 1, trial_ends_at = ? WHERE workspace_id = ?").run(Date.now() - 1000, ws);
+    t.ctx.db.prepare("UPDATE workspaces SET tier = 'starter' WHERE id = ?").run(ws);
+    const r = await api.get('/api/billing/subscription');
+    expect(r.body.subscription).toMatchObject({ status: 'expired', tier: 'free', trial: { used: true } });
+    expect((await api.get('/api/workspace/general')).body.workspace.tier).toBe('free');
+  });
+
   it('refuses viewers on paying routes', async () => {
     const owner = await t.signup();
     const email = `viewer-${Date.now()}@example.com`;
