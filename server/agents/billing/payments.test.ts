@@ -74,7 +74,7 @@ describe('first provider (official SDK against a local fake)', () => {
     expect(first.body).toMatchObject({ credited: 5000, alreadyConfirmed: false, wallet: { balance: 5100 } });
     const again = await api.post('/api/billing/checkout/confirm', { sessionId: sid });
     expect(again.body).toMatchObject({ credited: 0, alreadyConfirmed: true, wallet: { balance: 5100 } });
-    expect(arr((await api.get('/api/billing/wallet')).body.entries).filter((e) => e.reason === 'purchase')).toHaveLength(1);
+    expect(arr((await api.get('/api/billing/wallet')).body.entries).filter((e) => str(e.reason) === 'purchase')).toHaveLength(1);
 
     const stranger = await t.signup();
     expect((await stranger.post('/api/billing/checkout/confirm', { sessionId: sid })).body).toEqual({ error: 'checkout session not found' });
@@ -113,7 +113,7 @@ describe('first provider (official SDK against a local fake)', () => {
     expect(conf.body).toMatchObject({ credited: 10000, subscription: { status: 'active', plan: 'pro', provider: 'stripe', tier: 'pro', paused: false } });
     expect((await api.post('/api/billing/subscribe', { plan: 'pro' })).body).toEqual({ error: 'already subscribed to this plan' });
 
-    const sub = str(paid.subscription as string);
+    const sub = String(paid.subscription);
     await stripeEvent('evt_inv_first', 'invoice.paid', { id: 'in_first', object: 'invoice', billing_reason: 'subscription_create', subscription: sub, amount_paid: 4900 });
     expect(await balance(api)).toBe(10100);
     await stripeEvent('evt_inv_2', 'invoice.paid', { id: 'in_second', object: 'invoice', billing_reason: 'subscription_cycle', subscription: sub, amount_paid: 4900, period_end: 1_900_000_000 });
