@@ -4,7 +4,7 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { AgentsContext } from '../context';
 import { route, type AgentRoute } from '../http';
-import { Reply } from '../../http/define-route';
+import { Reply } from '../../core/http/define-route';
 
 /** The embeddable widget script (plain browser JavaScript, served as written). */
 export const WIDGET_FILE = join(dirname(fileURLToPath(import.meta.url)), 'widget.js');
