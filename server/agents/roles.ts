@@ -1,4 +1,4 @@
-import { HttpError } from '../http/errors';
+import { HttpError } from '../core/http/errors';
 import type { Caller } from './context';
 
 /** Workspace roles: the owner, members who edit, viewers who only read. */

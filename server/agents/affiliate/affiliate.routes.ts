@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { z } from 'zod';
-import { HttpError } from '../../http/errors';
+import { HttpError } from '../../core/http/errors';
 import type { AgentsContext } from '../context';
 import { clientIp, route, type AgentRoute } from '../http';
 import { requireEditor } from '../roles';

@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { HttpError } from '../../http/errors';
+import { HttpError } from '../../core/http/errors';
 import type { AgentsContext } from '../context';
 import { newId } from '../ids';
 import { COMMISSION_RATE_PERCENT } from './commission';

@@ -1,4 +1,4 @@
-import { HttpError } from '../../http/errors';
+import { HttpError } from '../../core/http/errors';
 
 /** Largest identity document accepted (decoded bytes; the JSON body itself is capped at 1 MB). */
 export const MAX_KYC_BYTES = 700 * 1024;

@@ -1,5 +1,5 @@
 import type Stripe from 'stripe';
-import { HttpError } from '../../http/errors';
+import { HttpError } from '../../core/http/errors';
 import type { AgentsContext } from '../context';
 import { bundleById, planById, type Plan } from './catalog';
 import { paypalClient } from './paypal';

@@ -1,4 +1,4 @@
-import { HttpError } from '../../http/errors';
+import { HttpError } from '../../core/http/errors';
 import type { PaymentsConfig } from '../config';
 import type { Db } from '../db';
 import type { Plan } from './catalog';

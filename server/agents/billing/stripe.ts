@@ -1,5 +1,5 @@
 import Stripe from 'stripe';
-import { HttpError } from '../../http/errors';
+import { HttpError } from '../../core/http/errors';
 import type { PaymentsConfig } from '../config';
 
 export const notConfigured = () => new HttpError(503, 'payments not configured');

@@ -1,6 +1,6 @@
 import type Stripe from 'stripe';
 import type { Request } from 'express';
-import { HttpError } from '../../http/errors';
+import { HttpError } from '../../core/http/errors';
 import type { AgentsContext } from '../context';
 import { rawBody } from '../http';
 import { firstDelivery, markCancelled, paymentByExternal, recordPayment, renewSubscription, workspaceBySubscription } from './billing.service';

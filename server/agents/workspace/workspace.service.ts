@@ -1,5 +1,5 @@
 import { createHash, randomBytes } from 'node:crypto';
-import { HttpError } from '../../http/errors';
+import { HttpError } from '../../core/http/errors';
 import type { AgentsContext } from '../context';
 import { newId } from '../ids';
 import { TIER_ALLOWANCE } from '../billing';
