@@ -16,6 +16,7 @@ import { allRoutes, planCounted } from './modules';
 import { planLimitGuard } from './modules/admin/plans';
 import { seedSpecs } from './modules/seeds';
 import { guardCounts } from './store/count-guard';
+import { declaredLookups } from './store/lookups';
 import { ensureWorkspace } from './store/seed';
 import type { Store } from './store/types';
 import { createSyncRuntime } from './sync/runtime';
@@ -58,6 +59,8 @@ export async function createApp(opts: CreateAppOptions): Promise<{ app: Express;
     log,
   };
   ctx.sync = createSyncRuntime(ctx);
+  // Every module has declared its lookups by now (imported above): each gets its index.
+  await opts.store.ensureLookups(declaredLookups());
 
   const app = express();
   app.disable('x-powered-by');

@@ -3,6 +3,7 @@ import { text } from '../../../shared/fields';
 import { crudRoutes, randomId } from '../../http/crud';
 import { defineRoute } from '../../http/define-route';
 import { badRequest, notFound } from '../../http/errors';
+import { declareLookup } from '../../store/lookups';
 import { declareSeries, issueNumber } from '../../store/series';
 import type { Tx } from '../../store/types';
 
@@ -37,8 +38,11 @@ function aliasCustomer(body: unknown): unknown {
   return body;
 }
 
+/** A ticket's messages are found by its id (never by reading every message). */
+const MESSAGES_OF_TICKET = declareLookup(TICKET_MESSAGES, 'ticketId');
+
 async function removeMessages(tx: Tx, id: string): Promise<void> {
-  for (const m of await tx.list(TICKET_MESSAGES)) if (m.ticketId === id) await tx.remove(TICKET_MESSAGES, String(m.id));
+  for (const m of await tx.find(MESSAGES_OF_TICKET.coll, MESSAGES_OF_TICKET.field, id)) await tx.remove(TICKET_MESSAGES, String(m.id));
 }
 
 const ticketCrud = crudRoutes({
@@ -77,8 +81,7 @@ export const ticketRoutes = [
     params: idParams,
     handler: async ({ app, ws, params }) => {
       if (!(await app.store.get(ws, TICKETS, params.id))) throw notFound('ticket not found');
-      const all = await app.store.list(ws, TICKET_MESSAGES);
-      return { messages: all.filter((m) => m.ticketId === params.id) };
+      return { messages: await app.store.find(ws, MESSAGES_OF_TICKET.coll, MESSAGES_OF_TICKET.field, params.id) };
     },
   }),
   defineRoute({
