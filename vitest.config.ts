@@ -5,9 +5,9 @@ const ALL = ['e2e/**/*.test.ts', 'shared/**/*.test.ts', 'server/**/*.test.ts', '
 /**
  * Suites that run a second time with central on PostgreSQL (KITTING_TEST_STORE=pg): every module's route
  * tests, the HTTP layer, central sync routes and the randomized sync simulation. The store contract tests
- * cover both stores within one run (server/store/*.test.ts).
+ * cover both stores within one run (server/core/store/*.test.ts).
  */
-const ON_POSTGRES = ['server/modules/**/*.test.ts', 'server/http/**/*.test.ts', 'server/security/**/*.test.ts', 'server/sync/*.routes.test.ts', 'server/sync/sync.sim.test.ts'];
+const ON_POSTGRES = ['server/kitting/modules/**/*.test.ts', 'server/kitting/tests/**/*.test.ts', 'server/kitting/sync/*.routes.test.ts', 'server/kitting/sync/sync.sim.test.ts'];
 
 export default defineConfig({
   test: {
@@ -16,7 +16,7 @@ export default defineConfig({
     testTimeout: 20000,
     hookTimeout: 30000,
     // Chromium for the browser tests and PostgreSQL for the `pg` pass, found or installed before any test file starts
-    globalSetup: ['e2e/global-setup.ts', 'server/testing/pg-global-setup.ts'],
+    globalSetup: ['e2e/global-setup.ts', 'server/core/testing/pg-global-setup.ts'],
     projects: [
       { extends: true, test: { name: 'sqlite', include: ALL } },
       // Every write is a round trip to PostgreSQL: bulk routes (1,000 devices) get more time than on SQLite.

@@ -30,7 +30,7 @@ export interface RunningServer {
 export async function startServer(env: Record<string, string> = {}): Promise<RunningServer> {
   if (!existsSync(join(ROOT, 'renderer', 'dist', 'index.html'))) throw new Error('renderer/dist is missing: run `npm run build:ui` first');
   const dataDir = mkdtempSync(join(tmpdir(), 'ks-e2e-'));
-  const proc = spawn(process.execPath, [join(ROOT, 'node_modules', 'tsx', 'dist', 'cli.mjs'), join(ROOT, 'server', 'main.ts')], {
+  const proc = spawn(process.execPath, [join(ROOT, 'node_modules', 'tsx', 'dist', 'cli.mjs'), join(ROOT, 'server', 'kitting', 'main.ts')], {
     cwd: ROOT,
     env: { ...process.env, PORT: '0', KITTING_DATA_DIR: dataDir, KITTING_LOG: '0', NODE_ENV: 'test', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],

@@ -3,7 +3,7 @@ import { request } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { startEmbeddedServer } from '../server/embedded';
+import { startEmbeddedServer } from '../server/kitting/embedded';
 import { CHANNELS } from './bridge-types';
 import { launchServer, type Shell } from './shell';
 

@@ -3,7 +3,7 @@ import ElectronStore from 'electron-store';
 import { writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { startEmbeddedServer } from '../server/embedded';
+import { startEmbeddedServer } from '../server/kitting/embedded';
 import { createSettings } from './settings';
 import { startShell, type Shell } from './shell';
 

@@ -13,7 +13,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createAgentsApp } from '../server/agents/app';
 import { testAgentsConfig } from '../server/agents/config';
-import { RateLimiter } from '../server/http/rate-limit';
+import { RateLimiter } from '../server/core/http/rate-limit';
 import { openAgentsDb, type Db } from '../server/agents/db';
 import { indexSource, searchPassages } from '../server/agents/knowledge/search';
 

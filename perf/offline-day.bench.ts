@@ -14,12 +14,12 @@ import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { createApp } from '../server/app';
-import { testConfig, type Mode } from '../server/config';
-import type { AppContext } from '../server/context';
-import { seedSpecs } from '../server/modules/seeds';
-import { ensureWorkspace } from '../server/store/seed';
-import { SqliteStore } from '../server/store/sqlite-store';
+import { createApp } from '../server/kitting/app';
+import { testConfig, type Mode } from '../server/core/config';
+import type { AppContext } from '../server/core/context';
+import { seedSpecs } from '../server/kitting/modules/seeds';
+import { ensureWorkspace } from '../server/core/store/seed';
+import { SqliteStore } from '../server/core/store/sqlite-store';
 
 const DEVICES = Number(process.env.PERF_DEVICES ?? 5000);
 const CERTS = Number(process.env.PERF_CERTS ?? 500);

@@ -17,14 +17,14 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import pg from 'pg';
 import { formatHlc } from '../shared/hlc';
-import { createApp } from '../server/app';
-import { testConfig } from '../server/config';
-import { PgStore } from '../server/store/pg-store';
-import { SqliteStore } from '../server/store/sqlite-store';
-import type { Store, WireChange } from '../server/store/types';
-import { hashSecret } from '../server/sync/central';
-import { SCHEMA_HEADER, SYNC_V1, TOKEN_HEADER } from '../server/sync/protocol';
-import { provisionPostgres } from '../server/testing/pg-cluster';
+import { createApp } from '../server/kitting/app';
+import { testConfig } from '../server/core/config';
+import { PgStore } from '../server/core/store/pg-store';
+import { SqliteStore } from '../server/core/store/sqlite-store';
+import type { Store, WireChange } from '../server/core/store/types';
+import { hashSecret } from '../server/kitting/sync/central';
+import { SCHEMA_HEADER, SYNC_V1, TOKEN_HEADER } from '../server/kitting/sync/protocol';
+import { provisionPostgres } from '../server/core/testing/pg-cluster';
 
 const N = Number(process.env.PERF_PG_N ?? 100_000);
 const BATCH = 500;
@@ -123,7 +123,7 @@ interface Central {
 }
 
 function startCentral(dbUrl: string): Promise<Central> {
-  const child = spawn('npx', ['tsx', 'server/main.ts'], {
+  const child = spawn('npx', ['tsx', 'server/kitting/main.ts'], {
     cwd: join(import.meta.dirname, '..'),
     env: { ...process.env, NODE_ENV: 'production', KITTING_LOG: '0', PORT: '0', KITTING_MODE: 'central', KITTING_DATABASE_URL: dbUrl, KITTING_DATA_DIR: join(root, fresh()) },
     stdio: ['ignore', 'pipe', 'pipe'],

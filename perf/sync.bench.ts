@@ -12,10 +12,10 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { generateImei } from '../shared/imei';
-import { createApp } from '../server/app';
-import { testConfig, type Mode } from '../server/config';
-import type { AppContext } from '../server/context';
-import { SqliteStore } from '../server/store/sqlite-store';
+import { createApp } from '../server/kitting/app';
+import { testConfig, type Mode } from '../server/core/config';
+import type { AppContext } from '../server/core/context';
+import { SqliteStore } from '../server/core/store/sqlite-store';
 
 const N = Number(process.env.PERF_SYNC_N ?? 100_000);
 const root = mkdtempSync(join(tmpdir(), 'kitting-sync-perf-'));

@@ -2,8 +2,8 @@ import express, { type Express } from 'express';
 import { randomBytes } from 'node:crypto';
 import { existsSync, readFileSync, writeFileSync, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { errorHandler } from '../http/error-handler';
-import { HttpError } from '../http/errors';
+import { errorHandler } from '../core/http/error-handler';
+import { HttpError } from '../core/http/errors';
 import type { AgentsConfig } from './config';
 import type { AgentsContext } from './context';
 import { openAgentsDb } from './db';
@@ -22,6 +22,17 @@ import { leadRoutes } from './crm/leads.routes';
 import { widgetRoutes } from './crm/widget.routes';
 import { publicRoutes } from './public/public.routes';
 import { insightRoutes } from './insights/insights.routes';
+import { webhookRoutes } from './webhooks/webhooks.routes';
+import { createWebhookDispatcher } from './webhooks/dispatcher';
+import type { OutboundOptions } from './webhooks/sender';
+import { domainRoutes, systemCnameResolver, type CnameResolver } from './workspace-settings/domains.routes';
+import { settingsRoutes } from './workspace-settings/settings.routes';
+import { campaignRoutes } from './workspace-settings/campaigns.routes';
+import { channelRoutes } from './channels/channels.routes';
+import { actionRoutes } from './channels/actions.routes';
+import { integrationRoutes } from './channels/integrations.routes';
+import { callbackBodies, callbackRoutes } from './callbacks/callbacks.routes';
+import { widgetScriptRoutes } from './public/widget.routes';
 
 export interface AgentsAppOptions {
   config: AgentsConfig;
@@ -31,6 +42,12 @@ export interface AgentsAppOptions {
   now?: () => number;
   /** Replaces the section-8 limiters (benchmarks lift the per-IP limits to drive many turns from one host). */
   limits?: AgentsLimits;
+  /** Outbound webhook transport; tests inject a private-address allowance and their receiver's CA. */
+  outbound?: Partial<OutboundOptions>;
+  /** Poll the webhook queue on a timer (default on); tests drive the queue themselves. */
+  webhookWorker?: boolean;
+  /** DNS CNAME lookup of domain refresh (tests answer without the network). */
+  resolveCname?: CnameResolver;
 }
 
 /** The JWT secret: AGENTS_JWT_SECRET, else one generated into the data folder on first start. */
@@ -70,19 +87,26 @@ export function createAgentsApp(opts: AgentsAppOptions): { app: Express; ctx: Ag
     background: new Set(),
   };
 
+  const outbound: OutboundOptions = { allowPrivate: config.allowPrivateFetch, ...opts.outbound };
+  const webhooks = createWebhookDispatcher(ctx, { outbound, now: opts.now ?? Date.now, autoStart: opts.webhookWorker ?? true });
+
   const app = express();
   app.disable('x-powered-by');
   app.set('trust proxy', config.trustProxy);
   app.use(publicCors());
+  app.use(callbackBodies());
   app.use(...jsonBodies());
   const router = express.Router();
-  mountAgentRoutes(router, ctx, [...authRoutes(ctx), ...agentRoutes(ctx), ...sourceRoutes(ctx), ...chatRoutes(ctx), ...conversationRoutes(ctx), ...contactRoutes(ctx), ...leadRoutes(ctx), ...widgetRoutes(ctx), ...publicRoutes(ctx), ...insightRoutes(ctx)]);
+  mountAgentRoutes(router, ctx, [...authRoutes(ctx), ...agentRoutes(ctx), ...sourceRoutes(ctx), ...chatRoutes(ctx), ...conversationRoutes(ctx), ...contactRoutes(ctx), ...leadRoutes(ctx), ...widgetRoutes(ctx), ...publicRoutes(ctx), ...insightRoutes(ctx), ...webhookRoutes(ctx, webhooks, outbound.allowPrivate), ...domainRoutes(ctx, opts.resolveCname ?? systemCnameResolver), ...settingsRoutes(ctx), ...campaignRoutes(ctx), ...channelRoutes(ctx), ...actionRoutes(ctx), ...integrationRoutes(ctx), ...callbackRoutes(ctx, opts.now)]);
+  mountAgentRoutes(router, ctx, widgetScriptRoutes(ctx));
   app.use(router);
   app.use('/api', (_req, _res, next) => next(new HttpError(404, 'Unknown API route')));
   app.use((_req, _res, next) => next(new HttpError(404, 'Not found')));
   app.use(errorHandler(log, envelope));
 
+  webhooks.start();
   const close = async () => {
+    await webhooks.stop();
     await Promise.allSettled([...ctx.background]);
     db.close();
   };

@@ -1,4 +1,5 @@
 import type { AgentsContext } from './context';
+import { stmt } from './db';
 import type { WorkspaceRow } from './accounts/accounts.service';
 import { paymentRequired } from './http';
 
@@ -20,7 +21,7 @@ export function billingOf(w: WorkspaceRow) {
 
 /** Refuses with 402 when the bot is paused or the wallet cannot pay one turn. */
 export function assertCanChat(ctx: AgentsContext, ws: string): void {
-  const w = ctx.db.prepare('SELECT credits, paused FROM workspaces WHERE id = ?').get(ws) as { credits: number; paused: number } | undefined;
+  const w = stmt(ctx.db, 'SELECT credits, paused FROM workspaces WHERE id = ?').get(ws) as { credits: number; paused: number } | undefined;
   if (!w) throw paymentRequired('billing required');
   if (w.paused) throw paymentRequired('subscription paused');
   if (w.credits < CREDIT_COST) throw paymentRequired('out of credits');
@@ -28,7 +29,7 @@ export function assertCanChat(ctx: AgentsContext, ws: string): void {
 
 /** Debits one turn atomically; null when the wallet could not pay (a concurrent turn spent it). */
 export function chargeTurn(ctx: AgentsContext, ws: string): number | null {
-  const r = ctx.db.prepare('UPDATE workspaces SET credits = credits - ? WHERE id = ? AND credits >= ? AND paused = 0 RETURNING credits').get(CREDIT_COST, ws, CREDIT_COST) as
+  const r = stmt(ctx.db, 'UPDATE workspaces SET credits = credits - ? WHERE id = ? AND credits >= ? AND paused = 0 RETURNING credits').get(CREDIT_COST, ws, CREDIT_COST) as
     | { credits: number }
     | undefined;
   return r ? r.credits : null;

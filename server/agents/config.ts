@@ -21,7 +21,27 @@ export interface AgentsConfig {
   allowPrivateFetch: boolean;
   /** Honour X-Forwarded-For (behind a reverse proxy). */
   trustProxy: boolean;
+  /** Host name custom domains point their CNAME record at. */
+  cnameTarget: string;
+  /** AES-256-GCM key (64 hex or base64 of 32 bytes) for stored channel and integration credentials; generated into the data folder when unset. */
+  secretsKey: string | null;
+  /** Team-chat callback signing secret (/api/slack/events). */
+  slackSigningSecret: string | null;
+  /** Messaging-platform verify token (GET handshake) and app secret (x-hub-signature-256). */
+  whatsappVerifyToken: string | null;
+  whatsappAppSecret: string | null;
+  /** Base addresses of the channel and integration providers (overridable for staging or local fakes). */
+  providerUrls: Record<ProviderName, string>;
 }
+
+export const PROVIDER_NAMES = ['slack', 'whatsapp', 'hubspot', 'pipedrive'] as const;
+export type ProviderName = (typeof PROVIDER_NAMES)[number];
+const PROVIDER_DEFAULTS: Record<ProviderName, string> = {
+  slack: 'https://slack.com/api',
+  whatsapp: 'https://graph.facebook.com/v19.0',
+  hubspot: 'https://api.hubapi.com',
+  pipedrive: 'https://api.pipedrive.com/v1',
+};
 
 function int(v: string | undefined, fallback: number): number {
   const n = Number(v);
@@ -44,6 +64,14 @@ export function readAgentsConfig(env: NodeJS.ProcessEnv = process.env): AgentsCo
     crawlPageLimit: Math.min(200, Math.max(1, int(env.AGENTS_CRAWL_PAGE_LIMIT, 20))),
     allowPrivateFetch: env.AGENTS_ALLOW_PRIVATE_FETCH === '1',
     trustProxy: env.AGENTS_TRUST_PROXY === '1',
+    cnameTarget: (env.AGENTS_CNAME_TARGET || 'domains.agents.localhost').toLowerCase().replace(/\.$/, ''),
+    secretsKey: env.AGENTS_SECRETS_KEY || null,
+    slackSigningSecret: env.SLACK_SIGNING_SECRET || null,
+    whatsappVerifyToken: env.WHATSAPP_VERIFY_TOKEN || null,
+    whatsappAppSecret: env.WHATSAPP_APP_SECRET || null,
+    providerUrls: Object.fromEntries(
+      PROVIDER_NAMES.map((p) => [p, (env[`AGENTS_${p.toUpperCase()}_API_URL`] || PROVIDER_DEFAULTS[p]).replace(/\/+$/, '')]),
+    ) as Record<ProviderName, string>,
   };
 }
 

@@ -1,4 +1,5 @@
 import type { AgentsContext } from './context';
+import { stmt } from './db';
 
 /** Event names the platform emits (webhook subscriptions name these). */
 export const EVENT_NAMES = ['message.created', 'lead.captured', 'leads.submit', 'handoff.requested'] as const;
@@ -9,7 +10,7 @@ export type EventName = (typeof EVENT_NAMES)[number];
  * transaction; the dispatcher delivers pending rows (lead.captured also as its deprecated alias).
  */
 export function recordEvent(ctx: AgentsContext, ws: string, agentId: string | null, event: EventName, payload: Record<string, unknown>): void {
-  const ins = ctx.db.prepare('INSERT INTO events (workspace_id, agent_id, event, payload, created_at) VALUES (?, ?, ?, ?, ?)');
+  const ins = stmt(ctx.db, 'INSERT INTO events (workspace_id, agent_id, event, payload, created_at) VALUES (?, ?, ?, ?, ?)');
   const now = Date.now();
   const body = JSON.stringify({ event, created_at: new Date(now).toISOString(), data: payload });
   ins.run(ws, agentId, event, body, now);
@@ -26,5 +27,5 @@ export interface PendingEvent {
 }
 
 export function pendingEvents(ctx: AgentsContext, limit = 100): PendingEvent[] {
-  return ctx.db.prepare('SELECT id, workspace_id, agent_id, event, payload, created_at FROM events WHERE delivered = 0 ORDER BY id LIMIT ?').all(limit) as PendingEvent[];
+  return stmt(ctx.db, 'SELECT id, workspace_id, agent_id, event, payload, created_at FROM events WHERE delivered = 0 ORDER BY id LIMIT ?').all(limit) as PendingEvent[];
 }

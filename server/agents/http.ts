@@ -1,8 +1,8 @@
 import express, { type Request, type Response, type Router } from 'express';
 import type { z } from 'zod';
-import { HttpError, tooMany } from '../http/errors';
-import { mountRouteList, type Method, type RouteResult } from '../http/route-core';
-import { RateLimiter } from '../http/rate-limit';
+import { HttpError, tooMany } from '../core/http/errors';
+import { mountRouteList, type Method, type RouteResult } from '../core/http/route-core';
+import { RateLimiter } from '../core/http/rate-limit';
 import type { AgentsContext, Caller } from './context';
 import { authenticate } from './accounts/session';
 

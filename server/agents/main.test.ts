@@ -2,7 +2,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { startServerProcess } from '../testing/process';
+import { startServerProcess } from '../core/testing/process';
 import { Api, str } from './testing';
 
 describe('npm run agents (server/agents/main.ts)', () => {

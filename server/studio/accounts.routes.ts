@@ -1,7 +1,7 @@
 import { z } from 'zod';
-import { badRequest, notFound, unauthorized, conflict } from '../http/errors';
-import { burnPasswordCheck, hashPassword, verifyPassword } from '../security/passwords';
-import { mintApiKey } from '../security/api-keys';
+import { badRequest, notFound, unauthorized, conflict } from '../core/http/errors';
+import { burnPasswordCheck, hashPassword, verifyPassword } from '../core/security/passwords';
+import { mintApiKey } from '../core/security/api-keys';
 import { randomBytes } from 'node:crypto';
 import { API_KEY_LABEL, mintSession, suspended } from './auth';
 import { createUserWithWorkspace, listMembers, loginWorkspace, membership, normEmail, userByEmail, workspaceInfo } from './accounts';

@@ -1,4 +1,4 @@
-import { HttpError, conflict, notFound } from '../http/errors';
+import { HttpError, conflict, notFound } from '../core/http/errors';
 import type { Role } from './context';
 import { nowIso, stmt, type StudioDb } from './db';
 

@@ -1,8 +1,8 @@
 import type { Request } from 'express';
 import { jwtVerify, SignJWT } from 'jose';
-import { HttpError, forbidden, unauthorized } from '../http/errors';
-import { splitApiKey, verifyApiSecret } from '../security/api-keys';
-import { safeEqual } from '../security/passwords';
+import { HttpError, forbidden, unauthorized } from '../core/http/errors';
+import { splitApiKey, verifyApiSecret } from '../core/security/api-keys';
+import { safeEqual } from '../core/security/passwords';
 import type { Caller, Role, StudioContext } from './context';
 import { nowIso, stmt } from './db';
 

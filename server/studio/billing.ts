@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { HttpError } from '../http/errors';
+import { HttpError } from '../core/http/errors';
 import type { StudioContext } from './context';
 import { nowIso, stmt, type StudioDb } from './db';
 

@@ -1,4 +1,4 @@
-import type { RateLimiter } from '../http/rate-limit';
+import type { RateLimiter } from '../core/http/rate-limit';
 import type { StudioConfig } from './config';
 import type { StudioDb } from './db';
 import type { Platform } from './platform/platform';

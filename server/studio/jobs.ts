@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { HttpError, conflict, notFound } from '../http/errors';
+import { HttpError, conflict, notFound } from '../core/http/errors';
 import {
   SURFACE_PRICE, balanceOf, checkAllowance, coveringPass, ledgerEntry, meter, notEnoughCredits, type Pass, type Surface,
 } from './billing';

@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { mkdirSync } from 'node:fs';
 import { copyFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { HttpError } from '../http/errors';
+import { HttpError } from '../core/http/errors';
 import type { StudioContext } from './context';
 import { nowIso, stmt } from './db';
 import { jobNotCompleted, jobRow, type JobResult } from './jobs';

@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startServerProcess, type ServerProcess } from '../testing/process';
+import { startServerProcess, type ServerProcess } from '../core/testing/process';
 
 const run = promisify(execFile);
 const dataDir = mkdtempSync(join(tmpdir(), 'studio-main-'));

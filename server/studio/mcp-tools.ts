@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
-import { HttpError, badRequest } from '../http/errors';
+import { HttpError, badRequest } from '../core/http/errors';
 import { billingState } from './billing';
 import { CATALOG, PRESETS, catalogView, modelById } from './catalog';
 import type { Caller, StudioContext } from './context';

@@ -3,7 +3,7 @@ import express from 'express';
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import { CallToolRequestSchema, ErrorCode, ListToolsRequestSchema, McpError, type CallToolResult } from '@modelcontextprotocol/sdk/types.js';
-import { HttpError } from '../http/errors';
+import { HttpError } from '../core/http/errors';
 import { API_KEY_LABEL, bearer, callerFromApiKey, invalidApiKey } from './auth';
 import type { Caller, StudioContext } from './context';
 import { MCP_TOOLS, runTool } from './mcp-tools';

@@ -1,4 +1,4 @@
-import { sign, verify } from '../security/signing';
+import { sign, verify } from '../core/security/signing';
 import type { StudioContext } from './context';
 
 const KIND = 'studio-file';

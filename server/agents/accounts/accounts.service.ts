@@ -1,6 +1,6 @@
 import { createHash, randomBytes } from 'node:crypto';
-import { HttpError } from '../../http/errors';
-import { burnPasswordCheck, hashPassword, verifyPassword } from '../../security/passwords';
+import { HttpError } from '../../core/http/errors';
+import { burnPasswordCheck, hashPassword, verifyPassword } from '../../core/security/passwords';
 import type { AgentsContext } from '../context';
 import { newId } from '../ids';
 import { checkTotp } from './totp';

@@ -1,6 +1,6 @@
 import { z } from 'zod';
-import { HttpError } from '../../http/errors';
-import { verifyPassword } from '../../security/passwords';
+import { HttpError } from '../../core/http/errors';
+import { verifyPassword } from '../../core/security/passwords';
 import type { AgentsContext } from '../context';
 import { perIp, route, type AgentRoute } from '../http';
 import { billingOf } from '../billing';

@@ -1,6 +1,6 @@
 import type { Request, Response } from 'express';
 import { jwtVerify, SignJWT } from 'jose';
-import { HttpError } from '../../http/errors';
+import { HttpError } from '../../core/http/errors';
 import type { AgentsContext, Caller } from '../context';
 import type { AgentAuth } from '../http';
 import { clientIp } from '../http';

@@ -1,6 +1,7 @@
-import { HttpError } from '../../http/errors';
+import { HttpError } from '../../core/http/errors';
 import type { AgentsContext } from '../context';
 import { newId } from '../ids';
+import { stmt } from '../db';
 import { defaultPrompt } from './persona';
 
 export interface AgentRow {
@@ -67,7 +68,7 @@ export function selectAgent(ctx: AgentsContext, ws: string, id: string | undefin
 }
 
 export function agentByPublicId(ctx: AgentsContext, publicId: string): AgentRow {
-  const a = ctx.db.prepare('SELECT * FROM agents WHERE public_id = ?').get(publicId) as AgentRow | undefined;
+  const a = stmt(ctx.db, 'SELECT * FROM agents WHERE public_id = ?').get(publicId) as AgentRow | undefined;
   if (!a) throw new HttpError(404, 'agent not found');
   return a;
 }

@@ -1,4 +1,4 @@
-import { HttpError } from '../../http/errors';
+import { HttpError } from '../../core/http/errors';
 import type { AgentsContext } from '../context';
 import { newId } from '../ids';
 import { recordEvent } from '../events';
@@ -7,6 +7,7 @@ import { paymentRequired } from '../http';
 import type { AgentRow } from '../agents/agents.service';
 import { searchPassages } from '../knowledge/search';
 import { hasJapanese } from '../knowledge/text';
+import { stmt } from '../db';
 import type { ChatEngine, EngineInput, EngineName } from './engine';
 import { extractContact, saveCaptured, wantsHuman, type Captured } from './capture';
 
@@ -58,14 +59,14 @@ const HANDOFF_EN = "I've asked a member of our team to join this conversation. S
 const HANDOFF_JA = '担当者にお引き継ぎしました。まもなくこちらで担当者からご返信いたします。';
 
 function credits(ctx: AgentsContext, ws: string): number {
-  return (ctx.db.prepare('SELECT credits FROM workspaces WHERE id = ?').get(ws) as { credits: number }).credits;
+  return (stmt(ctx.db, 'SELECT credits FROM workspaces WHERE id = ?').get(ws) as { credits: number }).credits;
 }
 
 export function insertMessage(ctx: AgentsContext, c: { id: string; workspace_id: string }, role: string, text: string, engine: string | null = null): { id: string; created_at: number } {
   const id = newId('msg');
   const now = Date.now();
-  ctx.db.prepare('INSERT INTO messages (id, conversation_id, workspace_id, role, text, engine, created_at) VALUES (?, ?, ?, ?, ?, ?, ?)').run(id, c.id, c.workspace_id, role, text, engine, now);
-  ctx.db.prepare('UPDATE conversations SET message_count = message_count + 1, updated_at = ? WHERE id = ?').run(now, c.id);
+  stmt(ctx.db, 'INSERT INTO messages (id, conversation_id, workspace_id, role, text, engine, created_at) VALUES (?, ?, ?, ?, ?, ?, ?)').run(id, c.id, c.workspace_id, role, text, engine, now);
+  stmt(ctx.db, 'UPDATE conversations SET message_count = message_count + 1, updated_at = ? WHERE id = ?').run(now, c.id);
   return { id, created_at: now };
 }
 
@@ -113,7 +114,7 @@ export async function runTurn(ctx: AgentsContext, input: TurnInput, hooks: TurnH
   if (agent.status === 'paused') throw paymentRequired('agent is paused');
   let conv: ConversationRow | undefined;
   if (input.conversationId) {
-    conv = ctx.db.prepare('SELECT * FROM conversations WHERE id = ? AND workspace_id = ? AND agent_id = ?').get(input.conversationId, ws, agent.id) as ConversationRow | undefined;
+    conv = stmt(ctx.db, 'SELECT * FROM conversations WHERE id = ? AND workspace_id = ? AND agent_id = ?').get(input.conversationId, ws, agent.id) as ConversationRow | undefined;
     if (!conv) throw new HttpError(404, 'conversation not found');
   }
   const humanMode = conv?.handoff === 'operator';
@@ -130,14 +131,14 @@ export async function runTurn(ctx: AgentsContext, input: TurnInput, hooks: TurnH
       ctx.db
         .prepare('INSERT INTO conversations (id, workspace_id, agent_id, channel, visitor, country, first_message, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)')
         .run(id, ws, agent.id, input.channel, input.visitor, input.country, input.message.slice(0, 500), now, now);
-      c = ctx.db.prepare('SELECT * FROM conversations WHERE id = ?').get(id) as ConversationRow;
+      c = stmt(ctx.db, 'SELECT * FROM conversations WHERE id = ?').get(id) as ConversationRow;
     } else {
-      history = (ctx.db.prepare("SELECT role, text FROM messages WHERE conversation_id = ? AND role IN ('user','assistant') ORDER BY seq DESC LIMIT ?").all(c.id, HISTORY_TURNS * 2) as { role: 'user' | 'assistant'; text: string }[]).reverse();
+      history = (stmt(ctx.db, "SELECT role, text FROM messages WHERE conversation_id = ? AND role IN ('user','assistant') ORDER BY seq DESC LIMIT ?").all(c.id, HISTORY_TURNS * 2) as { role: 'user' | 'assistant'; text: string }[]).reverse();
     }
     const userMsg = insertMessage(ctx, c, 'user', input.message);
     if (captured) saveCaptured(ctx, ws, agent.id, c.id, captured);
     if (wantsPerson && c.handoff !== 'operator' && c.handoff !== 'requested') {
-      ctx.db.prepare("UPDATE conversations SET handoff = 'requested' WHERE id = ?").run(c.id);
+      stmt(ctx.db, "UPDATE conversations SET handoff = 'requested' WHERE id = ?").run(c.id);
       recordEvent(ctx, ws, agent.id, 'handoff.requested', { conversationId: c.id, agentId: agent.id, messageId: userMsg.id, text: input.message });
     }
     recordEvent(ctx, ws, agent.id, 'message.created', { conversationId: c.id, agentId: agent.id, messageId: userMsg.id, role: 'user', text: input.message, channel: c.channel });
@@ -166,7 +167,7 @@ export async function runTurn(ctx: AgentsContext, input: TurnInput, hooks: TurnH
     recordEvent(ctx, ws, agent.id, 'message.created', { conversationId: conversation.id, agentId: agent.id, messageId: m.id, role: 'assistant', text: out.text, channel: conversation.channel });
     return m;
   })();
-  const handoff = (ctx.db.prepare('SELECT handoff FROM conversations WHERE id = ?').get(conversation.id) as { handoff: string }).handoff;
+  const handoff = (stmt(ctx.db, 'SELECT handoff FROM conversations WHERE id = ?').get(conversation.id) as { handoff: string }).handoff;
   return {
     ...base,
     reply: out.text,

@@ -3,6 +3,7 @@ import type { AgentsContext } from '../context';
 import { route, type AgentRoute } from '../http';
 import { getAgent, selectAgent } from '../agents/agents.service';
 import { csvReply, CSV_MAX_ROWS } from '../csv';
+import { deliverOperatorReply } from '../channels/delivery';
 import {
   correct, feedbackStats, getConversation, getMessage, HANDOFF_ACTIONS, inbox, listConversations, messagesOf, operatorReply,
   presentConversation, presentMessage, setHandoff,
@@ -96,7 +97,12 @@ export function conversationRoutes(ctx: AgentsContext): AgentRoute[] {
       auth: 'bearer',
       params: cidParam,
       body: z.object({ text: z.string().trim().min(1, 'text is required').max(4_000) }),
-      handler: ({ caller, params, body }) => operatorReply(ctx, caller.ws, params.cid, body.text, caller.userId),
+      handler: async ({ caller, params, body }) => {
+        const out = operatorReply(ctx, caller.ws, params.cid, body.text, caller.userId);
+        // A conversation that came in through team chat or messaging gets the reply there too.
+        const delivery = await deliverOperatorReply(ctx, params.cid, body.text);
+        return delivery ? { ...out, delivery } : out;
+      },
     }),
     route({
       method: 'patch',

@@ -1,4 +1,4 @@
-import { HttpError } from '../../http/errors';
+import { HttpError } from '../../core/http/errors';
 
 const DOCX = 'application/vnd.openxmlformats-officedocument.wordprocessingml.document';
 const TEXT_TYPES = new Set(['text/plain', 'text/markdown', 'text/csv', 'text/html', 'application/json']);

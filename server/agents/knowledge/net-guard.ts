@@ -1,6 +1,6 @@
 import { lookup } from 'node:dns/promises';
 import { isIP } from 'node:net';
-import { HttpError } from '../../http/errors';
+import { HttpError } from '../../core/http/errors';
 
 function v4Private(ip: string): boolean {
   const [a, b] = ip.split('.').map(Number);

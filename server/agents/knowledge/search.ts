@@ -1,4 +1,4 @@
-import type { Db } from '../db';
+import { stmt, type Db } from '../db';
 import { chunk, ftsPhrases, matchExpression, shortJapaneseTerms, terms, trigramsOf } from './text';
 
 export interface Passage {
@@ -23,6 +23,7 @@ export interface IndexInput {
 
 /** Replace a source's passages: Q&A is one passage (question + answer), anything else is chunked. */
 export function indexSource(db: Db, s: IndexInput): number {
+  frequencies.delete(db);
   db.prepare('DELETE FROM passages WHERE source_id = ?').run(s.sourceId);
   const ins = db.prepare('INSERT INTO passages (workspace_id, agent_id, source_id, kind, question, text) VALUES (?, ?, ?, ?, ?, ?)');
   if (s.type === 'qa') {
@@ -65,15 +66,25 @@ const DOC_BUDGET = 1_500;
  * phrase, from the index's vocabulary) ascending, within the budget, at least the two rarest. Common
  * words would make bm25 score most of the index; rare ones find the same answers.
  */
+/**
+ * Document frequency of trigrams per connection. Reading one from fts5vocab walks the trigram's
+ * whole doclist (a common trigram costs as much as a search), so counts are kept until the next
+ * indexing on this connection. Deletions leave counts high, which only makes a phrase look commoner.
+ */
+const frequencies = new WeakMap<Db, Map<string, number>>();
+const FREQUENCY_CACHE_MAX = 50_000;
+
 function selectPhrases(db: Db, phrases: string[]): { phrases: string[]; all: boolean } {
   if (phrases.length <= 1) return { phrases, all: false };
-  const df = db.prepare('SELECT doc FROM passages_vocab WHERE term = ?');
-  const cache = new Map<string, number>();
+  const df = stmt(db, 'SELECT doc FROM passages_vocab WHERE term = ?');
+  let cache = frequencies.get(db);
+  if (!cache || cache.size > FREQUENCY_CACHE_MAX) frequencies.set(db, (cache = new Map()));
+  const known = cache;
   const docs = (tri: string) => {
-    let n = cache.get(tri);
+    let n = known.get(tri);
     if (n === undefined) {
       n = (df.get(tri) as { doc: number } | undefined)?.doc ?? 0;
-      cache.set(tri, n);
+      known.set(tri, n);
     }
     return n;
   };
@@ -96,14 +107,13 @@ export function searchPassages(db: Db, agentId: string, question: string, k = 5,
   const match = matchExpression(sel.phrases, sel.all ? 'AND' : 'OR');
   let rows: Row[] = [];
   if (match) {
-    rows = db
-      .prepare(
-        `SELECT p.id, p.source_id, p.kind, p.question, p.text, bm25(passages_fts, 2.0, 1.0) AS rank
+    rows = stmt(
+      db,
+      `SELECT p.id, p.source_id, p.kind, p.question, p.text, bm25(passages_fts, 2.0, 1.0) AS rank
            FROM passages_fts JOIN passages p ON p.id = passages_fts.rowid
           WHERE passages_fts MATCH ? AND p.agent_id = ?
           ORDER BY rank LIMIT ?`,
-      )
-      .all(match, agentId, candidates) as Row[];
+    ).all(match, agentId, candidates) as Row[];
   }
   const short = shortJapaneseTerms(question);
   if (rows.length < k && short.length > 0) {

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { HttpError } from '../../http/errors';
+import { HttpError } from '../../core/http/errors';
 import type { AgentsContext } from '../context';
 import { perIp, route, type AgentRoute } from '../http';
 import { agentByPublicId, type AgentRow } from '../agents/agents.service';
@@ -11,7 +11,7 @@ import { CREDIT_COST } from '../billing';
 import { CSV_MAX_ROWS } from '../csv';
 import { CONTENT } from './content';
 import { newId } from '../ids';
-import { Reply } from '../../http/define-route';
+import { Reply } from '../../core/http/define-route';
 
 const publicParam = z.object({ publicId: z.string().max(64) });
 const started = Date.now();

@@ -1,0 +1,137 @@
+import { createHmac, timingSafeEqual } from 'node:crypto';
+import express from 'express';
+import type { Request } from 'express';
+import { z } from 'zod';
+import { HttpError } from '../../http/errors';
+import { Reply } from '../../http/route-core';
+import type { AgentsContext } from '../context';
+import { route, type AgentRoute } from '../http';
+import { receiveChannelMessage } from '../channels/delivery';
+
+/** Team-chat signatures older (or newer) than this are refused, and a signature is accepted once within it. */
+export const REPLAY_WINDOW_S = 300;
+const CALLBACK_PATHS = ['/api/slack/events', '/api/whatsapp/webhook'];
+
+/** Provider callbacks are verified over the exact bytes received: keep them raw (1 MB like other routes). */
+export function callbackBodies(): express.RequestHandler {
+  const raw = express.raw({ type: () => true, limit: 1024 * 1024 });
+  return (req, res, next) => (req.method === 'POST' && CALLBACK_PATHS.includes(req.path) ? raw(req, res, next) : next());
+}
+
+const rawBody = (req: Request): Buffer => (Buffer.isBuffer(req.body) ? req.body : Buffer.alloc(0));
+const header = (req: Request, name: string) => {
+  const v = req.headers[name];
+  return typeof v === 'string' ? v : '';
+};
+function sameHex(a: string, b: string): boolean {
+  const x = Buffer.from(a, 'utf8');
+  const y = Buffer.from(b, 'utf8');
+  return x.length === y.length && timingSafeEqual(x, y);
+}
+function parseJson(buf: Buffer): Record<string, unknown> {
+  try {
+    const v = JSON.parse(buf.toString('utf8')) as unknown;
+    if (v && typeof v === 'object' && !Array.isArray(v)) return v as Record<string, unknown>;
+  } catch {
+    // fall through
+  }
+  throw new HttpError(400, 'invalid JSON body');
+}
+
+/** Remember a key once; false when it was already seen (replay or provider retry). */
+function firstSighting(ctx: AgentsContext, key: string, nowMs: number): boolean {
+  ctx.db.prepare('DELETE FROM callback_seen WHERE seen_at < ?').run(nowMs - 24 * 3600_000);
+  return ctx.db.prepare('INSERT OR IGNORE INTO callback_seen (key, seen_at) VALUES (?, ?)').run(key, nowMs).changes === 1;
+}
+
+function inBackground(ctx: AgentsContext, work: Promise<unknown>): void {
+  const p = work.catch((err: unknown) => ctx.log(`callback: ${err instanceof Error ? err.message : String(err)}`)).finally(() => ctx.background.delete(p));
+  ctx.background.add(p);
+}
+
+export function callbackRoutes(ctx: AgentsContext, now: () => number = Date.now): AgentRoute[] {
+  return [
+    route({
+      method: 'post',
+      path: '/api/slack/events',
+      auth: 'public',
+      handler: ({ req }) => {
+        const secret = ctx.config.slackSigningSecret;
+        if (!secret) throw new HttpError(503, 'team-chat callbacks not configured');
+        const ts = header(req, 'x-slack-request-timestamp');
+        const sig = header(req, 'x-slack-signature');
+        if (!ts || !sig) throw new HttpError(401, 'missing signature');
+        const t = Number(ts);
+        const nowMs = now();
+        if (!/^\d{1,12}$/.test(ts) || Math.abs(nowMs / 1000 - t) > REPLAY_WINDOW_S) throw new HttpError(401, 'stale request');
+        const body = rawBody(req);
+        const want = `v0=${createHmac('sha256', secret).update(`v0:${ts}:`).update(body).digest('hex')}`;
+        if (!sameHex(sig, want)) throw new HttpError(401, 'bad signature');
+        if (!firstSighting(ctx, `slack-sig:${sig}`, nowMs)) throw new HttpError(401, 'replayed request');
+        const payload = parseJson(body);
+        if (payload.type === 'url_verification') return { challenge: String(payload.challenge ?? '') };
+        if (payload.type !== 'event_callback') return { ok: true };
+        if (typeof payload.event_id === 'string' && !firstSighting(ctx, `slack-event:${payload.event_id}`, nowMs)) return { ok: true, duplicate: true };
+        const ev = (payload.event ?? {}) as Record<string, unknown>;
+        const isUserMessage = (ev.type === 'message' || ev.type === 'app_mention') && !ev.bot_id && !ev.subtype && typeof ev.text === 'string' && typeof ev.channel === 'string';
+        if (!isUserMessage) return { ok: true };
+        const conn = ctx.db
+          .prepare("SELECT agent_id FROM channel_connections WHERE channel = 'slack' AND enabled = 1 AND json_extract(account, '$.team_id') = ?")
+          .get(String(payload.team_id ?? '')) as { agent_id: string } | undefined;
+        if (!conn) return { ok: true };
+        const thread = String(ev.thread_ts ?? ev.ts ?? '');
+        const text = String(ev.text).replace(/<@[A-Z0-9]+>\s*/g, '').trim();
+        if (text) inBackground(ctx, receiveChannelMessage(ctx, { agentId: conn.agent_id, channel: 'slack', ref: `${String(ev.channel)}:${thread}`, visitor: String(ev.user ?? ''), text }));
+        return { ok: true };
+      },
+    }),
+    route({
+      method: 'get',
+      path: '/api/whatsapp/webhook',
+      auth: 'public',
+      query: z.object({ 'hub.mode': z.string().max(40).optional(), 'hub.verify_token': z.string().max(500).optional(), 'hub.challenge': z.string().max(500).optional() }),
+      handler: ({ query }) => {
+        const token = ctx.config.whatsappVerifyToken;
+        if (!token) throw new HttpError(503, 'messaging callbacks not configured');
+        if (query['hub.mode'] !== 'subscribe' || !query['hub.verify_token'] || !sameHex(query['hub.verify_token'], token)) throw new HttpError(403, 'verify token mismatch');
+        return new Reply(200, query['hub.challenge'] ?? '', { 'content-type': 'text/plain; charset=utf-8' });
+      },
+    }),
+    route({
+      method: 'post',
+      path: '/api/whatsapp/webhook',
+      auth: 'public',
+      handler: ({ req }) => {
+        const secret = ctx.config.whatsappAppSecret;
+        if (!secret) throw new HttpError(503, 'messaging callbacks not configured');
+        const sig = header(req, 'x-hub-signature-256');
+        if (!sig) throw new HttpError(401, 'missing signature');
+        const body = rawBody(req);
+        const want = `sha256=${createHmac('sha256', secret).update(body).digest('hex')}`;
+        if (!sameHex(sig, want)) throw new HttpError(401, 'bad signature');
+        const payload = parseJson(body);
+        const nowMs = now();
+        const entries = Array.isArray(payload.entry) ? (payload.entry as Record<string, unknown>[]) : [];
+        let accepted = 0;
+        for (const entry of entries) {
+          for (const change of Array.isArray(entry.changes) ? (entry.changes as Record<string, unknown>[]) : []) {
+            const value = (change.value ?? {}) as Record<string, unknown>;
+            const phoneId = String(((value.metadata ?? {}) as Record<string, unknown>).phone_number_id ?? '');
+            const conn = ctx.db
+              .prepare("SELECT agent_id FROM channel_connections WHERE channel = 'whatsapp' AND enabled = 1 AND json_extract(account, '$.phone_number_id') = ?")
+              .get(phoneId) as { agent_id: string } | undefined;
+            for (const m of Array.isArray(value.messages) ? (value.messages as Record<string, unknown>[]) : []) {
+              const text = String(((m.text ?? {}) as Record<string, unknown>).body ?? '').trim();
+              if (!conn || m.type !== 'text' || !text || typeof m.from !== 'string') continue;
+              // Providers retry deliveries: each message id is handled once.
+              if (!firstSighting(ctx, `wa-msg:${String(m.id ?? '')}`, nowMs)) continue;
+              accepted++;
+              inBackground(ctx, receiveChannelMessage(ctx, { agentId: conn.agent_id, channel: 'whatsapp', ref: m.from, visitor: m.from, text }));
+            }
+          }
+        }
+        return { ok: true, accepted };
+      },
+    }),
+  ];
+}

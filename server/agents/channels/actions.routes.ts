@@ -1,0 +1,111 @@
+import { z } from 'zod';
+import { HttpError } from '../../http/errors';
+import type { AgentsContext } from '../context';
+import { route, type AgentRoute } from '../http';
+import { selectAgent } from '../agents/agents.service';
+
+const httpsUrl = z.string().trim().url().max(2000).refine((u) => u.startsWith('https://'), 'must be an https address');
+const email = z.string().trim().toLowerCase().email().max(254);
+
+/** What an agent can do besides answering: each with its settings and whether a setting is needed before enabling. */
+export const ACTIONS = {
+  collect_leads: {
+    name: 'Collect leads',
+    description: 'Ask for contact details during the chat and save them as leads.',
+    config: z.object({ fields: z.array(z.enum(['name', 'email', 'phone', 'company'])).min(1).max(4).default(['name', 'email']), prompt: z.string().max(500).default('') }).strict(),
+    requires: [] as string[],
+  },
+  human_handoff: {
+    name: 'Human handoff',
+    description: 'Hand the conversation to an operator when the visitor asks for a person.',
+    config: z.object({ keywords: z.array(z.string().trim().min(1).max(60)).max(50).default([]), notify_email: z.union([email, z.literal('')]).default('') }).strict(),
+    requires: [] as string[],
+  },
+  book_meeting: {
+    name: 'Book a meeting',
+    description: 'Offer a booking link when the visitor wants to meet.',
+    config: z.object({ url: z.union([httpsUrl, z.literal('')]).default(''), label: z.string().max(80).default('') }).strict(),
+    requires: ['url'],
+  },
+  custom_api: {
+    name: 'Custom API call',
+    description: 'Call your own HTTPS endpoint to look up orders or bookings.',
+    config: z.object({ url: z.union([httpsUrl, z.literal('')]).default(''), method: z.enum(['GET', 'POST']).default('GET'), description: z.string().max(500).default('') }).strict(),
+    requires: ['url'],
+  },
+} as const;
+type ActionType = keyof typeof ACTIONS;
+const TYPES = Object.keys(ACTIONS) as ActionType[];
+
+function typeOf(raw: string): ActionType {
+  if (!(TYPES as string[]).includes(raw)) throw new HttpError(404, 'unknown action');
+  return raw as ActionType;
+}
+
+export function actionRoutes(ctx: AgentsContext): AgentRoute[] {
+  const row = (agentId: string, type: ActionType) =>
+    ctx.db.prepare('SELECT enabled, config FROM agent_actions WHERE agent_id = ? AND type = ?').get(agentId, type) as { enabled: number; config: string } | undefined;
+  const configOf = (agentId: string, type: ActionType): Record<string, unknown> => {
+    const r = row(agentId, type);
+    const parsed = ACTIONS[type].config.safeParse(r ? JSON.parse(r.config) : {});
+    return parsed.success ? parsed.data : ACTIONS[type].config.parse({});
+  };
+  const present = (agentId: string, type: ActionType) => {
+    const spec = ACTIONS[type];
+    return { type, name: spec.name, description: spec.description, requires: spec.requires, enabled: Boolean(row(agentId, type)?.enabled), config: configOf(agentId, type) };
+  };
+  const save = (agentId: string, type: ActionType, enabled: boolean, config: Record<string, unknown>) => {
+    const missing = ACTIONS[type].requires.find((k) => !config[k]);
+    if (enabled && missing) throw new HttpError(400, `config.${missing} is required before ${type} can be enabled`);
+    ctx.db
+      .prepare('INSERT INTO agent_actions (agent_id, type, enabled, config, updated_at) VALUES (?, ?, ?, ?, ?) ON CONFLICT(agent_id, type) DO UPDATE SET enabled = excluded.enabled, config = excluded.config, updated_at = excluded.updated_at')
+      .run(agentId, type, Number(enabled), JSON.stringify(config), Date.now());
+  };
+  const params = z.object({ type: z.string().max(40) });
+  const agentQuery = z.object({ agent: z.string().max(64).optional() });
+  return [
+    route({
+      method: 'get',
+      path: '/api/actions',
+      auth: 'bearer',
+      query: agentQuery,
+      handler: ({ caller, query }) => {
+        const a = selectAgent(ctx, caller.ws, query.agent);
+        return { agentId: a.id, actions: TYPES.map((t) => present(a.id, t)) };
+      },
+    }),
+    route({
+      method: 'post',
+      path: '/api/actions/:type/toggle',
+      auth: 'bearer',
+      params,
+      query: agentQuery,
+      body: z.object({ enabled: z.boolean(), agentId: z.string().max(64).optional() }),
+      handler: ({ caller, params: p, query, body }) => {
+        const type = typeOf(p.type);
+        const a = selectAgent(ctx, caller.ws, body.agentId ?? query.agent);
+        save(a.id, type, body.enabled, configOf(a.id, type));
+        return { action: present(a.id, type) };
+      },
+    }),
+    route({
+      method: 'post',
+      path: '/api/actions/:type/config',
+      auth: 'bearer',
+      params,
+      query: agentQuery,
+      body: z.object({ config: z.record(z.string(), z.unknown()), enabled: z.boolean().optional(), agentId: z.string().max(64).optional() }),
+      handler: ({ caller, params: p, query, body }) => {
+        const type = typeOf(p.type);
+        const a = selectAgent(ctx, caller.ws, body.agentId ?? query.agent);
+        const merged = ACTIONS[type].config.safeParse({ ...configOf(a.id, type), ...body.config });
+        if (!merged.success) {
+          const issue = merged.error.issues[0];
+          throw new HttpError(400, `config.${issue.path.map(String).join('.')}: ${issue.message}`);
+        }
+        save(a.id, type, body.enabled ?? Boolean(row(a.id, type)?.enabled), merged.data);
+        return { action: present(a.id, type) };
+      },
+    }),
+  ];
+}

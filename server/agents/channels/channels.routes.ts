@@ -1,0 +1,131 @@
+import { z } from 'zod';
+import { HttpError } from '../../http/errors';
+import type { AgentsContext } from '../context';
+import { route, type AgentRoute } from '../http';
+import { selectAgent } from '../agents/agents.service';
+import { connection, openCredentials, type ConnectionRow } from './delivery';
+import { CHANNELS, validatorOf, type ChannelName, type Check } from './providers';
+import { secretBox } from './secret-box';
+
+const iso = (t: number | null | undefined) => (typeof t === 'number' ? new Date(t).toISOString() : null);
+const parse = (s: string) => JSON.parse(s) as Record<string, unknown>;
+const NAMES = Object.keys(CHANNELS) as ChannelName[];
+
+/** Per-agent state of a channel; credentials never leave the server. */
+function present(name: ChannelName, c: ConnectionRow | undefined) {
+  const spec = CHANNELS[name];
+  return {
+    id: name, name: spec.name, description: spec.description, fields: spec.fields,
+    connected: Boolean(c), enabled: Boolean(c?.enabled), status: c ? c.status : 'disconnected',
+    account: c ? parse(c.account) : null, config: c ? parse(c.config) : {}, error: c?.error ?? null,
+    connected_at: iso(c?.connected_at), checked_at: iso(c?.checked_at),
+  };
+}
+const WEB = { id: 'web', name: 'Website widget', description: 'The embeddable chat widget (always on).', fields: [], builtin: true, connected: true, enabled: true, status: 'connected', account: null, config: {}, error: null };
+
+const channelParam = z.object({ channel: z.string().max(40) });
+const agentQuery = z.object({ agent: z.string().max(64).optional() });
+const configSchema = z.record(z.string().max(60), z.union([z.string().max(2000), z.number(), z.boolean(), z.null()])).refine((r) => Object.keys(r).length <= 20, 'at most 20 settings');
+
+function channelOf(raw: string): ChannelName {
+  if (raw === 'web') throw new HttpError(400, 'the web channel needs no credentials');
+  if (!(NAMES as string[]).includes(raw)) throw new HttpError(404, 'unknown channel');
+  return raw as ChannelName;
+}
+
+/** A provider field error reads like the platform's other validation errors. */
+function parseCredentials<T>(schema: z.ZodType<T>, body: unknown): T {
+  const r = schema.safeParse(body);
+  if (r.success) return r.data;
+  const issue = r.error.issues[0];
+  const field = issue.path.map(String).join('.');
+  const given = (body as Record<string, unknown>)[field];
+  throw new HttpError(400, given === undefined ? `${field} is required` : `${field}: ${issue.message}`);
+}
+
+export function channelRoutes(ctx: AgentsContext): AgentRoute[] {
+  const box = () => secretBox(ctx.config);
+  const list = (agentId: string) => [WEB, ...NAMES.map((n) => present(n, connection(ctx, agentId, n)))];
+  return [
+    route({
+      method: 'get',
+      path: '/api/channels',
+      auth: 'bearer',
+      query: agentQuery,
+      handler: ({ caller, query }) => {
+        const a = selectAgent(ctx, caller.ws, query.agent);
+        return { agentId: a.id, channels: list(a.id) };
+      },
+    }),
+    route({
+      method: 'post',
+      path: '/api/channels/:channel/connect',
+      auth: 'bearer',
+      params: channelParam,
+      query: agentQuery,
+      body: z.record(z.string(), z.unknown()),
+      handler: async ({ caller, params, query, body }) => {
+        const name = channelOf(params.channel);
+        const a = selectAgent(ctx, caller.ws, typeof body.agentId === 'string' ? body.agentId : query.agent);
+        const spec = CHANNELS[name];
+        const creds = parseCredentials(spec.credentials as z.ZodType<Record<string, string>>, body);
+        const check = await validatorOf(spec)(ctx.config, creds);
+        if (!check.ok) throw new HttpError(400, check.error);
+        if (name === 'slack' && check.account.team_id) {
+          const taken = ctx.db.prepare("SELECT agent_id FROM channel_connections WHERE channel = 'slack' AND json_extract(account, '$.team_id') = ? AND agent_id <> ?").get(check.account.team_id, a.id);
+          if (taken) throw new HttpError(409, 'this Slack workspace is already connected to another agent');
+        }
+        const now = Date.now();
+        ctx.db
+          .prepare(`INSERT INTO channel_connections (agent_id, channel, workspace_id, enabled, status, credentials, account, config, error, connected_at, checked_at)
+                    VALUES (?, ?, ?, 1, 'connected', ?, ?, '{}', NULL, ?, ?)
+                    ON CONFLICT(agent_id, channel) DO UPDATE SET enabled = 1, status = 'connected', credentials = excluded.credentials, account = excluded.account, error = NULL, connected_at = excluded.connected_at, checked_at = excluded.checked_at`)
+          .run(a.id, name, caller.ws, box().seal(JSON.stringify(creds)), JSON.stringify(check.account), now, now);
+        return { channel: present(name, connection(ctx, a.id, name)) };
+      },
+    }),
+    route({
+      method: 'post',
+      path: '/api/channels/:channel/test',
+      auth: 'bearer',
+      params: channelParam,
+      query: agentQuery,
+      handler: async ({ caller, params, query }) => {
+        const name = channelOf(params.channel);
+        const a = selectAgent(ctx, caller.ws, query.agent);
+        const c = connection(ctx, a.id, name);
+        if (!c) throw new HttpError(400, 'channel is not connected');
+        const creds = openCredentials(ctx, c.credentials);
+        const spec = CHANNELS[name];
+        const check: Check = creds ? await validatorOf(spec)(ctx.config, creds) : { ok: false, error: 'stored credentials cannot be read' };
+        ctx.db
+          .prepare('UPDATE channel_connections SET status = ?, error = ?, account = COALESCE(?, account), checked_at = ? WHERE agent_id = ? AND channel = ?')
+          .run(check.ok ? 'connected' : 'error', check.ok ? null : check.error, check.ok ? JSON.stringify(check.account) : null, Date.now(), a.id, name);
+        return { ok: check.ok, error: check.ok ? null : check.error, channel: present(name, connection(ctx, a.id, name)) };
+      },
+    }),
+    route({
+      method: 'patch',
+      path: '/api/channels/:channel',
+      auth: 'bearer',
+      params: channelParam,
+      query: agentQuery,
+      body: z.object({ enabled: z.boolean().optional(), config: configSchema.optional(), disconnect: z.boolean().optional(), connected: z.literal(false).optional(), agentId: z.string().max(64).optional() }).strict(),
+      handler: ({ caller, params, query, body }) => {
+        const name = channelOf(params.channel);
+        const a = selectAgent(ctx, caller.ws, body.agentId ?? query.agent);
+        const c = connection(ctx, a.id, name);
+        if (body.disconnect || body.connected === false) {
+          if (c) ctx.db.prepare('DELETE FROM channel_connections WHERE agent_id = ? AND channel = ?').run(a.id, name);
+          return { channel: present(name, undefined) };
+        }
+        if (!c) throw new HttpError(400, 'channel is not connected');
+        const config = body.config ? { ...parse(c.config), ...body.config } : parse(c.config);
+        ctx.db
+          .prepare('UPDATE channel_connections SET enabled = ?, config = ? WHERE agent_id = ? AND channel = ?')
+          .run(body.enabled === undefined ? c.enabled : Number(body.enabled), JSON.stringify(config), a.id, name);
+        return { channel: present(name, connection(ctx, a.id, name)) };
+      },
+    }),
+  ];
+}

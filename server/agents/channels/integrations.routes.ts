@@ -1,0 +1,96 @@
+import { z } from 'zod';
+import { HttpError } from '../../http/errors';
+import type { AgentsContext } from '../context';
+import { route, type AgentRoute } from '../http';
+import { openCredentials } from './delivery';
+import { INTEGRATIONS, validatorOf, type IntegrationName } from './providers';
+import { secretBox } from './secret-box';
+
+interface IntegrationRow {
+  provider: IntegrationName;
+  status: string;
+  credentials: string;
+  account: string;
+  error: string | null;
+  connected_at: number;
+  checked_at: number;
+}
+const iso = (t: number | undefined) => (typeof t === 'number' ? new Date(t).toISOString() : null);
+const NAMES = Object.keys(INTEGRATIONS) as IntegrationName[];
+
+function present(name: IntegrationName, r: IntegrationRow | undefined) {
+  const spec = INTEGRATIONS[name];
+  return {
+    provider: name, name: spec.name, description: spec.description, fields: spec.fields,
+    connected: Boolean(r), status: r ? r.status : 'disconnected', account: r ? (JSON.parse(r.account) as Record<string, string>) : null,
+    error: r?.error ?? null, connected_at: iso(r?.connected_at), checked_at: iso(r?.checked_at),
+  };
+}
+
+function providerOf(raw: string): IntegrationName {
+  if (!(NAMES as string[]).includes(raw)) throw new HttpError(404, 'unknown integration');
+  return raw as IntegrationName;
+}
+
+
+export function integrationRoutes(ctx: AgentsContext): AgentRoute[] {
+  const get = (ws: string, p: IntegrationName) => ctx.db.prepare('SELECT * FROM integrations WHERE workspace_id = ? AND provider = ?').get(ws, p) as IntegrationRow | undefined;
+  const params = z.object({ provider: z.string().max(40) });
+  return [
+    route({ method: 'get', path: '/api/integrations', auth: 'bearer', handler: ({ caller }) => ({ integrations: NAMES.map((n) => present(n, get(caller.ws, n))) }) }),
+    route({
+      method: 'post',
+      path: '/api/integrations/:provider/connect',
+      auth: 'bearer',
+      params,
+      body: z.record(z.string(), z.unknown()),
+      handler: async ({ caller, params: p, body }) => {
+        const name = providerOf(p.provider);
+        const spec = INTEGRATIONS[name];
+        const parsed = (spec.credentials as z.ZodType<Record<string, string>>).safeParse(body);
+        if (!parsed.success) {
+          const issue = parsed.error.issues[0];
+          const field = issue.path.map(String).join('.');
+          throw new HttpError(400, body[field] === undefined ? `${field} is required` : `${field}: ${issue.message}`);
+        }
+        const check = await validatorOf(spec)(ctx.config, parsed.data);
+        if (!check.ok) throw new HttpError(400, check.error);
+        const now = Date.now();
+        ctx.db
+          .prepare(`INSERT INTO integrations (workspace_id, provider, status, credentials, account, error, connected_at, checked_at) VALUES (?, ?, 'connected', ?, ?, NULL, ?, ?)
+                    ON CONFLICT(workspace_id, provider) DO UPDATE SET status = 'connected', credentials = excluded.credentials, account = excluded.account, error = NULL, connected_at = excluded.connected_at, checked_at = excluded.checked_at`)
+          .run(caller.ws, name, secretBox(ctx.config).seal(JSON.stringify(parsed.data)), JSON.stringify(check.account), now, now);
+        return { integration: present(name, get(caller.ws, name)) };
+      },
+    }),
+    route({
+      method: 'post',
+      path: '/api/integrations/:provider/test',
+      auth: 'bearer',
+      params,
+      handler: async ({ caller, params: p }) => {
+        const name = providerOf(p.provider);
+        const r = get(caller.ws, name);
+        if (!r) throw new HttpError(400, 'integration is not connected');
+        const creds = openCredentials(ctx, r.credentials);
+        const check = creds ? await validatorOf(INTEGRATIONS[name])(ctx.config, creds) : { ok: false as const, error: 'stored credentials cannot be read' };
+        ctx.db
+          .prepare('UPDATE integrations SET status = ?, error = ?, account = COALESCE(?, account), checked_at = ? WHERE workspace_id = ? AND provider = ?')
+          .run(check.ok ? 'connected' : 'error', check.ok ? null : check.error, check.ok ? JSON.stringify(check.account) : null, Date.now(), caller.ws, name);
+        return { ok: check.ok, error: check.ok ? null : check.error, integration: present(name, get(caller.ws, name)) };
+      },
+    }),
+    route({
+      method: 'post',
+      path: '/api/integrations/:provider/disconnect',
+      auth: 'bearer',
+      params,
+      handler: ({ caller, params: p }) => {
+        const name = providerOf(p.provider);
+        if (!get(caller.ws, name)) throw new HttpError(400, 'integration is not connected');
+        ctx.db.prepare('DELETE FROM integrations WHERE workspace_id = ? AND provider = ?').run(caller.ws, name);
+        return { integration: present(name, undefined) };
+      },
+    }),
+  ];
+}

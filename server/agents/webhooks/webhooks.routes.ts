@@ -1,0 +1,155 @@
+import { z } from 'zod';
+import { HttpError } from '../../http/errors';
+import type { AgentsContext, Caller } from '../context';
+import { route, type AgentRoute } from '../http';
+import { newId } from '../ids';
+import { EVENT_NAMES } from '../events';
+import { getAgent } from '../agents/agents.service';
+import { assertPublicUrl } from '../knowledge/net-guard';
+import { MAX_ATTEMPTS, RETRY_DELAYS_S, workspaceSecret, type DeliveryRow, type WebhookDispatcher } from './dispatcher';
+import { DELIVERY_HEADER, EVENT_HEADER, SIGNATURE_HEADER, TOLERANCE_SECONDS } from './sender';
+
+export const MAX_WEBHOOKS = 20;
+const iso = (t: number | null) => (t === null ? null : new Date(t).toISOString());
+
+interface WebhookRow {
+  id: string;
+  workspace_id: string;
+  agent_id: string | null;
+  url: string;
+  events: string;
+  created_at: number;
+}
+
+const present = (w: WebhookRow) => ({ id: w.id, agentId: w.agent_id, url: w.url, events: JSON.parse(w.events) as string[], created_at: iso(w.created_at) });
+
+/** A delivery as written: never the payload body, never the secret. */
+export const presentDelivery = (d: DeliveryRow) => ({
+  id: d.id,
+  delivery_id: d.delivery_id,
+  webhook_id: d.webhook_id,
+  agentId: d.agent_id,
+  event: d.event,
+  url: d.url,
+  status: d.status,
+  ok: d.ok === 1,
+  state: d.state,
+  attempts: d.attempts,
+  error: d.error,
+  next_attempt_at: d.state === 'pending' ? iso(d.next_attempt_at) : null,
+  created_at: iso(d.created_at),
+});
+
+/** The signing scheme receivers implement. */
+export const SIGNING_SCHEME = {
+  header: SIGNATURE_HEADER,
+  format: 't=<unix>,v1=<hex>',
+  algorithm: 'HMAC-SHA256',
+  signedPayload: '<t>.<raw request body>',
+  toleranceSeconds: TOLERANCE_SECONDS,
+  headers: [SIGNATURE_HEADER, EVENT_HEADER, DELIVERY_HEADER, 'Content-Type'],
+  retries: MAX_ATTEMPTS - 1,
+  retryDelaysSeconds: [...RETRY_DELAYS_S],
+};
+
+export function requireOwner(caller: Caller): void {
+  if (caller.role !== 'owner') throw new HttpError(403, 'workspace owner only', { role: caller.role, required: 'owner' });
+}
+
+const agentQuery = z.object({ agent: z.string().max(64).optional() });
+const idParam = z.object({ id: z.string().max(64) });
+
+export function webhookRoutes(ctx: AgentsContext, dispatcher: WebhookDispatcher, allowPrivate: boolean): AgentRoute[] {
+  const find = (ws: string, id: string) => {
+    const w = ctx.db.prepare('SELECT * FROM webhooks WHERE id = ? AND workspace_id = ?').get(id, ws) as WebhookRow | undefined;
+    if (!w) throw new HttpError(404, 'webhook not found');
+    return w;
+  };
+  return [
+    route({
+      method: 'get',
+      path: '/api/webhooks',
+      auth: 'bearer',
+      query: agentQuery,
+      handler: ({ caller, query }) => {
+        const agent = query.agent ? getAgent(ctx, caller.ws, query.agent).id : null;
+        const rows = (agent
+          ? ctx.db.prepare('SELECT * FROM webhooks WHERE workspace_id = ? AND (agent_id IS NULL OR agent_id = ?) ORDER BY created_at, id').all(caller.ws, agent)
+          : ctx.db.prepare('SELECT * FROM webhooks WHERE workspace_id = ? ORDER BY created_at, id').all(caller.ws)) as WebhookRow[];
+        return { webhooks: rows.map(present), events: [...EVENT_NAMES] };
+      },
+    }),
+    route({
+      method: 'get',
+      path: '/api/webhooks/secret',
+      auth: 'bearer',
+      handler: ({ caller }) => {
+        requireOwner(caller);
+        return { secret: workspaceSecret(ctx, caller.ws), scheme: SIGNING_SCHEME, ...SIGNING_SCHEME };
+      },
+    }),
+    route({
+      method: 'get',
+      path: '/api/webhooks/deliveries',
+      auth: 'bearer',
+      query: z.object({ agent: z.string().max(64).optional(), limit: z.coerce.number().int().min(1).max(200).default(50) }),
+      handler: ({ caller, query }) => {
+        const agent = query.agent ? getAgent(ctx, caller.ws, query.agent).id : null;
+        const rows = (agent
+          ? ctx.db.prepare('SELECT * FROM webhook_deliveries WHERE workspace_id = ? AND agent_id = ? ORDER BY seq DESC LIMIT ?').all(caller.ws, agent, query.limit)
+          : ctx.db.prepare('SELECT * FROM webhook_deliveries WHERE workspace_id = ? ORDER BY seq DESC LIMIT ?').all(caller.ws, query.limit)) as DeliveryRow[];
+        return { deliveries: rows.map(presentDelivery) };
+      },
+    }),
+    route({
+      method: 'post',
+      path: '/api/webhooks',
+      auth: 'bearer',
+      query: agentQuery,
+      body: z.object({
+        url: z.string().trim().min(1).max(2000),
+        events: z.array(z.enum(EVENT_NAMES)).min(1, 'events must name at least one event').max(EVENT_NAMES.length),
+        agentId: z.string().max(64).optional(),
+      }),
+      handler: async ({ caller, query, body }) => {
+        const url = (await assertPublicUrl(body.url, { allowPrivate, httpsOnly: true })).toString();
+        const pick = body.agentId ?? query.agent;
+        // Convention: omitted means the workspace's first agent; before any agent exists the endpoint covers the workspace.
+        const first = ctx.db.prepare('SELECT id FROM agents WHERE workspace_id = ? ORDER BY created_at, id LIMIT 1').get(caller.ws) as { id: string } | undefined;
+        const agentId = pick ? getAgent(ctx, caller.ws, pick).id : first?.id ?? null;
+        const count = (ctx.db.prepare('SELECT COUNT(*) AS n FROM webhooks WHERE workspace_id = ?').get(caller.ws) as { n: number }).n;
+        if (count >= MAX_WEBHOOKS) throw new HttpError(400, `at most ${MAX_WEBHOOKS} webhooks per workspace`);
+        const id = newId('whk');
+        const events = [...new Set(body.events)];
+        ctx.db.prepare('INSERT INTO webhooks (id, workspace_id, agent_id, url, events, created_at) VALUES (?, ?, ?, ?, ?, ?)').run(id, caller.ws, agentId, url, JSON.stringify(events), Date.now());
+        workspaceSecret(ctx, caller.ws);
+        return { webhook: present(find(caller.ws, id)) };
+      },
+    }),
+    route({
+      method: 'post',
+      path: '/api/webhooks/:id/test',
+      auth: 'bearer',
+      params: idParam,
+      handler: async ({ caller, params }) => {
+        const w = find(caller.ws, params.id);
+        const body = JSON.stringify({ event: 'webhook.test', created_at: new Date().toISOString(), data: { webhookId: w.id, message: 'This is a test event.' } });
+        const queued = dispatcher.enqueue(w, 'webhook.test', body);
+        const d = await dispatcher.attempt(queued);
+        return { ok: d.ok === 1, delivery: presentDelivery(d) };
+      },
+    }),
+    route({
+      method: 'delete',
+      path: '/api/webhooks/:id',
+      auth: 'bearer',
+      params: idParam,
+      handler: ({ caller, params }) => {
+        find(caller.ws, params.id);
+        ctx.db.prepare('DELETE FROM webhooks WHERE id = ?').run(params.id);
+        dispatcher.cancelFor(params.id);
+        return { ok: true };
+      },
+    }),
+  ];
+}

@@ -1,0 +1,124 @@
+import { resolveCname as dnsResolveCname } from 'node:dns/promises';
+import { isIP } from 'node:net';
+import { z } from 'zod';
+import { HttpError } from '../../http/errors';
+import type { AgentsContext } from '../context';
+import { route, type AgentRoute } from '../http';
+import { newId } from '../ids';
+import { getAgent, selectAgent } from '../agents/agents.service';
+
+/** CNAME lookup; injectable so tests answer without the network. */
+export type CnameResolver = (host: string) => Promise<string[]>;
+export const systemCnameResolver: CnameResolver = (host) => dnsResolveCname(host);
+
+export const MAX_DOMAINS = 10;
+
+interface DomainRow {
+  id: string;
+  workspace_id: string;
+  agent_id: string | null;
+  domain: string;
+  status: 'checking' | 'active' | 'misconfigured';
+  error: string | null;
+  cname: string | null;
+  checked_at: number | null;
+  verified_at: number | null;
+  created_at: number;
+}
+
+const iso = (t: number | null) => (t === null ? null : new Date(t).toISOString());
+const norm = (h: string) => h.trim().toLowerCase().replace(/\.$/, '');
+const present = (d: DomainRow) => ({
+  id: d.id, agentId: d.agent_id, domain: d.domain, status: d.status, error: d.error, cname: d.cname,
+  checked_at: iso(d.checked_at), verified_at: iso(d.verified_at), created_at: iso(d.created_at),
+});
+
+const LABEL = /^(?!-)[a-z0-9-]{1,63}(?<!-)$/;
+const domainName = z
+  .string()
+  .trim()
+  .min(1)
+  .max(253)
+  .transform(norm)
+  .refine((d) => !isIP(d) && d.split('.').length >= 2 && d.split('.').every((l) => LABEL.test(l)) && /^[a-z]{2,63}$|^xn--[a-z0-9-]+$/.test(d.split('.').at(-1) ?? ''), 'not a valid domain name');
+
+export function domainRoutes(ctx: AgentsContext, resolveCname: CnameResolver): AgentRoute[] {
+  const target = ctx.config.cnameTarget;
+  const find = (ws: string, id: string) => {
+    const d = ctx.db.prepare('SELECT * FROM domains WHERE id = ? AND workspace_id = ?').get(id, ws) as DomainRow | undefined;
+    if (!d) throw new HttpError(404, 'domain not found');
+    return d;
+  };
+  const dns = { type: 'CNAME', target };
+  return [
+    route({
+      method: 'get',
+      path: '/api/domains',
+      auth: 'bearer',
+      query: z.object({ agent: z.string().max(64).optional() }),
+      handler: ({ caller, query }) => {
+        const agent = query.agent ? getAgent(ctx, caller.ws, query.agent).id : null;
+        const rows = (agent
+          ? ctx.db.prepare('SELECT * FROM domains WHERE workspace_id = ? AND agent_id = ? ORDER BY created_at, id').all(caller.ws, agent)
+          : ctx.db.prepare('SELECT * FROM domains WHERE workspace_id = ? ORDER BY created_at, id').all(caller.ws)) as DomainRow[];
+        return { domains: rows.map(present), target, dns };
+      },
+    }),
+    route({
+      method: 'post',
+      path: '/api/domains',
+      auth: 'bearer',
+      query: z.object({ agent: z.string().max(64).optional() }),
+      body: z.object({ domain: domainName, agentId: z.string().max(64).optional() }),
+      handler: ({ caller, query, body }) => {
+        if (body.domain === target || body.domain.endsWith(`.${target}`)) throw new HttpError(400, 'domain: choose your own domain, not the CNAME target');
+        const agent = selectAgent(ctx, caller.ws, body.agentId ?? query.agent);
+        if (ctx.db.prepare('SELECT 1 FROM domains WHERE domain = ?').get(body.domain)) throw new HttpError(409, 'domain already added');
+        const count = (ctx.db.prepare('SELECT COUNT(*) AS n FROM domains WHERE workspace_id = ?').get(caller.ws) as { n: number }).n;
+        if (count >= MAX_DOMAINS) throw new HttpError(400, `at most ${MAX_DOMAINS} domains per workspace`);
+        const id = newId('dom');
+        const now = Date.now();
+        ctx.db
+          .prepare("INSERT INTO domains (id, workspace_id, agent_id, domain, status, created_at, updated_at) VALUES (?, ?, ?, ?, 'checking', ?, ?)")
+          .run(id, caller.ws, agent.id, body.domain, now, now);
+        return { domain: present(find(caller.ws, id)), dns };
+      },
+    }),
+    route({
+      method: 'post',
+      path: '/api/domains/:id/refresh',
+      auth: 'bearer',
+      params: z.object({ id: z.string().max(64) }),
+      handler: async ({ caller, params }) => {
+        const d = find(caller.ws, params.id);
+        let answers: string[] = [];
+        let failure: string | null = null;
+        try {
+          answers = (await resolveCname(d.domain)).map(norm);
+        } catch (err) {
+          const code = (err as { code?: string }).code;
+          failure = code === 'ENODATA' || code === 'ENOTFOUND' ? 'no CNAME record found yet' : `DNS lookup failed (${code ?? 'error'})`;
+        }
+        const now = Date.now();
+        const ok = answers.includes(target);
+        const status = ok ? 'active' : answers.length ? 'misconfigured' : 'checking';
+        const error = ok ? null : answers.length ? `CNAME points to ${answers.join(', ')}, expected ${target}` : failure ?? 'no CNAME record found yet';
+        ctx.db
+          .prepare('UPDATE domains SET status = ?, error = ?, cname = ?, checked_at = ?, verified_at = CASE WHEN ? THEN COALESCE(verified_at, ?) ELSE NULL END, updated_at = ? WHERE id = ?')
+          .run(status, error, answers[0] ?? null, now, ok ? 1 : 0, now, now, d.id);
+        return { domain: present(find(caller.ws, d.id)), dns };
+      },
+    }),
+    route({
+      method: 'delete',
+      path: '/api/domains/:id',
+      auth: 'bearer',
+      params: z.object({ id: z.string().max(64) }),
+      handler: ({ caller, params }) => {
+        find(caller.ws, params.id);
+        ctx.db.prepare('DELETE FROM domains WHERE id = ?').run(params.id);
+        return { ok: true };
+      },
+    }),
+  ];
+}

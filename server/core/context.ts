@@ -1,0 +1,29 @@
+import type { Request } from 'express';
+import type { Role } from './security/policy';
+import type { Config, Mode } from './config';
+import type { RateLimiter } from './http/rate-limit';
+import type { Store } from './store/types';
+import type { SeedSpec } from './store/seed';
+
+/**
+ * What an app adds to the context, declared by the app itself through interface merging
+ * (`declare module '…/core/context' { interface AppExtensions { … } }`), so the core names no app.
+ */
+export interface AppExtensions {}
+
+/** Everything a route handler may use besides its request. */
+export interface AppContext extends AppExtensions {
+  mode: Mode;
+  config: Config;
+  store: Store;
+  /** Per-install HMAC secret for kit_tid and every other token. */
+  secret: Buffer;
+  /** The bench's own workspace (bench mode). */
+  benchWorkspace: string | null;
+  limits: { newWorkspace: RateLimiter };
+  log: (line: string) => void;
+  /** The seed data a new workspace starts with (the app's seed specs). */
+  seeds: SeedSpec[];
+  /** Central: the enrolled bench a sync request's token names (refusing unknown or revoked tokens). */
+  authenticateBench?: (req: Request) => Promise<{ ws: string; bench: string; role: Role | null }>;
+}

@@ -1,0 +1,295 @@
+import Database from 'better-sqlite3';
+import { randomBytes } from 'node:crypto';
+import { formatHlc, HlcClock, type Hlc } from '../../../shared/hlc';
+import { assertDeclared, lookupIndexName, matches, type Lookup } from './lookups';
+import { migrate } from './migrate';
+import { SqliteReplica } from './sqlite-replica';
+import type { Doc, ListOptions, Store, StoreHealth, TransactOptions, Tx, WorkspaceRow } from './types';
+
+interface RecordRow {
+  data: string;
+  stamps: string;
+  deleted: number;
+}
+
+export interface SqliteStoreOptions {
+  /** Path of the database file, or ':memory:'. */
+  file: string;
+  /** HLC node id; defaults to one generated and kept in the database. */
+  node?: string;
+  wall?: () => number;
+  /** Called with every SQL statement run, values inlined (tests check what a write costs). */
+  verbose?: (sql: string) => void;
+}
+
+/** Serialises write transactions so an awaited step can never interleave two of them. */
+class WriteLock {
+  private tail: Promise<void> = Promise.resolve();
+  run<T>(fn: () => Promise<T>): Promise<T> {
+    const result = this.tail.then(fn);
+    this.tail = result.then(
+      () => undefined,
+      () => undefined,
+    );
+    return result;
+  }
+}
+
+const same = (a: unknown, b: unknown): boolean => a === b || JSON.stringify(a) === JSON.stringify(b);
+
+export class SqliteStore implements Store {
+  readonly db: Database.Database;
+  readonly clock: HlcClock;
+  readonly node: string;
+  readonly replica: SqliteReplica;
+  private readonly lock = new WriteLock();
+  private readonly q;
+  /** One statement per lookup, reaching its rows through the lookup's partial index. */
+  private readonly finders = new Map<string, Database.Statement<[string, string], { data: string }>>();
+
+  constructor(opts: SqliteStoreOptions) {
+    this.db = new Database(opts.file, opts.verbose ? { verbose: (sql) => opts.verbose?.(String(sql)) } : {});
+    this.db.pragma('journal_mode = WAL');
+    this.db.pragma('synchronous = NORMAL');
+    this.db.pragma('foreign_keys = ON');
+    this.db.pragma('busy_timeout = 5000');
+    // A write reaches a random leaf of each index (an IMEI key); with 100,000 devices the indexes
+    // outgrow SQLite's default 2 MB page cache, and each write would re-read pages. Up to 32 MB.
+    this.db.pragma('cache_size = -32768');
+    migrate(this.db);
+    const db = this.db;
+    this.q = {
+      getMeta: db.prepare<[string], { value: string }>('SELECT value FROM meta WHERE key = ?'),
+      setMeta: db.prepare('INSERT INTO meta (key, value) VALUES (?, ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value'),
+      getRow: db.prepare<[string, string, string], RecordRow>('SELECT data, stamps, deleted FROM records WHERE ws = ? AND coll = ? AND id = ?'),
+      listAsc: db.prepare<[string, string, number], { data: string }>(
+        'SELECT data FROM records WHERE ws = ? AND coll = ? AND deleted = 0 ORDER BY rowid LIMIT ?',
+      ),
+      listDesc: db.prepare<[string, string, number], { data: string }>(
+        'SELECT data FROM records WHERE ws = ? AND coll = ? AND deleted = 0 ORDER BY rowid DESC LIMIT ?',
+      ),
+      // Kept by triggers on records (migration 003): one key lookup, whatever the collection's size.
+      count: db.prepare<[string, string], { n: number }>('SELECT live AS n FROM record_counts WHERE ws = ? AND coll = ?'),
+      upsert: db.prepare(
+        `INSERT INTO records (ws, coll, id, data, stamps, deleted, hlc) VALUES (?, ?, ?, ?, ?, ?, ?)
+         ON CONFLICT(ws, coll, id) DO UPDATE SET data = excluded.data, stamps = excluded.stamps, deleted = excluded.deleted, hlc = excluded.hlc`,
+      ),
+      change: db.prepare('INSERT INTO changes (ws, coll, id, hlc, fields) VALUES (?, ?, ?, ?, ?)'),
+      seriesNext: db.prepare<[string, string, number], { next: number }>(
+        'INSERT INTO series (ws, name, next) VALUES (?, ?, ?) ON CONFLICT(ws, name) DO UPDATE SET next = next + 1 RETURNING next',
+      ),
+      seriesBump: db.prepare(
+        'INSERT INTO series (ws, name, next) VALUES (?, ?, ?) ON CONFLICT(ws, name) DO UPDATE SET next = MAX(next, excluded.next)',
+      ),
+      getWs: db.prepare<[string], { id: string; created: number; kind: string; seeded: number }>(
+        'SELECT id, created, kind, seeded FROM workspaces WHERE id = ?',
+      ),
+      addWs: db.prepare('INSERT OR IGNORE INTO workspaces (id, created, kind) VALUES (?, ?, ?)'),
+      seeded: db.prepare('UPDATE workspaces SET seeded = 1 WHERE id = ?'),
+      begin: db.prepare('BEGIN IMMEDIATE'),
+      commit: db.prepare('COMMIT'),
+      rollback: db.prepare('ROLLBACK'),
+    };
+    let node = opts.node ?? this.q.getMeta.get('node_id')?.value;
+    if (!node) {
+      node = `n${randomBytes(6).toString('hex')}`;
+      this.q.setMeta.run('node_id', node);
+    }
+    this.node = node;
+    this.clock = new HlcClock(node, opts.wall);
+    this.replica = new SqliteReplica(this.db, this.clock, (fn) => this.lock.run(fn));
+  }
+
+  async get<T extends Doc = Doc>(ws: string, coll: string, id: string): Promise<T | null> {
+    return this.readOne<T>(ws, coll, id);
+  }
+
+  async list<T extends Doc = Doc>(ws: string, coll: string, opts?: ListOptions): Promise<T[]> {
+    return this.readJson(ws, coll, opts).map((s) => JSON.parse(s) as T);
+  }
+
+  async listJson(ws: string, coll: string, opts?: ListOptions): Promise<string[]> {
+    return this.readJson(ws, coll, opts);
+  }
+
+  async count(ws: string, coll: string): Promise<number> {
+    return this.q.count.get(ws, coll)?.n ?? 0;
+  }
+
+  async find<T extends Doc = Doc>(ws: string, coll: string, field: string, value: string): Promise<T[]> {
+    return this.findRows<T>(ws, coll, field, value);
+  }
+
+  async ensureLookups(lookups: readonly Lookup[]): Promise<void> {
+    for (const l of lookups) {
+      // Partial index: only the collection's live records, by workspace and the field's value.
+      this.db.exec(
+        `CREATE INDEX IF NOT EXISTS ${lookupIndexName(l)} ON records (ws, json_extract(data, '$.${l.field}')) WHERE coll = '${l.coll}' AND deleted = 0`,
+      );
+    }
+  }
+
+  transact<T>(ws: string, fn: (tx: Tx) => Promise<T>, opts?: TransactOptions): Promise<T> {
+    return this.lock.run(async () => {
+      this.q.begin.run();
+      try {
+        const seedStamp = formatHlc({ ms: 0, counter: 0, node: this.node });
+        const result = await fn(this.txFor(ws, opts?.seed ? () => seedStamp : () => this.clock.tick()));
+        this.q.commit.run();
+        return result;
+      } catch (err) {
+        if (this.db.inTransaction) this.q.rollback.run();
+        throw err;
+      }
+    });
+  }
+
+  async workspace(id: string): Promise<WorkspaceRow | null> {
+    const row = this.q.getWs.get(id);
+    return row ? { ...row, seeded: row.seeded === 1 } : null;
+  }
+
+  async createWorkspace(id: string, kind: string): Promise<WorkspaceRow> {
+    this.q.addWs.run(id, Date.now(), kind);
+    return (await this.workspace(id)) as WorkspaceRow;
+  }
+
+  async markSeeded(id: string): Promise<void> {
+    this.q.seeded.run(id);
+  }
+
+  async meta(key: string): Promise<string | null> {
+    return this.q.getMeta.get(key)?.value ?? null;
+  }
+
+  async setMeta(key: string, value: string): Promise<void> {
+    this.q.setMeta.run(key, value);
+  }
+
+  async health(): Promise<StoreHealth> {
+    return this.db.open ? { kind: 'sqlite', reachable: true, schema: this.replica.schemaVersion() } : { kind: 'sqlite', reachable: false, schema: null };
+  }
+
+  /** Checkpoint the WAL into the main file and close (clean shutdown). */
+  close(): void {
+    if (!this.db.open) return;
+    this.db.pragma('wal_checkpoint(TRUNCATE)');
+    this.db.close();
+  }
+
+  private readOne<T>(ws: string, coll: string, id: string): T | null {
+    const row = this.q.getRow.get(ws, coll, id);
+    return row && row.deleted === 0 ? (JSON.parse(row.data) as T) : null;
+  }
+
+  private findRows<T>(ws: string, coll: string, field: string, value: string): T[] {
+    const l = assertDeclared(coll, field);
+    const name = lookupIndexName(l);
+    let stmt = this.finders.get(name);
+    if (!stmt) {
+      // The collection and the field are written into the statement so SQLite can use the partial index.
+      stmt = this.db.prepare<[string, string], { data: string }>(
+        `SELECT data FROM records WHERE coll = '${l.coll}' AND ws = ? AND json_extract(data, '$.${l.field}') = ? AND deleted = 0 ORDER BY rowid`,
+      );
+      this.finders.set(name, stmt);
+    }
+    return stmt
+      .all(ws, value)
+      .map((r) => JSON.parse(r.data) as Record<string, unknown>)
+      .filter((d) => matches(d, field, value)) as T[];
+  }
+
+  private readJson(ws: string, coll: string, opts?: ListOptions): string[] {
+    const stmt = opts?.reverse ? this.q.listDesc : this.q.listAsc;
+    return stmt.all(ws, coll, opts?.limit ?? -1).map((r) => r.data);
+  }
+
+  private write(ws: string, coll: string, id: string, data: Doc, stamps: Record<string, Hlc>, changed: Doc, hlc: Hlc, deleted: boolean) {
+    this.q.upsert.run(ws, coll, id, JSON.stringify(data), JSON.stringify(stamps), deleted ? 1 : 0, hlc);
+    this.q.change.run(ws, coll, id, hlc, JSON.stringify(changed));
+  }
+
+  private txFor(ws: string, stamp: () => Hlc): Tx {
+    const store = this;
+    const q = this.q;
+    return {
+      ws,
+      async get<T extends Doc = Doc>(coll: string, id: string) {
+        return store.readOne<T>(ws, coll, id);
+      },
+      async list<T extends Doc = Doc>(coll: string, opts?: ListOptions) {
+        return store.readJson(ws, coll, opts).map((s) => JSON.parse(s) as T);
+      },
+      async count(coll: string) {
+        return q.count.get(ws, coll)?.n ?? 0;
+      },
+      async find<T extends Doc = Doc>(coll: string, field: string, value: string) {
+        return store.findRows<T>(ws, coll, field, value);
+      },
+      async put<T extends Doc>(coll: string, id: string, doc: T) {
+        const row = q.getRow.get(ws, coll, id);
+        const hlc = stamp();
+        const alive = row !== undefined && row.deleted === 0;
+        // A re-created record also drops the fields of its tombstoned past (with this stamp),
+        // so every replica ends up with exactly `doc`.
+        const old: Doc = row ? JSON.parse(row.data) : {};
+        const stamps: Record<string, Hlc> = row ? JSON.parse(row.stamps) : {};
+        const changed: Doc = {};
+        for (const [k, v] of Object.entries(doc)) {
+          if (v === undefined) continue;
+          if (!alive || !same(old[k], v)) {
+            changed[k] = v;
+            stamps[k] = hlc;
+          }
+        }
+        for (const k of Object.keys(old)) {
+          if (!(k in doc) || doc[k] === undefined) {
+            changed[k] = null;
+            stamps[k] = hlc;
+          }
+        }
+        if (row && row.deleted === 1) {
+          changed._deleted = false;
+          stamps._deleted = hlc;
+        }
+        if (Object.keys(changed).length > 0) store.write(ws, coll, id, doc, stamps, changed, hlc, false);
+        return doc;
+      },
+      async patch<T extends Doc = Doc>(coll: string, id: string, fields: Doc) {
+        const row = q.getRow.get(ws, coll, id);
+        if (!row || row.deleted === 1) return null;
+        const data: Doc = JSON.parse(row.data);
+        const stamps: Record<string, Hlc> = JSON.parse(row.stamps);
+        const hlc = stamp();
+        const changed: Doc = {};
+        for (const [k, v] of Object.entries(fields)) {
+          if (v === undefined || same(data[k], v)) continue;
+          data[k] = v;
+          changed[k] = v;
+          stamps[k] = hlc;
+        }
+        if (Object.keys(changed).length > 0) store.write(ws, coll, id, data, stamps, changed, hlc, false);
+        return data as T;
+      },
+      async remove(coll: string, id: string) {
+        const row = q.getRow.get(ws, coll, id);
+        if (!row || row.deleted === 1) return false;
+        const hlc = stamp();
+        const stamps: Record<string, Hlc> = JSON.parse(row.stamps);
+        stamps._deleted = hlc;
+        store.write(ws, coll, id, JSON.parse(row.data), stamps, { _deleted: true }, hlc, true);
+        return true;
+      },
+      async next(series: string, opts?: { start?: number }) {
+        if (store.replica.leasedWorkspace() === ws) return store.replica.issueLeased(ws, series, opts?.start ?? 1);
+        return (q.seriesNext.get(ws, series, opts?.start ?? 1) as { next: number }).next;
+      },
+      async bumpSeries(series: string, atLeast: number) {
+        q.seriesBump.run(ws, series, atLeast);
+      },
+      async trimLocal(coll: string, keep: number) {
+        return store.replica.trimNow(ws, coll, keep);
+      },
+    };
+  }
+}

@@ -1,0 +1,111 @@
+import { z } from 'zod';
+import { clamp, createShape, json, num, patchShape, text } from '../../../../shared/fields';
+import { jstDate } from '../../../../shared/dates';
+import { defineRoute } from '../../../core/http/define-route';
+import { badRequest, notFound } from '../../../core/http/errors';
+import { issueNumber } from '../../../core/store/series';
+import type { Doc } from '../../../core/store/types';
+import { CAPACITY, CAPACITY_LOAD, CONFIG_ID, CONFIG_KEYS, configOf, LOAD_NUMBERS, mergeConfig, weekView } from './capacity.service';
+
+const loadFields = {
+  date: text(10),
+  cust: text(120),
+  // units: a number (clamped 0..1,000,000); a value that is not a number is refused (400)
+  qty: json(num().zod.transform((n) => clamp(Math.trunc(n), 0, 1_000_000))).default(0),
+  kind: text(40).default('キッティング'),
+  note: text(300),
+};
+const createLoad = createShape(loadFields);
+const patchLoad = patchShape(loadFields);
+const idParams = z.object({ id: z.string().min(1).max(40) });
+
+function checkDate(date: string | undefined): void {
+  if (date === undefined) return;
+  const d = new Date(`${date}T00:00:00Z`);
+  if (!/^\d{4}-\d{2}-\d{2}$/.test(date) || Number.isNaN(d.getTime()) || d.toISOString().slice(0, 10) !== date) {
+    throw badRequest('invalid date', { message: '日付(date)は YYYY-MM-DD 形式で指定してください' });
+  }
+}
+
+/** Config numbers: each sent key must be a finite number ≥ 0 (else 400, nothing stored). */
+function checkConfig(body: Record<string, unknown>): void {
+  const bad = CONFIG_KEYS.filter((k) => {
+    const v = body[k];
+    if (v === undefined || v === null) return false;
+    const n = typeof v === 'number' ? v : typeof v === 'string' && v.trim() !== '' ? Number(v) : NaN;
+    return !(Number.isFinite(n) && n >= 0);
+  });
+  if (bad.length) throw badRequest('invalid config', { message: `${bad.join(', ')} は0以上の数値で指定してください`, fields: bad });
+}
+
+const byDate = (a: Doc, b: Doc) => String(a.date).localeCompare(String(b.date)) || String(a.id).localeCompare(String(b.id));
+const loadNotFound = () => notFound('load entry not found');
+
+export const capacityRoutes = [
+  defineRoute({
+    method: 'get',
+    path: '/api/capacity',
+    auth: 'ops:view',
+    handler: async ({ app, ws }) => {
+      const config = configOf(await app.store.get(ws, CAPACITY, CONFIG_ID));
+      const load = (await app.store.list(ws, CAPACITY_LOAD)).sort(byDate);
+      return { config, load, ...weekView(config, load) };
+    },
+  }),
+  defineRoute({
+    method: 'post',
+    path: '/api/capacity/config',
+    auth: 'ops:edit',
+    body: z.record(z.string(), z.unknown(), { error: 'body must be a JSON object' }),
+    handler: async ({ app, ws, body }) => {
+      checkConfig(body);
+      const config = await app.store.transact(ws, async (tx) => {
+        const next = mergeConfig(configOf(await tx.get(CAPACITY, CONFIG_ID)), body);
+        await tx.put(CAPACITY, CONFIG_ID, { id: CONFIG_ID, ...next });
+        return next;
+      });
+      return { config };
+    },
+  }),
+  defineRoute({
+    method: 'post',
+    path: '/api/capacity/load',
+    auth: 'ops:edit',
+    body: createLoad,
+    handler: async ({ app, ws, body }) => {
+      const date = body.date || jstDate();
+      checkDate(date);
+      const entry = await app.store.transact(ws, async (tx) => {
+        const id = (await issueNumber(tx, LOAD_NUMBERS)).value;
+        return tx.put(CAPACITY_LOAD, id, { id, ...body, date, created: Date.now() });
+      });
+      return { entry };
+    },
+  }),
+  defineRoute({
+    method: 'post',
+    path: '/api/capacity/load/:id',
+    auth: 'ops:edit',
+    params: idParams,
+    body: patchLoad,
+    handler: async ({ app, ws, params, body }) => {
+      checkDate(body.date);
+      const entry = await app.store.transact(ws, async (tx) => {
+        const updated = await tx.patch(CAPACITY_LOAD, params.id, { ...body, updated: Date.now() });
+        if (!updated) throw loadNotFound();
+        return updated;
+      });
+      return { entry };
+    },
+  }),
+  defineRoute({
+    method: 'post',
+    path: '/api/capacity/load/:id/delete',
+    auth: 'ops:edit',
+    params: idParams,
+    handler: async ({ app, ws, params }) => {
+      if (!(await app.store.transact(ws, (tx) => tx.remove(CAPACITY_LOAD, params.id)))) throw loadNotFound();
+      return { id: params.id };
+    },
+  }),
+];

@@ -1,0 +1,99 @@
+import { jstDate } from '../../../../shared/dates';
+import { declareSeries, padNumber } from '../../../core/store/series';
+import type { Doc } from '../../../core/store/types';
+
+export const CAPACITY = 'capacity';
+export const CONFIG_ID = 'config';
+export const CAPACITY_LOAD = 'capacityLoad';
+/** Capacity load entries CAP-0001, … */
+export const LOAD_NUMBERS = declareSeries({
+  name: 'cap',
+  period: 'none',
+  coll: CAPACITY_LOAD,
+  field: 'id',
+  keyed: true,
+  format: (n) => `CAP-${padNumber(n, 4)}`,
+  pattern: /^CAP-(?<n>\d{4,})$/,
+  reserve: 100,
+});
+export const LOAD_SERIES = LOAD_NUMBERS.name;
+
+export const CONFIG_KEYS = ['kittingDaily', 'storageMax', 'storageUsed', 'palletMax', 'palletUsed', 'warehouseMax', 'warehouseUsed', 'staffCount', 'perStaff'] as const;
+export type ConfigKey = (typeof CONFIG_KEYS)[number];
+export type CapacityConfig = Record<ConfigKey, number> & { updated: number | null };
+
+export const DEFAULT_CONFIG: Record<ConfigKey, number> = {
+  kittingDaily: 400,
+  storageMax: 3200,
+  storageUsed: 0,
+  palletMax: 120,
+  palletUsed: 0,
+  warehouseMax: 5000,
+  warehouseUsed: 0,
+  staffCount: 5,
+  perStaff: 80,
+};
+
+const finiteNonNeg = (v: unknown): number | null => {
+  const n = typeof v === 'number' ? v : typeof v === 'string' && v.trim() !== '' ? Number(v) : NaN;
+  return Number.isFinite(n) && n >= 0 ? n : null;
+};
+
+/** Stored config with every key; a missing or broken value falls back to the default. */
+export function configOf(doc: Doc | null): CapacityConfig {
+  const out = { ...DEFAULT_CONFIG, updated: null } as CapacityConfig;
+  for (const k of CONFIG_KEYS) out[k] = finiteNonNeg(doc?.[k]) ?? DEFAULT_CONFIG[k];
+  out.updated = typeof doc?.updated === 'number' ? doc.updated : null;
+  return out;
+}
+
+/** Merge a request into the current config: omitted numbers keep the current value (the route refuses invalid ones). */
+export function mergeConfig(current: CapacityConfig, input: Record<string, unknown>): CapacityConfig {
+  const next = { ...current };
+  for (const k of CONFIG_KEYS) {
+    const n = finiteNonNeg(input[k]);
+    if (n !== null) next[k] = n;
+  }
+  next.updated = Date.now();
+  return next;
+}
+
+/** Units the floor can kit in one day: the configured daily figure, else staff × per-staff. */
+export const dailyCapacity = (c: CapacityConfig) => (c.kittingDaily > 0 ? c.kittingDaily : c.staffCount * c.perStaff);
+
+const pct = (used: number, max: number) => (max > 0 ? Math.round((used / max) * 1000) / 10 : null);
+const DOW = ['日', '月', '火', '水', '木', '金', '土'];
+
+export function addDays(date: string, n: number): string {
+  const d = new Date(`${date}T00:00:00Z`);
+  d.setUTCDate(d.getUTCDate() + n);
+  return d.toISOString().slice(0, 10);
+}
+
+export function weekView(config: CapacityConfig, load: Doc[], from = jstDate()) {
+  const cap = dailyCapacity(config);
+  const week = Array.from({ length: 7 }, (_, i) => {
+    const date = addDays(from, i);
+    const qty = load.filter((l) => l.date === date).reduce((a, l) => a + Number(l.qty ?? 0), 0);
+    const dow = DOW[new Date(`${date}T00:00:00Z`).getUTCDay()];
+    return { date, dow, load: qty, capacity: cap, pct: pct(qty, cap), over: qty > cap };
+  });
+  const weekLoad = week.reduce((a, d) => a + d.load, 0);
+  const weekCapacity = cap * 7;
+  const peak = week.reduce((best, d) => (d.load > best.load ? d : best), week[0]);
+  const summary = {
+    dailyCapacity: cap,
+    staffCapacity: config.staffCount * config.perStaff,
+    weekLoad,
+    weekCapacity,
+    utilizationPct: pct(weekLoad, weekCapacity),
+    peakDate: peak.load > 0 ? peak.date : null,
+    peakPct: peak.load > 0 ? peak.pct : 0,
+    overDays: week.filter((d) => d.over).length,
+    storagePct: pct(config.storageUsed, config.storageMax),
+    palletPct: pct(config.palletUsed, config.palletMax),
+    warehousePct: pct(config.warehouseUsed, config.warehouseMax),
+    entries: load.length,
+  };
+  return { week, summary };
+}

@@ -1,0 +1,143 @@
+import { z } from 'zod';
+import { clip } from '../../../../shared/fields';
+import { jstDate, jstYear } from '../../../../shared/dates';
+import type { AppContext } from '../../../core/context';
+import { defineRoute, Reply } from '../../../core/http/define-route';
+import { badRequest, notFound } from '../../../core/http/errors';
+import { issueNumber } from '../../../core/store/series';
+import { readCompanyTx } from '../settings/settings.service';
+import { recordErasure } from './cert-erasure';
+import { renderCertPdf } from './cert-pdf';
+import {
+  certDigest,
+  CERT_NUMBERS,
+  ERASURE_CERTS,
+  isMethodKey,
+  METHODS,
+  newestFirst,
+  type CertData,
+  type CertDevice,
+  type ErasureCert,
+} from './certs.service';
+
+/** Most devices one certificate lists. */
+export const CERT_MAX_DEVICES = 5000;
+
+const str = (n: number) =>
+  z
+    .union([z.string(), z.number()])
+    .nullish()
+    .transform((v) => (v === null || v === undefined ? '' : clip(String(v).trim(), n)));
+
+const deviceSchema = z.object({ model: str(60), id: str(40), storage: str(40) }, { error: 'devices must be objects {model, id, storage}' });
+
+const certBody = z.object(
+  {
+    cust: str(120),
+    methodKey: z.unknown().optional(),
+    date: z.unknown().optional(),
+    count: z.unknown().optional(),
+    devices: z.array(deviceSchema, { error: 'devices must be an array' }).max(CERT_MAX_DEVICES, `devices: at most ${CERT_MAX_DEVICES}`).nullish(),
+    operator: str(60),
+  },
+  { error: 'body must be a JSON object' },
+);
+
+const noParams = z.object({ no: z.string().min(1).max(60) });
+
+function validDate(v: string): boolean {
+  if (!/^\d{4}-\d{2}-\d{2}$/.test(v)) return false;
+  const d = new Date(`${v}T00:00:00Z`);
+  return !Number.isNaN(d.getTime()) && d.toISOString().slice(0, 10) === v;
+}
+
+function readCount(raw: unknown, devices: CertDevice[]): number {
+  if (raw === undefined || raw === null || raw === '') {
+    if (devices.length === 0) throw badRequest('count required', { message: '対象台数(count)か機器一覧(devices)を指定してください' });
+    return devices.length;
+  }
+  const n = typeof raw === 'number' ? raw : typeof raw === 'string' ? Number(raw) : NaN;
+  if (!Number.isInteger(n) || n < 1) throw badRequest('invalid count', { message: '対象台数(count)は1以上の整数で指定してください' });
+  if (n < devices.length) throw badRequest('count mismatch', { message: `対象台数(${n})が機器一覧の件数(${devices.length})より少なくなっています` });
+  return n;
+}
+
+async function listCerts({ app, ws }: { app: AppContext; ws: string }) {
+  const certs = await app.store.list(ws, ERASURE_CERTS);
+  certs.sort(newestFirst);
+  return { certs };
+}
+
+export const certRoutes = [
+  defineRoute({ method: 'get', path: '/api/certs', auth: 'ops:view', handler: listCerts }),
+  defineRoute({ method: 'get', path: '/api/erasure/certs', auth: 'ops:view', handler: listCerts }),
+  defineRoute({
+    method: 'get',
+    path: '/api/cert/:no',
+    auth: 'ops:view',
+    params: noParams,
+    handler: async ({ app, ws, params }) => {
+      // A certificate a bench issued before it was enrolled may have been renumbered (formerNo keeps
+      // the number printed on it): such a number still leads the auditor to that certificate.
+      const renumbered = (await app.store.list(ws, ERASURE_CERTS))
+        .filter((c) => c.formerNo === params.no)
+        .map((c) => ({ no: c.no, formerNo: c.formerNo }));
+      const cert = (await app.store.get(ws, ERASURE_CERTS, params.no)) ?? (renumbered[0] ? await app.store.get(ws, ERASURE_CERTS, String(renumbered[0].no)) : null);
+      if (!cert) throw notFound('cert not found');
+      return renumbered.length > 0 ? { cert, renumbered } : { cert };
+    },
+  }),
+  defineRoute({
+    method: 'get',
+    path: '/api/cert/:no/pdf',
+    auth: 'ops:view',
+    params: noParams,
+    handler: async ({ app, ws, params }) => {
+      const cert = await app.store.get<ErasureCert>(ws, ERASURE_CERTS, params.no);
+      if (!cert) throw notFound('cert not found');
+      const pdf = await renderCertPdf(cert);
+      return new Reply(200, Buffer.from(pdf), {
+        'Content-Type': 'application/pdf',
+        'Content-Disposition': `inline; filename="${cert.no}.pdf"`,
+        'Cache-Control': 'no-store',
+      });
+    },
+  }),
+  defineRoute({
+    method: 'post',
+    path: '/api/cert',
+    auth: 'ops:edit',
+    body: certBody,
+    handler: async ({ app, ws, body }) => {
+      if (!body.cust) throw badRequest('cust required', { message: '顧客名(cust)を入力してください' });
+      const methodKey = body.methodKey === undefined || body.methodKey === null || body.methodKey === '' ? 'purge' : body.methodKey;
+      if (!isMethodKey(methodKey)) throw badRequest('invalid methodKey', { message: '消去方式(methodKey)は purge / clear / destroy のいずれかです' });
+      const date = body.date === undefined || body.date === null || body.date === '' ? jstDate() : String(body.date);
+      if (!validDate(date)) throw badRequest('invalid date', { message: '実施日(date)は YYYY-MM-DD 形式で指定してください' });
+      const devices = body.devices ?? [];
+      const count = readCount(body.count, devices);
+      const { cert, erased } = await app.store.transact(ws, async (tx) => {
+        const now = Date.now();
+        const year = jstYear(now);
+        const no = (await issueNumber(tx, CERT_NUMBERS, String(year))).value;
+        const company = await readCompanyTx(tx);
+        const draft: CertData = {
+          no,
+          date,
+          cust: body.cust,
+          count,
+          methodKey,
+          ...METHODS[methodKey],
+          devices,
+          operator: body.operator || '—',
+          issuer: { name: company.name, addr: company.addr, tel: company.tel, regno: company.regno, rep: company.rep },
+          issuedAt: now,
+          created: now,
+        };
+        const stored = await tx.put(ERASURE_CERTS, no, { ...draft, digest: certDigest(draft) });
+        return { cert: stored, erased: await recordErasure(tx, draft) };
+      });
+      return { cert, erased };
+    },
+  }),
+];

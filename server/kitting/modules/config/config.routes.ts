@@ -1,0 +1,21 @@
+import { defineRoute } from '../../../core/http/define-route';
+import { P, PLATFORM_WS } from '../../../core/security/platform';
+import { PUBLIC_KEYS, readSiteConfig } from '../../../core/security/site-config';
+import type { Doc } from '../../../core/store/types';
+
+export const configRoutes = [
+  defineRoute({
+    method: 'get',
+    path: '/api/config',
+    auth: 'public',
+    handler: async ({ app, ws, res }) => {
+      res.setHeader('Cache-Control', 'no-store');
+      const { config: all } = await readSiteConfig(app);
+      const config: Doc = {};
+      for (const k of PUBLIC_KEYS) config[k] = all[k];
+      const t = await app.store.get<Doc>(PLATFORM_WS, P.tenants, ws);
+      if (t?.kind === 'anonymous' && !t.owner) Object.assign(config, { demoEnabled: true, demoTenant: true });
+      return { config };
+    },
+  }),
+];

@@ -1,0 +1,161 @@
+import { z } from 'zod';
+import { clip } from '../../../../shared/fields';
+import { jstDate } from '../../../../shared/dates';
+import { randomId } from '../../../core/http/crud';
+import { defineRoute } from '../../../core/http/define-route';
+import { badRequest, notFound } from '../../../core/http/errors';
+import type { Doc } from '../../../core/store/types';
+import {
+  checkTransition,
+  DAAS_STATUSES,
+  DAAS_QUOTES,
+  DAAS_SENDS,
+  DAAS_STATE,
+  daasPricing,
+  daasTotals,
+  PORTFOLIO_CAP,
+  readExpires,
+  readPrice,
+  readTerms,
+  SEND_CAP,
+  SIM_ID,
+  STATUS_LABELS,
+  type DaasStatus,
+} from './daas.service';
+
+const idParams = z.object({ id: z.string().min(1).max(200) });
+const anyObject = z.record(z.string(), z.unknown(), { error: 'body must be a JSON object' });
+const byTsDesc = (a: Doc, b: Doc) => (Number(b.ts) || 0) - (Number(a.ts) || 0);
+const quoteNotFound = () => notFound('quote not found', { message: 'DaaS見積が見つかりません' });
+
+export const daasRoutes = [
+  defineRoute({
+    method: 'get',
+    path: '/api/daas',
+    auth: 'sales:view',
+    handler: async ({ app, ws }) => {
+      const quotes = (await app.store.list(ws, DAAS_QUOTES, { reverse: true })).sort(byTsDesc);
+      const sim = await app.store.get(ws, DAAS_STATE, SIM_ID);
+      const sends = (await app.store.list(ws, DAAS_SENDS, { reverse: true })).sort(byTsDesc).slice(0, SEND_CAP);
+      return { quotes, sim: sim ?? null, sends, totals: daasTotals(quotes) };
+    },
+  }),
+  defineRoute({
+    method: 'post',
+    path: '/api/daas/quote',
+    auth: 'sales:edit',
+    body: anyObject,
+    handler: async ({ app, ws, body }) => {
+      const quote = await app.store.transact(ws, async (tx) => {
+        const id = typeof body.id === 'string' && body.id.trim() ? clip(body.id.trim(), 60) : null;
+        const current = id ? await tx.get(DAAS_QUOTES, id) : null;
+        const base = current ?? {};
+        const terms = readTerms(body, base);
+        const price = readPrice(body, terms.model, current && body.model === undefined ? base : {});
+        const expires = readExpires(body.expires, typeof base.expires === 'string' ? base.expires : '');
+        const now = Date.now();
+        const status = (current?.status as DaasStatus | undefined) ?? 'draft';
+        const doc: Doc = {
+          ...base,
+          id: id ?? randomId('DQ-'),
+          ...terms,
+          price,
+          ...daasPricing({ ...terms, price }),
+          expires,
+          ts: current ? (base.ts as number) : now,
+          updated: now,
+          status,
+          statusTs: current ? base.statusTs : now,
+          statusLabel: STATUS_LABELS[status],
+          contracted: current ? (base.contracted ?? null) : null,
+        };
+        const saved = await tx.put(DAAS_QUOTES, String(doc.id), doc);
+        // Only a portfolio grown past its cap is read, to drop its oldest quotes.
+        if (!current && (await tx.count(DAAS_QUOTES)) > PORTFOLIO_CAP) {
+          const all = (await tx.list(DAAS_QUOTES, { reverse: true })).sort(byTsDesc);
+          for (const old of all.slice(PORTFOLIO_CAP)) await tx.remove(DAAS_QUOTES, String(old.id));
+        }
+        return saved;
+      });
+      return { quote };
+    },
+  }),
+  defineRoute({
+    method: 'post',
+    path: '/api/daas/quote/:id/status',
+    auth: 'sales:edit',
+    params: idParams,
+    body: anyObject,
+    handler: async ({ app, ws, params, body }) => {
+      return app.store.transact(ws, async (tx) => {
+        const current = await tx.get(DAAS_QUOTES, params.id);
+        if (!current) throw quoteNotFound();
+        const { from, to } = checkTransition(current, body.status);
+        const now = Date.now();
+        const backward = DAAS_STATUSES.indexOf(to) < DAAS_STATUSES.indexOf(from);
+        const fields: Doc = { status: to, statusTs: now, statusLabel: STATUS_LABELS[to], updated: now };
+        if (to === 'contracted' && from !== 'contracted') fields.contracted = jstDate(now);
+        if (backward) fields.contracted = null;
+        const quote = await tx.patch(DAAS_QUOTES, params.id, fields);
+        return { quote, from, totals: daasTotals(await tx.list(DAAS_QUOTES)) };
+      });
+    },
+  }),
+  defineRoute({
+    method: 'post',
+    path: '/api/daas/quote/:id/delete',
+    auth: 'sales:edit',
+    params: idParams,
+    handler: async ({ app, ws, params }) => {
+      await app.store.transact(ws, async (tx) => {
+        if (!(await tx.remove(DAAS_QUOTES, params.id))) throw quoteNotFound();
+      });
+      return { id: params.id };
+    },
+  }),
+  defineRoute({
+    method: 'post',
+    path: '/api/daas/sim',
+    auth: 'sales:edit',
+    body: anyObject,
+    handler: async ({ app, ws, body }) => {
+      const sim = await app.store.transact(ws, async (tx) => {
+        const terms = readTerms(body, (await tx.get(DAAS_STATE, SIM_ID)) ?? {});
+        return tx.put(DAAS_STATE, SIM_ID, { id: SIM_ID, ...terms, updated: Date.now() });
+      });
+      return { sim };
+    },
+  }),
+  defineRoute({
+    method: 'post',
+    path: '/api/daas/send',
+    auth: 'sales:edit',
+    body: anyObject,
+    handler: async ({ app, ws, body }) => {
+      const send = await app.store.transact(ws, async (tx) => {
+        const q = typeof body.quoteId === 'string' ? await tx.get(DAAS_QUOTES, body.quoteId) : null;
+        if (typeof body.quoteId === 'string' && !q) throw quoteNotFound();
+        const cust = clip(String(body.cust ?? q?.cust ?? '').trim(), 120);
+        if (!cust) throw badRequest('cust required', { message: '送付先の顧客名(cust)は必須です' });
+        const num = (v: unknown) => (typeof v === 'number' && Number.isFinite(v) && v >= 0 ? Math.round(v) : 0);
+        const entry: Doc = {
+          id: randomId('ds-'),
+          ts: Date.now(),
+          cust,
+          channel: clip(String(body.channel ?? 'メール'), 40) || 'メール',
+          to: clip(String(body.to ?? ''), 200),
+          doc: clip(String(body.doc ?? ''), 200),
+          quoteId: q ? q.id : null,
+          model: q ? q.model : clip(String(body.model ?? ''), 60),
+          qty: q ? q.qty : num(body.qty),
+          mrr: q ? q.mrr : num(body.mrr),
+        };
+        const saved = await tx.put(DAAS_SENDS, String(entry.id), entry);
+        // A capped list is trimmed locally, never synced as deletions (DESIGN §4).
+        await tx.trimLocal(DAAS_SENDS, SEND_CAP);
+        return saved;
+      });
+      return { send };
+    },
+  }),
+];

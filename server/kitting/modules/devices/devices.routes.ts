@@ -1,0 +1,123 @@
+import { z } from 'zod';
+import { createShape, num, patchShape, text } from '../../../../shared/fields';
+import { defineRoute, Reply } from '../../../core/http/define-route';
+import { badRequest, conflict, notFound } from '../../../core/http/errors';
+import type { Doc } from '../../../core/store/types';
+import { chipFor, completeDevice, DEFAULT_MDM, DEVICES } from './devices.service';
+
+const deviceFields = {
+  imei: text(40).optional(),
+  serial: text(40).optional(),
+  asset: text(40).optional(),
+  model: text(60).default('iPhone 16'),
+  maker: text(120).optional(),
+  // Not named in the contract's Device row, so "all other strings clip 120" applies.
+  os: text(120).optional(),
+  cust: text(60).default('社内検証機'),
+  mdm: text(40).default(DEFAULT_MDM),
+  status: text(20).default('入荷待ち'),
+  bat: num().default(100),
+  loc: text(120),
+  user: text(120),
+  note: text(300),
+};
+
+const createDevice = createShape(deviceFields);
+const patchDevice = patchShape(deviceFields);
+const imeiParams = z.object({ imei: z.string().min(1).max(40) });
+
+const bulkBody = z.object({
+  qty: z.unknown().optional(),
+  model: deviceFields.model.zod.optional(),
+  cust: deviceFields.cust.zod.optional(),
+  mdm: deviceFields.mdm.zod.optional(),
+  status: deviceFields.status.zod.optional(),
+});
+
+/** qty: required, 0 or missing is 400, otherwise clamped 1..1000. */
+function bulkQty(raw: unknown): number {
+  const n = typeof raw === 'number' ? raw : typeof raw === 'string' && raw.trim() !== '' ? Number(raw) : NaN;
+  if (!Number.isFinite(n) || Math.trunc(n) === 0) throw badRequest('qty required', { message: '台数(qty)を1〜1000で指定してください' });
+  return Math.min(1000, Math.max(1, Math.trunc(n)));
+}
+
+export const deviceRoutes = [
+  defineRoute({
+    method: 'get',
+    path: '/api/devices',
+    auth: 'ops:view',
+    // The ledger can hold 100,000 rows: stream the stored JSON instead of parsing and re-serialising it.
+    handler: async ({ app, ws }) => {
+      const rows = await app.store.listJson(ws, DEVICES);
+      const body = `{"ok":true,"devices":[${rows.join(',')}],"count":${rows.length}}`;
+      return new Reply(200, body, { 'Content-Type': 'application/json; charset=utf-8' });
+    },
+  }),
+  defineRoute({
+    method: 'post',
+    path: '/api/device',
+    auth: 'ops:edit',
+    body: createDevice,
+    handler: async ({ app, ws, body }) => {
+      const device = await app.store.transact(ws, async (tx) => {
+        // Surrounding blanks (a scanner's trailing space) are not part of the key; a blank imei counts as omitted.
+        const imei = body.imei?.trim() || undefined;
+        if (imei && (await tx.get(DEVICES, imei))) throw conflict('device already exists', { imei });
+        const doc = await completeDevice(tx, { ...body, imei });
+        return tx.put(DEVICES, String(doc.imei), doc);
+      });
+      return { device };
+    },
+  }),
+  defineRoute({
+    method: 'post',
+    path: '/api/devices/bulk',
+    auth: 'ops:edit',
+    body: bulkBody,
+    handler: async ({ app, ws, body }) => {
+      const qty = bulkQty(body.qty);
+      const base = createDevice.parse({ model: body.model, cust: body.cust, mdm: body.mdm, status: body.status });
+      const created = await app.store.transact(ws, async (tx) => {
+        const taken = new Set<string>();
+        const out: Doc[] = [];
+        for (let i = 0; i < qty; i++) {
+          const doc = await completeDevice(tx, base, taken);
+          taken.add(String(doc.imei));
+          out.push(await tx.put(DEVICES, String(doc.imei), doc));
+        }
+        return out;
+      });
+      return { created, count: created.length };
+    },
+  }),
+  defineRoute({
+    method: 'post',
+    path: '/api/device/:imei',
+    auth: 'ops:edit',
+    params: imeiParams,
+    body: patchDevice,
+    handler: async ({ app, ws, params, body }) => {
+      if (body.imei !== undefined && body.imei !== params.imei) throw badRequest('imei is immutable', { message: 'IMEIは変更できません' });
+      const device = await app.store.transact(ws, async (tx) => {
+        const current = await tx.get(DEVICES, params.imei);
+        if (!current) throw notFound('device not found');
+        const { imei: _imei, ...fields } = body;
+        const derived: Doc = { updated: Date.now() };
+        if (fields.status !== undefined) derived.chip = chipFor(fields.status);
+        return tx.patch(DEVICES, params.imei, { ...fields, ...derived });
+      });
+      return { device };
+    },
+  }),
+  defineRoute({
+    method: 'post',
+    path: '/api/device/:imei/delete',
+    auth: 'ops:edit',
+    params: imeiParams,
+    handler: async ({ app, ws, params }) => {
+      const removed = await app.store.transact(ws, (tx) => tx.remove(DEVICES, params.imei));
+      if (!removed) throw notFound('device not found');
+      return { imei: params.imei };
+    },
+  }),
+];

@@ -1,0 +1,59 @@
+import { z } from 'zod';
+import { defineRoute, Reply } from '../../../core/http/define-route';
+import { notFound } from '../../../core/http/errors';
+import type { Doc } from '../../../core/store/types';
+
+const idParams = z.object({ id: z.string().min(1).max(200) });
+
+const lateCount = (alerts: Doc[]) => alerts.filter((a) => a.late === true && a.ack !== true).length;
+
+export const healthRoutes = [
+  defineRoute({
+    method: 'get',
+    path: '/api/ping',
+    auth: 'public',
+    workspace: false,
+    handler: () => ({ pong: Date.now(), mounted: true }),
+  }),
+  defineRoute({
+    method: 'get',
+    path: '/healthz',
+    auth: 'public',
+    workspace: false,
+    // A load balancer takes a central process out of rotation while its database is unreachable (503).
+    handler: async ({ app }) => {
+      const database = await app.store.health();
+      const status = database.reachable ? 'ok' : 'unavailable';
+      return new Reply(database.reachable ? 200 : 503, JSON.stringify({ status, database }), { 'Content-Type': 'application/json; charset=utf-8' });
+    },
+  }),
+  defineRoute({
+    method: 'get',
+    path: '/api/ops/today',
+    auth: 'ops:view',
+    handler: async ({ app, ws }) => ({ ops: await app.store.list(ws, 'ops') }),
+  }),
+  defineRoute({
+    method: 'get',
+    path: '/api/alerts',
+    auth: 'ops:view',
+    handler: async ({ app, ws }) => {
+      const alerts = await app.store.list(ws, 'alerts');
+      return { alerts, lateCount: lateCount(alerts) };
+    },
+  }),
+  defineRoute({
+    method: 'post',
+    path: '/api/alert/:id/ack',
+    auth: 'ops:edit',
+    params: idParams,
+    handler: async ({ app, ws, params }) => {
+      const alert = await app.store.transact(ws, async (tx) => {
+        const current = await tx.get('alerts', params.id);
+        if (!current) throw notFound('alert not found');
+        return tx.patch('alerts', params.id, { ack: true, acked: Date.now() });
+      });
+      return { alert };
+    },
+  }),
+];

@@ -1,0 +1,132 @@
+import { z } from 'zod';
+import { jstYymm } from '../../../../shared/dates';
+import { defineRoute, Reply } from '../../../core/http/define-route';
+import { issueNumber } from '../../../core/store/series';
+import { readCompany } from '../settings/settings.service';
+import { renderInvoicePdf } from './invoice-pdf';
+import { badRequest, notFound } from '../../../core/http/errors';
+import { declareLookup } from '../../../core/store/lookups';
+import {
+  billingSummary,
+  INVOICES,
+  INVOICE_NUMBERS,
+  readAmount,
+  readBool,
+  readCust,
+  readMonth,
+  readStatus,
+  readText,
+  type Invoice,
+} from './invoices.service';
+
+/** A month's invoices are found by their month (issuing drafts never reads every invoice). */
+const INVOICES_BY_MONTH = declareLookup(INVOICES, 'month');
+
+const idParams = z.object({ id: z.string().min(1).max(200) });
+const anyObject = z.record(z.string(), z.unknown(), { error: 'body must be a JSON object' });
+const given = (v: unknown) => v !== undefined && v !== null;
+
+/** Newest id first: INV-2611-002 before INV-2611-001 before INV-2610-009. */
+const newestFirst = (a: Invoice, b: Invoice) => (a.id < b.id ? 1 : a.id > b.id ? -1 : 0);
+
+export const invoiceRoutes = [
+  defineRoute({
+    method: 'get',
+    path: '/api/invoices',
+    auth: 'sales:view',
+    handler: async ({ app, ws }) => {
+      const invoices = (await app.store.list<Invoice>(ws, INVOICES)).sort(newestFirst);
+      return { invoices, count: invoices.length };
+    },
+  }),
+  defineRoute({
+    method: 'post',
+    path: '/api/invoice',
+    auth: 'sales:edit',
+    body: anyObject,
+    handler: async ({ app, ws, body }) => {
+      const cust = readCust(body.cust);
+      if (!given(body.amount)) throw badRequest('invalid amount', { message: '金額(amount)は必須です' });
+      const amount = readAmount(body.amount);
+      const month = given(body.month) && body.month !== '' ? readMonth(body.month) : jstYymm();
+      const status = given(body.status) ? readStatus(body.status) : 'draft';
+      const recurring = given(body.recurring) ? readBool(body.recurring) : false;
+      const desc = readText(body.desc, 300, 'desc');
+      const due = readText(body.due, 20, 'due');
+      const invoice = await app.store.transact(ws, async (tx) => {
+        const custom = typeof body.id === 'string' ? body.id.trim() : '';
+        const useCustom = /^INV-[\w-]{1,36}$/.test(custom) && !(await tx.get(INVOICES, custom));
+        let id = custom;
+        // A custom id may already hold a number of the month's series: skip it, never overwrite an invoice.
+        if (!useCustom) {
+          do id = (await issueNumber(tx, INVOICE_NUMBERS, month)).value;
+          while (await tx.get(INVOICES, id));
+        }
+        const now = Date.now();
+        const doc: Invoice = { id, cust, month, desc, amount, due, status, recurring, created: now, updated: now };
+        return tx.put(INVOICES, id, doc);
+      });
+      return { invoice };
+    },
+  }),
+  defineRoute({
+    method: 'post',
+    path: '/api/invoices/issue',
+    auth: 'sales:edit',
+    body: anyObject,
+    handler: async ({ app, ws, body }) => {
+      const month = given(body.month) && body.month !== '' ? readMonth(body.month) : jstYymm();
+      const count = await app.store.transact(ws, async (tx) => {
+        const drafts = (await tx.find<Invoice>(INVOICES_BY_MONTH.coll, INVOICES_BY_MONTH.field, month)).filter((i) => i.status === 'draft');
+        const now = Date.now();
+        for (const i of drafts) await tx.patch(INVOICES, i.id, { status: 'issued', issuedAt: now, updated: now });
+        return drafts.length;
+      });
+      return { count, month };
+    },
+  }),
+  defineRoute({
+    method: 'post',
+    path: '/api/invoice/:id',
+    auth: 'sales:edit',
+    params: idParams,
+    body: anyObject,
+    handler: async ({ app, ws, params, body }) => {
+      const patch: Partial<Invoice> = {};
+      if (given(body.status)) patch.status = readStatus(body.status);
+      if (given(body.cust)) patch.cust = readCust(body.cust);
+      if (given(body.desc)) patch.desc = readText(body.desc, 300, 'desc');
+      if (given(body.month)) patch.month = readMonth(body.month);
+      if (given(body.due)) patch.due = readText(body.due, 20, 'due');
+      if (given(body.amount)) patch.amount = readAmount(body.amount);
+      if (given(body.recurring)) patch.recurring = readBool(body.recurring);
+      const invoice = await app.store.transact(ws, async (tx) => {
+        if (!(await tx.get(INVOICES, params.id))) throw notFound('invoice not found');
+        return tx.patch(INVOICES, params.id, { ...patch, updated: Date.now() });
+      });
+      return { invoice };
+    },
+  }),
+  defineRoute({
+    method: 'get',
+    path: '/api/invoice/:id/pdf',
+    auth: 'sales:view',
+    params: idParams,
+    handler: async ({ app, ws, params }) => {
+      const inv = await app.store.get<Invoice>(ws, INVOICES, params.id);
+      if (!inv) throw notFound('invoice not found');
+      const pdf = await renderInvoicePdf(inv, await readCompany(app.store, ws));
+      return new Reply(200, Buffer.from(pdf), {
+        'Content-Type': 'application/pdf',
+        'Content-Disposition': `inline; filename="${inv.id.replace(/[^\w.-]/g, '_')}.pdf"`,
+        'Cache-Control': 'no-store',
+      });
+    },
+  }),
+  defineRoute({
+    method: 'get',
+    path: '/api/billing/summary',
+    auth: 'sales:view',
+    handler: async ({ app, ws }) => ({ summary: billingSummary(await app.store.list(ws, INVOICES), jstYymm()) }),
+  }),
+];

@@ -1,0 +1,89 @@
+import type { Doc, Tx } from '../../../core/store/types';
+import { chipFor, DEVICES } from '../devices/devices.service';
+
+export const JOBS = 'jobs';
+/** The board's 8 stages are 0..7. */
+export const JOB_STAGES = 8;
+export const STAGE_NAMES = ['受付', '入荷待ち', '入荷検品', 'キッティング', '動作検証', '梱包', '出荷', '完了'] as const;
+/** Most devices one job card carries. */
+export const JOB_DEVICES_MAX = 5000;
+const HISTORY_MAX = 50;
+
+/** The ledger status a device has while its job is at a stage. */
+export function deviceStatusForStage(stage: number): string {
+  if (stage <= 1) return '入荷待ち';
+  if (stage <= 4) return '作業中';
+  if (stage === 5) return '保管中';
+  return '出荷済';
+}
+
+const stageName = (s: number) => STAGE_NAMES[s] ?? String(s);
+const jobDevices = (job: Doc): string[] => (Array.isArray(job.devices) ? job.devices.filter((x): x is string => typeof x === 'string') : []);
+
+async function followStage(tx: Tx, imei: string, job: Doc, what: string, detail: string): Promise<void> {
+  const dev = await tx.get(DEVICES, imei);
+  if (!dev) return;
+  const s = Number(job.s) || 0;
+  const status = deviceStatusForStage(s);
+  const history = Array.isArray(dev.history) ? (dev.history as Doc[]) : [];
+  await tx.patch(DEVICES, imei, {
+    job: String(job.id),
+    jobStage: stageName(s),
+    status,
+    chip: chipFor(status),
+    history: [...history, { ts: Date.now(), what, detail, by: '' }].slice(-HISTORY_MAX),
+    updated: Date.now(),
+  });
+}
+
+export class JobDeviceError extends Error {
+  constructor(
+    readonly code: 'device not found',
+    readonly imeis: string[],
+  ) {
+    super(code);
+  }
+}
+
+/**
+ * Add devices to a job card and take others off it. Every IMEI added must be in the ledger
+ * (otherwise nothing changes); a device carried by another card moves to this one. Added devices
+ * take the card's stage at once.
+ */
+export async function changeJobDevices(tx: Tx, jobId: string, add: string[], remove: string[]): Promise<Doc | null> {
+  const job = await tx.get(JOBS, jobId);
+  if (!job) return null;
+  const missing: string[] = [];
+  for (const imei of add) if (!(await tx.get(DEVICES, imei))) missing.push(imei);
+  if (missing.length) throw new JobDeviceError('device not found', missing);
+  const removing = new Set(remove);
+  const list = jobDevices(job).filter((x) => !removing.has(x));
+  const fresh = add.filter((x, i) => !list.includes(x) && add.indexOf(x) === i);
+  for (const imei of fresh) {
+    const dev = await tx.get(DEVICES, imei);
+    const other = typeof dev?.job === 'string' && dev.job !== jobId ? await tx.get(JOBS, dev.job) : null;
+    if (other) await tx.patch(JOBS, String(other.id), { devices: jobDevices(other).filter((x) => x !== imei) });
+    await followStage(tx, imei, job, '案件に追加', `${String(job.t ?? job.id)}（工程 ${stageName(Number(job.s) || 0)}）`);
+  }
+  for (const imei of remove) {
+    const dev = await tx.get(DEVICES, imei);
+    if (dev?.job === jobId) await tx.patch(DEVICES, imei, { job: '', jobStage: '' });
+  }
+  return tx.patch(JOBS, jobId, { devices: [...list, ...fresh].slice(0, JOB_DEVICES_MAX) });
+}
+
+/** A card moved to another stage: its devices move with it. */
+export async function moveJobDevices(tx: Tx, before: Doc, after: Doc): Promise<void> {
+  const from = Number(before.s) || 0;
+  const to = Number(after.s) || 0;
+  if (from === to) return;
+  for (const imei of jobDevices(after)) await followStage(tx, imei, after, '工程移動', `${String(after.t ?? after.id)}: ${stageName(from)} → ${stageName(to)}`);
+}
+
+/** A deleted card releases its devices. */
+export async function releaseJobDevices(tx: Tx, job: Doc): Promise<void> {
+  for (const imei of jobDevices(job)) {
+    const dev = await tx.get(DEVICES, imei);
+    if (dev?.job === job.id) await tx.patch(DEVICES, imei, { job: '', jobStage: '' });
+  }
+}

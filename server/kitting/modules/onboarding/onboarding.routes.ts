@@ -1,0 +1,126 @@
+import { z } from 'zod';
+import { clip, createShape, num, text } from '../../../../shared/fields';
+import { randomId } from '../../../core/http/crud';
+import { defineRoute } from '../../../core/http/define-route';
+import { badRequest, conflict, notFound } from '../../../core/http/errors';
+import type { Doc } from '../../../core/store/types';
+import { DEFAULT_MDM } from '../devices/devices.service';
+
+export const ONBOARDING = 'onboarding';
+export const PROJECTS_ID = 'projects';
+export const DEVICE_REQUESTS = 'deviceRequests';
+
+const STEP_KEYS = ['kickoff', 'abm', 'apns', 'design', 'pilot', 'rollout', 'handover'] as const;
+const PROJECTS_MAX = 500;
+const STATUSES = ['pending', 'approved', 'rejected'] as const;
+
+interface Project {
+  mdm: string;
+  steps: Partial<Record<(typeof STEP_KEYS)[number], string>>;
+  start: string;
+}
+
+function readProjects(raw: Record<string, unknown>): Record<string, Project> {
+  const out: Record<string, Project> = {};
+  for (const [name, value] of Object.entries(raw).slice(0, PROJECTS_MAX)) {
+    const v = value && typeof value === 'object' && !Array.isArray(value) ? (value as Record<string, unknown>) : {};
+    const stepsIn = v.steps && typeof v.steps === 'object' && !Array.isArray(v.steps) ? (v.steps as Record<string, unknown>) : {};
+    const steps: Project['steps'] = {};
+    for (const k of STEP_KEYS) if (typeof stepsIn[k] === 'string') steps[k] = clip(stepsIn[k] as string, 20);
+    out[clip(name, 120)] = { mdm: typeof v.mdm === 'string' ? clip(v.mdm, 60) : '', steps, start: typeof v.start === 'string' ? clip(v.start, 20) : '' };
+  }
+  return out;
+}
+
+const stateOf = (d: Doc | null) => ({
+  sel: typeof d?.sel === 'string' ? d.sel : '',
+  tab: d?.tab === 'emp' ? 'emp' : 'cust',
+  projects: (d?.projects as Record<string, Project> | undefined) ?? {},
+});
+
+const requestBody = createShape({
+  id: text(60).optional(),
+  name: text(120),
+  dept: text(120),
+  model: text(60).default('iPhone 16'),
+  mdm: text(60).default(DEFAULT_MDM),
+  use: text(300),
+  ticket: text(40),
+  ts: num().optional(),
+});
+
+const updateBody = z.object({ status: z.unknown().optional(), lead: z.unknown().optional() }, { error: 'body must be a JSON object' });
+
+/** Lead time in days when none is given: 0.8 to 2.4 with one decimal. */
+export const randomLead = () => Math.round((0.8 + Math.random() * 1.6) * 10) / 10;
+
+export const onboardingRoutes = [
+  defineRoute({
+    method: 'get',
+    path: '/api/onboarding/projects',
+    auth: 'ops:view',
+    handler: async ({ app, ws }) => ({ state: stateOf(await app.store.get(ws, ONBOARDING, PROJECTS_ID)) }),
+  }),
+  defineRoute({
+    method: 'put',
+    path: '/api/onboarding/projects',
+    auth: 'ops:edit',
+    body: z.object({ sel: z.unknown().optional(), tab: z.unknown().optional(), projects: z.unknown().optional() }, { error: 'body must be a JSON object' }),
+    handler: async ({ app, ws, body }) => {
+      if (!body.projects || typeof body.projects !== 'object' || Array.isArray(body.projects)) {
+        throw badRequest('projects required', { message: 'projects をオブジェクトで指定してください' });
+      }
+      const state = {
+        sel: typeof body.sel === 'string' ? clip(body.sel, 120) : '',
+        tab: body.tab === 'emp' ? 'emp' : 'cust',
+        projects: readProjects(body.projects as Record<string, unknown>),
+      };
+      await app.store.transact(ws, (tx) => tx.put(ONBOARDING, PROJECTS_ID, { id: PROJECTS_ID, ...state }));
+      return { state };
+    },
+  }),
+  defineRoute({
+    method: 'get',
+    path: '/api/onboarding/requests',
+    auth: 'ops:view',
+    handler: async ({ app, ws }) => ({ requests: (await app.store.list(ws, DEVICE_REQUESTS)).sort((a, b) => Number(a.ts) - Number(b.ts)) }),
+  }),
+  defineRoute({
+    method: 'post',
+    path: '/api/onboarding/request',
+    auth: 'ops:edit',
+    body: requestBody,
+    handler: async ({ app, ws, body }) => {
+      if (!body.name.trim()) throw badRequest('name required', { message: '申請者名(name)を入力してください' });
+      if (!body.dept.trim()) throw badRequest('dept required', { message: '部署(dept)を入力してください' });
+      const request = await app.store.transact(ws, async (tx) => {
+        const id = body.id || randomId('REQ-');
+        if (await tx.get(DEVICE_REQUESTS, id)) throw conflict('request exists', { message: `申請 ${id} は登録済みです` });
+        const doc = { id, name: body.name.trim(), dept: body.dept.trim(), model: body.model, mdm: body.mdm, use: body.use, ticket: body.ticket, status: 'pending', lead: null, ts: body.ts ?? Date.now() };
+        return tx.put(DEVICE_REQUESTS, id, doc);
+      });
+      return { request };
+    },
+  }),
+  defineRoute({
+    method: 'post',
+    path: '/api/onboarding/request/:id',
+    auth: 'ops:edit',
+    params: z.object({ id: z.string().min(1).max(60) }),
+    body: updateBody,
+    handler: async ({ app, ws, params, body }) => {
+      const status = STATUSES.find((s) => s === body.status);
+      const request = await app.store.transact(ws, async (tx) => {
+        if (!(await tx.get(DEVICE_REQUESTS, params.id))) throw notFound('request not found');
+        if (!status) throw badRequest('invalid status', { message: '状態(status)は approved / rejected / pending のいずれかです' });
+        const fields: Doc = { status, updated: Date.now() };
+        if (status === 'approved') {
+          const given = typeof body.lead === 'number' ? body.lead : typeof body.lead === 'string' && body.lead.trim() !== '' ? Number(body.lead) : NaN;
+          fields.lead = Number.isFinite(given) && given >= 0 ? given : randomLead();
+        }
+        return tx.patch(DEVICE_REQUESTS, params.id, fields);
+      });
+      return { request };
+    },
+  }),
+];

@@ -1,0 +1,203 @@
+import { z } from 'zod';
+import { clip, oneOf, text } from '../../../../shared/fields';
+import { defineRoute } from '../../../core/http/define-route';
+import { badRequest, conflict, HttpError, notFound } from '../../../core/http/errors';
+import { hitLimit } from '../../../core/security/limits';
+import { P, PLATFORM_WS, randomKey } from '../../../core/security/platform';
+import type { Doc } from '../../../core/store/types';
+import {
+  bumpCounter, clientDevices, mintPortalToken, PORTALS, portalEntry, portalLinkInvalid, portalState, readPortalToken,
+} from './portal.service';
+
+const NO_STORE = 'no-store';
+const KINDS = ['問合せ', '故障', '交換', '紛失', '返却', 'その他'] as const;
+
+/** Workspace and portal key named by a portal token (or, outside production, a legacy c= name). */
+async function resolvePortal(app: Parameters<typeof readPortalToken>[0], t: unknown, legacy: unknown, cookieWs: () => Promise<string | null>) {
+  if (typeof t === 'string' && t) {
+    const b = await readPortalToken(app, t);
+    return { ws: b.tid, key: b.client };
+  }
+  if (!app.config.production && typeof legacy === 'string' && legacy) {
+    const ws = await cookieWs();
+    if (!ws) throw notFound('portal_not_found', { code: 'portal_not_found' });
+    const p = (await app.store.list(ws, PORTALS)).find((x) => x.id === legacy || x.name === legacy);
+    if (!p) throw notFound('portal_not_found', { code: 'portal_not_found' });
+    return { ws, key: String(p.id) };
+  }
+  throw portalLinkInvalid();
+}
+
+const cookieWorkspace = (app: Parameters<typeof readPortalToken>[0], req: Parameters<typeof import('../../../core/http/workspace').workspaceFromCookie>[1]) => async () => {
+  const w = await import('../../../core/http/workspace');
+  const ws = w.workspaceFromCookie(app, req);
+  return ws && (await app.store.workspace(ws)) ? ws : null;
+};
+
+/** 409 before anything is written when another workspace holds this portal's slug. */
+async function assertSlugFree(app: Parameters<typeof readPortalToken>[0], ws: string, key: string): Promise<void> {
+  const p = key ? await app.store.get<Doc>(ws, PORTALS, key) : null;
+  const slug = typeof p?.slug === 'string' ? p.slug : '';
+  const cur = slug ? await app.store.get<Doc>(PLATFORM_WS, P.portalSlugs, slug) : null;
+  if (cur && cur.tid !== ws) throw conflict('slug taken', { message: 'このスラッグは他のワークスペースで使用されています' });
+}
+
+/** Keep the platform index of published portal slugs current (for /api/public/status). */
+async function indexSlug(app: Parameters<typeof readPortalToken>[0], ws: string, p: Doc): Promise<void> {
+  const slug = String(p.slug ?? '');
+  if (!slug) return;
+  await app.store.transact(PLATFORM_WS, async (tx) => {
+    // A slug is unique across the platform: one another workspace holds is never taken over.
+    const cur = await tx.get<Doc>(P.portalSlugs, slug);
+    if (cur && cur.tid !== ws) throw conflict('slug taken', { message: 'このスラッグは他のワークスペースで使用されています' });
+    await tx.put(P.portalSlugs, slug, { id: slug, tid: ws, key: p.id, published: p.published === true });
+  });
+}
+
+async function latestTickets(app: Parameters<typeof readPortalToken>[0], ws: string, name: string) {
+  const all = (await app.store.list(ws, 'tickets')).filter((t) => t.cust === name);
+  all.sort((a, b) => Number(b.created ?? 0) - Number(a.created ?? 0));
+  return all.slice(0, 20).map((t) => ({ id: t.id, kind: t.kind, subject: t.subject, status: t.status, created: t.created }));
+}
+
+const inquiryBody = z.object({
+  t: z.unknown().optional(),
+  kind: oneOf(KINDS, '問合せ').zod.optional(),
+  message: z.unknown().optional(),
+  name: text(60).zod.optional(),
+  email: text(120).zod.optional(),
+});
+
+export const portalRoutes = [
+  defineRoute({
+    method: 'get',
+    path: '/api/portals',
+    auth: 'sales:view',
+    handler: async ({ app, ws }) => ({ state: await portalState(app, ws) }),
+  }),
+  defineRoute({
+    method: 'get',
+    path: '/api/portal/view',
+    auth: 'token',
+    workspace: false,
+    handler: async ({ app, req, res }) => {
+      res.setHeader('Cache-Control', NO_STORE);
+      const { ws, key } = await resolvePortal(app, req.query.t, req.query.c, cookieWorkspace(app, req));
+      const p = await portalEntry(app, ws, key);
+      const client = { name: p.name, slug: p.slug };
+      if (p.published !== true) return { client, published: false, last: p.last ?? '—' };
+      const devices = await clientDevices(app, ws, String(p.name));
+      return { client, published: true, last: p.last ?? '—', devices, tickets: await latestTickets(app, ws, String(p.name)) };
+    },
+  }),
+  defineRoute({
+    method: 'post',
+    path: '/api/portal/inquiry',
+    auth: 'token',
+    workspace: false,
+    body: inquiryBody,
+    handler: async ({ app, req, res, body }) => {
+      res.setHeader('Cache-Control', NO_STORE);
+      hitLimit(app, 'publicForm', req.ip);
+      const { ws, key } = await resolvePortal(app, req.query.t ?? body.t, undefined, async () => null);
+      const message = typeof body.message === 'string' ? clip(body.message.trim(), 2000) : '';
+      if (!message) throw badRequest('message_required', { message: 'お問い合わせ内容を入力してください' });
+      const p = await portalEntry(app, ws, key);
+      if (p.published !== true) throw conflict('portal_unpublished', { code: 'portal_unpublished' });
+      const kind = body.kind ?? '問合せ';
+      const created = Date.now();
+      let ticket: Doc;
+      try {
+        ticket = await app.store.transact(ws, async (tx) => {
+          const id = randomKey('TK-P', 3).toUpperCase();
+          const tk = await tx.put('tickets', id, {
+            id, cust: p.name, kind, subject: clip(message.split('\n')[0] ?? message, 300), owner: '—', sla: '4h 00m', status: '受付',
+            priority: '', created, source: 'portal', contactName: body.name ?? '', contactEmail: body.email ?? '',
+          });
+          const mid = randomKey('msg-');
+          await tx.put('ticketMessages', mid, { id: mid, ticketId: id, from: clip(body.name || String(p.name), 60), text: message, ts: created });
+          await bumpCounter(tx, '_tickets');
+          return tk;
+        });
+      } catch (err) {
+        if (err instanceof HttpError) throw err;
+        throw new HttpError(502, 'ticket_not_created', { code: 'ticket_not_created' });
+      }
+      return { ref: ticket.id, ticket: { id: ticket.id, status: ticket.status, kind: ticket.kind, cust: ticket.cust }, created };
+    },
+  }),
+  defineRoute({
+    method: 'post',
+    path: '/api/portal/issue',
+    auth: 'sales:edit',
+    body: z.object({ custId: text(40).zod.optional(), id: text(40).zod.optional() }),
+    handler: async ({ app, ws, body }) => {
+      const key = body.custId || body.id || '';
+      await assertSlugFree(app, ws, key);
+      const portal = await app.store.transact(ws, async (tx) => {
+        const cur = key ? await tx.get<Doc>(PORTALS, key) : null;
+        if (!cur) throw badRequest('unknown customer', { message: '顧客が見つかりません' });
+        return (await tx.patch(PORTALS, key, { published: true, last: 'たった今' })) as Doc;
+      });
+      await indexSlug(app, ws, portal);
+      return { url: `/portal.html?t=${encodeURIComponent(mintPortalToken(app, ws, key))}`, portal };
+    },
+  }),
+  defineRoute({
+    method: 'post',
+    path: '/api/portal/:custId',
+    auth: 'sales:edit',
+    params: z.object({ custId: z.string().min(1).max(40) }),
+    body: z.object({ action: z.unknown().optional(), published: z.boolean().optional(), last: text(40).zod.optional() }),
+    handler: async ({ app, ws, params, body }) => {
+      const action = body.action ?? 'toggle';
+      if (!['toggle', 'ticket', 'dl', 'touch'].includes(String(action))) throw badRequest('unknown action', { message: '不明な操作です' });
+      await assertSlugFree(app, ws, params.custId);
+      const out = await app.store.transact(ws, async (tx) => {
+        const cur = await tx.get<Doc>(PORTALS, params.custId);
+        if (!cur) throw notFound('portal not found');
+        let fields: Doc = {};
+        if (action === 'toggle') {
+          const published = body.published ?? cur.published !== true;
+          fields = { published, ...(published ? { last: body.last ?? 'たった今' } : {}) };
+        } else if (action === 'touch') fields = { last: body.last ?? 'たった今' };
+        const counters = action === 'ticket' ? await bumpCounter(tx, '_tickets') : action === 'dl' ? await bumpCounter(tx, '_dls') : await tx.get<Doc>('portalStats', 'counters');
+        const portal = (await tx.patch(PORTALS, params.custId, fields)) as Doc;
+        return { portal, tickets: counters?._tickets ?? 0, dls: counters?._dls ?? 0 };
+      });
+      await indexSlug(app, ws, out.portal);
+      return out;
+    },
+  }),
+  defineRoute({
+    method: 'get',
+    path: '/api/public/status',
+    auth: 'public',
+    workspace: false,
+    handler: async ({ app, req, res }) => {
+      res.setHeader('Access-Control-Allow-Origin', '*');
+      res.setHeader('Cache-Control', NO_STORE);
+      hitLimit(app, 'publicStatus', req.ip);
+      const site = req.query.site;
+      if (typeof site !== 'string' || !/^[a-z0-9][a-z0-9-]{0,63}$/.test(site)) throw badRequest('invalid site', { message: 'site の形式が正しくありません' });
+      const own = await cookieWorkspace(app, req)();
+      let hit: { ws: string; p: Doc } | null = null;
+      if (own) {
+        const p = (await app.store.list(own, PORTALS)).find((x) => x.slug === site && x.published === true);
+        if (p) hit = { ws: own, p };
+      }
+      if (!hit) {
+        const idx = await app.store.get<Doc>(PLATFORM_WS, P.portalSlugs, site);
+        const p = idx ? await app.store.get<Doc>(String(idx.tid), PORTALS, String(idx.key)) : null;
+        if (idx && p && p.published === true && p.slug === site) hit = { ws: String(idx.tid), p };
+      }
+      if (!hit) throw notFound('not_found', { message: '公開中のポータルが見つかりません' });
+      const d = await clientDevices(app, hit.ws, String(hit.p.name));
+      const devices = { total: d.total, active: d.active, computed: d.computed, ...(d.computed ? {} : { reason: d.reason }) };
+      return {
+        site, published: true, status: 'operational', label: '正常稼働', devices,
+        lastTouch: hit.p.last ?? '—', generated: Date.now(), total: d.total, active: d.active,
+      };
+    },
+  }),
+];

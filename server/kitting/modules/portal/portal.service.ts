@@ -1,0 +1,99 @@
+import { randomBytes } from 'node:crypto';
+import type { AppContext } from '../../../core/context';
+import { HttpError, notFound } from '../../../core/http/errors';
+import { isReservedWorkspace, P, PLATFORM_WS } from '../../../core/security/platform';
+import { mintToken, readToken } from '../../../core/security/tokens';
+import type { Doc, Tx } from '../../../core/store/types';
+
+export const PORTALS = 'portals';
+export const PORTAL_STATS = 'portalStats';
+
+export interface PortalBinding {
+  tid: string;
+  client: string;
+  iat: number;
+}
+
+const revocationKey = (tid: string, client: string) => `${tid}\n${client}`;
+
+/** A signed portal token binding one client (portal key) and one workspace. */
+export function mintPortalToken(app: AppContext, tid: string, client: string): string {
+  return mintToken(app.secret, 'portal', { tid, client, iat: Date.now(), n: randomBytes(4).toString('hex') });
+}
+
+export const portalLinkInvalid = () =>
+  new HttpError(401, 'portal_link_invalid', { code: 'portal_link_invalid', message: 'このリンクは無効か、有効期限が切れています' });
+
+/** Verify signature, expiry and revocation; anything else is portal_link_invalid. */
+export async function readPortalToken(app: AppContext, token: unknown): Promise<PortalBinding> {
+  const t = readToken(app.secret, 'portal', token);
+  if (!t || typeof t.tid !== 'string' || typeof t.client !== 'string' || typeof t.iat !== 'number' || isReservedWorkspace(t.tid)) throw portalLinkInvalid();
+  const rev = await app.store.get<Doc>(PLATFORM_WS, P.portalRevocations, revocationKey(t.tid, t.client));
+  if (rev && t.iat <= (rev.before as number)) throw portalLinkInvalid();
+  return { tid: t.tid, client: t.client, iat: t.iat };
+}
+
+/** Invalidate every link issued so far for this client of this workspace. */
+export async function revokePortalLinks(app: AppContext, tid: string, client: string): Promise<number> {
+  const id = revocationKey(tid, client);
+  return app.store.transact(PLATFORM_WS, async (tx) => {
+    const cur = await tx.get<Doc>(P.portalRevocations, id);
+    const count = ((cur?.count as number) ?? 0) + 1;
+    await tx.put(P.portalRevocations, id, { id, tid, client, before: Date.now(), count });
+    return count;
+  });
+}
+
+export const slugify = (s: string) =>
+  s.toLowerCase().replace(/[^a-z0-9]+/g, '-').replace(/^-+|-+$/g, '').slice(0, 32);
+
+/** The portal entry for a client name (created, published, when an operator issues a link by name). */
+export async function ensurePortalForClient(tx: Tx, name: string): Promise<Doc> {
+  const all = await tx.list(PORTALS);
+  const found = all.find((p) => p.name === name || p.id === name);
+  if (found) return found;
+  const id = `c${randomBytes(4).toString('hex')}`;
+  const slug = `${slugify(name) || 'client'}-${randomBytes(2).toString('hex')}`;
+  return tx.put(PORTALS, id, { id, name, slug, suffix: slug, published: true, last: 'たった今' });
+}
+
+export async function bumpCounter(tx: Tx, key: '_tickets' | '_dls'): Promise<Doc> {
+  const cur = (await tx.get<Doc>(PORTAL_STATS, 'counters')) ?? { id: 'counters', _tickets: 0, _dls: 0 };
+  return tx.put(PORTAL_STATS, 'counters', { ...cur, [key]: ((cur[key] as number) ?? 0) + 1 });
+}
+
+export async function portalState(app: AppContext, ws: string): Promise<Doc> {
+  const state: Doc = {};
+  for (const p of await app.store.list(ws, PORTALS)) state[String(p.id)] = p;
+  const c = await app.store.get<Doc>(ws, PORTAL_STATS, 'counters');
+  state._tickets = c?._tickets ?? 0;
+  state._dls = c?._dls ?? 0;
+  return state;
+}
+
+export async function portalEntry(app: AppContext, ws: string, key: string): Promise<Doc> {
+  const p = await app.store.get<Doc>(ws, PORTALS, key);
+  if (!p) throw notFound('portal_not_found', { code: 'portal_not_found' });
+  return p;
+}
+
+const CHIP: Record<string, string> = { 保管中: 'c-blue', 作業中: 'c-cyan', 入荷待ち: 'c-gray' };
+const ACTIVE = new Set(['稼働中', '作業中', '保管中', '出荷済', '貸出中']);
+
+/** Device counts and list of one client: IMEIs masked to the last 6 digits, 200 rows max. */
+export async function clientDevices(app: AppContext, ws: string, name: string) {
+  try {
+    const devices = (await app.store.list(ws, 'devices')).filter((d) => d.cust === name);
+    const active = devices.filter((d) => ACTIVE.has(String(d.status))).length;
+    const list = devices.slice(0, 200).map((d) => ({
+      imei: `••••${String(d.imei ?? '').slice(-6)}`,
+      model: d.model ?? '',
+      status: d.status ?? '',
+      chip: d.chip ?? CHIP[String(d.status)] ?? 'c-gray',
+      loc: d.loc ?? '',
+    }));
+    return { total: devices.length, active, computed: true, list, shown: list.length };
+  } catch {
+    return { total: 0, active: 0, computed: false, reason: 'device ledger unavailable', list: [], shown: 0 };
+  }
+}

@@ -1,0 +1,132 @@
+import { z } from 'zod';
+import { clamp } from '../../../../shared/fields';
+import { defineRoute } from '../../../core/http/define-route';
+import { badRequest, forbidden, notFound } from '../../../core/http/errors';
+import { readSiteConfig } from '../../../core/security/site-config';
+import { hitLimit } from '../../../core/security/limits';
+import { randomKey } from '../../../core/security/platform';
+import type { Doc } from '../../../core/store/types';
+import { createTenant } from '../admin/tenants.service';
+import { checkEmail, EMAIL_RE, formLimit, putLead, str } from './forms.service';
+
+const REVIEWS = 'reviews';
+const EVENT_REGS = 'eventRegs';
+const AB = 'abStats';
+
+/** Three fixed webinars. */
+export const EVENTS = [
+  { id: 'ev-mdm', title: 'MDM導入の基礎：ABM・Intune連携ウェビナー', date: '2026-12-10 15:00', capacity: 100 },
+  { id: 'ev-lcm', title: '端末ライフサイクル管理（LCM）の実務', date: '2027-01-21 15:00', capacity: 100 },
+  { id: 'ev-ai', title: 'AIで変わるキッティング現場', date: '2027-02-18 15:00', capacity: 100 },
+] as const;
+
+const num = (v: unknown) => (typeof v === 'number' ? v : typeof v === 'string' && v.trim() !== '' ? Number(v) : NaN);
+
+export const communityRoutes = [
+  defineRoute({
+    method: 'post',
+    path: '/api/review',
+    auth: 'public',
+    body: z.object({ comment: str(800), rating: z.unknown().optional(), name: str(80), company: str(120), nps: z.unknown().optional() }),
+    handler: async ({ app, ws, req, body }) => {
+      formLimit(app, req);
+      if (!body.comment) throw badRequest('comment required', { message: 'コメントを入力してください' });
+      const r = num(body.rating);
+      if (!Number.isFinite(r)) throw badRequest('rating required', { message: '評価（1〜5）を選んでください' });
+      const rating = clamp(Math.round(r), 1, 5);
+      const n = num(body.nps);
+      const nps = Number.isFinite(n) ? clamp(Math.round(n), 0, 10) : rating * 2;
+      const id = randomKey('rv-', 3);
+      await app.store.transact(ws, (tx) => tx.put(REVIEWS, id, { id, name: body.name || '匿名', company: body.company, rating, nps, comment: body.comment, approved: false, created: Date.now() }));
+      return {};
+    },
+  }),
+  defineRoute({
+    method: 'get',
+    path: '/api/reviews',
+    auth: 'support:view',
+    handler: async ({ app, ws }) => {
+      const reviews = (await app.store.list(ws, REVIEWS)).filter((r) => r.approved === true);
+      const count = reviews.length;
+      const avg = count ? Math.round((reviews.reduce((s, r) => s + Number(r.rating), 0) / count) * 10) / 10 : 0;
+      const promoters = reviews.filter((r) => Number(r.nps) >= 9).length;
+      const detractors = reviews.filter((r) => Number(r.nps) <= 6).length;
+      const nps = count ? Math.round(((promoters - detractors) / count) * 100) : 0;
+      return { reviews, avg, count, nps };
+    },
+  }),
+  defineRoute({
+    method: 'get',
+    path: '/api/events',
+    auth: 'public',
+    handler: async ({ app, ws }) => {
+      const regs = await app.store.list(ws, EVENT_REGS);
+      return { events: EVENTS.map((e) => ({ id: e.id, title: e.title, date: e.date, seats: Math.max(0, e.capacity - regs.filter((r) => r.event === e.id).length) })) };
+    },
+  }),
+  defineRoute({
+    method: 'post',
+    path: '/api/event/:id/register',
+    auth: 'public',
+    params: z.object({ id: z.string().min(1).max(40) }),
+    body: z.object({ email: str(160), name: str(120), company: str(120) }),
+    handler: async ({ app, ws, req, params, body }) => {
+      formLimit(app, req);
+      const ev = EVENTS.find((e) => e.id === params.id);
+      if (!ev) throw notFound('event not found');
+      if (!body.email) throw badRequest('email required', { message: 'メールアドレスを入力してください' });
+      checkEmail(body.email);
+      await app.store.transact(ws, async (tx) => {
+        const id = `${ev.id}:${body.email.toLowerCase()}`;
+        if (!(await tx.get(EVENT_REGS, id))) await tx.put(EVENT_REGS, id, { id, event: ev.id, email: body.email, name: body.name, company: body.company, created: Date.now() });
+        await putLead(tx, { name: body.name, email: body.email, company: body.company, message: ev.title, source: 'webinar' });
+      });
+      return {};
+    },
+  }),
+  defineRoute({
+    method: 'post',
+    path: '/api/ab',
+    auth: 'public',
+    body: z.object({ variant: z.unknown().optional(), event: z.unknown().optional() }),
+    handler: async ({ app, ws, req, body }) => {
+      hitLimit(app, 'publicStatus', req.ip);
+      if (body.variant !== 'a' && body.variant !== 'b') throw badRequest('invalid variant', { allowed: ['a', 'b'] });
+      if (body.event !== 'view' && body.event !== 'convert') throw badRequest('invalid event', { allowed: ['view', 'convert'] });
+      const key = `${body.variant}_${body.event}`;
+      await app.store.transact(ws, async (tx) => {
+        const cur = (await tx.get<Doc>(AB, 'stats')) ?? { id: 'stats' };
+        await tx.put(AB, 'stats', { ...cur, [key]: Number(cur[key] ?? 0) + 1 });
+      });
+      return {};
+    },
+  }),
+  defineRoute({
+    method: 'get',
+    path: '/api/ab',
+    auth: 'mgmt:view',
+    handler: async ({ app, ws }) => {
+      const s = (await app.store.get<Doc>(ws, AB, 'stats')) ?? {};
+      const v = (k: string) => Number(s[k] ?? 0);
+      return { stats: { a: { view: v('a_view'), convert: v('a_convert') }, b: { view: v('b_view'), convert: v('b_convert') } } };
+    },
+  }),
+  defineRoute({
+    method: 'post',
+    path: '/api/signup',
+    auth: 'public',
+    body: z.object({ email: z.unknown().optional(), company: str(80), name: str(80), plan: str(40) }),
+    handler: async ({ app, ws, req, body }) => {
+      hitLimit(app, 'signup', req.ip);
+      const { config } = await readSiteConfig(app);
+      if (!config.registrationOpen) throw forbidden('registration closed', { message: '現在、新規登録を受け付けていません' });
+      const email = typeof body.email === 'string' ? body.email.trim().toLowerCase() : '';
+      if (!email) throw badRequest('email required', { message: 'メールアドレスを入力してください' });
+      if (email.length > 160 || !EMAIL_RE.test(email)) throw badRequest('invalid email', { message: 'メールアドレスの形式が正しくありません' });
+      const name = body.company || body.name || '新規テナント';
+      const tenant = await createTenant(app, { name, plan: 'Starter', seats: 3, email }, 'signup', 'trial');
+      await app.store.transact(ws, (tx) => putLead(tx, { name: body.name, email, company: body.company, message: body.plan ? `plan: ${body.plan}` : '', source: 'signup', tenant: String(tenant.id) }));
+      return { tenant: { id: tenant.id, name: tenant.name }, url: `/signup.html?tenant=${encodeURIComponent(String(tenant.id))}` };
+    },
+  }),
+];

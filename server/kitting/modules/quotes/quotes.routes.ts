@@ -1,0 +1,294 @@
+import { z } from 'zod';
+import { jstYymm } from '../../../../shared/dates';
+import { defineRoute, Reply } from '../../../core/http/define-route';
+import { badRequest, conflict, HttpError, notFound } from '../../../core/http/errors';
+import { readCompany } from '../settings/settings.service';
+import { renderQuotePdf, revisionOf } from './quote-pdf';
+import type { AppContext } from '../../../core/context';
+import { issueNumber } from '../../../core/store/series';
+import type { Tx } from '../../../core/store/types';
+import { BOM, quoteCsv, quoteDocument } from './quote-export';
+import {
+  buildQuote,
+  catalog,
+  DEFAULT_CUST,
+  deviceCountOf,
+  DRAFT_ID,
+  findCustomer,
+  inconsistent,
+  MAX_Q,
+  QUOTE_DRAFTS,
+  QUOTE_NUMBERS,
+  QUOTES,
+  quoteBody,
+  readPattern,
+  validateQuote,
+  withTotals,
+  type Quote,
+} from './quote-model';
+
+const idParams = z.object({ id: z.string().min(1).max(200) });
+const one = z.union([z.string(), z.array(z.string())]).transform((v) => (Array.isArray(v) ? v[0] : v)).optional();
+const newQuery = z.object({ custId: one, cust: one, devices: one, pattern: one });
+
+const quoteNotFound = () => notFound('not_found', { message: '見積が見つかりません' });
+const quoteLocked = (id: string) => conflict('quote issued', { id, message: `見積 ${id} は発行済みのため変更できません。「改訂版を作成」で新しい版を作ってください` });
+
+async function loadQuote(app: AppContext, ws: string, id: string): Promise<Quote> {
+  const q = await app.store.get<Quote>(ws, QUOTES, id);
+  if (!q) throw quoteNotFound();
+  return q;
+}
+
+const reader = (app: AppContext, ws: string): Pick<Tx, 'get' | 'find'> => ({
+  get: (coll, id) => app.store.get(ws, coll, id),
+  find: (coll, field, value) => app.store.find(ws, coll, field, value),
+});
+
+/** A stored quote is re-checked before it leaves as CSV or document. */
+async function exportable(app: AppContext, ws: string, id: string) {
+  const q = await loadQuote(app, ws, id);
+  const totals = await validateQuote(reader(app, ws), q);
+  return quoteDocument(q, totals);
+}
+
+/** A quote made out to a known customer but without a name carries the customer's name. */
+async function fillCustomerName(tx: Pick<Tx, 'get' | 'find'>, q: Quote): Promise<void> {
+  const c = await findCustomer(tx, q.custId);
+  if (c && q.cust === DEFAULT_CUST && typeof c.name === 'string') q.cust = c.name;
+}
+
+export const quoteRoutes = [
+  defineRoute({
+    method: 'get',
+    path: '/api/quote/catalog',
+    auth: 'sales:view',
+    handler: () => ({ catalog: catalog() }),
+  }),
+  defineRoute({
+    method: 'get',
+    path: '/api/quote/new',
+    auth: 'sales:view',
+    query: newQuery,
+    handler: async ({ app, ws, query }) => {
+      const custId = query.custId?.trim() || null;
+      const custName = query.cust?.trim() || '';
+      if (!custId && !custName) throw badRequest('customer_required', { message: '顧客（custId または cust）を指定してください' });
+      let name = custName;
+      if (custId) {
+        const c = await app.store.get(ws, 'customers', custId);
+        if (!c) throw notFound('customer_not_found', { message: `顧客 ${custId} が見つかりません` });
+        name = String(c.name ?? '');
+      }
+      let qty = await deviceCountOf(() => app.store.list(ws, 'devices'), name);
+      if (query.devices !== undefined && query.devices.trim() !== '') {
+        const n = Number(query.devices);
+        // Above MAX_Q the per-device lines could not be stored as shown (a saved line keeps at most MAX_Q).
+        if (!Number.isFinite(n) || n > MAX_Q) throw badRequest('invalid devices', { message: `台数(devices)は0〜${MAX_Q}の数値で指定してください` });
+        qty = Math.max(0, Math.floor(n));
+      }
+      const pattern = readPattern(query.pattern);
+      const cat = catalog();
+      const lines = (list: typeof cat.initial) =>
+        list.filter((l) => l.patterns.includes(pattern)).map((l) => ({ n: l.n, q: l.per === 'device' ? qty : l.q, p: l.p, d: l.d }));
+      const quote = buildQuote({ custId, cust: name, pattern, qty, ini: [], run: [] }, null);
+      quote.ini = lines(cat.initial);
+      quote.run = lines(cat.running);
+      return { quote: withTotals(quote) };
+    },
+  }),
+  defineRoute({
+    method: 'get',
+    path: '/api/quotes',
+    auth: 'sales:view',
+    handler: async ({ app, ws }) => ({ quotes: (await app.store.list<Quote>(ws, QUOTES, { reverse: true })).map(withTotals) }),
+  }),
+  defineRoute({
+    method: 'get',
+    path: '/api/quote/draft',
+    auth: 'sales:view',
+    handler: async ({ app, ws }) => {
+      const d = await app.store.get<Quote>(ws, QUOTE_DRAFTS, DRAFT_ID);
+      return { draft: d ? withTotals(d) : null };
+    },
+  }),
+  defineRoute({
+    method: 'post',
+    path: '/api/quote/draft',
+    auth: 'sales:edit',
+    body: quoteBody,
+    handler: async ({ app, ws, body }) => {
+      const draft = await app.store.transact(ws, async (tx) => {
+        const q = buildQuote(body, null);
+        q.id = typeof body.id === 'string' && body.id ? body.id.slice(0, 120) : null;
+        await validateQuote(tx, q, body.totals);
+        await fillCustomerName(tx, q);
+        q.updatedAt = Date.now();
+        return tx.put(QUOTE_DRAFTS, DRAFT_ID, q);
+      });
+      return { draft: withTotals(draft) };
+    },
+  }),
+  defineRoute({
+    method: 'post',
+    path: '/api/quote/draft/clear',
+    auth: 'sales:edit',
+    handler: async ({ app, ws }) => {
+      await app.store.transact(ws, (tx) => tx.remove(QUOTE_DRAFTS, DRAFT_ID));
+      return {};
+    },
+  }),
+  defineRoute({
+    method: 'post',
+    path: '/api/quote/preview',
+    auth: 'sales:view',
+    body: quoteBody,
+    handler: async ({ app, ws, body }) => {
+      const q = buildQuote(body, null);
+      q.id = typeof body.id === 'string' && body.id ? body.id.slice(0, 120) : null;
+      const totals = await validateQuote(reader(app, ws), q, body.totals);
+      const document = quoteDocument(q, totals);
+      return { quote: { ...q, totals }, csv: quoteCsv(document), document };
+    },
+  }),
+  defineRoute({
+    method: 'get',
+    path: '/api/quote/:id',
+    auth: 'sales:view',
+    params: idParams,
+    handler: async ({ app, ws, params }) => ({ quote: withTotals(await loadQuote(app, ws, params.id)) }),
+  }),
+  defineRoute({
+    method: 'post',
+    path: '/api/quote',
+    auth: 'sales:edit',
+    body: quoteBody,
+    handler: async ({ app, ws, body }) => {
+      const quote = await app.store.transact(ws, async (tx) => {
+        const q = buildQuote(body, null);
+        await validateQuote(tx, q, body.totals);
+        await fillCustomerName(tx, q);
+        const yymm = jstYymm();
+        q.id = (await issueNumber(tx, QUOTE_NUMBERS, yymm)).value;
+        const now = Date.now();
+        q.createdAt = now;
+        q.updatedAt = now;
+        q.issuedAt = null;
+        return tx.put(QUOTES, q.id, q);
+      });
+      return { quote: withTotals(quote) };
+    },
+  }),
+  defineRoute({
+    method: 'post',
+    path: '/api/quote/:id',
+    auth: 'sales:edit',
+    params: idParams,
+    body: quoteBody,
+    handler: async ({ app, ws, params, body }) => {
+      const quote = await app.store.transact(ws, async (tx) => {
+        const current = await tx.get<Quote>(QUOTES, params.id);
+        if (!current) throw quoteNotFound();
+        // An issued quote is a document the customer holds: changes go into a new revision.
+        if (typeof current.issuedAt === 'number') throw quoteLocked(params.id);
+        const q = buildQuote(body, current);
+        q.id = current.id;
+        await validateQuote(tx, q, body.totals);
+        q.updatedAt = Date.now();
+        return tx.put(QUOTES, params.id, q);
+      });
+      return { quote: withTotals(quote) };
+    },
+  }),
+  defineRoute({
+    method: 'get',
+    path: '/api/quote/:id/csv',
+    auth: 'sales:view',
+    params: idParams,
+    handler: async ({ app, ws, params }) => {
+      const doc = await exportable(app, ws, params.id);
+      const name = `${doc.meta.quoteNo ?? 'quote'}.csv`;
+      return new Reply(200, BOM + quoteCsv(doc), {
+        'Content-Type': 'text/csv; charset=utf-8',
+        'Content-Disposition': `attachment; filename="${name.replace(/[^\w.-]/g, '_')}"; filename*=UTF-8''${encodeURIComponent(name)}`,
+      });
+    },
+  }),
+  defineRoute({
+    method: 'get',
+    path: '/api/quote/:id/document',
+    auth: 'sales:view',
+    params: idParams,
+    handler: async ({ app, ws, params }) => ({ document: await exportable(app, ws, params.id) }),
+  }),
+  defineRoute({
+    method: 'get',
+    path: '/api/quote/:id/pdf',
+    auth: 'sales:view',
+    params: idParams,
+    handler: async ({ app, ws, params }) => {
+      const q = await loadQuote(app, ws, params.id);
+      const doc = quoteDocument(q, await validateQuote(reader(app, ws), q));
+      const pdf = await renderQuotePdf(doc, await readCompany(app.store, ws), revisionOf(q));
+      return new Reply(200, Buffer.from(pdf), {
+        'Content-Type': 'application/pdf',
+        'Content-Disposition': `inline; filename="${String(q.id).replace(/[^\w.-]/g, '_')}.pdf"`,
+        'Cache-Control': 'no-store',
+      });
+    },
+  }),
+  defineRoute({
+    method: 'post',
+    path: '/api/quote/:id/revise',
+    auth: 'sales:edit',
+    params: idParams,
+    handler: async ({ app, ws, params }) => {
+      const quote = await app.store.transact(ws, async (tx) => {
+        const current = await tx.get<Quote>(QUOTES, params.id);
+        if (!current) throw quoteNotFound();
+        if (typeof current.issuedAt !== 'number') throw badRequest('quote not issued', { message: '未発行の見積はそのまま編集できます' });
+        const root = typeof current.revisionOf === 'string' ? current.revisionOf : String(current.id);
+        const yymm = jstYymm();
+        const now = Date.now();
+        const { totals: _t, ...rest } = current as Quote & { totals?: unknown };
+        const next: Quote = {
+          ...rest,
+          id: `Q-${yymm}-${String(await tx.next(`quote:${yymm}`)).padStart(3, '0')}`,
+          revisionOf: root,
+          rev: (typeof current.rev === 'number' ? current.rev : 1) + 1,
+          supersedes: String(current.id),
+          createdAt: now,
+          updatedAt: now,
+          issuedAt: null,
+        };
+        await tx.patch(QUOTES, String(current.id), { supersededBy: next.id });
+        return tx.put(QUOTES, String(next.id), next);
+      });
+      return { quote: withTotals(quote) };
+    },
+  }),
+  defineRoute({
+    method: 'post',
+    path: '/api/quote/:id/issue',
+    auth: 'sales:edit',
+    params: idParams,
+    handler: async ({ app, ws, params }) => {
+      const { quote, totals } = await app.store.transact(ws, async (tx) => {
+        const current = await tx.get<Quote>(QUOTES, params.id);
+        if (!current) throw quoteNotFound();
+        const totals = await validateQuote(tx, current);
+        const customer = await findCustomer(tx, current.custId, current.cust);
+        if (!customer) {
+          throw inconsistent([{ code: 'customer_required', field: 'custId', message: '発行には登録済みの顧客が必要です' }]);
+        }
+        const now = Date.now();
+        const issuedAt = typeof current.issuedAt === 'number' ? current.issuedAt : now;
+        const q = await tx.patch<Quote>(QUOTES, params.id, { custId: String(customer.id), issuedAt, updatedAt: now });
+        if (!q) throw new HttpError(404, 'not_found');
+        return { quote: q, totals };
+      });
+      const document = quoteDocument(quote, totals);
+      return { quote: { ...quote, totals }, document, csv: quoteCsv(document) };
+    },
+  }),
+];

@@ -1,0 +1,44 @@
+import { bool, oneOf, text } from '../../../../shared/fields';
+import { crudRoutes } from '../../../core/http/crud';
+import { declareSeries, issueNumber, padNumber } from '../../../core/store/series';
+
+export const SHIPMENTS = 'shipments';
+/** SHP-1001, SHP-1002, … */
+export const SHIPMENT_NUMBERS = declareSeries({
+  name: 'shipment',
+  period: 'none',
+  start: 1001,
+  coll: SHIPMENTS,
+  field: 'id',
+  keyed: true,
+  format: (n) => `SHP-${padNumber(n, 4)}`,
+  pattern: /^SHP-(?<n>\d{4,})$/,
+  reserve: 500,
+});
+export const SHIPMENT_SERIES = SHIPMENT_NUMBERS.name;
+
+export const shipmentRoutes = crudRoutes({
+  scope: 'ops',
+  coll: SHIPMENTS,
+  listPath: '/api/shipments',
+  listKey: 'shipments',
+  itemPath: '/api/shipment',
+  itemKey: 'shipment',
+  notFoundError: 'shipment not found',
+  fields: {
+    kind: oneOf(['out', 'in'], 'out'),
+    customer: text(120),
+    date: text(40),
+    detail: text(300),
+    carrier: text(60),
+    status: text(40).default('予定'),
+    late: bool(),
+  },
+  newId: async (tx) => (await issueNumber(tx, SHIPMENT_NUMBERS)).value,
+  onCreate: () => {
+    const now = Date.now();
+    return { created: now, updated: now };
+  },
+  onUpdate: () => ({ updated: Date.now() }),
+  deleteResponse: () => ({}),
+});

@@ -1,0 +1,35 @@
+import { P } from '../../../core/security/platform';
+import type { Doc, Tx } from '../../../core/store/types';
+
+/**
+ * One small record per tenant listing its published sites (slug, name, updated), kept current by
+ * every publish, unpublish and restore in the same transaction: the site list reads one record
+ * instead of every tenant's pages.
+ */
+export interface SiteEntry {
+  slug: string;
+  name: string;
+  updated: number;
+}
+
+export async function siteIndex(tx: Pick<Tx, 'get'>, tenant: string): Promise<SiteEntry[]> {
+  const rec = await tx.get<Doc>(P.siteIndex, tenant);
+  return Array.isArray(rec?.sites) ? (rec.sites as SiteEntry[]) : [];
+}
+
+export async function indexSite(tx: Tx, tenant: string, entry: SiteEntry | null, slug: string): Promise<SiteEntry[]> {
+  const sites = (await siteIndex(tx, tenant)).filter((s) => s.slug !== slug);
+  if (entry) sites.push(entry);
+  sites.sort((a, b) => a.slug.localeCompare(b.slug));
+  await tx.put(P.siteIndex, tenant, { id: tenant, sites });
+  return sites;
+}
+
+/** After a restore (which rewrites a tenant's sites wholesale): the index from the sites themselves. */
+export async function rebuildSiteIndex(tx: Tx, tenant: string): Promise<void> {
+  const sites = (await tx.list(P.sites))
+    .filter((s) => s.tenant === tenant)
+    .map((s) => ({ slug: String(s.slug), name: String(s.name ?? s.slug), updated: Number(s.updated ?? 0) }));
+  sites.sort((a, b) => a.slug.localeCompare(b.slug));
+  await tx.put(P.siteIndex, tenant, { id: tenant, sites });
+}

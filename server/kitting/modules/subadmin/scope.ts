@@ -1,0 +1,32 @@
+import type { Request } from 'express';
+import type { AppContext } from '../../../core/context';
+import { forbidden } from '../../../core/http/errors';
+import { principalOf, type Principal } from '../../../core/security/auth';
+import type { Doc } from '../../../core/store/types';
+import { getTenant, listTenants } from '../admin/tenants.service';
+
+export type Operator = Extract<Principal, { kind: 'admin' } | { kind: 'subadmin' }>;
+
+export function operator(req: Request): Operator {
+  const p = principalOf(req);
+  if (p.kind === 'session') throw forbidden();
+  return p;
+}
+
+export const operatorName = (op: Operator) => (op.kind === 'admin' ? 'admin' : op.email);
+export const operatorRole = (op: Operator) => op.kind;
+
+export function inScope(op: Operator, tenantId: string): boolean {
+  return op.kind === 'admin' || op.tenants.includes(tenantId);
+}
+
+/** The tenant, if this operator may see it: a sub-admin reaching an unassigned tenant gets 403. */
+export async function scopedTenant(app: AppContext, req: Request, tenantId: string): Promise<{ op: Operator; tenant: Doc }> {
+  const op = operator(req);
+  if (!inScope(op, tenantId)) throw forbidden('forbidden', { message: '担当外のテナントです' });
+  return { op, tenant: await getTenant(app, tenantId) };
+}
+
+export async function scopedTenants(app: AppContext, op: Operator): Promise<Doc[]> {
+  return (await listTenants(app)).filter((t) => inScope(op, String(t.id)));
+}

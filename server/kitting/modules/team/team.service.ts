@@ -1,0 +1,81 @@
+import type { Request } from 'express';
+import { actorOf } from '../../../core/security/auth';
+import { workspaceRole } from '../../../core/security/policy';
+import { z } from 'zod';
+import { json, oneOf, text } from '../../../../shared/fields';
+import { conflict, forbidden, HttpError } from '../../../core/http/errors';
+import type { CountedCollection } from '../../../core/store/count-guard';
+import type { Doc, Tx } from '../../../core/store/types';
+import { declareLookup } from '../../../core/store/lookups';
+
+export const TEAM = 'team';
+/** Team members (pending invites included) count against a central tenant's plan. */
+export const teamPlanCounted: CountedCollection = { coll: TEAM, resource: 'members' };
+export const ROLES = ['owner', 'admin', 'exec', 'member', 'viewer'] as const;
+const SCOPE = z.enum(['none', 'view', 'edit']);
+export const MEMBER_FIELDS = {
+  name: text(80),
+  ini: text(2),
+  role: oneOf(ROLES, 'member'),
+  dept: text(60).default('—'),
+  email: text(120),
+  scopes: json(z.object({ mgmt: SCOPE, ops: SCOPE, sales: SCOPE, support: SCOPE, settings: SCOPE }).partial()),
+};
+
+export const TEAM_PLANS = { starter: 3, pro: 10, ent: null } as const;
+export type TeamPlan = keyof typeof TEAM_PLANS;
+
+/** Initials as stored: two characters, upper case; NA when none are given (the contract's default). */
+export const normIni = (ini: string | undefined) => ((ini ?? '').trim() || 'NA').toUpperCase().slice(0, 2);
+
+export async function teamPlan(tx: Pick<Tx, 'get'>): Promise<TeamPlan> {
+  const rec = await tx.get<Doc>('settings', 'teamPlan');
+  const k = rec?.planKey;
+  return k === 'starter' || k === 'pro' || k === 'ent' ? k : 'pro';
+}
+
+/** Members are found by role (the owners), by email and by account: a write never reads the whole team. */
+export const TEAM_BY_ROLE = declareLookup(TEAM, 'role');
+export const TEAM_BY_EMAIL = declareLookup(TEAM, 'email');
+export const TEAM_BY_ACCOUNT = declareLookup(TEAM, 'account');
+
+/** A member and every owner of the workspace: all the owner rules read. */
+export async function memberWithOwners(tx: Pick<Tx, 'get' | 'find'>, id: string): Promise<{ cur: Doc | null; members: Doc[] }> {
+  const cur = await tx.get<Doc>(TEAM, id);
+  const ownerRows = await tx.find<Doc>(TEAM, TEAM_BY_ROLE.field, 'owner');
+  return { cur, members: cur ? [cur, ...ownerRows.filter((m) => m.id !== cur.id)] : ownerRows };
+}
+
+const owners = (members: Doc[]) => members.filter((m) => m.role === 'owner' && m.status !== 'invited');
+
+/** The last owner can be neither demoted nor removed (409). */
+export function assertKeepsOwner(members: Doc[], id: string, nextRole: string | null): void {
+  const target = members.find((m) => m.id === id);
+  if (!target || target.role !== 'owner' || target.status === 'invited') return;
+  if (nextRole === 'owner') return;
+  if (owners(members).length <= 1) throw conflict('last owner', { message: '最後のオーナーは変更・削除できません' });
+}
+
+/** Seats used (pending invites included) against the team plan's member limit. */
+export async function assertSeat(tx: Tx): Promise<void> {
+  const limit = TEAM_PLANS[await teamPlan(tx)];
+  if (limit === null) return;
+  const used = await tx.count(TEAM);
+  if (used >= limit) throw new HttpError(403, 'plan_limit', { resource: 'members', limit, current: used, message: `メンバー上限（${limit}名）に達しています` });
+}
+
+/** The caller's role in its workspace (anonymous workspace holder and bench operator: owner). */
+export function callerRole(req: Request): string | null {
+  return workspaceRole(actorOf(req))?.role ?? null;
+}
+
+/**
+ * Owners are protected: only an owner may make someone owner, or change or remove an owner
+ * (the route's own check already requires owner or admin).
+ */
+export function assertOwnerRules(req: Request, target: Doc | null, nextRole: unknown): void {
+  if (callerRole(req) === 'owner') return;
+  if (nextRole === 'owner' || target?.role === 'owner') {
+    throw forbidden('owner only', { message: 'オーナーの変更・削除、オーナーへの変更はオーナーのみ行えます' });
+  }
+}

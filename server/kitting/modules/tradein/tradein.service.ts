@@ -1,0 +1,96 @@
+import { clip } from '../../../../shared/fields';
+import { badRequest } from '../../../core/http/errors';
+import { declareSeries, mirrorField, padNumber } from '../../../core/store/series';
+import type { Doc } from '../../../core/store/types';
+
+export const BUYBACKS = 'buybacks';
+export const REFURB_STOCK = 'refurbStock';
+export const RECEIPTS = 'buybackReceipts';
+export const GRADES = ['S', 'A', 'B', 'C', 'D'] as const;
+
+/**
+ * Buyback figures — THIS PROJECT'S CHOICE (the contract only says the server computes them).
+ *   refurbishing cost by grade: S 1,000 / A 2,000 / B 3,500 / C 6,000 / D 9,000 yen
+ *   (cleaning, inspection, certified erasure, parts), plus a battery replacement of
+ *   6,000 yen when battery health is below 80 %.
+ *   residual = expected resale price − refurbishing cost (what the device is worth to us
+ *              once it is ready to sell)
+ *   margin   = residual − offer (gross profit of the buyback; negative means a loss).
+ * Refurbished stock: margin = ask − cost.
+ */
+export const REFURB_COST: Record<(typeof GRADES)[number], number> = { S: 1000, A: 2000, B: 3500, C: 6000, D: 9000 };
+export const BATTERY_SWAP_COST = 6000;
+export const BATTERY_SWAP_BELOW = 80;
+
+export function refurbCost(grade: string, bat: number): number {
+  const g = (GRADES as readonly string[]).includes(grade) ? (grade as (typeof GRADES)[number]) : 'D';
+  return REFURB_COST[g] + (bat < BATTERY_SWAP_BELOW ? BATTERY_SWAP_COST : 0);
+}
+
+export function buybackFigures(b: { grade: string; bat: number; offer: number; resell: number }) {
+  const residual = b.resell - refurbCost(b.grade, b.bat);
+  return { refurb: refurbCost(b.grade, b.bat), residual, margin: residual - b.offer };
+}
+
+export const text = (v: unknown, n: number) => (typeof v === 'string' || typeof v === 'number' ? clip(String(v).trim(), n) : '');
+
+/** Whole yen ≥ 0 (missing reads as 0 unless required), else 400. */
+export function yen(v: unknown, field: string, required = false): number {
+  if (v === undefined || v === null || v === '') {
+    if (required) throw badRequest(`${field} required`, { message: `${field} は必須です` });
+    return 0;
+  }
+  const n = typeof v === 'number' ? v : typeof v === 'string' ? Number(v.replace(/[,¥￥\s]/g, '')) : NaN;
+  if (!Number.isFinite(n) || n < 0 || n > 100_000_000) throw badRequest(`invalid ${field}`, { message: `${field} は0以上の金額で指定してください` });
+  return Math.round(n);
+}
+
+export function readGrade(v: unknown): string {
+  const g = text(v, 2).toUpperCase() || 'B';
+  if (!(GRADES as readonly string[]).includes(g)) throw badRequest('invalid grade', { message: `grade は ${GRADES.join(' / ')} のいずれかです`, allowed: GRADES });
+  return g;
+}
+
+export function readBat(v: unknown): number {
+  if (v === undefined || v === null || v === '') return 100;
+  const n = typeof v === 'number' ? v : Number(v);
+  if (!Number.isFinite(n) || n < 0 || n > 100) throw badRequest('invalid bat', { message: 'バッテリー(bat)は0〜100で指定してください' });
+  return Math.round(n);
+}
+
+export function readModel(v: unknown): string {
+  const m = text(v, 60);
+  if (!m) throw badRequest('model required', { message: '機種(model)は必須です' });
+  return m;
+}
+
+/** Receipt items {model, imei, grade, qty, price}; total = Σ price × qty. */
+export function readItems(raw: unknown): { items: Doc[]; total: number } {
+  if (raw === undefined || raw === null) return { items: [], total: 0 };
+  if (!Array.isArray(raw) || raw.length > 500) throw badRequest('invalid items', { message: '明細(items)は配列で指定してください' });
+  let total = 0;
+  const items = raw.map((r: unknown, i) => {
+    if (!r || typeof r !== 'object') throw badRequest('invalid items', { message: `${i + 1}行目が不正です` });
+    const it = r as Doc;
+    const qtyRaw = it.qty === undefined || it.qty === null || it.qty === '' ? 1 : Number(it.qty);
+    if (!Number.isInteger(qtyRaw) || qtyRaw < 1 || qtyRaw > 100_000) throw badRequest('invalid qty', { message: `${i + 1}行目の数量(qty)は1以上の整数です` });
+    const price = yen(it.price, 'price');
+    total += price * qtyRaw;
+    return { model: text(it.model, 60), imei: text(it.imei, 40), grade: text(it.grade, 2), qty: qtyRaw, price };
+  });
+  return { items, total };
+}
+
+/** Buyback receipts restart every year: KIT-BUY-YYYY-NNNN (id repeats no). */
+export const RECEIPT_NUMBERS = declareSeries({
+  name: 'buyback-receipt',
+  period: 'year',
+  coll: RECEIPTS,
+  field: 'no',
+  keyed: true,
+  format: (n, year) => `KIT-BUY-${year}-${padNumber(n, 4)}`,
+  pattern: /^KIT-BUY-(?<p>\d{4})-(?<n>\d{4,})$/,
+  reserve: 300,
+  follow: mirrorField('id'),
+});
+export const receiptSeries = (year: number) => RECEIPT_NUMBERS.counter(String(year));

@@ -1,0 +1,150 @@
+import type { Request } from 'express';
+import { z } from 'zod';
+import { defineRoute, type RouteDef } from '../../core/http/define-route';
+import { HttpError, notFound } from '../../core/http/errors';
+import { actorOf } from '../../core/security/auth';
+import { assertNotLocked, lockKey, recordFailure } from '../../core/security/limits';
+import { moveEnroller, recordCodeEnroller } from './enrollers';
+import { checkPush, indexPushedPortals } from './push-policy';
+import { enrolBody, leaseBody, pushBody, SCHEMA_HEADER, SYNC_V1, TOKEN_HEADER } from './protocol';
+import { centralOf, mapSyncErrors } from './runtime';
+
+/** Wrong enrolment codes one address may try before it is locked out. */
+export const ENROL_ATTEMPTS = 10;
+
+const schemaOf = (req: Request) => {
+  const v = Number(req.headers[SCHEMA_HEADER]);
+  return Number.isInteger(v) ? v : 0;
+};
+const tokenOf = (req: Request) => {
+  const t = req.headers[TOKEN_HEADER];
+  return typeof t === 'string' ? t : undefined;
+};
+
+const cursorQuery = z.object({
+  after: z.coerce.number().int().nonnegative().default(0),
+  limit: z.coerce.number().int().positive().default(2000),
+});
+/** A snapshot cursor is '' or the `nextKey` central answered: a JSON pair [collection, id]. */
+const snapshotCursor = z
+  .string()
+  .max(1000)
+  .default('')
+  .refine((v) => {
+    if (v === '') return true;
+    try {
+      const k: unknown = JSON.parse(v);
+      return Array.isArray(k) && k.length === 2 && typeof k[0] === 'string' && typeof k[1] === 'string';
+    } catch {
+      return false;
+    }
+  }, 'after must be a cursor from a previous snapshot page');
+const snapshotQuery = z.object({
+  after: snapshotCursor,
+  limit: z.coerce.number().int().positive().default(5000),
+});
+
+/** Central: enrolment codes and bench management for a workspace, and the versioned bench protocol. */
+export const centralSyncRoutes: RouteDef[] = [
+  defineRoute({
+    method: 'post',
+    path: '/api/sync/enrol-code',
+    auth: 'manager',
+    handler: async ({ ws, app, req }) => {
+      const out = await centralOf(app).createCode(ws);
+      await recordCodeEnroller(app, out.code, actorOf(req));
+      return out;
+    },
+  }),
+  defineRoute({
+    method: 'get',
+    path: '/api/sync/benches',
+    auth: 'manager',
+    handler: async ({ ws, app, req }) => {
+      const central = centralOf(app);
+      return { benches: await central.listBenches(ws) };
+    },
+  }),
+  defineRoute({
+    method: 'post',
+    path: '/api/sync/benches/:bench/revoke',
+    auth: 'manager',
+    params: z.object({ bench: z.string().min(1).max(64) }),
+    handler: async ({ ws, app, req, params }) => {
+      const central = centralOf(app);
+      if (!(await central.revoke(ws, params.bench))) throw notFound('bench not found');
+      return { revoked: params.bench };
+    },
+  }),
+  defineRoute({
+    method: 'post',
+    path: `${SYNC_V1}/enrol`,
+    auth: 'token',
+    workspace: false,
+    body: enrolBody,
+    handler: async ({ app, req, body }) => {
+      // Codes are short: wrong guesses from one address lock it out with growing back-off.
+      const key = lockKey('enrol', req.ip);
+      assertNotLocked(app, key);
+      const out = await mapSyncErrors(() => centralOf(app).enrol(body, schemaOf(req))).catch((err: unknown) => {
+        if (err instanceof HttpError && err.error === 'enrol_code_invalid') recordFailure(app, key, ENROL_ATTEMPTS);
+        throw err;
+      });
+      await moveEnroller(app, body.code, String(out.workspace), body.bench);
+      return out;
+    },
+  }),
+  defineRoute({
+    method: 'post',
+    path: `${SYNC_V1}/push`,
+    auth: 'bench',
+    workspace: false,
+    body: pushBody,
+    handler: ({ app, req, body }) =>
+      mapSyncErrors(async () => {
+        const central = centralOf(app);
+        const bench = await central.authenticate(tokenOf(req), schemaOf(req));
+        const actor = actorOf(req);
+        await checkPush(app, { ws: bench.ws, role: actor.kind === 'bench' ? actor.role : null }, body);
+        const out = await central.push(bench, body);
+        await indexPushedPortals(app, bench.ws, body);
+        return out;
+      }),
+  }),
+  defineRoute({
+    method: 'get',
+    path: `${SYNC_V1}/changes`,
+    auth: 'bench',
+    workspace: false,
+    query: cursorQuery,
+    handler: ({ app, req, query }) =>
+      mapSyncErrors(async () => {
+        const central = centralOf(app);
+        return central.pull(await central.authenticate(tokenOf(req), schemaOf(req)), query.after, query.limit);
+      }),
+  }),
+  defineRoute({
+    method: 'get',
+    path: `${SYNC_V1}/snapshot`,
+    auth: 'bench',
+    workspace: false,
+    query: snapshotQuery,
+    handler: ({ app, req, query }) =>
+      mapSyncErrors(async () => {
+        const central = centralOf(app);
+        return central.snapshot(await central.authenticate(tokenOf(req), schemaOf(req)), query.after, query.limit);
+      }),
+  }),
+  defineRoute({
+    method: 'post',
+    path: `${SYNC_V1}/lease`,
+    auth: 'bench',
+    workspace: false,
+    body: leaseBody,
+    handler: ({ app, req, body }) =>
+      mapSyncErrors(async () => {
+        const central = centralOf(app);
+        return central.lease(await central.authenticate(tokenOf(req), schemaOf(req)), body);
+      }),
+  }),
+];

@@ -1,0 +1,190 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { formatHlc } from '../../../shared/hlc';
+import { startTestServer, type Client, type TestResponse, type TestServer } from '../testing/harness';
+import { SCHEMA_HEADER, SYNC_V1, TOKEN_HEADER } from './protocol';
+
+type Body = Record<string, unknown> & { ok: boolean; error?: string };
+
+let central: TestServer;
+let owner: Client;
+
+beforeAll(async () => {
+  central = await startTestServer({ mode: 'central' });
+  owner = central.client();
+  await owner.get('/api/devices'); // the browser gets its workspace (kit_tid)
+});
+afterAll(() => central.close());
+
+async function code(c: Client = owner): Promise<string> {
+  const res = await c.post<Body & { code: string; expiresAt: string }>('/api/sync/enrol-code');
+  expect(res.status).toBe(200);
+  return res.body.code;
+}
+
+/** A raw bench: enrols with a code and talks the protocol directly. */
+type Call = (m: string, p: string, b?: unknown, h?: Record<string, string>) => Promise<TestResponse<Body>>;
+
+async function rawBench(bench: string): Promise<{ token: string; workspace: string; call: Call }> {
+  const c = central.client();
+  const res = await c.post<Body & { token: string; workspace: string }>(`${SYNC_V1}/enrol`, { code: await code(), bench });
+  expect(res.status).toBe(200);
+  const token = res.body.token;
+  return {
+    token,
+    workspace: res.body.workspace,
+    call: (m, p, b, h = {}) => c.request<Body>(m, p, b, { [TOKEN_HEADER]: token, [SCHEMA_HEADER]: '2', ...h }),
+  };
+}
+
+const stamp = (ms: number, node: string, counter = 0) => formatHlc({ ms, counter, node });
+
+describe('POST /api/sync/enrol-code', () => {
+  it('answers a one-time code with its expiry for the kit_tid holder', async () => {
+    const res = await owner.post<Body & { code: string; expiresAt: string }>('/api/sync/enrol-code');
+    expect(res.status).toBe(200);
+    expect(res.body.code).toMatch(/^[A-Z2-9]{4}-[A-Z2-9]{4}$/);
+    expect(Date.parse(res.body.expiresAt)).toBeGreaterThan(Date.now() + 3_600_000);
+  });
+
+  it('a code enrols only once', async () => {
+    const c = await code();
+    const first = await central.client().post<Body>(`${SYNC_V1}/enrol`, { code: c, bench: 'bench-once' });
+    expect(first.status).toBe(200);
+    const again = await central.client().post<Body>(`${SYNC_V1}/enrol`, { code: c, bench: 'bench-twice' });
+    expect(again.status).toBe(403);
+    expect(again.body.error).toBe('enrol_code_invalid');
+  });
+
+  it('binds the bench to the workspace of the browser that made the code', async () => {
+    const b = await rawBench('bench-ws');
+    const other = central.client();
+    await other.get('/api/devices');
+    const otherCode = (await other.post<Body & { code: string }>('/api/sync/enrol-code')).body.code;
+    const res = await central.client().post<Body & { workspace: string }>(`${SYNC_V1}/enrol`, { code: otherCode, bench: 'bench-other' });
+    expect(res.body.workspace).not.toBe(b.workspace);
+    const list = await owner.get<Body & { benches: { bench: string }[] }>('/api/sync/benches');
+    expect(list.body.benches.map((x) => x.bench)).toContain('bench-ws');
+    expect(list.body.benches.map((x) => x.bench)).not.toContain('bench-other');
+  });
+});
+
+describe('POST /api/sync/v1/push', () => {
+  it('applies a batch once: a repeated batch or change changes nothing and gets the same answer', async () => {
+    const b = await rawBench('benchpush');
+    const now = Date.now();
+    const changes = [{ seq: 1, coll: 'devices', id: '990000000000001', hlc: stamp(now, 'benchpush'), fields: { imei: '990000000000001', model: 'X' } }];
+    const first = await b.call('POST', `${SYNC_V1}/push`, { batch: 'b1', changes });
+    expect(first.status).toBe(200);
+    expect(first.body).toMatchObject({ ok: true, acked: 1, applied: 1, duplicate: false });
+    expect(typeof first.body.serverTime).toBe('number');
+    const again = await b.call('POST', `${SYNC_V1}/push`, { batch: 'b1', changes });
+    expect(again.body).toMatchObject({ ok: true, acked: 1, applied: 1, duplicate: true });
+    const newBatchOldChange = await b.call('POST', `${SYNC_V1}/push`, { batch: 'b2', changes });
+    expect(newBatchOldChange.body).toMatchObject({ ok: true, acked: 1, applied: 0 });
+    const pulled = await b.call('GET', `${SYNC_V1}/changes?after=0&limit=5000`);
+    const mine = (pulled.body.changes as { id: string }[]).filter((c) => c.id === '990000000000001');
+    expect(mine).toHaveLength(0); // never echoed to its author
+    const dev = await owner.get<Body & { device?: { model: string } }>('/api/devices');
+    expect((dev.body.devices as { imei: string; model: string }[]).find((d) => d.imei === '990000000000001')?.model).toBe('X');
+  });
+
+  it('refuses stamps more than 2 minutes in the future and stores nothing', async () => {
+    const b = await rawBench('benchfuture');
+    const changes = [{ seq: 1, coll: 'devices', id: '990000000000002', hlc: stamp(Date.now() + 5 * 60_000, 'benchfuture'), fields: { model: 'F' } }];
+    const res = await b.call('POST', `${SYNC_V1}/push`, { batch: 'f1', changes });
+    expect(res.status).toBe(422);
+    expect(res.body.error).toBe('hlc_in_future');
+    expect(typeof res.body.serverTime).toBe('number');
+    const ok = await b.call('POST', `${SYNC_V1}/push`, { batch: 'f2', changes: [{ ...changes[0], hlc: stamp(Date.now() + 60_000, 'benchfuture') }] });
+    expect(ok.status).toBe(200);
+  });
+
+  it('refuses a bench whose schema is newer with 426', async () => {
+    const b = await rawBench('benchnew');
+    const res = await b.call('GET', `${SYNC_V1}/changes?after=0`, undefined, { [SCHEMA_HEADER]: '999' });
+    expect(res.status).toBe(426);
+    expect(res.body.error).toBe('upgrade_required');
+  });
+
+  it('refuses an unknown token and, at once, a revoked bench', async () => {
+    const b = await rawBench('benchrevoke');
+    expect((await b.call('GET', `${SYNC_V1}/changes?after=0&limit=1`)).status).toBe(200);
+    const bad = await central.client().request('GET', `${SYNC_V1}/changes`, undefined, { [TOKEN_HEADER]: 'kbt_nope' });
+    expect(bad.status).toBe(401);
+    expect(bad.body.error).toBe('bench_token_invalid');
+    const rev = await owner.post<Body>('/api/sync/benches/benchrevoke/revoke');
+    expect(rev.status).toBe(200);
+    const after = await b.call('GET', `${SYNC_V1}/changes?after=0&limit=1`);
+    expect(after.status).toBe(401);
+    expect(after.body.error).toBe('bench_revoked');
+    expect((await owner.post<Body>('/api/sync/benches/nobody/revoke')).status).toBe(404);
+  });
+});
+
+describe('GET /api/sync/v1/changes', () => {
+  it('pages by server_seq cursor without gaps or repeats', async () => {
+    const writer = await rawBench('benchwriter');
+    const reader = await rawBench('benchreader');
+    const base = Date.now();
+    const changes = Array.from({ length: 25 }, (_, i) => ({
+      seq: i + 1,
+      coll: 'jobs',
+      id: `J-PAGE-${i}`,
+      hlc: stamp(base, 'benchwriter', i),
+      fields: { id: `J-PAGE-${i}`, n: i },
+    }));
+    expect((await writer.call('POST', `${SYNC_V1}/push`, { batch: 'p1', changes })).status).toBe(200);
+    const seen: string[] = [];
+    let after = 0;
+    for (let guard = 0; guard < 100; guard += 1) {
+      const page = await reader.call('GET', `${SYNC_V1}/changes?after=${after}&limit=7`);
+      expect(page.status).toBe(200);
+      const got = page.body.changes as { seq: number; id: string }[];
+      expect(got.length).toBeLessThanOrEqual(7);
+      for (const c of got) expect(c.seq).toBeGreaterThan(after);
+      seen.push(...got.map((c) => c.id));
+      after = page.body.next as number;
+      if (!page.body.more) break;
+    }
+    const ours = seen.filter((id) => id.startsWith('J-PAGE-'));
+    expect(ours).toEqual(changes.map((c) => c.id));
+    const tail = await reader.call('GET', `${SYNC_V1}/changes?after=${after}`);
+    expect(tail.body.changes).toEqual([]);
+  });
+});
+
+describe('POST /api/sync/v1/lease', () => {
+  it('leases disjoint blocks above the workspace series level', async () => {
+    const a = await rawBench('benchlease1');
+    const b = await rawBench('benchlease2');
+    const req = { requests: [{ series: 'shipment', size: 100, start: 1001, atLeast: 0 }] };
+    const la = await a.call('POST', `${SYNC_V1}/lease`, req);
+    const lb = await b.call('POST', `${SYNC_V1}/lease`, req);
+    const ba = (la.body.blocks as { lo: number; hi: number }[])[0];
+    const bb = (lb.body.blocks as { lo: number; hi: number }[])[0];
+    expect(ba.hi - ba.lo).toBe(99);
+    expect(bb.lo).toBeGreaterThan(ba.hi);
+    expect(la.body.series).toContain('shipment');
+    const created = await owner.post<Body & { shipment: { id: string } }>('/api/shipment', { customer: 'x' });
+    expect(Number(created.body.shipment.id.slice(4))).toBeGreaterThan(bb.hi);
+  });
+});
+
+describe('who may create enrolment codes', () => {
+  it('once the workspace has accounts: an owner session, not the bare kit_tid', async () => {
+    const browser = central.client();
+    await browser.get('/api/devices');
+    const anonymousCookie = browser.cookie('kit_tid') as string;
+    const email = `owner-${Date.now()}@example.jp`;
+    const signup = await browser.post<Body & { token: string }>('/api/account/signup', { email, password: 'correct-horse-9', company: '山田通信', name: '山田 太郎' });
+    expect(signup.status).toBe(200);
+    // the anonymous cookie the browser had before signing up no longer opens the workspace
+    const stale = central.client();
+    stale.setCookie('kit_tid', anonymousCookie);
+    const bare = await stale.post<Body>('/api/sync/enrol-code');
+    expect(bare.status).toBe(401);
+    const withSession = await browser.post<Body & { code: string }>('/api/sync/enrol-code', {}, { authorization: `Bearer ${signup.body.token}` });
+    expect(withSession.status).toBe(200);
+    expect(withSession.body.code).toMatch(/^[A-Z2-9]{4}-[A-Z2-9]{4}$/);
+  });
+});
