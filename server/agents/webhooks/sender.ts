@@ -1,7 +1,7 @@
 import { createHmac, timingSafeEqual } from 'node:crypto';
 import { request as httpsRequest } from 'node:https';
 import { isIP } from 'node:net';
-import { isInternalAddress, pinnedLookup, resolveHost } from '../../security/ssrf';
+import { isInternalAddress, pinnedLookup, resolveHost } from '../../core/security/ssrf';
 
 /** How outbound deliveries reach their receivers. Production: public addresses only, system trust store. */
 export interface OutboundOptions {

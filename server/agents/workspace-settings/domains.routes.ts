@@ -1,7 +1,7 @@
 import { resolveCname as dnsResolveCname } from 'node:dns/promises';
 import { isIP } from 'node:net';
 import { z } from 'zod';
-import { HttpError } from '../../http/errors';
+import { HttpError } from '../../core/http/errors';
 import type { AgentsContext } from '../context';
 import { route, type AgentRoute } from '../http';
 import { newId } from '../ids';
