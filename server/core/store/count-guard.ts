@@ -1,5 +1,5 @@
 import type { Lookup } from './lookups';
-import type { Doc, ListOptions, ReplicaStore, Store, StoreHealth, TransactOptions, Tx, WorkspaceRow } from './types';
+import type { Counter, Doc, ListOptions, ReplicaStore, Store, StoreHealth, TransactOptions, Tx, WorkspaceRow } from './types';
 
 /**
  * A collection whose live records count against a per-workspace limit, declared by the module
@@ -109,6 +109,18 @@ class GuardedStore implements Store {
 
   ensureLookups(lookups: readonly Lookup[]): Promise<void> {
     return this.inner.ensureLookups(lookups);
+  }
+
+  readCounter(key: string): Promise<Counter | null> {
+    return this.inner.readCounter(key);
+  }
+
+  updateCounter(key: string, next: (cur: Counter | null) => Counter | null): Promise<Counter | null> {
+    return this.inner.updateCounter(key, next);
+  }
+
+  pruneCounters(before: number): Promise<number> {
+    return this.inner.pruneCounters(before);
   }
 
   transact<T>(ws: string, fn: (tx: Tx) => Promise<T>, opts?: TransactOptions): Promise<T> {

@@ -4,7 +4,8 @@ import { formatHlc, HlcClock, type Hlc } from '../../../shared/hlc';
 import { assertDeclared, lookupIndexName, matches, type Lookup } from './lookups';
 import { migrate } from './migrate';
 import { SqliteReplica } from './sqlite-replica';
-import type { Doc, ListOptions, Store, StoreHealth, TransactOptions, Tx, WorkspaceRow } from './types';
+import { SqliteCounters } from './counters';
+import type { Counter, Doc, ListOptions, Store, StoreHealth, TransactOptions, Tx, WorkspaceRow } from './types';
 
 interface RecordRow {
   data: string;
@@ -46,6 +47,7 @@ export class SqliteStore implements Store {
   private readonly q;
   /** One statement per lookup, reaching its rows through the lookup's partial index. */
   private readonly finders = new Map<string, Database.Statement<[string, string], { data: string }>>();
+  private readonly counters: SqliteCounters;
 
   constructor(opts: SqliteStoreOptions) {
     this.db = new Database(opts.file, opts.verbose ? { verbose: (sql) => opts.verbose?.(String(sql)) } : {});
@@ -58,6 +60,7 @@ export class SqliteStore implements Store {
     this.db.pragma('cache_size = -32768');
     migrate(this.db);
     const db = this.db;
+    this.counters = new SqliteCounters(db);
     this.q = {
       getMeta: db.prepare<[string], { value: string }>('SELECT value FROM meta WHERE key = ?'),
       setMeta: db.prepare('INSERT INTO meta (key, value) VALUES (?, ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value'),
@@ -164,6 +167,19 @@ export class SqliteStore implements Store {
 
   async setMeta(key: string, value: string): Promise<void> {
     this.q.setMeta.run(key, value);
+  }
+
+  async readCounter(key: string): Promise<Counter | null> {
+    return this.counters.get(key);
+  }
+
+  /** In the write queue: a transaction awaiting a step holds the connection's BEGIN. */
+  updateCounter(key: string, next: (cur: Counter | null) => Counter | null): Promise<Counter | null> {
+    return this.lock.run(async () => this.counters.set(key, next));
+  }
+
+  pruneCounters(before: number): Promise<number> {
+    return this.lock.run(async () => this.counters.pruneBefore(before));
   }
 
   async health(): Promise<StoreHealth> {
