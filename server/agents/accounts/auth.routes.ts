@@ -5,6 +5,8 @@ import type { AgentsContext } from '../context';
 import { perIp, route, type AgentRoute } from '../http';
 import { billingOf } from '../billing';
 import { forgot, getUser, getWorkspace, login, presentUser, register, reset, setPassword } from './accounts.service';
+import { acceptInvitations } from '../workspace/workspace.service';
+import { attributeSignup } from '../affiliate/attribution';
 import { clearSessionCookie, mintSession, setSessionCookie } from './session';
 import { checkTotp, newTotpSecret, otpauthUri } from './totp';
 
@@ -13,6 +15,10 @@ const password = z.string().min(6, 'password must be at least 6 characters').max
 const code = z.union([z.string(), z.number()]).transform(String);
 
 export function authRoutes(ctx: AgentsContext): AgentRoute[] {
+  const impersonatorOf = (id: string) => {
+    const op = getUser(ctx, id);
+    return { id: op.id, email: op.email, name: op.name };
+  };
   const limited = perIp(ctx.limits.auth);
   const session = async (req: Parameters<typeof setSessionCookie>[0], res: Parameters<typeof setSessionCookie>[1], userId: string) => {
     const u = getUser(ctx, userId);
@@ -29,6 +35,8 @@ export function authRoutes(ctx: AgentsContext): AgentRoute[] {
       body: z.object({ email, password, name: z.string().trim().max(120).optional() }),
       handler: async ({ body, req, res }) => {
         const u = await register(ctx, body.email, body.password, body.name ?? '');
+        acceptInvitations(ctx, u.id, u.email);
+        attributeSignup(ctx, req, u.id);
         return session(req, res, u.id);
       },
     }),
@@ -63,7 +71,7 @@ export function authRoutes(ctx: AgentsContext): AgentRoute[] {
           user: presentUser(ctx, u),
           workspace: { id: w.id, name: w.name, tier: w.tier, role: caller.role, created_at: new Date(w.created_at).toISOString() },
           billing: billingOf(w),
-          impersonator: null,
+          impersonator: caller.impersonator ? impersonatorOf(caller.impersonator) : null,
         };
       },
     }),
