@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { generateImei } from '../shared/imei';
-import { launch, shot, startServer, type Browser, type RunningServer } from './harness';
+import { launch, scanKeys, shot, startServer, type Browser, type RunningServer } from './harness';
 
 let server: RunningServer;
 let b: Browser;
@@ -26,7 +26,11 @@ describe('bench window', () => {
     await page.getByText('本日の作業予定').waitFor();
     await page.getByText('Pixel 8a 検証機 入荷確認').waitFor();
     await page.getByText('SHP-1004 日新産業建設株式会社 出荷予定日超過').waitFor();
-    await page.getByText('今月のキッティング').waitFor();
+    // figures carry their period: "2026年11月のキッティング", not 今月
+    const { month } = await api<{ month: string }>('/api/metrics/overview');
+    const label = `20${month.slice(0, 2)}年${Number(month.slice(2))}月`;
+    await page.getByText(`${label}のキッティング`).waitFor();
+    expect(await page.getByTestId('figures-period').textContent()).toContain(`集計期間: ${label}`);
     await shot(page, '01-home');
     await page.getByRole('button', { name: '担当者に確認' }).first().click();
     await page.getByText('担当者へ確認依頼を送信しました').waitFor();
@@ -70,15 +74,13 @@ describe('bench window', () => {
     const first = generateImei();
     const second = generateImei();
     await page.locator('#scan').focus();
-    await page.keyboard.type(first, { delay: 8 });
-    await page.keyboard.press('Enter');
+    await scanKeys(page, first);
     const dialog = page.getByRole('dialog', { name: '未登録の端末を登録' });
     await dialog.getByTestId('register-imei').getByText(first).waitFor();
     // Focus is in the dialog (not on the scan field behind it): type the model straight away.
     await page.keyboard.type('iPad Air');
     // A scan while the dialog is open is queued, not swapped in.
-    await page.keyboard.type(second, { delay: 8 });
-    await page.keyboard.press('Enter');
+    await scanKeys(page, second);
     await dialog.getByText('ほか 1件のスキャンが待機中').waitFor();
     expect(await page.locator('#rg-model').inputValue()).toBe('iPad Air');
     await page.keyboard.press('Tab');

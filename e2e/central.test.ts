@@ -60,6 +60,15 @@ describe('customer portal page', () => {
 });
 
 describe('central admin console', () => {
+  it('is linked from the menu of the central server window', async () => {
+    const { page } = b;
+    await page.goto(`${server.url}/#/`);
+    const link = page.getByTestId('admin-link');
+    await link.waitFor();
+    expect(await link.getAttribute('href')).toBe('/admin.html');
+    expect(await link.innerText()).toContain('管理コンソール');
+  });
+
   it('refuses a wrong password in Japanese, then signs in and lists tenants with stats', async () => {
     const { page } = b;
     await page.goto(`${server.url}/admin.html`);

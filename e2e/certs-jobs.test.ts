@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { generateImei } from '../shared/imei';
-import { launch, shot, startServer, type Browser, type RunningServer } from './harness';
+import { launch, scanKeys, shot, startServer, type Browser, type RunningServer } from './harness';
 
 let server: RunningServer;
 let b: Browser;
@@ -15,10 +15,8 @@ afterAll(async () => {
 });
 
 const get = async <T>(path: string): Promise<T> => (await (await b.context.request.get(`${server.url}${path}`)).json()) as T;
-const scan = async (code: string) => {
-  await b.page.keyboard.type(code);
-  await b.page.keyboard.press('Enter');
-};
+/** A keyboard-wedge scanner: digits 8 ms apart on the scanner's clock, then Enter. */
+const scan = (code: string) => scanKeys(b.page, code);
 interface Dev {
   imei: string;
   status: string;

@@ -7,7 +7,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { chromium, type BrowserContext, type Page } from 'playwright-core';
+import { chromium, type BrowserContext, type CDPSession, type Page } from 'playwright-core';
 import { ensureChromium, UNAVAILABLE_VAR } from './browser';
 
 export const ROOT = resolve(import.meta.dirname, '..');
@@ -101,4 +101,42 @@ export async function launch(): Promise<Browser> {
 export async function shot(page: Page, name: string): Promise<void> {
   mkdirSync(SHOTS, { recursive: true });
   await page.screenshot({ path: join(SHOTS, `${name}.png`) });
+}
+
+const cdpSessions = new WeakMap<Page, Promise<CDPSession>>();
+
+/**
+ * A keyboard-wedge scanner: the digits `gapMs` apart, then Enter or Tab, as the page's keyboard events
+ * see them. The keys are stamped (event.timeStamp) on a scanner's clock rather than taking their pace from
+ * this machine: a loaded test machine delays delivery, never the stamps, so the app's burst recognition
+ * sees the same 8 ms scan on every run. The stamps run a few seconds ahead of the page clock, so the
+ * app's pause timer (measured on the same clock) cannot split the burst while it is being delivered.
+ */
+export async function scanKeys(page: Page, code: string, end: 'Enter' | 'Tab' = 'Enter', gapMs = 8): Promise<void> {
+  let session = cdpSessions.get(page);
+  if (!session) {
+    session = page.context().newCDPSession(page);
+    cdpSessions.set(page, session);
+  }
+  const cdp = await session;
+  const base = Date.now() / 1000 + 5;
+  let i = 0;
+  const at = () => base + (i++ * gapMs) / 1000;
+  for (const ch of code) {
+    const d = ch.charCodeAt(0);
+    const key = { key: ch, code: /\d/.test(ch) ? `Digit${ch}` : '', windowsVirtualKeyCode: d, nativeVirtualKeyCode: d };
+    const t = at();
+    await cdp.send('Input.dispatchKeyEvent', { type: 'keyDown', ...key, text: ch, unmodifiedText: ch, timestamp: t });
+    await cdp.send('Input.dispatchKeyEvent', { type: 'keyUp', ...key, timestamp: t + 0.001 });
+  }
+  const t = at();
+  if (end === 'Enter') {
+    const key = { key: 'Enter', code: 'Enter', windowsVirtualKeyCode: 13, nativeVirtualKeyCode: 13 };
+    await cdp.send('Input.dispatchKeyEvent', { type: 'keyDown', ...key, text: '\r', unmodifiedText: '\r', timestamp: t });
+    await cdp.send('Input.dispatchKeyEvent', { type: 'keyUp', ...key, timestamp: t + 0.001 });
+  } else {
+    const key = { key: 'Tab', code: 'Tab', windowsVirtualKeyCode: 9, nativeVirtualKeyCode: 9 };
+    await cdp.send('Input.dispatchKeyEvent', { type: 'rawKeyDown', ...key, timestamp: t });
+    await cdp.send('Input.dispatchKeyEvent', { type: 'keyUp', ...key, timestamp: t + 0.001 });
+  }
 }

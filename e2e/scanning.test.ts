@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { generateImei } from '../shared/imei';
-import { launch, shot, startServer, type Browser, type RunningServer } from './harness';
+import { launch, scanKeys, shot, startServer, type Browser, type RunningServer } from './harness';
 
 let server: RunningServer;
 let b: Browser;
@@ -23,11 +23,8 @@ interface Dev {
   status: string;
 }
 const devices = async () => (await (await b.context.request.get(`${server.url}/api/devices`)).json()).devices as Dev[];
-/** A keyboard-wedge scanner: digits 8 ms apart, then Enter. */
-const scan = async (code: string, end: 'Enter' | 'Tab' = 'Enter') => {
-  await b.page.keyboard.type(code, { delay: 8 });
-  await b.page.keyboard.press(end);
-};
+/** A keyboard-wedge scanner: digits 8 ms apart (on the scanner's clock, whatever the machine's load), then Enter or Tab. */
+const scan = (code: string, end: 'Enter' | 'Tab' = 'Enter') => scanKeys(b.page, code, end);
 const KNOWN = '353795089752529';
 
 describe('receiving session (入荷セッション)', () => {

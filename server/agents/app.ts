@@ -31,6 +31,7 @@ import { campaignRoutes } from './workspace-settings/campaigns.routes';
 import { channelRoutes } from './channels/channels.routes';
 import { actionRoutes } from './channels/actions.routes';
 import { integrationRoutes } from './channels/integrations.routes';
+import { crmListener } from './channels/crm-sync';
 import { callbackBodies, callbackRoutes } from './callbacks/callbacks.routes';
 import { widgetScriptRoutes } from './public/widget.routes';
 
@@ -104,6 +105,7 @@ export function createAgentsApp(opts: AgentsAppOptions): { app: Express; ctx: Ag
   app.use((_req, _res, next) => next(new HttpError(404, 'Not found')));
   app.use(errorHandler(log, envelope));
 
+  webhooks.onEvent(crmListener(ctx));
   webhooks.start();
   const close = async () => {
     await webhooks.stop();

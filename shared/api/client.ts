@@ -56,6 +56,14 @@ const KNOWN_ERRORS: Record<string, string> = {
 
 const JAPANESE = /[\u3040-\u30ff\u4e00-\u9fff]/;
 
+/**
+ * An error text for people: the server names the field key beside its Japanese name ("金額(amount)は必須です");
+ * on screen the key is dropped ("金額は必須です"). Only a bare key in parentheses right after Japanese text.
+ */
+export function plainMessage(message: string): string {
+  return message.replace(/([^\x00-\x7f])\s?[(（][A-Za-z][\w.[\]]*[)）]/g, '$1');
+}
+
 /** What went wrong, in plain Japanese, for any error a call can throw. */
 export function describeError(err: unknown): string {
   if (err instanceof ApiError) {
@@ -63,7 +71,7 @@ export function describeError(err: unknown): string {
     if (err.missingRoute) return `この機能のAPI（${err.method} ${err.path}）はまだこのサーバーに実装されていません。`;
     if (err.error === 'bad_response') return `サーバーの応答の形式が想定と異なります（${err.method} ${err.path}）。`;
     const known = KNOWN_ERRORS[err.error];
-    if (err.serverMessage && JAPANESE.test(err.serverMessage)) return err.serverMessage;
+    if (err.serverMessage && JAPANESE.test(err.serverMessage)) return plainMessage(err.serverMessage);
     if (known) return known;
     if (JAPANESE.test(err.error)) return err.error;
     if (err.status === 401) return '認証が必要です。もう一度サインインしてください。';

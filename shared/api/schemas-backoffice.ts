@@ -10,7 +10,22 @@ export const CapacityConfig = z.looseObject(Object.fromEntries(CAPACITY_KEYS.map
 export type CapacityConfig = z.infer<typeof CapacityConfig>;
 export const LoadEntry = z.looseObject({ id: str, date: optStr, cust: optStr, qty: num.optional(), kind: optStr, note: optStr });
 export type LoadEntry = z.infer<typeof LoadEntry>;
-export const CapacityDay = z.looseObject({ date: str, dow: optStr, load: num, capacity: num, pct: num.nullable().optional(), over: z.boolean().optional() });
+export const CapacityDay = z.looseObject({
+  date: str,
+  dow: optStr,
+  load: num,
+  capacity: num,
+  pct: num.nullable().optional(),
+  over: z.boolean().optional(),
+  /** Planned load entries, and units of open job cards due that day. */
+  planned: num.optional(),
+  jobUnits: num.optional(),
+  jobs: num.optional(),
+  dockBookings: num.optional(),
+  dockInbound: num.optional(),
+  dockMinutes: num.optional(),
+  dockPct: num.nullable().optional(),
+});
 export type CapacityDay = z.infer<typeof CapacityDay>;
 export const CapacitySummary = z.record(z.string(), z.union([num, str]).nullable());
 export type CapacitySummary = z.infer<typeof CapacitySummary>;

@@ -1,6 +1,6 @@
 import { useState } from 'react';
 import type { Tenant } from '../../../shared/api/schemas';
-import { Async, Chip, Modal, Panel, confirmAction, toast, toastError, useLoad, yen } from '../components/ui';
+import { Async, activateOnKey, Chip, Modal, Panel, confirmAction, toast, toastError, useLoad, yen } from '../components/ui';
 import { STATUS, api, getSession } from './session';
 
 function TenantDetail({ id, onClose }: { id: string; onClose: () => void }) {
@@ -147,7 +147,7 @@ export function Tenants() {
                   </thead>
                   <tbody>
                     {d.tenants.map((t) => (
-                      <tr key={t.id} className="clickable" onClick={() => setOpen(t.id)}>
+                      <tr key={t.id} className="clickable" {...activateOnKey(() => setOpen(t.id))}>
                         <td className="mono">{t.id}</td>
                         <td>{t.name}</td>
                         <td>{t.plan}</td>

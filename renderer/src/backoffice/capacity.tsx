@@ -4,6 +4,7 @@ import { api } from '../api';
 import { CrudTable } from '../components/crud-table';
 import { Async, Chip, Panel, fmtTs, toast, toastError, todayJst, useLoad } from '../components/ui';
 import { Kpis, optNum, optStr, s, type FormValues } from './parts';
+import { dateRangeLabel, periodLabel } from '../lib/labels';
 
 const CFG_LABEL: Record<CapacityKey, string> = {
   kittingDaily: '日次キッティング能力（台/日）',
@@ -18,19 +19,37 @@ const CFG_LABEL: Record<CapacityKey, string> = {
 };
 const pct = (v: unknown) => (typeof v === 'number' ? `${v}%` : '—');
 
+const n = (v: unknown) => (typeof v === 'number' ? v.toLocaleString('ja-JP') : '—');
+
 function Summary({ summary }: { summary: CapacitySummary }) {
+  const period = typeof summary.from === 'string' && typeof summary.to === 'string' ? dateRangeLabel(summary.from, summary.to) : '今後7日間';
   return (
-    <Kpis
-      testId="capacity-summary"
-      items={[
-        ['日次能力', `${s(summary.dailyCapacity)} 台`],
-        ['今週の負荷 / 能力', `${s(summary.weekLoad)} / ${s(summary.weekCapacity)} 台`],
-        ['週間稼働率', pct(summary.utilizationPct)],
-        ['ピーク日', summary.peakDate ? `${s(summary.peakDate)}（${pct(summary.peakPct)}）` : '—'],
-        ['能力超過日', `${s(summary.overDays)} 日`],
-        ['保管 / パレット / 倉庫', `${pct(summary.storagePct)} / ${pct(summary.palletPct)} / ${pct(summary.warehousePct)}`],
-      ]}
-    />
+    <>
+      <div className="muted" data-testid="capacity-period" style={{ margin: '0 0 4px' }}>
+        集計期間: {period}（負荷 = 入荷・作業予定 + 期限がこの期間の未完了案件の台数。期限を過ぎた案件は今日に計上）
+      </div>
+      <Kpis
+        testId="capacity-summary"
+        items={[
+          ['日次能力', `${n(summary.dailyCapacity)} 台`],
+          ['今週の負荷 / 能力', `${s(summary.weekLoad)} / ${n(summary.weekCapacity)} 台`],
+          ['週間稼働率', pct(summary.utilizationPct)],
+          ['負荷の内訳', `案件 ${n(summary.weekJobUnits)} 台・予定 ${n(summary.weekPlanned)} 台`],
+          ['ピーク日', summary.peakDate ? `${periodLabel(s(summary.peakDate))}（${pct(summary.peakPct)}）` : '—'],
+          ['能力超過日', `${n(summary.overDays)} 日`],
+          ['未完了の案件', `${n(summary.openJobs)} 件・${n(summary.openUnits)} 台（${typeof summary.backlogDays === 'number' ? `${summary.backlogDays}日分` : '—'}）`],
+          ['ドック予約', `${n(summary.dockBookings)} 件・稼働 ${pct(summary.dockPct)}`],
+          ['保管 / パレット / 倉庫', `${pct(summary.storagePct)} / ${pct(summary.palletPct)} / ${pct(summary.warehousePct)}`],
+        ]}
+      />
+      {(Number(summary.undatedJobs) > 0 || Number(summary.overdueJobs) > 0 || Number(summary.unknownQtyJobs) > 0) && (
+        <div className="muted" data-testid="capacity-notes" style={{ margin: '4px 0 8px' }}>
+          {Number(summary.overdueJobs) > 0 && <>期限超過の案件 {n(summary.overdueJobs)} 件を今日の負荷に含めています。 </>}
+          {Number(summary.undatedJobs) > 0 && <>期限が日付でない案件 {n(summary.undatedJobs)} 件（{n(summary.undatedUnits)} 台）は週の負荷に入っていません。案件ボードで期限の日付を設定してください。 </>}
+          {Number(summary.unknownQtyJobs) > 0 && <>台数の分からない案件 {n(summary.unknownQtyJobs)} 件は 0 台として計算しています（端末を案件に追加すると台数になります）。</>}
+        </div>
+      )}
+    </>
   );
 }
 
@@ -40,18 +59,23 @@ function Week({ week }: { week: CapacityDay[] }) {
       <table className="t" data-testid="capacity-week">
         <thead>
           <tr>
-            <th style={{ width: 120 }}>日付</th>
-            <th className="num" style={{ width: 90 }}>負荷</th>
-            <th className="num" style={{ width: 90 }}>能力</th>
+            <th style={{ width: 130 }}>日付</th>
+            <th className="num" style={{ width: 70 }}>案件</th>
+            <th className="num" style={{ width: 70 }}>予定</th>
+            <th className="num" style={{ width: 80 }}>負荷</th>
+            <th className="num" style={{ width: 70 }}>能力</th>
             <th>稼働率</th>
+            <th style={{ width: 110 }}>ドック</th>
           </tr>
         </thead>
         <tbody>
           {week.map((d) => (
             <tr key={d.date}>
               <td>
-                {d.date}（{d.dow}）
+                {periodLabel(d.date).replace(/^\d{4}年/, '')}（{d.dow}）
               </td>
+              <td className="num" title={`未完了の案件 ${n(d.jobs)} 件`}>{n(d.jobUnits)} 台</td>
+              <td className="num">{n(d.planned)} 台</td>
               <td className="num">{d.load} 台</td>
               <td className="num">{d.capacity} 台</td>
               <td>
@@ -63,6 +87,7 @@ function Week({ week }: { week: CapacityDay[] }) {
                   {d.over && <Chip c="c-red">超過</Chip>}
                 </div>
               </td>
+              <td>{Number(d.dockBookings) > 0 ? `${n(d.dockBookings)} 件（${pct(d.dockPct)}）` : '—'}</td>
             </tr>
           ))}
         </tbody>

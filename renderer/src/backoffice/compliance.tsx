@@ -5,6 +5,7 @@ import { CrudTable } from '../components/crud-table';
 import { Async, Chip, Panel, fmtTs, toast, toastError, todayJst, useLoad } from '../components/ui';
 import { CustodyForm } from './compliance-custody';
 import { ErrorBox, Kpis, optStr, s } from './parts';
+import { AUDIT_CATEGORIES, auditCategoryKey, auditCategoryLabel, controlName, periodLabel } from '../lib/labels';
 
 const FRAMEWORK: Record<ComplianceKey, string> = { isms: 'ISMS（ISO 27001）', pmark: 'プライバシーマーク', soc2: 'SOC 2', appi: '個人情報保護法' };
 const CAPA_STATES = ['対応中', '是正待ち', '是正済', '完了'];
@@ -37,8 +38,8 @@ function Controls() {
                   </div>
                   {list.map((on, i) => (
                     <label key={i} className="row" style={{ fontSize: 12.5 }}>
-                      <input type="checkbox" checked={on} aria-label={`${FRAMEWORK[k]} 管理策${i + 1}`} onChange={(e) => void save(k, list.map((x, j) => (j === i ? e.target.checked : x)))} />
-                      管理策 {i + 1}
+                      <input type="checkbox" checked={on} aria-label={`${FRAMEWORK[k]} ${controlName(k, i)}`} onChange={(e) => void save(k, list.map((x, j) => (j === i ? e.target.checked : x)))} />
+                      {controlName(k, i)}
                     </label>
                   ))}
                   {list.length < 100 && (
@@ -74,7 +75,7 @@ function ReportIssue() {
       const n = claim.trim() === '' ? undefined : Number(claim);
       const r = await api.complianceReport({ month: month.trim() || undefined, claim: n === undefined ? undefined : { count: n } });
       setDoc(r.doc);
-      toast(`${r.doc.month} のコンプライアンス報告書を発行しました`);
+      toast(`${periodLabel(r.doc.month)}分のコンプライアンス報告書を発行しました`);
     } catch (e) {
       setError(e);
     } finally {
@@ -106,7 +107,7 @@ function ReportIssue() {
           <div data-testid="compliance-doc">
             <Kpis
               items={[
-                ['対象月', doc.month],
+                ['対象月', periodLabel(doc.month)],
                 ['監査ログ', `${doc.count} 件`],
                 ['CAPA', `${doc.capa?.length ?? 0} 件（期限超過 ${doc.overdue ?? 0}）`],
                 ['発行者', `${s(doc.org?.name)} ${s(doc.org?.regno)}`],
@@ -114,7 +115,7 @@ function ReportIssue() {
               ]}
             />
             <div className="muted" style={{ marginTop: 6 }}>
-              区分別: {Object.entries(doc.byCat ?? {}).map(([k, v]) => `${k} ${v}件`).join('・') || 'なし'}
+              区分別: {Object.entries(doc.byCat ?? {}).map(([k, v]) => `${auditCategoryLabel(k)} ${v}件`).join('・') || 'なし'}
             </div>
           </div>
         )}
@@ -156,16 +157,16 @@ export function ComplianceScreen() {
           { key: 'action', label: '操作' },
           { key: 'target', label: '対象', width: 140 },
           { key: 'result', label: '結果', width: 60 },
-          { key: 'cat', label: '区分', width: 70 },
+          { key: 'cat', label: '区分', width: 90, render: (r) => auditCategoryLabel(r.cat) },
         ]}
         fields={[
           { key: 'action', label: '操作', required: true, max: 200 },
           { key: 'user', label: 'ユーザー', max: 60, hint: '空欄でシステム' },
           { key: 'target', label: '対象', max: 200 },
           { key: 'result', label: '結果', max: 20, suggest: ['成功', '失敗', '却下'] },
-          { key: 'cat', label: '区分', max: 20, suggest: ['audit', 'ops', 'security', 'access'] },
+          { key: 'cat', label: '区分', max: 20, suggest: Object.values(AUDIT_CATEGORIES), hint: '空欄で監査' },
         ]}
-        create={async (v) => auditRec((await api.addAudit({ action: String(v.action), user: optStr(v.user) || undefined, target: optStr(v.target) || undefined, result: optStr(v.result) || undefined, cat: optStr(v.cat) || undefined })).entry)}
+        create={async (v) => auditRec((await api.addAudit({ action: String(v.action), user: optStr(v.user) || undefined, target: optStr(v.target) || undefined, result: optStr(v.result) || undefined, cat: auditCategoryKey(optStr(v.cat) ?? '') || undefined })).entry)}
       />
       <CustodyForm />
       <ReportIssue />

@@ -3,8 +3,8 @@ import type { ExtraRule } from '../../../shared/api/schemas';
 import { api } from '../api';
 import { Async, Chip, ErrorState, Loading, Panel, confirmAction, toast, toastError, useLoad } from '../components/ui';
 import { RecordTable, s } from './parts';
+import { INTEGRATION_RULES, integrationKindLabel, integrationRuleLabel } from '../lib/labels';
 
-const RULES: Record<string, string> = { 'r-ship': '出荷時に顧客へ通知', 'r-inv': '請求書の自動発行', 'r-lost': '紛失時のリモートロック', 'r-ade': 'ADE自動登録', 'r-sla': 'SLA超過アラート', 'r-pay': '入金消込' };
 const resultChip = (v: unknown) => <Chip c={/成功|ok|success/i.test(s(v)) ? 'c-green' : /失敗|error|fail/i.test(s(v)) ? 'c-red' : 'c-gray'}>{s(v)}</Chip>;
 
 function Rules() {
@@ -66,10 +66,10 @@ function Rules() {
     <>
       <Panel title="自動化ルール">
         <div className="body" style={{ display: 'grid', gap: 6 }} data-testid="rules">
-          {Object.entries({ ...RULES, ...Object.fromEntries(Object.keys(rules).filter((k) => !RULES[k]).map((k) => [k, k])) }).map(([id, label]) => (
+          {[...Object.keys(INTEGRATION_RULES), ...Object.keys(rules).filter((k) => !INTEGRATION_RULES[k])].map((id, i) => (
             <label key={id} className="row">
               <input type="checkbox" checked={rules[id] === true} onChange={(e) => void toggle(id, e.target.checked)} />
-              {label} <span className="muted mono">{id}</span>
+              {INTEGRATION_RULES[id] ?? `${integrationRuleLabel(id)} ${i + 1 - Object.keys(INTEGRATION_RULES).length}`}
             </label>
           ))}
         </div>
@@ -140,7 +140,7 @@ export function IntegrationsScreen() {
           {(d) => (
             <RecordTable
               rows={d.log}
-              cols={[['id', '番号'], ['time', '日時', (v) => (v ? new Date(s(v)).toLocaleString('ja-JP', { timeZone: 'Asia/Tokyo' }) : '—')], ['service', 'サービス'], ['kind', '種別'], ['result', '結果', resultChip]]}
+              cols={[['id', '番号'], ['time', '日時', (v) => (v ? new Date(s(v)).toLocaleString('ja-JP', { timeZone: 'Asia/Tokyo' }) : '—')], ['service', 'サービス'], ['kind', '種別', (v) => integrationKindLabel(s(v))], ['result', '結果', resultChip]]}
               empty="連携ログはありません"
             />
           )}

@@ -2,7 +2,11 @@ import { useState } from 'react';
 import type { Invoice } from '../../../shared/api/schemas';
 import { api } from '../api';
 import { CrudTable } from '../components/crud-table';
-import { Chip, ErrorState, Loading, confirmAction, toast, toastError, useLoad, yen } from '../components/ui';
+import { Chip, ErrorState, Loading, confirmAction, todayJst, toast, toastError, useLoad, yen } from '../components/ui';
+import { periodLabel } from '../lib/labels';
+
+/** This month in Japan as YYMM (the server's default month for invoices). */
+const thisYymm = () => todayJst().slice(2, 7).replace('-', '');
 
 const STATUS: Record<string, [string, string]> = { draft: ['下書き', 'c-gray'], issued: ['発行済', 'c-blue'], paid: ['入金済', 'c-green'], overdue: ['期限超過', 'c-red'] };
 
@@ -11,7 +15,7 @@ function Summary({ version }: { version: number }) {
   if (s.error && !s.data) return <ErrorState error={s.error} what="請求サマリー" onRetry={s.reload} />;
   if (!s.data) return <Loading what="請求サマリー" />;
   const x = s.data.summary;
-  const m = typeof x.month === 'string' && /^\d{4}$/.test(x.month) ? `20${x.month.slice(0, 2)}年${Number(x.month.slice(2))}月` : '今月';
+  const m = typeof x.month === 'string' && /^\d{4}$/.test(x.month) ? periodLabel(x.month) : '今月';
   const k: [string, string][] = [
     ['MRR', yen(x.mrr)],
     ['ARR', yen(x.arr)],
@@ -44,7 +48,7 @@ export function InvoicesScreen() {
   // Bumped after any change so the summary (and, after a bulk issue, the list) load again.
   const [version, setVersion] = useState(0);
   const issueAll = async () => {
-    if (!(await confirmAction('今月分の下書き請求書をすべて発行します。よろしいですか？', '発行する'))) return;
+    if (!(await confirmAction(`${periodLabel(thisYymm())}分の下書き請求書をすべて発行します。発行後は内容を変更できません。よろしいですか？`, '発行する'))) return;
     try {
       const { count } = await api.issueInvoices();
       toast(`${count}件を発行しました`);
@@ -65,12 +69,12 @@ export function InvoicesScreen() {
         onChanged={() => setVersion((v) => v + 1)}
         toolbar={
           <button className="btn" onClick={() => void issueAll()}>
-            今月分を一括発行
+            {periodLabel(thisYymm())}分を一括発行
           </button>
         }
         columns={[
           { key: 'id', label: '請求番号', width: 120, className: 'mono' },
-          { key: 'month', label: '対象月', width: 64 },
+          { key: 'month', label: '対象月', width: 96, render: (i) => periodLabel(i.month) },
           { key: 'cust', label: '顧客' },
           { key: 'desc', label: '内容' },
           { key: 'amount', label: '金額', width: 110, className: 'num', render: (i) => yen(i.amount) },
@@ -100,6 +104,11 @@ export function InvoicesScreen() {
         defaults={{ status: 'draft' }}
         create={async (v) => (await api.createInvoice(v)).invoice}
         update={async (id, v) => (await api.updateInvoice(id, v)).invoice}
+        locked={(i) =>
+          (i.status ?? 'draft') === 'draft'
+            ? null
+            : { fields: ['cust', 'amount', 'month', 'desc', 'due', 'recurring'], note: '発行済の請求書は内容を変更できません。状態（入金済・期限超過など）のみ変更できます。訂正する場合は状態を「下書き」に戻して保存してから編集してください。' }
+        }
       />
     </>
   );

@@ -1,5 +1,5 @@
 import type { ReactNode } from 'react';
-import { ApiError, describeError } from '../../../shared/api/client';
+import { ApiError, describeError, plainMessage } from '../../../shared/api/client';
 import { yen } from '../components/ui';
 
 export type Rec = Record<string, unknown>;
@@ -61,7 +61,7 @@ export function Kpis({ items, testId }: { items: [label: string, value: ReactNod
 /** Messages of a 4xx body's `issues` (strings or {message}). */
 export function issuesOf(err: unknown): string[] {
   if (!(err instanceof ApiError) || !Array.isArray(err.body?.issues)) return [];
-  return (err.body.issues as unknown[]).map((i) => (typeof i === 'string' ? i : i && typeof i === 'object' && 'message' in i ? s((i as Rec).message) : s(i)));
+  return (err.body.issues as unknown[]).map((i) => plainMessage(typeof i === 'string' ? i : i && typeof i === 'object' && 'message' in i ? s((i as Rec).message) : s(i)));
 }
 
 /** An error that stays on screen: the Japanese explanation, the server's own error text and any issues. */

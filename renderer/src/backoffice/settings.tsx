@@ -88,8 +88,15 @@ function Team() {
   return (
     <Panel title="チームメンバー">
       <Async state={state} what="チームメンバー">
-        {(d) => (
-          <table className="t">
+        {(d) =>
+          ((d.members ?? []) as unknown[]).length === 0 ? (
+            <div className="state" data-testid="team-empty">
+              チームメンバーはまだ登録されていません。
+              <br />
+              メンバーはアカウントの管理者が中央サーバーで招待します（招待メール → 承認でこの一覧に表示されます）。作業台だけで使う場合は、証明書発行時の「作業者」欄に氏名を入力すれば、この作業台の作業者として記憶されます。
+            </div>
+          ) : (
+          <table className="t" data-testid="team">
             <thead>
               <tr>
                 <th>名前</th>
@@ -111,7 +118,8 @@ function Team() {
               ))}
             </tbody>
           </table>
-        )}
+          )
+        }
       </Async>
     </Panel>
   );

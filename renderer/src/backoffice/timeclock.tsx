@@ -1,5 +1,6 @@
 import { api } from '../api';
-import { Chip, ErrorState, Loading, Panel, toast, toastError, useLoad } from '../components/ui';
+import { Chip, ErrorState, Loading, Panel, toast, toastError, todayJst, useLoad } from '../components/ui';
+import { periodLabel } from '../lib/labels';
 
 export function TimeclockScreen() {
   const shifts = useLoad(() => api.shifts());
@@ -17,7 +18,7 @@ export function TimeclockScreen() {
     }
   };
   return (
-    <Panel title="本日の打刻">
+    <Panel title={`本日（${periodLabel(todayJst())}）の打刻`}>
       <table className="t">
         <thead>
           <tr>

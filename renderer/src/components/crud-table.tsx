@@ -1,5 +1,5 @@
 import { useMemo, useState, type ReactNode } from 'react';
-import { Async, Modal, confirmAction, toast, toastError, useLoad } from './ui';
+import { Async, Modal, activateOnKey, confirmAction, toast, toastError, useLoad } from './ui';
 
 export interface Column<T> {
   key: string;
@@ -24,7 +24,13 @@ export interface FieldDef {
 }
 type Values = Record<string, string | number | boolean>;
 
-function FormModal({ title, fields, initial, onClose, onSubmit }: { title: string; fields: FieldDef[]; initial: Values; onClose: () => void; onSubmit: (v: Values) => Promise<void> }) {
+/** Fields shown but not editable on one row (e.g. an issued invoice), with why. */
+export interface Locked {
+  fields: string[];
+  note: string;
+}
+
+function FormModal({ title, fields, initial, locked, onClose, onSubmit }: { title: string; fields: FieldDef[]; initial: Values; locked?: Locked | null; onClose: () => void; onSubmit: (v: Values) => Promise<void> }) {
   const [v, setV] = useState<Values>(initial);
   const [busy, setBusy] = useState(false);
   const submit = async () => {
@@ -52,6 +58,11 @@ function FormModal({ title, fields, initial, onClose, onSubmit }: { title: strin
         </>
       }
     >
+      {locked && (
+        <div className="state" role="note" data-testid="form-locked" style={{ padding: '6px 0 10px', textAlign: 'left' }}>
+          {locked.note}
+        </div>
+      )}
       <form
         className="form"
         onSubmit={(e) => {
@@ -63,10 +74,11 @@ function FormModal({ title, fields, initial, onClose, onSubmit }: { title: strin
           const id = `fm-${f.key}`;
           const val = v[f.key];
           const set = (x: string | number | boolean) => setV((p) => ({ ...p, [f.key]: x }));
+          const disabled = locked?.fields.includes(f.key) === true;
           return (
             <FieldRow key={f.key} id={id} label={f.label}>
               {f.type === 'select' ? (
-                <select id={id} className="in" value={String(val ?? '')} onChange={(e) => set(e.target.value)}>
+                <select id={id} className="in" disabled={disabled} value={String(val ?? '')} onChange={(e) => set(e.target.value)}>
                   {[...new Set([String(val ?? ''), ...(f.options ?? [])])].map((o) => (
                     <option key={o} value={o}>
                       {f.optionLabels?.[o] ?? (o || '—')}
@@ -74,14 +86,15 @@ function FormModal({ title, fields, initial, onClose, onSubmit }: { title: strin
                   ))}
                 </select>
               ) : f.type === 'textarea' ? (
-                <textarea id={id} className="in" rows={3} maxLength={f.max} value={String(val ?? '')} onChange={(e) => set(e.target.value)} />
+                <textarea id={id} className="in" disabled={disabled} rows={3} maxLength={f.max} value={String(val ?? '')} onChange={(e) => set(e.target.value)} />
               ) : f.type === 'checkbox' ? (
-                <input id={id} type="checkbox" checked={val === true} onChange={(e) => set(e.target.checked)} />
+                <input id={id} type="checkbox" disabled={disabled} checked={val === true} onChange={(e) => set(e.target.checked)} />
               ) : (
                 <>
                   <input
                     id={id}
-                    autoFocus={i === 0}
+                    autoFocus={i === 0 && !disabled}
+                    disabled={disabled}
                     className="in"
                     type={f.type === 'number' ? 'number' : f.type === 'date' ? 'date' : 'text'}
                     maxLength={f.max}
@@ -135,6 +148,7 @@ export function CrudTable<T extends Record<string, unknown>>({
   rowActions,
   testId,
   title,
+  locked,
 }: {
   what: string;
   load: () => Promise<T[]>;
@@ -156,6 +170,8 @@ export function CrudTable<T extends Record<string, unknown>>({
   testId?: string;
   /** Heading shown before the search box (screens with several tables). */
   title?: ReactNode;
+  /** Fields of a row that its edit form shows read-only. */
+  locked?: (row: T) => Locked | null;
 }) {
   const state = useLoad(load, [reloadKey]);
   const [q, setQ] = useState('');
@@ -213,7 +229,12 @@ export function CrudTable<T extends Record<string, unknown>>({
                 </thead>
                 <tbody>
                   {rows.map((r) => (
-                    <tr key={idOf(r)} className={detail ? 'clickable' : undefined} onClick={detail ? () => setSelected(idOf(r)) : undefined} style={selected === idOf(r) ? { background: '#ddf4ff' } : undefined}>
+                    <tr
+                      key={idOf(r)}
+                      className={detail ? 'clickable' : undefined}
+                      {...(detail ? activateOnKey(() => setSelected(idOf(r)), selected === idOf(r)) : {})}
+                      style={selected === idOf(r) ? { background: '#ddf4ff' } : undefined}
+                    >
                       {columns.map((c) => (
                         <td key={c.key} className={c.className}>
                           {c.render ? c.render(r) : String(r[c.key] ?? '')}
@@ -258,6 +279,7 @@ export function CrudTable<T extends Record<string, unknown>>({
         <FormModal
           title={form.row ? `${what}を編集` : `${what}を追加`}
           fields={fields}
+          locked={form.row ? locked?.(form.row) : null}
           initial={form.row ? Object.fromEntries(fields.map((f) => [f.key, (form.row?.[f.key] as string | number | boolean) ?? ''])) : { ...Object.fromEntries(fields.map((f) => [f.key, f.type === 'checkbox' ? false : ''])), ...defaults }}
           onClose={() => setForm(null)}
           onSubmit={async (v) => {

@@ -1,4 +1,4 @@
-import { useCallback, useEffect, useRef, useState, type ReactNode } from 'react';
+import { useCallback, useEffect, useLayoutEffect, useRef, useState, type ReactNode } from 'react';
 import { createPortal } from 'react-dom';
 import { describeError } from '../../../shared/api/client';
 
@@ -38,6 +38,23 @@ export function useLoad<T>(fn: () => Promise<T>, deps: unknown[] = []): Loaded<T
   const reload = useCallback(() => setTick((t) => t + 1), []);
   const setData = useCallback((f: (prev: T | null) => T | null) => setDataState((p) => f(p)), []);
   return { data, error, loading, reload, setData };
+}
+
+/**
+ * Props that make a clickable row or card reachable by Tab and operable by Enter or Space, like a button.
+ * Keys pressed on a control inside the row (a button, an input) are left to that control.
+ */
+export function activateOnKey(activate: () => void, current = false) {
+  return {
+    tabIndex: 0,
+    onClick: activate,
+    'aria-current': current ? ('true' as const) : undefined,
+    onKeyDown: (e: React.KeyboardEvent<HTMLElement>) => {
+      if (e.target !== e.currentTarget || (e.key !== 'Enter' && e.key !== ' ')) return;
+      e.preventDefault();
+      activate();
+    },
+  };
 }
 
 export function Loading({ what = 'データ' }: { what?: string }) {
@@ -95,7 +112,7 @@ const FOCUSABLE = 'a[href], button:not([disabled]), input:not([disabled]):not([t
 let modalSeq = 0;
 
 /**
- * A dialog: aria-modal, focus moves into it (the element with autoFocus, else the first field),
+ * A dialog: aria-modal, focus moves into it as it appears (the element with autoFocus, else the first field),
  * Tab and Shift+Tab stay inside, Escape closes, and focus returns where it was on close.
  */
 export function Modal({ title, children, footer, onClose }: { title: string; children: ReactNode; footer?: ReactNode; onClose: () => void }) {
@@ -103,7 +120,9 @@ export function Modal({ title, children, footer, onClose }: { title: string; chi
   const [titleId] = useState(() => `modal-title-${++modalSeq}`);
   const closeRef = useRef(onClose);
   closeRef.current = onClose;
-  useEffect(() => {
+  // A layout effect: focus is inside the dialog in the same commit that shows it, so a key pressed the
+  // moment the dialog appears (a scanner, a fast typist) already lands in it.
+  useLayoutEffect(() => {
     const before = document.activeElement instanceof HTMLElement ? document.activeElement : null;
     const box = ref.current;
     const items = () => (box ? [...box.querySelectorAll<HTMLElement>(FOCUSABLE)].filter((el) => el.offsetParent !== null || el === document.activeElement) : []);

@@ -66,6 +66,21 @@ function flush(): void {
   if (target && keys.length && focusKind(target) === 'editable') insertInto(target, keys.map((k) => k.key).join(''));
 }
 
+/**
+ * The pause timer: held digits go to the field once MAX_GAP_MS have passed since the last key, measured
+ * on the clock keyboard events are stamped with. A timer that fires early on that clock (a busy PC runs
+ * timers and input out of step) waits for the rest of the pause instead of splitting a burst.
+ */
+function flushAfterPause(): void {
+  const last = held[held.length - 1];
+  const since = last ? performance.now() - last.at : MAX_GAP_MS;
+  if (since < MAX_GAP_MS) {
+    flushTimer = setTimeout(flushAfterPause, MAX_GAP_MS - since);
+    return;
+  }
+  flush();
+}
+
 function takeScan(): string {
   clearTimer();
   const raw = held.map((k) => k.key).join('');
@@ -105,7 +120,7 @@ function onKeyDown(e: KeyboardEvent): void {
         flush();
         return;
       }
-      flushTimer = setTimeout(flush, MAX_GAP_MS);
+      flushTimer = setTimeout(flushAfterPause, MAX_GAP_MS);
     } else {
       if (last && now - last.at > 2000) held = [];
       heldTarget = null;

@@ -1,11 +1,12 @@
 import type { MetricsOverview } from '../../../shared/api/schemas';
 import { useState } from 'react';
 import { api } from '../api';
+import { periodLabel } from '../lib/labels';
 import { navigate } from '../lib/router';
 import { useScanHandler } from '../lib/scan-service';
 import { playScanSound } from '../lib/sound';
 import { ScanBar, scanMsg, type ScanMsg } from './ledger-scan';
-import { Async, Chip, Empty, ErrorState, Loading, Panel, toast, toastError, useLoad } from '../components/ui';
+import { Async, Chip, Empty, ErrorState, Loading, Panel, toast, toastError, todayJst, useLoad } from '../components/ui';
 
 const FIGURES: { key: keyof MetricsOverview; label: string }[] = [
   { key: 'kittingMonth', label: '今月のキッティング' },
@@ -21,13 +22,18 @@ function Figures() {
   if (m.error && !m.data) return <ErrorState error={m.error} what="主要指標" onRetry={m.reload} />;
   if (!m.data) return <Loading what="主要指標" />;
   const data = m.data;
+  const month = typeof data.month === 'string' && data.month ? periodLabel(data.month) : '今月';
   return (
+    <>
+    <div className="muted" data-testid="figures-period" style={{ margin: '0 0 4px' }}>
+      集計期間: {month}（キッティング・売上見込み・MRR・継続契約顧客は{month}分、パイプラインは現時点）
+    </div>
     <div className="kpis">
       {FIGURES.map(({ key, label }) => {
         const f = data[key] as { display?: string | number; unit?: string; computed?: boolean; reason?: string } | undefined;
         return (
           <div className="kpi" key={key} title={f?.computed === false ? (f.reason ?? '算出できません') : undefined}>
-            <div className="label">{label}</div>
+            <div className="label">{key === 'kittingMonth' ? `${month}のキッティング` : label}</div>
             <div className="value">
               {f?.display ?? '—'}
               {f?.unit && <small>{f.unit}</small>}
@@ -36,6 +42,7 @@ function Figures() {
         );
       })}
     </div>
+    </>
   );
 }
 
@@ -91,7 +98,7 @@ function Alerts() {
 function Ops() {
   const state = useLoad(() => api.opsToday());
   return (
-    <Panel title="本日の作業予定">
+    <Panel title={`本日の作業予定（${periodLabel(todayJst()).replace(/^\d{4}年/, '')}）`}>
       <Async state={state} what="本日の作業">
         {(d) =>
           d.ops.length === 0 ? (

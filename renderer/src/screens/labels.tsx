@@ -1,7 +1,7 @@
 import { useEffect, useMemo, useState } from 'react';
 import { LABEL_FIELDS, type Device, type LabelField, type LabelSize, type LabelTemplate } from '../../../shared/api/schemas';
 import { api } from '../api';
-import { Async, Panel, confirmAction, fmtTs, toast, toastError, todayJst, useLoad } from '../components/ui';
+import { Async, activateOnKey, Panel, confirmAction, fmtTs, toast, toastError, todayJst, useLoad } from '../components/ui';
 import { parseScan } from '../lib/scan';
 import { browserPrint, stationBridge, withPrintFont, type PrinterInfo } from '../lib/station';
 import { FIELD_LABEL, LABEL_MM, LabelPreview, SIZE_LABEL, labelHtml } from './label-view';
@@ -97,7 +97,7 @@ export function LabelsScreen() {
                 <table className="t">
                   <tbody>
                     {d.templates.map((t) => (
-                      <tr key={t.id} className="clickable" onClick={() => load(t)} style={t.id === tplId ? { background: '#ddf4ff' } : undefined}>
+                      <tr key={t.id} className="clickable" {...activateOnKey(() => load(t), t.id === tplId)} style={t.id === tplId ? { background: '#ddf4ff' } : undefined}>
                         <td>{t.name}</td>
                         <td className="muted">{(t.size ?? 'm').toUpperCase()}</td>
                         <td style={{ textAlign: 'right' }} onClick={(e) => e.stopPropagation()}>

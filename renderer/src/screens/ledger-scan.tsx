@@ -1,4 +1,4 @@
-import { useEffect, useRef } from 'react';
+import { useLayoutEffect, useRef } from 'react';
 import { isScanTerminator, parseScan } from '../lib/scan';
 import { emitScan } from '../lib/scan-service';
 
@@ -17,7 +17,8 @@ const timeOf = (at: number) => new Date(at).toLocaleTimeString('ja-JP', { timeZo
  */
 export function ScanField({ id = 'scan', placeholder, autoFocus = true, onKana }: { id?: string; placeholder: string; autoFocus?: boolean; onKana?: (message: string) => void }) {
   const ref = useRef<HTMLInputElement>(null);
-  useEffect(() => {
+  // Focused in the commit that shows the field: a scan arriving right after the screen opens lands here whole.
+  useLayoutEffect(() => {
     if (autoFocus) ref.current?.focus();
   }, [autoFocus]);
   return (

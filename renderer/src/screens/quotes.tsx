@@ -1,7 +1,7 @@
 import { useEffect, useRef, useState } from 'react';
 import type { Quote, QuoteInput, QuoteTotals } from '../../../shared/api/schemas';
 import { api, describeError } from '../api';
-import { Async, Panel, confirmAction, fmtTs, toast, toastError, useLoad, yen } from '../components/ui';
+import { Async, activateOnKey, Panel, confirmAction, fmtTs, toast, toastError, useLoad, yen } from '../components/ui';
 
 type Line = { n: string; q: number; p: number; d: string };
 type Section = 'ini' | 'run';
@@ -303,7 +303,7 @@ export function QuotesScreen() {
                 </thead>
                 <tbody>
                   {d.quotes.map((q) => (
-                    <tr key={q.id ?? ''} className="clickable" onClick={() => open(q)}>
+                    <tr key={q.id ?? ''} className="clickable" {...activateOnKey(() => open(q))}>
                       <td className="mono">{q.id}</td>
                       <td>{q.cust}</td>
                       <td>{q.pattern}</td>

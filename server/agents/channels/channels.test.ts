@@ -4,6 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { arr, startAgentsServer, str, type AgentsTestServer } from '../testing';
 import { GOOD, startFakeProviders, type FakeProviders } from './fake-providers.testkit';
 import { createSecretBox } from './secret-box';
+import { webhookDispatcher } from '../webhooks/dispatcher';
 
 let t: AgentsTestServer;
 let fake: FakeProviders;
@@ -102,6 +103,21 @@ describe('/api/integrations', () => {
     // Another workspace never sees this one's connections.
     await api.post('/api/integrations/hubspot/connect', { accessToken: GOOD.hubspot });
     expect((await (await t.signup()).get('/api/integrations')).body.integrations[0].connected).toBe(false);
+  });
+
+  it('pushes a captured lead to every connected CRM once and records the outcome', async () => {
+    const { api, publicId } = await t.withAgent();
+    await api.post('/api/integrations/hubspot/connect', { accessToken: GOOD.hubspot });
+    await api.post('/api/integrations/pipedrive/connect', { apiToken: GOOD.pipedrive });
+    fake.sent.length = 0;
+    await t.api().post(`/api/public/${publicId}/lead`, { name: 'Hana Sato', email: 'hana@example.com', phone: '090-0000-1111' });
+    await webhookDispatcher(t.ctx).tick();
+    await Promise.allSettled([...t.ctx.background]);
+    expect(fake.sent.map((s) => `${s.provider} ${s.path}`).sort()).toEqual(['hubspot /crm/v3/objects/contacts', 'pipedrive /persons']);
+    expect(fake.sent.find((s) => s.provider === 'hubspot')?.body).toEqual({ properties: { email: 'hana@example.com', firstname: 'Hana', lastname: 'Sato', phone: '090-0000-1111' } });
+    expect(fake.sent.find((s) => s.provider === 'pipedrive')).toMatchObject({ auth: GOOD.pipedrive, body: { name: 'Hana Sato', email: ['hana@example.com'], phone: ['090-0000-1111'] } });
+    const list = (await api.get('/api/integrations')).body.integrations;
+    expect(arr(list).every((i) => i.last_sync_at !== null && i.last_sync_error === null)).toBe(true);
   });
 
   it('an unreachable provider is a clear 400 and nothing is stored', async () => {

@@ -46,6 +46,14 @@ export async function startFakeProviders(): Promise<FakeProviders> {
           ? reply(200, { success: true, data: { name: 'Aki', email: 'aki@example.com', company_name: 'Acme' } })
           : reply(401, { success: false, error: 'unauthorized access' });
       }
+      if (provider === 'hubspot' && path === '/crm/v3/objects/contacts' && req.method === 'POST') {
+        sent.push({ provider, path, auth, body });
+        return auth === `Bearer ${GOOD.hubspot}` ? reply(201, { id: '501' }) : reply(401, { message: 'Authentication credentials not found' });
+      }
+      if (provider === 'pipedrive' && path === '/persons' && req.method === 'POST') {
+        sent.push({ provider, path, auth: url.searchParams.get('api_token') ?? '', body });
+        return reply(201, { success: true, data: { id: 7 } });
+      }
       reply(404, { error: 'no such fake route' });
     });
   });

@@ -14,6 +14,8 @@ interface IntegrationRow {
   error: string | null;
   connected_at: number;
   checked_at: number;
+  last_sync_at: number | null;
+  last_sync_error: string | null;
 }
 const iso = (t: number | undefined) => (typeof t === 'number' ? new Date(t).toISOString() : null);
 const NAMES = Object.keys(INTEGRATIONS) as IntegrationName[];
@@ -24,6 +26,7 @@ function present(name: IntegrationName, r: IntegrationRow | undefined) {
     provider: name, name: spec.name, description: spec.description, fields: spec.fields,
     connected: Boolean(r), status: r ? r.status : 'disconnected', account: r ? (JSON.parse(r.account) as Record<string, string>) : null,
     error: r?.error ?? null, connected_at: iso(r?.connected_at), checked_at: iso(r?.checked_at),
+    last_sync_at: iso(r?.last_sync_at ?? undefined), last_sync_error: r?.last_sync_error ?? null,
   };
 }
 

@@ -58,8 +58,17 @@ export function workspaceSecret(ctx: AgentsContext, ws: string): string {
  * subscribed endpoints as rows of webhook_deliveries; due rows are sent, failures retried with back-off.
  * Everything lives in the database, so a restart resumes where the previous process stopped.
  */
+/** An event as recorded, handed to in-process listeners after fan-out (CRM sync). */
+export interface RecordedEvent {
+  workspace_id: string;
+  agent_id: string | null;
+  event: string;
+  payload: string;
+}
+
 export class WebhookDispatcher {
   private timer: NodeJS.Timeout | null = null;
+  private readonly listeners: ((e: RecordedEvent) => Promise<void>)[] = [];
   private running: Promise<number> | null = null;
 
   constructor(
@@ -77,6 +86,11 @@ export class WebhookDispatcher {
     if (this.timer) clearInterval(this.timer);
     this.timer = null;
     await this.running?.catch(() => 0);
+  }
+
+  /** Also hand every recorded event to `fn` (best effort, in the background; failures are logged by the listener). */
+  onEvent(fn: (e: RecordedEvent) => Promise<void>): void {
+    this.listeners.push(fn);
   }
 
   /** Turn recorded events into deliveries for every endpoint subscribed to them. */
@@ -100,6 +114,12 @@ export class WebhookDispatcher {
         done.run(e.id);
       }
     })();
+    for (const e of events) {
+      for (const fn of this.listeners) {
+        const p = fn(e).catch((err: unknown) => this.ctx.log(`event listener: ${String(err)}`)).finally(() => this.ctx.background.delete(p));
+        this.ctx.background.add(p);
+      }
+    }
     return n;
   }
 

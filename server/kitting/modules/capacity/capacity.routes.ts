@@ -5,6 +5,8 @@ import { defineRoute } from '../../../core/http/define-route';
 import { badRequest, notFound } from '../../../core/http/errors';
 import { issueNumber } from '../../../core/store/series';
 import type { Doc } from '../../../core/store/types';
+import { DOCK_RESERVATIONS } from '../dock/dock.routes';
+import { JOBS } from '../jobs/jobs.service';
 import { CAPACITY, CAPACITY_LOAD, CONFIG_ID, CONFIG_KEYS, configOf, LOAD_NUMBERS, mergeConfig, weekView } from './capacity.service';
 
 const loadFields = {
@@ -49,7 +51,8 @@ export const capacityRoutes = [
     handler: async ({ app, ws }) => {
       const config = configOf(await app.store.get(ws, CAPACITY, CONFIG_ID));
       const load = (await app.store.list(ws, CAPACITY_LOAD)).sort(byDate);
-      return { config, load, ...weekView(config, load) };
+      const [jobs, dock] = await Promise.all([app.store.list(ws, JOBS), app.store.list(ws, DOCK_RESERVATIONS)]);
+      return { config, load, ...weekView(config, load, jstDate(), { jobs, dock }) };
     },
   }),
   defineRoute({

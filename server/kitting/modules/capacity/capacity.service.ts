@@ -1,6 +1,7 @@
 import { jstDate } from '../../../../shared/dates';
 import { declareSeries, padNumber } from '../../../core/store/series';
 import type { Doc } from '../../../core/store/types';
+import { DOCK_DAY_MINUTES, dockDemand, jobDemand } from './capacity-demand';
 
 export const CAPACITY = 'capacity';
 export const CONFIG_ID = 'config';
@@ -70,17 +71,43 @@ export function addDays(date: string, n: number): string {
   return d.toISOString().slice(0, 10);
 }
 
-export function weekView(config: CapacityConfig, load: Doc[], from = jstDate()) {
+/**
+ * The next 7 days: each day's load is the planned entries plus the units of open job cards due that day
+ * (cards past their date count today), beside the dock's booked berth time. Figures agree with the job
+ * board and the dock screen because they are computed from the same records.
+ */
+export function weekView(config: CapacityConfig, load: Doc[], from = jstDate(), records: { jobs?: Doc[]; dock?: Doc[] } = {}) {
   const cap = dailyCapacity(config);
+  const jobs = jobDemand(records.jobs ?? [], from);
+  const dock = dockDemand(records.dock ?? []);
+  const dockDay = dock.berths * DOCK_DAY_MINUTES;
   const week = Array.from({ length: 7 }, (_, i) => {
     const date = addDays(from, i);
-    const qty = load.filter((l) => l.date === date).reduce((a, l) => a + Number(l.qty ?? 0), 0);
+    const planned = load.filter((l) => l.date === date).reduce((a, l) => a + Number(l.qty ?? 0), 0);
+    const j = jobs.byDate.get(date) ?? { units: 0, jobs: 0 };
+    const d = dock.byDate.get(date) ?? { bookings: 0, minutes: 0, inbound: 0 };
+    const qty = planned + j.units;
     const dow = DOW[new Date(`${date}T00:00:00Z`).getUTCDay()];
-    return { date, dow, load: qty, capacity: cap, pct: pct(qty, cap), over: qty > cap };
+    return {
+      date,
+      dow,
+      load: qty,
+      planned,
+      jobUnits: j.units,
+      jobs: j.jobs,
+      capacity: cap,
+      pct: pct(qty, cap),
+      over: qty > cap,
+      dockBookings: d.bookings,
+      dockInbound: d.inbound,
+      dockMinutes: d.minutes,
+      dockPct: pct(d.minutes, dockDay),
+    };
   });
   const weekLoad = week.reduce((a, d) => a + d.load, 0);
   const weekCapacity = cap * 7;
   const peak = week.reduce((best, d) => (d.load > best.load ? d : best), week[0]);
+  const dockMinutes = week.reduce((a, d) => a + d.dockMinutes, 0);
   const summary = {
     dailyCapacity: cap,
     staffCapacity: config.staffCount * config.perStaff,
@@ -94,6 +121,22 @@ export function weekView(config: CapacityConfig, load: Doc[], from = jstDate()) 
     palletPct: pct(config.palletUsed, config.palletMax),
     warehousePct: pct(config.warehouseUsed, config.warehouseMax),
     entries: load.length,
+    from,
+    to: addDays(from, 6),
+    weekPlanned: week.reduce((a, d) => a + d.planned, 0),
+    weekJobUnits: week.reduce((a, d) => a + d.jobUnits, 0),
+    openJobs: jobs.openJobs,
+    openUnits: jobs.openUnits,
+    /** Days of floor work the open job cards hold at the daily capacity. */
+    backlogDays: cap > 0 ? Math.round((jobs.openUnits / cap) * 10) / 10 : null,
+    overdueJobs: jobs.overdueJobs,
+    undatedJobs: jobs.undatedJobs,
+    undatedUnits: jobs.undatedUnits,
+    unknownQtyJobs: jobs.unknownQtyJobs,
+    dockBookings: week.reduce((a, d) => a + d.dockBookings, 0),
+    dockMinutes,
+    dockBerths: dock.berths,
+    dockPct: pct(dockMinutes, dockDay * 7),
   };
   return { week, summary };
 }

@@ -21,7 +21,7 @@ interface Entry {
 interface Capacity {
   config: Record<string, number | null>;
   load: Entry[];
-  week: { date: string; load: number; capacity: number; over: boolean; pct: number }[];
+  week: { date: string; load: number; capacity: number; over: boolean; pct: number; dockPct: number | null }[];
   summary: Record<string, number | string | null>;
 }
 
@@ -59,6 +59,51 @@ describe('capacity load', () => {
     expect(res.body.week[0]).toMatchObject({ date: today, load: 60, capacity: 100, over: false, pct: 60 });
     expect(res.body.week[2]).toMatchObject({ load: 150, over: true });
     expect(res.body.summary).toMatchObject({ weekLoad: 210, weekCapacity: 700, overDays: 1, peakDate: addDays(today, 2), storagePct: 25 });
+  });
+
+  it('adds the open job cards due each day and the dock bookings, so the figures agree with the board and the dock', async () => {
+    const api = server.client();
+    await api.post('/api/capacity/config', { kittingDaily: 100 });
+    const today = jstDate();
+    const before = (await api.get<Capacity>('/api/capacity')).body;
+    const job = async (t: string, s: number, due: string) => (await api.post<{ job: { id: string } }>('/api/job', { c: 'キャパ社', t, s, due })).body.job;
+    await job('iPhone 16 ×40台 初期設定', 3, today);
+    await job('iPad 15台 入荷', 1, addDays(today, 1));
+    await job('Pixel 8a ×30台（期限切れ）', 2, addDays(today, -3));
+    await job('完了済み ×500台', 7, today);
+    await job('出荷中 ×500台', 6, addDays(today, 1));
+    await job('台数の書かれていない案件', 0, addDays(today, 1));
+    await job('期限が日付でない ×25台', 0, '12/10');
+    await api.post('/api/capacity/load', { date: today, qty: 10 });
+    await api.post('/api/dock/reservation', { date: today, start: '09:00', dur: 90, dir: '入荷', berth: '1' });
+    await api.post('/api/dock/reservation', { date: today, start: '13:00', dur: 60, dir: '出荷', berth: '2' });
+    await api.post('/api/dock/reservation', { date: addDays(today, 3), start: '10:00', dur: 270, dir: '入荷', berth: '1' });
+    const res = (await api.get<Capacity>('/api/capacity')).body;
+    // today: 40 (due today) + 30 (overdue, counted today) + 10 planned; finished and shipping cards do not load the floor
+    expect(res.week[0]).toMatchObject({ date: today, planned: 10, jobUnits: 70, jobs: 2, load: 80, pct: 80, dockBookings: 2, dockInbound: 1, dockMinutes: 150 });
+    expect(res.week[1]).toMatchObject({ jobUnits: 15, jobs: 2, load: 15 });
+    // two berths × 540 minutes a day
+    expect(res.week[0]!.dockPct).toBeCloseTo((150 / 1080) * 100, 0);
+    expect(res.week[3]).toMatchObject({ dockBookings: 1, dockMinutes: 270, dockPct: 25 });
+    expect(res.summary).toMatchObject({ weekLoad: 95, weekJobUnits: 85, weekPlanned: 10, overdueJobs: 1, dockBookings: 3, dockMinutes: 420, dockBerths: 2, from: today, to: addDays(today, 6) });
+    expect(Number(res.summary.openJobs) - Number(before.summary.openJobs)).toBe(5);
+    expect(Number(res.summary.openUnits) - Number(before.summary.openUnits)).toBe(40 + 15 + 30 + 25);
+    expect(Number(res.summary.undatedJobs) - Number(before.summary.undatedJobs)).toBe(1);
+    expect(Number(res.summary.undatedUnits) - Number(before.summary.undatedUnits)).toBe(25);
+    expect(Number(res.summary.unknownQtyJobs) - Number(before.summary.unknownQtyJobs)).toBe(1);
+    expect(res.summary.backlogDays).toBe(Math.round((Number(res.summary.openUnits) / 100) * 10) / 10);
+  });
+
+  it('counts the devices a job card carries instead of the number in its title', async () => {
+    const api = server.client();
+    await api.post('/api/capacity/config', { kittingDaily: 100 });
+    const today = jstDate();
+    const { job } = (await api.post<{ job: { id: string } }>('/api/job', { c: 'キャパ社', t: 'iPhone ×50台', s: 2, due: addDays(today, 2) })).body;
+    const imeis = ['356938035643809', '490154203237518'];
+    for (const imei of imeis) await api.post('/api/device', { imei, model: 'iPhone 16' });
+    const linked = await api.post(`/api/job/${job.id}/devices`, { add: imeis });
+    expect(linked.status).toBe(200);
+    expect((await api.get<Capacity>('/api/capacity')).body.week[2]).toMatchObject({ jobUnits: 2, jobs: 1 });
   });
 
   it('updates and deletes entries; unknown ids answer 404 load entry not found', async () => {

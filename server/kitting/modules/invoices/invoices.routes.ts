@@ -4,7 +4,7 @@ import { defineRoute, Reply } from '../../../core/http/define-route';
 import { issueNumber } from '../../../core/store/series';
 import { readCompany } from '../settings/settings.service';
 import { renderInvoicePdf } from './invoice-pdf';
-import { badRequest, notFound } from '../../../core/http/errors';
+import { badRequest, conflict, notFound } from '../../../core/http/errors';
 import {
   billingSummary,
   INVOICES,
@@ -24,6 +24,15 @@ const given = (v: unknown) => v !== undefined && v !== null;
 
 /** Newest id first: INV-2611-002 before INV-2611-001 before INV-2610-009. */
 const newestFirst = (a: Invoice, b: Invoice) => (a.id < b.id ? 1 : a.id > b.id ? -1 : 0);
+
+/** What an issued invoice says to its customer: fixed once it leaves draft (only its status moves on). */
+const CONTENT_FIELDS = ['cust', 'desc', 'month', 'due', 'amount', 'recurring'] as const;
+const invoiceLocked = (id: string, fields: string[]) =>
+  conflict('invoice issued', {
+    id,
+    fields,
+    message: `請求書 ${id} は発行済みのため内容を変更できません（状態の変更のみ可能）。訂正する場合は状態を「下書き」に戻してから編集し、再発行してください`,
+  });
 
 export const invoiceRoutes = [
   defineRoute({
@@ -97,8 +106,14 @@ export const invoiceRoutes = [
       if (given(body.amount)) patch.amount = readAmount(body.amount);
       if (given(body.recurring)) patch.recurring = readBool(body.recurring);
       const invoice = await app.store.transact(ws, async (tx) => {
-        if (!(await tx.get(INVOICES, params.id))) throw notFound('invoice not found');
-        return tx.patch(INVOICES, params.id, { ...patch, updated: Date.now() });
+        const current = await tx.get<Invoice>(INVOICES, params.id);
+        if (!current) throw notFound('invoice not found');
+        // Sending the stored values again (a form that saves every field) is not an edit.
+        const changed = CONTENT_FIELDS.filter((k) => patch[k] !== undefined && patch[k] !== current[k]);
+        if ((current.status ?? 'draft') !== 'draft' && changed.length > 0) throw invoiceLocked(params.id, changed);
+        const now = Date.now();
+        const stamp = patch.status && patch.status !== 'draft' && current.status === 'draft' && !current.issuedAt ? { issuedAt: now } : {};
+        return tx.patch(INVOICES, params.id, { ...patch, ...stamp, updated: now });
       });
       return { invoice };
     },

@@ -104,6 +104,33 @@ describe('POST /api/invoice/{id}', () => {
   });
 });
 
+describe('an issued invoice is locked', () => {
+  it('refuses content edits with 409 invoice issued and nothing stored, but lets the status move on', async () => {
+    const inv = (await api.post<InvoiceBody>('/api/invoice', { cust: '株式会社ロック', amount: 5000, month: '2506', desc: '11月分', due: '2026-12-31' })).body.invoice;
+    // a draft is edited freely
+    expect((await api.post<InvoiceBody>(`/api/invoice/${inv.id}`, { amount: 6000 })).body.invoice.amount).toBe(6000);
+    expect((await api.post<InvoiceBody>('/api/invoices/issue', { month: '2506' })).status).toBe(200);
+    for (const body of [{ amount: 7000 }, { cust: '別会社' }, { desc: '変更' }, { month: '2507' }, { due: '2027-01-31' }, { recurring: true }, { status: 'paid', amount: 1 }]) {
+      const r = await api.post<InvoiceBody & { fields?: string[] }>(`/api/invoice/${inv.id}`, body);
+      expect(r.status).toBe(409);
+      expect(r.body.error).toBe('invoice issued');
+      expect(r.body.message).toContain('発行済み');
+      expect(r.body.fields).toEqual(Object.keys(body).filter((k) => k !== 'status'));
+    }
+    const stored = (await api.get<{ invoices: Invoice[] }>('/api/invoices')).body.invoices.find((i) => i.id === inv.id);
+    expect(stored).toMatchObject({ amount: 6000, cust: '株式会社ロック', desc: '11月分', month: '2506', status: 'issued', recurring: false });
+    // a form that sends every field unchanged with a new status is a status change, not an edit
+    const paid = await api.post<InvoiceBody>(`/api/invoice/${inv.id}`, { ...stored, status: 'paid' });
+    expect(paid.status).toBe(200);
+    expect(paid.body.invoice).toMatchObject({ status: 'paid', amount: 6000 });
+    expect((await api.post<InvoiceBody>(`/api/invoice/${inv.id}`, { status: 'overdue' })).body.invoice.status).toBe('overdue');
+    expect((await api.post<InvoiceBody>(`/api/invoice/${inv.id}`, { amount: 1 })).status).toBe(409);
+    // back to draft (the spec lets any status be set), it can be corrected and issued again
+    expect((await api.post<InvoiceBody>(`/api/invoice/${inv.id}`, { status: 'draft' })).body.invoice.status).toBe('draft');
+    expect((await api.post<InvoiceBody>(`/api/invoice/${inv.id}`, { amount: 6500 })).body.invoice.amount).toBe(6500);
+  });
+});
+
 describe('POST /api/invoices/issue', () => {
   it('issues the drafts of the given month only', async () => {
     const c = server.client();
