@@ -188,6 +188,21 @@ describe('empty states and keyboard rows', () => {
     expect(await page.evaluate(() => document.activeElement?.getAttribute('aria-current'))).toBe('true');
   });
 
+  it('a job card opens for editing with Enter or Space, like a double click', async () => {
+    const { page } = b;
+    await go('/jobs');
+    const card = page.locator('.card').first();
+    await card.waitFor();
+    const dialog = page.getByRole('dialog', { name: '案件を編集' });
+    for (const key of ['Enter', ' ']) {
+      await card.focus();
+      await page.keyboard.press(key);
+      await dialog.waitFor();
+      await page.keyboard.press('Escape');
+      await dialog.waitFor({ state: 'detached' });
+    }
+  });
+
   it('saved quotes and label templates open from the keyboard', async () => {
     const { page } = b;
     expect((await post('/api/labels/template', { name: 'E2E 資産ラベル', size: 'm' })).status).toBe(200);

@@ -34,6 +34,9 @@ import { integrationRoutes } from './channels/integrations.routes';
 import { crmListener } from './channels/crm-sync';
 import { callbackBodies, callbackRoutes } from './callbacks/callbacks.routes';
 import { widgetScriptRoutes } from './public/widget.routes';
+import { workspaceRoutes } from './workspace/workspace.routes';
+import { billingRoutes } from './billing/billing.routes';
+import { affiliateRoutes } from './affiliate/affiliate.routes';
 
 export interface AgentsAppOptions {
   config: AgentsConfig;
@@ -100,6 +103,7 @@ export function createAgentsApp(opts: AgentsAppOptions): { app: Express; ctx: Ag
   const router = express.Router();
   mountAgentRoutes(router, ctx, [...authRoutes(ctx), ...agentRoutes(ctx), ...sourceRoutes(ctx), ...chatRoutes(ctx), ...conversationRoutes(ctx), ...contactRoutes(ctx), ...leadRoutes(ctx), ...widgetRoutes(ctx), ...publicRoutes(ctx), ...insightRoutes(ctx), ...webhookRoutes(ctx, webhooks, outbound.allowPrivate), ...domainRoutes(ctx, opts.resolveCname ?? systemCnameResolver), ...settingsRoutes(ctx), ...campaignRoutes(ctx), ...channelRoutes(ctx), ...actionRoutes(ctx), ...integrationRoutes(ctx), ...callbackRoutes(ctx, opts.now)]);
   mountAgentRoutes(router, ctx, widgetScriptRoutes(ctx));
+  mountAgentRoutes(router, ctx, [...workspaceRoutes(ctx), ...billingRoutes(ctx), ...affiliateRoutes(ctx)]);
   app.use(router);
   app.use('/api', (_req, _res, next) => next(new HttpError(404, 'Unknown API route')));
   app.use((_req, _res, next) => next(new HttpError(404, 'Not found')));

@@ -2,6 +2,8 @@ import type { AgentsContext } from './context';
 import { stmt } from './db';
 import type { WorkspaceRow } from './accounts/accounts.service';
 import { paymentRequired } from './http';
+import { postLedger } from './billing/ledger';
+import { maybeAutoRecharge } from './billing/flows';
 
 /** One chat turn costs one credit. */
 export const CREDIT_COST = 1;
@@ -27,10 +29,12 @@ export function assertCanChat(ctx: AgentsContext, ws: string): void {
   if (w.credits < CREDIT_COST) throw paymentRequired('out of credits');
 }
 
-/** Debits one turn atomically; null when the wallet could not pay (a concurrent turn spent it). */
+/** Debits one turn through the credit ledger; null when the wallet could not pay (paused, or a concurrent turn spent it). */
 export function chargeTurn(ctx: AgentsContext, ws: string): number | null {
-  const r = stmt(ctx.db, 'UPDATE workspaces SET credits = credits - ? WHERE id = ? AND credits >= ? AND paused = 0 RETURNING credits').get(CREDIT_COST, ws, CREDIT_COST) as
-    | { credits: number }
-    | undefined;
-  return r ? r.credits : null;
+  const w = stmt(ctx.db, 'SELECT paused FROM workspaces WHERE id = ?').get(ws) as { paused: number } | undefined;
+  if (!w || w.paused) return null;
+  const entry = postLedger(ctx.db, ws, -CREDIT_COST, 'chat', { floor: 0 });
+  if (!entry) return null;
+  maybeAutoRecharge(ctx, ws, entry.balance);
+  return entry.balance;
 }

@@ -1,5 +1,18 @@
 import { resolve } from 'node:path';
 
+/** Payment providers: each is configured when its keys are set; the API URLs point tests at local fake servers. */
+export interface PaymentsConfig {
+  stripeSecretKey: string | null;
+  stripeWebhookSecret: string | null;
+  /** Stripe API address (default https://api.stripe.com). */
+  stripeApiUrl: string | null;
+  paypalClientId: string | null;
+  paypalClientSecret: string | null;
+  paypalWebhookId: string | null;
+  /** PayPal REST address (default https://api-m.paypal.com; the sandbox is https://api-m.sandbox.paypal.com). */
+  paypalApiUrl: string;
+}
+
 /** The agent platform's configuration, read once from the environment. */
 export interface AgentsConfig {
   port: number;
@@ -32,6 +45,7 @@ export interface AgentsConfig {
   whatsappAppSecret: string | null;
   /** Base addresses of the channel and integration providers (overridable for staging or local fakes). */
   providerUrls: Record<ProviderName, string>;
+  payments: PaymentsConfig;
 }
 
 export const PROVIDER_NAMES = ['slack', 'whatsapp', 'hubspot', 'pipedrive'] as const;
@@ -72,6 +86,15 @@ export function readAgentsConfig(env: NodeJS.ProcessEnv = process.env): AgentsCo
     providerUrls: Object.fromEntries(
       PROVIDER_NAMES.map((p) => [p, (env[`AGENTS_${p.toUpperCase()}_API_URL`] || PROVIDER_DEFAULTS[p]).replace(/\/+$/, '')]),
     ) as Record<ProviderName, string>,
+    payments: {
+      stripeSecretKey: env.STRIPE_SECRET_KEY || null,
+      stripeWebhookSecret: env.STRIPE_WEBHOOK_SECRET || null,
+      stripeApiUrl: env.STRIPE_API_URL || null,
+      paypalClientId: env.PAYPAL_CLIENT_ID || null,
+      paypalClientSecret: env.PAYPAL_CLIENT_SECRET || null,
+      paypalWebhookId: env.PAYPAL_WEBHOOK_ID || null,
+      paypalApiUrl: (env.PAYPAL_API_URL || 'https://api-m.paypal.com').replace(/\/+$/, ''),
+    },
   };
 }
 

@@ -86,9 +86,14 @@ export function mountAgentRoutes(router: Router, ctx: AgentsContext, routes: Age
 
 const MB = 1024 * 1024;
 
+const RAW = new WeakMap<object, Buffer>();
+/** The bytes of a JSON body as received (signed provider callbacks verify these, not the parsed value). */
+export const rawBody = (req: Request): Buffer => RAW.get(req) ?? Buffer.alloc(0);
+const keepRaw = (req: object, _res: unknown, buf: Buffer) => void RAW.set(req, buf);
+
 /** JSON bodies: 12 MB under /api/sources (uploads), 16 MB for advisor chat, 1 MB everywhere else. */
 export function jsonBodies(): express.RequestHandler[] {
-  const small = express.json({ limit: MB });
+  const small = express.json({ limit: MB, verify: keepRaw });
   const uploads = express.json({ limit: 12 * MB });
   const advisor = express.json({ limit: 16 * MB });
   return [

@@ -12,12 +12,13 @@ import { launchGuard, type LaunchGuardOptions } from '../core/http/launch-guard'
 import { requestLog } from '../core/http/logging';
 import { RateLimiter } from '../core/http/rate-limit';
 import { mountRoutes } from '../core/http/registry';
-import { allRoutes, planCounted } from './modules';
 import { planLimitGuard } from './modules/admin/plans';
 import { seedSpecs } from './modules/seeds';
 import { guardCounts } from '../core/store/count-guard';
 import { ensureWorkspace } from '../core/store/seed';
 import type { Store } from '../core/store/types';
+import { allRoutes, collectionSchemas, planCounted } from './modules';
+import { backfillSiteIndex } from './modules/sites/site-index';
 import { createSyncRuntime } from './sync/runtime';
 
 export interface CreateAppOptions {
@@ -55,10 +56,12 @@ export async function createApp(opts: CreateAppOptions): Promise<{ app: Express;
     secret: opts.secret ?? randomBytes(32),
     benchWorkspace: mode === 'bench' ? await benchWorkspace(opts.store) : null,
     limits: { newWorkspace: new RateLimiter(opts.config.workspacesPerIpHour, 3_600_000) },
+    collections: new Map(collectionSchemas.map((s) => [s.coll, s])),
     log,
     seeds: seedSpecs,
   };
   ctx.sync = createSyncRuntime(ctx);
+  await backfillSiteIndex(opts.store);
 
   const app = express();
   app.disable('x-powered-by');

@@ -216,7 +216,7 @@ export function JobsScreen() {
                       onKeyDown={(e) => {
                         if (e.key === 'ArrowRight') void move(j, j.s + 1);
                         else if (e.key === 'ArrowLeft') void move(j, j.s - 1);
-                        else if (e.key === 'Enter') setEdit(j);
+                        else if (e.key === 'Enter' || e.key === ' ') setEdit(j);
                         else if (e.key === 'Delete' || e.key === 'Backspace') void remove(j);
                         else return;
                         e.preventDefault();

@@ -5,6 +5,8 @@ import type { AgentsContext } from '../context';
 import { perIp, route, type AgentRoute } from '../http';
 import { billingOf } from '../billing';
 import { forgot, getUser, getWorkspace, login, presentUser, register, reset, setPassword } from './accounts.service';
+import { acceptInvitations } from '../workspace/workspace.service';
+import { attributeSignup } from '../affiliate/attribution';
 import { clearSessionCookie, mintSession, setSessionCookie } from './session';
 import { checkTotp, newTotpSecret, otpauthUri } from './totp';
 
@@ -29,6 +31,8 @@ export function authRoutes(ctx: AgentsContext): AgentRoute[] {
       body: z.object({ email, password, name: z.string().trim().max(120).optional() }),
       handler: async ({ body, req, res }) => {
         const u = await register(ctx, body.email, body.password, body.name ?? '');
+        acceptInvitations(ctx, u.id, u.email);
+        attributeSignup(ctx, req, u.id);
         return session(req, res, u.id);
       },
     }),

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { arr, startAgentsServer, str, type AgentsTestServer } from '../testing';
 import { FALLBACK_EN, FALLBACK_JA } from './local-engine';
+import { setBalance } from '../billing/ledger';
 
 let t: AgentsTestServer;
 beforeAll(async () => {
@@ -67,13 +68,14 @@ describe('POST /api/chat', () => {
   it('answers 402 with nothing stored when the workspace is out of credits or paused', async () => {
     const { api, agentId } = await trained();
     const ws = await wsOf(api);
-    t.ctx.db.prepare('UPDATE workspaces SET credits = 0 WHERE id = ?').run(ws);
+    setBalance(t.ctx.db, ws, 0);
     const r = await api.post('/api/chat', { agentId, message: 'hours?' });
     expect(r.status).toBe(402);
     expect(r.body).toEqual({ error: 'out of credits' });
     const sse = await api.post('/api/chat?stream=1', { agentId, message: 'hours?' });
     expect(sse.status).toBe(402);
-    t.ctx.db.prepare('UPDATE workspaces SET credits = 5, paused = 1 WHERE id = ?').run(ws);
+    setBalance(t.ctx.db, ws, 5);
+    t.ctx.db.prepare('UPDATE workspaces SET paused = 1 WHERE id = ?').run(ws);
     expect((await api.post('/api/chat', { agentId, message: 'hours?' })).body).toEqual({ error: 'subscription paused' });
     expect(arr((await api.get('/api/conversations')).body.conversations)).toHaveLength(0);
   });

@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { arr, startAgentsServer, str, type AgentsTestServer } from '../testing';
+import { setBalance } from '../billing/ledger';
 
 let t: AgentsTestServer;
 beforeAll(async () => {
@@ -63,7 +64,7 @@ describe('POST /api/public/{publicId}/chat', () => {
 
   it('answers 402 when the workspace is out of credits', async () => {
     const { api, publicId } = await trainedAgent();
-    t.ctx.db.prepare('UPDATE workspaces SET credits = 0 WHERE id = ?').run(str((await api.get('/api/auth/me')).body.workspace.id));
+    setBalance(t.ctx.db, str((await api.get('/api/auth/me')).body.workspace.id), 0);
     expect((await visitor().post(`/api/public/${publicId}/chat`, { message: 'Where is the store?' })).status).toBe(402);
   });
 

@@ -1,15 +1,11 @@
-import { execFileSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { createServer, type Server } from 'node:https';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 
 export interface Received {
   headers: Record<string, string | string[] | undefined>;
   body: string;
 }
 
-/** A local HTTPS receiver with a self-signed certificate made for this run (tests only). */
+/** A local HTTPS receiver with the test kit's self-signed certificate (tests only). */
 export interface FakeReceiver {
   url: string;
   cert: string;
@@ -19,15 +15,31 @@ export interface FakeReceiver {
   close(): Promise<void>;
 }
 
+/**
+ * A self-signed certificate for 127.0.0.1 (valid until 2126), made once with
+ * `openssl req -x509 -newkey ec -pkeyopt ec_paramgen_curve:prime256v1 -nodes -days 36500 -subj /CN=127.0.0.1
+ * -addext subjectAltName=IP:127.0.0.1`. Kept in the test kit so the tests need no openssl program on the machine;
+ * it is trusted only where a test injects it as the certificate authority.
+ */
+const TEST_KEY = `-----BEGIN PRIVATE KEY-----
+MIGHAgEAMBMGByqGSM49AgEGCCqGSM49AwEHBG0wawIBAQQgX0EhR88lie+/lr4m
+8DHIMXl8l+or7STRFQDjR1OexcehRANCAARbkm6q28W7Dv6I9g9JBbbtIR0Vtj7u
+JshLnZsqptif+X6AvBH+hoo84ZjvVMz2bsYA6bFwIsz2DprbeWPVSeFl
+-----END PRIVATE KEY-----`;
+const TEST_CERT = `-----BEGIN CERTIFICATE-----
+MIIBkDCCATagAwIBAgIUXMxe45vsqqkpP0BA6MtNvJr31gowCgYIKoZIzj0EAwIw
+FDESMBAGA1UEAwwJMTI3LjAuMC4xMCAXDTI2MTEyMzIwMjAyMloYDzIxMjYxMDMw
+MjAyMDIyWjAUMRIwEAYDVQQDDAkxMjcuMC4wLjEwWTATBgcqhkjOPQIBBggqhkjO
+PQMBBwNCAARbkm6q28W7Dv6I9g9JBbbtIR0Vtj7uJshLnZsqptif+X6AvBH+hoo8
+4ZjvVMz2bsYA6bFwIsz2DprbeWPVSeFlo2QwYjAdBgNVHQ4EFgQUI9tXkb5TXci3
+a9MRJiZJYi/ZixEwHwYDVR0jBBgwFoAUI9tXkb5TXci3a9MRJiZJYi/ZixEwDwYD
+VR0TAQH/BAUwAwEB/zAPBgNVHREECDAGhwR/AAABMAoGCCqGSM49BAMCA0gAMEUC
+IQCkDL/u9YXYsw06HN8Zu9Aa+WYHRBNOTYEdhp4T8UNOEAIgUaMwv6Apf60Eq90h
+ZPNdDFWf9oQNQNV8XliIu/g89V8=
+-----END CERTIFICATE-----`;
+
 export function selfSignedCert(): { key: string; cert: string } {
-  const dir = mkdtempSync(join(tmpdir(), 'cert-'));
-  try {
-    execFileSync('openssl', ['req', '-x509', '-newkey', 'ec', '-pkeyopt', 'ec_paramgen_curve:prime256v1', '-nodes', '-keyout', join(dir, 'k.pem'), '-out', join(dir, 'c.pem'),
-      '-days', '2', '-subj', '/CN=127.0.0.1', '-addext', 'subjectAltName=IP:127.0.0.1'], { stdio: 'ignore' });
-    return { key: readFileSync(join(dir, 'k.pem'), 'utf8'), cert: readFileSync(join(dir, 'c.pem'), 'utf8') };
-  } finally {
-    rmSync(dir, { recursive: true, force: true });
-  }
+  return { key: TEST_KEY, cert: TEST_CERT };
 }
 
 export async function startReceiver(tls = selfSignedCert()): Promise<FakeReceiver> {

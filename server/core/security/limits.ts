@@ -38,44 +38,60 @@ export function hitLimit(app: AppContext, name: LimitName, ip: string | undefine
  * together with the client's address, never an account alone, so nobody can lock another person
  * out from elsewhere. After `max` failures the key is locked for one minute, doubling with every
  * further failure up to an hour (429 with Retry-After); a success clears it, and a key left alone
- * for a day starts afresh.
+ * for a day starts afresh. The counts live in the database (store counters), so a restart forgets
+ * no lockout and every central process over one database sees the same ones.
  */
-const failures = new WeakMap<AppContext, Map<string, { n: number; last: number; until: number }>>();
 const BASE_LOCK_MS = 60_000;
 const MAX_LOCK_MS = 3_600_000;
 const FORGET_MS = 24 * 3_600_000;
-function failMap(app: AppContext) {
-  let m = failures.get(app);
-  if (!m) failures.set(app, (m = new Map()));
-  return m;
-}
+const PRUNE_EVERY_MS = 3_600_000;
+const lastPrune = new WeakMap<AppContext, number>();
+const counterKey = (key: string) => `lock:${key}`;
+
 /** The lockout key of an account as seen from one client. */
 export function lockKey(account: string, client: string | undefined): string {
   return `${account}|${client ?? 'unknown'}`;
 }
-export function assertNotLocked(app: AppContext, key: string, _max?: number): void {
-  const cur = failMap(app).get(key);
+
+export async function assertNotLocked(app: AppContext, key: string): Promise<void> {
+  const cur = await app.store.readCounter(counterKey(key));
   if (!cur) return;
   const t = Date.now();
-  if (t - cur.last >= FORGET_MS) {
-    failMap(app).delete(key);
-    return;
-  }
+  if (t - cur.last >= FORGET_MS) return;
   if (cur.until > t) throw tooMany((cur.until - t) / 1000, 'too many attempts');
 }
-export function recordFailure(app: AppContext, key: string, max = 8): void {
-  const m = failMap(app);
+
+export async function recordFailure(app: AppContext, key: string, max = 8): Promise<void> {
   const t = Date.now();
-  let cur = m.get(key);
-  if (!cur || t - cur.last >= FORGET_MS) {
-    if (m.size > 50_000) for (const [k, v] of m) if (t - v.last >= FORGET_MS || v.until < t) m.delete(k);
-    cur = { n: 0, last: t, until: 0 };
-    m.set(key, cur);
+  await app.store.updateCounter(counterKey(key), (cur) => {
+    const fresh = !cur || t - cur.last >= FORGET_MS;
+    const n = (fresh ? 0 : cur.n) + 1;
+    const until = n >= max ? t + Math.min(MAX_LOCK_MS, BASE_LOCK_MS * 2 ** (n - max)) : 0;
+    return { n, since: fresh ? t : cur.since, last: t, until };
+  });
+  // Keys nobody has tried for a day are forgotten anyway: drop their rows now and then.
+  if (t - (lastPrune.get(app) ?? 0) >= PRUNE_EVERY_MS) {
+    lastPrune.set(app, t);
+    await app.store.pruneCounters(t - FORGET_MS);
   }
-  cur.n += 1;
-  cur.last = t;
-  if (cur.n >= max) cur.until = t + Math.min(MAX_LOCK_MS, BASE_LOCK_MS * 2 ** (cur.n - max));
 }
-export function clearFailures(app: AppContext, key: string): void {
-  failMap(app).delete(key);
+
+export async function clearFailures(app: AppContext, key: string): Promise<void> {
+  if (await app.store.readCounter(counterKey(key))) await app.store.updateCounter(counterKey(key), () => null);
+}
+
+/**
+ * A fixed-window limit kept in the database (shared by every process, kept across restarts): the
+ * `max`-th hit of `key` within `windowMs` passes, the next ones get 429 with Retry-After until the
+ * window ends.
+ */
+export async function hitStoredLimit(app: AppContext, key: string, max: number, windowMs: number, error: string): Promise<void> {
+  const t = Date.now();
+  let refused = false;
+  const cur = await app.store.updateCounter(`limit:${key}`, (c) => {
+    if (!c || t - c.since >= windowMs) return { n: 1, since: t, last: t, until: 0 };
+    refused = c.n >= max;
+    return refused ? c : { ...c, n: c.n + 1, last: t };
+  });
+  if (refused && cur) throw tooMany((cur.since + windowMs - t) / 1000, error);
 }

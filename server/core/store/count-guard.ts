@@ -1,4 +1,4 @@
-import type { Doc, ListOptions, ReplicaStore, Store, StoreHealth, TransactOptions, Tx, WorkspaceRow } from './types';
+import type { Counter, Doc, ListOptions, ReplicaStore, Store, StoreHealth, TransactOptions, Tx, WorkspaceRow } from './types';
 
 /**
  * A collection whose live records count against a per-workspace limit, declared by the module
@@ -91,6 +91,18 @@ class GuardedStore implements Store {
 
   count(ws: string, coll: string): Promise<number> {
     return this.inner.count(ws, coll);
+  }
+
+  readCounter(key: string): Promise<Counter | null> {
+    return this.inner.readCounter(key);
+  }
+
+  updateCounter(key: string, next: (cur: Counter | null) => Counter | null): Promise<Counter | null> {
+    return this.inner.updateCounter(key, next);
+  }
+
+  pruneCounters(before: number): Promise<number> {
+    return this.inner.pruneCounters(before);
   }
 
   transact<T>(ws: string, fn: (tx: Tx) => Promise<T>, opts?: TransactOptions): Promise<T> {

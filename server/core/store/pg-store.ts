@@ -10,7 +10,8 @@ import type { RowState } from './merge';
 import { migratePg } from './pg-migrate';
 import { PgReplica } from './pg-replica';
 import { createPool, inWorkspace, type WsWriter } from './pg-txn';
-import type { Doc, ListOptions, Store, StoreHealth, TransactOptions, Tx, WorkspaceRow } from './types';
+import { prunePgCounters, readPgCounter, updatePgCounter } from './counters';
+import type { Counter, Doc, ListOptions, Store, StoreHealth, TransactOptions, Tx, WorkspaceRow } from './types';
 
 export interface PgStoreOptions {
   /** postgres://… ; a `schema` query parameter selects a schema (created when missing). */
@@ -136,6 +137,18 @@ export class PgStore implements Store {
 
   async setMeta(key: string, value: string): Promise<void> {
     await this.pool.query('INSERT INTO meta (key, value) VALUES ($1, $2) ON CONFLICT (key) DO UPDATE SET value = excluded.value', [key, value]);
+  }
+
+  readCounter(key: string): Promise<Counter | null> {
+    return readPgCounter(this.pool, key);
+  }
+
+  updateCounter(key: string, next: (cur: Counter | null) => Counter | null): Promise<Counter | null> {
+    return updatePgCounter(this.pool, key, next);
+  }
+
+  pruneCounters(before: number): Promise<number> {
+    return prunePgCounters(this.pool, before);
   }
 
   /** Set a meta key unless it is set already; returns the value kept (first writer wins across processes). */

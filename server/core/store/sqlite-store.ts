@@ -3,7 +3,8 @@ import { randomBytes } from 'node:crypto';
 import { formatHlc, HlcClock, type Hlc } from '../../../shared/hlc';
 import { migrate } from './migrate';
 import { SqliteReplica } from './sqlite-replica';
-import type { Doc, ListOptions, Store, StoreHealth, TransactOptions, Tx, WorkspaceRow } from './types';
+import { SqliteCounters } from './counters';
+import type { Counter, Doc, ListOptions, Store, StoreHealth, TransactOptions, Tx, WorkspaceRow } from './types';
 
 interface RecordRow {
   data: string;
@@ -43,6 +44,7 @@ export class SqliteStore implements Store {
   readonly replica: SqliteReplica;
   private readonly lock = new WriteLock();
   private readonly q;
+  private readonly counters: SqliteCounters;
 
   constructor(opts: SqliteStoreOptions) {
     this.db = new Database(opts.file, opts.verbose ? { verbose: (sql) => opts.verbose?.(String(sql)) } : {});
@@ -52,6 +54,7 @@ export class SqliteStore implements Store {
     this.db.pragma('busy_timeout = 5000');
     migrate(this.db);
     const db = this.db;
+    this.counters = new SqliteCounters(db);
     this.q = {
       getMeta: db.prepare<[string], { value: string }>('SELECT value FROM meta WHERE key = ?'),
       setMeta: db.prepare('INSERT INTO meta (key, value) VALUES (?, ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value'),
@@ -145,6 +148,19 @@ export class SqliteStore implements Store {
 
   async setMeta(key: string, value: string): Promise<void> {
     this.q.setMeta.run(key, value);
+  }
+
+  async readCounter(key: string): Promise<Counter | null> {
+    return this.counters.get(key);
+  }
+
+  /** In the write queue: a transaction awaiting a step holds the connection's BEGIN. */
+  updateCounter(key: string, next: (cur: Counter | null) => Counter | null): Promise<Counter | null> {
+    return this.lock.run(async () => this.counters.set(key, next));
+  }
+
+  pruneCounters(before: number): Promise<number> {
+    return this.lock.run(async () => this.counters.pruneBefore(before));
   }
 
   async health(): Promise<StoreHealth> {

@@ -58,6 +58,14 @@ export interface StoreHealth {
   schema: number | null;
 }
 
+/** An attempt counter: `n` attempts since `since`, the latest at `last`, refused until `until` (ms). */
+export interface Counter {
+  n: number;
+  since: number;
+  last: number;
+  until: number;
+}
+
 export interface Store {
   readonly node: string;
   get<T extends Doc = Doc>(ws: string, coll: string, id: string): Promise<T | null>;
@@ -73,6 +81,12 @@ export interface Store {
   markSeeded(id: string): Promise<void>;
   meta(key: string): Promise<string | null>;
   setMeta(key: string, value: string): Promise<void>;
+  /** One attempt counter (lockouts, publish limits), shared by every process over this database. */
+  readCounter(key: string): Promise<Counter | null>;
+  /** Replace a counter atomically with `next` of its current value (null removes it); answers what was stored. */
+  updateCounter(key: string, next: (cur: Counter | null) => Counter | null): Promise<Counter | null>;
+  /** Remove counters last touched before `before` (ms); answers how many. */
+  pruneCounters(before: number): Promise<number>;
   /** Is the database reachable, and at which schema version? */
   health(): Promise<StoreHealth>;
   close(): void;

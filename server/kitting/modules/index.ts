@@ -1,18 +1,20 @@
 import type { RouteDef } from '../../core/http/define-route';
 import type { CountedCollection } from '../../core/store/count-guard';
+import type { CollectionSchema } from '../../core/http/collection-schema';
 import { accountsRoutes } from './accounts';
 import { commercialRoutes } from './commercial';
 import { operationsRoutes } from './operations';
-import { customerRoutes, customersPlanCounted } from './customers/customers.routes';
-import { deviceRoutes } from './devices/devices.routes';
+import { customerRoutes, customerSchema, customersPlanCounted } from './customers/customers.routes';
+import { deviceRoutes, deviceSchema } from './devices/devices.routes';
 import { devicesPlanCounted } from './devices/devices.service';
 import { healthRoutes } from './health/health.routes';
-import { inquiryRoutes } from './inquiries/inquiries.routes';
-import { jobRoutes } from './jobs/jobs.routes';
-import { shipmentRoutes } from './shipments/shipments.routes';
-import { ticketRoutes } from './tickets/tickets.routes';
+import { inquiryRoutes, inquirySchema } from './inquiries/inquiries.routes';
+import { jobRoutes, jobSchema } from './jobs/jobs.routes';
+import { staffSchema } from './shifts/staff.routes';
+import { shipmentRoutes, shipmentSchema } from './shipments/shipments.routes';
+import { ticketMessageSchema, ticketRoutes, ticketSchema } from './tickets/tickets.routes';
 import { syncRoutes } from '../sync/routes';
-import { teamPlanCounted } from './team/team.service';
+import { teamPlanCounted, teamSchema } from './team/team.service';
 
 /** Every route of the API, mounted explicitly in this order (no folder scanning). */
 export const allRoutes: RouteDef[] = [
@@ -31,3 +33,11 @@ export const allRoutes: RouteDef[] = [
 
 /** Collections whose records count against a central tenant's plan (checked in each write's transaction). */
 export const planCounted: readonly CountedCollection[] = [devicesPlanCounted, customersPlanCounted, teamPlanCounted];
+
+/**
+ * Collections whose records have one declared schema, shared by their write routes and the check of
+ * sync pushes (a pushed field must be one the routes would store exactly as given).
+ */
+export const collectionSchemas: readonly CollectionSchema[] = [
+  deviceSchema, jobSchema, shipmentSchema, inquirySchema, ticketSchema, ticketMessageSchema, customerSchema, staffSchema, teamSchema,
+];

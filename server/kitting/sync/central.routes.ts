@@ -85,9 +85,9 @@ export const centralSyncRoutes: RouteDef[] = [
     handler: async ({ app, req, body }) => {
       // Codes are short: wrong guesses from one address lock it out with growing back-off.
       const key = lockKey('enrol', req.ip);
-      assertNotLocked(app, key);
-      const out = await mapSyncErrors(() => centralOf(app).enrol(body, schemaOf(req))).catch((err: unknown) => {
-        if (err instanceof HttpError && err.error === 'enrol_code_invalid') recordFailure(app, key, ENROL_ATTEMPTS);
+      await assertNotLocked(app, key);
+      const out = await mapSyncErrors(() => centralOf(app).enrol(body, schemaOf(req))).catch(async (err: unknown) => {
+        if (err instanceof HttpError && err.error === 'enrol_code_invalid') await recordFailure(app, key, ENROL_ATTEMPTS);
         throw err;
       });
       await moveEnroller(app, body.code, String(out.workspace), body.bench);

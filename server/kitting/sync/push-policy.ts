@@ -4,6 +4,7 @@ import { P, PLATFORM_WS } from '../../core/security/platform';
 import { allows, levelOf, type Actor, type Role, type Scope } from '../../core/security/policy';
 import type { Doc } from '../../core/store/types';
 import { limitsOf } from '../modules/admin/plans';
+import { fieldProblem } from '../../core/http/collection-schema';
 import type { PushBody } from './protocol';
 
 /**
@@ -43,11 +44,23 @@ type Change = PushBody['changes'][number];
 
 const refuse = (c: Change, error: string, message: string) => forbidden(error, { coll: c.coll, id: c.id, message });
 
-function checkValues(c: Change): void {
+function checkValues(app: AppContext, c: Change): void {
   for (const [field, value] of Object.entries(c.fields)) {
     if (!FIELD.test(field)) throw unprocessable('invalid_field', { coll: c.coll, id: c.id, field });
     if (field === '_deleted' && typeof value !== 'boolean') throw unprocessable('invalid_field', { coll: c.coll, id: c.id, field });
     if (JSON.stringify(value ?? null).length > MAX_VALUE) throw unprocessable('value_too_large', { coll: c.coll, id: c.id, field });
+  }
+  // Collections with a declared schema: each field as the collection's write routes would store it.
+  const schema = app.collections?.get(c.coll);
+  const problem = schema ? fieldProblem(schema, c.id, c.fields) : null;
+  if (problem) {
+    throw unprocessable('invalid_field', {
+      coll: c.coll,
+      id: c.id,
+      field: problem.field,
+      reason: problem.message,
+      message: `${c.coll} ${c.id} の項目 ${problem.field} は受け付けられません: ${problem.message}`,
+    });
   }
 }
 
@@ -79,7 +92,7 @@ export async function checkPush(app: AppContext, bench: { ws: string; role: Role
   const actor: Actor = { kind: 'member', ws: bench.ws, role, scopes: {}, accountId: null, email: null, memberId: null, assist: false };
   const adding: Record<string, Set<string>> = {};
   for (const c of body.changes) {
-    checkValues(c);
+    checkValues(app, c);
     const scope = SCOPE_OF[c.coll];
     if (MANAGER_ONLY.has(c.coll) || !scope) {
       if (!allows('manager', actor)) throw refuse(c, 'forbidden', 'この作業台の登録者にはこのデータを変更する権限がありません');

@@ -131,7 +131,7 @@ describe('GET /api/sync/v1/changes', () => {
       coll: 'jobs',
       id: `J-PAGE-${i}`,
       hlc: stamp(base, 'benchwriter', i),
-      fields: { id: `J-PAGE-${i}`, n: i },
+      fields: { id: `J-PAGE-${i}`, t: String(i) },
     }));
     expect((await writer.call('POST', `${SYNC_V1}/push`, { batch: 'p1', changes })).status).toBe(200);
     const seen: string[] = [];
@@ -188,3 +188,43 @@ describe('who may create enrolment codes', () => {
     expect(withSession.body.code).toMatch(/^[A-Z2-9]{4}-[A-Z2-9]{4}$/);
   });
 });
+
+describe('POST /api/sync/v1/push field values', () => {
+  it('refuses a change whose values the routes would refuse, naming it, and stores nothing of the batch', async () => {
+    const b = await rawBench('benchschema');
+    const hlc = (i: number) => stamp(Date.now(), 'benchschema', i);
+    const good = { seq: 1, coll: 'jobs', id: 'J-SCHEMA-1', hlc: hlc(1), fields: { id: 'J-SCHEMA-1', c: '正しい案件', s: 2 } };
+    const before = await central.store.replica.lastSeq(b.workspace);
+    for (const fields of [{ c: 'x'.repeat(121) }, { s: 'stage two' }, { s: 9 }, { owner: 'me' }, { c: ['a'] }]) {
+      const bad = { seq: 2, coll: 'jobs', id: 'J-SCHEMA-2', hlc: hlc(2), fields: { id: 'J-SCHEMA-2', ...fields } };
+      const res = await b.call('POST', `${SYNC_V1}/push`, { batch: `schema-${Object.keys(fields)[0]}`, changes: [good, bad] });
+      expect(res.status).toBe(422);
+      expect(res.body).toMatchObject({ ok: false, error: 'invalid_field', coll: 'jobs', id: 'J-SCHEMA-2', field: Object.keys(fields)[0] });
+      expect(await central.store.replica.lastSeq(b.workspace)).toBe(before);
+    }
+    expect(await central.store.get(b.workspace, 'jobs', 'J-SCHEMA-1')).toBeNull();
+    // the bench fixes its change: the batch is accepted and reads back as the routes would show it
+    const fixed = { seq: 2, coll: 'jobs', id: 'J-SCHEMA-2', hlc: hlc(3), fields: { id: 'J-SCHEMA-2', c: 'x'.repeat(120), s: 4, ch: 'c-green' } };
+    expect((await b.call('POST', `${SYNC_V1}/push`, { batch: 'schema-fixed', changes: [good, fixed] })).status).toBe(200);
+    const jobs = (await owner.get<{ jobs: { id: string; s: number }[] }>('/api/jobs')).body.jobs;
+    expect(jobs.find((j) => j.id === 'J-SCHEMA-2')?.s).toBe(4);
+    expect(jobs.find((j) => j.id === 'J-SCHEMA-1')?.s).toBe(2);
+  });
+
+  it('accepts the records a bench made through its own routes, removed fields and tombstones included', async () => {
+    const b = await rawBench('benchroutes');
+    const hlc = (i: number) => stamp(Date.now(), 'benchroutes', i);
+    const changes = [
+      { seq: 1, coll: 'devices', id: '359111111111111', hlc: hlc(1), fields: { imei: '359111111111111', serial: 'IP16-000001', asset: 'A-000001', model: 'iPhone 16', maker: 'Apple', os: 'iOS', cust: '社内検証機', mdm: 'Intune', status: '入荷待ち', bat: 100, loc: '', user: '', note: '', chip: 'c-gray', created: 1, updated: 2 } },
+      { seq: 2, coll: 'customers', id: 'cust-bench-1', hlc: hlc(2), fields: { id: 'cust-bench-1', name: '顧客', monthly: '—', renew: null, created: 1 } },
+      { seq: 3, coll: 'team', id: 'tm-bench-1', hlc: hlc(3), fields: { id: 'tm-bench-1', name: '新人', ini: 'SJ', role: 'member', dept: '—', email: 'new@example.jp', scopes: { ops: 'edit' }, status: null, invitedAt: null, account: 'new@example.jp', joinedAt: 5 } },
+      { seq: 4, coll: 'tickets', id: 'TK-0999', hlc: hlc(4), fields: { id: 'TK-0999', cust: '—', subject: '件名', created: 1 } },
+      { seq: 5, coll: 'tickets', id: 'TK-0999', hlc: hlc(5), fields: { _deleted: true } },
+    ];
+    const res = await b.call('POST', `${SYNC_V1}/push`, { batch: 'routes-1', changes });
+    expect(res.status).toBe(200);
+    expect((await central.store.get(b.workspace, 'devices', '359111111111111'))?.chip).toBe('c-gray');
+    expect(await central.store.get(b.workspace, 'tickets', 'TK-0999')).toBeNull();
+  });
+});
+

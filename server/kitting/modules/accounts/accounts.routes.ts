@@ -88,7 +88,7 @@ export const accountRoutes = [
         return signInFailed(app, req, key, cfg, 'invalid credentials');
       }
       if (!(await verifyPassword(body.password, acct.pwHash))) return signInFailed(app, req, key, cfg, 'invalid credentials');
-      signInOk(app, req, key);
+      await signInOk(app, req, key);
       if (needsRehash(acct.pwHash)) await rehash(app, P.accounts, String(acct.id), body.password);
       if (cfg.sec2FA) {
         const id = randomKey('ch-');

@@ -82,21 +82,21 @@ export async function signInGate(app: AppContext, req: Request, key: string): Pr
     await securityEvent(app, 'ip_blocked', { ip: req.ip ?? '' });
     throw new HttpError(403, 'forbidden', { message: 'このアドレスからのアクセスは許可されていません' });
   }
-  if (config.secLoginThrottle) assertNotLocked(app, lockKey(key, req.ip));
+  if (config.secLoginThrottle) await assertNotLocked(app, lockKey(key, req.ip));
   return config;
 }
 
 export async function signInFailed(app: AppContext, req: Request, key: string, cfg: SiteConfig, specific: string): Promise<never> {
-  if (cfg.secLoginThrottle) recordFailure(app, lockKey(key, req.ip), cfg.secMaxAttempts);
+  if (cfg.secLoginThrottle) await recordFailure(app, lockKey(key, req.ip), cfg.secMaxAttempts);
   await securityEvent(app, 'login_failed', { key, ip: req.ip ?? '' });
-  if (cfg.secLoginThrottle) assertNotLocked(app, lockKey(key, req.ip));
+  if (cfg.secLoginThrottle) await assertNotLocked(app, lockKey(key, req.ip));
   throw unauthorized(cfg.secGenericErrors ? 'invalid credentials' : specific, {
     message: 'メールアドレスまたはパスワードが違います',
   });
 }
 
-export function signInOk(app: AppContext, req: Request, key: string): void {
-  clearFailures(app, lockKey(key, req.ip));
+export async function signInOk(app: AppContext, req: Request, key: string): Promise<void> {
+  await clearFailures(app, lockKey(key, req.ip));
 }
 
 export async function touchLogin(app: AppContext, id: string): Promise<Doc> {

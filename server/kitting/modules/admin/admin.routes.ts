@@ -47,7 +47,7 @@ export const adminRoutes = [
           throw err;
         }
       }
-      signInOk(app, req, 'admin');
+      await signInOk(app, req, 'admin');
       await logActivity(app, { by: 'admin', role: 'admin', action: 'admin_login', detail: req.ip ?? '' });
       return { token: mintToken(app.secret, 'admin', { sub: 'admin' }) };
     },

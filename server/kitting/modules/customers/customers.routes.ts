@@ -5,6 +5,7 @@ import { defineRoute } from '../../../core/http/define-route';
 import { badRequest } from '../../../core/http/errors';
 import type { CountedCollection } from '../../../core/store/count-guard';
 import type { Doc } from '../../../core/store/types';
+import { collectionSchema, stamp } from '../../../core/http/collection-schema';
 
 export const CUSTOMERS = 'customers';
 /** Customers count against a central tenant's plan. */
@@ -48,6 +49,21 @@ function requireName(body: unknown): unknown {
   return body;
 }
 
+const customerFields = {
+  key: text(40),
+  name: text(120),
+  industry: text(120),
+  mdm: text(60),
+  monthly: text(60).default('—'),
+  devices: text(60).default('—'),
+  since: text(40).default('—'),
+  status: text(40),
+  statusChip: text(40).default('c-gray'),
+  note: text(1000),
+  renew: json(renewSchema).nullable().default(null),
+};
+export const customerSchema = collectionSchema(CUSTOMERS, customerFields, { created: stamp(), updated: stamp() });
+
 const customerCrud = crudRoutes({
   scope: 'sales',
   coll: CUSTOMERS,
@@ -56,19 +72,7 @@ const customerCrud = crudRoutes({
   itemPath: '/api/customer',
   itemKey: 'customer',
   notFoundError: 'customer not found',
-  fields: {
-    key: text(40),
-    name: text(120),
-    industry: text(120),
-    mdm: text(60),
-    monthly: text(60).default('—'),
-    devices: text(60).default('—'),
-    since: text(40).default('—'),
-    status: text(40),
-    statusChip: text(40).default('c-gray'),
-    note: text(1000),
-    renew: json(renewSchema).nullable().default(null),
-  },
+  fields: customerFields,
   newId: async () => randomId('cust-'),
   onCreate: (doc) => {
     requireName(doc);

@@ -3,6 +3,7 @@ import { createShape, num, patchShape, text } from '../../../../shared/fields';
 import { defineRoute, Reply } from '../../../core/http/define-route';
 import { badRequest, conflict, notFound } from '../../../core/http/errors';
 import type { Doc } from '../../../core/store/types';
+import { collectionSchema, derivedList, derivedObject, derivedText, stamp } from '../../../core/http/collection-schema';
 import { chipFor, completeDevice, DEFAULT_MDM, DEVICES } from './devices.service';
 
 const deviceFields = {
@@ -21,6 +22,14 @@ const deviceFields = {
   user: text(120),
   note: text(300),
 };
+
+/** A ledger row as routes and sync pushes accept it (keyed by its IMEI); the rest is derived by the server. */
+export const deviceSchema = collectionSchema(
+  DEVICES,
+  deviceFields,
+  { chip: derivedText(40), created: stamp(), updated: stamp(), job: derivedText(200), jobStage: derivedText(60), history: derivedList(50), erasure: derivedObject() },
+  'imei',
+);
 
 const createDevice = createShape(deviceFields);
 const patchDevice = patchShape(deviceFields);

@@ -3,6 +3,7 @@ import { intClamp, text } from '../../../../shared/fields';
 import { crudRoutes, randomId } from '../../../core/http/crud';
 import { defineRoute } from '../../../core/http/define-route';
 import { badRequest, notFound } from '../../../core/http/errors';
+import { collectionSchema, derivedList } from '../../../core/http/collection-schema';
 import { changeJobDevices, JOB_DEVICES_MAX, JOB_STAGES, JobDeviceError, JOBS, moveJobDevices, releaseJobDevices } from './jobs.service';
 
 export { JOB_STAGES };
@@ -14,6 +15,17 @@ const imeiList = z
   .default([]);
 const devicesBody = z.object({ add: imeiList, remove: imeiList }, { error: 'body must be a JSON object' });
 
+const jobFields = {
+  c: text(120),
+  t: text(300),
+  s: intClamp(0, JOB_STAGES - 1, 0),
+  due: text(40),
+  ch: text(40).default('c-blue'),
+  tag: text(40),
+};
+/** A job card as routes and sync pushes accept it; `devices` is kept by the job's device routes. */
+export const jobSchema = collectionSchema(JOBS, jobFields, { devices: derivedList(JOB_DEVICES_MAX) });
+
 export const jobRoutes = [
   ...crudRoutes({
     scope: 'ops',
@@ -23,14 +35,7 @@ export const jobRoutes = [
     itemPath: '/api/job',
     itemKey: 'job',
     notFoundError: 'job not found',
-    fields: {
-      c: text(120),
-      t: text(300),
-      s: intClamp(0, JOB_STAGES - 1, 0),
-      due: text(40),
-      ch: text(40).default('c-blue'),
-      tag: text(40),
-    },
+    fields: jobFields,
     newId: async () => randomId('job-'),
     // Devices carried by the card follow it from stage to stage.
     afterUpdate: moveJobDevices,

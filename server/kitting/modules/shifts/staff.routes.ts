@@ -5,10 +5,12 @@ import { randomId } from '../../../core/http/crud';
 import { defineRoute } from '../../../core/http/define-route';
 import { badRequest, conflict, notFound } from '../../../core/http/errors';
 import type { Tx } from '../../../core/store/types';
+import { collectionSchema } from '../../../core/http/collection-schema';
 import { DRAFT_ID, readRoster, SHIFTS, STAFF, writeRoster, type ClockRow, type Grid } from './shifts.service';
 
 // type own|agency (default own); any other value is refused (400), never read as own
 const staffFields = { name: text(60), type: json(z.enum(['own', 'agency'], { error: 'type must be own or agency' })).default('own') };
+export const staffSchema = collectionSchema(STAFF, staffFields);
 const createStaff = createShape(staffFields);
 const patchStaff = patchShape(staffFields);
 const idParams = z.object({ id: z.string().min(1).max(60) });

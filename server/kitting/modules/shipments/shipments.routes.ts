@@ -1,6 +1,7 @@
 import { bool, oneOf, text } from '../../../../shared/fields';
 import { crudRoutes } from '../../../core/http/crud';
 import { declareSeries, issueNumber, padNumber } from '../../../core/store/series';
+import { collectionSchema, stamp } from '../../../core/http/collection-schema';
 
 export const SHIPMENTS = 'shipments';
 /** SHP-1001, SHP-1002, … */
@@ -17,6 +18,17 @@ export const SHIPMENT_NUMBERS = declareSeries({
 });
 export const SHIPMENT_SERIES = SHIPMENT_NUMBERS.name;
 
+const shipmentFields = {
+  kind: oneOf(['out', 'in'], 'out'),
+  customer: text(120),
+  date: text(40),
+  detail: text(300),
+  carrier: text(60),
+  status: text(40).default('予定'),
+  late: bool(),
+};
+export const shipmentSchema = collectionSchema(SHIPMENTS, shipmentFields, { created: stamp(), updated: stamp() });
+
 export const shipmentRoutes = crudRoutes({
   scope: 'ops',
   coll: SHIPMENTS,
@@ -25,15 +37,7 @@ export const shipmentRoutes = crudRoutes({
   itemPath: '/api/shipment',
   itemKey: 'shipment',
   notFoundError: 'shipment not found',
-  fields: {
-    kind: oneOf(['out', 'in'], 'out'),
-    customer: text(120),
-    date: text(40),
-    detail: text(300),
-    carrier: text(60),
-    status: text(40).default('予定'),
-    late: bool(),
-  },
+  fields: shipmentFields,
   newId: async (tx) => (await issueNumber(tx, SHIPMENT_NUMBERS)).value,
   onCreate: () => {
     const now = Date.now();

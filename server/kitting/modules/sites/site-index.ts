@@ -1,5 +1,5 @@
-import { P } from '../../../core/security/platform';
-import type { Doc, Tx } from '../../../core/store/types';
+import { P, PLATFORM_WS } from '../../../core/security/platform';
+import type { Doc, Store, Tx } from '../../../core/store/types';
 
 /**
  * One small record per tenant listing its published sites (slug, name, updated), kept current by
@@ -32,4 +32,23 @@ export async function rebuildSiteIndex(tx: Tx, tenant: string): Promise<void> {
     .map((s) => ({ slug: String(s.slug), name: String(s.name ?? s.slug), updated: Number(s.updated ?? 0) }));
   sites.sort((a, b) => a.slug.localeCompare(b.slug));
   await tx.put(P.siteIndex, tenant, { id: tenant, sites });
+}
+
+const BACKFILLED = 'site_index_backfilled';
+
+/**
+ * Sites published before the index existed have no index record: on start, once per database, each
+ * tenant's index is rebuilt from its sites (in one platform transaction, so a publish from another
+ * process waits for it and is never lost). Later starts only read the meta flag.
+ */
+export async function backfillSiteIndex(store: Store): Promise<number> {
+  if (await store.meta(BACKFILLED)) return 0;
+  const rebuilt = await store.transact(PLATFORM_WS, async (tx) => {
+    const tenants = new Set<string>();
+    for (const s of await tx.list(P.sites)) if (typeof s.tenant === 'string') tenants.add(s.tenant);
+    for (const tenant of tenants) await rebuildSiteIndex(tx, tenant);
+    return tenants.size;
+  });
+  await store.setMeta(BACKFILLED, String(Date.now()));
+  return rebuilt;
 }

@@ -2,10 +2,10 @@ import { z } from 'zod';
 import { clip } from '../../../../shared/fields';
 import { defineRoute, Reply } from '../../../core/http/define-route';
 import { badRequest, conflict, HttpError, notFound } from '../../../core/http/errors';
-import { RateLimiter } from '../../../core/http/rate-limit';
 import { indexSite, siteIndex } from './site-index';
 import { P, PLATFORM_WS } from '../../../core/security/platform';
 import type { Doc } from '../../../core/store/types';
+import { hitStoredLimit } from '../../../core/security/limits';
 
 const SLUG = /^[a-z0-9](?:[a-z0-9-]{0,38}[a-z0-9])?$/;
 export const MAX_SITE_HTML = 200_000;
@@ -13,12 +13,6 @@ export const MAX_SITE_HTML = 200_000;
 export const MAX_SITES = 20;
 export const PUBLISH_PER_WINDOW = 30;
 const PUBLISH_WINDOW_MS = 10 * 60_000;
-const publishLimits = new WeakMap<object, RateLimiter>();
-function publishLimiter(app: object): RateLimiter {
-  let l = publishLimits.get(app);
-  if (!l) publishLimits.set(app, (l = new RateLimiter(PUBLISH_PER_WINDOW, PUBLISH_WINDOW_MS)));
-  return l;
-}
 
 /**
  * Published pages are user HTML: the sandbox CSP gives them an opaque origin with no
@@ -49,7 +43,7 @@ export const siteRoutes = [
       const page = typeof body.html === 'string' ? body.html : '';
       if (!page.trim()) throw badRequest('html required');
       if (Buffer.byteLength(page) > MAX_SITE_HTML) throw new HttpError(413, 'html too large', { limit: MAX_SITE_HTML, message: `ページは${MAX_SITE_HTML / 1000}KB以内にしてください` });
-      publishLimiter(app).hit(ws, 'too many publishes');
+      await hitStoredLimit(app, `publish:${ws}`, PUBLISH_PER_WINDOW, PUBLISH_WINDOW_MS, 'too many publishes');
       const name = typeof body.name === 'string' ? clip(body.name.trim(), 120) : '';
       await app.store.transact(PLATFORM_WS, async (tx) => {
         const cur = await tx.get<Doc>(P.sites, slug);

@@ -1,5 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestServer, type TestServer } from '../../testing/harness';
+import { P, PLATFORM_WS } from '../../../core/security/platform';
+import { backfillSiteIndex, siteIndex } from './site-index';
 import { MAX_SITE_HTML } from './sites.routes';
 
 type Body = Record<string, unknown> & { ok: boolean; error?: string };
@@ -30,5 +32,37 @@ describe('sites', () => {
     const gone = await server.client().get('/site/my-page');
     expect(gone.status).toBe(404);
     expect(gone.headers.get('content-type')).toContain('text/html');
+  });
+});
+
+describe('site index backfill', () => {
+  it('builds the index of sites published before the index existed, once, at start', async () => {
+    // The state an older release left: published sites, no index records.
+    const first = await startTestServer();
+    const dataDir = first.dataDir;
+    await first.store.transact(PLATFORM_WS, async (tx) => {
+      await tx.remove(P.siteIndex, 'ws-old');
+      await tx.put(P.sites, 'old-b', { slug: 'old-b', name: 'B', html: '<p>b</p>', tenant: 'ws-old', updated: 2, live: true });
+      await tx.put(P.sites, 'old-a', { slug: 'old-a', name: 'A', html: '<p>a</p>', tenant: 'ws-old', updated: 1, live: true });
+      await tx.put(P.sites, 'other', { slug: 'other', name: 'O', html: '<p>o</p>', tenant: 'ws-other', updated: 3, live: true });
+    });
+    await first.store.setMeta('site_index_backfilled', '');
+    expect(await siteIndex({ get: (c, id) => first.store.get(PLATFORM_WS, c, id) }, 'ws-old')).toEqual([]);
+    await first.close({ keepData: true });
+
+    const restarted = await startTestServer({ dataDir });
+    try {
+      const read = (t: string) => siteIndex({ get: (c, id) => restarted.store.get(PLATFORM_WS, c, id) }, t);
+      expect(await read('ws-old')).toEqual([
+        { slug: 'old-a', name: 'A', updated: 1 },
+        { slug: 'old-b', name: 'B', updated: 2 },
+      ]);
+      expect(await read('ws-other')).toEqual([{ slug: 'other', name: 'O', updated: 3 }]);
+      expect(await restarted.store.meta('site_index_backfilled')).toBeTruthy();
+      // Once done, a later start leaves the index alone.
+      expect(await backfillSiteIndex(restarted.store)).toBe(0);
+    } finally {
+      await restarted.close();
+    }
   });
 });

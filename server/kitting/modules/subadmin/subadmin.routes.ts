@@ -46,7 +46,7 @@ export const subadminRoutes = [
         return signInFailed(app, req, key, cfg, 'invalid credentials');
       }
       if (sub.active === false || !(await verifyPassword(password, sub.pwHash))) return signInFailed(app, req, key, cfg, 'invalid credentials');
-      signInOk(app, req, key);
+      await signInOk(app, req, key);
       if (needsRehash(sub.pwHash)) await rehash(app, P.subadmins, String(sub.id), password);
       await logActivity(app, { by: email, role: 'subadmin', action: 'subadmin_login', subId: String(sub.id), detail: req.ip ?? '' });
       return { token: mintToken(app.secret, 'subadmin', { sub: sub.id, v: sub.tokenVersion }), sub: publicSub(sub) };

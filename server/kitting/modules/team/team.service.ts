@@ -6,6 +6,7 @@ import { json, oneOf, text } from '../../../../shared/fields';
 import { conflict, forbidden, HttpError } from '../../../core/http/errors';
 import type { CountedCollection } from '../../../core/store/count-guard';
 import type { Doc, Tx } from '../../../core/store/types';
+import { collectionSchema, derivedText, stamp } from '../../../core/http/collection-schema';
 
 export const TEAM = 'team';
 /** Team members (pending invites included) count against a central tenant's plan. */
@@ -20,6 +21,9 @@ export const MEMBER_FIELDS = {
   email: text(120),
   scopes: json(z.object({ mgmt: SCOPE, ops: SCOPE, sales: SCOPE, support: SCOPE, settings: SCOPE }).partial()),
 };
+
+/** A team member as routes and sync pushes accept it; invites and sign-ups add their state and the account. */
+export const teamSchema = collectionSchema(TEAM, MEMBER_FIELDS, { status: derivedText(20), invitedAt: stamp(), joinedAt: stamp(), account: derivedText(200) });
 
 export const TEAM_PLANS = { starter: 3, pro: 10, ent: null } as const;
 export type TeamPlan = keyof typeof TEAM_PLANS;

@@ -5,6 +5,7 @@ import { defineRoute } from '../../../core/http/define-route';
 import { badRequest, notFound } from '../../../core/http/errors';
 import { declareSeries, issueNumber } from '../../../core/store/series';
 import type { Tx } from '../../../core/store/types';
+import { collectionSchema, derivedText, stamp } from '../../../core/http/collection-schema';
 
 export const TICKETS = 'tickets';
 export const TICKET_MESSAGES = 'ticketMessages';
@@ -41,6 +42,25 @@ async function removeMessages(tx: Tx, id: string): Promise<void> {
   for (const m of await tx.list(TICKET_MESSAGES)) if (m.ticketId === id) await tx.remove(TICKET_MESSAGES, String(m.id));
 }
 
+const ticketFields = {
+  cust: text(120).default('—'),
+  kind: text(60).default('問合せ'),
+  subject: text(300),
+  owner: text(60).default('—'),
+  sla: text(60).default('4h 00m'),
+  status: text(40).default('受付'),
+  priority: text(40),
+};
+/** Tickets opened from a customer portal also keep where they came from and the contact. */
+export const ticketSchema = collectionSchema(TICKETS, ticketFields, {
+  created: stamp(),
+  source: derivedText(40),
+  contactName: derivedText(120),
+  contactEmail: derivedText(200),
+});
+const messageFields = { ticketId: text(200), from: text(60), text: text(2000) };
+export const ticketMessageSchema = collectionSchema(TICKET_MESSAGES, messageFields, { ts: stamp() });
+
 const ticketCrud = crudRoutes({
   scope: 'support',
   coll: TICKETS,
@@ -50,15 +70,7 @@ const ticketCrud = crudRoutes({
   itemKey: 'ticket',
   notFoundError: 'ticket not found',
   preprocess: aliasCustomer,
-  fields: {
-    cust: text(120).default('—'),
-    kind: text(60).default('問合せ'),
-    subject: text(300),
-    owner: text(60).default('—'),
-    sla: text(60).default('4h 00m'),
-    status: text(40).default('受付'),
-    priority: text(40),
-  },
+  fields: ticketFields,
   newId: async (tx) => (await issueNumber(tx, TICKET_NUMBERS)).value,
   onCreate: () => ({ created: Date.now() }),
   deleteResponse: () => ({}),
@@ -66,7 +78,7 @@ const ticketCrud = crudRoutes({
 });
 
 const idParams = z.object({ id: z.string().min(1).max(200) });
-const messageBody = z.object({ from: text(60).zod.nullish(), text: z.unknown().optional() });
+const messageBody = z.object({ from: messageFields.from.zod.nullish(), text: z.unknown().optional() });
 
 export const ticketRoutes = [
   ...ticketCrud,
@@ -88,7 +100,7 @@ export const ticketRoutes = [
     params: idParams,
     body: messageBody,
     handler: async ({ app, ws, params, body }) => {
-      const parsed = text(2000).zod.safeParse(body.text);
+      const parsed = messageFields.text.zod.safeParse(body.text);
       const msgText = parsed.success ? parsed.data : '';
       if (msgText.trim() === '') throw badRequest('text required', { message: '本文を入力してください' });
       const message = await app.store.transact(ws, async (tx) => {

@@ -65,7 +65,7 @@ describe('lockouts', () => {
     expect(lock1.status).toBe(429);
     expect((await proxied.client().post('/api/account/login', { email: 'lock@example.jp', password: 'attack-pass-1' }, from('198.51.100.20'))).status).toBe(200);
     const { lockKey, recordFailure } = await import('../../../core/security/limits');
-    recordFailure(proxied.ctx, lockKey('acct:lock@example.jp', '203.0.113.50'));
+    await recordFailure(proxied.ctx, lockKey('acct:lock@example.jp', '203.0.113.50'));
     const lock2 = await fail();
     expect(Number(lock2.headers.get('retry-after'))).toBeGreaterThan(Number(lock1.headers.get('retry-after')) * 1.5);
     await proxied.close();

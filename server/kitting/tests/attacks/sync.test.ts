@@ -83,6 +83,54 @@ describe('sync pushes are authorized like the routes', () => {
   });
 });
 
+describe('pushed values pass the schema of the routes that write the collection', () => {
+  const forged: [string, string, Record<string, unknown>, string][] = [
+    ['devices', '359000000000001', { imei: '359000000000001', model: 'x'.repeat(61) }, 'model'],
+    ['devices', '359000000000002', { imei: '359000000000002', bat: 'full' }, 'bat'],
+    ['devices', '359000000000003', { imei: '359000000000003', isAdmin: true }, 'isAdmin'],
+    ['devices', '359000000000004', { imei: 'someone-else', model: 'iPhone 16' }, 'imei'],
+    ['jobs', 'job-forged-1', { id: 'job-forged-1', c: '案件', s: 99 }, 's'],
+    ['jobs', 'job-forged-2', { id: 'job-forged-2', c: { $gt: '' } }, 'c'],
+    ['shipments', 'SHP-9001', { id: 'SHP-9001', kind: 'teleport' }, 'kind'],
+    ['customers', 'cust-forged', { id: 'cust-forged', name: '顧客', renew: { date: '2027-02-30' } }, 'renew'],
+    ['tickets', 'TK-09001', { id: 'TK-09001', subject: 's'.repeat(301) }, 'subject'],
+    ['staff', 'st-forged', { id: 'st-forged', name: '派遣', type: 'contractor' }, 'type'],
+    ['team', 'tm-forged', { id: 'tm-forged', name: '新人', role: 'member', scopes: { ops: 'root' } }, 'scopes'],
+  ];
+
+  it.each(forged)('a forged %s push (%s) is refused with the field named and nothing stored', async (coll, id, fields, field) => {
+    const c = server.client();
+    await c.get('/api/jobs');
+    const ws = c.workspaceId() ?? '';
+    const b = await enrol(c);
+    const before = await server.store.replica.lastSeq(ws);
+    const good = coll === 'devices' ? { coll: 'devices', id: '359000000000999', fields: { imei: '359000000000999', model: 'iPhone 16' } } : { coll: 'jobs', id: 'job-good', fields: { id: 'job-good', c: '正しい案件' } };
+    const res = await b.push([good, { coll, id, fields }]);
+    expect(res.status).toBe(422);
+    expect(res.body).toMatchObject({ ok: false, error: 'invalid_field', coll, id, field });
+    expect(String(res.body.message)).toContain(field);
+    expect(await server.store.replica.lastSeq(ws)).toBe(before);
+    expect(await server.store.get(ws, coll, id)).toBeNull();
+    expect(await server.store.get(ws, good.coll, good.id)).toBeNull();
+  });
+
+  it('the same values pass when the routes would store them as given', async () => {
+    const c = server.client();
+    await c.get('/api/jobs');
+    const ws = c.workspaceId() ?? '';
+    const b = await enrol(c);
+    const res = await b.push([
+      { coll: 'devices', id: '359000000000010', fields: { imei: '359000000000010', model: 'x'.repeat(60), bat: 80, chip: 'c-blue', history: [], created: 1 } },
+      { coll: 'jobs', id: 'job-ok', fields: { id: 'job-ok', c: '案件', s: 3, devices: ['359000000000010'] } },
+      { coll: 'customers', id: 'cust-ok', fields: { id: 'cust-ok', name: '顧客', renew: { date: '2027-02-28', dateLabel: '02/28', year: '2027' }, note: null } },
+      { coll: 'staff', id: 'st-ok', fields: { id: 'st-ok', name: '派遣', type: 'agency' } },
+    ]);
+    expect(res.status).toBe(200);
+    expect((await server.store.get(ws, 'devices', '359000000000010'))?.model).toBe('x'.repeat(60));
+    expect((await server.store.get(ws, 'jobs', 'job-ok'))?.s).toBe(3);
+  });
+});
+
 describe('sync protocol input', () => {
   it('a snapshot cursor that is not a cursor answers 400, not 500', async () => {
     const c = server.client();

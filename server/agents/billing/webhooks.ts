@@ -1,0 +1,102 @@
+import type Stripe from 'stripe';
+import type { Request } from 'express';
+import { HttpError } from '../../core/http/errors';
+import type { AgentsContext } from '../context';
+import { rawBody } from '../http';
+import { firstDelivery, markCancelled, paymentByExternal, recordPayment, renewSubscription, workspaceBySubscription } from './billing.service';
+import { applySession, confirmPayPal } from './flows';
+import { paypalClient, paypalConfigured } from './paypal';
+import { notConfigured, verifyStripeEvent } from './stripe';
+
+const header = (req: Request, name: string) => {
+  const v = req.headers[name];
+  return Array.isArray(v) ? v[0] : v;
+};
+
+function invoiceSubscription(inv: Stripe.Invoice): string | null {
+  const legacy = (inv as unknown as { subscription?: string | { id: string } | null }).subscription;
+  if (typeof legacy === 'string') return legacy;
+  if (legacy && typeof legacy === 'object') return legacy.id;
+  const sub = inv.parent?.subscription_details?.subscription;
+  return typeof sub === 'string' ? sub : (sub?.id ?? null);
+}
+
+/** The first provider's signed notifications: paid checkouts, renewals, ended subscriptions. */
+export function handleStripeWebhook(ctx: AgentsContext, req: Request) {
+  const event = verifyStripeEvent(ctx.config.payments, rawBody(req), header(req, 'stripe-signature'));
+  if (!firstDelivery(ctx, 'stripe', event.id, event.type)) return { received: true, duplicate: true };
+  switch (event.type) {
+    case 'checkout.session.completed':
+    case 'checkout.session.async_payment_succeeded': {
+      const session = event.data.object;
+      if (paymentByExternal(ctx, 'stripe', session.id) && (session.payment_status === 'paid' || session.payment_status === 'no_payment_required')) applySession(ctx, null, session);
+      break;
+    }
+    case 'invoice.paid': {
+      const inv = event.data.object;
+      const sub = invoiceSubscription(inv);
+      // The first invoice is the checkout itself (credited on confirmation); later ones are renewals.
+      if (sub && inv.billing_reason !== 'subscription_create' && inv.id) {
+        const ws = workspaceBySubscription(ctx, 'stripe', sub);
+        if (ws && !paymentByExternal(ctx, 'stripe', inv.id)) {
+          recordPayment(ctx, { workspace_id: ws, provider: 'stripe', external_id: inv.id, kind: 'renewal', bundle: null, plan: null, credits: 0, amount_cents: inv.amount_paid, status: 'paid' });
+        }
+        renewSubscription(ctx, 'stripe', sub, `stripe:${inv.id}`, inv.amount_paid, inv.period_end ? inv.period_end * 1000 : null);
+      }
+      break;
+    }
+    case 'customer.subscription.deleted': {
+      const ws = workspaceBySubscription(ctx, 'stripe', event.data.object.id);
+      if (ws) markCancelled(ctx, ws);
+      break;
+    }
+    default:
+      break;
+  }
+  return { received: true };
+}
+
+interface PayPalEvent {
+  id?: string;
+  event_type?: string;
+  resource?: { id?: string; billing_agreement_id?: string; custom_id?: string; amount?: { total?: string; currency?: string } };
+}
+
+/** The second provider's notifications, each verified by its verify-webhook-signature API. */
+export async function handlePayPalWebhook(ctx: AgentsContext, req: Request) {
+  if (!paypalConfigured(ctx.config.payments) || !ctx.config.payments.paypalWebhookId) throw notConfigured();
+  const event = req.body as PayPalEvent;
+  if (!event || typeof event !== 'object' || !event.id || !event.event_type) throw new HttpError(400, 'invalid event');
+  const headers: Record<string, string | undefined> = {};
+  for (const h of ['paypal-auth-algo', 'paypal-cert-url', 'paypal-transmission-id', 'paypal-transmission-sig', 'paypal-transmission-time']) headers[h] = header(req, h);
+  if (!(await paypalClient(ctx.config.payments).verifyWebhook(headers, event))) throw new HttpError(400, 'invalid signature');
+  if (!firstDelivery(ctx, 'paypal', event.id, event.event_type)) return { received: true, duplicate: true };
+  const r = event.resource ?? {};
+  switch (event.event_type) {
+    case 'BILLING.SUBSCRIPTION.ACTIVATED':
+      if (r.id && paymentByExternal(ctx, 'paypal', r.id)) await confirmPayPal(ctx, null, r.id);
+      break;
+    case 'PAYMENT.SALE.COMPLETED': {
+      const sub = r.billing_agreement_id;
+      const ws = sub ? workspaceBySubscription(ctx, 'paypal', sub) : null;
+      if (!sub || !ws || !r.id || (r.amount?.currency && r.amount.currency !== 'USD')) break;
+      const cents = Math.round(Number(r.amount?.total ?? 0) * 100);
+      if (paymentByExternal(ctx, 'paypal', r.id)) break;
+      // Sales of one subscription are numbered: the first is the period the confirmation already credited.
+      const n = (ctx.db.prepare("SELECT COUNT(*) AS n FROM payments WHERE provider = 'paypal' AND kind = 'sale' AND plan = ?").get(sub) as { n: number }).n + 1;
+      recordPayment(ctx, { workspace_id: ws, provider: 'paypal', external_id: r.id, kind: 'sale', bundle: null, plan: sub, credits: 0, amount_cents: cents, status: 'paid' });
+      renewSubscription(ctx, 'paypal', sub, `paypal:${sub}:period:${n}`, cents, null);
+      break;
+    }
+    case 'BILLING.SUBSCRIPTION.CANCELLED':
+    case 'BILLING.SUBSCRIPTION.SUSPENDED':
+    case 'BILLING.SUBSCRIPTION.EXPIRED': {
+      const ws = r.id ? workspaceBySubscription(ctx, 'paypal', r.id) : null;
+      if (ws) markCancelled(ctx, ws);
+      break;
+    }
+    default:
+      break;
+  }
+  return { received: true };
+}

@@ -1,0 +1,17 @@
+import { HttpError } from '../core/http/errors';
+import type { Caller } from './context';
+
+/** Workspace roles: the owner, members who edit, viewers who only read. */
+export const ROLES = ['owner', 'member', 'viewer'] as const;
+export type Role = (typeof ROLES)[number];
+/** Roles an invitation or a role change can give (there is one owner). */
+export const ASSIGNABLE_ROLES = ['member', 'viewer'] as const;
+
+/** Editor: the owner or a member (section 5 of the contract). */
+export function requireEditor(caller: Caller): void {
+  if (caller.role !== 'owner' && caller.role !== 'member') throw new HttpError(403, 'editor role required', { role: caller.role, required: 'editor' });
+}
+
+export function requireOwner(caller: Caller): void {
+  if (caller.role !== 'owner') throw new HttpError(403, 'workspace owner only', { role: caller.role, required: 'owner' });
+}

@@ -1,0 +1,97 @@
+import { z } from 'zod';
+import type { AgentsContext } from '../context';
+import { route, type AgentRoute } from '../http';
+import { ASSIGNABLE_ROLES, requireEditor, requireOwner } from '../roles';
+import { changeRole, createKey, deleteKey, inviteMember, listKeys, listMembers, removeMember, TIERS, updateWorkspace, workspaceRecord } from './workspace.service';
+
+const email = z.string().trim().toLowerCase().max(254).pipe(z.email('enter a valid email'));
+const role = z.enum(ASSIGNABLE_ROLES, 'role must be member or viewer');
+const mid = z.object({ mid: z.string().max(64) });
+
+export function workspaceRoutes(ctx: AgentsContext): AgentRoute[] {
+  return [
+    route({
+      method: 'get',
+      path: '/api/workspace/general',
+      auth: 'bearer',
+      handler: ({ caller }) => ({ workspace: workspaceRecord(ctx, caller.ws, caller.role) }),
+    }),
+    route({
+      method: 'patch',
+      path: '/api/workspace/general',
+      auth: 'bearer',
+      before: (_req, caller) => requireOwner(caller),
+      body: z.object({
+        name: z.string().trim().min(1, 'name must not be empty').max(80).optional(),
+        tier: z.enum(TIERS as [string, ...string[]], `tier must be one of ${TIERS.join(', ')}`).optional(),
+      }),
+      handler: ({ caller, body }) => {
+        updateWorkspace(ctx, caller.ws, body);
+        return { workspace: workspaceRecord(ctx, caller.ws, caller.role) };
+      },
+    }),
+    route({
+      method: 'get',
+      path: '/api/workspace/members',
+      auth: 'bearer',
+      handler: ({ caller }) => {
+        const w = workspaceRecord(ctx, caller.ws, caller.role);
+        return { members: listMembers(ctx, caller.ws), seats: w.seats };
+      },
+    }),
+    route({
+      method: 'post',
+      path: '/api/workspace/members',
+      auth: 'bearer',
+      before: (_req, caller) => requireOwner(caller),
+      body: z.object({ email, role: role.default('member') }),
+      handler: async ({ caller, body }) => ({ member: await inviteMember(ctx, caller.ws, caller.userId, body.email, body.role) }),
+    }),
+    route({
+      method: 'patch',
+      path: '/api/workspace/members/:mid',
+      auth: 'bearer',
+      before: (_req, caller) => requireOwner(caller),
+      params: mid,
+      body: z.object({ role }),
+      handler: ({ caller, params, body }) => ({ member: changeRole(ctx, caller.ws, params.mid, body.role) }),
+    }),
+    route({
+      method: 'delete',
+      path: '/api/workspace/members/:mid',
+      auth: 'bearer',
+      params: mid,
+      handler: ({ caller, params }) => {
+        // A member may leave; removing someone else is the owner's.
+        if (params.mid !== caller.userId) requireOwner(caller);
+        removeMember(ctx, caller.ws, params.mid);
+        return { ok: true };
+      },
+    }),
+    route({
+      method: 'get',
+      path: '/api/workspace/api-keys',
+      auth: 'bearer',
+      handler: ({ caller }) => ({ keys: listKeys(ctx, caller.ws) }),
+    }),
+    route({
+      method: 'post',
+      path: '/api/workspace/api-keys',
+      auth: 'bearer',
+      before: (_req, caller) => requireEditor(caller),
+      body: z.object({ name: z.string().trim().max(80).optional() }),
+      handler: ({ caller, body }) => createKey(ctx, caller.ws, caller.userId, body.name || 'API key'),
+    }),
+    route({
+      method: 'delete',
+      path: '/api/workspace/api-keys/:kid',
+      auth: 'bearer',
+      before: (_req, caller) => requireEditor(caller),
+      params: z.object({ kid: z.string().max(64) }),
+      handler: ({ caller, params }) => {
+        deleteKey(ctx, caller.ws, params.kid);
+        return { ok: true };
+      },
+    }),
+  ];
+}

@@ -1,0 +1,174 @@
+import { createHash, randomBytes } from 'node:crypto';
+import { HttpError } from '../../core/http/errors';
+import type { AgentsContext } from '../context';
+import { newId } from '../ids';
+import { TIER_ALLOWANCE } from '../billing';
+
+/** Seats a tier allows: members plus open invitations, the owner included. */
+export const TIER_SEATS: Record<string, number> = { free: 2, starter: 5, pro: 15, business: 50 };
+/** API keys a workspace may hold at once. */
+export const MAX_API_KEYS = 20;
+export const TIERS = Object.keys(TIER_ALLOWANCE);
+
+interface WorkspaceRecord {
+  id: string;
+  name: string;
+  owner_id: string;
+  tier: string;
+  credits: number;
+  paused: number;
+  created_at: number;
+}
+
+const iso = (ms: number | null) => (ms === null ? null : new Date(ms).toISOString());
+
+export function seats(ctx: AgentsContext, ws: string, tier: string) {
+  const m = (ctx.db.prepare('SELECT COUNT(*) AS n FROM members WHERE workspace_id = ?').get(ws) as { n: number }).n;
+  const i = (ctx.db.prepare('SELECT COUNT(*) AS n FROM invitations WHERE workspace_id = ?').get(ws) as { n: number }).n;
+  return { used: m + i, limit: TIER_SEATS[tier] ?? TIER_SEATS.free };
+}
+
+export function workspaceRecord(ctx: AgentsContext, ws: string, role: string) {
+  const w = ctx.db.prepare('SELECT id, name, owner_id, tier, credits, paused, created_at FROM workspaces WHERE id = ?').get(ws) as WorkspaceRecord | undefined;
+  if (!w) throw new HttpError(404, 'workspace not found');
+  return {
+    id: w.id,
+    name: w.name,
+    tier: w.tier,
+    owner_id: w.owner_id,
+    role,
+    credits: w.credits,
+    paused: w.paused === 1,
+    seats: seats(ctx, ws, w.tier),
+    created_at: iso(w.created_at),
+  };
+}
+
+export function updateWorkspace(ctx: AgentsContext, ws: string, patch: { name?: string; tier?: string }): void {
+  if (patch.name !== undefined) ctx.db.prepare('UPDATE workspaces SET name = ? WHERE id = ?').run(patch.name, ws);
+  if (patch.tier !== undefined) ctx.db.prepare('UPDATE workspaces SET tier = ? WHERE id = ?').run(patch.tier, ws);
+}
+
+interface MemberRow {
+  user_id: string;
+  email: string;
+  name: string;
+  role: string;
+  created_at: number;
+}
+interface InvitationRow {
+  id: string;
+  email: string;
+  role: string;
+  created_at: number;
+}
+
+export function listMembers(ctx: AgentsContext, ws: string) {
+  const members = ctx.db
+    .prepare('SELECT m.user_id, u.email, u.name, m.role, m.created_at FROM members m JOIN users u ON u.id = m.user_id WHERE m.workspace_id = ? ORDER BY m.created_at, u.email')
+    .all(ws) as MemberRow[];
+  const invites = ctx.db.prepare('SELECT id, email, role, created_at FROM invitations WHERE workspace_id = ? ORDER BY created_at, email').all(ws) as InvitationRow[];
+  return [
+    ...members.map((m) => ({ id: m.user_id, user_id: m.user_id, email: m.email, name: m.name, role: m.role, status: 'active', created_at: iso(m.created_at) })),
+    ...invites.map((i) => ({ id: i.id, user_id: null, email: i.email, name: '', role: i.role, status: 'invited', created_at: iso(i.created_at) })),
+  ];
+}
+
+function memberView(ctx: AgentsContext, ws: string, id: string) {
+  const found = listMembers(ctx, ws).find((m) => m.id === id);
+  if (!found) throw new HttpError(404, 'member not found');
+  return found;
+}
+
+/**
+ * Invites an address: an existing account joins at once, an address without one gets an invitation
+ * that turns into a membership when it registers. Either way one seat is taken and a mail goes out.
+ */
+export async function inviteMember(ctx: AgentsContext, ws: string, inviterId: string, email: string, role: string) {
+  const w = ctx.db.prepare('SELECT name, tier FROM workspaces WHERE id = ?').get(ws) as { name: string; tier: string };
+  const inviter = ctx.db.prepare('SELECT email, name FROM users WHERE id = ?').get(inviterId) as { email: string; name: string };
+  const now = Date.now();
+  const id = ctx.db.transaction(() => {
+    const user = ctx.db.prepare('SELECT id FROM users WHERE email = ?').get(email) as { id: string } | undefined;
+    if (user && ctx.db.prepare('SELECT 1 FROM members WHERE workspace_id = ? AND user_id = ?').get(ws, user.id)) throw new HttpError(409, 'already a member');
+    if (ctx.db.prepare('SELECT 1 FROM invitations WHERE workspace_id = ? AND email = ?').get(ws, email)) throw new HttpError(409, 'already invited');
+    const s = seats(ctx, ws, w.tier);
+    if (s.used >= s.limit) throw new HttpError(402, 'seat limit reached', { seats: s.limit, used: s.used });
+    if (user) {
+      ctx.db.prepare('INSERT INTO members (workspace_id, user_id, role, created_at) VALUES (?, ?, ?, ?)').run(ws, user.id, role, now);
+      return user.id;
+    }
+    const inv = newId('inv');
+    ctx.db.prepare('INSERT INTO invitations (id, workspace_id, email, role, invited_by, created_at) VALUES (?, ?, ?, ?, ?, ?)').run(inv, ws, email, role, inviterId, now);
+    return inv;
+  })();
+  const who = inviter.name ? `${inviter.name} (${inviter.email})` : inviter.email;
+  const joined = !id.startsWith('inv_');
+  const link = joined ? `${ctx.config.appUrl}/login` : `${ctx.config.appUrl}/register?email=${encodeURIComponent(email)}&invite=${encodeURIComponent(id)}`;
+  await ctx.mailer.send({
+    to: email,
+    subject: `You are invited to ${w.name}`,
+    text: joined
+      ? `${who} added you to the workspace "${w.name}" as ${role}.\n\nSign in to start:\n${link}\n`
+      : `${who} invited you to the workspace "${w.name}" as ${role}.\n\nCreate your account with this address to join:\n${link}\n`,
+  });
+  return memberView(ctx, ws, id);
+}
+
+/** An address that registers joins every workspace that invited it (the invitation's time keeps its place). */
+export function acceptInvitations(ctx: AgentsContext, userId: string, email: string): void {
+  ctx.db.transaction(() => {
+    const invites = ctx.db.prepare('SELECT id, workspace_id, role, created_at FROM invitations WHERE email = ?').all(email) as (InvitationRow & { workspace_id: string })[];
+    for (const i of invites) {
+      ctx.db.prepare('INSERT OR IGNORE INTO members (workspace_id, user_id, role, created_at) VALUES (?, ?, ?, ?)').run(i.workspace_id, userId, i.role, i.created_at);
+      ctx.db.prepare('DELETE FROM invitations WHERE id = ?').run(i.id);
+    }
+  })();
+}
+
+export function changeRole(ctx: AgentsContext, ws: string, id: string, role: string) {
+  const current = memberView(ctx, ws, id);
+  if (current.role === 'owner') throw new HttpError(400, 'the owner role cannot be changed');
+  if (current.status === 'invited') ctx.db.prepare('UPDATE invitations SET role = ? WHERE id = ? AND workspace_id = ?').run(role, id, ws);
+  else ctx.db.prepare('UPDATE members SET role = ? WHERE user_id = ? AND workspace_id = ?').run(role, id, ws);
+  return memberView(ctx, ws, id);
+}
+
+export function removeMember(ctx: AgentsContext, ws: string, id: string): void {
+  const current = memberView(ctx, ws, id);
+  if (current.role === 'owner') throw new HttpError(400, 'the owner cannot be removed');
+  if (current.status === 'invited') ctx.db.prepare('DELETE FROM invitations WHERE id = ? AND workspace_id = ?').run(id, ws);
+  else ctx.db.prepare('DELETE FROM members WHERE user_id = ? AND workspace_id = ?').run(id, ws);
+}
+
+interface KeyRow {
+  id: string;
+  name: string;
+  prefix: string;
+  created_at: number;
+  last_used_at: number | null;
+}
+const presentKey = (k: KeyRow) => ({ id: k.id, name: k.name, prefix: k.prefix, created_at: iso(k.created_at), last_used_at: iso(k.last_used_at) });
+export const hashSecret = (secret: string) => createHash('sha256').update(secret).digest('hex');
+
+export function listKeys(ctx: AgentsContext, ws: string) {
+  return (ctx.db.prepare('SELECT id, name, prefix, created_at, last_used_at FROM api_keys WHERE workspace_id = ? ORDER BY created_at DESC, id').all(ws) as KeyRow[]).map(presentKey);
+}
+
+/** A new `sk_live_…` key: the secret is returned here only; the store keeps its SHA-256. */
+export function createKey(ctx: AgentsContext, ws: string, userId: string, name: string) {
+  const secret = `sk_live_${randomBytes(24).toString('base64url')}`;
+  const id = newId('key');
+  const now = Date.now();
+  ctx.db.transaction(() => {
+    const n = (ctx.db.prepare('SELECT COUNT(*) AS n FROM api_keys WHERE workspace_id = ?').get(ws) as { n: number }).n;
+    if (n >= MAX_API_KEYS) throw new HttpError(409, `at most ${MAX_API_KEYS} API keys per workspace`);
+    ctx.db.prepare('INSERT INTO api_keys (id, workspace_id, name, prefix, secret_hash, created_by, created_at) VALUES (?, ?, ?, ?, ?, ?, ?)').run(id, ws, name, secret.slice(0, 12), hashSecret(secret), userId, now);
+  })();
+  return { key: presentKey({ id, name, prefix: secret.slice(0, 12), created_at: now, last_used_at: null }), secret };
+}
+
+export function deleteKey(ctx: AgentsContext, ws: string, id: string): void {
+  const r = ctx.db.prepare('DELETE FROM api_keys WHERE id = ? AND workspace_id = ?').run(id, ws);
+  if (r.changes === 0) throw new HttpError(404, 'API key not found');
+}

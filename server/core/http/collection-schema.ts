@@ -1,0 +1,61 @@
+import { isDeepStrictEqual } from 'node:util';
+import { z } from 'zod';
+import { Field, type FieldMap } from '../../../shared/fields';
+
+/**
+ * The one schema of a collection's records: the fields its write routes accept (the same field map the
+ * routes validate their bodies with) and the fields the server derives or stamps itself (created,
+ * chip, history, ...). A sync push is checked against it field by field: a value is accepted only
+ * when the route's own rule would store it exactly as pushed, so a bench can write nothing through
+ * sync that the routes would refuse, clip or replace, and no field the collection does not have.
+ */
+export interface CollectionSchema {
+  coll: string;
+  /** Fields callers send to the write routes (shared with those routes by reference). */
+  fields: FieldMap;
+  /** Fields the server writes itself. */
+  derived: FieldMap;
+  /** Field holding the record's key, which must name the record itself (default id). */
+  idField: string;
+}
+
+export function collectionSchema(coll: string, fields: FieldMap, derived: FieldMap = {}, idField = 'id'): CollectionSchema {
+  return { coll, fields, derived, idField };
+}
+
+/** A millisecond time stamp (created, updated, ts ...). */
+export const stamp = (): Field<number> => new Field(z.number().int().nonnegative());
+/** A short derived text (chip colours, labels, stage names). */
+export const derivedText = (n = 120): Field<string> => new Field(z.string().max(n));
+/** A bounded list of small records (history, message lists), as derived by the server. */
+export const derivedList = (max: number): Field<unknown[]> => new Field(z.array(z.unknown()).max(max));
+/** A small JSON object derived by the server. */
+export const derivedObject = (): Field<Record<string, unknown>> => new Field(z.record(z.string(), z.unknown()));
+
+export interface FieldProblem {
+  field: string;
+  message: string;
+}
+
+/**
+ * The first field of a change that the collection's routes would not store as given, or null.
+ * null values are accepted for every known field: in the change log they mean "field removed".
+ */
+export function fieldProblem(schema: CollectionSchema, id: string, fields: Record<string, unknown>): FieldProblem | null {
+  for (const [name, value] of Object.entries(fields)) {
+    if (name === '_deleted') continue;
+    if (name === schema.idField) {
+      if (value !== id && value !== null) return { field: name, message: `${name} must be the record's own key` };
+      continue;
+    }
+    const field = schema.fields[name] ?? schema.derived[name];
+    if (!field) return { field: name, message: `unknown field ${name} of ${schema.coll}` };
+    if (value === null) continue;
+    const parsed = field.zod.safeParse(value);
+    if (!parsed.success) return { field: name, message: parsed.error.issues[0]?.message ?? 'invalid value' };
+    if (!isDeepStrictEqual(parsed.data, value)) {
+      return { field: name, message: 'value the routes would not store as given (too long, wrong type or not one of the allowed values)' };
+    }
+  }
+  return null;
+}
