@@ -130,6 +130,8 @@ async function serve(kind: Kind): Promise<void> {
   const dir = mkdtempSync(join(tmpdir(), `kitting-scale-${kind}-`));
   process.on('exit', () => rmSync(dir, { recursive: true, force: true }));
   process.on('disconnect', () => process.exit(0));
+  // A clean exit on stop, so `node --cpu-prof` writes each server's profile.
+  process.on('SIGTERM', () => process.exit(0));
   const s = kind === 'floor' ? { ...(await floorServer(dir)), cookie: null } : await stackServer(dir, kind);
   process.on('message', (m: ToServer) => {
     const answer = 'cpu' in m ? cpuSeconds() : 'purge' in m ? s.purge() : s.fill(m.fill);

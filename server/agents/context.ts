@@ -25,4 +25,6 @@ export interface Caller {
   ws: string;
   role: string;
   admin: boolean;
+  /** The operator acting as this user (an impersonation session), else null. */
+  impersonator: string | null;
 }

@@ -17,6 +17,7 @@ import { seedSpecs } from './modules/seeds';
 import { guardCounts } from '../core/store/count-guard';
 import { ensureWorkspace } from '../core/store/seed';
 import type { Store } from '../core/store/types';
+import { declaredLookups } from '../core/store/lookups';
 import { allRoutes, collectionSchemas, planCounted } from './modules';
 import { backfillSiteIndex } from './modules/sites/site-index';
 import { createSyncRuntime } from './sync/runtime';
@@ -61,6 +62,8 @@ export async function createApp(opts: CreateAppOptions): Promise<{ app: Express;
     seeds: seedSpecs,
   };
   ctx.sync = createSyncRuntime(ctx);
+  // Every module has declared its lookups by now (imported above): each gets its index.
+  await opts.store.ensureLookups(declaredLookups());
   await backfillSiteIndex(opts.store);
 
   const app = express();

@@ -4,6 +4,8 @@ import { burnPasswordCheck, hashPassword, verifyPassword } from '../../core/secu
 import type { AgentsContext } from '../context';
 import { newId } from '../ids';
 import { checkTotp } from './totp';
+import { isOperator } from './session';
+import { platformSettings } from '../platform-settings';
 
 export interface UserRow {
   id: string;
@@ -16,6 +18,7 @@ export interface UserRow {
   totp_enabled: number;
   theme: string;
   suspended: number;
+  platform_role: string;
   created_at: number;
 }
 
@@ -40,7 +43,7 @@ export function presentUser(ctx: AgentsContext, u: UserRow) {
     name: u.name,
     theme: u.theme,
     twoFactorEnabled: u.totp_enabled === 1,
-    admin: ctx.config.adminEmails.includes(u.email),
+    admin: isOperator(ctx, u),
     created_at: new Date(u.created_at).toISOString(),
   };
 }
@@ -64,11 +67,14 @@ export async function register(ctx: AgentsContext, email: string, password: stri
   const now = Date.now();
   const id = newId('usr');
   const ws = newId('ws');
+  const settings = platformSettings(ctx.db);
+  if (!settings.allowSignups) throw new HttpError(403, 'sign-ups are closed');
+  const credits = settings.signupCredits ?? ctx.config.signupCredits;
   const tx = ctx.db.transaction(() => {
     if (ctx.db.prepare('SELECT 1 FROM users WHERE email = ?').get(e)) throw new HttpError(409, 'email already registered');
     ctx.db.prepare('INSERT INTO users (id, email, name, password_hash, created_at) VALUES (?, ?, ?, ?, ?)').run(id, e, name, hash, now);
     const wsName = name ? `${name}'s workspace` : `${e.split('@')[0]}'s workspace`;
-    ctx.db.prepare('INSERT INTO workspaces (id, name, owner_id, credits, created_at) VALUES (?, ?, ?, ?, ?)').run(ws, wsName, id, ctx.config.signupCredits, now);
+    ctx.db.prepare('INSERT INTO workspaces (id, name, owner_id, credits, created_at) VALUES (?, ?, ?, ?, ?)').run(ws, wsName, id, credits, now);
     ctx.db.prepare("INSERT INTO members (workspace_id, user_id, role, created_at) VALUES (?, ?, 'owner', ?)").run(ws, id, now);
   });
   tx();

@@ -15,6 +15,10 @@ const password = z.string().min(6, 'password must be at least 6 characters').max
 const code = z.union([z.string(), z.number()]).transform(String);
 
 export function authRoutes(ctx: AgentsContext): AgentRoute[] {
+  const impersonatorOf = (id: string) => {
+    const op = getUser(ctx, id);
+    return { id: op.id, email: op.email, name: op.name };
+  };
   const limited = perIp(ctx.limits.auth);
   const session = async (req: Parameters<typeof setSessionCookie>[0], res: Parameters<typeof setSessionCookie>[1], userId: string) => {
     const u = getUser(ctx, userId);
@@ -67,7 +71,7 @@ export function authRoutes(ctx: AgentsContext): AgentRoute[] {
           user: presentUser(ctx, u),
           workspace: { id: w.id, name: w.name, tier: w.tier, role: caller.role, created_at: new Date(w.created_at).toISOString() },
           billing: billingOf(w),
-          impersonator: null,
+          impersonator: caller.impersonator ? impersonatorOf(caller.impersonator) : null,
         };
       },
     }),

@@ -14,15 +14,28 @@ interface UserAuthRow {
   email: string;
   token_version: number;
   suspended: number;
+  platform_role: string;
 }
 
-/** HS256 JWT valid 30 days, naming the user and the token version it was minted under. */
-export async function mintSession(ctx: AgentsContext, userId: string, tokenVersion: number): Promise<string> {
-  return new SignJWT({ v: tokenVersion })
+/** An operator: named in AGENTS_ADMIN_EMAILS, or promoted by an operator. */
+export function isOperator(ctx: AgentsContext, u: { email: string; platform_role?: string }): boolean {
+  return ctx.config.adminEmails.includes(u.email) || u.platform_role === 'admin';
+}
+
+/** An impersonation session lasts one hour. */
+export const IMPERSONATION_SECONDS = 3600;
+
+/**
+ * HS256 JWT valid 30 days, naming the user and the token version it was minted under. An impersonation
+ * session also names the operator (`imp`) and lasts one hour.
+ */
+export async function mintSession(ctx: AgentsContext, userId: string, tokenVersion: number, impersonator?: { id: string; tokenVersion: number }): Promise<string> {
+  const claims = impersonator ? { v: tokenVersion, imp: impersonator.id, impv: impersonator.tokenVersion } : { v: tokenVersion };
+  return new SignJWT(claims)
     .setProtectedHeader({ alg: 'HS256', typ: 'JWT' })
     .setSubject(userId)
     .setIssuedAt()
-    .setExpirationTime(`${TOKEN_DAYS}d`)
+    .setExpirationTime(impersonator ? `${IMPERSONATION_SECONDS}s` : `${TOKEN_DAYS}d`)
     .sign(ctx.jwtKey);
 }
 
@@ -70,20 +83,31 @@ export function requestToken(req: Request): string | null {
 const unauthenticated = (error = 'not authenticated') => new HttpError(401, error);
 
 /** Verify a session token; the user's current token version must match the one it names. */
-export async function verifySession(ctx: AgentsContext, token: string): Promise<UserAuthRow> {
+export async function verifySession(ctx: AgentsContext, token: string): Promise<UserAuthRow & { impersonator: string | null }> {
   let sub: string | undefined;
   let v: unknown;
+  let imp: unknown;
+  let impv: unknown;
   try {
     const { payload } = await jwtVerify(token, ctx.jwtKey, { algorithms: ['HS256'] });
     sub = payload.sub;
     v = payload.v;
+    imp = payload.imp;
+    impv = payload.impv;
   } catch {
     throw unauthenticated('invalid or expired token');
   }
-  const user = ctx.db.prepare('SELECT id, email, token_version, suspended FROM users WHERE id = ?').get(sub ?? '') as UserAuthRow | undefined;
+  const byId = ctx.db.prepare('SELECT id, email, token_version, suspended, platform_role FROM users WHERE id = ?');
+  const user = byId.get(sub ?? '') as UserAuthRow | undefined;
   if (!user || user.token_version !== v) throw unauthenticated('invalid or expired token');
-  if (user.suspended) throw new HttpError(403, 'account suspended');
-  return user;
+  let impersonator: string | null = null;
+  if (imp !== undefined) {
+    // The operator behind an impersonation must still be an operator, with the sessions it had then.
+    const op = byId.get(String(imp)) as UserAuthRow | undefined;
+    if (!op || op.token_version !== impv || op.suspended || !isOperator(ctx, op)) throw unauthenticated('invalid or expired token');
+    impersonator = op.id;
+  } else if (user.suspended) throw new HttpError(403, 'account suspended');
+  return { ...user, impersonator };
 }
 
 /** The caller's workspace and role (the first workspace the user belongs to). */
@@ -96,11 +120,12 @@ export function membership(ctx: AgentsContext, userId: string): { ws: string; ro
 
 export async function authenticate(ctx: AgentsContext, req: Request, _res: Response, auth: AgentAuth): Promise<Caller> {
   const ip = clientIp(req);
-  if (auth === 'public') return { ip, userId: '', ws: '', role: '', admin: false };
+  if (auth === 'public') return { ip, userId: '', ws: '', role: '', admin: false, impersonator: null };
   const token = requestToken(req);
   if (!token) throw unauthenticated();
   const user = await verifySession(ctx, token);
   const m = membership(ctx, user.id);
   if (!m) throw new HttpError(403, 'no workspace');
-  return { ip, userId: user.id, ws: m.ws, role: m.role, admin: ctx.config.adminEmails.includes(user.email) };
+  // An operator acting as a user has that user's rights, never the operator's.
+  return { ip, userId: user.id, ws: m.ws, role: m.role, admin: !user.impersonator && isOperator(ctx, user), impersonator: user.impersonator };
 }

@@ -1,3 +1,6 @@
+import { z } from 'zod';
+import type { AgentsContext } from '../context';
+
 /** Landing-page content served by /api/content/{page}. */
 export const CONTENT: Record<string, { title: string; sections: { heading: string; body: string }[] }> = {
   landing: {
@@ -34,3 +37,27 @@ export const CONTENT: Record<string, { title: string; sections: { heading: strin
   privacy: { title: 'Privacy', sections: [{ heading: 'Your data', body: 'Conversations, contacts and sources belong to your workspace and are never shared with other workspaces.' }] },
   terms: { title: 'Terms of service', sections: [{ heading: 'Use', body: 'Use the service lawfully and do not upload content you have no right to use.' }] },
 };
+
+export const contentSchema = z.object({
+  title: z.string().trim().min(1, 'title is required').max(200),
+  sections: z.array(z.object({ heading: z.string().trim().max(200), body: z.string().max(20_000) })).max(50),
+});
+export type PageContent = z.infer<typeof contentSchema>;
+
+/** A landing page: the operator's version when saved, else the built-in text; null for an unknown page. */
+export function pageContent(ctx: AgentsContext, page: string): (PageContent & { overridden: boolean; updated_at: string | null }) | null {
+  const row = ctx.db.prepare('SELECT data, updated_at FROM content_pages WHERE page = ?').get(page) as { data: string; updated_at: number } | undefined;
+  if (row) {
+    const parsed = contentSchema.safeParse(JSON.parse(row.data));
+    if (parsed.success) return { ...parsed.data, overridden: true, updated_at: new Date(row.updated_at).toISOString() };
+  }
+  if (!Object.hasOwn(CONTENT, page)) return null;
+  const c = CONTENT[page];
+  return { title: c.title, sections: c.sections.map((s) => ({ ...s })), overridden: false, updated_at: null };
+}
+
+export function contentPages(ctx: AgentsContext): string[] {
+  const saved = (ctx.db.prepare('SELECT page FROM content_pages ORDER BY page').all() as { page: string }[]).map((r) => r.page);
+  return [...new Set([...Object.keys(CONTENT), ...saved])];
+}
+

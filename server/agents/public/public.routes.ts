@@ -9,7 +9,8 @@ import { saveCaptured } from '../chat/capture';
 import { recordEvent } from '../events';
 import { CREDIT_COST } from '../billing';
 import { CSV_MAX_ROWS } from '../csv';
-import { CONTENT } from './content';
+import { pageContent } from './content';
+import { platformSettings } from '../platform-settings';
 import { newId } from '../ids';
 import { Reply } from '../../core/http/define-route';
 
@@ -21,6 +22,11 @@ function publicAgent(ctx: AgentsContext, publicId: string): AgentRow {
   const a = agentByPublicId(ctx, publicId);
   if (a.visibility === 'private') throw new HttpError(404, 'agent not found');
   return a;
+}
+
+/** Operator-set notices the platform UI shows (never a secret setting). */
+function announcement(s: ReturnType<typeof platformSettings>) {
+  return { announcement: s.announcement, maintenance: s.maintenanceMode, signupsOpen: s.allowSignups, supportEmail: s.supportEmail };
 }
 
 export function publicRoutes(ctx: AgentsContext): AgentRoute[] {
@@ -156,9 +162,10 @@ export function publicRoutes(ctx: AgentsContext): AgentRoute[] {
       path: '/api/config',
       auth: 'public',
       handler: () => ({
+        ...announcement(platformSettings(ctx.db)),
         name: 'Agent Platform',
         engines: ctx.engines.available(),
-        signupCredits: ctx.config.signupCredits,
+        signupCredits: platformSettings(ctx.db).signupCredits ?? ctx.config.signupCredits,
         creditCost: CREDIT_COST,
         sourceTypes: ['text', 'qa', 'file', 'website', 'social'],
         features: { streaming: true, twoFactor: true, widget: true, handoff: true, advisor: true },
@@ -171,9 +178,9 @@ export function publicRoutes(ctx: AgentsContext): AgentRoute[] {
       auth: 'public',
       params: z.object({ page: z.string().max(40) }),
       handler: ({ params }) => {
-        const c = CONTENT[params.page];
-        if (!c || !Object.hasOwn(CONTENT, params.page)) throw new HttpError(404, 'page not found');
-        return { page: params.page, ...c };
+        const c = pageContent(ctx, params.page);
+        if (!c) throw new HttpError(404, 'page not found');
+        return { page: params.page, title: c.title, sections: c.sections, updated_at: c.updated_at };
       },
     }),
     route({

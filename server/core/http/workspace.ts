@@ -24,6 +24,23 @@ export interface ResolveOptions {
   lenient: boolean;
 }
 
+/**
+ * Workspaces seen to exist, per app: a workspace is never deleted, so once found it need not be
+ * looked up again on every request of its cookie (bounded; emptied when full).
+ */
+const KNOWN_MAX = 10_000;
+const knownWorkspaces = new WeakMap<AppContext, Set<string>>();
+
+async function workspaceExists(app: AppContext, ws: string): Promise<boolean> {
+  let known = knownWorkspaces.get(app);
+  if (!known) knownWorkspaces.set(app, (known = new Set()));
+  if (known.has(ws)) return true;
+  if (!(await app.store.workspace(ws))) return false;
+  if (known.size >= KNOWN_MAX) known.clear();
+  known.add(ws);
+  return true;
+}
+
 const ended = () => unauthorized('session_ended', { message: 'セッションが終了しました。もう一度ログインしてください' });
 
 async function newAnonymous(app: AppContext, req: Request, res: Response): Promise<Caller> {
@@ -59,7 +76,7 @@ export async function resolveCaller(app: AppContext, req: Request, res: Response
     setCookie(res, clearedCookie(app));
     if (!opts.lenient) throw ended();
   } else if (id?.kind === 'anonymous') {
-    if (await app.store.workspace(id.ws)) {
+    if (await workspaceExists(app, id.ws)) {
       if (!(await isOwnedWorkspace(app, id.ws))) return done({ ws: id.ws, actor: { kind: 'anonymous', ws: id.ws } });
       setCookie(res, clearedCookie(app));
       if (!opts.lenient) throw ended();

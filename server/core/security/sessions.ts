@@ -56,10 +56,29 @@ export function clearedCookie(app: AppContext): string {
 
 export type CookieIdentity = { kind: 'anonymous'; ws: string } | { kind: 'session'; sid: string; v: number } | null;
 
+/**
+ * Cookies already verified under a secret: a cookie's signature check always gives the same answer,
+ * so each request of a browser or client reuses it instead of computing two HMACs (bounded; emptied
+ * when full). What the cookie names is still checked against the store on every request.
+ */
+const VERIFIED_MAX = 10_000;
+const verifiedCookies = new WeakMap<Buffer, Map<string, CookieIdentity>>();
+
 /** What a validly signed kit_tid cookie names; a tampered or foreign cookie is ignored (null). */
 export function cookieIdentity(app: AppContext, req: Request): CookieIdentity {
   const raw = readCookie(req, TID_COOKIE);
   if (!raw) return null;
+  let known = verifiedCookies.get(app.secret);
+  if (!known) verifiedCookies.set(app.secret, (known = new Map()));
+  const hit = known.get(raw);
+  if (hit !== undefined) return hit;
+  const id = verifyCookie(app, raw);
+  if (known.size >= VERIFIED_MAX) known.clear();
+  known.set(raw, id);
+  return id;
+}
+
+function verifyCookie(app: AppContext, raw: string): CookieIdentity {
   const s = verify(app.secret, SESSION_KIND, raw);
   if (s) {
     const [sid, v] = s.split(':');

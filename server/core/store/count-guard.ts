@@ -1,3 +1,4 @@
+import type { Lookup } from './lookups';
 import type { Counter, Doc, ListOptions, ReplicaStore, Store, StoreHealth, TransactOptions, Tx, WorkspaceRow } from './types';
 
 /**
@@ -25,19 +26,28 @@ export interface Growth extends CountedCollection {
  */
 export interface CountGuard {
   readonly counted: readonly CountedCollection[];
+  /**
+   * Whether any limit applies to the workspace at all (asked once per transaction, before its first
+   * write to a counted collection): when none does, the transaction counts nothing.
+   */
+  applies(store: Store, tx: Tx): Promise<boolean>;
   check(store: Store, tx: Tx, growth: Growth): Promise<void>;
 }
 
 /** A transaction that records the live count of each counted collection before its first write. */
-function watchedTx(tx: Tx, watched: ReadonlyMap<string, CountedCollection>, before: Map<string, number>): Tx {
+function watchedTx(tx: Tx, watched: ReadonlyMap<string, CountedCollection>, before: Map<string, number>, applies: () => Promise<boolean>): Tx {
+  let limited: boolean | null = null;
   const note = async (coll: string) => {
-    if (watched.has(coll) && !before.has(coll)) before.set(coll, await tx.count(coll));
+    if (!watched.has(coll) || before.has(coll)) return;
+    limited ??= await applies();
+    if (limited) before.set(coll, await tx.count(coll));
   };
   return {
     ws: tx.ws,
     get: <T extends Doc = Doc>(coll: string, id: string) => tx.get<T>(coll, id),
     list: <T extends Doc = Doc>(coll: string, opts?: ListOptions) => tx.list<T>(coll, opts),
     count: (coll: string) => tx.count(coll),
+    find: <T extends Doc = Doc>(coll: string, field: string, value: string) => tx.find<T>(coll, field, value),
     async put<T extends Doc>(coll: string, id: string, doc: T) {
       await note(coll);
       return tx.put(coll, id, doc);
@@ -56,8 +66,8 @@ function watchedTx(tx: Tx, watched: ReadonlyMap<string, CountedCollection>, befo
 
 /**
  * The store with `guard` applied to every transaction that writes a counted collection (demo-data
- * loads excepted). The cost per write is two count lookups and whatever the guard reads: never a
- * scan. Replication merges are not transactions of this API and are not checked.
+ * loads excepted). The cost per write is what the guard reads to know whether a limit applies, and
+ * where one does two count lookups: never a scan. Replication merges are not transactions of this API and are not checked.
  */
 class GuardedStore implements Store {
   private readonly watched: ReadonlyMap<string, CountedCollection>;
@@ -93,6 +103,14 @@ class GuardedStore implements Store {
     return this.inner.count(ws, coll);
   }
 
+  find<T extends Doc = Doc>(ws: string, coll: string, field: string, value: string): Promise<T[]> {
+    return this.inner.find<T>(ws, coll, field, value);
+  }
+
+  ensureLookups(lookups: readonly Lookup[]): Promise<void> {
+    return this.inner.ensureLookups(lookups);
+  }
+
   readCounter(key: string): Promise<Counter | null> {
     return this.inner.readCounter(key);
   }
@@ -111,7 +129,7 @@ class GuardedStore implements Store {
       ws,
       async (tx) => {
         const before = new Map<string, number>();
-        const result = await fn(watchedTx(tx, this.watched, before));
+        const result = await fn(watchedTx(tx, this.watched, before, () => this.guard.applies(this, tx)));
         for (const [coll, was] of before) {
           const now = await tx.count(coll);
           const counted = this.watched.get(coll) as CountedCollection;

@@ -4,6 +4,7 @@
  * workspace's advisory lock, so server_seq follows commit order and no update is lost between them.
  */
 import { randomBytes } from 'node:crypto';
+import { assertDeclared, lookupIndexName, matches, type Lookup } from './lookups';
 import type pg from 'pg';
 import { formatHlc, HlcClock, type Hlc } from '../../../shared/hlc';
 import type { RowState } from './merge';
@@ -35,6 +36,12 @@ export function parseDatabaseUrl(url: string): { url: string; schema: string | n
 }
 
 export const isPostgresUrl = (url: string | undefined | null): url is string => !!url && /^postgres(ql)?:\/\//.test(url);
+
+/** A lookup's query, written so PostgreSQL can use the lookup's partial index (see ensureLookups). */
+function findSql(coll: string, field: string): string {
+  const l = assertDeclared(coll, field);
+  return `SELECT data FROM records WHERE ws = $1 AND coll = '${l.coll}' AND NOT deleted AND (data->>'${l.field}') = $2 ORDER BY ord`;
+}
 
 export class PgStore implements Store {
   readonly clock: HlcClock;
@@ -109,6 +116,31 @@ export class PgStore implements Store {
     // Kept by triggers on records (migration 003): one key lookup, whatever the collection's size.
     const r = await this.pool.query<{ n: number }>('SELECT live AS n FROM record_counts WHERE ws = $1 AND coll = $2', [ws, coll]);
     return r.rows[0]?.n ?? 0;
+  }
+
+  async find<T extends Doc = Doc>(ws: string, coll: string, field: string, value: string): Promise<T[]> {
+    const r = await this.pool.query<{ data: Doc }>(findSql(coll, field), [ws, value]);
+    return r.rows.map((x) => x.data).filter((d) => matches(d, field, value)) as T[];
+  }
+
+  async ensureLookups(lookups: readonly Lookup[]): Promise<void> {
+    if (lookups.length === 0) return;
+    const client = await this.pool.connect();
+    try {
+      // One process at a time (several central processes may start together).
+      await client.query("SELECT pg_advisory_lock(hashtextextended('kitting:lookups', 0))");
+      try {
+        for (const l of lookups) {
+          await client.query(
+            `CREATE INDEX IF NOT EXISTS ${lookupIndexName(l)} ON records (ws, (data->>'${l.field}'), ord) WHERE coll = '${l.coll}' AND NOT deleted`,
+          );
+        }
+      } finally {
+        await client.query("SELECT pg_advisory_unlock(hashtextextended('kitting:lookups', 0))");
+      }
+    } finally {
+      client.release();
+    }
   }
 
   transact<T>(ws: string, fn: (tx: Tx) => Promise<T>, opts?: TransactOptions): Promise<T> {
@@ -201,6 +233,10 @@ export class PgStore implements Store {
       },
       async list<T extends Doc = Doc>(coll: string, opts?: ListOptions) {
         return (await listRows(coll, opts)) as T[];
+      },
+      async find<T extends Doc = Doc>(coll: string, field: string, value: string) {
+        const r = await client.query<{ data: Doc }>(findSql(coll, field), [ws, value]);
+        return r.rows.map((x) => x.data).filter((d) => matches(d, field, value)) as T[];
       },
       async count(coll: string) {
         const r = await client.query<{ n: number }>('SELECT live AS n FROM record_counts WHERE ws = $1 AND coll = $2', [ws, coll]);

@@ -109,6 +109,7 @@ describe('count guard', () => {
     const seen: Growth[] = [];
     const guarded = guardCounts(store, {
       counted: [{ coll: 'devices', resource: 'devices' }],
+      applies: async (_store, tx) => tx.ws !== 'w-unlimited',
       async check(_store, _tx, g) {
         seen.push(g);
         if (g.after > 3) throw new Error(`limit ${g.after}`);
@@ -136,6 +137,11 @@ describe('count guard', () => {
     await guarded.transact('w1', async (tx) => {
       for (const id of ['s1', 's2', 's3', 's4']) await tx.put('devices', id, { id });
     }, { seed: true });
+    // a workspace no limit applies to is neither counted nor checked
+    await guarded.transact('w-unlimited', async (tx) => {
+      for (const id of ['u1', 'u2', 'u3', 'u4', 'u5']) await tx.put('devices', id, { id });
+    });
+    expect(await store.count('w-unlimited', 'devices')).toBe(5);
     expect(seen.map((g) => [g.ws, g.coll, g.resource, g.before, g.after])).toEqual([
       ['w1', 'devices', 'devices', 0, 2],
       ['w1', 'devices', 'devices', 1, 4],

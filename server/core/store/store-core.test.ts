@@ -1,6 +1,9 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { openTestStore, STORE_KINDS, type TestStore } from '../testing/stores';
+import { declareLookup } from './lookups';
 import type { Store } from './types';
+
+const BY_OWNER = declareLookup('jobs', 'owner');
 
 describe.each(STORE_KINDS)('store on %s', (kind) => {
   let opened: TestStore;
@@ -95,6 +98,34 @@ describe.each(STORE_KINDS)('store on %s', (kind) => {
         return tx.next('shipment');
       });
       expect(n).toBe(1009);
+    });
+  });
+
+  describe('lookups', () => {
+    it('finds the live records whose field holds exactly a value, oldest first, in its workspace only', async () => {
+      await store.ensureLookups([BY_OWNER]);
+      await store.ensureLookups([BY_OWNER]); // idempotent
+      await store.transact('w1', async (tx) => {
+        await tx.put('jobs', 'j1', { id: 'j1', owner: 'sato' });
+        await tx.put('jobs', 'j2', { id: 'j2', owner: 'tanaka' });
+        await tx.put('jobs', 'j3', { id: 'j3', owner: 'sato' });
+        await tx.put('jobs', 'j4', { id: 'j4', owner: 'Sato' });
+        await tx.put('jobs', 'j5', { id: 'j5', owner: 5 });
+        await tx.put('notes', 'n1', { id: 'n1', owner: 'sato' });
+        // seen inside the writing transaction, removals included
+        await tx.remove('jobs', 'j3');
+        expect((await tx.find('jobs', 'owner', 'sato')).map((d) => d.id)).toEqual(['j1']);
+      });
+      await store.transact('w2', (tx) => tx.put('jobs', 'x1', { id: 'x1', owner: 'sato' }));
+      await store.transact('w1', async (tx) => {
+        await tx.put('jobs', 'j3', { id: 'j3', owner: 'sato' });
+        await tx.patch('jobs', 'j2', { owner: 'sato' });
+      });
+      expect((await store.find('w1', 'jobs', 'owner', 'sato')).map((d) => d.id)).toEqual(['j1', 'j2', 'j3']);
+      expect((await store.find('w1', 'jobs', 'owner', '5')).map((d) => d.id)).toEqual([]);
+      expect(await store.find('w1', 'jobs', 'owner', 'nobody')).toEqual([]);
+      expect((await store.find('w2', 'jobs', 'owner', 'sato')).map((d) => d.id)).toEqual(['x1']);
+      await expect(store.find('w1', 'jobs', 'title', 'x')).rejects.toThrow('no lookup declared for jobs.title');
     });
   });
 

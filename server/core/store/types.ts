@@ -3,6 +3,8 @@
  * PostgreSQL implementation for central deployments can sit behind it; the SQLite
  * implementation resolves at once.
  */
+import type { Lookup } from './lookups';
+
 export type Doc = Record<string, unknown>;
 
 export interface ListOptions {
@@ -17,6 +19,11 @@ export interface Tx {
   list<T extends Doc = Doc>(coll: string, opts?: ListOptions): Promise<T[]>;
   /** Live records of a collection as this transaction sees them; O(1), never a scan (kept by the writes). */
   count(coll: string): Promise<number>;
+  /**
+   * Live records whose `field` holds exactly `value`, oldest first, through the index of a declared
+   * lookup (server/store/lookups.ts): what it reads grows with the matches, never with the collection.
+   */
+  find<T extends Doc = Doc>(coll: string, field: string, value: string): Promise<T[]>;
   /** Insert or replace a whole record (fields missing from `doc` are removed). */
   put<T extends Doc>(coll: string, id: string, doc: T): Promise<T>;
   /** Merge fields into an existing record; returns null when it does not exist. */
@@ -74,6 +81,10 @@ export interface Store {
   listJson(ws: string, coll: string, opts?: ListOptions): Promise<string[]>;
   /** Live records of a collection; O(1), never a scan: kept by every write in its own transaction. */
   count(ws: string, coll: string): Promise<number>;
+  /** Live records whose `field` holds exactly `value`, oldest first (see Tx.find). */
+  find<T extends Doc = Doc>(ws: string, coll: string, field: string, value: string): Promise<T[]>;
+  /** Create the index of each lookup where missing (at start, once the modules have declared theirs). */
+  ensureLookups(lookups: readonly Lookup[]): Promise<void>;
   /** Run `fn` atomically: every write in it lands, or none does. */
   transact<T>(ws: string, fn: (tx: Tx) => Promise<T>, opts?: TransactOptions): Promise<T>;
   workspace(id: string): Promise<WorkspaceRow | null>;

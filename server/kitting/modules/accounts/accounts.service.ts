@@ -9,6 +9,7 @@ import { readSiteConfig, type SiteConfig } from '../../../core/security/site-con
 import { mintToken, readToken } from '../../../core/security/tokens';
 import { createSession, endSession, sessionCookie } from '../../../core/security/sessions';
 import type { Doc, Tx } from '../../../core/store/types';
+import { declareLookup } from '../../../core/store/lookups';
 
 export const ACCOUNTS = P.accounts;
 
@@ -67,9 +68,15 @@ export const initials = (name: string) =>
 
 export const ALL_EDIT = { mgmt: 'edit', ops: 'edit', sales: 'edit', support: 'edit', settings: 'edit' };
 
+const TEAM_BY_ACCOUNT = declareLookup('team', 'account');
+const TEAM_BY_EMAIL = declareLookup('team', 'email');
+
 /** Put the account in the workspace's team as a member with this role (owner on signup). */
 export async function addTeamMember(tx: Tx, m: { name: string; email: string; role: string; account: string }): Promise<Doc> {
-  const existing = (await tx.list('team')).find((t) => t.status !== 'invited' && (t.account === m.account || (m.email !== '' && t.email === m.email)));
+  // The member already holding this account, else one with this email (found by index, not by reading the team).
+  const byAccount = await tx.find(TEAM_BY_ACCOUNT.coll, TEAM_BY_ACCOUNT.field, m.account);
+  const byEmail = m.email !== '' ? await tx.find(TEAM_BY_EMAIL.coll, TEAM_BY_EMAIL.field, m.email) : [];
+  const existing = [...byAccount, ...byEmail].find((t) => t.status !== 'invited');
   if (existing) return existing;
   const id = `t${Date.now().toString(36)}${randomBytes(3).toString('hex')}`;
   return tx.put('team', id, { id, name: m.name.slice(0, 80) || m.email.split('@')[0], ini: initials(m.name || m.email), role: m.role, dept: '—', email: m.email.slice(0, 120), account: m.account, scopes: m.role === 'viewer' ? {} : ALL_EDIT });

@@ -12,6 +12,10 @@ import { revokePortalLinks } from '../portal/portal.service';
 import {
   assistLink, clientLink, createTenant, getTenant, listTenants, origin, tenantStats, tenantView, withCounts,
 } from './tenants.service';
+import { declareLookup } from '../../../core/store/lookups';
+
+/** A tenant's published sites are found by tenant (never by reading every tenant's pages). */
+const SITES_BY_TENANT = declareLookup(P.sites, 'tenant');
 
 const idParams = z.object({ id: z.string().min(1).max(120) });
 const TENANT_FIELDS = {
@@ -120,7 +124,7 @@ export const adminRoutes = [
       const t = await getTenant(app, params.id);
       await app.store.transact(PLATFORM_WS, async (tx) => {
         await tx.remove(P.tenants, params.id);
-        for (const s of await tx.list(P.sites)) if (s.tenant === params.id) await tx.remove(P.sites, String(s.slug));
+        for (const s of await tx.find(SITES_BY_TENANT.coll, SITES_BY_TENANT.field, params.id)) await tx.remove(P.sites, String(s.slug));
         await tx.remove(P.siteIndex, params.id);
       });
       await logActivity(app, { by: 'admin', role: 'admin', action: 'tenant_delete', tenantId: params.id, tenantName: String(t.name) });

@@ -40,6 +40,10 @@ export function planLimitGuard(counted: readonly CountedCollection[]): CountGuar
   for (const c of counted) if (!isResource(c.resource)) throw new Error(`collection ${c.coll} counts against an unknown plan limit: ${c.resource}`);
   return {
     counted,
+    async applies(store, tx) {
+      const t = await store.get<Doc>(PLATFORM_WS, P.tenants, tx.ws);
+      return !!t && limitsOf(t.planKey) !== null;
+    },
     async check(store, _tx, g) {
       const t = await store.get<Doc>(PLATFORM_WS, P.tenants, g.ws);
       const limits = t ? limitsOf(t.planKey) : null;

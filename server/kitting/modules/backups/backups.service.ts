@@ -3,13 +3,17 @@ import { notFound } from '../../../core/http/errors';
 import { P, PLATFORM_WS, randomKey } from '../../../core/security/platform';
 import type { Doc } from '../../../core/store/types';
 import { rebuildSiteIndex } from '../sites/site-index';
+import { declareLookup } from '../../../core/store/lookups';
+
+/** A tenant's published sites are found by tenant (never by reading every tenant's pages). */
+const SITES_BY_TENANT = declareLookup(P.sites, 'tenant');
 
 /** Deep copy of a tenant record and its published sites. */
 export async function takeBackup(app: AppContext, tenantId: string, by: string, reason: string): Promise<Doc> {
   return app.store.transact(PLATFORM_WS, async (tx) => {
     const tenant = await tx.get<Doc>(P.tenants, tenantId);
     if (!tenant) throw notFound('tenant not found');
-    const sites = (await tx.list(P.sites)).filter((s) => s.tenant === tenantId);
+    const sites = await tx.find(SITES_BY_TENANT.coll, SITES_BY_TENANT.field, tenantId);
     const id = randomKey('bk-', 4);
     const doc = { id, ts: Date.now(), by, reason, tenantId, tenantName: tenant.name, sites: sites.length, snapshot: structuredClone({ tenant, sites }) };
     await tx.put(P.backups, id, doc);
@@ -38,7 +42,7 @@ export async function restoreBackup(app: AppContext, tenantId: string, backupId:
     const b = await tx.get<Doc>(P.backups, backupId);
     if (!b || b.tenantId !== tenantId) throw notFound('backup not found');
     const snap = b.snapshot as { tenant: Doc; sites: Doc[] };
-    for (const s of await tx.list(P.sites)) if (s.tenant === tenantId) await tx.remove(P.sites, String(s.slug));
+    for (const s of await tx.find(SITES_BY_TENANT.coll, SITES_BY_TENANT.field, tenantId)) await tx.remove(P.sites, String(s.slug));
     // A slug another tenant has published since the backup stays theirs: restoring never overwrites it.
     for (const s of snap.sites) {
       const cur = await tx.get<Doc>(P.sites, String(s.slug));

@@ -70,7 +70,8 @@ export const daasRoutes = [
           contracted: current ? (base.contracted ?? null) : null,
         };
         const saved = await tx.put(DAAS_QUOTES, String(doc.id), doc);
-        if (!current) {
+        // Only a portfolio grown past its cap is read, to drop its oldest quotes.
+        if (!current && (await tx.count(DAAS_QUOTES)) > PORTFOLIO_CAP) {
           const all = (await tx.list(DAAS_QUOTES, { reverse: true })).sort(byTsDesc);
           for (const old of all.slice(PORTFOLIO_CAP)) await tx.remove(DAAS_QUOTES, String(old.id));
         }

@@ -5,6 +5,7 @@ import { issueNumber } from '../../../core/store/series';
 import { readCompany } from '../settings/settings.service';
 import { renderInvoicePdf } from './invoice-pdf';
 import { badRequest, conflict, notFound } from '../../../core/http/errors';
+import { declareLookup } from '../../../core/store/lookups';
 import {
   billingSummary,
   INVOICES,
@@ -17,6 +18,9 @@ import {
   readText,
   type Invoice,
 } from './invoices.service';
+
+/** A month's invoices are found by their month (issuing drafts never reads every invoice). */
+const INVOICES_BY_MONTH = declareLookup(INVOICES, 'month');
 
 const idParams = z.object({ id: z.string().min(1).max(200) });
 const anyObject = z.record(z.string(), z.unknown(), { error: 'body must be a JSON object' });
@@ -82,7 +86,7 @@ export const invoiceRoutes = [
     handler: async ({ app, ws, body }) => {
       const month = given(body.month) && body.month !== '' ? readMonth(body.month) : jstYymm();
       const count = await app.store.transact(ws, async (tx) => {
-        const drafts = (await tx.list<Invoice>(INVOICES)).filter((i) => i.status === 'draft' && i.month === month);
+        const drafts = (await tx.find<Invoice>(INVOICES_BY_MONTH.coll, INVOICES_BY_MONTH.field, month)).filter((i) => i.status === 'draft');
         const now = Date.now();
         for (const i of drafts) await tx.patch(INVOICES, i.id, { status: 'issued', issuedAt: now, updated: now });
         return drafts.length;

@@ -6,6 +6,7 @@ import { badRequest } from '../../../core/http/errors';
 import { SEEDS_DIR } from '../../../core/store/seed';
 import { declareSeries, padNumber } from '../../../core/store/series';
 import type { Doc, Tx } from '../../../core/store/types';
+import { declareLookup } from '../../../core/store/lookups';
 import { computeTotals, type QuoteLine, type QuoteTotals } from './quote-pricing';
 
 export const QUOTES = 'quotes';
@@ -177,15 +178,18 @@ export function inconsistent(errors: Inconsistency[]) {
   return badRequest('quote_inconsistent', { message: '見積の内容に不整合があります: ' + errors.map((e) => e.message).join(' / '), errors });
 }
 
-/** The customer a quote refers to: by custId, else (when wanted) by exact name. */
-export async function findCustomer(tx: Pick<Tx, 'get' | 'list'>, custId: string | null, name?: string): Promise<Doc | null> {
+/** Customers are found by exact name (a quote made out to a name, not an id). */
+const CUSTOMER_BY_NAME = declareLookup('customers', 'name');
+
+/** The customer a quote refers to: by custId, else (when wanted) by exact name (the oldest of that name). */
+export async function findCustomer(tx: Pick<Tx, 'get' | 'find'>, custId: string | null, name?: string): Promise<Doc | null> {
   if (custId) return tx.get('customers', custId);
   if (!name) return null;
-  return (await tx.list('customers')).find((c) => c.name === name) ?? null;
+  return (await tx.find(CUSTOMER_BY_NAME.coll, CUSTOMER_BY_NAME.field, name))[0] ?? null;
 }
 
 /** Refuse a quote whose asserted figures disagree or whose custId is unknown (nothing is stored). */
-export async function validateQuote(tx: Pick<Tx, 'get' | 'list'>, q: Quote, asserted?: Record<string, unknown> | null): Promise<QuoteTotals> {
+export async function validateQuote(tx: Pick<Tx, 'get'>, q: Quote, asserted?: Record<string, unknown> | null): Promise<QuoteTotals> {
   const totals = totalsOf(q);
   const errors = figureMismatches(asserted, totals);
   if (q.custId && !(await tx.get('customers', q.custId))) {

@@ -40,9 +40,9 @@ async function loadQuote(app: AppContext, ws: string, id: string): Promise<Quote
   return q;
 }
 
-const reader = (app: AppContext, ws: string): Pick<Tx, 'get' | 'list'> => ({
+const reader = (app: AppContext, ws: string): Pick<Tx, 'get' | 'find'> => ({
   get: (coll, id) => app.store.get(ws, coll, id),
-  list: (coll, opts) => app.store.list(ws, coll, opts),
+  find: (coll, field, value) => app.store.find(ws, coll, field, value),
 });
 
 /** A stored quote is re-checked before it leaves as CSV or document. */
@@ -53,7 +53,7 @@ async function exportable(app: AppContext, ws: string, id: string) {
 }
 
 /** A quote made out to a known customer but without a name carries the customer's name. */
-async function fillCustomerName(tx: Pick<Tx, 'get' | 'list'>, q: Quote): Promise<void> {
+async function fillCustomerName(tx: Pick<Tx, 'get' | 'find'>, q: Quote): Promise<void> {
   const c = await findCustomer(tx, q.custId);
   if (c && q.cust === DEFAULT_CUST && typeof c.name === 'string') q.cust = c.name;
 }

@@ -5,7 +5,7 @@ import { defineRoute } from '../../../core/http/define-route';
 import { badRequest, notFound } from '../../../core/http/errors';
 import { issueNumber } from '../../../core/store/series';
 import type { Doc } from '../../../core/store/types';
-import { builtInProducts, ORDER_NUMBERS, orderTotals, readLines, STORE_ORDERS, STORE_PRODUCTS, text, yen } from './store-orders.service';
+import { builtInProducts, customProductsOf, ORDER_NUMBERS, orderTotals, readLines, STORE_ORDERS, STORE_PRODUCTS, text, yen } from './store-orders.service';
 
 const idParams = z.object({ id: z.string().min(1).max(200) });
 const anyObject = z.record(z.string(), z.unknown(), { error: 'body must be a JSON object' });
@@ -39,7 +39,7 @@ export const storeOrderRoutes = [
     body: anyObject,
     handler: async ({ app, ws, body }) => {
       const order = await app.store.transact(ws, async (tx) => {
-        const lines = readLines(body.lines, [...builtInProducts(), ...(await tx.list(STORE_PRODUCTS))]);
+        const lines = readLines(body.lines, [...builtInProducts(), ...(await customProductsOf(tx, body.lines))]);
         const now = Date.now();
         const date = jstDate(now);
         const yyyymm = date.slice(0, 4) + date.slice(5, 7);

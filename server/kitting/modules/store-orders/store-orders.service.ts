@@ -2,7 +2,7 @@ import { clip } from '../../../../shared/fields';
 import { badRequest } from '../../../core/http/errors';
 import { readSeed } from '../../../core/store/seed';
 import { declareSeries, padNumber } from '../../../core/store/series';
-import type { Doc } from '../../../core/store/types';
+import type { Doc, Tx } from '../../../core/store/types';
 
 export const STORE_PRODUCTS = 'storeProducts';
 export const STORE_ORDERS = 'storeOrders';
@@ -51,6 +51,20 @@ export function yen(v: unknown, field: string, fallback: number | null): number 
 }
 
 /** Order lines: a known product fills name, price and cost the caller leaves out; qty a whole number ≥ 1. */
+/** The registered products an order's lines name, read by id (never the whole catalogue). */
+export async function customProductsOf(tx: Pick<Tx, 'get'>, raw: unknown): Promise<Doc[]> {
+  // readLines refuses these before looking at any product
+  if (!Array.isArray(raw) || raw.length > MAX_LINES) return [];
+  const ids = new Set<string>();
+  for (const r of raw) if (r && typeof r === 'object') ids.add(String((r as Doc).id ?? ''));
+  const out: Doc[] = [];
+  for (const id of ids) {
+    const p = id ? await tx.get<Doc>(STORE_PRODUCTS, id) : null;
+    if (p) out.push(p);
+  }
+  return out;
+}
+
 export function readLines(raw: unknown, products: Doc[]): OrderLine[] {
   if (!Array.isArray(raw) || raw.length === 0) throw badRequest('lines required', { message: '注文明細(lines)を1行以上指定してください' });
   if (raw.length > MAX_LINES) throw badRequest('too many lines', { message: `注文明細は${MAX_LINES}行までです` });

@@ -11,7 +11,7 @@ import { mintToken, readToken } from '../../../core/security/tokens';
 import type { Doc } from '../../../core/store/types';
 import { ACCOUNTS, ALL_EDIT, emailField, passwordField, publicAccount } from '../accounts/accounts.service';
 import { openSession } from '../accounts/session.http';
-import { assertKeepsOwner, assertOwnerRules, assertSeat, MEMBER_FIELDS, normIni, ROLES, TEAM, teamPlan } from './team.service';
+import { assertKeepsOwner, assertOwnerRules, assertSeat, MEMBER_FIELDS, memberWithOwners, normIni, ROLES, TEAM, TEAM_BY_EMAIL, teamPlan } from './team.service';
 
 const idParams = z.object({ id: z.string().min(1).max(120) });
 const newMemberId = () => `t${Date.now().toString(36)}${randomBytes(3).toString('hex')}`;
@@ -46,8 +46,7 @@ export const teamRoutes = [
     body: patchShape(MEMBER_FIELDS),
     handler: async ({ app, ws, req, params, body }) => {
       const member = await app.store.transact(ws, async (tx) => {
-        const members = await tx.list(TEAM);
-        const cur = members.find((m) => m.id === params.id);
+        const { cur, members } = await memberWithOwners(tx, params.id);
         if (!cur) throw notFound('member not found');
         assertOwnerRules(req, cur, body.role);
         if (body.role) assertKeepsOwner(members, params.id, body.role);
@@ -66,8 +65,7 @@ export const teamRoutes = [
     params: idParams,
     handler: async ({ app, ws, req, params }) => {
       await app.store.transact(ws, async (tx) => {
-        const members = await tx.list(TEAM);
-        const cur = members.find((m) => m.id === params.id);
+        const { cur, members } = await memberWithOwners(tx, params.id);
         if (!cur) throw notFound('member not found');
         assertOwnerRules(req, cur, null);
         assertKeepsOwner(members, params.id, null);
@@ -102,7 +100,7 @@ export const teamRoutes = [
     handler: async ({ app, ws, req, body }) => {
       const role = (ROLES as readonly unknown[]).includes(body.role) && body.role !== 'owner' ? String(body.role) : 'member';
       const member = await app.store.transact(ws, async (tx) => {
-        if ((await tx.list(TEAM)).some((m) => m.email === body.email)) throw conflict('already a member', { message: 'このメールアドレスは既に登録されています' });
+        if ((await tx.find(TEAM, TEAM_BY_EMAIL.field, body.email)).length > 0) throw conflict('already a member', { message: 'このメールアドレスは既に登録されています' });
         await assertSeat(tx);
         const id = newMemberId();
         const name = clip(body.name?.trim() || body.email.split('@')[0], 80);

@@ -6,6 +6,7 @@ import { json, oneOf, text } from '../../../../shared/fields';
 import { conflict, forbidden, HttpError } from '../../../core/http/errors';
 import type { CountedCollection } from '../../../core/store/count-guard';
 import type { Doc, Tx } from '../../../core/store/types';
+import { declareLookup } from '../../../core/store/lookups';
 import { collectionSchema, derivedText, stamp } from '../../../core/http/collection-schema';
 
 export const TEAM = 'team';
@@ -35,6 +36,18 @@ export async function teamPlan(tx: Pick<Tx, 'get'>): Promise<TeamPlan> {
   const rec = await tx.get<Doc>('settings', 'teamPlan');
   const k = rec?.planKey;
   return k === 'starter' || k === 'pro' || k === 'ent' ? k : 'pro';
+}
+
+/** Members are found by role (the owners), by email and by account: a write never reads the whole team. */
+export const TEAM_BY_ROLE = declareLookup(TEAM, 'role');
+export const TEAM_BY_EMAIL = declareLookup(TEAM, 'email');
+export const TEAM_BY_ACCOUNT = declareLookup(TEAM, 'account');
+
+/** A member and every owner of the workspace: all the owner rules read. */
+export async function memberWithOwners(tx: Pick<Tx, 'get' | 'find'>, id: string): Promise<{ cur: Doc | null; members: Doc[] }> {
+  const cur = await tx.get<Doc>(TEAM, id);
+  const ownerRows = await tx.find<Doc>(TEAM, TEAM_BY_ROLE.field, 'owner');
+  return { cur, members: cur ? [cur, ...ownerRows.filter((m) => m.id !== cur.id)] : ownerRows };
 }
 
 const owners = (members: Doc[]) => members.filter((m) => m.role === 'owner' && m.status !== 'invited');

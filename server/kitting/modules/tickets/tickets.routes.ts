@@ -5,6 +5,7 @@ import { defineRoute } from '../../../core/http/define-route';
 import { badRequest, notFound } from '../../../core/http/errors';
 import { declareSeries, issueNumber } from '../../../core/store/series';
 import type { Tx } from '../../../core/store/types';
+import { declareLookup } from '../../../core/store/lookups';
 import { collectionSchema, derivedText, stamp } from '../../../core/http/collection-schema';
 
 export const TICKETS = 'tickets';
@@ -38,8 +39,11 @@ function aliasCustomer(body: unknown): unknown {
   return body;
 }
 
+/** A ticket's messages are found by its id (never by reading every message). */
+const MESSAGES_OF_TICKET = declareLookup(TICKET_MESSAGES, 'ticketId');
+
 async function removeMessages(tx: Tx, id: string): Promise<void> {
-  for (const m of await tx.list(TICKET_MESSAGES)) if (m.ticketId === id) await tx.remove(TICKET_MESSAGES, String(m.id));
+  for (const m of await tx.find(MESSAGES_OF_TICKET.coll, MESSAGES_OF_TICKET.field, id)) await tx.remove(TICKET_MESSAGES, String(m.id));
 }
 
 const ticketFields = {
@@ -89,8 +93,7 @@ export const ticketRoutes = [
     params: idParams,
     handler: async ({ app, ws, params }) => {
       if (!(await app.store.get(ws, TICKETS, params.id))) throw notFound('ticket not found');
-      const all = await app.store.list(ws, TICKET_MESSAGES);
-      return { messages: all.filter((m) => m.ticketId === params.id) };
+      return { messages: await app.store.find(ws, MESSAGES_OF_TICKET.coll, MESSAGES_OF_TICKET.field, params.id) };
     },
   }),
   defineRoute({

@@ -1,0 +1,46 @@
+import { z } from 'zod';
+import type { AgentsContext } from '../context';
+import { route, type AgentRoute } from '../http';
+import { audit, operatorOnly } from './guard';
+import { backupPath, createBackup, listBackups, sendBackup } from './backups';
+
+/** Database snapshots for operators: take one, list them, download one by name. */
+export function backupRoutes(ctx: AgentsContext): AgentRoute[] {
+  const admin = { auth: 'bearer' as const, before: operatorOnly };
+  return [
+    route({
+      ...admin,
+      method: 'get',
+      path: '/api/admin/backup',
+      handler: async ({ caller, res }) => {
+        const b = await createBackup(ctx);
+        audit(ctx, caller, 'backup.download', 'backup', b.name);
+        await sendBackup(res, backupPath(ctx, b.name), b.name);
+        return undefined;
+      },
+    }),
+    route({ ...admin, method: 'get', path: '/api/backups', handler: () => ({ backups: listBackups(ctx) }) }),
+    route({
+      ...admin,
+      method: 'post',
+      path: '/api/backups',
+      handler: async ({ caller }) => {
+        const backup = await createBackup(ctx);
+        audit(ctx, caller, 'backup.create', 'backup', backup.name, { size: backup.size });
+        return { backup };
+      },
+    }),
+    route({
+      ...admin,
+      method: 'get',
+      path: '/api/backups/download/:name',
+      params: z.object({ name: z.string().max(200) }),
+      handler: async ({ caller, params, res }) => {
+        const file = backupPath(ctx, params.name);
+        audit(ctx, caller, 'backup.download', 'backup', params.name);
+        await sendBackup(res, file, params.name);
+        return undefined;
+      },
+    }),
+  ];
+}

@@ -1,0 +1,80 @@
+import { randomBytes } from 'node:crypto';
+import { mkdirSync, readdirSync, renameSync, rmSync, statSync } from 'node:fs';
+import { join, resolve, sep } from 'node:path';
+import type { Response } from 'express';
+import { HttpError } from '../../core/http/errors';
+import type { AgentsContext } from '../context';
+
+/** Snapshot files: `agents-<YYYYMMDD>-<HHMMSS>-<4 random>.db`; nothing else is ever served. */
+export const BACKUP_NAME = /^agents-\d{8}-\d{6}-[0-9a-f]{4}\.db$/;
+/** Snapshots kept; creating one more removes the oldest. */
+export const BACKUPS_KEPT = 30;
+
+export const backupDir = (ctx: AgentsContext) => join(ctx.config.dataDir, 'backups');
+
+export interface BackupInfo {
+  name: string;
+  size: number;
+  created_at: string;
+}
+
+function info(dir: string, name: string): BackupInfo {
+  const st = statSync(join(dir, name));
+  return { name, size: st.size, created_at: st.mtime.toISOString() };
+}
+
+export function listBackups(ctx: AgentsContext): BackupInfo[] {
+  const dir = backupDir(ctx);
+  let names: string[] = [];
+  try {
+    names = readdirSync(dir).filter((n) => BACKUP_NAME.test(n));
+  } catch {
+    names = [];
+  }
+  return names.sort().reverse().map((n) => info(dir, n));
+}
+
+/**
+ * A consistent snapshot of the live database through SQLite's online backup API (readers and
+ * writers go on meanwhile; the copy is one point in time, WAL content included). Written under a
+ * temporary name and renamed, so a listed snapshot is always complete.
+ */
+export async function createBackup(ctx: AgentsContext): Promise<BackupInfo> {
+  const dir = backupDir(ctx);
+  mkdirSync(dir, { recursive: true });
+  const stamp = new Date().toISOString().replace(/[-:]/g, '').replace('T', '-').slice(0, 15);
+  const name = `agents-${stamp}-${randomBytes(2).toString('hex')}.db`;
+  const tmp = join(dir, `.${name}.partial`);
+  try {
+    await ctx.db.backup(tmp);
+    renameSync(tmp, join(dir, name));
+  } catch (err) {
+    rmSync(tmp, { force: true });
+    throw err;
+  }
+  for (const old of listBackups(ctx).slice(BACKUPS_KEPT)) rmSync(join(dir, old.name), { force: true });
+  return info(dir, name);
+}
+
+/** The file of a snapshot by name: anything but a snapshot name (paths, `..`, other files) is refused. */
+export function backupPath(ctx: AgentsContext, name: string): string {
+  if (!BACKUP_NAME.test(name)) throw new HttpError(400, 'invalid backup name');
+  const dir = resolve(backupDir(ctx));
+  const file = resolve(dir, name);
+  if (!file.startsWith(dir + sep)) throw new HttpError(400, 'invalid backup name');
+  try {
+    if (!statSync(file).isFile()) throw new Error('not a file');
+  } catch {
+    throw new HttpError(404, 'backup not found');
+  }
+  return file;
+}
+
+/** Streams a snapshot as an attachment; resolves when it was sent. */
+export function sendBackup(res: Response, file: string, name: string): Promise<void> {
+  return new Promise((done, fail) => {
+    res.sendFile(file, { headers: { 'Content-Type': 'application/vnd.sqlite3', 'Content-Disposition': `attachment; filename="${name}"`, 'Cache-Control': 'no-store' }, dotfiles: 'deny' }, (err) =>
+      err ? fail(err) : done(),
+    );
+  });
+}

@@ -1,0 +1,158 @@
+import { z } from 'zod';
+import { HttpError } from '../../core/http/errors';
+import type { AgentsContext } from '../context';
+import { route, type AgentRoute } from '../http';
+import { presentTicket, thread, TICKET_CATEGORIES, TICKET_PRIORITIES, TICKET_STATUSES, type TicketRow } from '../support/support.service';
+import { audit, operatorOnly, paging } from './guard';
+import { bundleSchema, DEFAULT_SETTINGS, platformBundles, platformSettings, settingsSchema, writeKey, type Bundle } from '../platform-settings';
+import { contentPages, contentSchema, pageContent } from '../public/content';
+
+const pageParam = z.object({ page: z.string().max(40).regex(/^[a-z0-9][a-z0-9-]*$/, 'page may hold a-z, 0-9 and -') });
+
+/** Credit bundles sold while the operator has not set any (USD cents). */
+export const BUILT_IN_BUNDLES: Bundle[] = [
+  { id: 'credits-1000', name: '1,000 credits', credits: 1000, priceCents: 1000 },
+  { id: 'credits-5000', name: '5,000 credits', credits: 5000, priceCents: 4500 },
+  { id: 'credits-20000', name: '20,000 credits', credits: 20000, priceCents: 16000 },
+];
+
+/** Operator routes: landing-page content, platform settings, credit bundles, support tickets. */
+export function adminContentRoutes(ctx: AgentsContext): AgentRoute[] {
+  const admin = { auth: 'bearer' as const, before: operatorOnly };
+  const page = (p: string) => {
+    const c = pageContent(ctx, p);
+    if (!c) throw new HttpError(404, 'page not found');
+    return { page: p, ...c };
+  };
+  const bundles = () => {
+    const saved = platformBundles(ctx.db);
+    return { bundles: saved ?? BUILT_IN_BUNDLES, overridden: saved !== null };
+  };
+  return [
+    route({ ...admin, method: 'get', path: '/api/admin/content', handler: () => ({ pages: contentPages(ctx).map(page) }) }),
+    route({ ...admin, method: 'get', path: '/api/admin/content/:page', params: pageParam, handler: ({ params }) => page(params.page) }),
+    route({
+      ...admin,
+      method: 'put',
+      path: '/api/admin/content/:page',
+      params: pageParam,
+      body: contentSchema,
+      handler: ({ caller, params, body }) => {
+        ctx.db
+          .prepare('INSERT INTO content_pages (page, data, updated_at, updated_by) VALUES (?, ?, ?, ?) ON CONFLICT (page) DO UPDATE SET data = excluded.data, updated_at = excluded.updated_at, updated_by = excluded.updated_by')
+          .run(params.page, JSON.stringify(body), Date.now(), caller.userId);
+        audit(ctx, caller, 'content.put', 'content', params.page);
+        return page(params.page);
+      },
+    }),
+    route({
+      ...admin,
+      method: 'post',
+      path: '/api/admin/content/:page/reset',
+      params: pageParam,
+      handler: ({ caller, params }) => {
+        const removed = ctx.db.prepare('DELETE FROM content_pages WHERE page = ?').run(params.page).changes;
+        if (!removed && !pageContent(ctx, params.page)) throw new HttpError(404, 'page not found');
+        audit(ctx, caller, 'content.reset', 'content', params.page);
+        const after = pageContent(ctx, params.page);
+        return after ? { page: params.page, ...after } : { page: params.page, removed: true };
+      },
+    }),
+    route({ ...admin, method: 'get', path: '/api/admin/settings', handler: () => ({ settings: platformSettings(ctx.db), defaults: DEFAULT_SETTINGS }) }),
+    route({
+      ...admin,
+      method: 'put',
+      path: '/api/admin/settings',
+      body: settingsSchema.partial(),
+      handler: ({ caller, body }) => {
+        const next = { ...platformSettings(ctx.db), ...body };
+        writeKey(ctx.db, 'settings', next, caller.userId);
+        audit(ctx, caller, 'settings.put', 'settings', 'platform', body);
+        return { settings: next };
+      },
+    }),
+    route({
+      ...admin,
+      method: 'post',
+      path: '/api/admin/settings/reset',
+      handler: ({ caller }) => {
+        ctx.db.prepare("DELETE FROM platform_settings WHERE key = 'settings'").run();
+        audit(ctx, caller, 'settings.reset', 'settings', 'platform');
+        return { settings: platformSettings(ctx.db) };
+      },
+    }),
+    route({ ...admin, method: 'get', path: '/api/admin/bundles', handler: bundles }),
+    route({
+      ...admin,
+      method: 'put',
+      path: '/api/admin/bundles',
+      body: z.object({ bundles: z.array(bundleSchema).min(1, 'bundles must hold at least one bundle').max(20) }),
+      handler: ({ caller, body }) => {
+        const ids = body.bundles.map((b) => b.id);
+        if (new Set(ids).size !== ids.length) throw new HttpError(400, 'bundles: ids must be unique');
+        writeKey(ctx.db, 'bundles', body.bundles, caller.userId);
+        audit(ctx, caller, 'bundles.put', 'settings', 'bundles', { ids });
+        return bundles();
+      },
+    }),
+    route({
+      ...admin,
+      method: 'post',
+      path: '/api/admin/bundles/reset',
+      handler: ({ caller }) => {
+        ctx.db.prepare("DELETE FROM platform_settings WHERE key = 'bundles'").run();
+        audit(ctx, caller, 'bundles.reset', 'settings', 'bundles');
+        return bundles();
+      },
+    }),
+    route({
+      ...admin,
+      method: 'get',
+      path: '/api/admin/tickets',
+      query: z.object({ status: z.enum(TICKET_STATUSES).optional(), limit: z.coerce.number().int().optional(), page: z.coerce.number().int().optional() }),
+      handler: ({ query }) => {
+        const { limit, page: p, offset } = paging(query);
+        const where = query.status ? 'WHERE t.status = ?' : '';
+        const args = query.status ? [query.status] : [];
+        const total = (ctx.db.prepare(`SELECT COUNT(*) AS n FROM support_tickets t ${where}`).get(...args) as { n: number }).n;
+        const rows = ctx.db
+          .prepare(
+            `SELECT t.*, u.email, (SELECT COUNT(*) FROM support_messages m WHERE m.ticket_id = t.id) AS message_count FROM support_tickets t LEFT JOIN users u ON u.id = t.user_id ${where}
+              ORDER BY CASE t.status WHEN 'open' THEN 0 WHEN 'pending' THEN 1 WHEN 'answered' THEN 2 ELSE 3 END,
+                       CASE t.priority WHEN 'urgent' THEN 0 WHEN 'high' THEN 1 WHEN 'normal' THEN 2 ELSE 3 END, t.updated_at DESC LIMIT ? OFFSET ?`,
+          )
+          .all(...args, limit, offset) as (TicketRow & { email: string; message_count: number })[];
+        return { tickets: rows.map(presentTicket), total, page: p, limit };
+      },
+    }),
+    route({
+      ...admin,
+      method: 'get',
+      path: '/api/admin/tickets/:id',
+      params: z.object({ id: z.string().max(64) }),
+      handler: ({ params }) => {
+        const t = ctx.db.prepare('SELECT * FROM support_tickets WHERE id = ?').get(params.id) as TicketRow | undefined;
+        if (!t) throw new HttpError(404, 'ticket not found');
+        return thread(ctx, t);
+      },
+    }),
+    route({
+      ...admin,
+      method: 'patch',
+      path: '/api/admin/tickets/:id',
+      params: z.object({ id: z.string().max(64) }),
+      body: z.object({
+        status: z.enum(TICKET_STATUSES, `status must be one of ${TICKET_STATUSES.join(', ')}`).optional(),
+        priority: z.enum(TICKET_PRIORITIES, `priority must be one of ${TICKET_PRIORITIES.join(', ')}`).optional(),
+        category: z.enum(TICKET_CATEGORIES, `category must be one of ${TICKET_CATEGORIES.join(', ')}`).optional(),
+      }),
+      handler: ({ caller, params, body }) => {
+        const t = ctx.db.prepare('SELECT * FROM support_tickets WHERE id = ?').get(params.id) as TicketRow | undefined;
+        if (!t) throw new HttpError(404, 'ticket not found');
+        ctx.db.prepare('UPDATE support_tickets SET status = ?, priority = ?, category = ?, updated_at = ? WHERE id = ?').run(body.status ?? t.status, body.priority ?? t.priority, body.category ?? t.category, Date.now(), t.id);
+        audit(ctx, caller, 'ticket.update', 'ticket', t.id, body);
+        return thread(ctx, ctx.db.prepare('SELECT * FROM support_tickets WHERE id = ?').get(t.id) as TicketRow);
+      },
+    }),
+  ];
+}

@@ -1,0 +1,51 @@
+import type { Request } from 'express';
+import { HttpError } from '../../core/http/errors';
+import type { AgentsContext, Caller } from '../context';
+
+/** `before` hook of every operator route: a session of an operator account (never an impersonation). */
+export function operatorOnly(_req: Request, caller: Caller): void {
+  if (!caller.admin) throw new HttpError(403, 'admin only');
+}
+
+export interface AuditEntry {
+  id: number;
+  admin_id: string;
+  admin_email: string;
+  action: string;
+  target_type: string;
+  target_id: string;
+  detail: string;
+  created_at: number;
+}
+
+/** Records what an operator did; kept after the target is gone. */
+export function audit(ctx: AgentsContext, caller: Caller, action: string, targetType: string, targetId: string, detail: Record<string, unknown> = {}): void {
+  const email = (ctx.db.prepare('SELECT email FROM users WHERE id = ?').get(caller.userId) as { email: string } | undefined)?.email ?? '';
+  ctx.db
+    .prepare('INSERT INTO admin_audit (admin_id, admin_email, action, target_type, target_id, detail, created_at) VALUES (?, ?, ?, ?, ?, ?, ?)')
+    .run(caller.userId, email, action, targetType, targetId, JSON.stringify(detail), Date.now());
+}
+
+export function presentAudit(a: AuditEntry) {
+  let detail: unknown = {};
+  try {
+    detail = JSON.parse(a.detail);
+  } catch {
+    detail = {};
+  }
+  return { id: a.id, admin: { id: a.admin_id, email: a.admin_email }, action: a.action, target: { type: a.target_type, id: a.target_id }, detail, created_at: new Date(a.created_at).toISOString() };
+}
+
+export const iso = (ms: number | null | undefined) => (ms == null ? null : new Date(ms).toISOString());
+
+/** Page and size of an operator listing. */
+export function paging(q: { limit?: number; page?: number }) {
+  const limit = Math.min(200, Math.max(1, q.limit ?? 50));
+  const page = Math.max(1, q.page ?? 1);
+  return { limit, page, offset: (page - 1) * limit };
+}
+
+/** True when a table exists (tables of other parts of the service may not be migrated in every build). */
+export function hasTable(ctx: AgentsContext, name: string): boolean {
+  return !!ctx.db.prepare("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = ?").get(name);
+}

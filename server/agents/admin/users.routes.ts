@@ -1,0 +1,161 @@
+import { z } from 'zod';
+import { HttpError } from '../../core/http/errors';
+import type { AgentsContext } from '../context';
+import { route, type AgentRoute } from '../http';
+import { TIER_ALLOWANCE } from '../billing';
+import { normEmail, presentUser, setPassword, type UserRow } from '../accounts/accounts.service';
+import { IMPERSONATION_SECONDS, membership, mintSession } from '../accounts/session';
+import { audit, operatorOnly, paging } from './guard';
+import { deleteUser, grantCredits, homeWorkspace, presentAdminUser, userById, workspaceBilling } from './users.service';
+
+const idParam = z.object({ id: z.string().max(64) });
+const listQuery = z.object({ search: z.string().max(200).optional(), limit: z.coerce.number().int().optional(), page: z.coerce.number().int().optional() });
+const notSelf = (callerId: string, id: string, what: string) => {
+  if (callerId === id) throw new HttpError(400, `you cannot ${what} your own account`);
+};
+
+/** Operator routes on user accounts. */
+export function adminUserRoutes(ctx: AgentsContext): AgentRoute[] {
+  const admin = { auth: 'bearer' as const, before: operatorOnly };
+  return [
+    route({
+      ...admin,
+      method: 'get',
+      path: '/api/admin/users',
+      query: listQuery,
+      handler: ({ query }) => {
+        const { limit, page, offset } = paging(query);
+        const like = `%${(query.search ?? '').trim().toLowerCase()}%`;
+        const where = 'WHERE lower(email) LIKE ? OR lower(name) LIKE ? OR id = ?';
+        const total = (ctx.db.prepare(`SELECT COUNT(*) AS n FROM users ${where}`).get(like, like, query.search ?? '') as { n: number }).n;
+        const rows = ctx.db.prepare(`SELECT * FROM users ${where} ORDER BY created_at DESC, id LIMIT ? OFFSET ?`).all(like, like, query.search ?? '', limit, offset) as UserRow[];
+        return { users: rows.map((u) => presentAdminUser(ctx, u)), total, page, limit };
+      },
+    }),
+    route({ ...admin, method: 'get', path: '/api/admin/users/:id', params: idParam, handler: ({ params }) => ({ user: presentAdminUser(ctx, userById(ctx, params.id)) }) }),
+    route({
+      ...admin,
+      method: 'patch',
+      path: '/api/admin/users/:id',
+      params: idParam,
+      body: z.object({
+        name: z.string().trim().max(120).optional(),
+        email: z.string().trim().toLowerCase().max(254).pipe(z.email('enter a valid email')).optional(),
+        suspended: z.boolean().optional(),
+      }),
+      handler: ({ caller, params, body }) => {
+        const u = userById(ctx, params.id);
+        if (body.suspended !== undefined) notSelf(caller.userId, u.id, 'suspend');
+        if (body.email && body.email !== u.email && ctx.db.prepare('SELECT 1 FROM users WHERE email = ?').get(normEmail(body.email))) throw new HttpError(409, 'email already registered');
+        ctx.db
+          .prepare('UPDATE users SET name = ?, email = ?, suspended = ? WHERE id = ?')
+          .run(body.name ?? u.name, body.email ?? u.email, body.suspended === undefined ? u.suspended : body.suspended ? 1 : 0, u.id);
+        audit(ctx, caller, 'user.update', 'user', u.id, body);
+        return { user: presentAdminUser(ctx, userById(ctx, u.id)) };
+      },
+    }),
+    route({
+      ...admin,
+      method: 'delete',
+      path: '/api/admin/users/:id',
+      params: idParam,
+      handler: ({ caller, params }) => {
+        notSelf(caller.userId, params.id, 'delete');
+        const u = userById(ctx, params.id);
+        const r = deleteUser(ctx, u.id);
+        audit(ctx, caller, 'user.delete', 'user', u.id, { email: u.email, workspacesDeleted: r.workspaces });
+        return { ok: true, workspacesDeleted: r.workspaces };
+      },
+    }),
+    route({
+      ...admin,
+      method: 'post',
+      path: '/api/admin/users/:id/password',
+      params: idParam,
+      body: z.object({ password: z.string().min(6, 'password must be at least 6 characters').max(200) }),
+      handler: async ({ caller, params, body }) => {
+        const u = userById(ctx, params.id);
+        await setPassword(ctx, u.id, body.password);
+        audit(ctx, caller, 'user.password_reset', 'user', u.id);
+        return { ok: true, sessionsEnded: true };
+      },
+    }),
+    route({
+      ...admin,
+      method: 'post',
+      path: '/api/admin/users/:id/credits',
+      params: idParam,
+      body: z.object({ amount: z.number().int('amount must be a whole number').refine((n) => n !== 0, 'amount must not be 0').refine((n) => Math.abs(n) <= 10_000_000, 'amount is too large'), note: z.string().max(500).optional() }),
+      handler: ({ caller, params, body }) => {
+        const ws = homeWorkspace(ctx, userById(ctx, params.id).id);
+        const balance = grantCredits(ctx, ws.id, body.amount, body.note ?? '');
+        audit(ctx, caller, 'user.credits', 'workspace', ws.id, { userId: params.id, amount: body.amount, note: body.note ?? '', balance });
+        return { workspaceId: ws.id, balance };
+      },
+    }),
+    route({
+      ...admin,
+      method: 'post',
+      path: '/api/admin/users/:id/role',
+      params: idParam,
+      body: z.object({ role: z.enum(['user', 'admin'], 'role must be user or admin') }),
+      handler: ({ caller, params, body }) => {
+        const u = userById(ctx, params.id);
+        if (body.role === 'user') notSelf(caller.userId, u.id, 'demote');
+        ctx.db.prepare('UPDATE users SET platform_role = ? WHERE id = ?').run(body.role, u.id);
+        audit(ctx, caller, 'user.role', 'user', u.id, { role: body.role });
+        return { user: presentAdminUser(ctx, userById(ctx, u.id)) };
+      },
+    }),
+    route({
+      ...admin,
+      method: 'post',
+      path: '/api/admin/users/:id/subscription',
+      params: idParam,
+      body: z
+        .object({
+          tier: z.enum(Object.keys(TIER_ALLOWANCE) as [string, ...string[]], `tier must be one of ${Object.keys(TIER_ALLOWANCE).join(', ')}`).optional(),
+          status: z.enum(['active', 'paused'], 'status must be active or paused').optional(),
+        })
+        .refine((b) => b.tier !== undefined || b.status !== undefined, 'tier or status is required'),
+      handler: ({ caller, params, body }) => {
+        const ws = homeWorkspace(ctx, userById(ctx, params.id).id);
+        ctx.db.prepare('UPDATE workspaces SET tier = ?, paused = ? WHERE id = ?').run(body.tier ?? ws.tier, body.status === undefined ? ws.paused : body.status === 'paused' ? 1 : 0, ws.id);
+        audit(ctx, caller, 'user.subscription', 'workspace', ws.id, { userId: params.id, ...body });
+        return { workspaceId: ws.id, billing: workspaceBilling(ctx, ws.id) };
+      },
+    }),
+    route({
+      ...admin,
+      method: 'post',
+      path: '/api/admin/users/:id/edit-session',
+      params: idParam,
+      body: z.object({ action: z.enum(['revoke', 'suspend', 'restore'], 'action must be revoke, suspend or restore') }),
+      handler: ({ caller, params, body }) => {
+        const u = userById(ctx, params.id);
+        if (body.action !== 'restore') notSelf(caller.userId, u.id, body.action === 'revoke' ? 'sign out' : 'suspend');
+        // Every action but restore ends the user's sessions at once (token version bump).
+        if (body.action === 'revoke') ctx.db.prepare('UPDATE users SET token_version = token_version + 1 WHERE id = ?').run(u.id);
+        if (body.action === 'suspend') ctx.db.prepare('UPDATE users SET suspended = 1, token_version = token_version + 1 WHERE id = ?').run(u.id);
+        if (body.action === 'restore') ctx.db.prepare('UPDATE users SET suspended = 0 WHERE id = ?').run(u.id);
+        audit(ctx, caller, `user.session_${body.action}`, 'user', u.id);
+        return { user: presentAdminUser(ctx, userById(ctx, u.id)) };
+      },
+    }),
+    route({
+      ...admin,
+      method: 'post',
+      path: '/api/admin/users/:id/impersonate',
+      params: idParam,
+      handler: async ({ caller, params }) => {
+        notSelf(caller.userId, params.id, 'impersonate');
+        const u = userById(ctx, params.id);
+        if (!membership(ctx, u.id)) throw new HttpError(409, 'user has no workspace');
+        const op = userById(ctx, caller.userId);
+        const token = await mintSession(ctx, u.id, u.token_version, { id: op.id, tokenVersion: op.token_version });
+        audit(ctx, caller, 'user.impersonate', 'user', u.id, { email: u.email });
+        return { token, user: presentUser(ctx, u), impersonator: { id: op.id, email: op.email, name: op.name }, expiresIn: IMPERSONATION_SECONDS };
+      },
+    }),
+  ];
+}
