@@ -31,6 +31,8 @@ describe('label printed from the browser', () => {
     const { page } = b;
     await page.goto(`${server.url}/#/labels`);
     await page.getByTestId('label-preview').waitFor();
+    // the preview shows a sample label until the workspace's devices have loaded
+    await page.waitForFunction(() => !(document.querySelector('[data-testid="label-preview"]')?.textContent ?? '').includes('サンプル商事'));
     const cust = ((await page.getByTestId('label-preview').innerText()).split('\n').find((l) => /[\u3040-\u30ff\u4e00-\u9fff]/.test(l)) ?? '').trim();
     expect(cust).not.toBe('');
     // Record what the print frame holds at the moment print() is called, instead of opening a dialog.

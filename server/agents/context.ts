@@ -2,7 +2,7 @@ import type { AgentsConfig } from './config';
 import type { Db } from './db';
 import type { Mailer } from './accounts/mailer';
 import type { EngineSet } from './chat/engine';
-import type { AgentsLimits } from './http';
+import type { AgentsLimits } from './request';
 
 /** Everything the platform's routes use besides their request. */
 export interface AgentsContext {

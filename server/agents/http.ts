@@ -5,9 +5,11 @@ import { mountRouteList, type Method, type RouteResult } from '../core/http/rout
 import { RateLimiter } from '../core/http/rate-limit';
 import type { AgentsContext, Caller } from './context';
 import { authenticate } from './accounts/session';
+import { clientIp, type AgentAuth } from './request';
+
+export { clientIp, createLimits, type AgentAuth, type AgentsLimits } from './request';
 
 /** Auth column of the contract: public, or a signed-in member (Bearer token or cookie). */
-export type AgentAuth = 'public' | 'bearer';
 
 export interface AgentRouteContext<P, Q, B> {
   caller: Caller;
@@ -38,29 +40,6 @@ export function route<P = Record<string, string>, Q = Record<string, unknown>, B
 }
 
 export const paymentRequired = (error: string) => new HttpError(402, error);
-
-/** Section 8 of the contract. */
-export interface AgentsLimits {
-  auth: RateLimiter;
-  publicConfig: RateLimiter;
-  publicPost: RateLimiter;
-  publicPoll: RateLimiter;
-  chat: RateLimiter;
-}
-
-export function createLimits(now: () => number = Date.now): AgentsLimits {
-  return {
-    auth: new RateLimiter(20, 5 * 60_000, now),
-    publicConfig: new RateLimiter(30, 60_000, now),
-    publicPost: new RateLimiter(30, 60_000, now),
-    publicPoll: new RateLimiter(120, 60_000, now),
-    chat: new RateLimiter(60, 60_000, now),
-  };
-}
-
-export function clientIp(req: Request): string {
-  return req.ip ?? req.socket.remoteAddress ?? 'unknown';
-}
 
 /** Per-IP limit as a route's `before` hook. */
 export const perIp = (limiter: RateLimiter) => (req: Request) => limiter.hit(clientIp(req), 'rate limited');

@@ -2,8 +2,7 @@ import type { Request, Response } from 'express';
 import { jwtVerify, SignJWT } from 'jose';
 import { HttpError } from '../../core/http/errors';
 import type { AgentsContext, Caller } from '../context';
-import type { AgentAuth } from '../http';
-import { clientIp } from '../http';
+import { clientIp, type AgentAuth } from '../request';
 
 /** Cookie carrying the session token (the Bearer header wins over it). */
 export const COOKIE = 'service_token';

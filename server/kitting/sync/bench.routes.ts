@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { defineRoute, type RouteDef } from '../../core/http/define-route';
 import { conflict, HttpError } from '../../core/http/errors';
 import { describe } from './bench';
-import { benchOf, mapSyncErrors } from './runtime';
+import { benchOf, mapSyncErrors } from './endpoints';
 
 const enrolRequest = z.object({
   central: z.string().trim().regex(/^https?:\/\/[^\s]+$/, 'central must be an http(s) URL').max(500),

@@ -7,7 +7,7 @@ import { assertNotLocked, lockKey, recordFailure } from '../../core/security/lim
 import { moveEnroller, recordCodeEnroller } from './enrollers';
 import { checkPush, indexPushedPortals } from './push-policy';
 import { enrolBody, leaseBody, pushBody, SCHEMA_HEADER, SYNC_V1, TOKEN_HEADER } from './protocol';
-import { centralOf, mapSyncErrors } from './runtime';
+import { centralOf, mapSyncErrors } from './endpoints';
 
 /** Wrong enrolment codes one address may try before it is locked out. */
 export const ENROL_ATTEMPTS = 10;

@@ -7,7 +7,7 @@ import { isOwnedWorkspace, memberOf } from '../../core/security/sessions';
 import type { Doc } from '../../core/store/types';
 import { hashSecret, normaliseCode } from './central';
 import { SCHEMA_HEADER, TOKEN_HEADER } from './protocol';
-import { centralOf, mapSyncErrors } from './runtime';
+import { centralOf, mapSyncErrors } from './endpoints';
 
 /**
  * A bench acts with the role of the person who made its enrolment code: recorded with the code,

@@ -3,6 +3,7 @@ import { conflict, forbidden, HttpError, unprocessable } from '../../core/http/e
 import { P, PLATFORM_WS } from '../../core/security/platform';
 import { allows, levelOf, type Actor, type Role, type Scope } from '../../core/security/policy';
 import type { Doc } from '../../core/store/types';
+import { limitsOf } from '../modules/admin/plans';
 import { fieldProblem } from '../../core/http/collection-schema';
 import type { PushBody } from './protocol';
 
@@ -106,7 +107,6 @@ export async function checkPush(app: AppContext, bench: { ws: string; role: Role
   }
   if (app.mode !== 'central') return;
   const tenant = await app.store.get<Doc>(PLATFORM_WS, P.tenants, bench.ws);
-  const { limitsOf } = await import('../modules/admin/plans');
   const limits = tenant ? limitsOf(tenant.planKey) : null;
   if (!limits) return;
   for (const [coll, ids] of Object.entries(adding)) {

@@ -10,9 +10,11 @@ import { P, PLATFORM_WS, randomKey, registerWorkspace, securityEvent } from '../
 import { readSiteConfig } from '../../../core/security/site-config';
 import type { Doc } from '../../../core/store/types';
 import {
-  ACCOUNTS, addTeamMember, browserWorkspace, emailField, endCurrentSession, newWorkspace, passwordField, publicAccount,
-  signInFailed, signInGate, signInOk, startSession, touchLogin,
+  ACCOUNTS, addTeamMember, emailField, newWorkspace, passwordField, publicAccount,
+  signInFailed, signInGate, signInOk, touchLogin,
 } from './accounts.service';
+import { closeSession, openSession } from './session.http';
+import { resolveWorkspace } from '../../../core/http/workspace';
 import { sendMail } from './mail';
 
 const signupBody = z.object({
@@ -50,7 +52,7 @@ export const accountRoutes = [
       }
       const pwHash = await hashPassword(body.password);
       // Adopt the browser's anonymous workspace; a workspace someone already owns is never shared.
-      let ws = await browserWorkspace(app, req, res);
+      let ws = await resolveWorkspace(app, req, res);
       const tenant = await app.store.get<Doc>(PLATFORM_WS, P.tenants, ws);
       if (app.mode === 'bench') {
         // The bench has exactly one workspace: the first account adopts it.
@@ -66,7 +68,7 @@ export const accountRoutes = [
       });
       await registerWorkspace(app, ws, 'account', { kind: 'account', owner: body.email, email: body.email, name: body.company || '新規テナント' });
       await app.store.transact(ws, (tx) => addTeamMember(tx, { name: body.name, email: body.email, role: 'owner', account: body.email }));
-      return { token: await startSession(app, res, account, config), account: publicAccount(account), adoptedTenant: ws };
+      return { token: await openSession(app, res, account, config), account: publicAccount(account), adoptedTenant: ws };
     },
   }),
   defineRoute({
@@ -99,7 +101,7 @@ export const accountRoutes = [
       }
       const fresh = await touchLogin(app, String(acct.id));
       if (cfg.secLoginNotify) await sendMail(app, { to: body.email, subject: 'ログインのお知らせ', text: `新しいログインがありました（${req.ip ?? ''}）` });
-      return { token: await startSession(app, res, fresh, cfg), account: publicAccount(fresh) };
+      return { token: await openSession(app, res, fresh, cfg), account: publicAccount(fresh) };
     },
   }),
   defineRoute({
@@ -124,7 +126,7 @@ export const accountRoutes = [
       const acct = await app.store.get<Doc>(PLATFORM_WS, ACCOUNTS, body.email);
       if (!acct) throw invalid();
       const fresh = await touchLogin(app, String(acct.id));
-      return { token: await startSession(app, res, fresh, config), account: publicAccount(fresh) };
+      return { token: await openSession(app, res, fresh, config), account: publicAccount(fresh) };
     },
   }),
   defineRoute({
@@ -133,7 +135,7 @@ export const accountRoutes = [
     auth: 'public',
     workspace: false,
     handler: async ({ app, req, res }) => {
-      await endCurrentSession(app, req, res);
+      await closeSession(app, req, res);
       return {};
     },
   }),
@@ -172,7 +174,7 @@ export const accountRoutes = [
       });
       await securityEvent(app, 'password_changed', { account: id });
       const { config } = await readSiteConfig(app);
-      return { token: await startSession(app, res, fresh, config) };
+      return { token: await openSession(app, res, fresh, config) };
     },
   }),
 ];

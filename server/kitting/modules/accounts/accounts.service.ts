@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import type { Request, Response } from 'express';
+import type { Request } from 'express';
 import { z } from 'zod';
 import type { AppContext } from '../../../core/context';
 import { HttpError, tooMany, unauthorized } from '../../../core/http/errors';
@@ -7,8 +7,7 @@ import { P, PLATFORM_WS, registerWorkspace, securityEvent } from '../../../core/
 import { assertNotLocked, clearFailures, lockKey, recordFailure } from '../../../core/security/limits';
 import { readSiteConfig, type SiteConfig } from '../../../core/security/site-config';
 import { mintToken, readToken } from '../../../core/security/tokens';
-import { bearerToken } from '../../../core/security/auth';
-import { clearedCookie, cookieIdentity, createSession, endSession, sessionCookie } from '../../../core/security/sessions';
+import { createSession, endSession, sessionCookie } from '../../../core/security/sessions';
 import type { Doc, Tx } from '../../../core/store/types';
 import { declareLookup } from '../../../core/store/lookups';
 
@@ -37,38 +36,22 @@ export function publicAccount(a: Doc) {
 }
 
 /**
- * Start a new session for this account: a fresh session id in a fresh cookie (never the one the
+ * Start a new session for this account: a fresh session id for a fresh cookie (never the one the
  * browser came with) and a Bearer token naming the same session. Both end at logout, at a password
- * change, and when the account leaves the workspace.
+ * change, and when the account leaves the workspace. The HTTP layer sets the cookie.
  */
-export async function startSession(app: AppContext, res: Response, acct: Doc, cfg: SiteConfig): Promise<string> {
+export async function startSession(app: AppContext, acct: Doc, cfg: SiteConfig): Promise<{ token: string; cookie: string }> {
   const days = Math.max(1, Math.min(365, cfg.secValidityCap || 30));
   const sid = await createSession(app, acct);
   const version = Number(acct.tokenVersion);
-  res.append('Set-Cookie', sessionCookie(app, sid, version, days * 86_400));
-  return mintToken(app.secret, 'session', { sub: acct.id, v: version, sid }, days * 86_400_000);
+  return { token: mintToken(app.secret, 'session', { sub: acct.id, v: version, sid }, days * 86_400_000), cookie: sessionCookie(app, sid, version, days * 86_400) };
 }
 
-/*
- * http/workspace imports the seed list, which imports this domain: it is loaded lazily here
- * so the module graph has no cycle at start-up.
- */
-const workspaceHttp = () => import('../../../core/http/workspace');
-
-/** End the session this request names (Bearer token or cookie) and clear the cookie. */
-export async function endCurrentSession(app: AppContext, req: Request, res: Response): Promise<void> {
-  const token = bearerToken(req);
-  const t = token ? readToken(app.secret, 'session', token) : null;
+/** End the sessions a Bearer token and a cookie name (either may be absent). */
+export async function endNamedSessions(app: AppContext, bearer: string | null, cookieSid: string | null): Promise<void> {
+  const t = bearer ? readToken(app.secret, 'session', bearer) : null;
   if (t && typeof t.sid === 'string') await endSession(app, t.sid);
-  const c = cookieIdentity(app, req);
-  if (c?.kind === 'session') await endSession(app, c.sid);
-  res.append('Set-Cookie', clearedCookie(app));
-}
-
-/** The browser's current workspace (cookie or session), creating an anonymous one if none. */
-export async function browserWorkspace(app: AppContext, req: Request, res: Response): Promise<string> {
-  const w = await workspaceHttp();
-  return w.resolveWorkspace(app, req, res);
+  if (cookieSid) await endSession(app, cookieSid);
 }
 
 /** A fresh, empty workspace (no demo data) registered on the platform. */

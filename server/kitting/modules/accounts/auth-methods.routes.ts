@@ -11,7 +11,8 @@ import { P, PLATFORM_WS } from '../../../core/security/platform';
 import { readSiteConfig } from '../../../core/security/site-config';
 import { mintToken, readToken } from '../../../core/security/tokens';
 import type { Doc } from '../../../core/store/types';
-import { ACCOUNTS, addTeamMember, newWorkspace, publicAccount, startSession } from './accounts.service';
+import { ACCOUNTS, addTeamMember, newWorkspace, publicAccount } from './accounts.service';
+import { openSession } from './session.http';
 import { googleAuthorizeUrl, googleConfig, googleEmail, sendSms, smsConfig } from './sign-in-providers';
 
 const phoneField = z
@@ -100,7 +101,7 @@ export const authMethodRoutes = [
         return redirect('/login.html?err=closed');
       }
       const { config } = await readSiteConfig(app);
-      return redirect(`/login.html#gt=${encodeURIComponent(await startSession(app, res, acct, config))}`);
+      return redirect(`/login.html#gt=${encodeURIComponent(await openSession(app, res, acct, config))}`);
     },
   }),
   defineRoute({
@@ -139,7 +140,7 @@ export const authMethodRoutes = [
       await app.store.transact(PLATFORM_WS, (tx) => tx.remove(P.phoneCodes, body.phone));
       const acct = await findOrCreate(app, `phone:${body.phone}`, { email: null, phone: body.phone, name: '' });
       const { config } = await readSiteConfig(app);
-      return { token: await startSession(app, res, acct, config), account: publicAccount(acct) };
+      return { token: await openSession(app, res, acct, config), account: publicAccount(acct) };
     },
   }),
 ];

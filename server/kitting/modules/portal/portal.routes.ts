@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { clip, oneOf, text } from '../../../../shared/fields';
 import { defineRoute } from '../../../core/http/define-route';
 import { badRequest, conflict, HttpError, notFound } from '../../../core/http/errors';
+import { workspaceFromCookie } from '../../../core/http/workspace';
 import { hitLimit } from '../../../core/security/limits';
 import { P, PLATFORM_WS, randomKey } from '../../../core/security/platform';
 import type { Doc } from '../../../core/store/types';
@@ -28,9 +29,8 @@ async function resolvePortal(app: Parameters<typeof readPortalToken>[0], t: unkn
   throw portalLinkInvalid();
 }
 
-const cookieWorkspace = (app: Parameters<typeof readPortalToken>[0], req: Parameters<typeof import('../../../core/http/workspace').workspaceFromCookie>[1]) => async () => {
-  const w = await import('../../../core/http/workspace');
-  const ws = w.workspaceFromCookie(app, req);
+const cookieWorkspace = (app: Parameters<typeof readPortalToken>[0], req: Parameters<typeof workspaceFromCookie>[1]) => async () => {
+  const ws = workspaceFromCookie(app, req);
   return ws && (await app.store.workspace(ws)) ? ws : null;
 };
 

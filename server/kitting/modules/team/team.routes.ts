@@ -9,7 +9,8 @@ import { PLATFORM_WS } from '../../../core/security/platform';
 import { readSiteConfig } from '../../../core/security/site-config';
 import { mintToken, readToken } from '../../../core/security/tokens';
 import type { Doc } from '../../../core/store/types';
-import { ACCOUNTS, ALL_EDIT, emailField, passwordField, publicAccount, startSession } from '../accounts/accounts.service';
+import { ACCOUNTS, ALL_EDIT, emailField, passwordField, publicAccount } from '../accounts/accounts.service';
+import { openSession } from '../accounts/session.http';
 import { assertKeepsOwner, assertOwnerRules, assertSeat, MEMBER_FIELDS, memberWithOwners, normIni, ROLES, TEAM, TEAM_BY_EMAIL, teamPlan } from './team.service';
 
 const idParams = z.object({ id: z.string().min(1).max(120) });
@@ -137,7 +138,7 @@ export const teamRoutes = [
         await tx.put(TEAM, mid, { ...rest, name, account: body.email, joinedAt: Date.now() });
       });
       const { config } = await readSiteConfig(app);
-      return { token: await startSession(app, res, account, config), account: publicAccount(account), joinedTenant: tid };
+      return { token: await openSession(app, res, account, config), account: publicAccount(account), joinedTenant: tid };
     },
   }),
 ];

@@ -1,0 +1,140 @@
+import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
+import { dirname, join, relative, resolve } from 'node:path';
+import ts from 'typescript';
+import { describe, expect, it } from 'vitest';
+
+/**
+ * The import graph of the repository's own code (server, shared, electron, renderer), read with the
+ * TypeScript pre-processor: every static import, `export … from`, `import type` and dynamic import()
+ * of a relative path is an edge.
+ */
+const ROOT = resolve(import.meta.dirname, '..');
+const ROOTS = ['server', 'shared', 'electron', 'renderer/src'];
+const SKIP = new Set(['node_modules', 'dist', 'migrations', 'pg-migrations']);
+const EXTS = ['', '.ts', '.tsx', '/index.ts', '/index.tsx'];
+
+interface Edge {
+  to: string;
+  dynamic: boolean;
+}
+
+function sourceFiles(dir: string, out: string[] = []): string[] {
+  for (const name of readdirSync(join(ROOT, dir))) {
+    if (SKIP.has(name)) continue;
+    const rel = `${dir}/${name}`;
+    if (statSync(join(ROOT, rel)).isDirectory()) sourceFiles(rel, out);
+    else if (/\.tsx?$/.test(name) && !name.endsWith('.d.ts')) out.push(rel);
+  }
+  return out;
+}
+
+function resolveSpec(from: string, spec: string): string | null {
+  const base = join(dirname(from), spec.split('?')[0]);
+  for (const ext of EXTS) {
+    const p = base + ext;
+    if (/\.tsx?$/.test(p) && existsSync(join(ROOT, p)) && statSync(join(ROOT, p)).isFile()) return relative(ROOT, join(ROOT, p)).split('\\').join('/');
+  }
+  return null;
+}
+
+function readGraph(): Map<string, Edge[]> {
+  const graph = new Map<string, Edge[]>();
+  for (const file of ROOTS.flatMap((r) => sourceFiles(r))) {
+    const src = readFileSync(join(ROOT, file), 'utf8');
+    const info = ts.preProcessFile(src, true, true);
+    // a module loaded at run time (not `typeof import('…')` or `import('…').Type`, which are types)
+    const dynamic = new Set([...src.matchAll(/(?<!typeof\s*)\bimport\(\s*['"]([^'"]+)['"]\s*\)(?!\s*\.[A-Z])/g)].map((m) => m[1]));
+    const edges: Edge[] = [];
+    for (const imp of info.importedFiles) {
+      if (!imp.fileName.startsWith('.')) continue;
+      const to = resolveSpec(file, imp.fileName);
+      if (to) edges.push({ to, dynamic: dynamic.has(imp.fileName) });
+    }
+    graph.set(file, edges);
+  }
+  return graph;
+}
+
+/** Every strongly connected group of two or more files (or a file importing itself): each one is a cycle. */
+export function findCycles(graph: Map<string, string[]>): string[][] {
+  let index = 0;
+  const idx = new Map<string, number>();
+  const low = new Map<string, number>();
+  const stack: string[] = [];
+  const onStack = new Set<string>();
+  const cycles: string[][] = [];
+  const visit = (v: string): void => {
+    idx.set(v, index);
+    low.set(v, index++);
+    stack.push(v);
+    onStack.add(v);
+    for (const w of graph.get(v) ?? []) {
+      if (!idx.has(w)) {
+        visit(w);
+        low.set(v, Math.min(low.get(v)!, low.get(w)!));
+      } else if (onStack.has(w)) low.set(v, Math.min(low.get(v)!, idx.get(w)!));
+    }
+    if (low.get(v) === idx.get(v)) {
+      const group: string[] = [];
+      let w: string;
+      do {
+        w = stack.pop()!;
+        onStack.delete(w);
+        group.push(w);
+      } while (w !== v);
+      if (group.length > 1 || (graph.get(v) ?? []).includes(v)) cycles.push(group.sort());
+    }
+  };
+  for (const v of graph.keys()) if (!idx.has(v)) visit(v);
+  return cycles;
+}
+
+const APPS = ['server/kitting/', 'server/studio/', 'server/agents/'];
+
+describe('import graph', () => {
+  const graph = readGraph();
+  const plain = new Map([...graph].map(([k, v]) => [k, v.map((e) => e.to)]));
+
+  it('reads the whole code base', () => {
+    expect(graph.size).toBeGreaterThan(300);
+    expect(plain.get('server/kitting/app.ts')).toContain('server/core/http/registry.ts');
+  });
+
+  it('finds a cycle when there is one (the checker itself)', () => {
+    const g = new Map([
+      ['a', ['b']],
+      ['b', ['c']],
+      ['c', ['a']],
+      ['d', ['a']],
+    ]);
+    expect(findCycles(g)).toEqual([['a', 'b', 'c']]);
+    expect(findCycles(new Map([['a', ['b']], ['b', []]]))).toEqual([]);
+  });
+
+  it('has no circular import', () => {
+    expect(findCycles(plain)).toEqual([]);
+  });
+
+  it('loads no server module of its own lazily (no dynamic import of a relative path outside tests)', () => {
+    const lazy = [...graph]
+      .filter(([from]) => from.startsWith('server/') && !from.endsWith('.test.ts'))
+      .flatMap(([from, edges]) => edges.filter((e) => e.dynamic).map((e) => `${from} → ${e.to}`));
+    expect(lazy).toEqual([]);
+  });
+
+  it('keeps the server core free of any app (kitting, studio, agents)', () => {
+    const up = [...plain]
+      .filter(([from]) => from.startsWith('server/core/'))
+      .flatMap(([from, tos]) => tos.filter((to) => APPS.some((a) => to.startsWith(a))).map((to) => `${from} → ${to}`));
+    expect(up).toEqual([]);
+  });
+
+  it('keeps shared/ free of server and renderer, and the renderer free of server and electron', () => {
+    const bad = [...plain].flatMap(([from, tos]) =>
+      tos
+        .filter((to) => (from.startsWith('shared/') && (to.startsWith('server/') || to.startsWith('renderer/'))) || (from.startsWith('renderer/') && (to.startsWith('server/') || to.startsWith('electron/'))))
+        .map((to) => `${from} → ${to}`),
+    );
+    expect(bad).toEqual([]);
+  });
+});
