@@ -39,6 +39,7 @@ import { adminUserRoutes } from './admin/users.routes';
 import { adminPlatformRoutes } from './admin/platform.routes';
 import { adminContentRoutes } from './admin/content.routes';
 import { backupRoutes } from './admin/backups.routes';
+import { adminAffiliateRoutes } from './admin/affiliates.routes';
 import { workspaceRoutes } from './workspace/workspace.routes';
 import { billingRoutes } from './billing/billing.routes';
 import { affiliateRoutes } from './affiliate/affiliate.routes';
@@ -108,7 +109,7 @@ export function createAgentsApp(opts: AgentsAppOptions): { app: Express; ctx: Ag
   const router = express.Router();
   mountAgentRoutes(router, ctx, [...authRoutes(ctx), ...agentRoutes(ctx), ...sourceRoutes(ctx), ...chatRoutes(ctx), ...conversationRoutes(ctx), ...contactRoutes(ctx), ...leadRoutes(ctx), ...widgetRoutes(ctx), ...publicRoutes(ctx), ...insightRoutes(ctx), ...webhookRoutes(ctx, webhooks, outbound.allowPrivate), ...domainRoutes(ctx, opts.resolveCname ?? systemCnameResolver), ...settingsRoutes(ctx), ...campaignRoutes(ctx), ...channelRoutes(ctx), ...actionRoutes(ctx), ...integrationRoutes(ctx), ...callbackRoutes(ctx, opts.now)]);
   mountAgentRoutes(router, ctx, widgetScriptRoutes(ctx));
-  mountAgentRoutes(router, ctx, [...supportRoutes(ctx), ...adminUserRoutes(ctx), ...adminPlatformRoutes(ctx), ...adminContentRoutes(ctx), ...backupRoutes(ctx)]);
+  mountAgentRoutes(router, ctx, [...supportRoutes(ctx), ...adminUserRoutes(ctx), ...adminPlatformRoutes(ctx), ...adminContentRoutes(ctx), ...adminAffiliateRoutes(ctx), ...backupRoutes(ctx)]);
   mountAgentRoutes(router, ctx, [...workspaceRoutes(ctx), ...billingRoutes(ctx), ...affiliateRoutes(ctx)]);
   app.use(router);
   app.use('/api', (_req, _res, next) => next(new HttpError(404, 'Unknown API route')));
