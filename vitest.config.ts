@@ -17,6 +17,8 @@ export default defineConfig({
     hookTimeout: 30000,
     // Chromium for the browser tests and PostgreSQL for the `pg` pass, found or installed before any test file starts
     globalSetup: ['e2e/global-setup.ts', 'server/core/testing/pg-global-setup.ts'],
+    // Every success body a route sends in a test must parse against its route's response schema
+    setupFiles: ['server/core/testing/response-contracts.ts'],
     projects: [
       { extends: true, test: { name: 'sqlite', include: ALL } },
       // Every write is a round trip to PostgreSQL: bulk routes (1,000 devices) get more time than on SQLite.

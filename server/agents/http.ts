@@ -80,7 +80,7 @@ export function mountAgentRoutes(router: Router, ctx: AgentsContext, routes: Age
       return result ?? { ok: true };
     },
     invalid,
-    send: (res, result) => void res.status(200).json(result),
+    envelope: (result) => result,
   });
 }
 

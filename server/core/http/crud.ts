@@ -39,6 +39,15 @@ export interface CrudOptions<F extends FieldMap> {
   beforeDelete?: (tx: Tx, current: Doc) => Promise<void>;
   /** Rewrites the raw body before validation (e.g. the `customer` alias of `cust`). */
   preprocess?: (body: unknown) => unknown;
+  /** Success bodies of the four routes, from the collection's contract in shared/api/contracts. */
+  responses?: CrudResponses;
+}
+
+export interface CrudResponses {
+  list: z.ZodType;
+  create: z.ZodType;
+  update: z.ZodType;
+  remove: z.ZodType;
 }
 
 /** List, create, update and delete routes for a plain collection, per the contract's conventions. */
@@ -52,6 +61,7 @@ export function crudRoutes<F extends FieldMap>(o: CrudOptions<F>): RouteDef[] {
       method: 'get',
       path: o.listPath,
       auth: `${o.scope}:view`,
+      response: o.responses?.list,
       handler: async ({ app, ws }) => {
         const items = await app.store.list(ws, o.coll);
         if (o.sort) items.sort(o.sort);
@@ -63,6 +73,7 @@ export function crudRoutes<F extends FieldMap>(o: CrudOptions<F>): RouteDef[] {
       path: o.itemPath,
       auth: `${o.scope}:edit`,
       body: create,
+      response: o.responses?.create,
       handler: async ({ app, ws, body }) => {
         const doc = await app.store.transact(ws, async (tx) => {
           const id = await o.newId(tx, body);
@@ -79,6 +90,7 @@ export function crudRoutes<F extends FieldMap>(o: CrudOptions<F>): RouteDef[] {
       auth: `${o.scope}:edit`,
       params: idParams,
       body: patch,
+      response: o.responses?.update,
       handler: async ({ app, ws, params, body }) => {
         const doc = await app.store.transact(ws, async (tx) => {
           const current = await tx.get(o.coll, params.id);
@@ -99,6 +111,7 @@ export function crudRoutes<F extends FieldMap>(o: CrudOptions<F>): RouteDef[] {
       path: `${o.itemPath}/:id/delete`,
       auth: `${o.scope}:edit`,
       params: idParams,
+      response: o.responses?.remove,
       handler: async ({ app, ws, params }) => {
         await app.store.transact(ws, async (tx) => {
           if (o.beforeDelete) {

@@ -29,6 +29,10 @@ export interface RouteDef<P = unknown, Q = unknown, B = unknown> {
   params?: z.ZodType<P>;
   query?: z.ZodType<Q>;
   body?: z.ZodType<B>;
+  /** Schema of the success body (`{ok:true, ...}`), from the route's contract in shared/api/contracts. */
+  response?: z.ZodType<unknown>;
+  /** Content type of a route answering with a Reply (CSV, PDF, HTML) instead of the JSON envelope. */
+  produces?: string;
   handler: (ctx: RouteContext<P, Q, B>) => Promise<RouteResult> | RouteResult;
 }
 

@@ -25,6 +25,19 @@ export interface RouteShape {
   params?: z.ZodType<unknown>;
   query?: z.ZodType<unknown>;
   body?: z.ZodType<unknown>;
+  /** Schema of the success body as sent (the app's envelope included); checked in tests, exported as OpenAPI. */
+  response?: z.ZodType<unknown>;
+  /** Content type of a route that answers with a Reply (CSV, PDF, HTML) instead of the JSON envelope. */
+  produces?: string;
+}
+
+/** Called with each success body of a route that declares a response schema (installed by the test setup). */
+export type ResponseCheck = (route: RouteShape, body: unknown) => void;
+let responseCheck: ResponseCheck | null = null;
+
+/** Install (or remove, with null) the check of every success body against its route's response schema. */
+export function checkResponses(check: ResponseCheck | null): void {
+  responseCheck = check;
 }
 
 export interface ParsedInput {
@@ -41,8 +54,21 @@ export interface RoutePipeline<R extends RouteShape> {
   run: (route: R, input: ParsedInput, req: Request, res: Response) => Promise<RouteResult> | RouteResult;
   /** The app's own validation error (default: 400 `invalid request` with message and issues). */
   invalid?: (err: z.ZodError, value: unknown) => HttpError;
-  /** The app's own success envelope (default: `{ok:true, ...result}`). */
-  send?: (res: Response, result: Record<string, unknown>) => void;
+  /** The app's own success body (default: the envelope `{ok:true, ...result}`). */
+  envelope?: (result: Record<string, unknown>) => Record<string, unknown>;
+}
+
+const okEnvelope = (result: Record<string, unknown>): Record<string, unknown> => ({ ok: true, ...result });
+
+/** The body a Reply carries when it is JSON (e.g. a bare document outside the envelope), else undefined. */
+function replyJson(reply: Reply): unknown {
+  const type = Object.entries(reply.headers).find(([k]) => k.toLowerCase() === 'content-type')?.[1] ?? '';
+  if (!type.includes('json')) return undefined;
+  try {
+    return JSON.parse(String(reply.body));
+  } catch {
+    return undefined;
+  }
 }
 
 /** Refuse a second definition of the same method and path (checked at start). */
@@ -69,14 +95,26 @@ export function parseInput<T>(schema: z.ZodType<T> | undefined, value: unknown, 
   throw invalid(r.error, value);
 }
 
-export function send(res: Response, result: RouteResult): void {
+export function send(res: Response, result: RouteResult, envelope = okEnvelope): void {
   if (result instanceof Reply) {
     res.status(result.status);
     for (const [k, v] of Object.entries(result.headers)) res.setHeader(k, v);
     res.send(result.body);
     return;
   }
-  res.status(200).json({ ok: true, ...result });
+  res.status(200).json(envelope(result));
+}
+
+/** Hand a success body to the installed check (tests): the JSON the client reads, not the handler's object. */
+function checkResponse(route: RouteShape, result: RouteResult, envelope: (r: Record<string, unknown>) => Record<string, unknown>): void {
+  if (!responseCheck || !route.response) return;
+  if (result instanceof Reply) {
+    if (result.status >= 300) return;
+    const body = replyJson(result);
+    if (body !== undefined) responseCheck(route, body);
+    return;
+  }
+  responseCheck(route, JSON.parse(JSON.stringify(envelope(result))) as unknown);
 }
 
 /** Mount every route explicitly on the router, in list order: guard, parse, run, send. */
@@ -93,8 +131,9 @@ export function mountRouteList<R extends RouteShape>(router: Router, routes: rea
         };
         const result = await pipeline.run(route, input, req, res);
         if (res.headersSent || res.writableEnded) return;
-        if (pipeline.send && !(result instanceof Reply)) pipeline.send(res, result);
-        else send(res, result);
+        const envelope = pipeline.envelope ?? okEnvelope;
+        checkResponse(route, result, envelope);
+        send(res, result, envelope);
       } catch (err) {
         next(err);
       }

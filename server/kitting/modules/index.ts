@@ -8,6 +8,7 @@ import { customerRoutes, customerSchema, customersPlanCounted } from './customer
 import { deviceRoutes, deviceSchema } from './devices/devices.routes';
 import { devicesPlanCounted } from './devices/devices.service';
 import { healthRoutes } from './health/health.routes';
+import { openApiRoutes } from './health/openapi.routes';
 import { inquiryRoutes, inquirySchema } from './inquiries/inquiries.routes';
 import { jobRoutes, jobSchema } from './jobs/jobs.routes';
 import { staffSchema } from './shifts/staff.routes';
@@ -29,6 +30,7 @@ export const allRoutes: RouteDef[] = [
   ...operationsRoutes,
   ...accountsRoutes,
   ...syncRoutes,
+  ...openApiRoutes(() => allRoutes),
 ];
 
 /** Collections whose records count against a central tenant's plan (checked in each write's transaction). */

@@ -6,6 +6,7 @@ import { badRequest } from '../../../core/http/errors';
 import type { CountedCollection } from '../../../core/store/count-guard';
 import type { Doc } from '../../../core/store/types';
 import { collectionSchema, stamp } from '../../../core/http/collection-schema';
+import { customerResponses } from '../../../../shared/api/contracts/customers';
 
 export const CUSTOMERS = 'customers';
 /** Customers count against a central tenant's plan. */
@@ -71,6 +72,7 @@ const customerCrud = crudRoutes({
   listKey: 'customers',
   itemPath: '/api/customer',
   itemKey: 'customer',
+  responses: customerResponses,
   notFoundError: 'customer not found',
   fields: customerFields,
   newId: async () => randomId('cust-'),
@@ -126,6 +128,7 @@ export const customerRoutes = [
   defineRoute({
     method: 'get',
     path: '/api/renewals',
+    response: customerResponses.renewals,
     auth: 'sales:view',
     handler: async ({ app, ws }) => ({ renewals: renewalsOf(await app.store.list(ws, CUSTOMERS)) }),
   }),

@@ -5,6 +5,7 @@ import { badRequest, conflict, notFound } from '../../../core/http/errors';
 import type { Doc } from '../../../core/store/types';
 import { collectionSchema, derivedList, derivedObject, derivedText, stamp } from '../../../core/http/collection-schema';
 import { chipFor, completeDevice, DEFAULT_MDM, DEVICES } from './devices.service';
+import { deviceResponses } from '../../../../shared/api/contracts/devices';
 
 const deviceFields = {
   imei: text(40).optional(),
@@ -54,6 +55,7 @@ export const deviceRoutes = [
   defineRoute({
     method: 'get',
     path: '/api/devices',
+    response: deviceResponses.list,
     auth: 'ops:view',
     // The ledger can hold 100,000 rows: stream the stored JSON instead of parsing and re-serialising it.
     handler: async ({ app, ws }) => {
@@ -65,6 +67,7 @@ export const deviceRoutes = [
   defineRoute({
     method: 'post',
     path: '/api/device',
+    response: deviceResponses.create,
     auth: 'ops:edit',
     body: createDevice,
     handler: async ({ app, ws, body }) => {
@@ -81,6 +84,7 @@ export const deviceRoutes = [
   defineRoute({
     method: 'post',
     path: '/api/devices/bulk',
+    response: deviceResponses.bulk,
     auth: 'ops:edit',
     body: bulkBody,
     handler: async ({ app, ws, body }) => {
@@ -102,6 +106,7 @@ export const deviceRoutes = [
   defineRoute({
     method: 'post',
     path: '/api/device/:imei',
+    response: deviceResponses.update,
     auth: 'ops:edit',
     params: imeiParams,
     body: patchDevice,
@@ -121,6 +126,7 @@ export const deviceRoutes = [
   defineRoute({
     method: 'post',
     path: '/api/device/:imei/delete',
+    response: deviceResponses.remove,
     auth: 'ops:edit',
     params: imeiParams,
     handler: async ({ app, ws, params }) => {

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { defineRoute, Reply } from '../../../core/http/define-route';
 import { notFound } from '../../../core/http/errors';
 import type { Doc } from '../../../core/store/types';
+import { opsResponses } from '../../../../shared/api/contracts/ops';
 
 const idParams = z.object({ id: z.string().min(1).max(200) });
 
@@ -11,6 +12,7 @@ export const healthRoutes = [
   defineRoute({
     method: 'get',
     path: '/api/ping',
+    response: opsResponses.ping,
     auth: 'public',
     workspace: false,
     handler: () => ({ pong: Date.now(), mounted: true }),
@@ -18,6 +20,8 @@ export const healthRoutes = [
   defineRoute({
     method: 'get',
     path: '/healthz',
+    produces: 'application/json',
+    response: opsResponses.healthz,
     auth: 'public',
     workspace: false,
     // A load balancer takes a central process out of rotation while its database is unreachable (503).
@@ -30,12 +34,14 @@ export const healthRoutes = [
   defineRoute({
     method: 'get',
     path: '/api/ops/today',
+    response: opsResponses.today,
     auth: 'ops:view',
     handler: async ({ app, ws }) => ({ ops: await app.store.list(ws, 'ops') }),
   }),
   defineRoute({
     method: 'get',
     path: '/api/alerts',
+    response: opsResponses.alerts,
     auth: 'ops:view',
     handler: async ({ app, ws }) => {
       const alerts = await app.store.list(ws, 'alerts');
@@ -45,6 +51,7 @@ export const healthRoutes = [
   defineRoute({
     method: 'post',
     path: '/api/alert/:id/ack',
+    response: opsResponses.ack,
     auth: 'ops:edit',
     params: idParams,
     handler: async ({ app, ws, params }) => {

@@ -2,6 +2,7 @@ import { text } from '../../../../shared/fields';
 import { crudRoutes } from '../../../core/http/crud';
 import { declareSeries, issueNumber, mirrorField, padNumber } from '../../../core/store/series';
 import { collectionSchema, derivedText, stamp } from '../../../core/http/collection-schema';
+import { inquiryResponses } from '../../../../shared/api/contracts/work';
 
 export const INQUIRIES = 'inquiries';
 /** 5-digit inquiry ids (00012); inquiryId repeats the id. */
@@ -45,6 +46,7 @@ export const inquiryRoutes = crudRoutes({
   listKey: 'inquiries',
   itemPath: '/api/inquiry',
   itemKey: 'inquiry',
+  responses: inquiryResponses,
   notFoundError: 'inquiry not found',
   fields: inquiryFields,
   newId: async (tx) => (await issueNumber(tx, INQUIRY_NUMBERS)).value,

@@ -5,6 +5,7 @@ import { defineRoute } from '../../../core/http/define-route';
 import { badRequest, notFound } from '../../../core/http/errors';
 import { collectionSchema, derivedList } from '../../../core/http/collection-schema';
 import { changeJobDevices, JOB_DEVICES_MAX, JOB_STAGES, JobDeviceError, JOBS, moveJobDevices, releaseJobDevices } from './jobs.service';
+import { jobResponses } from '../../../../shared/api/contracts/work';
 
 export { JOB_STAGES };
 
@@ -34,6 +35,7 @@ export const jobRoutes = [
     listKey: 'jobs',
     itemPath: '/api/job',
     itemKey: 'job',
+    responses: jobResponses,
     notFoundError: 'job not found',
     fields: jobFields,
     newId: async () => randomId('job-'),
@@ -44,6 +46,7 @@ export const jobRoutes = [
   defineRoute({
     method: 'post',
     path: '/api/job/:id/devices',
+    response: jobResponses.devices,
     auth: 'ops:edit',
     params: z.object({ id: z.string().min(1).max(200) }),
     body: devicesBody,

@@ -2,6 +2,7 @@ import { bool, oneOf, text } from '../../../../shared/fields';
 import { crudRoutes } from '../../../core/http/crud';
 import { declareSeries, issueNumber, padNumber } from '../../../core/store/series';
 import { collectionSchema, stamp } from '../../../core/http/collection-schema';
+import { shipmentResponses } from '../../../../shared/api/contracts/work';
 
 export const SHIPMENTS = 'shipments';
 /** SHP-1001, SHP-1002, … */
@@ -36,6 +37,7 @@ export const shipmentRoutes = crudRoutes({
   listKey: 'shipments',
   itemPath: '/api/shipment',
   itemKey: 'shipment',
+  responses: shipmentResponses,
   notFoundError: 'shipment not found',
   fields: shipmentFields,
   newId: async (tx) => (await issueNumber(tx, SHIPMENT_NUMBERS)).value,

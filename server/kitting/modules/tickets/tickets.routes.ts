@@ -7,6 +7,7 @@ import { declareSeries, issueNumber } from '../../../core/store/series';
 import type { Tx } from '../../../core/store/types';
 import { declareLookup } from '../../../core/store/lookups';
 import { collectionSchema, derivedText, stamp } from '../../../core/http/collection-schema';
+import { ticketResponses } from '../../../../shared/api/contracts/work';
 
 export const TICKETS = 'tickets';
 export const TICKET_MESSAGES = 'ticketMessages';
@@ -72,6 +73,7 @@ const ticketCrud = crudRoutes({
   listKey: 'tickets',
   itemPath: '/api/ticket',
   itemKey: 'ticket',
+  responses: ticketResponses,
   notFoundError: 'ticket not found',
   preprocess: aliasCustomer,
   fields: ticketFields,
@@ -89,6 +91,7 @@ export const ticketRoutes = [
   defineRoute({
     method: 'get',
     path: '/api/ticket/:id/messages',
+    response: ticketResponses.messages,
     auth: 'support:view',
     params: idParams,
     handler: async ({ app, ws, params }) => {
@@ -99,6 +102,7 @@ export const ticketRoutes = [
   defineRoute({
     method: 'post',
     path: '/api/ticket/:id/message',
+    response: ticketResponses.message,
     auth: 'support:edit',
     params: idParams,
     body: messageBody,

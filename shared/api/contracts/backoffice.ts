@@ -1,6 +1,6 @@
 /** Wire schemas of the back-office screens: capacity, DaaS, store, trade-in, reports, compliance, integrations. */
 import { z } from 'zod';
-import { num, optStr, str } from './primitives';
+import { num, optStr, str } from '../primitives';
 
 // ---- Back office: capacity, DaaS, store, trade-in, reports, compliance, integrations ----
 const money = num.optional();

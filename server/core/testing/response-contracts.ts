@@ -1,0 +1,28 @@
+import { afterAll, afterEach } from 'vitest';
+import { checkResponses } from '../http/route-core';
+
+/**
+ * Test setup (every test file): each success body a route sends is parsed against the response
+ * schema of its contract; a body that does not fit fails the test that caused it.
+ */
+const violations: string[] = [];
+
+checkResponses((route, body) => {
+  const parsed = route.response?.safeParse(body);
+  if (!parsed || parsed.success) return;
+  const issues = parsed.error.issues.map((i) => `${i.path.join('.') || '(body)'}: ${i.message}`).join('; ');
+  violations.push(`${route.method.toUpperCase()} ${route.path}: ${issues}`);
+});
+
+/** The violations recorded since the last call (a test that provokes one on purpose takes it here). */
+export function takeViolations(): string[] {
+  return violations.splice(0);
+}
+
+function failOnViolations(): void {
+  const found = takeViolations();
+  if (found.length) throw new Error(`success body outside its route's response schema:\n${found.join('\n')}`);
+}
+
+afterEach(failOnViolations);
+afterAll(failOnViolations);

@@ -1,0 +1,50 @@
+/** Wire contract of health, operations board, alerts and metrics (kitting-api.md section 4). */
+import { z } from 'zod';
+import { crudResponses, num, ok, okItem, okList, optStr, str } from '../primitives';
+
+export const Alert = z.looseObject({
+  id: str,
+  label: optStr,
+  late: z.boolean().optional(),
+  ack: z.boolean().optional(),
+  acked: num.optional(),
+  chip: optStr,
+  chipLabel: optStr,
+  what: optStr,
+  detail: optStr,
+  action: z.looseObject({ label: optStr, danger: z.boolean().optional(), toast: optStr }).optional(),
+});
+export type Alert = z.infer<typeof Alert>;
+
+export const OpsRow = z.looseObject({
+  id: str,
+  time: optStr,
+  chip: optStr,
+  chipLabel: optStr,
+  title: optStr,
+  detail: optStr,
+  status: optStr,
+  statusColor: optStr,
+});
+export type OpsRow = z.infer<typeof OpsRow>;
+
+const Figure = z.looseObject({ display: z.union([str, num]).optional(), unit: optStr, computed: z.boolean().optional(), reason: optStr });
+export const MetricsOverview = z.looseObject({
+  month: optStr,
+  revenueForecast: Figure.optional(),
+  mrr: Figure.optional(),
+  pipeline: Figure.optional(),
+  kittingMonth: Figure.optional(),
+  grossMargin: Figure.optional(),
+  recurringCustomers: Figure.optional(),
+});
+export type MetricsOverview = z.infer<typeof MetricsOverview>;
+
+/** Success bodies of the health, operations board and alert routes. */
+export const opsResponses = {
+  ping: ok({ pong: num, mounted: z.literal(true) }),
+  healthz: z.looseObject({ status: z.enum(['ok', 'unavailable']), database: z.looseObject({ kind: str, reachable: z.boolean() }) }),
+  today: okList('ops', OpsRow),
+  alerts: ok({ alerts: z.array(Alert), lateCount: num }),
+  ack: okItem('alert', Alert),
+};
