@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { defineRoute, Reply } from '../../../core/http/define-route';
-import { notFound } from '../../../core/http/errors';
+import { notFound, unavailable } from '../../../core/errors';
 import type { Doc } from '../../../core/store/types';
 import { opsResponses } from '../../../../shared/api/contracts/ops';
 
