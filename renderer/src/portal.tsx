@@ -82,8 +82,8 @@ function Portal() {
   const state = useLoad(() => (token ? api.portalView(token) : Promise.reject(new ApiError('GET', '/api/portal/view', 401, 'portal_link_invalid'))));
   if (state.error) {
     const e = state.error;
-    if (e instanceof ApiError && (e.error === 'portal_link_invalid' || e.status === 401)) return <Invalid title="このリンクは無効です" text="リンクの有効期限が切れているか、取り消されています。" />;
-    if (e instanceof ApiError && (e.error === 'portal_not_found' || e.status === 404)) return <Invalid title="ポータルが見つかりません" text={describeError(e)} />;
+    if (e instanceof ApiError && (e.is('portal_link_invalid') || e.status === 401)) return <Invalid title="このリンクは無効です" text="リンクの有効期限が切れているか、取り消されています。" />;
+    if (e instanceof ApiError && (e.is('portal_not_found') || e.status === 404)) return <Invalid title="ポータルが見つかりません" text={describeError(e)} />;
     return <Invalid title="ポータルを表示できません" text={describeError(e)} />;
   }
   return (

@@ -8,6 +8,7 @@ import { createUserWithWorkspace, listMembers, loginWorkspace, membership, normE
 import { checkAllowance } from './billing';
 import { nowIso, stmt } from './db';
 import { studioRoute } from './route';
+import { studioResponses } from '../../shared/api/contracts/studio';
 
 const email = z.string().trim().toLowerCase().email().max(254);
 const password = z.string().min(8, 'password must be at least 8 characters').max(200);
@@ -17,7 +18,7 @@ const assignable = z.enum(['editor', 'viewer', 'client']);
 
 export const accountRoutes = [
   studioRoute<unknown, unknown, { email: string; password: string; workspace?: string }>({
-    method: 'post', path: '/api/auth/register', auth: 'PUBLIC',
+    method: 'post', path: '/api/auth/register', auth: 'PUBLIC', response: studioResponses.register,
     body: z.object({ email, password, workspace: z.string().trim().min(1).max(120).optional() }),
     handler: async ({ body, req, app }) => {
       app.limits.register.hit(req.ip ?? 'unknown', 'too many registrations from this address');
@@ -28,7 +29,7 @@ export const accountRoutes = [
     },
   }),
   studioRoute<unknown, unknown, { email: string; password: string; workspace_id?: number }>({
-    method: 'post', path: '/api/auth/login', auth: 'PUBLIC',
+    method: 'post', path: '/api/auth/login', auth: 'PUBLIC', response: studioResponses.login,
     body: z.object({ email, password: z.string().min(1).max(200), workspace_id: z.coerce.number().int().positive().optional() }),
     handler: async ({ body, req, app }) => {
       app.limits.login.hit(`${req.ip ?? 'unknown'}|${body.email}`, 'too many login attempts, try again later');
@@ -44,7 +45,7 @@ export const accountRoutes = [
     },
   }),
   studioRoute({
-    method: 'get', path: '/api/me', auth: 'AUTH',
+    method: 'get', path: '/api/me', auth: 'AUTH', response: studioResponses.me,
     handler: ({ caller, app }) => ({
       user: { id: caller.uid, email: caller.email },
       workspace: workspaceInfo(app.db, caller.ws),
@@ -55,11 +56,11 @@ export const accountRoutes = [
 
   // Members (seats)
   studioRoute({
-    method: 'get', path: '/api/workspace/members', auth: 'AUTH',
+    method: 'get', path: '/api/workspace/members', auth: 'AUTH', response: studioResponses.members,
     handler: ({ caller, app }) => ({ members: listMembers(app.db, caller.ws) }),
   }),
   studioRoute<unknown, unknown, { email: string; role: 'editor' | 'viewer' | 'client' }>({
-    method: 'post', path: '/api/workspace/members', auth: 'OWNER_PERSON',
+    method: 'post', path: '/api/workspace/members', auth: 'OWNER_PERSON', response: studioResponses.members,
     body: z.object({ email, role: assignable }),
     handler: ({ caller, body, app }) => {
       const user = userByEmail(app.db, body.email);
@@ -73,7 +74,7 @@ export const accountRoutes = [
     },
   }),
   studioRoute<{ user_id: number }, unknown, { role: 'editor' | 'viewer' | 'client' }>({
-    method: 'patch', path: '/api/workspace/members/:user_id', auth: 'OWNER_PERSON',
+    method: 'patch', path: '/api/workspace/members/:user_id', auth: 'OWNER_PERSON', response: studioResponses.members,
     params: userIdParam, body: z.object({ role: assignable }),
     handler: ({ caller, params, body, app }) => {
       const role = membership(app.db, caller.ws, params.user_id);
@@ -84,7 +85,7 @@ export const accountRoutes = [
     },
   }),
   studioRoute<{ user_id: number }>({
-    method: 'delete', path: '/api/workspace/members/:user_id', auth: 'OWNER_PERSON', params: userIdParam,
+    method: 'delete', path: '/api/workspace/members/:user_id', auth: 'OWNER_PERSON', params: userIdParam, response: studioResponses.members,
     handler: ({ caller, params, app }) => {
       const role = membership(app.db, caller.ws, params.user_id);
       if (!role) throw notFound('member not found');
@@ -96,7 +97,7 @@ export const accountRoutes = [
 
   // API keys: minted, listed without secrets, revoked; never by an API key
   studioRoute({
-    method: 'get', path: '/api/settings/api-keys', auth: 'OWNER_PERSON',
+    method: 'get', path: '/api/settings/api-keys', auth: 'OWNER_PERSON', response: studioResponses.keys,
     handler: ({ caller, app }) => {
       const rows = stmt(app.db, 'SELECT id, prefix, name, created_at, last_used_at, revoked_at FROM api_keys WHERE workspace_id = ? ORDER BY created_at, id')
         .all(caller.ws) as { id: string; prefix: string; name: string; created_at: string; last_used_at: string | null; revoked_at: string | null }[];
@@ -104,7 +105,7 @@ export const accountRoutes = [
     },
   }),
   studioRoute<unknown, unknown, { name: string }>({
-    method: 'post', path: '/api/settings/api-keys', auth: 'OWNER_PERSON',
+    method: 'post', path: '/api/settings/api-keys', auth: 'OWNER_PERSON', response: studioResponses.mintKey,
     body: z.object({ name: z.string().trim().min(1).max(80) }),
     handler: ({ caller, body, app }) => {
       const minted = mintApiKey(API_KEY_LABEL);
@@ -115,7 +116,7 @@ export const accountRoutes = [
     },
   }),
   studioRoute<{ id: string }>({
-    method: 'post', path: '/api/settings/api-keys/:id/revoke', auth: 'OWNER_PERSON', params: idParam,
+    method: 'post', path: '/api/settings/api-keys/:id/revoke', auth: 'OWNER_PERSON', params: idParam, response: studioResponses.revokeKey,
     handler: ({ caller, params, app }) => {
       const r = stmt(app.db, 'UPDATE api_keys SET revoked_at = COALESCE(revoked_at, ?) WHERE id = ? AND workspace_id = ?').run(nowIso(), params.id, caller.ws);
       if (r.changes === 0) throw notFound('api key not found');

@@ -22,9 +22,10 @@ import { LocalPlatform } from './platform/local';
 import type { Platform } from './platform/platform';
 import { QueueClient } from './platform/queue-client';
 import { mountStudioRoutes, type StudioRoute } from './route';
+import { studioOpenApiRoutes } from './openapi.routes';
 
 export const CLI_FILE = join(dirname(fileURLToPath(import.meta.url)), 'cli', 'studio.js');
-export const studioRoutes: StudioRoute[] = [...accountRoutes, ...billingRoutes, ...jobRoutes];
+export const studioRoutes: StudioRoute[] = [...accountRoutes, ...billingRoutes, ...jobRoutes, ...studioOpenApiRoutes(() => studioRoutes)];
 
 /** The HS256 key: STUDIO_JWT_SECRET, else one generated into the data folder on first start. */
 function jwtKey(config: StudioConfig): Uint8Array {

@@ -8,6 +8,7 @@ import {
 import { analyzeInfluencer } from './influencers';
 import { nowIso, stmt } from './db';
 import { studioRoute } from './route';
+import { studioResponses } from '../../shared/api/contracts/studio';
 
 const workspaceId = z.coerce.number().int().positive();
 function requireWorkspace(db: import('./db').StudioDb, ws: number): void {
@@ -16,11 +17,11 @@ function requireWorkspace(db: import('./db').StudioDb, ws: number): void {
 
 export const billingRoutes = [
   studioRoute({
-    method: 'get', path: '/api/billing', auth: 'AUTH',
+    method: 'get', path: '/api/billing', auth: 'AUTH', response: studioResponses.billing,
     handler: ({ caller, app }) => billingState(app, caller.ws),
   }),
   studioRoute<unknown, unknown, { plan: PlanName }>({
-    method: 'post', path: '/api/billing/plan', auth: 'OWNER_PERSON',
+    method: 'post', path: '/api/billing/plan', auth: 'OWNER_PERSON', response: studioResponses.billing,
     body: z.object({ plan: z.enum(PLAN_NAMES as [PlanName, ...PlanName[]]) }),
     handler: ({ caller, body, app }) => {
       stmt(app.db, 'UPDATE workspaces SET plan = ? WHERE id = ?').run(body.plan, caller.ws);
@@ -30,14 +31,14 @@ export const billingRoutes = [
 
   // Posts
   studioRoute({
-    method: 'get', path: '/api/posts', auth: 'AUTH',
+    method: 'get', path: '/api/posts', auth: 'AUTH', response: studioResponses.posts,
     handler: ({ caller, app }) => ({
       posts: stmt(app.db, 'SELECT id, title, body, scheduled_at, created_by, created_at FROM posts WHERE workspace_id = ? ORDER BY created_at DESC, id DESC')
         .all(caller.ws),
     }),
   }),
   studioRoute<unknown, unknown, { title: string; body: string; scheduled_at?: string }>({
-    method: 'post', path: '/api/posts', auth: 'WRITE',
+    method: 'post', path: '/api/posts', auth: 'WRITE', response: studioResponses.post,
     body: z.object({
       title: z.string().trim().min(1).max(200),
       body: z.string().max(20_000),
@@ -60,7 +61,7 @@ export const billingRoutes = [
 
   // Influencer analysis: credits are always hard-checked here
   studioRoute<unknown, unknown, { handle: string; platform?: string; url?: string }>({
-    method: 'post', path: '/api/influencers/analyze', auth: 'WRITE',
+    method: 'post', path: '/api/influencers/analyze', auth: 'WRITE', response: studioResponses.analyze,
     body: z.object({ handle: z.string().trim().min(1).max(100), platform: z.string().trim().max(40).optional(), url: z.url().max(500).optional() }),
     handler: ({ caller, body, app }) => {
       const balance = app.db.transaction(() => {
@@ -76,7 +77,7 @@ export const billingRoutes = [
 
   // Operator routes
   studioRoute<unknown, unknown, { workspace_id: number; amount: number; note?: string }>({
-    method: 'post', path: '/api/admin/credits', auth: 'ADMIN',
+    method: 'post', path: '/api/admin/credits', auth: 'ADMIN', response: studioResponses.credits,
     body: z.object({ workspace_id: workspaceId, amount: z.number().int().refine((n) => n !== 0, 'amount must not be 0'), note: z.string().max(200).optional() }),
     handler: ({ body, app }) => {
       requireWorkspace(app.db, body.workspace_id);
@@ -85,7 +86,7 @@ export const billingRoutes = [
     },
   }),
   studioRoute<unknown, unknown, { workspace_id: number; scope: string; surface?: Surface; expires_at?: string }>({
-    method: 'post', path: '/api/admin/passes', auth: 'ADMIN',
+    method: 'post', path: '/api/admin/passes', auth: 'ADMIN', response: studioResponses.pass,
     body: z
       .object({
         workspace_id: workspaceId,
@@ -101,7 +102,7 @@ export const billingRoutes = [
     },
   }),
   studioRoute<unknown, unknown, { user_id: number; suspended: boolean }>({
-    method: 'post', path: '/api/admin/suspend', auth: 'ADMIN',
+    method: 'post', path: '/api/admin/suspend', auth: 'ADMIN', response: studioResponses.suspend,
     body: z.object({ user_id: z.coerce.number().int().positive(), suspended: z.boolean() }),
     handler: ({ body, app }) => {
       const r = stmt(app.db, 'UPDATE users SET suspended = ? WHERE id = ?').run(body.suspended ? 1 : 0, body.user_id);
@@ -110,7 +111,7 @@ export const billingRoutes = [
     },
   }),
   studioRoute({
-    method: 'post', path: '/api/cron/monthly-reset', auth: 'CRON',
+    method: 'post', path: '/api/cron/monthly-reset', auth: 'CRON', response: studioResponses.monthlyReset,
     handler: ({ app }) => ({ workspaces: startNextMonth(app.db) }),
   }),
 ];

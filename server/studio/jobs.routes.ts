@@ -3,6 +3,7 @@ import { CATALOG, PRESETS, catalogView, type GenerationRequest } from './catalog
 import { cancelJob, pollJob, pollUnfinished, quote, submitJob } from './jobs';
 import { listMedia, saveJob } from './library';
 import { studioRoute } from './route';
+import { studioResponses } from '../../shared/api/contracts/studio';
 
 export const generationBody = z.object({
   model: z.string().trim().min(1).max(120),
@@ -13,35 +14,35 @@ export const generationBody = z.object({
 const jobParam = z.object({ id: z.string().min(1).max(80) });
 
 export const jobRoutes = [
-  studioRoute({ method: 'get', path: '/api/hf/catalog', auth: 'AUTH', handler: () => ({ models: catalogView() }) }),
+  studioRoute({ method: 'get', path: '/api/hf/catalog', auth: 'AUTH', response: studioResponses.catalog, handler: () => ({ models: catalogView() }) }),
   studioRoute({
-    method: 'get', path: '/api/hf/models', auth: 'AUTH',
+    method: 'get', path: '/api/hf/models', auth: 'AUTH', response: studioResponses.models,
     handler: () => ({ models: CATALOG.map((m) => ({ id: m.id, name: m.name, surface: m.surface, price: catalogView().find((c) => c.id === m.id)?.price })) }),
   }),
-  studioRoute({ method: 'get', path: '/api/hf/presets', auth: 'AUTH', handler: () => ({ presets: PRESETS }) }),
+  studioRoute({ method: 'get', path: '/api/hf/presets', auth: 'AUTH', response: studioResponses.presets, handler: () => ({ presets: PRESETS }) }),
   studioRoute<unknown, unknown, GenerationRequest>({
-    method: 'post', path: '/api/hf/quote', auth: 'AUTH', body: generationBody,
+    method: 'post', path: '/api/hf/quote', auth: 'AUTH', response: studioResponses.quote, body: generationBody,
     handler: ({ caller, body, app }) => ({ quote: quote(app, caller.ws, body) }),
   }),
   studioRoute<unknown, unknown, GenerationRequest>({
-    method: 'post', path: '/api/hf/generate', auth: 'WRITE', body: generationBody,
+    method: 'post', path: '/api/hf/generate', auth: 'WRITE', response: studioResponses.generate, body: generationBody,
     handler: ({ caller, body, app }) => submitJob(app, caller, body),
   }),
   studioRoute<{ id: string }>({
-    method: 'get', path: '/api/hf/jobs/:id', auth: 'AUTH', params: jobParam,
+    method: 'get', path: '/api/hf/jobs/:id', auth: 'AUTH', response: studioResponses.job, params: jobParam,
     handler: async ({ caller, params, app }) => ({ job: await pollJob(app, caller.ws, params.id) }),
   }),
   studioRoute<{ id: string }>({
-    method: 'post', path: '/api/hf/jobs/:id/save', auth: 'WRITE', params: jobParam,
+    method: 'post', path: '/api/hf/jobs/:id/save', auth: 'WRITE', response: studioResponses.save, params: jobParam,
     handler: async ({ caller, params, app }) => {
       const saved = await saveJob(app, caller.ws, params.id);
       return { media: saved[0], items: saved };
     },
   }),
   studioRoute<{ id: string }>({
-    method: 'post', path: '/api/hf/jobs/:id/cancel', auth: 'WRITE', params: jobParam,
+    method: 'post', path: '/api/hf/jobs/:id/cancel', auth: 'WRITE', response: studioResponses.job, params: jobParam,
     handler: async ({ caller, params, app }) => ({ job: await cancelJob(app, caller.ws, params.id) }),
   }),
-  studioRoute({ method: 'get', path: '/api/media', auth: 'AUTH', handler: ({ caller, app }) => ({ media: listMedia(app, caller.ws) }) }),
-  studioRoute({ method: 'post', path: '/api/cron/poll', auth: 'CRON', handler: ({ app }) => pollUnfinished(app) }),
+  studioRoute({ method: 'get', path: '/api/media', auth: 'AUTH', response: studioResponses.media, handler: ({ caller, app }) => ({ media: listMedia(app, caller.ws) }) }),
+  studioRoute({ method: 'post', path: '/api/cron/poll', auth: 'CRON', response: studioResponses.poll, handler: ({ app }) => pollUnfinished(app) }),
 ];

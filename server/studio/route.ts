@@ -30,6 +30,10 @@ export interface StudioRoute<P = unknown, Q = unknown, B = unknown> {
   params?: z.ZodType<P>;
   query?: z.ZodType<Q>;
   body?: z.ZodType<B>;
+  /** Schema of the success body (`{ok:true, ...}`), from shared/api/contracts/studio.ts. */
+  response?: z.ZodType<unknown>;
+  /** Content type(s) of a route answering with a Reply instead of the JSON envelope. */
+  produces?: string | readonly string[];
   handler: (ctx: StudioRouteContext<P, Q, B>) => Promise<RouteResult> | RouteResult;
 }
 

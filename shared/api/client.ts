@@ -5,6 +5,7 @@
  */
 import { z } from 'zod';
 import * as S from './schemas';
+import { errorText, type ApiErrorCode } from './contracts/errors';
 
 export type HttpMethod = 'GET' | 'POST' | 'PUT';
 type Query = Record<string, string | number | undefined | null>;
@@ -28,31 +29,17 @@ export class ApiError extends Error {
     return typeof m === 'string' && m.trim() !== '' ? m : null;
   }
 
+  /** The contract's error code of this failure (`error`, or `code` where the body names one). */
+  is(code: ApiErrorCode): boolean {
+    return this.error === code || this.body?.code === code;
+  }
+
   /** True when the server has no such route yet (an API that has not landed). */
   get missingRoute(): boolean {
     return this.status === 404 && this.error === 'not_found' && /^no route/.test(this.serverMessage ?? '');
   }
 }
 
-const KNOWN_ERRORS: Record<string, string> = {
-  portal_link_invalid: 'このリンクは無効です。期限切れか、取り消された可能性があります。',
-  portal_not_found: 'このポータルは見つかりません。',
-  portal_unpublished: 'このポータルは現在公開されていません。',
-  message_required: '本文を入力してください。',
-  ticket_not_created: 'チケットを作成できませんでした。時間をおいて再度お試しください。',
-  quote_inconsistent: '見積の金額が一致しません。明細を確認してください。',
-  customer_required: '顧客を選択してください。',
-  customer_not_found: '指定の顧客が見つかりません。',
-  unauthorized: '認証が必要です。もう一度サインインしてください。',
-  'no draft': '適用できる下書きがありません。',
-  'unknown snapshot': '指定の履歴が見つかりません。',
-  'alert not found': 'このアラートは見つかりません（削除された可能性があります）。',
-  'device not found': 'この端末は台帳にありません。',
-  'job not found': 'この案件カードは見つかりません。',
-  'ticket not found': 'このチケットは見つかりません。',
-  'device already exists': 'このIMEIはすでに台帳に登録されています。',
-  'qty required': '台数を1〜1000で指定してください。',
-};
 
 const JAPANESE = /[\u3040-\u30ff\u4e00-\u9fff]/;
 
@@ -70,7 +57,8 @@ export function describeError(err: unknown): string {
     if (err.status === 0) return 'サーバーに接続できません。サーバーが起動しているか、ネットワークを確認してください。';
     if (err.missingRoute) return `この機能のAPI（${err.method} ${err.path}）はまだこのサーバーに実装されていません。`;
     if (err.error === 'bad_response') return `サーバーの応答の形式が想定と異なります（${err.method} ${err.path}）。`;
-    const known = KNOWN_ERRORS[err.error];
+    const code = typeof err.body?.code === 'string' ? err.body.code : null;
+    const known = errorText(err.error) ?? (code ? errorText(code) : undefined);
     if (err.serverMessage && JAPANESE.test(err.serverMessage)) return plainMessage(err.serverMessage);
     if (known) return known;
     if (JAPANESE.test(err.error)) return err.error;
@@ -160,7 +148,7 @@ export function createApiClient(opts: ApiClientOptions = {}) {
     opsToday: () => get('/api/ops/today', S.opsResponses.today),
     alerts: () => get('/api/alerts', S.opsResponses.alerts),
     ackAlert: (id: string) => post(`/api/alert/${e(id)}/ack`, S.opsResponses.ack),
-    syncStatus: () => get('/api/sync/status', S.AnyRecord),
+    syncStatus: () => get('/api/sync/status', S.syncResponses.status),
 
     devices: () => get('/api/devices', S.deviceResponses.list),
     createDevice: (d: S.DeviceCreate) => post('/api/device', S.deviceResponses.create, d),
@@ -197,119 +185,119 @@ export function createApiClient(opts: ApiClientOptions = {}) {
     deleteCustomer: (id: string) => post(`/api/customer/${e(id)}/delete`, S.customerResponses.remove),
     renewals: () => get('/api/renewals', S.customerResponses.renewals),
 
-    certs: () => get('/api/certs', list('certs', S.ErasureCert)),
-    cert: (no: string) => get(`/api/cert/${e(no)}`, ok({ cert: S.ErasureCert })),
-    issueCert: (c: S.CertInput) => post('/api/cert', ok({ cert: S.ErasureCert }), c),
+    certs: () => get('/api/certs', S.certResponses.list),
+    cert: (no: string) => get(`/api/cert/${e(no)}`, S.certResponses.one),
+    issueCert: (c: S.CertInput) => post('/api/cert', S.certResponses.issue, c),
     certPdfUrl: (no: string) => url(`/api/cert/${e(no)}/pdf`),
 
-    labelTemplates: () => get('/api/labels/templates', list('templates', S.LabelTemplate)),
+    labelTemplates: () => get('/api/labels/templates', S.labelResponses.templates),
     saveLabelTemplate: (t: { id?: string; name: string; size: S.LabelSize; fields: Record<S.LabelField, boolean>; ts?: number }) =>
-      post('/api/labels/template', ok({ template: S.LabelTemplate }), t),
-    deleteLabelTemplate: (id: string) => post(`/api/labels/template/${e(id)}/delete`, empty),
-    labelLog: () => get('/api/labels/log', list('log', S.LabelLogEntry)),
-    addLabelLog: (entry: { size: S.LabelSize; count: number; date: string; ts: number }) => post('/api/labels/log', ok({ entry: S.LabelLogEntry }), entry),
+      post('/api/labels/template', S.labelResponses.save, t),
+    deleteLabelTemplate: (id: string) => post(`/api/labels/template/${e(id)}/delete`, S.labelResponses.remove),
+    labelLog: () => get('/api/labels/log', S.labelResponses.log),
+    addLabelLog: (entry: { size: S.LabelSize; count: number; date: string; ts: number }) => post('/api/labels/log', S.labelResponses.addLog, entry),
 
-    quoteCatalog: () => get('/api/quote/catalog', ok({ catalog: ok({ initial: z.array(S.QuoteLine), running: z.array(S.QuoteLine) }) })),
-    newQuote: (q: { custId?: string; cust?: string; devices?: number; pattern?: string }) => get('/api/quote/new', ok({ quote: S.Quote }), q),
-    quotes: () => get('/api/quotes', list('quotes', S.Quote)),
-    quote: (id: string) => get(`/api/quote/${e(id)}`, ok({ quote: S.Quote })),
-    previewQuote: (q: S.QuoteInput) => post('/api/quote/preview', ok({ quote: S.Quote, csv: z.string().optional() }), q),
-    createQuote: (q: S.QuoteInput) => post('/api/quote', ok({ quote: S.Quote }), q),
-    updateQuote: (id: string, q: Partial<S.QuoteInput>) => post(`/api/quote/${e(id)}`, ok({ quote: S.Quote }), q),
-    issueQuote: (id: string) => post(`/api/quote/${e(id)}/issue`, ok({ quote: S.Quote })),
+    quoteCatalog: () => get('/api/quote/catalog', S.quoteResponses.catalog),
+    newQuote: (q: { custId?: string; cust?: string; devices?: number; pattern?: string }) => get('/api/quote/new', S.quoteResponses.fresh, q),
+    quotes: () => get('/api/quotes', S.quoteResponses.list),
+    quote: (id: string) => get(`/api/quote/${e(id)}`, S.quoteResponses.one),
+    previewQuote: (q: S.QuoteInput) => post('/api/quote/preview', S.quoteResponses.preview, q),
+    createQuote: (q: S.QuoteInput) => post('/api/quote', S.quoteResponses.one, q),
+    updateQuote: (id: string, q: Partial<S.QuoteInput>) => post(`/api/quote/${e(id)}`, S.quoteResponses.one, q),
+    issueQuote: (id: string) => post(`/api/quote/${e(id)}/issue`, S.quoteResponses.issue),
     quoteCsvUrl: (id: string) => url(`/api/quote/${e(id)}/csv`),
 
-    invoices: () => get('/api/invoices', list('invoices', S.Invoice)),
-    createInvoice: (i: Partial<S.Invoice>) => post('/api/invoice', ok({ invoice: S.Invoice }), i),
-    updateInvoice: (id: string, i: Partial<S.Invoice>) => post(`/api/invoice/${e(id)}`, ok({ invoice: S.Invoice }), i),
-    issueInvoices: (month?: string) => post('/api/invoices/issue', ok({ count: z.number() }), month ? { month } : {}),
-    billingSummary: () => get('/api/billing/summary', ok({ summary: S.BillingSummary })),
+    invoices: () => get('/api/invoices', S.invoiceResponses.list),
+    createInvoice: (i: Partial<S.Invoice>) => post('/api/invoice', S.invoiceResponses.one, i),
+    updateInvoice: (id: string, i: Partial<S.Invoice>) => post(`/api/invoice/${e(id)}`, S.invoiceResponses.one, i),
+    issueInvoices: (month?: string) => post('/api/invoices/issue', S.invoiceResponses.issue, month ? { month } : {}),
+    billingSummary: () => get('/api/billing/summary', S.invoiceResponses.summary),
 
-    shifts: () => get('/api/shifts', ok({ grid: S.Grid, clock: z.record(z.string(), S.ClockRow).optional(), draft: S.ShiftDraft.nullable().optional() })),
-    stageShiftDraft: (grid: S.Grid) => post('/api/shifts/draft', ok({ draft: S.ShiftDraft }), { grid }),
-    applyShiftDraft: () => post('/api/shifts/draft/apply', ok({ grid: S.Grid })),
-    discardShiftDraft: () => post('/api/shifts/draft/discard', ok({ discarded: z.boolean() })),
-    shiftHistory: () => get('/api/shifts/history', list('history', S.RosterSnapshot)),
-    restoreShifts: (hid: string) => post(`/api/shifts/restore/${e(hid)}`, ok({ grid: S.Grid })),
-    staff: () => get('/api/staff', list('staff', S.Staff)),
-    punch: (staffId: string, dir?: 'in' | 'out') => post(`/api/timeclock/${e(staffId)}/punch`, ok({ row: S.ClockRow }), dir ? { dir } : {}),
+    shifts: () => get('/api/shifts', S.shiftResponses.roster),
+    stageShiftDraft: (grid: S.Grid) => post('/api/shifts/draft', S.shiftResponses.draft, { grid }),
+    applyShiftDraft: () => post('/api/shifts/draft/apply', S.shiftResponses.apply),
+    discardShiftDraft: () => post('/api/shifts/draft/discard', S.shiftResponses.discard),
+    shiftHistory: () => get('/api/shifts/history', S.shiftResponses.history),
+    restoreShifts: (hid: string) => post(`/api/shifts/restore/${e(hid)}`, S.shiftResponses.restore),
+    staff: () => get('/api/staff', S.staffResponses.list),
+    punch: (staffId: string, dir?: 'in' | 'out') => post(`/api/timeclock/${e(staffId)}/punch`, S.staffResponses.punch, dir ? { dir } : {}),
 
-    dockReservations: () => get('/api/dock/reservations', list('reservations', S.DockReservation)),
-    saveDockReservation: (r: Partial<S.DockReservation>) => post('/api/dock/reservation', ok({ reservation: S.DockReservation }), r),
-    deleteDockReservation: (id: string) => post(`/api/dock/reservation/${e(id)}/delete`, empty),
+    dockReservations: () => get('/api/dock/reservations', S.dockResponses.list),
+    saveDockReservation: (r: Partial<S.DockReservation>) => post('/api/dock/reservation', S.dockResponses.save, r),
+    deleteDockReservation: (id: string) => post(`/api/dock/reservation/${e(id)}/delete`, S.dockResponses.remove),
 
-    capacity: () => get('/api/capacity', ok({ config: S.CapacityConfig, load: z.array(S.LoadEntry), week: z.array(S.CapacityDay), summary: S.CapacitySummary })),
-    saveCapacityConfig: (c: Partial<Record<S.CapacityKey, number>>) => post('/api/capacity/config', ok({ config: S.CapacityConfig }), c),
-    createLoad: (l: S.LoadInput) => post('/api/capacity/load', ok({ entry: S.LoadEntry }), l),
-    updateLoad: (id: string, l: S.LoadInput) => post(`/api/capacity/load/${e(id)}`, ok({ entry: S.LoadEntry }), l),
-    deleteLoad: (id: string) => post(`/api/capacity/load/${e(id)}/delete`, ok({ id: z.string() })),
+    capacity: () => get('/api/capacity', S.capacityResponses.view),
+    saveCapacityConfig: (c: Partial<Record<S.CapacityKey, number>>) => post('/api/capacity/config', S.capacityResponses.config, c),
+    createLoad: (l: S.LoadInput) => post('/api/capacity/load', S.capacityResponses.load, l),
+    updateLoad: (id: string, l: S.LoadInput) => post(`/api/capacity/load/${e(id)}`, S.capacityResponses.load, l),
+    deleteLoad: (id: string) => post(`/api/capacity/load/${e(id)}/delete`, S.capacityResponses.remove),
 
-    daas: () => get('/api/daas', ok({ quotes: z.array(S.DaasQuote), sim: S.DaasSim.nullable().optional(), sends: z.array(S.DaasSend).optional(), totals: S.DaasTotals.optional() })),
-    saveDaasSim: (sim: S.DaasSimInput) => post('/api/daas/sim', ok({ sim: S.DaasSim }), sim),
-    sendDaas: (b: S.DaasSendInput) => post('/api/daas/send', ok({ send: S.DaasSend }), b),
-    saveDaasQuote: (q: S.DaasQuoteInput) => post('/api/daas/quote', ok({ quote: S.DaasQuote }), q),
-    setDaasStatus: (id: string, status: S.DaasStatus) => post(`/api/daas/quote/${e(id)}/status`, ok({ quote: S.DaasQuote, from: z.string(), totals: S.DaasTotals }), { status }),
-    deleteDaasQuote: (id: string) => post(`/api/daas/quote/${e(id)}/delete`, ok({ id: z.string() })),
+    daas: () => get('/api/daas', S.daasResponses.view),
+    saveDaasSim: (sim: S.DaasSimInput) => post('/api/daas/sim', S.daasResponses.sim, sim),
+    sendDaas: (b: S.DaasSendInput) => post('/api/daas/send', S.daasResponses.send, b),
+    saveDaasQuote: (q: S.DaasQuoteInput) => post('/api/daas/quote', S.daasResponses.quote, q),
+    setDaasStatus: (id: string, status: S.DaasStatus) => post(`/api/daas/quote/${e(id)}/status`, S.daasResponses.status, { status }),
+    deleteDaasQuote: (id: string) => post(`/api/daas/quote/${e(id)}/delete`, S.daasResponses.remove),
 
-    storeCatalog: () => get('/api/store/catalog', ok({ catalog: z.array(S.StoreProduct), cats: z.array(z.string()).optional() })),
-    storeOrders: () => get('/api/store/orders', ok({ orders: z.array(S.StoreOrder), count: z.number().optional() })),
-    createStoreOrder: (o: S.StoreOrderInput) => post('/api/store/order', ok({ order: S.StoreOrder }), o),
-    updateStoreOrder: (id: string, o: { status?: string; cust?: string; job?: string; dest?: string }) => post(`/api/store/order/${e(id)}`, ok({ order: S.StoreOrder }), o),
-    deleteStoreOrder: (id: string) => post(`/api/store/order/${e(id)}/delete`, ok({ id: z.string() })),
-    createStoreProduct: (p: { name: string; cat?: string; price: number; cost?: number; note?: string }) => post('/api/store/product', ok({ product: S.StoreProduct }), p),
+    storeCatalog: () => get('/api/store/catalog', S.storeResponses.catalog),
+    storeOrders: () => get('/api/store/orders', S.storeResponses.orders),
+    createStoreOrder: (o: S.StoreOrderInput) => post('/api/store/order', S.storeResponses.order, o),
+    updateStoreOrder: (id: string, o: { status?: string; cust?: string; job?: string; dest?: string }) => post(`/api/store/order/${e(id)}`, S.storeResponses.order, o),
+    deleteStoreOrder: (id: string) => post(`/api/store/order/${e(id)}/delete`, S.storeResponses.remove),
+    createStoreProduct: (p: { name: string; cat?: string; price: number; cost?: number; note?: string }) => post('/api/store/product', S.storeResponses.product, p),
 
-    tradein: () => get('/api/tradein', ok({ buybacks: z.array(S.Buyback), inventory: z.array(S.RefurbStock), receipts: z.array(S.BuybackReceipt) })),
-    createBuyback: (b: { model: string; cust?: string; grade?: string; bat?: number; offer: number; resell: number; imei?: string; note?: string }) => post('/api/tradein/buyback', ok({ buyback: S.Buyback }), b),
-    deleteBuyback: (id: string) => post(`/api/tradein/buyback/${e(id)}/delete`, ok({ id: z.string() })),
-    createStock: (s: { model: string; grade?: string; cost?: number; ask?: number; note?: string }) => post('/api/tradein/inventory', ok({ stock: S.RefurbStock }), s),
-    deleteStock: (id: string) => post(`/api/tradein/inventory/${e(id)}/delete`, ok({ id: z.string() })),
-    createReceipt: (r: { cust: string; person?: string; note?: string; items?: { model?: string; imei?: string; grade?: string; qty?: number; price?: number }[] }) => post('/api/tradein/receipt', ok({ receipt: S.BuybackReceipt }), r),
-    deleteReceipt: (no: string) => post(`/api/tradein/receipt/${e(no)}/delete`, ok({ id: z.string() })),
+    tradein: () => get('/api/tradein', S.tradeinResponses.view),
+    createBuyback: (b: { model: string; cust?: string; grade?: string; bat?: number; offer: number; resell: number; imei?: string; note?: string }) => post('/api/tradein/buyback', S.tradeinResponses.buyback, b),
+    deleteBuyback: (id: string) => post(`/api/tradein/buyback/${e(id)}/delete`, S.tradeinResponses.remove),
+    createStock: (s: { model: string; grade?: string; cost?: number; ask?: number; note?: string }) => post('/api/tradein/inventory', S.tradeinResponses.stock, s),
+    deleteStock: (id: string) => post(`/api/tradein/inventory/${e(id)}/delete`, S.tradeinResponses.remove),
+    createReceipt: (r: { cust: string; person?: string; note?: string; items?: { model?: string; imei?: string; grade?: string; qty?: number; price?: number }[] }) => post('/api/tradein/receipt', S.tradeinResponses.receipt, r),
+    deleteReceipt: (no: string) => post(`/api/tradein/receipt/${e(no)}/delete`, S.tradeinResponses.remove),
 
-    reports: () => get('/api/reports', ok({ reports: z.array(S.Report), count: z.number().optional() })),
-    previewReport: (q: { cust?: string; month?: string }) => get('/api/report/generate', ok({ report: S.Report, hasData: z.boolean().optional() }), q),
-    saveReport: (q: { cust?: string; month?: string }) => post('/api/report/generate', ok({ report: S.Report, hasData: z.boolean().optional() }), q),
-    report: (id: string) => get(`/api/report/${e(id)}`, ok({ report: S.Report })),
+    reports: () => get('/api/reports', S.reportResponses.list),
+    previewReport: (q: { cust?: string; month?: string }) => get('/api/report/generate', S.reportResponses.generate, q),
+    saveReport: (q: { cust?: string; month?: string }) => post('/api/report/generate', S.reportResponses.generate, q),
+    report: (id: string) => get(`/api/report/${e(id)}`, S.reportResponses.one),
 
-    compliance: () => get('/api/compliance', ok({ controls: z.record(z.string(), z.array(z.boolean())), capa: z.array(S.Capa) })),
-    setControls: (key: S.ComplianceKey, controls: boolean[]) => put(`/api/compliance/controls/${e(key)}`, ok({ key: z.string(), controls: z.array(z.boolean()) }), { controls }),
-    setCapaState: (id: string, state: string) => post(`/api/compliance/capa/${e(id)}`, ok({ capa: S.Capa }), { state }),
-    auditLog: () => get('/api/audit-log', ok({ logs: z.array(S.AuditRow) })),
-    addAudit: (a: S.AuditInput) => post('/api/audit-log', ok({ entry: S.AuditRow }), a),
-    custody: (r: S.CustodyInput) => post('/api/compliance/custody', ok({ record: S.CustodyRecord }), r),
-    complianceReport: (b: { month?: string; claim?: { count: number } }) => post('/api/compliance/report', ok({ doc: S.ComplianceDoc }), b),
+    compliance: () => get('/api/compliance', S.complianceResponses.view),
+    setControls: (key: S.ComplianceKey, controls: boolean[]) => put(`/api/compliance/controls/${e(key)}`, S.complianceResponses.controls, { controls }),
+    setCapaState: (id: string, state: string) => post(`/api/compliance/capa/${e(id)}`, S.complianceResponses.capa, { state }),
+    auditLog: () => get('/api/audit-log', S.complianceResponses.auditLog),
+    addAudit: (a: S.AuditInput) => post('/api/audit-log', S.complianceResponses.audit, a),
+    custody: (r: S.CustodyInput) => post('/api/compliance/custody', S.complianceResponses.custody, r),
+    complianceReport: (b: { month?: string; claim?: { count: number } }) => post('/api/compliance/report', S.complianceResponses.report, b),
 
-    integrationRules: () => get('/api/integrations/rules', ok({ rules: z.record(z.string(), z.boolean()), extraRules: z.array(S.ExtraRule) })),
-    saveIntegrationRules: (b: { rules: Record<string, boolean>; extraRules: S.ExtraRule[] }) => put('/api/integrations/rules', ok({ rules: z.record(z.string(), z.boolean()), extraRules: z.array(S.ExtraRule) }), b),
-    integrationLog: () => get('/api/integrations/log', ok({ log: z.array(S.SyncLogEntry) })),
+    integrationRules: () => get('/api/integrations/rules', S.integrationResponses.rules),
+    saveIntegrationRules: (b: { rules: Record<string, boolean>; extraRules: S.ExtraRule[] }) => put('/api/integrations/rules', S.integrationResponses.saveRules, b),
+    integrationLog: () => get('/api/integrations/log', S.integrationResponses.log),
 
     list: (path: string, key: string) => get(path, anyList(key)),
 
-    portals: () => get('/api/portals', ok({ state: z.record(z.string(), z.unknown()) })),
-    issuePortal: (custId: string) => post('/api/portal/issue', ok({ url: z.string(), portal: S.PortalEntry }), { custId }),
-    togglePortal: (key: string, published?: boolean) => post(`/api/portal/${e(key)}`, ok({ portal: S.PortalEntry }), published === undefined ? { action: 'toggle' } : { action: 'toggle', published }),
-    portalView: (t: string) => get('/api/portal/view', S.PortalView, { t }),
+    portals: () => get('/api/portals', S.portalResponses.portals),
+    issuePortal: (custId: string) => post('/api/portal/issue', S.portalResponses.issue, { custId }),
+    togglePortal: (key: string, published?: boolean) => post(`/api/portal/${e(key)}`, S.portalResponses.action, published === undefined ? { action: 'toggle' } : { action: 'toggle', published }),
+    portalView: (t: string) => get('/api/portal/view', S.portalResponses.view, { t }),
     portalInquiry: (t: string, q: { kind: string; message: string; name?: string; email?: string }) =>
-      post('/api/portal/inquiry', ok({ ref: z.string().optional(), ticket: S.Ticket.optional() }), { ...q, t }, { t }),
+      post('/api/portal/inquiry', S.portalResponses.inquiry, { ...q, t }, { t }),
 
-    adminLogin: (password: string) => post('/api/admin/login', ok({ token: z.string() }), { password }),
-    adminTenants: () => get('/api/admin/tenants', ok({ tenants: z.array(S.Tenant), stats: S.TenantStats.optional() })),
-    adminTenant: (id: string) => get(`/api/admin/tenant/${e(id)}`, ok({ tenant: S.Tenant, dashboards: z.array(S.AnyRecord).optional(), published: z.array(S.AnyRecord).optional() })),
-    adminCreateTenant: (t: { name: string; plan?: string; seats?: number; email?: string }) => post('/api/admin/tenant', ok({ tenant: S.Tenant }), t),
-    adminUpdateTenant: (id: string, t: Partial<S.Tenant>) => post(`/api/admin/tenant/${e(id)}`, ok({ tenant: S.Tenant }), t),
-    adminDeleteTenant: (id: string) => post(`/api/admin/tenant/${e(id)}/delete`, empty),
-    adminIssuePortal: (id: string, client: string) => post(`/api/admin/tenant/${e(id)}/client`, ok({ url: z.string() }), { client }),
-    adminSubadmins: () => get('/api/admin/subadmins', ok({ subadmins: z.array(S.SubAdmin), tenants: z.array(S.AnyRecord).optional() })),
+    adminLogin: (password: string) => post('/api/admin/login', S.adminResponses.login, { password }),
+    adminTenants: () => get('/api/admin/tenants', S.adminResponses.tenants),
+    adminTenant: (id: string) => get(`/api/admin/tenant/${e(id)}`, S.adminResponses.tenant),
+    adminCreateTenant: (t: { name: string; plan?: string; seats?: number; email?: string }) => post('/api/admin/tenant', S.adminResponses.saveTenant, t),
+    adminUpdateTenant: (id: string, t: Partial<S.Tenant>) => post(`/api/admin/tenant/${e(id)}`, S.adminResponses.saveTenant, t),
+    adminDeleteTenant: (id: string) => post(`/api/admin/tenant/${e(id)}/delete`, S.adminResponses.removeTenant),
+    adminIssuePortal: (id: string, client: string) => post(`/api/admin/tenant/${e(id)}/client`, S.adminResponses.client, { client }),
+    adminSubadmins: () => get('/api/admin/subadmins', S.adminResponses.subadmins),
     adminCreateSubadmin: (s: { name: string; email: string; password?: string; tenants: string[]; canDelete: boolean }) =>
-      post('/api/admin/subadmin', ok({ subadmin: S.SubAdmin, password: z.string().optional() }), s),
-    adminDeleteSubadmin: (id: string) => post(`/api/admin/subadmin/${e(id)}/delete`, empty),
-    adminWorkspaces: () => get('/api/admin/workspaces', ok({ workspaces: z.array(S.AnyRecord), plans: z.array(S.AnyRecord).optional() })),
-    adminSetPlan: (tid: string, b: { planKey: string; status?: string; reason?: string }) => post(`/api/admin/workspace/${e(tid)}/plan`, S.AnyRecord, b),
-    adminBackups: () => get('/api/admin/backups', ok({ log: z.array(S.Backup) })),
-    backup: (tenantId: string, reason: string) => post(`/api/backup/${e(tenantId)}`, ok({ backup: S.Backup }), { reason }),
-    subadminLogin: (email: string, password: string) => post('/api/subadmin/login', ok({ token: z.string(), sub: S.AnyRecord.optional() }), { email, password }),
-    subadminMe: () => get('/api/subadmin/me', ok({ sub: S.AnyRecord, tenants: z.array(S.Tenant) })),
-    subadminTenant: (id: string) => get(`/api/subadmin/tenant/${e(id)}`, ok({ tenant: S.Tenant })),
+      post('/api/admin/subadmin', S.adminResponses.createSubadmin, s),
+    adminDeleteSubadmin: (id: string) => post(`/api/admin/subadmin/${e(id)}/delete`, S.adminResponses.removeSubadmin),
+    adminWorkspaces: () => get('/api/admin/workspaces', S.adminResponses.workspaces),
+    adminSetPlan: (tid: string, b: { planKey: string; status?: string; reason?: string }) => post(`/api/admin/workspace/${e(tid)}/plan`, S.adminResponses.plan, b),
+    adminBackups: () => get('/api/admin/backups', S.adminResponses.backups),
+    backup: (tenantId: string, reason: string) => post(`/api/backup/${e(tenantId)}`, S.tenantToolResponses.backup, { reason }),
+    subadminLogin: (email: string, password: string) => post('/api/subadmin/login', S.subadminResponses.login, { email, password }),
+    subadminMe: () => get('/api/subadmin/me', S.subadminResponses.me),
+    subadminTenant: (id: string) => get(`/api/subadmin/tenant/${e(id)}`, S.subadminResponses.tenant),
   };
 }
 

@@ -20,3 +20,8 @@ export * from './contracts/platform';
 export * from './contracts/errors';
 export * from './contracts/backoffice';
 export * from './contracts/meta';
+export * from './contracts/workspace';
+export * from './contracts/accounts';
+export * from './contracts/admin';
+export * from './contracts/public';
+export * from './contracts/sync';

@@ -31,8 +31,8 @@ export interface RouteDef<P = unknown, Q = unknown, B = unknown> {
   body?: z.ZodType<B>;
   /** Schema of the success body (`{ok:true, ...}`), from the route's contract in shared/api/contracts. */
   response?: z.ZodType<unknown>;
-  /** Content type of a route answering with a Reply (CSV, PDF, HTML) instead of the JSON envelope. */
-  produces?: string;
+  /** Content type(s) of a route answering with a Reply (CSV, PDF, HTML) instead of the JSON envelope; 'redirect' for a 302. */
+  produces?: string | readonly string[];
   handler: (ctx: RouteContext<P, Q, B>) => Promise<RouteResult> | RouteResult;
 }
 

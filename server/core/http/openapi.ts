@@ -53,13 +53,26 @@ const operationId = (r: RouteShape) =>
     .map((seg) => seg.replace(/^:/, 'by-'))
     .join('-')}`.replace(/[^A-Za-z0-9]+(.)?/g, (_m, c: string | undefined) => (c ? c.toUpperCase() : ''));
 
-function successResponse(r: RouteShape): Record<string, unknown> {
-  if (r.produces) {
-    const schema = r.response ? jsonSchemaOf(r.response) : { type: 'string' };
-    return { description: `${r.produces} document`, content: { [r.produces]: { schema } } };
+/** The content types a route declares it answers with ('redirect' stands for a 302). */
+export function producedTypes(r: RouteShape): string[] {
+  return r.produces === undefined ? [] : typeof r.produces === 'string' ? [r.produces] : [...r.produces];
+}
+
+function successResponses(r: RouteShape): Record<string, unknown> {
+  const types = producedTypes(r);
+  const out: Record<string, unknown> = {};
+  if (types.includes('redirect')) out['302'] = { description: 'redirect', headers: { Location: { schema: { type: 'string' } } } };
+  const media = types.filter((t) => t !== 'redirect');
+  if (media.length) {
+    const content: Record<string, unknown> = {};
+    for (const t of media) content[t] = { schema: r.response && t.includes('json') ? jsonSchemaOf(r.response) : { type: 'string' } };
+    out['200'] = { description: media.join(' or '), content };
+  } else if (!types.length) {
+    out['200'] = r.response
+      ? { description: 'success', content: { 'application/json': { schema: jsonSchemaOf(r.response) } } }
+      : { description: 'success (no declared schema)' };
   }
-  if (!r.response) return { description: 'success (no declared schema)' };
-  return { description: 'success', content: { 'application/json': { schema: jsonSchemaOf(r.response) } } };
+  return out;
 }
 
 /**
@@ -75,7 +88,7 @@ export function openApiDocument(info: OpenApiInfo, routes: readonly RouteShape[]
     const op: Record<string, unknown> = { operationId: operationId(r) };
     if (params.length) op.parameters = params;
     if (r.body) op.requestBody = { required: true, content: { 'application/json': { schema: jsonSchemaOf(r.body) } } };
-    op.responses = { '200': successResponse(r), default: error };
+    op.responses = { ...successResponses(r), default: error };
     item[r.method] = op;
   }
   return { openapi: '3.1.0', info, paths };

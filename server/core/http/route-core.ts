@@ -27,8 +27,11 @@ export interface RouteShape {
   body?: z.ZodType<unknown>;
   /** Schema of the success body as sent (the app's envelope included); checked in tests, exported as OpenAPI. */
   response?: z.ZodType<unknown>;
-  /** Content type of a route that answers with a Reply (CSV, PDF, HTML) instead of the JSON envelope. */
-  produces?: string;
+  /**
+   * Content type(s) of a route that answers with a Reply (CSV, PDF, HTML) instead of the JSON envelope;
+   * 'redirect' for a route that answers 302.
+   */
+  produces?: string | readonly string[];
 }
 
 /** Called with each success body of a route that declares a response schema (installed by the test setup). */

@@ -10,7 +10,8 @@ const violations: string[] = [];
 checkResponses((route, body) => {
   const parsed = route.response?.safeParse(body);
   if (!parsed || parsed.success) return;
-  const issues = parsed.error.issues.map((i) => `${i.path.join('.') || '(body)'}: ${i.message}`).join('; ');
+  const all = parsed.error.issues.map((i) => `${i.path.join('.') || '(body)'}: ${i.message}`);
+  const issues = all.length > 5 ? `${all.slice(0, 5).join('; ')} (and ${all.length - 5} more)` : all.join('; ');
   violations.push(`${route.method.toUpperCase()} ${route.path}: ${issues}`);
 });
 

@@ -3,6 +3,7 @@ import { defineRoute, type RouteDef } from '../../core/http/define-route';
 import { conflict, unavailable } from '../../core/errors';
 import { describe } from './bench';
 import { benchOf, mapSyncErrors } from './endpoints';
+import { syncResponses } from '../../../shared/api/contracts/sync';
 
 const enrolRequest = z.object({
   central: z.string().trim().regex(/^https?:\/\/[^\s]+$/, 'central must be an http(s) URL').max(500),
@@ -15,6 +16,7 @@ export const benchSyncRoutes: RouteDef[] = [
   defineRoute({
     method: 'get',
     path: '/api/sync/status',
+    response: syncResponses.status,
     auth: 'public',
     workspace: false,
     handler: async ({ app }) => {
@@ -28,6 +30,7 @@ export const benchSyncRoutes: RouteDef[] = [
   defineRoute({
     method: 'post',
     path: '/api/sync/now',
+    response: syncResponses.now,
     auth: 'local',
     workspace: false,
     handler: async ({ app }) => {
@@ -45,6 +48,7 @@ export const benchSyncRoutes: RouteDef[] = [
   defineRoute({
     method: 'post',
     path: '/api/sync/enrol',
+    response: syncResponses.enrol,
     auth: 'local',
     workspace: false,
     body: enrolRequest,

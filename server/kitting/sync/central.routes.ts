@@ -8,6 +8,7 @@ import { moveEnroller, recordCodeEnroller } from './enrollers';
 import { checkPush, indexPushedPortals } from './push-policy';
 import { enrolBody, leaseBody, pushBody, SCHEMA_HEADER, SYNC_V1, TOKEN_HEADER } from './protocol';
 import { centralOf, mapSyncErrors } from './endpoints';
+import { syncResponses } from '../../../shared/api/contracts/sync';
 
 /** Wrong enrolment codes one address may try before it is locked out. */
 export const ENROL_ATTEMPTS = 10;
@@ -49,6 +50,7 @@ export const centralSyncRoutes: RouteDef[] = [
   defineRoute({
     method: 'post',
     path: '/api/sync/enrol-code',
+    response: syncResponses.enrolCode,
     auth: 'manager',
     handler: async ({ ws, app, req }) => {
       const out = await centralOf(app).createCode(ws);
@@ -59,6 +61,7 @@ export const centralSyncRoutes: RouteDef[] = [
   defineRoute({
     method: 'get',
     path: '/api/sync/benches',
+    response: syncResponses.benches,
     auth: 'manager',
     handler: async ({ ws, app, req }) => {
       const central = centralOf(app);
@@ -68,6 +71,7 @@ export const centralSyncRoutes: RouteDef[] = [
   defineRoute({
     method: 'post',
     path: '/api/sync/benches/:bench/revoke',
+    response: syncResponses.revoke,
     auth: 'manager',
     params: z.object({ bench: z.string().min(1).max(64) }),
     handler: async ({ ws, app, req, params }) => {
@@ -79,6 +83,7 @@ export const centralSyncRoutes: RouteDef[] = [
   defineRoute({
     method: 'post',
     path: `${SYNC_V1}/enrol`,
+    response: syncResponses.v1Enrol,
     auth: 'token',
     workspace: false,
     body: enrolBody,
@@ -97,6 +102,7 @@ export const centralSyncRoutes: RouteDef[] = [
   defineRoute({
     method: 'post',
     path: `${SYNC_V1}/push`,
+    response: syncResponses.v1Push,
     auth: 'bench',
     workspace: false,
     body: pushBody,
@@ -114,6 +120,7 @@ export const centralSyncRoutes: RouteDef[] = [
   defineRoute({
     method: 'get',
     path: `${SYNC_V1}/changes`,
+    response: syncResponses.v1Changes,
     auth: 'bench',
     workspace: false,
     query: cursorQuery,
@@ -126,6 +133,7 @@ export const centralSyncRoutes: RouteDef[] = [
   defineRoute({
     method: 'get',
     path: `${SYNC_V1}/snapshot`,
+    response: syncResponses.v1Snapshot,
     auth: 'bench',
     workspace: false,
     query: snapshotQuery,
@@ -138,6 +146,7 @@ export const centralSyncRoutes: RouteDef[] = [
   defineRoute({
     method: 'post',
     path: `${SYNC_V1}/lease`,
+    response: syncResponses.v1Lease,
     auth: 'bench',
     workspace: false,
     body: leaseBody,

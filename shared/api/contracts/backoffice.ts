@@ -1,6 +1,6 @@
 /** Wire schemas of the back-office screens: capacity, DaaS, store, trade-in, reports, compliance, integrations. */
 import { z } from 'zod';
-import { num, optStr, str } from '../primitives';
+import { num, ok, okItem, okList, optStr, str } from '../primitives';
 
 // ---- Back office: capacity, DaaS, store, trade-in, reports, compliance, integrations ----
 const money = num.optional();
@@ -169,3 +169,61 @@ export const CustodyIssue = z.looseObject({ code: optStr, message: z.string(), s
 export type CustodyIssue = z.infer<typeof CustodyIssue>;
 export const CustodyRejection = z.looseObject({ issues: z.array(z.string()).optional(), invalid: z.array(CustodyIssue), incomplete: z.array(CustodyIssue), draftable: z.boolean() });
 export type CustodyRejection = z.infer<typeof CustodyRejection>;
+
+const removed = ok({ id: str });
+/** Success bodies of the capacity routes. */
+export const capacityResponses = {
+  view: ok({ config: CapacityConfig, load: z.array(LoadEntry), week: z.array(CapacityDay), summary: CapacitySummary }),
+  config: okItem('config', CapacityConfig),
+  load: okItem('entry', LoadEntry),
+  remove: removed,
+};
+/** Success bodies of the DaaS routes. */
+export const daasResponses = {
+  view: ok({ quotes: z.array(DaasQuote), sim: DaasSim.nullable(), sends: z.array(DaasSend), totals: DaasTotals }),
+  quote: okItem('quote', DaasQuote),
+  status: ok({ quote: DaasQuote, from: str, totals: DaasTotals }),
+  remove: removed,
+  sim: okItem('sim', DaasSim),
+  send: okItem('send', DaasSend),
+};
+/** Success bodies of the accessory store routes. */
+export const storeResponses = {
+  catalog: ok({ catalog: z.array(StoreProduct), cats: z.array(str) }),
+  orders: ok({ orders: z.array(StoreOrder), count: num }),
+  order: okItem('order', StoreOrder),
+  remove: removed,
+  product: okItem('product', StoreProduct),
+};
+/** Success bodies of the trade-in routes. */
+export const tradeinResponses = {
+  view: ok({ buybacks: z.array(Buyback), inventory: z.array(RefurbStock), receipts: z.array(BuybackReceipt) }),
+  buyback: okItem('buyback', Buyback),
+  stock: okItem('stock', RefurbStock),
+  receipt: okItem('receipt', BuybackReceipt),
+  remove: removed,
+};
+/** Success bodies of the monthly report routes. */
+export const reportResponses = {
+  list: ok({ reports: z.array(Report), count: num }),
+  generate: ok({ report: Report, hasData: z.boolean() }),
+  one: okItem('report', Report),
+};
+/** Success bodies of the compliance and audit log routes. */
+export const complianceResponses = {
+  view: ok({ controls: z.record(str, z.array(z.boolean())), capa: z.array(Capa) }),
+  capa: okItem('capa', Capa),
+  controls: ok({ key: str, controls: z.array(z.boolean()) }),
+  auditLog: ok({ logs: z.array(AuditRow) }),
+  audit: okItem('entry', AuditRow),
+  report: okItem('doc', ComplianceDoc),
+  custody: okItem('record', CustodyRecord),
+};
+const Rules = ok({ rules: z.record(str, z.boolean()), extraRules: z.array(ExtraRule) });
+/** Success bodies of the integration rule and sync log routes. */
+export const integrationResponses = {
+  rules: Rules,
+  saveRules: Rules,
+  log: okList('log', SyncLogEntry),
+  addLog: ok({ entry: SyncLogEntry, log: z.array(SyncLogEntry) }),
+};

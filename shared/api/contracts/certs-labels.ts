@@ -37,3 +37,18 @@ export const LabelTemplate = z.looseObject({
 export type LabelTemplate = z.infer<typeof LabelTemplate>;
 export const LabelLogEntry = z.looseObject({ id: str, ts: num.optional(), date: optStr, count: num.optional(), size: optStr, result: optStr, reason: optStr });
 export type LabelLogEntry = z.infer<typeof LabelLogEntry>;
+
+/** Success bodies of the erasure certificate routes (issue also names the ledger devices it marked). */
+export const certResponses = {
+  list: okList('certs', ErasureCert),
+  one: ok({ cert: ErasureCert, renumbered: z.array(z.looseObject({ no: str, formerNo: optStr })).optional() }),
+  issue: ok({ cert: ErasureCert, erased: z.array(str) }),
+};
+/** Success bodies of the label template and print log routes. */
+export const labelResponses = {
+  templates: okList('templates', LabelTemplate),
+  save: okItem('template', LabelTemplate),
+  remove: ok({ id: str }),
+  log: okList('log', LabelLogEntry),
+  addLog: okItem('entry', LabelLogEntry),
+};

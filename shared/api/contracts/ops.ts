@@ -48,3 +48,9 @@ export const opsResponses = {
   alerts: ok({ alerts: z.array(Alert), lateCount: num }),
   ack: okItem('alert', Alert),
 };
+
+/** Success bodies of the metrics routes (figures in yen; the revenue mix in 万円). */
+export const metricsResponses = {
+  overview: MetricsOverview.extend({ ok: z.literal(true), month: str }),
+  mix: ok({ months: z.array(str), recurring: z.array(num), onetime: z.array(num) }),
+};

@@ -79,3 +79,34 @@ export const BillingSummary = z.looseObject({
   count: num.optional(),
 });
 export type BillingSummary = z.infer<typeof BillingSummary>;
+
+const Amount = z.looseObject({ label: str, amount: num });
+/** The export of a quote (document view, CSV and PDF are written from it). */
+export const QuoteDocument = z.looseObject({
+  meta: z.looseObject({ quoteNo: str.nullable(), cust: str, custId: str.nullable().optional(), issueDate: str, pattern: str, issued: z.boolean() }),
+  sections: z.array(z.looseObject({ key: z.enum(['ini', 'run']), title: str, rows: z.array(z.looseObject({ n: textish, q: num, p: num, amt: num })), lines: z.array(Amount) })),
+  summary: z.array(Amount),
+  totals: QuoteTotals.optional(),
+});
+export type QuoteDocument = z.infer<typeof QuoteDocument>;
+
+/** Success bodies of the quote routes. */
+export const quoteResponses = {
+  catalog: ok({ catalog: z.looseObject({ initial: z.array(QuoteLine), running: z.array(QuoteLine) }) }),
+  fresh: okItem('quote', Quote),
+  list: okList('quotes', Quote),
+  draft: ok({ draft: Quote.nullable() }),
+  saveDraft: okItem('draft', Quote),
+  clearDraft: ok({}),
+  preview: ok({ quote: Quote, csv: str, document: QuoteDocument }),
+  one: okItem('quote', Quote),
+  document: okItem('document', QuoteDocument),
+  issue: ok({ quote: Quote, document: QuoteDocument, csv: str }),
+};
+/** Success bodies of the invoice and billing routes. */
+export const invoiceResponses = {
+  list: ok({ invoices: z.array(Invoice), count: num }),
+  one: okItem('invoice', Invoice),
+  issue: ok({ count: num, month: str }),
+  summary: okItem('summary', BillingSummary),
+};

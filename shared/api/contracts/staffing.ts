@@ -10,9 +10,11 @@ export const Grid = z.record(z.string(), z.array(z.string()));
 export type Grid = z.infer<typeof Grid>;
 export const ClockRow = z.looseObject({ in: str.nullable().optional(), out: str.nullable().optional(), status: optStr, units: num.optional() });
 export type ClockRow = z.infer<typeof ClockRow>;
+/** One changed cell of the roster grid. */
+export const GridChange = z.looseObject({ staffId: str, day: num, from: optStr, to: optStr });
 export const ShiftDraft = z.looseObject({
   grid: Grid,
-  diff: z.array(z.looseObject({ staffId: str, day: num, from: optStr, to: optStr })).optional(),
+  diff: z.array(GridChange).optional(),
   ts: num.optional(),
   status: optStr,
 });
@@ -32,3 +34,29 @@ export const DockReservation = z.looseObject({
   berth: optStr,
 });
 export type DockReservation = z.infer<typeof DockReservation>;
+
+const Clock = z.record(z.string(), ClockRow);
+/** Success bodies of the roster, draft and history routes. */
+export const shiftResponses = {
+  roster: ok({ grid: Grid, clock: Clock, draft: ShiftDraft.optional() }),
+  save: ok({ grid: Grid, clock: Clock }),
+  draft: okItem('draft', ShiftDraft),
+  apply: ok({ grid: Grid, applied: z.looseObject({ ts: num, diff: z.array(GridChange), restoreId: str }), history: z.array(RosterSnapshot) }),
+  discard: ok({ discarded: z.boolean(), grid: Grid }),
+  history: okList('history', RosterSnapshot),
+  restore: ok({ grid: Grid, restored: z.looseObject({ id: str, ts: num.optional(), reason: optStr }), history: z.array(RosterSnapshot) }),
+};
+/** Success bodies of the staff and time clock routes. */
+export const staffResponses = {
+  list: okList('staff', Staff),
+  create: ok({ staff: Staff, staffList: z.array(Staff) }),
+  update: okItem('staff', Staff),
+  remove: ok({ id: str, staffList: z.array(Staff) }),
+  punch: ok({ staffId: str, row: ClockRow }),
+};
+/** Success bodies of the dock reservation routes (delete answers `{ok}`). */
+export const dockResponses = {
+  list: okList('reservations', DockReservation),
+  save: okItem('reservation', DockReservation),
+  remove: ok({}),
+};

@@ -7,7 +7,8 @@ export const Job = z.looseObject({
   id: str,
   c: optStr,
   t: optStr,
-  s: num,
+  // A card without a stage (e.g. pushed by a bench) reads as stage 0, as the contract's default.
+  s: num.default(0),
   due: optStr,
   ch: optStr,
   tag: optStr,

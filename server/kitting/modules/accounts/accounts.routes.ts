@@ -16,6 +16,7 @@ import {
 import { closeSession, openSession } from './session.http';
 import { resolveWorkspace } from '../../../core/http/workspace';
 import { sendMail } from './mail';
+import { accountResponses } from '../../../../shared/api/contracts/accounts';
 
 const signupBody = z.object({
   email: emailField,
@@ -38,6 +39,7 @@ export const accountRoutes = [
   defineRoute({
     method: 'post',
     path: '/api/account/signup',
+    response: accountResponses.signup,
     auth: 'public',
     workspace: false,
     handler: async ({ app, req, res, body: raw }) => {
@@ -74,6 +76,7 @@ export const accountRoutes = [
   defineRoute({
     method: 'post',
     path: '/api/account/login',
+    response: accountResponses.login,
     auth: 'public',
     workspace: false,
     body: loginBody,
@@ -107,6 +110,7 @@ export const accountRoutes = [
   defineRoute({
     method: 'post',
     path: '/api/account/login/verify',
+    response: accountResponses.verify,
     auth: 'public',
     workspace: false,
     body: verifyBody,
@@ -132,6 +136,7 @@ export const accountRoutes = [
   defineRoute({
     method: 'post',
     path: '/api/account/logout',
+    response: accountResponses.logout,
     auth: 'public',
     workspace: false,
     handler: async ({ app, req, res }) => {
@@ -142,6 +147,7 @@ export const accountRoutes = [
   defineRoute({
     method: 'get',
     path: '/api/account/me',
+    response: accountResponses.me,
     auth: 'public',
     handler: async ({ app, req, ws }) => {
       const s = optionalSession(req);
@@ -154,6 +160,7 @@ export const accountRoutes = [
   defineRoute({
     method: 'post',
     path: '/api/account/password',
+    response: accountResponses.password,
     auth: 'account',
     workspace: false,
     body: passwordBody,

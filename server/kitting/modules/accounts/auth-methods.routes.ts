@@ -14,6 +14,7 @@ import type { Doc } from '../../../core/store/types';
 import { ACCOUNTS, addTeamMember, newWorkspace, publicAccount } from './accounts.service';
 import { openSession } from './session.http';
 import { googleAuthorizeUrl, googleConfig, googleEmail, sendSms, smsConfig } from './sign-in-providers';
+import { accountResponses } from '../../../../shared/api/contracts/accounts';
 
 const phoneField = z
   .string({ error: 'phone required' })
@@ -54,6 +55,7 @@ export const authMethodRoutes = [
   defineRoute({
     method: 'get',
     path: '/api/auth/methods',
+    response: accountResponses.methods,
     auth: 'public',
     workspace: false,
     handler: () => ({ password: true, google: googleConfig() !== null, phone: smsConfig() !== null }),
@@ -61,6 +63,7 @@ export const authMethodRoutes = [
   defineRoute({
     method: 'get',
     path: '/api/auth/google/start',
+    produces: 'redirect',
     auth: 'public',
     workspace: false,
     handler: ({ app, req, res }) => {
@@ -76,6 +79,7 @@ export const authMethodRoutes = [
   defineRoute({
     method: 'get',
     path: '/api/auth/google/callback',
+    produces: 'redirect',
     auth: 'token',
     workspace: false,
     handler: async ({ app, req, res }) => {
@@ -107,6 +111,7 @@ export const authMethodRoutes = [
   defineRoute({
     method: 'post',
     path: '/api/auth/phone/start',
+    response: accountResponses.phoneStart,
     auth: 'public',
     workspace: false,
     body: z.object({ phone: phoneField }),
@@ -125,6 +130,7 @@ export const authMethodRoutes = [
   defineRoute({
     method: 'post',
     path: '/api/auth/phone/verify',
+    response: accountResponses.phoneVerify,
     auth: 'public',
     workspace: false,
     body: z.object({ phone: phoneField, code: z.union([z.string(), z.number()], { error: 'code required' }).transform(String) }),

@@ -10,6 +10,7 @@ import type { Doc } from '../../../core/store/types';
 import { publicAccount } from '../accounts/accounts.service';
 import { limitsOf, PLAN_KEYS, PLANS } from './plans';
 import { assistLink, listTenants } from './tenants.service';
+import { adminResponses } from '../../../../shared/api/contracts/admin';
 
 const tidParams = z.object({ tid: z.string().min(1).max(120) });
 const idParams = z.object({ id: z.string().min(1).max(120) });
@@ -38,6 +39,7 @@ export const adminPlatformRoutes = [
   defineRoute({
     method: 'get',
     path: '/api/admin/workspaces',
+    response: adminResponses.workspaces,
     auth: 'admin',
     workspace: false,
     handler: async ({ app }) => {
@@ -60,6 +62,7 @@ export const adminPlatformRoutes = [
   defineRoute({
     method: 'post',
     path: '/api/admin/workspace/:tid/plan',
+    response: adminResponses.plan,
     auth: 'admin',
     workspace: false,
     params: tidParams,
@@ -86,6 +89,7 @@ export const adminPlatformRoutes = [
   defineRoute({
     method: 'post',
     path: '/api/admin/workspace/:tid/impersonate',
+    response: adminResponses.assist,
     auth: 'admin',
     workspace: false,
     params: tidParams,
@@ -98,6 +102,7 @@ export const adminPlatformRoutes = [
   defineRoute({
     method: 'get',
     path: '/api/admin/accounts',
+    response: adminResponses.accounts,
     auth: 'admin',
     workspace: false,
     handler: async ({ app }) => ({ accounts: (await app.store.list(PLATFORM_WS, P.accounts)).map(publicAccount) }),
@@ -105,6 +110,7 @@ export const adminPlatformRoutes = [
   defineRoute({
     method: 'post',
     path: '/api/admin/account/:email/delete',
+    response: adminResponses.removeAccount,
     auth: 'admin',
     workspace: false,
     params: z.object({ email: z.string().min(1).max(200) }),
@@ -125,6 +131,7 @@ export const adminPlatformRoutes = [
   defineRoute({
     method: 'get',
     path: '/api/admin/config',
+    response: adminResponses.config,
     auth: 'admin',
     workspace: false,
     handler: async ({ app }) => ({ ...(await readSiteConfig(app)), defaults: SITE_DEFAULTS }),
@@ -132,6 +139,7 @@ export const adminPlatformRoutes = [
   defineRoute({
     method: 'put',
     path: '/api/admin/config',
+    response: adminResponses.saveConfig,
     auth: 'admin',
     workspace: false,
     body: z.record(z.string(), z.unknown(), { error: 'body must be a JSON object' }),
@@ -146,6 +154,7 @@ export const adminPlatformRoutes = [
   defineRoute({
     method: 'get',
     path: '/api/admin/subadmins',
+    response: adminResponses.subadmins,
     auth: 'admin',
     workspace: false,
     handler: async ({ app }) => ({
@@ -156,6 +165,7 @@ export const adminPlatformRoutes = [
   defineRoute({
     method: 'post',
     path: '/api/admin/subadmin',
+    response: adminResponses.createSubadmin,
     auth: 'admin',
     workspace: false,
     body: subBody,
@@ -178,6 +188,7 @@ export const adminPlatformRoutes = [
   defineRoute({
     method: 'post',
     path: '/api/admin/subadmin/:id',
+    response: adminResponses.subadmin,
     auth: 'admin',
     workspace: false,
     params: idParams,
@@ -204,6 +215,7 @@ export const adminPlatformRoutes = [
   defineRoute({
     method: 'post',
     path: '/api/admin/subadmin/:id/delete',
+    response: adminResponses.removeSubadmin,
     auth: 'admin',
     workspace: false,
     params: idParams,

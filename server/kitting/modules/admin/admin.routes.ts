@@ -13,6 +13,7 @@ import {
   assistLink, clientLink, createTenant, getTenant, listTenants, origin, tenantStats, tenantView, withCounts,
 } from './tenants.service';
 import { declareLookup } from '../../../core/store/lookups';
+import { adminResponses } from '../../../../shared/api/contracts/admin';
 
 /** A tenant's published sites are found by tenant (never by reading every tenant's pages). */
 const SITES_BY_TENANT = declareLookup(P.sites, 'tenant');
@@ -35,6 +36,7 @@ export const adminRoutes = [
   defineRoute({
     method: 'post',
     path: '/api/admin/login',
+    response: adminResponses.login,
     auth: 'public',
     workspace: false,
     body: z.object({ password: z.string().max(500).optional() }),
@@ -59,6 +61,7 @@ export const adminRoutes = [
   defineRoute({
     method: 'get',
     path: '/api/admin/tenants',
+    response: adminResponses.tenants,
     auth: 'admin',
     workspace: false,
     handler: async ({ app, req }) => {
@@ -70,6 +73,7 @@ export const adminRoutes = [
   defineRoute({
     method: 'get',
     path: '/api/admin/tenant/:id',
+    response: adminResponses.tenant,
     auth: 'admin',
     workspace: false,
     params: idParams,
@@ -78,6 +82,7 @@ export const adminRoutes = [
   defineRoute({
     method: 'post',
     path: '/api/admin/tenant',
+    response: adminResponses.saveTenant,
     auth: 'admin',
     workspace: false,
     body: z.object({ name: text(80).default('新規テナント').zod.optional(), plan: TENANT_FIELDS.plan.zod.optional(), seats: TENANT_FIELDS.seats.zod.optional(), email: text(120).zod.optional() }),
@@ -93,6 +98,7 @@ export const adminRoutes = [
   defineRoute({
     method: 'post',
     path: '/api/admin/tenant/:id',
+    response: adminResponses.saveTenant,
     auth: 'admin',
     workspace: false,
     params: idParams,
@@ -117,6 +123,7 @@ export const adminRoutes = [
   defineRoute({
     method: 'post',
     path: '/api/admin/tenant/:id/delete',
+    response: adminResponses.removeTenant,
     auth: 'admin',
     workspace: false,
     params: idParams,
@@ -134,6 +141,7 @@ export const adminRoutes = [
   defineRoute({
     method: 'post',
     path: '/api/admin/tenant/:id/client',
+    response: adminResponses.client,
     auth: 'admin',
     workspace: false,
     params: idParams,
@@ -149,6 +157,7 @@ export const adminRoutes = [
   defineRoute({
     method: 'post',
     path: '/api/admin/tenant/:id/client/revoke',
+    response: adminResponses.revoke,
     auth: 'admin',
     workspace: false,
     params: idParams,
@@ -167,6 +176,7 @@ export const adminRoutes = [
   defineRoute({
     method: 'post',
     path: '/api/admin/impersonate/:id',
+    response: adminResponses.impersonate,
     auth: 'admin',
     workspace: false,
     params: idParams,
@@ -179,6 +189,7 @@ export const adminRoutes = [
   defineRoute({
     method: 'get',
     path: '/api/admin/backups',
+    response: adminResponses.backups,
     auth: 'admin',
     workspace: false,
     handler: async ({ app }) => {
@@ -191,6 +202,7 @@ export const adminRoutes = [
   defineRoute({
     method: 'get',
     path: '/api/admin/activity',
+    response: adminResponses.activity,
     auth: 'admin',
     workspace: false,
     handler: async ({ app }) => ({ activity: await app.store.list(PLATFORM_WS, P.activity, { reverse: true, limit: 200 }) }),
@@ -198,6 +210,7 @@ export const adminRoutes = [
   defineRoute({
     method: 'get',
     path: '/api/admin/security/events',
+    response: adminResponses.events,
     auth: 'admin',
     workspace: false,
     handler: async ({ app }) => ({ events: await app.store.list(PLATFORM_WS, P.security, { reverse: true, limit: 200 }) }),
@@ -205,6 +218,7 @@ export const adminRoutes = [
   defineRoute({
     method: 'get',
     path: '/api/admin/delete-requests',
+    response: adminResponses.deleteRequests,
     auth: 'admin',
     workspace: false,
     handler: async ({ app }) => {

@@ -8,6 +8,7 @@ import { publicAccount } from '../accounts/accounts.service';
 import { publicSub } from '../admin/admin-platform.routes';
 import { operatorName, operatorRole, scopedTenant } from '../subadmin/scope';
 import { backupMeta, restoreBackup, takeBackup, tenantBackups } from './backups.service';
+import { tenantToolResponses } from '../../../../shared/api/contracts/admin';
 
 const tParams = z.object({ tenantId: z.string().min(1).max(120) });
 
@@ -15,6 +16,7 @@ export const backupRoutes = [
   defineRoute({
     method: 'get',
     path: '/api/backups/:tenantId',
+    response: tenantToolResponses.backups,
     auth: 'subadmin',
     workspace: false,
     params: tParams,
@@ -26,6 +28,7 @@ export const backupRoutes = [
   defineRoute({
     method: 'post',
     path: '/api/backup/:tenantId',
+    response: tenantToolResponses.backup,
     auth: 'subadmin',
     workspace: false,
     params: tParams,
@@ -41,6 +44,7 @@ export const backupRoutes = [
   defineRoute({
     method: 'post',
     path: '/api/restore/:tenantId/:backupId',
+    response: tenantToolResponses.restore,
     auth: 'subadmin:canDelete',
     workspace: false,
     params: z.object({ tenantId: z.string().min(1).max(120), backupId: z.string().min(1).max(120) }),
@@ -57,6 +61,7 @@ export const backupRoutes = [
   defineRoute({
     method: 'get',
     path: '/api/export/state',
+    response: tenantToolResponses.exportState,
     auth: 'token',
     workspace: false,
     handler: async ({ app, req }) => {

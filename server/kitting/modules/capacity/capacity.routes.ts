@@ -8,6 +8,7 @@ import type { Doc } from '../../../core/store/types';
 import { DOCK_RESERVATIONS } from '../dock/dock.routes';
 import { JOBS } from '../jobs/jobs.service';
 import { CAPACITY, CAPACITY_LOAD, CONFIG_ID, CONFIG_KEYS, configOf, LOAD_NUMBERS, mergeConfig, weekView } from './capacity.service';
+import { capacityResponses } from '../../../../shared/api/contracts/backoffice';
 
 const loadFields = {
   date: text(10),
@@ -47,6 +48,7 @@ export const capacityRoutes = [
   defineRoute({
     method: 'get',
     path: '/api/capacity',
+    response: capacityResponses.view,
     auth: 'ops:view',
     handler: async ({ app, ws }) => {
       const config = configOf(await app.store.get(ws, CAPACITY, CONFIG_ID));
@@ -58,6 +60,7 @@ export const capacityRoutes = [
   defineRoute({
     method: 'post',
     path: '/api/capacity/config',
+    response: capacityResponses.config,
     auth: 'ops:edit',
     body: z.record(z.string(), z.unknown(), { error: 'body must be a JSON object' }),
     handler: async ({ app, ws, body }) => {
@@ -73,6 +76,7 @@ export const capacityRoutes = [
   defineRoute({
     method: 'post',
     path: '/api/capacity/load',
+    response: capacityResponses.load,
     auth: 'ops:edit',
     body: createLoad,
     handler: async ({ app, ws, body }) => {
@@ -88,6 +92,7 @@ export const capacityRoutes = [
   defineRoute({
     method: 'post',
     path: '/api/capacity/load/:id',
+    response: capacityResponses.load,
     auth: 'ops:edit',
     params: idParams,
     body: patchLoad,
@@ -104,6 +109,7 @@ export const capacityRoutes = [
   defineRoute({
     method: 'post',
     path: '/api/capacity/load/:id/delete',
+    response: capacityResponses.remove,
     auth: 'ops:edit',
     params: idParams,
     handler: async ({ app, ws, params }) => {

@@ -19,6 +19,7 @@ import {
   type CertDevice,
   type ErasureCert,
 } from './certs.service';
+import { certResponses } from '../../../../shared/api/contracts/certs-labels';
 
 /** Most devices one certificate lists. */
 export const CERT_MAX_DEVICES = 5000;
@@ -69,11 +70,12 @@ async function listCerts({ app, ws }: { app: AppContext; ws: string }) {
 }
 
 export const certRoutes = [
-  defineRoute({ method: 'get', path: '/api/certs', auth: 'ops:view', handler: listCerts }),
-  defineRoute({ method: 'get', path: '/api/erasure/certs', auth: 'ops:view', handler: listCerts }),
+  defineRoute({ method: 'get', path: '/api/certs', auth: 'ops:view', response: certResponses.list, handler: listCerts }),
+  defineRoute({ method: 'get', path: '/api/erasure/certs', auth: 'ops:view', response: certResponses.list, handler: listCerts }),
   defineRoute({
     method: 'get',
     path: '/api/cert/:no',
+    response: certResponses.one,
     auth: 'ops:view',
     params: noParams,
     handler: async ({ app, ws, params }) => {
@@ -90,6 +92,7 @@ export const certRoutes = [
   defineRoute({
     method: 'get',
     path: '/api/cert/:no/pdf',
+    produces: 'application/pdf',
     auth: 'ops:view',
     params: noParams,
     handler: async ({ app, ws, params }) => {
@@ -106,6 +109,7 @@ export const certRoutes = [
   defineRoute({
     method: 'post',
     path: '/api/cert',
+    response: certResponses.issue,
     auth: 'ops:edit',
     body: certBody,
     handler: async ({ app, ws, body }) => {

@@ -6,6 +6,7 @@ import { badRequest, unprocessable } from '../../../core/errors';
 import type { Doc } from '../../../core/store/types';
 import { isValidRegno, readCompany } from '../settings/settings.service';
 import { AUDIT_LOG, CAPA, CUSTODY, CUSTODY_MAX_STEPS, isDate, isMonth, isOpen, isStamp, thisMonth, today } from './compliance.service';
+import { complianceResponses } from '../../../../shared/api/contracts/backoffice';
 
 interface Issue {
   code: string;
@@ -48,6 +49,7 @@ export const complianceReportRoutes = [
   defineRoute({
     method: 'post',
     path: '/api/compliance/report',
+    response: complianceResponses.report,
     auth: 'mgmt:view',
     body: reportBody,
     handler: async ({ app, ws, body }) => {
@@ -108,6 +110,7 @@ export const complianceReportRoutes = [
   defineRoute({
     method: 'post',
     path: '/api/compliance/custody',
+    response: complianceResponses.custody,
     auth: 'mgmt:edit',
     body: custodyBody,
     handler: async ({ app, ws, body }) => {

@@ -5,6 +5,7 @@ import { badRequest, notFound } from '../../../core/errors';
 import { issueNumber } from '../../../core/store/series';
 import type { Doc } from '../../../core/store/types';
 import { AUDIT_LOG, AUDIT_NUMBERS, auditRow, CAPA, COMPLIANCE, CONTROL_KEYS, CONTROLS_ID, CONTROLS_MAX, isStamp, nowStamp, type ControlKey } from './compliance.service';
+import { complianceResponses } from '../../../../shared/api/contracts/backoffice';
 
 export const AUDIT_SERIES = AUDIT_NUMBERS.name;
 
@@ -33,6 +34,7 @@ export const complianceRoutes = [
   defineRoute({
     method: 'get',
     path: '/api/compliance',
+    response: complianceResponses.view,
     auth: 'mgmt:view',
     handler: async ({ app, ws }) => ({
       controls: controlsOf(await app.store.get(ws, COMPLIANCE, CONTROLS_ID)),
@@ -42,6 +44,7 @@ export const complianceRoutes = [
   defineRoute({
     method: 'post',
     path: '/api/compliance/capa/:id',
+    response: complianceResponses.capa,
     auth: 'mgmt:edit',
     params: z.object({ id: z.string().min(1).max(60) }),
     body: capaBody,
@@ -59,6 +62,7 @@ export const complianceRoutes = [
   defineRoute({
     method: 'put',
     path: '/api/compliance/controls/:key',
+    response: complianceResponses.controls,
     auth: 'mgmt:edit',
     params: z.object({ key: z.string().max(20) }),
     body: controlsBody,
@@ -80,6 +84,7 @@ export const complianceRoutes = [
   defineRoute({
     method: 'get',
     path: '/api/audit-log',
+    response: complianceResponses.auditLog,
     auth: 'mgmt:view',
     handler: async ({ app, ws }) => {
       const rows = await app.store.list(ws, AUDIT_LOG);
@@ -90,6 +95,7 @@ export const complianceRoutes = [
   defineRoute({
     method: 'post',
     path: '/api/audit-log',
+    response: complianceResponses.audit,
     auth: 'mgmt:edit',
     body: auditBody,
     handler: async ({ app, ws, body }) => {

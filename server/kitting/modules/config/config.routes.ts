@@ -2,11 +2,13 @@ import { defineRoute } from '../../../core/http/define-route';
 import { P, PLATFORM_WS } from '../../../core/security/platform';
 import { PUBLIC_KEYS, readSiteConfig } from '../../../core/security/site-config';
 import type { Doc } from '../../../core/store/types';
+import { configResponses } from '../../../../shared/api/contracts/workspace';
 
 export const configRoutes = [
   defineRoute({
     method: 'get',
     path: '/api/config',
+    response: configResponses.config,
     auth: 'public',
     handler: async ({ app, ws, res }) => {
       res.setHeader('Cache-Control', 'no-store');

@@ -22,6 +22,7 @@ import {
   STATUS_LABELS,
   type DaasStatus,
 } from './daas.service';
+import { daasResponses } from '../../../../shared/api/contracts/backoffice';
 
 const idParams = z.object({ id: z.string().min(1).max(200) });
 const anyObject = z.record(z.string(), z.unknown(), { error: 'body must be a JSON object' });
@@ -32,6 +33,7 @@ export const daasRoutes = [
   defineRoute({
     method: 'get',
     path: '/api/daas',
+    response: daasResponses.view,
     auth: 'sales:view',
     handler: async ({ app, ws }) => {
       const quotes = (await app.store.list(ws, DAAS_QUOTES, { reverse: true })).sort(byTsDesc);
@@ -43,6 +45,7 @@ export const daasRoutes = [
   defineRoute({
     method: 'post',
     path: '/api/daas/quote',
+    response: daasResponses.quote,
     auth: 'sales:edit',
     body: anyObject,
     handler: async ({ app, ws, body }) => {
@@ -83,6 +86,7 @@ export const daasRoutes = [
   defineRoute({
     method: 'post',
     path: '/api/daas/quote/:id/status',
+    response: daasResponses.status,
     auth: 'sales:edit',
     params: idParams,
     body: anyObject,
@@ -104,6 +108,7 @@ export const daasRoutes = [
   defineRoute({
     method: 'post',
     path: '/api/daas/quote/:id/delete',
+    response: daasResponses.remove,
     auth: 'sales:edit',
     params: idParams,
     handler: async ({ app, ws, params }) => {
@@ -116,6 +121,7 @@ export const daasRoutes = [
   defineRoute({
     method: 'post',
     path: '/api/daas/sim',
+    response: daasResponses.sim,
     auth: 'sales:edit',
     body: anyObject,
     handler: async ({ app, ws, body }) => {
@@ -129,6 +135,7 @@ export const daasRoutes = [
   defineRoute({
     method: 'post',
     path: '/api/daas/send',
+    response: daasResponses.send,
     auth: 'sales:edit',
     body: anyObject,
     handler: async ({ app, ws, body }) => {

@@ -6,6 +6,7 @@ import { badRequest, notFound } from '../../../core/errors';
 import { declareSeries, issueNumber, padNumber } from '../../../core/store/series';
 import type { Doc } from '../../../core/store/types';
 import { isDate } from '../compliance/compliance.service';
+import { dockResponses } from '../../../../shared/api/contracts/staffing';
 
 export const DOCK_RESERVATIONS = 'dockReservations';
 /** Dock reservations RV-0001, … */
@@ -55,12 +56,14 @@ export const dockRoutes = [
   defineRoute({
     method: 'get',
     path: '/api/dock/reservations',
+    response: dockResponses.list,
     auth: 'ops:view',
     handler: async ({ app, ws }) => ({ reservations: (await app.store.list(ws, DOCK_RESERVATIONS)).sort(byDateStart) }),
   }),
   defineRoute({
     method: 'post',
     path: '/api/dock/reservation',
+    response: dockResponses.save,
     auth: 'ops:edit',
     body: reservationBody,
     handler: async ({ app, ws, body }) => {
@@ -81,6 +84,7 @@ export const dockRoutes = [
   defineRoute({
     method: 'post',
     path: '/api/dock/reservation/:id/delete',
+    response: dockResponses.remove,
     auth: 'ops:edit',
     params: z.object({ id: z.string().min(1).max(40) }),
     handler: async ({ app, ws, params }) => {

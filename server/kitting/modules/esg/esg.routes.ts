@@ -4,6 +4,7 @@ import { clip } from '../../../../shared/fields';
 import { defineRoute } from '../../../core/http/define-route';
 import { unprocessable } from '../../../core/errors';
 import { buildEsgReport, ESG, ESG_SETTINGS_ID } from './esg.service';
+import { esgResponses } from '../../../../shared/api/contracts/workspace';
 
 const body = z.object(
   {
@@ -17,6 +18,7 @@ export const esgRoutes = [
   defineRoute({
     method: 'post',
     path: '/api/esg/report',
+    response: esgResponses.report,
     auth: 'mgmt:view',
     body,
     handler: async ({ app, ws, body: b }) => {

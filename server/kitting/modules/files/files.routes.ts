@@ -5,6 +5,7 @@ import { badRequest, notFound, tooLarge } from '../../../core/errors';
 import { P, PLATFORM_WS, randomKey } from '../../../core/security/platform';
 import type { Doc } from '../../../core/store/types';
 import { operatorName, scopedTenant } from '../subadmin/scope';
+import { tenantToolResponses } from '../../../../shared/api/contracts/admin';
 
 export const MAX_FILE_CHARS = 2_800_000;
 const tParams = z.object({ tenantId: z.string().min(1).max(120) });
@@ -22,6 +23,7 @@ export const fileRoutes = [
   defineRoute({
     method: 'get',
     path: '/api/files/:tenantId',
+    response: tenantToolResponses.files,
     auth: 'subadmin',
     workspace: false,
     params: tParams,
@@ -33,6 +35,7 @@ export const fileRoutes = [
   defineRoute({
     method: 'post',
     path: '/api/files/:tenantId',
+    response: tenantToolResponses.file,
     auth: 'subadmin',
     workspace: false,
     params: tParams,
@@ -59,6 +62,7 @@ export const fileRoutes = [
   defineRoute({
     method: 'get',
     path: '/api/files/:tenantId/:fileId/download',
+    response: tenantToolResponses.download,
     auth: 'subadmin',
     workspace: false,
     params: fParams,
@@ -70,6 +74,7 @@ export const fileRoutes = [
   defineRoute({
     method: 'post',
     path: '/api/files/:tenantId/:fileId/delete',
+    response: tenantToolResponses.removeFile,
     auth: 'subadmin',
     workspace: false,
     params: fParams,

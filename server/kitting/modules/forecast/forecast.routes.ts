@@ -3,6 +3,7 @@ import { jstDate } from '../../../../shared/dates';
 import { defineRoute } from '../../../core/http/define-route';
 import { badRequest } from '../../../core/errors';
 import { addDays, CAPACITY_LOAD } from '../capacity/capacity.service';
+import { forecastResponses } from '../../../../shared/api/contracts/workspace';
 
 export const FORECAST = 'forecast';
 export const PREFS_ID = 'prefs';
@@ -63,6 +64,7 @@ export const forecastRoutes = [
   defineRoute({
     method: 'get',
     path: '/api/forecast',
+    response: forecastResponses.view,
     auth: 'mgmt:view',
     handler: async ({ app, ws }) => ({
       weekly: weeklyLoad(await app.store.list(ws, CAPACITY_LOAD)),
@@ -73,6 +75,7 @@ export const forecastRoutes = [
   defineRoute({
     method: 'post',
     path: '/api/forecast/prefs',
+    response: forecastResponses.prefs,
     auth: 'mgmt:edit',
     body: z.object({ horizon: z.unknown().optional(), sim: z.unknown().optional() }, { error: 'body must be a JSON object' }),
     handler: async ({ app, ws, body }) => {

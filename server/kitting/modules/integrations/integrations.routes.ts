@@ -5,6 +5,7 @@ import { badRequest } from '../../../core/errors';
 import { declareCap } from '../../../core/store/caps';
 import { declareSeries, followSeq, issueNumber, padNumber } from '../../../core/store/series';
 import type { Doc } from '../../../core/store/types';
+import { integrationResponses } from '../../../../shared/api/contracts/backoffice';
 
 export const INTEGRATIONS = 'integrations';
 export const RULES_ID = 'rules';
@@ -65,12 +66,14 @@ export const integrationRoutes = [
   defineRoute({
     method: 'get',
     path: '/api/integrations/rules',
+    response: integrationResponses.rules,
     auth: 'settings:view',
     handler: async ({ app, ws }) => rulesOf(await app.store.get(ws, INTEGRATIONS, RULES_ID)),
   }),
   defineRoute({
     method: 'put',
     path: '/api/integrations/rules',
+    response: integrationResponses.saveRules,
     auth: 'settings:edit',
     body: rulesBody,
     handler: async ({ app, ws, body }) =>
@@ -87,6 +90,7 @@ export const integrationRoutes = [
   defineRoute({
     method: 'get',
     path: '/api/integrations/log',
+    response: integrationResponses.log,
     auth: 'settings:view',
     handler: async ({ app, ws }) => {
       const log = await app.store.list(ws, SYNC_LOG);
@@ -96,6 +100,7 @@ export const integrationRoutes = [
   defineRoute({
     method: 'post',
     path: '/api/integrations/log',
+    response: integrationResponses.addLog,
     auth: 'settings:edit',
     body: logBody,
     handler: async ({ app, ws, body }) => {

@@ -18,6 +18,7 @@ import {
   readText,
   type Invoice,
 } from './invoices.service';
+import { invoiceResponses } from '../../../../shared/api/contracts/quotes';
 
 /** A month's invoices are found by their month (issuing drafts never reads every invoice). */
 const INVOICES_BY_MONTH = declareLookup(INVOICES, 'month');
@@ -42,6 +43,7 @@ export const invoiceRoutes = [
   defineRoute({
     method: 'get',
     path: '/api/invoices',
+    response: invoiceResponses.list,
     auth: 'sales:view',
     handler: async ({ app, ws }) => {
       const invoices = (await app.store.list<Invoice>(ws, INVOICES)).sort(newestFirst);
@@ -51,6 +53,7 @@ export const invoiceRoutes = [
   defineRoute({
     method: 'post',
     path: '/api/invoice',
+    response: invoiceResponses.one,
     auth: 'sales:edit',
     body: anyObject,
     handler: async ({ app, ws, body }) => {
@@ -81,6 +84,7 @@ export const invoiceRoutes = [
   defineRoute({
     method: 'post',
     path: '/api/invoices/issue',
+    response: invoiceResponses.issue,
     auth: 'sales:edit',
     body: anyObject,
     handler: async ({ app, ws, body }) => {
@@ -97,6 +101,7 @@ export const invoiceRoutes = [
   defineRoute({
     method: 'post',
     path: '/api/invoice/:id',
+    response: invoiceResponses.one,
     auth: 'sales:edit',
     params: idParams,
     body: anyObject,
@@ -125,6 +130,7 @@ export const invoiceRoutes = [
   defineRoute({
     method: 'get',
     path: '/api/invoice/:id/pdf',
+    produces: 'application/pdf',
     auth: 'sales:view',
     params: idParams,
     handler: async ({ app, ws, params }) => {
@@ -141,6 +147,7 @@ export const invoiceRoutes = [
   defineRoute({
     method: 'get',
     path: '/api/billing/summary',
+    response: invoiceResponses.summary,
     auth: 'sales:view',
     handler: async ({ app, ws }) => ({ summary: billingSummary(await app.store.list(ws, INVOICES), jstYymm()) }),
   }),

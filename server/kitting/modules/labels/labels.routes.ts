@@ -10,6 +10,7 @@ import { loadFontBytes } from '../certs/cert-pdf';
 import { isDate } from '../compliance/compliance.service';
 import { LABEL_SIZES, renderLabelHtml, renderLabelSvg, renderLabelZpl, type LabelDevice, type LabelFields, type LabelSize } from './label-render';
 import type { OutlineFont } from './zpl-bitmap';
+import { labelResponses } from '../../../../shared/api/contracts/certs-labels';
 
 export const LABEL_TEMPLATES = 'labelTemplates';
 export const LABEL_LOG = 'labelLog';
@@ -86,12 +87,14 @@ export const labelRoutes = [
   defineRoute({
     method: 'get',
     path: '/api/labels/templates',
+    response: labelResponses.templates,
     auth: 'ops:view',
     handler: async ({ app, ws }) => ({ templates: await app.store.list(ws, LABEL_TEMPLATES) }),
   }),
   defineRoute({
     method: 'post',
     path: '/api/labels/template',
+    response: labelResponses.save,
     auth: 'ops:edit',
     body: templateBody,
     handler: async ({ app, ws, body }) => {
@@ -104,6 +107,7 @@ export const labelRoutes = [
   defineRoute({
     method: 'post',
     path: '/api/labels/template/:id/delete',
+    response: labelResponses.remove,
     auth: 'ops:edit',
     params: idParams,
     handler: async ({ app, ws, params }) => {
@@ -115,12 +119,14 @@ export const labelRoutes = [
   defineRoute({
     method: 'get',
     path: '/api/labels/log',
+    response: labelResponses.log,
     auth: 'ops:view',
     handler: async ({ app, ws }) => ({ log: await app.store.list(ws, LABEL_LOG, { reverse: true }) }),
   }),
   defineRoute({
     method: 'post',
     path: '/api/labels/log',
+    response: labelResponses.addLog,
     auth: 'ops:edit',
     body: logBody,
     handler: async ({ app, ws, body }) => {
@@ -135,6 +141,7 @@ export const labelRoutes = [
   defineRoute({
     method: 'get',
     path: '/api/labels/font.ttf',
+    produces: 'font/ttf',
     auth: 'public',
     workspace: false,
     // the Japanese font of printed labels, so a bench PC without one still prints customer names
@@ -143,6 +150,7 @@ export const labelRoutes = [
   defineRoute({
     method: 'get',
     path: '/api/labels/render',
+    produces: ['image/svg+xml', 'text/html', 'text/plain'],
     auth: 'ops:view',
     query: renderQuery,
     handler: async ({ app, ws, query }) => {

@@ -5,6 +5,7 @@ import { DAAS_QUOTES } from '../daas/daas.service';
 import { INVOICES } from '../invoices/invoices.service';
 import { QUOTES } from '../quotes/quote-model';
 import { overview, revenueMix } from './metrics.service';
+import { metricsResponses } from '../../../../shared/api/contracts/ops';
 
 const DEFAULT_POINTS = 12;
 const mixQuery = z.object({ months: z.unknown().optional() });
@@ -21,6 +22,7 @@ export const metricsRoutes = [
   defineRoute({
     method: 'get',
     path: '/api/metrics/overview',
+    response: metricsResponses.overview,
     auth: 'mgmt:view',
     handler: async ({ app, ws }) => {
       const [invoices, customers, jobs, shipments, daas, quotes] = await Promise.all(
@@ -32,6 +34,7 @@ export const metricsRoutes = [
   defineRoute({
     method: 'get',
     path: '/api/revenue/mix',
+    response: metricsResponses.mix,
     auth: 'mgmt:view',
     query: mixQuery,
     handler: async ({ app, ws, query }) => revenueMix(await app.store.list(ws, INVOICES), readMonths(query.months)),

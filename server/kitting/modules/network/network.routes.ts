@@ -5,6 +5,7 @@ import { defineRoute } from '../../../core/http/define-route';
 import { badRequest, notFound } from '../../../core/errors';
 import { declareSeries, issueNumber } from '../../../core/store/series';
 import type { Doc, Tx } from '../../../core/store/types';
+import { networkResponses } from '../../../../shared/api/contracts/workspace';
 
 export const NETWORK_DEALS = 'networkDeals';
 /** A deal's seq orders deals created in the same millisecond (its key is random). */
@@ -89,12 +90,14 @@ export const networkRoutes = [
   defineRoute({
     method: 'get',
     path: '/api/network/deals',
+    response: networkResponses.deals,
     auth: 'sales:view',
     handler: async ({ app, ws }) => ({ deals: (await app.store.list(ws, NETWORK_DEALS)).sort(newestFirst) }),
   }),
   defineRoute({
     method: 'post',
     path: '/api/network/deal',
+    response: networkResponses.deal,
     auth: 'sales:edit',
     body: dealBody,
     handler: async ({ app, ws, body }) => {
@@ -122,12 +125,14 @@ export const networkRoutes = [
   defineRoute({
     method: 'get',
     path: '/api/network/centers',
+    response: networkResponses.centers,
     auth: 'mgmt:view',
     handler: async ({ app, ws }) => ({ centers: await app.store.list(ws, CENTERS) }),
   }),
   defineRoute({
     method: 'post',
     path: '/api/network/center',
+    response: networkResponses.center,
     auth: 'mgmt:edit',
     body: centerBody,
     handler: async ({ app, ws, body }) =>
@@ -151,6 +156,7 @@ export const networkRoutes = [
   defineRoute({
     method: 'post',
     path: '/api/network/center/:id/delete',
+    response: networkResponses.removeCenter,
     auth: 'mgmt:edit',
     params: z.object({ id: z.string().min(1).max(60) }),
     handler: async ({ app, ws, params }) =>
@@ -162,12 +168,14 @@ export const networkRoutes = [
   defineRoute({
     method: 'get',
     path: '/api/network/oem',
+    response: networkResponses.oem,
     auth: 'settings:view',
     handler: async ({ app, ws }) => ({ oem: oemOf(await app.store.get(ws, NETWORK, OEM_ID)) }),
   }),
   defineRoute({
     method: 'post',
     path: '/api/network/oem',
+    response: networkResponses.oem,
     auth: 'settings:edit',
     body: oemBody,
     handler: async ({ app, ws, body }) => {

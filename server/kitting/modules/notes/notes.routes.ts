@@ -5,6 +5,7 @@ import { badRequest, notFound } from '../../../core/errors';
 import { P, PLATFORM_WS, randomKey } from '../../../core/security/platform';
 import type { Doc } from '../../../core/store/types';
 import { operatorName, scopedTenant } from '../subadmin/scope';
+import { tenantToolResponses } from '../../../../shared/api/contracts/admin';
 
 const tParams = z.object({ tenantId: z.string().min(1).max(120) });
 const noteText = (v: unknown) => (typeof v === 'string' ? clip(v.trim(), 600) : '');
@@ -13,6 +14,7 @@ export const noteRoutes = [
   defineRoute({
     method: 'get',
     path: '/api/notes/:tenantId',
+    response: tenantToolResponses.notes,
     auth: 'subadmin',
     workspace: false,
     params: tParams,
@@ -24,6 +26,7 @@ export const noteRoutes = [
   defineRoute({
     method: 'post',
     path: '/api/notes/:tenantId',
+    response: tenantToolResponses.note,
     auth: 'subadmin',
     workspace: false,
     params: tParams,
@@ -42,6 +45,7 @@ export const noteRoutes = [
   defineRoute({
     method: 'post',
     path: '/api/notes/:tenantId/:noteId',
+    response: tenantToolResponses.changeNote,
     auth: 'subadmin',
     workspace: false,
     params: z.object({ tenantId: z.string().min(1).max(120), noteId: z.string().min(1).max(120) }),

@@ -5,6 +5,7 @@ import { defineRoute } from '../../../core/http/define-route';
 import { badRequest, conflict, notFound } from '../../../core/errors';
 import type { Doc } from '../../../core/store/types';
 import { DEFAULT_MDM } from '../devices/devices.service';
+import { onboardingResponses } from '../../../../shared/api/contracts/workspace';
 
 export const ONBOARDING = 'onboarding';
 export const PROJECTS_ID = 'projects';
@@ -58,12 +59,14 @@ export const onboardingRoutes = [
   defineRoute({
     method: 'get',
     path: '/api/onboarding/projects',
+    response: onboardingResponses.projects,
     auth: 'ops:view',
     handler: async ({ app, ws }) => ({ state: stateOf(await app.store.get(ws, ONBOARDING, PROJECTS_ID)) }),
   }),
   defineRoute({
     method: 'put',
     path: '/api/onboarding/projects',
+    response: onboardingResponses.projects,
     auth: 'ops:edit',
     body: z.object({ sel: z.unknown().optional(), tab: z.unknown().optional(), projects: z.unknown().optional() }, { error: 'body must be a JSON object' }),
     handler: async ({ app, ws, body }) => {
@@ -82,12 +85,14 @@ export const onboardingRoutes = [
   defineRoute({
     method: 'get',
     path: '/api/onboarding/requests',
+    response: onboardingResponses.requests,
     auth: 'ops:view',
     handler: async ({ app, ws }) => ({ requests: (await app.store.list(ws, DEVICE_REQUESTS)).sort((a, b) => Number(a.ts) - Number(b.ts)) }),
   }),
   defineRoute({
     method: 'post',
     path: '/api/onboarding/request',
+    response: onboardingResponses.request,
     auth: 'ops:edit',
     body: requestBody,
     handler: async ({ app, ws, body }) => {
@@ -105,6 +110,7 @@ export const onboardingRoutes = [
   defineRoute({
     method: 'post',
     path: '/api/onboarding/request/:id',
+    response: onboardingResponses.request,
     auth: 'ops:edit',
     params: z.object({ id: z.string().min(1).max(60) }),
     body: updateBody,

@@ -9,6 +9,7 @@ import type { Doc } from '../../../core/store/types';
 import {
   bumpCounter, clientDevices, mintPortalToken, PORTALS, portalEntry, portalLinkInvalid, portalState, readPortalToken,
 } from './portal.service';
+import { portalResponses } from '../../../../shared/api/contracts/accounts';
 
 const NO_STORE = 'no-store';
 const KINDS = ['問合せ', '故障', '交換', '紛失', '返却', 'その他'] as const;
@@ -72,12 +73,14 @@ export const portalRoutes = [
   defineRoute({
     method: 'get',
     path: '/api/portals',
+    response: portalResponses.portals,
     auth: 'sales:view',
     handler: async ({ app, ws }) => ({ state: await portalState(app, ws) }),
   }),
   defineRoute({
     method: 'get',
     path: '/api/portal/view',
+    response: portalResponses.view,
     auth: 'token',
     workspace: false,
     handler: async ({ app, req, res }) => {
@@ -93,6 +96,7 @@ export const portalRoutes = [
   defineRoute({
     method: 'post',
     path: '/api/portal/inquiry',
+    response: portalResponses.inquiry,
     auth: 'token',
     workspace: false,
     body: inquiryBody,
@@ -129,6 +133,7 @@ export const portalRoutes = [
   defineRoute({
     method: 'post',
     path: '/api/portal/issue',
+    response: portalResponses.issue,
     auth: 'sales:edit',
     body: z.object({ custId: text(40).zod.optional(), id: text(40).zod.optional() }),
     handler: async ({ app, ws, body }) => {
@@ -146,6 +151,7 @@ export const portalRoutes = [
   defineRoute({
     method: 'post',
     path: '/api/portal/:custId',
+    response: portalResponses.action,
     auth: 'sales:edit',
     params: z.object({ custId: z.string().min(1).max(40) }),
     body: z.object({ action: z.unknown().optional(), published: z.boolean().optional(), last: text(40).zod.optional() }),
@@ -172,6 +178,7 @@ export const portalRoutes = [
   defineRoute({
     method: 'get',
     path: '/api/public/status',
+    response: portalResponses.status,
     auth: 'public',
     workspace: false,
     handler: async ({ app, req, res }) => {

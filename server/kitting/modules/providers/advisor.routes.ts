@@ -4,6 +4,7 @@ import { defineRoute, Reply } from '../../../core/http/define-route';
 import { badRequest } from '../../../core/errors';
 import { hitLimit } from '../../../core/security/limits';
 import { chat, llmConfigured, searchConfigured, searchWeb, type ChatTurn } from './ai-provider';
+import { providerResponses } from '../../../../shared/api/contracts/public';
 
 const json = (status: number, body: unknown) => new Reply(status, JSON.stringify(body), { 'Content-Type': 'application/json; charset=utf-8', 'Cache-Control': 'no-store' });
 
@@ -21,6 +22,7 @@ export const advisorRoutes = [
   defineRoute({
     method: 'post',
     path: '/api/advisor',
+    response: providerResponses.advisor,
     auth: 'public',
     workspace: false,
     body: z.object({ message: z.unknown().optional(), history: z.unknown().optional() }),
@@ -40,6 +42,7 @@ export const advisorRoutes = [
   defineRoute({
     method: 'get',
     path: '/api/marketprice',
+    response: providerResponses.marketprice,
     auth: 'public',
     workspace: false,
     handler: async ({ app, req }) => {

@@ -9,6 +9,7 @@ import { P, PLATFORM_WS } from '../../../core/security/platform';
 import { mintToken, readToken } from '../../../core/security/tokens';
 import type { Doc } from '../../../core/store/types';
 import { findProvider, oauthClient, PROVIDERS, type Provider } from './catalog';
+import { providerResponses } from '../../../../shared/api/contracts/public';
 
 const pParams = z.object({ provider: z.string().min(1).max(40) });
 const connId = (tid: string, key: string) => `${tid}:${key}`;
@@ -61,6 +62,7 @@ export const providerRoutes = [
   defineRoute({
     method: 'get',
     path: '/api/connect/status',
+    response: providerResponses.status,
     auth: 'account',
     workspace: false,
     handler: async ({ app, req }) => {
@@ -78,6 +80,7 @@ export const providerRoutes = [
   defineRoute({
     method: 'get',
     path: '/api/connect/:provider',
+    produces: ['redirect', 'text/html'],
     auth: 'account:manager',
     workspace: false,
     params: pParams,
@@ -97,6 +100,7 @@ export const providerRoutes = [
   defineRoute({
     method: 'get',
     path: '/api/connect/:provider/callback',
+    produces: 'text/html',
     auth: 'token',
     workspace: false,
     params: pParams,
@@ -127,6 +131,7 @@ export const providerRoutes = [
   defineRoute({
     method: 'post',
     path: '/api/connect/:provider/credentials',
+    response: providerResponses.credentials,
     auth: 'account:manager',
     workspace: false,
     params: pParams,
@@ -153,6 +158,7 @@ export const providerRoutes = [
   defineRoute({
     method: 'post',
     path: '/api/connect/:provider/disconnect',
+    response: providerResponses.disconnect,
     auth: 'account:manager',
     workspace: false,
     params: pParams,

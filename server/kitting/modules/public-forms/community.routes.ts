@@ -8,6 +8,7 @@ import { randomKey } from '../../../core/security/platform';
 import type { Doc } from '../../../core/store/types';
 import { createTenant } from '../admin/tenants.service';
 import { checkEmail, EMAIL_RE, formLimit, putLead, str } from './forms.service';
+import { formResponses } from '../../../../shared/api/contracts/public';
 
 const REVIEWS = 'reviews';
 const EVENT_REGS = 'eventRegs';
@@ -26,6 +27,7 @@ export const communityRoutes = [
   defineRoute({
     method: 'post',
     path: '/api/review',
+    response: formResponses.review,
     auth: 'public',
     body: z.object({ comment: str(800), rating: z.unknown().optional(), name: str(80), company: str(120), nps: z.unknown().optional() }),
     handler: async ({ app, ws, req, body }) => {
@@ -44,6 +46,7 @@ export const communityRoutes = [
   defineRoute({
     method: 'get',
     path: '/api/reviews',
+    response: formResponses.reviews,
     auth: 'support:view',
     handler: async ({ app, ws }) => {
       const reviews = (await app.store.list(ws, REVIEWS)).filter((r) => r.approved === true);
@@ -58,6 +61,7 @@ export const communityRoutes = [
   defineRoute({
     method: 'get',
     path: '/api/events',
+    response: formResponses.events,
     auth: 'public',
     handler: async ({ app, ws }) => {
       const regs = await app.store.list(ws, EVENT_REGS);
@@ -67,6 +71,7 @@ export const communityRoutes = [
   defineRoute({
     method: 'post',
     path: '/api/event/:id/register',
+    response: formResponses.register,
     auth: 'public',
     params: z.object({ id: z.string().min(1).max(40) }),
     body: z.object({ email: str(160), name: str(120), company: str(120) }),
@@ -87,6 +92,7 @@ export const communityRoutes = [
   defineRoute({
     method: 'post',
     path: '/api/ab',
+    response: formResponses.ab,
     auth: 'public',
     body: z.object({ variant: z.unknown().optional(), event: z.unknown().optional() }),
     handler: async ({ app, ws, req, body }) => {
@@ -104,6 +110,7 @@ export const communityRoutes = [
   defineRoute({
     method: 'get',
     path: '/api/ab',
+    response: formResponses.abStats,
     auth: 'mgmt:view',
     handler: async ({ app, ws }) => {
       const s = (await app.store.get<Doc>(ws, AB, 'stats')) ?? {};
@@ -114,6 +121,7 @@ export const communityRoutes = [
   defineRoute({
     method: 'post',
     path: '/api/signup',
+    response: formResponses.signup,
     auth: 'public',
     body: z.object({ email: z.unknown().optional(), company: str(80), name: str(80), plan: str(40) }),
     handler: async ({ app, ws, req, body }) => {

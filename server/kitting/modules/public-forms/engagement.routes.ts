@@ -7,6 +7,7 @@ import { badRequest, conflict, notFound } from '../../../core/errors';
 import { randomKey } from '../../../core/security/platform';
 import type { Doc, Tx } from '../../../core/store/types';
 import { checkEmail, formLimit, newestFirst, putLead, str } from './forms.service';
+import { formResponses } from '../../../../shared/api/contracts/public';
 
 const BOOKINGS = 'bookings';
 const REFERRALS = 'referrals';
@@ -22,13 +23,13 @@ async function putReferral(tx: Tx, code: string, referrer: string): Promise<Doc>
 
 const bookingCrud = crudRoutes({
   scope: 'sales',
-  coll: BOOKINGS, listPath: '/api/bookings', listKey: 'bookings', itemPath: '/api/booking', itemKey: 'booking',
+  coll: BOOKINGS, listPath: '/api/bookings', listKey: 'bookings', itemPath: '/api/booking', itemKey: 'booking', responses: formResponses.bookings,
   notFoundError: 'booking not found', fields: { status: text(30) }, newId: async () => '', sort: newestFirst,
 }).filter((r) => r.path === '/api/bookings' || r.path === '/api/booking/:id');
 
 const partnerCrud = crudRoutes({
   scope: 'sales',
-  coll: PARTNERS, listPath: '/api/partners', listKey: 'partners', itemPath: '/api/partner', itemKey: 'partner',
+  coll: PARTNERS, listPath: '/api/partners', listKey: 'partners', itemPath: '/api/partner', itemKey: 'partner', responses: formResponses.partners,
   notFoundError: 'partner not found',
   fields: { status: text(30), tier: text(30), note: text(800), deals: intClamp(0, 1_000_000, 0), revenue: num() },
   newId: async () => '', sort: newestFirst,
@@ -38,6 +39,7 @@ export const engagementRoutes = [
   defineRoute({
     method: 'post',
     path: '/api/booking',
+    response: formResponses.booking,
     auth: 'public',
     body: z.object({ name: str(120), email: str(160), company: str(120), phone: str(40), when: str(60), topic: str(300) }),
     handler: async ({ app, ws, req, body }) => {
@@ -56,6 +58,7 @@ export const engagementRoutes = [
   defineRoute({
     method: 'post',
     path: '/api/referral',
+    response: formResponses.referral,
     auth: 'public',
     body: z.object({ referrer: str(120), code: str(24) }),
     handler: async ({ app, ws, req, body }) => {
@@ -68,12 +71,14 @@ export const engagementRoutes = [
   defineRoute({
     method: 'get',
     path: '/api/referrals',
+    response: formResponses.referrals,
     auth: 'sales:view',
     handler: async ({ app, ws }) => ({ referrals: await app.store.list(ws, REFERRALS) }),
   }),
   defineRoute({
     method: 'post',
     path: '/api/referral/:code/track',
+    response: formResponses.track,
     auth: 'public',
     params: z.object({ code: z.string().min(1).max(40) }),
     handler: async ({ app, ws, req, params }) => {
@@ -89,6 +94,7 @@ export const engagementRoutes = [
   defineRoute({
     method: 'post',
     path: '/api/partner',
+    response: formResponses.partner,
     auth: 'public',
     body: z.object({ company: str(120), email: str(160), contact: str(120), region: str(60), note: str(800) }),
     handler: async ({ app, ws, req, body }) => {

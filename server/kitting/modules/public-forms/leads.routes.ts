@@ -4,6 +4,7 @@ import { crudRoutes } from '../../../core/http/crud';
 import { defineRoute } from '../../../core/http/define-route';
 import { badRequest } from '../../../core/errors';
 import { checkEmail, formLimit, LEADS, newestFirst, putLead, str } from './forms.service';
+import { formResponses } from '../../../../shared/api/contracts/public';
 
 const leadCrud = crudRoutes({
   scope: 'sales',
@@ -12,6 +13,7 @@ const leadCrud = crudRoutes({
   listKey: 'leads',
   itemPath: '/api/lead',
   itemKey: 'lead',
+  responses: formResponses.leads,
   notFoundError: 'lead not found',
   fields: { status: text(30), notes: text(3000), name: text(120), company: text(120), email: text(160), phone: text(40) },
   newId: async () => '',
@@ -23,6 +25,7 @@ export const leadRoutes = [
   defineRoute({
     method: 'post',
     path: '/api/lead',
+    response: formResponses.lead,
     auth: 'public',
     body: z.object({ name: str(120), email: str(160), company: str(120), phone: str(40), message: str(1500), source: str(40), tenant: str(120) }),
     handler: async ({ app, ws, req, body }) => {

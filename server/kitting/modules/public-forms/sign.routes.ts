@@ -4,6 +4,7 @@ import { badRequest, conflict, notFound } from '../../../core/errors';
 import { randomKey } from '../../../core/security/platform';
 import type { Doc } from '../../../core/store/types';
 import { checkEmail, formLimit, newestFirst, str } from './forms.service';
+import { formResponses } from '../../../../shared/api/contracts/public';
 
 const SIGNS = 'signs';
 const idParams = z.object({ id: z.string().min(1).max(80) });
@@ -13,6 +14,7 @@ export const signRoutes = [
   defineRoute({
     method: 'post',
     path: '/api/sign/create',
+    response: formResponses.signCreate,
     auth: 'sales:edit',
     body: z.object({ title: str(200), client: str(200), email: str(160), amount: z.unknown().optional(), bodyHtml: z.unknown().optional() }),
     handler: async ({ app, ws, req, body }) => {
@@ -32,12 +34,14 @@ export const signRoutes = [
   defineRoute({
     method: 'get',
     path: '/api/signs',
+    response: formResponses.signs,
     auth: 'sales:view',
     handler: async ({ app, ws }) => ({ signs: (await app.store.list(ws, SIGNS)).sort(newestFirst).map(({ signature: _s, ...d }) => d) }),
   }),
   defineRoute({
     method: 'get',
     path: '/api/sign/:id',
+    response: formResponses.sign,
     auth: 'public',
     params: idParams,
     handler: async ({ app, ws, params }) => {
@@ -49,6 +53,7 @@ export const signRoutes = [
   defineRoute({
     method: 'get',
     path: '/api/sign/:id/status',
+    response: formResponses.signStatus,
     auth: 'public',
     params: idParams,
     handler: async ({ app, ws, params }) => {
@@ -60,6 +65,7 @@ export const signRoutes = [
   defineRoute({
     method: 'post',
     path: '/api/sign/:id/submit',
+    response: formResponses.signSubmit,
     auth: 'public',
     params: idParams,
     body: z.object({ name: str(120), agreed: z.unknown().optional(), signature: z.unknown().optional() }),

@@ -26,6 +26,7 @@ import {
   withTotals,
   type Quote,
 } from './quote-model';
+import { quoteResponses } from '../../../../shared/api/contracts/quotes';
 
 const idParams = z.object({ id: z.string().min(1).max(200) });
 const one = z.union([z.string(), z.array(z.string())]).transform((v) => (Array.isArray(v) ? v[0] : v)).optional();
@@ -62,12 +63,14 @@ export const quoteRoutes = [
   defineRoute({
     method: 'get',
     path: '/api/quote/catalog',
+    response: quoteResponses.catalog,
     auth: 'sales:view',
     handler: () => ({ catalog: catalog() }),
   }),
   defineRoute({
     method: 'get',
     path: '/api/quote/new',
+    response: quoteResponses.fresh,
     auth: 'sales:view',
     query: newQuery,
     handler: async ({ app, ws, query }) => {
@@ -100,12 +103,14 @@ export const quoteRoutes = [
   defineRoute({
     method: 'get',
     path: '/api/quotes',
+    response: quoteResponses.list,
     auth: 'sales:view',
     handler: async ({ app, ws }) => ({ quotes: (await app.store.list<Quote>(ws, QUOTES, { reverse: true })).map(withTotals) }),
   }),
   defineRoute({
     method: 'get',
     path: '/api/quote/draft',
+    response: quoteResponses.draft,
     auth: 'sales:view',
     handler: async ({ app, ws }) => {
       const d = await app.store.get<Quote>(ws, QUOTE_DRAFTS, DRAFT_ID);
@@ -115,6 +120,7 @@ export const quoteRoutes = [
   defineRoute({
     method: 'post',
     path: '/api/quote/draft',
+    response: quoteResponses.saveDraft,
     auth: 'sales:edit',
     body: quoteBody,
     handler: async ({ app, ws, body }) => {
@@ -132,6 +138,7 @@ export const quoteRoutes = [
   defineRoute({
     method: 'post',
     path: '/api/quote/draft/clear',
+    response: quoteResponses.clearDraft,
     auth: 'sales:edit',
     handler: async ({ app, ws }) => {
       await app.store.transact(ws, (tx) => tx.remove(QUOTE_DRAFTS, DRAFT_ID));
@@ -141,6 +148,7 @@ export const quoteRoutes = [
   defineRoute({
     method: 'post',
     path: '/api/quote/preview',
+    response: quoteResponses.preview,
     auth: 'sales:view',
     body: quoteBody,
     handler: async ({ app, ws, body }) => {
@@ -154,6 +162,7 @@ export const quoteRoutes = [
   defineRoute({
     method: 'get',
     path: '/api/quote/:id',
+    response: quoteResponses.one,
     auth: 'sales:view',
     params: idParams,
     handler: async ({ app, ws, params }) => ({ quote: withTotals(await loadQuote(app, ws, params.id)) }),
@@ -161,6 +170,7 @@ export const quoteRoutes = [
   defineRoute({
     method: 'post',
     path: '/api/quote',
+    response: quoteResponses.one,
     auth: 'sales:edit',
     body: quoteBody,
     handler: async ({ app, ws, body }) => {
@@ -182,6 +192,7 @@ export const quoteRoutes = [
   defineRoute({
     method: 'post',
     path: '/api/quote/:id',
+    response: quoteResponses.one,
     auth: 'sales:edit',
     params: idParams,
     body: quoteBody,
@@ -203,6 +214,7 @@ export const quoteRoutes = [
   defineRoute({
     method: 'get',
     path: '/api/quote/:id/csv',
+    produces: 'text/csv',
     auth: 'sales:view',
     params: idParams,
     handler: async ({ app, ws, params }) => {
@@ -217,6 +229,7 @@ export const quoteRoutes = [
   defineRoute({
     method: 'get',
     path: '/api/quote/:id/document',
+    response: quoteResponses.document,
     auth: 'sales:view',
     params: idParams,
     handler: async ({ app, ws, params }) => ({ document: await exportable(app, ws, params.id) }),
@@ -224,6 +237,7 @@ export const quoteRoutes = [
   defineRoute({
     method: 'get',
     path: '/api/quote/:id/pdf',
+    produces: 'application/pdf',
     auth: 'sales:view',
     params: idParams,
     handler: async ({ app, ws, params }) => {
@@ -240,6 +254,7 @@ export const quoteRoutes = [
   defineRoute({
     method: 'post',
     path: '/api/quote/:id/revise',
+    response: quoteResponses.one,
     auth: 'sales:edit',
     params: idParams,
     handler: async ({ app, ws, params }) => {
@@ -270,6 +285,7 @@ export const quoteRoutes = [
   defineRoute({
     method: 'post',
     path: '/api/quote/:id/issue',
+    response: quoteResponses.issue,
     auth: 'sales:edit',
     params: idParams,
     handler: async ({ app, ws, params }) => {

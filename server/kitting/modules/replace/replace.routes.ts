@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { text } from '../../../../shared/fields';
 import { defineRoute } from '../../../core/http/define-route';
 import { badRequest } from '../../../core/errors';
+import { replaceResponses } from '../../../../shared/api/contracts/workspace';
 
 export const REPLACE = 'replace';
 export const PROPOSALS_ID = 'proposals';
@@ -12,12 +13,14 @@ export const replaceRoutes = [
   defineRoute({
     method: 'get',
     path: '/api/replace/proposals',
+    response: replaceResponses.proposals,
     auth: 'ops:view',
     handler: async ({ app, ws }) => ({ proposals: mapOf(await app.store.get(ws, REPLACE, PROPOSALS_ID)) }),
   }),
   defineRoute({
     method: 'post',
     path: '/api/replace/proposal',
+    response: replaceResponses.propose,
     auth: 'ops:edit',
     body: z.object({ cust: text(120).zod.nullish() }, { error: 'body must be a JSON object' }),
     handler: async ({ app, ws, body }) => {

@@ -6,6 +6,7 @@ import type { AppContext } from '../../../core/context';
 import type { Doc } from '../../../core/store/types';
 import { INVOICES, readMonth } from '../invoices/invoices.service';
 import { buildReport, REPORTS } from './reports.service';
+import { reportResponses } from '../../../../shared/api/contracts/backoffice';
 
 const idParams = z.object({ id: z.string().min(1).max(200) });
 const one = z.union([z.string(), z.array(z.string())]).transform((v) => (Array.isArray(v) ? v[0] : v)).optional();
@@ -34,6 +35,7 @@ export const reportRoutes = [
   defineRoute({
     method: 'get',
     path: '/api/reports',
+    response: reportResponses.list,
     auth: 'mgmt:view',
     handler: async ({ app, ws }) => {
       const reports = (await app.store.list(ws, REPORTS)).sort((a, b) => (Number(b.generatedAt) || 0) - (Number(a.generatedAt) || 0));
@@ -43,6 +45,7 @@ export const reportRoutes = [
   defineRoute({
     method: 'get',
     path: '/api/report/generate',
+    response: reportResponses.generate,
     auth: 'mgmt:view',
     query: genQuery,
     handler: async ({ app, ws, query }) => {
@@ -53,6 +56,7 @@ export const reportRoutes = [
   defineRoute({
     method: 'post',
     path: '/api/report/generate',
+    response: reportResponses.generate,
     auth: 'mgmt:edit',
     body: anyObject,
     handler: async ({ app, ws, body }) => {
@@ -64,6 +68,7 @@ export const reportRoutes = [
   defineRoute({
     method: 'get',
     path: '/api/report/:id',
+    response: reportResponses.one,
     auth: 'mgmt:view',
     params: idParams,
     handler: async ({ app, ws, params }) => {

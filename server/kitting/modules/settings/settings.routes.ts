@@ -13,6 +13,7 @@ import {
   UI_MAX_BYTES,
   type Company,
 } from './settings.service';
+import { settingsResponses } from '../../../../shared/api/contracts/workspace';
 
 const objectBody = z.record(z.string(), z.unknown(), { error: 'body must be a JSON object' });
 const LOGO_PATTERN = /^data:image\/(png|jpeg|gif|webp|svg\+xml);base64,[A-Za-z0-9+/=\s]*$/;
@@ -58,12 +59,14 @@ export const settingsRoutes = [
   defineRoute({
     method: 'get',
     path: '/api/settings/company',
+    response: settingsResponses.company,
     auth: 'settings:view',
     handler: async ({ app, ws }) => ({ company: completeCompany(await app.store.get(ws, SETTINGS, COMPANY_ID)) }),
   }),
   defineRoute({
     method: 'put',
     path: '/api/settings/company',
+    response: settingsResponses.company,
     auth: 'settings:edit',
     body: objectBody,
     handler: async ({ app, ws, body }) => {
@@ -79,12 +82,14 @@ export const settingsRoutes = [
   defineRoute({
     method: 'get',
     path: '/api/settings/prefs',
+    response: settingsResponses.prefs,
     auth: 'settings:view',
     handler: async ({ app, ws }) => ({ prefs: prefsOf(await app.store.get(ws, SETTINGS, PREFS_ID)) }),
   }),
   defineRoute({
     method: 'put',
     path: '/api/settings/prefs',
+    response: settingsResponses.prefs,
     auth: 'settings:edit',
     body: objectBody,
     handler: async ({ app, ws, body }) => {
@@ -101,12 +106,14 @@ export const settingsRoutes = [
   defineRoute({
     method: 'get',
     path: '/api/settings/ui',
+    response: settingsResponses.ui,
     auth: 'member',
     handler: async ({ app, ws }) => ({ state: uiState(await app.store.get(ws, SETTINGS, UI_ID)) }),
   }),
   defineRoute({
     method: 'put',
     path: '/api/settings/ui',
+    response: settingsResponses.saveUi,
     auth: 'member',
     body: objectBody,
     handler: async ({ app, ws, body }) => {

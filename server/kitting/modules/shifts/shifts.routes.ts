@@ -20,6 +20,7 @@ import {
   type Grid,
   type Snapshot,
 } from './shifts.service';
+import { shiftResponses } from '../../../../shared/api/contracts/staffing';
 
 const gridBody = z.object({ grid: z.unknown().optional(), clock: z.unknown().optional() }, { error: 'body must be a JSON object' });
 const hidParams = z.object({ hid: z.string().min(1).max(60) });
@@ -30,6 +31,7 @@ export const shiftRoutes = [
   defineRoute({
     method: 'get',
     path: '/api/shifts',
+    response: shiftResponses.roster,
     auth: 'ops:view',
     handler: async ({ app, ws }) =>
       app.store.transact(ws, async (tx) => {
@@ -41,6 +43,7 @@ export const shiftRoutes = [
   defineRoute({
     method: 'post',
     path: '/api/shifts',
+    response: shiftResponses.save,
     auth: 'ops:edit',
     body: gridBody,
     handler: async ({ app, ws, body }) =>
@@ -57,6 +60,7 @@ export const shiftRoutes = [
   defineRoute({
     method: 'post',
     path: '/api/shifts/draft',
+    response: shiftResponses.draft,
     auth: 'ops:edit',
     body: gridBody,
     handler: async ({ app, ws, body }) =>
@@ -74,6 +78,7 @@ export const shiftRoutes = [
   defineRoute({
     method: 'post',
     path: '/api/shifts/draft/apply',
+    response: shiftResponses.apply,
     auth: 'ops:edit',
     handler: async ({ app, ws }) =>
       app.store.transact(ws, async (tx) => {
@@ -92,6 +97,7 @@ export const shiftRoutes = [
   defineRoute({
     method: 'post',
     path: '/api/shifts/draft/discard',
+    response: shiftResponses.discard,
     auth: 'ops:edit',
     handler: async ({ app, ws }) =>
       app.store.transact(ws, async (tx) => {
@@ -104,12 +110,14 @@ export const shiftRoutes = [
   defineRoute({
     method: 'get',
     path: '/api/shifts/history',
+    response: shiftResponses.history,
     auth: 'ops:view',
     handler: async ({ app, ws }) => app.store.transact(ws, async (tx) => ({ history: await listHistory(tx) })),
   }),
   defineRoute({
     method: 'post',
     path: '/api/shifts/restore/:hid',
+    response: shiftResponses.restore,
     auth: 'ops:edit',
     params: hidParams,
     handler: async ({ app, ws, params }) =>

@@ -7,6 +7,7 @@ import { badRequest, conflict, notFound } from '../../../core/errors';
 import type { Tx } from '../../../core/store/types';
 import { collectionSchema } from '../../../core/http/collection-schema';
 import { DRAFT_ID, readRoster, SHIFTS, STAFF, writeRoster, type ClockRow, type Grid } from './shifts.service';
+import { staffResponses } from '../../../../shared/api/contracts/staffing';
 
 // type own|agency (default own); any other value is refused (400), never read as own
 const staffFields = { name: text(60), type: json(z.enum(['own', 'agency'], { error: 'type must be own or agency' })).default('own') };
@@ -24,12 +25,14 @@ export const staffRoutes = [
   defineRoute({
     method: 'get',
     path: '/api/staff',
+    response: staffResponses.list,
     auth: 'ops:view',
     handler: async ({ app, ws }) => ({ staff: await app.store.list(ws, STAFF) }),
   }),
   defineRoute({
     method: 'post',
     path: '/api/staff',
+    response: staffResponses.create,
     auth: 'ops:edit',
     body: createStaff,
     handler: async ({ app, ws, body }) => {
@@ -48,6 +51,7 @@ export const staffRoutes = [
   defineRoute({
     method: 'post',
     path: '/api/staff/:id',
+    response: staffResponses.update,
     auth: 'ops:edit',
     params: idParams,
     body: patchStaff,
@@ -65,6 +69,7 @@ export const staffRoutes = [
   defineRoute({
     method: 'post',
     path: '/api/staff/:id/delete',
+    response: staffResponses.remove,
     auth: 'ops:edit',
     params: idParams,
     handler: async ({ app, ws, params }) =>
@@ -85,6 +90,7 @@ export const staffRoutes = [
   defineRoute({
     method: 'post',
     path: '/api/timeclock/:staffId/punch',
+    response: staffResponses.punch,
     auth: 'ops:edit',
     params: punchParams,
     body: punchBody,

@@ -6,6 +6,7 @@ import { indexSite, siteIndex } from './site-index';
 import { P, PLATFORM_WS } from '../../../core/security/platform';
 import type { Doc } from '../../../core/store/types';
 import { hitStoredLimit } from '../../../core/security/limits';
+import { siteResponses } from '../../../../shared/api/contracts/public';
 
 const SLUG = /^[a-z0-9](?:[a-z0-9-]{0,38}[a-z0-9])?$/;
 export const MAX_SITE_HTML = 200_000;
@@ -35,6 +36,7 @@ export const siteRoutes = [
   defineRoute({
     method: 'post',
     path: '/api/site/publish',
+    response: siteResponses.publish,
     auth: 'sales:edit',
     body: z.object({ slug: z.unknown().optional(), html: z.unknown().optional(), name: z.unknown().optional() }),
     handler: async ({ app, ws, body }) => {
@@ -60,6 +62,7 @@ export const siteRoutes = [
   defineRoute({
     method: 'get',
     path: '/api/site/list',
+    response: siteResponses.list,
     auth: 'sales:view',
     handler: async ({ app, ws }) => ({
       sites: (await siteIndex({ get: (c, id) => app.store.get(PLATFORM_WS, c, id) }, ws)).map((s) => ({ ...s, url: `/site/${s.slug}` })),
@@ -68,6 +71,7 @@ export const siteRoutes = [
   defineRoute({
     method: 'post',
     path: '/api/site/:slug/unpublish',
+    response: siteResponses.unpublish,
     auth: 'sales:edit',
     params: z.object({ slug: z.string().min(1).max(60) }),
     handler: async ({ app, ws, params }) => {
@@ -83,6 +87,7 @@ export const siteRoutes = [
   defineRoute({
     method: 'get',
     path: '/site/:slug',
+    produces: 'text/html',
     auth: 'public',
     workspace: false,
     params: z.object({ slug: z.string().max(200) }),

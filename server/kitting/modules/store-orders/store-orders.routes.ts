@@ -6,6 +6,7 @@ import { badRequest, notFound } from '../../../core/errors';
 import { issueNumber } from '../../../core/store/series';
 import type { Doc } from '../../../core/store/types';
 import { builtInProducts, customProductsOf, ORDER_NUMBERS, orderTotals, readLines, STORE_ORDERS, STORE_PRODUCTS, text, yen } from './store-orders.service';
+import { storeResponses } from '../../../../shared/api/contracts/backoffice';
 
 const idParams = z.object({ id: z.string().min(1).max(200) });
 const anyObject = z.record(z.string(), z.unknown(), { error: 'body must be a JSON object' });
@@ -17,6 +18,7 @@ export const storeOrderRoutes = [
   defineRoute({
     method: 'get',
     path: '/api/store/catalog',
+    response: storeResponses.catalog,
     auth: 'sales:view',
     handler: async ({ app, ws }) => {
       const catalog = [...builtInProducts(), ...(await app.store.list(ws, STORE_PRODUCTS))];
@@ -26,6 +28,7 @@ export const storeOrderRoutes = [
   defineRoute({
     method: 'get',
     path: '/api/store/orders',
+    response: storeResponses.orders,
     auth: 'sales:view',
     handler: async ({ app, ws }) => {
       const orders = await app.store.list(ws, STORE_ORDERS, { reverse: true });
@@ -35,6 +38,7 @@ export const storeOrderRoutes = [
   defineRoute({
     method: 'post',
     path: '/api/store/order',
+    response: storeResponses.order,
     auth: 'sales:edit',
     body: anyObject,
     handler: async ({ app, ws, body }) => {
@@ -64,6 +68,7 @@ export const storeOrderRoutes = [
   defineRoute({
     method: 'post',
     path: '/api/store/order/:id',
+    response: storeResponses.order,
     auth: 'sales:edit',
     params: idParams,
     body: anyObject,
@@ -83,6 +88,7 @@ export const storeOrderRoutes = [
   defineRoute({
     method: 'post',
     path: '/api/store/order/:id/delete',
+    response: storeResponses.remove,
     auth: 'sales:edit',
     params: idParams,
     handler: async ({ app, ws, params }) => {
@@ -95,6 +101,7 @@ export const storeOrderRoutes = [
   defineRoute({
     method: 'post',
     path: '/api/store/product',
+    response: storeResponses.product,
     auth: 'sales:edit',
     body: anyObject,
     handler: async ({ app, ws, body }) => {

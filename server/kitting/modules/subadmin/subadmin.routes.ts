@@ -16,6 +16,7 @@ import { assistLink, clientLink, origin, tenantView, withCounts } from '../admin
 import { takeBackup, tenantBackups } from '../backups/backups.service';
 import { revokePortalLinks } from '../portal/portal.service';
 import { inScope, operator, operatorName, operatorRole, scopedTenant, scopedTenants } from './scope';
+import { subadminResponses } from '../../../../shared/api/contracts/admin';
 
 const idParams = z.object({ id: z.string().min(1).max(120) });
 const CORE_FIELDS = ['plan', 'seats', 'mrr', 'status', 'features', 'used', 'devices', 'clients', 'name'] as const;
@@ -30,6 +31,7 @@ export const subadminRoutes = [
   defineRoute({
     method: 'post',
     path: '/api/subadmin/login',
+    response: subadminResponses.login,
     auth: 'public',
     workspace: false,
     body: z.object({ email: z.string().max(200).optional(), password: z.string().max(200).optional() }),
@@ -55,6 +57,7 @@ export const subadminRoutes = [
   defineRoute({
     method: 'get',
     path: '/api/subadmin/me',
+    response: subadminResponses.me,
     auth: 'subadmin',
     workspace: false,
     handler: async ({ app, req }) => {
@@ -75,6 +78,7 @@ export const subadminRoutes = [
   defineRoute({
     method: 'get',
     path: '/api/subadmin/tenant/:id',
+    response: subadminResponses.tenant,
     auth: 'subadmin',
     workspace: false,
     params: idParams,
@@ -87,6 +91,7 @@ export const subadminRoutes = [
   defineRoute({
     method: 'post',
     path: '/api/subadmin/tenant/:id',
+    response: subadminResponses.saveTenant,
     auth: 'subadmin',
     workspace: false,
     params: idParams,
@@ -108,6 +113,7 @@ export const subadminRoutes = [
   defineRoute({
     method: 'post',
     path: '/api/subadmin/tenant/:id/client',
+    response: subadminResponses.client,
     auth: 'subadmin',
     workspace: false,
     params: idParams,
@@ -124,6 +130,7 @@ export const subadminRoutes = [
   defineRoute({
     method: 'post',
     path: '/api/subadmin/impersonate/:id',
+    response: subadminResponses.impersonate,
     auth: 'subadmin',
     workspace: false,
     params: idParams,
@@ -137,6 +144,7 @@ export const subadminRoutes = [
   defineRoute({
     method: 'post',
     path: '/api/subadmin/workspace/:tid/impersonate',
+    response: subadminResponses.assist,
     auth: 'subadmin',
     workspace: false,
     params: z.object({ tid: z.string().min(1).max(120) }),
@@ -150,6 +158,7 @@ export const subadminRoutes = [
   defineRoute({
     method: 'post',
     path: '/api/subadmin/delete-request',
+    response: subadminResponses.deleteRequest,
     auth: 'subadmin',
     workspace: false,
     body: z.object({ tenantId: z.string().max(120).optional(), targetType: oneOf(['client', 'site', 'tenant'], 'client').zod.optional(), targetId: text(120).zod.optional() }),
@@ -174,6 +183,7 @@ export const subadminRoutes = [
   defineRoute({
     method: 'post',
     path: '/api/subadmin/delete-confirm',
+    response: subadminResponses.deleteConfirm,
     auth: 'subadmin',
     workspace: false,
     body: z.object({ requestId: z.string().max(120).optional(), code: z.union([z.string(), z.number()]).transform(String).optional() }),
@@ -215,6 +225,7 @@ export const subadminRoutes = [
   defineRoute({
     method: 'get',
     path: '/api/subadmin/activity',
+    response: subadminResponses.activity,
     auth: 'subadmin',
     workspace: false,
     handler: async ({ app, req }) => {
@@ -227,6 +238,7 @@ export const subadminRoutes = [
   defineRoute({
     method: 'get',
     path: '/api/subadmin/backups-all',
+    response: subadminResponses.backups,
     auth: 'subadmin',
     workspace: false,
     handler: async ({ app, req }) => {
@@ -238,6 +250,7 @@ export const subadminRoutes = [
   defineRoute({
     method: 'post',
     path: '/api/subadmin/password',
+    response: subadminResponses.password,
     auth: 'subadmin',
     workspace: false,
     body: z.object({ current: z.string().max(200).optional(), next: z.string().max(200).optional() }),

@@ -5,6 +5,7 @@ import { randomId } from '../../../core/http/crud';
 import { defineRoute } from '../../../core/http/define-route';
 import { badRequest, notFound } from '../../../core/errors';
 import type { Doc } from '../../../core/store/types';
+import { surveyResponses } from '../../../../shared/api/contracts/workspace';
 
 export const SURVEY_RESPONSES = 'surveyResponses';
 export const SURVEY = 'survey';
@@ -40,6 +41,7 @@ export const surveyRoutes = [
   defineRoute({
     method: 'get',
     path: '/api/survey',
+    response: surveyResponses.view,
     auth: 'support:view',
     handler: async ({ app, ws }) => ({
       responses: (await app.store.list(ws, SURVEY_RESPONSES)).sort((a, b) => String(b.date).localeCompare(String(a.date))),
@@ -50,6 +52,7 @@ export const surveyRoutes = [
   defineRoute({
     method: 'post',
     path: '/api/survey/send',
+    response: surveyResponses.send,
     auth: 'support:edit',
     body: z.object({ batch: z.unknown().optional() }, { error: 'body must be a JSON object' }),
     handler: async ({ app, ws, body }) => {
@@ -65,6 +68,7 @@ export const surveyRoutes = [
   defineRoute({
     method: 'post',
     path: '/api/survey/response',
+    response: surveyResponses.response,
     auth: 'support:edit',
     body: responseBody,
     handler: async ({ app, ws, body }) => {
@@ -86,6 +90,7 @@ export const surveyRoutes = [
   defineRoute({
     method: 'post',
     path: '/api/survey/followup/:id',
+    response: surveyResponses.followup,
     auth: 'support:edit',
     params: z.object({ id: z.string().min(1).max(200).transform((v) => clip(v, 60)) }),
     body: followupBody,

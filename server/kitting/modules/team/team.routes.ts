@@ -12,6 +12,7 @@ import type { Doc } from '../../../core/store/types';
 import { ACCOUNTS, ALL_EDIT, emailField, passwordField, publicAccount } from '../accounts/accounts.service';
 import { openSession } from '../accounts/session.http';
 import { assertKeepsOwner, assertOwnerRules, assertSeat, MEMBER_FIELDS, memberWithOwners, normIni, ROLES, TEAM, TEAM_BY_EMAIL, teamPlan } from './team.service';
+import { teamResponses } from '../../../../shared/api/contracts/workspace';
 
 const idParams = z.object({ id: z.string().min(1).max(120) });
 const newMemberId = () => `t${Date.now().toString(36)}${randomBytes(3).toString('hex')}`;
@@ -20,12 +21,14 @@ export const teamRoutes = [
   defineRoute({
     method: 'get',
     path: '/api/team/members',
+    response: teamResponses.members,
     auth: 'member',
     handler: async ({ app, ws }) => ({ members: await app.store.list(ws, TEAM) }),
   }),
   defineRoute({
     method: 'post',
     path: '/api/team/member',
+    response: teamResponses.member,
     auth: 'manager',
     body: createShape(MEMBER_FIELDS),
     handler: async ({ app, ws, req, body }) => {
@@ -41,6 +44,7 @@ export const teamRoutes = [
   defineRoute({
     method: 'post',
     path: '/api/team/member/:id',
+    response: teamResponses.member,
     auth: 'manager',
     params: idParams,
     body: patchShape(MEMBER_FIELDS),
@@ -61,6 +65,7 @@ export const teamRoutes = [
   defineRoute({
     method: 'post',
     path: '/api/team/member/:id/delete',
+    response: teamResponses.remove,
     auth: 'manager',
     params: idParams,
     handler: async ({ app, ws, req, params }) => {
@@ -77,12 +82,14 @@ export const teamRoutes = [
   defineRoute({
     method: 'get',
     path: '/api/team/plan',
+    response: teamResponses.plan,
     auth: 'account',
     handler: async ({ app, ws }) => ({ planKey: await teamPlan({ get: (c, id) => app.store.get(ws, c, id) }) }),
   }),
   defineRoute({
     method: 'post',
     path: '/api/team/plan',
+    response: teamResponses.plan,
     auth: 'account:manager',
     body: z.object({ planKey: z.unknown().optional() }),
     handler: async ({ app, ws, req, body }) => {
@@ -95,6 +102,7 @@ export const teamRoutes = [
   defineRoute({
     method: 'post',
     path: '/api/team/invite',
+    response: teamResponses.invite,
     auth: 'account:manager',
     body: z.object({ email: emailField, role: z.unknown().optional(), name: z.string().optional() }),
     handler: async ({ app, ws, req, body }) => {
@@ -113,6 +121,7 @@ export const teamRoutes = [
   defineRoute({
     method: 'post',
     path: '/api/team/accept',
+    response: teamResponses.accept,
     auth: 'token',
     workspace: false,
     body: z.object({ inviteToken: z.string().max(4096).optional(), email: emailField, password: passwordField, name: z.string().optional() }),

@@ -18,6 +18,7 @@ import {
   text,
   yen,
 } from './tradein.service';
+import { tradeinResponses } from '../../../../shared/api/contracts/backoffice';
 
 const idParams = z.object({ id: z.string().min(1).max(200) });
 const anyObject = z.record(z.string(), z.unknown(), { error: 'body must be a JSON object' });
@@ -28,6 +29,7 @@ function deleteRoute(path: string, coll: string, error: string): RouteDef {
   return defineRoute({
     method: 'post',
     path: `${path}/:id/delete`,
+    response: tradeinResponses.remove,
     auth: 'sales:edit',
     params: idParams,
     handler: async ({ app, ws, params }) => {
@@ -43,6 +45,7 @@ export const tradeinRoutes = [
   defineRoute({
     method: 'get',
     path: '/api/tradein',
+    response: tradeinResponses.view,
     auth: 'sales:view',
     handler: async ({ app, ws }) => ({
       buybacks: await app.store.list(ws, BUYBACKS, { reverse: true }),
@@ -53,6 +56,7 @@ export const tradeinRoutes = [
   defineRoute({
     method: 'post',
     path: '/api/tradein/buyback',
+    response: tradeinResponses.buyback,
     auth: 'sales:edit',
     body: anyObject,
     handler: async ({ ws, app, body }) => {
@@ -73,6 +77,7 @@ export const tradeinRoutes = [
   defineRoute({
     method: 'post',
     path: '/api/tradein/inventory',
+    response: tradeinResponses.stock,
     auth: 'sales:edit',
     body: anyObject,
     handler: async ({ ws, app, body }) => {
@@ -86,6 +91,7 @@ export const tradeinRoutes = [
   defineRoute({
     method: 'post',
     path: '/api/tradein/receipt',
+    response: tradeinResponses.receipt,
     auth: 'sales:edit',
     body: anyObject,
     handler: async ({ ws, app, body }) => {

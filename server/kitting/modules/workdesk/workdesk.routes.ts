@@ -7,6 +7,7 @@ import { badRequest, notFound } from '../../../core/errors';
 import type { Doc } from '../../../core/store/types';
 import { isDate } from '../compliance/compliance.service';
 import { CONN_ID, MSGS_MAX, search, WORKDESK, WORKDESK_DOCS, WORKDESK_THREADS } from './workdesk.service';
+import { workdeskResponses } from '../../../../shared/api/contracts/workspace';
 
 const docBody = createShape({
   id: text(60).optional(),
@@ -45,12 +46,14 @@ export const workdeskRoutes = [
   defineRoute({
     method: 'get',
     path: '/api/workdesk/docs',
+    response: workdeskResponses.docs,
     auth: 'support:view',
     handler: async ({ app, ws }) => ({ docs: await app.store.list(ws, WORKDESK_DOCS) }),
   }),
   defineRoute({
     method: 'post',
     path: '/api/workdesk/doc',
+    response: workdeskResponses.doc,
     auth: 'support:edit',
     body: docBody,
     handler: async ({ app, ws, body }) => {
@@ -69,6 +72,7 @@ export const workdeskRoutes = [
   defineRoute({
     method: 'post',
     path: '/api/workdesk/doc/:id/delete',
+    response: workdeskResponses.removeDoc,
     auth: 'support:edit',
     params: idParams,
     handler: async ({ app, ws, params }) => {
@@ -79,12 +83,14 @@ export const workdeskRoutes = [
   defineRoute({
     method: 'get',
     path: '/api/workdesk/threads',
+    response: workdeskResponses.threads,
     auth: 'support:view',
     handler: async ({ app, ws }) => ({ threads: (await app.store.list(ws, WORKDESK_THREADS)).sort(byTsDesc) }),
   }),
   defineRoute({
     method: 'post',
     path: '/api/workdesk/thread',
+    response: workdeskResponses.thread,
     auth: 'support:edit',
     body: threadBody,
     handler: async ({ app, ws, body }) => {
@@ -106,6 +112,7 @@ export const workdeskRoutes = [
   defineRoute({
     method: 'post',
     path: '/api/workdesk/thread/:id',
+    response: workdeskResponses.thread,
     auth: 'support:edit',
     params: idParams,
     body: threadPatch,
@@ -132,12 +139,14 @@ export const workdeskRoutes = [
   defineRoute({
     method: 'get',
     path: '/api/workdesk/conn',
+    response: workdeskResponses.conn,
     auth: 'support:view',
     handler: async ({ app, ws }) => ({ conn: connOf(await app.store.get(ws, WORKDESK, CONN_ID)) }),
   }),
   defineRoute({
     method: 'post',
     path: '/api/workdesk/conn',
+    response: workdeskResponses.conn,
     auth: 'support:edit',
     body: z.record(z.string(), z.unknown(), { error: 'body must be a JSON object' }),
     handler: async ({ app, ws, body }) => {
@@ -158,6 +167,7 @@ export const workdeskRoutes = [
   defineRoute({
     method: 'post',
     path: '/api/workdesk/search',
+    response: workdeskResponses.search,
     auth: 'support:view',
     body: z.object({ q: text(200).zod.nullish() }, { error: 'body must be a JSON object' }),
     handler: async ({ app, ws, body }) => {

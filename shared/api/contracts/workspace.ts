@@ -1,0 +1,108 @@
+/**
+ * Wire contract of the workspace's own settings and planning screens: company settings, forecast,
+ * partner network, surveys, onboarding, replacement proposals, workdesk, ESG and team.
+ */
+import { z } from 'zod';
+import { num, ok, okItem, okList, optStr, str } from '../primitives';
+
+const flags = z.record(z.string(), z.boolean());
+const strings = z.record(z.string(), z.string());
+
+export const Company = z.looseObject({ name: optStr, brand: optStr, addr: optStr, tel: optStr, email: optStr, regno: optStr, rep: optStr, web: optStr, bank: optStr, logo: optStr });
+export const Prefs = z.looseObject({ emailNotify: z.boolean(), slaAlert: z.boolean() });
+/** Success bodies of the settings routes. */
+export const settingsResponses = {
+  company: okItem('company', Company),
+  prefs: okItem('prefs', Prefs),
+  ui: okItem('state', strings),
+  saveUi: ok({ keys: num, size: num }),
+};
+
+/** Public site switches (GET /api/config). */
+export const SiteConfig = z.looseObject({
+  maintenanceMode: z.boolean().optional(),
+  maintenanceMessage: optStr,
+  registrationOpen: z.boolean().optional(),
+  announcementEnabled: z.boolean().optional(),
+  announcementText: optStr,
+  announcementLevel: optStr,
+  demoEnabled: z.boolean().optional(),
+  signinEnabled: z.boolean().optional(),
+  chatBubbleEnabled: z.boolean().optional(),
+  primaryCtaLabel: optStr,
+  demoTenant: z.boolean().optional(),
+});
+export const configResponses = { config: okItem('config', SiteConfig) };
+
+export const ForecastPrefs = z.looseObject({ horizon: num, sim: num });
+/** Success bodies of the demand forecast routes. */
+export const forecastResponses = {
+  view: ok({ weekly: z.array(num), constants: z.record(z.string(), num), prefs: ForecastPrefs }),
+  prefs: okItem('prefs', ForecastPrefs),
+};
+
+export const NetworkDeal = z.looseObject({ id: str, dir: str, partner: str, kind: str, units: num, period: str, rate: num, status: str });
+export const Center = z.looseObject({ id: str, name: optStr, region: optStr, mdm: z.array(str).optional(), slots: z.unknown().optional(), shelf: z.unknown().optional(), rate: z.unknown().optional(), certs: z.array(str).optional() });
+export const OemConfig = z.looseObject({ brand: str, logo: str, domain: str, plan: z.enum(['seat', 'rev']) });
+/** Success bodies of the partner network routes. */
+export const networkResponses = {
+  deals: okList('deals', NetworkDeal),
+  deal: ok({ deal: NetworkDeal, deals: z.array(NetworkDeal) }),
+  centers: okList('centers', Center),
+  center: ok({ center: Center, centers: z.array(Center) }),
+  removeCenter: ok({ id: str, centers: z.array(Center) }),
+  oem: okItem('oem', OemConfig),
+};
+
+export const SurveyResponse = z.looseObject({ id: str, date: optStr, cust: optStr, src: optStr, k: optStr, nps: num.nullable().optional(), csat: num.nullable().optional(), comment: optStr });
+export const Followup = z.looseObject({ action: optStr, note: optStr, date: optStr });
+/** Success bodies of the survey routes. */
+export const surveyResponses = {
+  view: ok({ responses: z.array(SurveyResponse), followups: z.record(z.string(), Followup), sent: num }),
+  send: ok({ sent: num }),
+  response: okItem('response', SurveyResponse),
+  followup: okItem('followup', Followup),
+};
+
+export const OnboardingState = z.looseObject({ sel: str, tab: z.enum(['emp', 'cust']), projects: z.record(z.string(), z.looseObject({ mdm: optStr, steps: z.record(z.string(), z.unknown()).optional(), start: optStr })) });
+export const DeviceRequest = z.looseObject({ id: str, name: str, dept: str, model: optStr, mdm: optStr, use: optStr, ticket: optStr, status: z.enum(['pending', 'approved', 'rejected']), lead: num.nullable().optional(), ts: num.optional() });
+/** Success bodies of the onboarding routes. */
+export const onboardingResponses = {
+  projects: okItem('state', OnboardingState),
+  requests: okList('requests', DeviceRequest),
+  request: okItem('request', DeviceRequest),
+};
+
+/** Success bodies of the replacement proposal routes (customer name → ISO time). */
+export const replaceResponses = {
+  proposals: okItem('proposals', strings),
+  propose: ok({ cust: str, at: str, proposals: strings }),
+};
+
+export const WorkdeskDoc = z.looseObject({ id: str, name: optStr, type: optStr, size: num.optional(), status: optStr, date: optStr, created: num.optional() });
+export const Thread = z.looseObject({ id: str, title: optStr, ts: num.optional(), msgs: z.array(z.looseObject({ role: optStr, text: optStr })), created: num.optional() });
+/** Success bodies of the workdesk routes. */
+export const workdeskResponses = {
+  docs: okList('docs', WorkdeskDoc),
+  doc: okItem('doc', WorkdeskDoc),
+  removeDoc: ok({}),
+  threads: okList('threads', Thread),
+  thread: okItem('thread', Thread),
+  conn: okItem('conn', flags),
+  search: ok({ q: str, hits: z.array(z.looseObject({})), indexed: num }),
+};
+
+const EsgDoc = z.looseObject({ scope: str, fy: z.union([str, num]), units: num.optional(), co2e: num.nullable().optional(), actualUnits: num.optional(), forecastUnits: num.optional(), settings: z.looseObject({ co2e: num, ewaste: num }).optional() });
+export const esgResponses = { report: ok({ warnings: z.array(z.unknown()), doc: EsgDoc }) };
+
+export const TeamMember = z.looseObject({ id: str, name: str, ini: optStr, role: str, dept: optStr, email: optStr, scopes: z.record(z.string(), z.string()).optional(), status: optStr });
+export const PublicAccount = z.looseObject({ email: str.nullable(), company: optStr, name: optStr, tenantId: optStr, created: num.optional(), lastLogin: num.nullable().optional() });
+/** Success bodies of the team routes. */
+export const teamResponses = {
+  members: okList('members', TeamMember),
+  member: okItem('member', TeamMember),
+  remove: ok({ id: str }),
+  plan: ok({ planKey: z.enum(['starter', 'pro', 'ent']) }),
+  invite: ok({ inviteUrl: str, token: str, member: TeamMember }),
+  accept: ok({ token: str, account: PublicAccount, joinedTenant: str }),
+};
