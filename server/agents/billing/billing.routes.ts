@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { HttpError } from '../../core/http/errors';
+import { badRequest } from '../../core/errors';
 import type { AgentsContext } from '../context';
 import { route, type AgentRoute } from '../http';
 import { requireEditor } from '../roles';
@@ -46,7 +46,7 @@ export function billingRoutes(ctx: AgentsContext): AgentRoute[] {
       body: z.object({ sessionId: id('sessionId').optional(), orderId: id('orderId').optional() }),
       handler: async ({ caller, body }) => {
         // A hosted checkout session of the first provider, or an order of the second.
-        if (!body.sessionId && !body.orderId) throw new HttpError(400, 'sessionId or orderId is required');
+        if (!body.sessionId && !body.orderId) throw badRequest('sessionId or orderId is required');
         const r = body.orderId ? await confirmPayPalOrder(ctx, caller.ws, body.orderId) : await confirmCheckout(ctx, caller.ws, body.sessionId ?? '');
         return { ...r, wallet: walletView(ctx, caller.ws), subscription: subscriptionView(ctx, caller.ws) };
       },

@@ -1,4 +1,4 @@
-import { HttpError } from '../../core/http/errors';
+import { conflict } from '../../core/errors';
 import type { AgentsContext } from '../context';
 import { newId } from '../ids';
 import { recordCommission } from '../affiliate/commission';
@@ -173,7 +173,7 @@ export function setAutoRecharge(ctx: AgentsContext, ws: string, a: AutoRecharge)
   const s = subscriptionRow(ctx, ws);
   if (a.enabled) {
     bundleForSale(ctx.db, a.bundle ?? '');
-    if (!s.customer_id || !s.payment_method) throw new HttpError(409, 'add a payment method first');
+    if (!s.customer_id || !s.payment_method) throw conflict('add a payment method first');
   }
   ctx.db.prepare('UPDATE subscriptions SET auto_recharge = ?, updated_at = ? WHERE workspace_id = ?').run(JSON.stringify(a), Date.now(), ws);
   return a;

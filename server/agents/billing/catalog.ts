@@ -1,4 +1,4 @@
-import { HttpError } from '../../core/http/errors';
+import { badRequest } from '../../core/errors';
 import type { Db } from '../db';
 import { platformBundles, type Bundle } from '../platform-settings';
 
@@ -36,7 +36,7 @@ export const bundleById = (db: Db, id: string) => bundlesOnSale(db).find((b) => 
 /** A bundle a buyer may check out now; an id not (or no longer) on sale is refused with the ids that are. */
 export function bundleForSale(db: Db, id: string): Bundle {
   const bundle = bundleById(db, id);
-  if (!bundle) throw new HttpError(400, 'bundle: unknown bundle', { bundles: bundlesOnSale(db).map((b) => b.id) });
+  if (!bundle) throw badRequest('bundle: unknown bundle', { bundles: bundlesOnSale(db).map((b) => b.id) });
   return bundle;
 }
 export const planById = (id: string) => PLANS.find((p) => p.id === id) ?? null;

@@ -1,4 +1,4 @@
-import { HttpError } from '../../core/http/errors';
+import { conflict, notFound } from '../../core/errors';
 import type { AgentsContext } from '../context';
 import { bundleForSale } from './catalog';
 import { fulfilBundle, paymentByExternal, recordPayment } from './billing.service';
@@ -26,7 +26,7 @@ const cents = (value: string | undefined) => Math.round(Number(value ?? 'NaN') *
 export async function confirmPayPalOrder(ctx: AgentsContext, ws: string | null, orderId: string) {
   const pp = paypalClient(ctx.config.payments);
   const p = paymentByExternal(ctx, 'paypal', orderId);
-  if (!p || p.kind !== 'bundle' || (ws !== null && p.workspace_id !== ws)) throw new HttpError(404, 'order not found');
+  if (!p || p.kind !== 'bundle' || (ws !== null && p.workspace_id !== ws)) throw notFound('order not found');
   if (p.status === 'paid') return fulfilBundle(ctx, p);
   let order: PayPalOrder = await provider(() => pp.getOrder(orderId));
   if (order.status === 'APPROVED') {
@@ -40,9 +40,9 @@ export async function confirmPayPalOrder(ctx: AgentsContext, ws: string | null, 
     }
   }
   const unit = order.purchase_units?.[0];
-  if (unit?.custom_id && unit.custom_id !== p.workspace_id) throw new HttpError(404, 'order not found');
+  if (unit?.custom_id && unit.custom_id !== p.workspace_id) throw notFound('order not found');
   const capture = order.status === 'COMPLETED' ? unit?.payments?.captures?.find((c) => c.status === 'COMPLETED') : undefined;
-  if (!capture) throw new HttpError(409, 'payment not completed');
-  if (capture.amount?.currency_code !== 'USD' || cents(capture.amount.value) !== p.amount_cents) throw new HttpError(409, 'paid amount does not match the order');
+  if (!capture) throw conflict('payment not completed');
+  if (capture.amount?.currency_code !== 'USD' || cents(capture.amount.value) !== p.amount_cents) throw conflict('paid amount does not match the order');
   return fulfilBundle(ctx, p);
 }
