@@ -40,7 +40,8 @@ export const providerResponses = {
   status: ok({ origin: str, providers: z.array(z.looseObject({ key: str, name: str, group: optStr, authType: optStr, connected: z.boolean(), configured: z.boolean() })) }),
   credentials: ok({ tested: z.unknown() }),
   disconnect: done,
-  advisor: ok({ text: str, model: optStr }),
+  /** The answer, or (no provider key, provider failure) an honest fallback answered with 200. */
+  advisor: z.union([ok({ text: str, model: optStr }), z.looseObject({ ok: z.literal(false), fallback: z.literal(true), reason: str })]),
   marketprice: ok({ live: z.boolean(), model: str, note: str, results: z.array(z.unknown()).optional() }),
 };
 
