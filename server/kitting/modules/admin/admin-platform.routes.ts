@@ -4,22 +4,20 @@ import { bool, text } from '../../../../shared/fields';
 import { defineRoute } from '../../../core/http/define-route';
 import { badRequest, conflict, notFound } from '../../../core/errors';
 import { hashPassword, randomPassword } from '../../../core/security/passwords';
-import { logActivity, P, PLATFORM_WS, randomKey } from '../../../core/security/platform';
+import { P, PLATFORM_WS } from '../../../core/security/platform';
+import { randomKey } from '../../../core/ids';
+import { logActivity } from '../../../core/security/activity';
 import { cleanConfigPatch, readSiteConfig, SITE_DEFAULTS, writeSiteConfig } from '../../../core/security/site-config';
 import type { Doc } from '../../../core/store/types';
 import { publicAccount } from '../accounts/accounts.service';
 import { limitsOf, PLAN_KEYS, PLANS } from './plans';
+import { publicSub } from '../subadmin/scope';
 import { assistLink, listTenants } from './tenants.service';
 
 const tidParams = z.object({ tid: z.string().min(1).max(120) });
 const idParams = z.object({ id: z.string().min(1).max(120) });
 const emailNorm = z.string().trim().toLowerCase().max(160).regex(/^[^\s@]+@[^\s@]+\.[^\s@]+$/, 'invalid email');
 const tenantIds = z.array(z.string().max(120)).transform((a) => [...new Set(a)].slice(0, 200));
-
-/** A sub-admin as the console sees it: never the password hash. */
-export function publicSub(s: Doc) {
-  return { id: s.id, name: s.name, email: s.email, tenants: s.tenants, perms: s.perms, active: s.active !== false, created: s.created };
-}
 
 const subBody = z.object({
   name: text(80).zod.optional(),

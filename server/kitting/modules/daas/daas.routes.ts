@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { clip } from '../../../../shared/fields';
 import { jstDate } from '../../../../shared/dates';
-import { randomId } from '../../../core/http/crud';
+import { randomKey } from '../../../core/ids';
 import { defineRoute } from '../../../core/http/define-route';
 import { badRequest, notFound } from '../../../core/errors';
 import type { Doc } from '../../../core/store/types';
@@ -57,7 +57,7 @@ export const daasRoutes = [
         const status = (current?.status as DaasStatus | undefined) ?? 'draft';
         const doc: Doc = {
           ...base,
-          id: id ?? randomId('DQ-'),
+          id: id ?? randomKey('DQ-', 4),
           ...terms,
           price,
           ...daasPricing({ ...terms, price }),
@@ -139,7 +139,7 @@ export const daasRoutes = [
         if (!cust) throw badRequest('cust required', { message: '送付先の顧客名(cust)は必須です' });
         const num = (v: unknown) => (typeof v === 'number' && Number.isFinite(v) && v >= 0 ? Math.round(v) : 0);
         const entry: Doc = {
-          id: randomId('ds-'),
+          id: randomKey('ds-', 4),
           ts: Date.now(),
           cust,
           channel: clip(String(body.channel ?? 'メール'), 40) || 'メール',

@@ -1,4 +1,4 @@
-import { clip } from '../../../../shared/fields';
+import { clip, looseNumber } from '../../../../shared/fields';
 import { jstDate } from '../../../../shared/dates';
 import { badRequest } from '../../../core/errors';
 import { declareCap } from '../../../core/store/caps';
@@ -69,9 +69,8 @@ export function daasPricing(t: DaasTerms): { monthly: number; mrr: number } {
   return { monthly, mrr: monthly * t.qty };
 }
 
-const toNum = (v: unknown): number => (typeof v === 'number' ? v : typeof v === 'string' && v.trim() !== '' ? Number(v) : NaN);
 const intIn = (v: unknown, min: number, max: number, fallback: number) => {
-  const n = toNum(v);
+  const n = looseNumber(v);
   return Number.isFinite(n) ? Math.min(max, Math.max(min, Math.round(n))) : fallback;
 };
 const boolOr = (v: unknown, fallback: boolean) => (v === true || v === 'true' || v === 1 ? true : v === false || v === 'false' || v === 0 ? false : fallback);
@@ -94,7 +93,7 @@ export function readTerms(b: Doc, base: Doc = {}) {
 /** Device unit price: an explicit positive price, else the model's list price, else 400. */
 export function readPrice(b: Doc, model: string, base: Doc = {}): number {
   const given = b.price ?? base.price;
-  const n = toNum(given);
+  const n = looseNumber(given);
   if (given !== undefined && given !== null && given !== '') {
     if (!Number.isFinite(n) || n <= 0 || n > 10_000_000) throw badRequest('invalid price', { message: '端末単価(price)は正の金額で指定してください' });
     return Math.round(n);

@@ -30,3 +30,8 @@ export async function scopedTenant(app: AppContext, req: Request, tenantId: stri
 export async function scopedTenants(app: AppContext, op: Operator): Promise<Doc[]> {
   return (await listTenants(app)).filter((t) => inScope(op, String(t.id)));
 }
+
+/** A sub-admin as the console sees it: never the password hash. */
+export function publicSub(s: Doc) {
+  return { id: s.id, name: s.name, email: s.email, tenants: s.tenants, perms: s.perms, active: s.active !== false, created: s.created };
+}
