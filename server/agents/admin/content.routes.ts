@@ -4,17 +4,11 @@ import type { AgentsContext } from '../context';
 import { route, type AgentRoute } from '../http';
 import { presentTicket, thread, TICKET_CATEGORIES, TICKET_PRIORITIES, TICKET_STATUSES, type TicketRow } from '../support/support.service';
 import { audit, operatorOnly, paging } from './guard';
-import { bundleSchema, DEFAULT_SETTINGS, platformBundles, platformSettings, settingsSchema, writeKey, type Bundle } from '../platform-settings';
+import { bundleSchema, DEFAULT_SETTINGS, platformBundles, platformSettings, settingsSchema, writeKey } from '../platform-settings';
+import { BUILT_IN_BUNDLES } from '../billing/catalog';
 import { contentPages, contentSchema, pageContent } from '../public/content';
 
 const pageParam = z.object({ page: z.string().max(40).regex(/^[a-z0-9][a-z0-9-]*$/, 'page may hold a-z, 0-9 and -') });
-
-/** Credit bundles sold while the operator has not set any (USD cents). */
-export const BUILT_IN_BUNDLES: Bundle[] = [
-  { id: 'credits-1000', name: '1,000 credits', credits: 1000, priceCents: 1000 },
-  { id: 'credits-5000', name: '5,000 credits', credits: 5000, priceCents: 4500 },
-  { id: 'credits-20000', name: '20,000 credits', credits: 20000, priceCents: 16000 },
-];
 
 /** Operator routes: landing-page content, platform settings, credit bundles, support tickets. */
 export function adminContentRoutes(ctx: AgentsContext): AgentRoute[] {

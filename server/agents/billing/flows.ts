@@ -1,7 +1,7 @@
 import type Stripe from 'stripe';
 import { badRequest, conflict, notFound } from '../../core/errors';
 import type { AgentsContext } from '../context';
-import { bundleById, planById, type Plan } from './catalog';
+import { bundleById, bundleForSale, planById, type Plan } from './catalog';
 import { paypalClient } from './paypal';
 import { providerFailure, stripeClient } from './stripe';
 import {
@@ -15,7 +15,7 @@ import {
   subscriptionRow,
 } from './billing.service';
 
-async function provider<T>(work: () => Promise<T>): Promise<T> {
+export async function provider<T>(work: () => Promise<T>): Promise<T> {
   try {
     return await work();
   } catch (err) {
@@ -23,15 +23,14 @@ async function provider<T>(work: () => Promise<T>): Promise<T> {
   }
 }
 
-const returnUrls = (ctx: AgentsContext, what: string) => ({
+export const returnUrls = (ctx: AgentsContext, what: string) => ({
   success_url: `${ctx.config.appUrl}/billing?${what}=success&session_id={CHECKOUT_SESSION_ID}`,
   cancel_url: `${ctx.config.appUrl}/billing?${what}=cancelled`,
 });
 
 /** A hosted checkout session of the first provider for one credit bundle. */
 export async function createBundleCheckout(ctx: AgentsContext, ws: string, bundleId: string) {
-  const bundle = bundleById(bundleId);
-  if (!bundle) throw badRequest('bundle: unknown bundle');
+  const bundle = bundleForSale(ctx.db, bundleId);
   const stripe = stripeClient(ctx.config.payments);
   const s = subscriptionRow(ctx, ws);
   const session = await provider(() =>
@@ -45,7 +44,7 @@ export async function createBundleCheckout(ctx: AgentsContext, ws: string, bundl
     }),
   );
   recordPayment(ctx, { workspace_id: ws, provider: 'stripe', external_id: session.id, kind: 'bundle', bundle: bundle.id, plan: null, credits: bundle.credits, amount_cents: bundle.priceCents });
-  return { sessionId: session.id, url: session.url, bundle: bundle.id };
+  return { provider: 'stripe', sessionId: session.id, url: session.url, bundle: bundle.id };
 }
 
 /** Applies a completed checkout session (bundle or subscription) of this workspace; safe to repeat. */
@@ -163,7 +162,7 @@ export function maybeAutoRecharge(ctx: AgentsContext, ws: string, balance: numbe
   const s = ctx.db.prepare('SELECT * FROM subscriptions WHERE workspace_id = ?').get(ws) as ReturnType<typeof subscriptionRow> | undefined;
   if (!s || !s.customer_id || !s.payment_method) return;
   const a = autoRechargeOf(s);
-  const bundle = a.enabled && a.bundle ? bundleById(a.bundle) : null;
+  const bundle = a.enabled && a.bundle ? bundleById(ctx.db, a.bundle) : null;
   if (!bundle || balance >= a.threshold) return;
   recharging.add(ws);
   const pmId = String((JSON.parse(s.payment_method) as { id?: string }).id ?? '');
