@@ -1,5 +1,5 @@
 /**
- * Wire contract of the Kitting Operations API (../../shared/spec/kitting-api.md) as zod schemas.
+ * Wire contract of the Kitting Operations API (docs/spec/kitting-api.md) as zod schemas.
  *
  * Response schemas are deliberately tolerant: they name the fields the UI relies on and
  * let extra fields through (looseObject), so a server that adds a field never breaks the

@@ -151,7 +151,7 @@ export const daasRoutes = [
           mrr: q ? q.mrr : num(body.mrr),
         };
         const saved = await tx.put(DAAS_SENDS, String(entry.id), entry);
-        // A capped list is trimmed locally, never synced as deletions (DESIGN §4).
+        // A capped list is trimmed locally, never synced as deletions (docs/DESIGN.md §4).
         await tx.trimLocal(DAAS_SENDS, SEND_CAP);
         return saved;
       });

@@ -147,7 +147,7 @@ export async function pushHistory(tx: Tx, grid: Grid, reason: string): Promise<S
   const { n: seq, value: id } = await issueNumber(tx, SNAPSHOT_NUMBERS);
   const snap: Snapshot = { id, seq, ts: Date.now(), reason, grid };
   await tx.put(SHIFT_HISTORY, snap.id, snap);
-  // A capped list is trimmed locally, never synced as deletions (DESIGN §4).
+  // A capped list is trimmed locally, never synced as deletions (docs/DESIGN.md §4).
   await tx.trimLocal(SHIFT_HISTORY, HISTORY_MAX);
   return snap;
 }
