@@ -7,7 +7,6 @@
  * Pure TypeScript: no node:, electron or DOM imports.
  */
 import { z } from 'zod';
-
 import { num, optStr, str, textish } from './primitives';
 
 export const Alert = z.looseObject({
