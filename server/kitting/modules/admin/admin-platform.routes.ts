@@ -6,7 +6,8 @@ import { badRequest, conflict, notFound } from '../../../core/http/errors';
 import { hashPassword, randomPassword } from '../../../core/security/passwords';
 import { logActivity, P, PLATFORM_WS, randomKey } from '../../../core/security/platform';
 import { cleanConfigPatch, readSiteConfig, SITE_DEFAULTS, writeSiteConfig } from '../../../core/security/site-config';
-import type { Doc } from '../../../core/store/types';
+import { declareLookup } from '../../../core/store/lookups';
+import type { Doc, Tx } from '../../../core/store/types';
 import { publicAccount } from '../accounts/accounts.service';
 import { limitsOf, PLAN_KEYS, PLANS } from './plans';
 import { assistLink, listTenants } from './tenants.service';
@@ -30,8 +31,11 @@ const subBody = z.object({
   active: bool().zod.optional(),
 });
 
-async function emailTaken(email: string, except?: string, list: Doc[] = []): Promise<boolean> {
-  return list.some((s) => s.email === email && s.id !== except);
+/** Sub-admins are found by email through its lookup index, never by reading them all. */
+export const SUBADMINS_BY_EMAIL = declareLookup(P.subadmins, 'email');
+
+async function emailTaken(tx: Tx, email: string, except?: string): Promise<boolean> {
+  return (await tx.find(SUBADMINS_BY_EMAIL.coll, SUBADMINS_BY_EMAIL.field, email)).some((s) => s.id !== except);
 }
 
 export const adminPlatformRoutes = [
@@ -164,7 +168,7 @@ export const adminPlatformRoutes = [
       const password = body.password ?? randomPassword();
       const pwHash = await hashPassword(password);
       const sub = await app.store.transact(PLATFORM_WS, async (tx) => {
-        if (await emailTaken(body.email as string, undefined, await tx.list(P.subadmins))) throw conflict('email already exists', { message: 'このメールアドレスは登録済みです' });
+        if (await emailTaken(tx, body.email as string)) throw conflict('email already exists', { message: 'このメールアドレスは登録済みです' });
         const id = randomKey('sa-', 4);
         return tx.put(P.subadmins, id, {
           id, name: body.name || (body.email as string).split('@')[0], email: body.email, tenants: body.tenants ?? [],
@@ -187,7 +191,7 @@ export const adminPlatformRoutes = [
       const sub = await app.store.transact(PLATFORM_WS, async (tx) => {
         const cur = await tx.get<Doc>(P.subadmins, params.id);
         if (!cur) throw notFound('subadmin not found');
-        if (body.email && (await emailTaken(body.email, params.id, await tx.list(P.subadmins)))) throw conflict('email already exists');
+        if (body.email && (await emailTaken(tx, body.email, params.id))) throw conflict('email already exists');
         const patch: Doc = {};
         if (body.name) patch.name = body.name;
         if (body.email) patch.email = body.email;
