@@ -2,8 +2,8 @@ import express, { type Express } from 'express';
 import { randomBytes } from 'node:crypto';
 import { existsSync, readFileSync, writeFileSync, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { errorHandler } from '../core/http/error-handler';
-import { HttpError } from '../core/http/errors';
+import { errorHandler, type ErrorEnvelope } from '../core/http/error-handler';
+import { notFound } from '../core/errors';
 import type { AgentsConfig } from './config';
 import type { AgentsContext } from './context';
 import { openAgentsDb } from './db';
@@ -34,6 +34,8 @@ import { integrationRoutes } from './channels/integrations.routes';
 import { crmListener } from './channels/crm-sync';
 import { callbackBodies, callbackRoutes } from './callbacks/callbacks.routes';
 import { widgetScriptRoutes } from './public/widget.routes';
+import { mediaRoutes } from './public/media.routes';
+import { OpenAiMedia, type WidgetMedia } from './public/media';
 import { supportRoutes } from './support/support.routes';
 import { adminUserRoutes } from './admin/users.routes';
 import { adminPlatformRoutes } from './admin/platform.routes';
@@ -56,6 +58,8 @@ export interface AgentsAppOptions {
   outbound?: Partial<OutboundOptions>;
   /** Poll the webhook queue on a timer (default on); tests drive the queue themselves. */
   webhookWorker?: boolean;
+  /** Widget speech and translation (tests point it at a local fake); from OPENAI_API_KEY when not given, none without it. */
+  media?: WidgetMedia | null;
   /** DNS CNAME lookup of domain refresh (tests answer without the network). */
   resolveCname?: CnameResolver;
 }
@@ -75,7 +79,7 @@ function jwtKey(config: AgentsConfig): Uint8Array {
 }
 
 /** Errors of this service are `{error: '<message>'}` plus fields a route names (not the kitting API's message/issues). */
-const envelope = (e: HttpError) => {
+const envelope: ErrorEnvelope = (e) => {
   const { message: _message, issues: _issues, ...named } = e.extra;
   return { error: e.error, ...named };
 };
@@ -109,11 +113,13 @@ export function createAgentsApp(opts: AgentsAppOptions): { app: Express; ctx: Ag
   const router = express.Router();
   mountAgentRoutes(router, ctx, [...authRoutes(ctx), ...agentRoutes(ctx), ...sourceRoutes(ctx), ...chatRoutes(ctx), ...conversationRoutes(ctx), ...contactRoutes(ctx), ...leadRoutes(ctx), ...widgetRoutes(ctx), ...publicRoutes(ctx), ...insightRoutes(ctx), ...webhookRoutes(ctx, webhooks, outbound.allowPrivate), ...domainRoutes(ctx, opts.resolveCname ?? systemCnameResolver), ...settingsRoutes(ctx), ...campaignRoutes(ctx), ...channelRoutes(ctx), ...actionRoutes(ctx), ...integrationRoutes(ctx), ...callbackRoutes(ctx, opts.now)]);
   mountAgentRoutes(router, ctx, widgetScriptRoutes(ctx));
+  const media = opts.media !== undefined ? opts.media : config.openaiKey ? new OpenAiMedia(config.openaiKey) : null;
+  mountAgentRoutes(router, ctx, mediaRoutes(ctx, media));
   mountAgentRoutes(router, ctx, [...supportRoutes(ctx), ...adminUserRoutes(ctx), ...adminPlatformRoutes(ctx), ...adminContentRoutes(ctx), ...adminAffiliateRoutes(ctx), ...backupRoutes(ctx)]);
   mountAgentRoutes(router, ctx, [...workspaceRoutes(ctx), ...billingRoutes(ctx), ...affiliateRoutes(ctx)]);
   app.use(router);
-  app.use('/api', (_req, _res, next) => next(new HttpError(404, 'Unknown API route')));
-  app.use((_req, _res, next) => next(new HttpError(404, 'Not found')));
+  app.use('/api', (_req, _res, next) => next(notFound('Unknown API route')));
+  app.use((_req, _res, next) => next(notFound('Not found')));
   app.use(errorHandler(log, envelope));
 
   webhooks.onEvent(crmListener(ctx));

@@ -1,6 +1,6 @@
 import type { Request, Response } from 'express';
 import { jwtVerify, SignJWT } from 'jose';
-import { HttpError } from '../../core/http/errors';
+import { forbidden, unauthorized } from '../../core/errors';
 import type { AgentsContext, Caller } from '../context';
 import { clientIp, type AgentAuth } from '../request';
 
@@ -80,7 +80,7 @@ export function requestToken(req: Request): string | null {
   return readCookie(req, COOKIE);
 }
 
-const unauthenticated = (error = 'not authenticated') => new HttpError(401, error);
+const unauthenticated = (error = 'not authenticated') => unauthorized(error);
 
 /** Verify a session token; the user's current token version must match the one it names. */
 export async function verifySession(ctx: AgentsContext, token: string): Promise<UserAuthRow & { impersonator: string | null }> {
@@ -106,14 +106,20 @@ export async function verifySession(ctx: AgentsContext, token: string): Promise<
     const op = byId.get(String(imp)) as UserAuthRow | undefined;
     if (!op || op.token_version !== impv || op.suspended || !isOperator(ctx, op)) throw unauthenticated('invalid or expired token');
     impersonator = op.id;
-  } else if (user.suspended) throw new HttpError(403, 'account suspended');
+  } else if (user.suspended) throw forbidden('account suspended');
   return { ...user, impersonator };
 }
 
-/** The caller's workspace and role (the first workspace the user belongs to). */
+/**
+ * The caller's workspace and its role there: the one the user switched to while it is still a member of it,
+ * else the first workspace it belongs to.
+ */
 export function membership(ctx: AgentsContext, userId: string): { ws: string; role: string } | null {
   const row = ctx.db
-    .prepare('SELECT workspace_id AS ws, role FROM members WHERE user_id = ? ORDER BY created_at, workspace_id LIMIT 1')
+    .prepare(
+      'SELECT m.workspace_id AS ws, m.role FROM members m JOIN users u ON u.id = m.user_id WHERE m.user_id = ? ' +
+        'ORDER BY CASE WHEN m.workspace_id = u.active_workspace_id THEN 0 ELSE 1 END, m.created_at, m.workspace_id LIMIT 1',
+    )
     .get(userId) as { ws: string; role: string } | undefined;
   return row ?? null;
 }
@@ -125,7 +131,7 @@ export async function authenticate(ctx: AgentsContext, req: Request, _res: Respo
   if (!token) throw unauthenticated();
   const user = await verifySession(ctx, token);
   const m = membership(ctx, user.id);
-  if (!m) throw new HttpError(403, 'no workspace');
+  if (!m) throw forbidden('no workspace');
   // An operator acting as a user has that user's rights, never the operator's.
   return { ip, userId: user.id, ws: m.ws, role: m.role, admin: !user.impersonator && isOperator(ctx, user), impersonator: user.impersonator };
 }

@@ -1,21 +1,24 @@
 import { z } from 'zod';
+import { badRequest } from '../../core/errors';
 import type { AgentsContext } from '../context';
 import { route, type AgentRoute } from '../http';
 import { requireEditor } from '../roles';
-import { BUNDLES, pricing } from './catalog';
+import { bundlesOnSale, pricing } from './catalog';
 import { plansView, setAutoRecharge, subscriptionView, walletView } from './billing.service';
 import { cancelSubscription, confirmCheckout, confirmPayPal, createBundleCheckout, registerPaymentMethod, subscribe } from './flows';
 import { paypalConfigured } from './paypal';
+import { confirmPayPalOrder, createPayPalOrder } from './paypal-orders';
 import { handlePayPalWebhook, handleStripeWebhook } from './webhooks';
 
 const editor = (_req: unknown, caller: Parameters<typeof requireEditor>[0]) => requireEditor(caller);
+const provider = z.enum(['stripe', 'paypal'], 'provider must be stripe or paypal').default('stripe');
 const id = (what: string) => z.string().trim().min(1, `${what} is required`).max(255);
 
 export function billingRoutes(ctx: AgentsContext): AgentRoute[] {
   const configured = () => ({ stripe: Boolean(ctx.config.payments.stripeSecretKey), paypal: paypalConfigured(ctx.config.payments) });
   const email = (userId: string) => (ctx.db.prepare('SELECT email FROM users WHERE id = ?').get(userId) as { email: string }).email;
   return [
-    route({ method: 'get', path: '/api/billing/pricing', auth: 'public', handler: () => pricing() }),
+    route({ method: 'get', path: '/api/billing/pricing', auth: 'public', handler: () => pricing(ctx.db) }),
     route({ method: 'get', path: '/api/billing/wallet', auth: 'bearer', handler: ({ caller }) => walletView(ctx, caller.ws) }),
     route({
       method: 'get',
@@ -28,17 +31,23 @@ export function billingRoutes(ctx: AgentsContext): AgentRoute[] {
       path: '/api/billing/checkout',
       auth: 'bearer',
       before: editor,
-      body: z.object({ bundle: z.string().max(64).default(BUNDLES[0].id) }),
-      handler: ({ caller, body }) => createBundleCheckout(ctx, caller.ws, body.bundle),
+      body: z.object({ bundle: z.string().max(64).optional(), provider }),
+      handler: ({ caller, body }) => {
+        // No bundle named: the first one on sale.
+        const bundle = body.bundle ?? bundlesOnSale(ctx.db)[0]?.id ?? '';
+        return body.provider === 'paypal' ? createPayPalOrder(ctx, caller.ws, bundle) : createBundleCheckout(ctx, caller.ws, bundle);
+      },
     }),
     route({
       method: 'post',
       path: '/api/billing/checkout/confirm',
       auth: 'bearer',
       before: editor,
-      body: z.object({ sessionId: id('sessionId') }),
+      body: z.object({ sessionId: id('sessionId').optional(), orderId: id('orderId').optional() }),
       handler: async ({ caller, body }) => {
-        const r = await confirmCheckout(ctx, caller.ws, body.sessionId);
+        // A hosted checkout session of the first provider, or an order of the second.
+        if (!body.sessionId && !body.orderId) throw badRequest('sessionId or orderId is required');
+        const r = body.orderId ? await confirmPayPalOrder(ctx, caller.ws, body.orderId) : await confirmCheckout(ctx, caller.ws, body.sessionId ?? '');
         return { ...r, wallet: walletView(ctx, caller.ws), subscription: subscriptionView(ctx, caller.ws) };
       },
     }),
@@ -47,7 +56,7 @@ export function billingRoutes(ctx: AgentsContext): AgentRoute[] {
       path: '/api/billing/subscribe',
       auth: 'bearer',
       before: editor,
-      body: z.object({ plan: id('plan'), provider: z.enum(['stripe', 'paypal'], 'provider must be stripe or paypal').default('stripe') }),
+      body: z.object({ plan: id('plan'), provider }),
       handler: ({ caller, body }) => subscribe(ctx, caller.ws, body.plan, body.provider),
     }),
     route({

@@ -1,8 +1,8 @@
-import { HttpError } from '../../core/http/errors';
+import { conflict } from '../../core/errors';
 import type { AgentsContext } from '../context';
 import { newId } from '../ids';
 import { recordCommission } from '../affiliate/commission';
-import { bundleById, planById, PLANS, TRIAL_DAYS, TRIAL_PLAN, type Plan } from './catalog';
+import { bundleById, bundleForSale, planById, PLANS, TRIAL_DAYS, TRIAL_PLAN, type Plan } from './catalog';
 import { balanceOf, ledgerEntries, postLedger, presentEntry } from './ledger';
 
 export interface SubscriptionRow {
@@ -110,7 +110,7 @@ function grant(ctx: AgentsContext, ws: string, credits: number, reason: 'purchas
 export function fulfilBundle(ctx: AgentsContext, p: PaymentRow, reason: 'purchase' | 'recharge' = 'purchase') {
   return ctx.db.transaction(() => {
     ctx.db.prepare("UPDATE payments SET status = 'paid', paid_at = COALESCE(paid_at, ?) WHERE id = ?").run(Date.now(), p.id);
-    return grant(ctx, p.workspace_id, p.credits, reason, `${p.provider}:${p.external_id}`, p.amount_cents, bundleById(p.bundle ?? '')?.name ?? 'credits');
+    return grant(ctx, p.workspace_id, p.credits, reason, `${p.provider}:${p.external_id}`, p.amount_cents, bundleById(ctx.db, p.bundle ?? '')?.name ?? `${p.credits} credits`);
   })();
 }
 
@@ -172,8 +172,8 @@ export function savePaymentMethod(ctx: AgentsContext, ws: string, customerId: st
 export function setAutoRecharge(ctx: AgentsContext, ws: string, a: AutoRecharge): AutoRecharge {
   const s = subscriptionRow(ctx, ws);
   if (a.enabled) {
-    if (!a.bundle || !bundleById(a.bundle)) throw new HttpError(400, 'bundle: unknown bundle');
-    if (!s.customer_id || !s.payment_method) throw new HttpError(409, 'add a payment method first');
+    bundleForSale(ctx.db, a.bundle ?? '');
+    if (!s.customer_id || !s.payment_method) throw conflict('add a payment method first');
   }
   ctx.db.prepare('UPDATE subscriptions SET auto_recharge = ?, updated_at = ? WHERE workspace_id = ?').run(JSON.stringify(a), Date.now(), ws);
   return a;

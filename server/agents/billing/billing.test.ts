@@ -40,6 +40,8 @@ describe('billing without payment providers', () => {
     const calls = [
       api.post('/api/billing/checkout', { bundle: 'credits-1000' }),
       api.post('/api/billing/checkout/confirm', { sessionId: 'cs_x' }),
+      api.post('/api/billing/checkout', { bundle: 'credits-1000', provider: 'paypal' }),
+      api.post('/api/billing/checkout/confirm', { orderId: 'ORDER-1' }),
       api.post('/api/billing/paypal/confirm', { subscriptionId: 'I-1' }),
       api.post('/api/billing/subscribe', { plan: 'pro' }),
       api.post('/api/billing/subscribe', { plan: 'pro', provider: 'paypal' }),
@@ -57,14 +59,15 @@ describe('billing without payment providers', () => {
     const api = await t.signup();
     expect((await api.post('/api/billing/subscribe', {})).body).toEqual({ error: 'plan is required' });
     expect((await api.post('/api/billing/subscribe', { plan: 'pro', provider: 'bank' })).body).toEqual({ error: 'provider: provider must be stripe or paypal' });
-    expect((await api.post('/api/billing/checkout/confirm', {})).body).toEqual({ error: 'sessionId is required' });
+    expect((await api.post('/api/billing/checkout/confirm', {})).body).toEqual({ error: 'sessionId or orderId is required' });
+    expect((await api.post('/api/billing/checkout', { provider: 'card' })).body).toEqual({ error: 'provider: provider must be stripe or paypal' });
     expect((await api.post('/api/billing/paypal/confirm', {})).body).toEqual({ error: 'subscriptionId is required' });
     expect((await api.post('/api/billing/auto-recharge', { enabled: 'yes' })).status).toBe(400);
   });
 
   it('auto-recharge needs a known bundle and a payment method; turning it off always works', async () => {
     const api = await t.signup();
-    expect((await api.post('/api/billing/auto-recharge', { enabled: true, threshold: 50, bundle: 'nope' })).body).toEqual({ error: 'bundle: unknown bundle' });
+    expect((await api.post('/api/billing/auto-recharge', { enabled: true, threshold: 50, bundle: 'nope' })).body).toEqual({ error: 'bundle: unknown bundle', bundles: ['credits-1000', 'credits-5000', 'credits-20000'] });
     const r = await api.post('/api/billing/auto-recharge', { enabled: true, threshold: 50, bundle: 'credits-1000' });
     expect(r.status).toBe(409);
     expect(r.body).toEqual({ error: 'add a payment method first' });

@@ -1,11 +1,11 @@
-/** Credit bundles sold by one-off checkout (prices in USD cents). */
-export interface Bundle {
-  id: string;
-  name: string;
-  credits: number;
-  priceCents: number;
-}
-export const BUNDLES: Bundle[] = [
+import { badRequest } from '../../core/errors';
+import type { Db } from '../db';
+import { platformBundles, type Bundle } from '../platform-settings';
+
+export type { Bundle };
+
+/** Credit bundles sold by one-off checkout while the operator has set none (prices in USD cents). */
+export const BUILT_IN_BUNDLES: Bundle[] = [
   { id: 'credits-1000', name: '1,000 credits', credits: 1000, priceCents: 1000 },
   { id: 'credits-5000', name: '5,000 credits', credits: 5000, priceCents: 4500 },
   { id: 'credits-20000', name: '20,000 credits', credits: 20000, priceCents: 16000 },
@@ -29,16 +29,25 @@ export const PLANS: Plan[] = [
 export const TRIAL_PLAN = 'starter';
 export const TRIAL_DAYS = 14;
 
-export const bundleById = (id: string) => BUNDLES.find((b) => b.id === id) ?? null;
+/** The bundles on sale: the operator's (PUT /api/admin/bundles) when set, else the built-in ones. */
+export const bundlesOnSale = (db: Db): Bundle[] => platformBundles(db) ?? BUILT_IN_BUNDLES;
+export const bundleById = (db: Db, id: string) => bundlesOnSale(db).find((b) => b.id === id) ?? null;
+
+/** A bundle a buyer may check out now; an id not (or no longer) on sale is refused with the ids that are. */
+export function bundleForSale(db: Db, id: string): Bundle {
+  const bundle = bundleById(db, id);
+  if (!bundle) throw badRequest('bundle: unknown bundle', { bundles: bundlesOnSale(db).map((b) => b.id) });
+  return bundle;
+}
 export const planById = (id: string) => PLANS.find((p) => p.id === id) ?? null;
 
 const usd = (cents: number) => Math.round(cents) / 100;
 
-export function pricing() {
+export function pricing(db: Db) {
   return {
     currency: 'USD',
     creditCost: 1,
-    bundles: BUNDLES.map((b) => ({ id: b.id, name: b.name, credits: b.credits, price: usd(b.priceCents), priceCents: b.priceCents })),
+    bundles: bundlesOnSale(db).map((b) => ({ id: b.id, name: b.name, credits: b.credits, price: usd(b.priceCents), priceCents: b.priceCents })),
     plans: PLANS.map((p) => ({ id: p.id, name: p.name, tier: p.tier, price: usd(p.priceCents), priceCents: p.priceCents, interval: 'month', monthlyCredits: p.monthlyCredits })),
     trial: { plan: TRIAL_PLAN, days: TRIAL_DAYS },
   };

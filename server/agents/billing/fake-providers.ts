@@ -129,6 +129,11 @@ export interface FakePayPal extends FakeProvider {
   approve(id: string): void;
   /** verify-webhook-signature answers SUCCESS only for this transmission signature. */
   validSignature: string;
+  orders: Map<string, Obj>;
+  /** The buyer approves a one-off order at the provider. */
+  approveOrder(id: string): void;
+  /** Captures answer with this status (PENDING: the money has not settled yet). */
+  captureStatus: string;
 }
 
 export async function startFakePayPal(clientId: string, clientSecret: string): Promise<FakePayPal> {
@@ -138,7 +143,9 @@ export async function startFakePayPal(clientId: string, clientSecret: string): P
   let n = 0;
   const tokens = new Set<string>();
   const subscriptions = new Map<string, Obj>();
-  const fake = { requests: [] as FakeProvider['requests'], subscriptions, validSignature: 'good-signature' } as FakePayPal;
+  const orders = new Map<string, Obj>();
+  const captured = new Map<string, Obj>();
+  const fake = { requests: [] as FakeProvider['requests'], subscriptions, orders, validSignature: 'good-signature', captureStatus: 'COMPLETED' } as FakePayPal;
   app.use((req, _res, nxt) => {
     fake.requests.push({ method: req.method, path: req.path, auth: req.headers.authorization ?? '', body: (req.body ?? {}) as Obj });
     nxt();
@@ -175,6 +182,34 @@ export async function startFakePayPal(clientId: string, clientSecret: string): P
     s.status = 'CANCELLED';
     res.status(204).end();
   });
+  app.post('/v2/checkout/orders', (req, res) => {
+    const b = req.body as Obj;
+    const id = `ORDER-${++n}`;
+    const o: Obj = { id, intent: b.intent, status: 'CREATED', purchase_units: b.purchase_units, links: [{ rel: 'approve', href: `https://paypal.example.test/checkoutnow?token=${id}` }] };
+    orders.set(id, o);
+    res.status(201).json(o);
+  });
+  app.get('/v2/checkout/orders/:id', (req, res) => {
+    const o = orders.get(String(req.params.id));
+    if (!o) return void res.status(404).json({ name: 'RESOURCE_NOT_FOUND' });
+    res.json(o);
+  });
+  app.post('/v2/checkout/orders/:id/capture', (req, res) => {
+    const o = orders.get(String(req.params.id));
+    if (!o) return void res.status(404).json({ name: 'RESOURCE_NOT_FOUND' });
+    const key = String(req.headers['paypal-request-id'] ?? '');
+    const seen = key ? captured.get(key) : undefined;
+    if (seen) return void res.status(201).json(seen);
+    if (o.status !== 'APPROVED') {
+      const issue = o.status === 'COMPLETED' ? 'ORDER_ALREADY_CAPTURED' : 'ORDER_NOT_APPROVED';
+      return void res.status(422).json({ name: 'UNPROCESSABLE_ENTITY', details: [{ issue }] });
+    }
+    const units = o.purchase_units as Obj[];
+    o.status = 'COMPLETED';
+    units[0] = { ...units[0], payments: { captures: [{ id: `CAPTURE-${++n}`, status: fake.captureStatus, amount: units[0].amount }] } };
+    if (key) captured.set(key, o);
+    res.status(201).json(o);
+  });
   app.post('/v1/notifications/verify-webhook-signature', (req, res) => {
     const b = req.body as Obj;
     const ok = b.transmission_sig === fake.validSignature && typeof b.webhook_id === 'string' && typeof b.webhook_event === 'object';
@@ -183,6 +218,11 @@ export async function startFakePayPal(clientId: string, clientSecret: string): P
   const { url, server } = await listen(app);
   fake.url = url;
   fake.close = closer(server);
+  fake.approveOrder = (id) => {
+    const o = orders.get(id);
+    if (!o) throw new Error(`no order ${id}`);
+    o.status = 'APPROVED';
+  };
   fake.approve = (id) => {
     const s = subscriptions.get(id);
     if (!s) throw new Error(`no subscription ${id}`);

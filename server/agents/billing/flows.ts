@@ -1,7 +1,7 @@
 import type Stripe from 'stripe';
-import { HttpError } from '../../core/http/errors';
+import { badRequest, conflict, notFound } from '../../core/errors';
 import type { AgentsContext } from '../context';
-import { bundleById, planById, type Plan } from './catalog';
+import { bundleById, bundleForSale, planById, type Plan } from './catalog';
 import { paypalClient } from './paypal';
 import { providerFailure, stripeClient } from './stripe';
 import {
@@ -15,7 +15,7 @@ import {
   subscriptionRow,
 } from './billing.service';
 
-async function provider<T>(work: () => Promise<T>): Promise<T> {
+export async function provider<T>(work: () => Promise<T>): Promise<T> {
   try {
     return await work();
   } catch (err) {
@@ -23,15 +23,14 @@ async function provider<T>(work: () => Promise<T>): Promise<T> {
   }
 }
 
-const returnUrls = (ctx: AgentsContext, what: string) => ({
+export const returnUrls = (ctx: AgentsContext, what: string) => ({
   success_url: `${ctx.config.appUrl}/billing?${what}=success&session_id={CHECKOUT_SESSION_ID}`,
   cancel_url: `${ctx.config.appUrl}/billing?${what}=cancelled`,
 });
 
 /** A hosted checkout session of the first provider for one credit bundle. */
 export async function createBundleCheckout(ctx: AgentsContext, ws: string, bundleId: string) {
-  const bundle = bundleById(bundleId);
-  if (!bundle) throw new HttpError(400, 'bundle: unknown bundle');
+  const bundle = bundleForSale(ctx.db, bundleId);
   const stripe = stripeClient(ctx.config.payments);
   const s = subscriptionRow(ctx, ws);
   const session = await provider(() =>
@@ -45,18 +44,18 @@ export async function createBundleCheckout(ctx: AgentsContext, ws: string, bundl
     }),
   );
   recordPayment(ctx, { workspace_id: ws, provider: 'stripe', external_id: session.id, kind: 'bundle', bundle: bundle.id, plan: null, credits: bundle.credits, amount_cents: bundle.priceCents });
-  return { sessionId: session.id, url: session.url, bundle: bundle.id };
+  return { provider: 'stripe', sessionId: session.id, url: session.url, bundle: bundle.id };
 }
 
 /** Applies a completed checkout session (bundle or subscription) of this workspace; safe to repeat. */
 export function applySession(ctx: AgentsContext, ws: string | null, session: Stripe.Checkout.Session) {
   const p = paymentByExternal(ctx, 'stripe', session.id);
-  if (!p || (ws !== null && p.workspace_id !== ws)) throw new HttpError(404, 'checkout session not found');
-  if (session.payment_status !== 'paid' && session.payment_status !== 'no_payment_required') throw new HttpError(409, 'payment not completed');
+  if (!p || (ws !== null && p.workspace_id !== ws)) throw notFound('checkout session not found');
+  if (session.payment_status !== 'paid' && session.payment_status !== 'no_payment_required') throw conflict('payment not completed');
   if (p.kind === 'bundle') return fulfilBundle(ctx, p);
   const plan = planById(p.plan ?? '');
   const subId = typeof session.subscription === 'string' ? session.subscription : session.subscription?.id;
-  if (!plan || !subId) throw new HttpError(409, 'payment not completed');
+  if (!plan || !subId) throw conflict('payment not completed');
   const customer = typeof session.customer === 'string' ? session.customer : (session.customer?.id ?? null);
   ctx.db.prepare("UPDATE payments SET status = 'paid', paid_at = COALESCE(paid_at, ?) WHERE id = ?").run(Date.now(), p.id);
   return activateSubscription(ctx, p.workspace_id, plan, 'stripe', subId, customer, null);
@@ -64,21 +63,21 @@ export function applySession(ctx: AgentsContext, ws: string | null, session: Str
 
 export async function confirmCheckout(ctx: AgentsContext, ws: string, sessionId: string) {
   const stripe = stripeClient(ctx.config.payments);
-  if (!paymentByExternal(ctx, 'stripe', sessionId)) throw new HttpError(404, 'checkout session not found');
+  if (!paymentByExternal(ctx, 'stripe', sessionId)) throw notFound('checkout session not found');
   const session = await provider(() => stripe.checkout.sessions.retrieve(sessionId));
   return applySession(ctx, ws, session);
 }
 
 function assertCanSubscribe(ctx: AgentsContext, ws: string, plan: Plan) {
   const s = subscriptionRow(ctx, ws);
-  if (s.status === 'active' && s.plan === plan.id) throw new HttpError(409, 'already subscribed to this plan');
+  if (s.status === 'active' && s.plan === plan.id) throw conflict('already subscribed to this plan');
   return s;
 }
 
 /** Starts a monthly subscription: a hosted checkout of the first provider, or an approval link of the second. */
 export async function subscribe(ctx: AgentsContext, ws: string, planId: string, via: 'stripe' | 'paypal') {
   const plan = planById(planId);
-  if (!plan) throw new HttpError(400, 'plan: unknown plan');
+  if (!plan) throw badRequest('plan: unknown plan');
   const s = assertCanSubscribe(ctx, ws, plan);
   if (via === 'paypal') {
     const pp = paypalClient(ctx.config.payments);
@@ -109,12 +108,12 @@ export async function subscribe(ctx: AgentsContext, ws: string, planId: string, 
 export async function confirmPayPal(ctx: AgentsContext, ws: string | null, subscriptionId: string) {
   const pp = paypalClient(ctx.config.payments);
   const p = paymentByExternal(ctx, 'paypal', subscriptionId);
-  if (!p || (ws !== null && p.workspace_id !== ws)) throw new HttpError(404, 'subscription not found');
+  if (!p || (ws !== null && p.workspace_id !== ws)) throw notFound('subscription not found');
   const sub = await provider(() => pp.getSubscription(subscriptionId));
-  if (sub.custom_id && sub.custom_id !== p.workspace_id) throw new HttpError(404, 'subscription not found');
-  if (sub.status !== 'ACTIVE') throw new HttpError(409, 'subscription not approved yet');
+  if (sub.custom_id && sub.custom_id !== p.workspace_id) throw notFound('subscription not found');
+  if (sub.status !== 'ACTIVE') throw conflict('subscription not approved yet');
   const plan = planById(p.plan ?? '');
-  if (!plan) throw new HttpError(409, 'subscription not approved yet');
+  if (!plan) throw conflict('subscription not approved yet');
   const next = sub.billing_info?.next_billing_time ? Date.parse(sub.billing_info.next_billing_time) : null;
   return activateSubscription(ctx, p.workspace_id, plan, 'paypal', sub.id, null, Number.isFinite(next) ? next : null);
 }
@@ -139,7 +138,7 @@ export async function registerPaymentMethod(ctx: AgentsContext, ws: string, emai
 /** Cancels at the provider, then pauses the bot. */
 export async function cancelSubscription(ctx: AgentsContext, ws: string) {
   const s = subscriptionRow(ctx, ws);
-  if (s.status !== 'active' && s.status !== 'trialing') throw new HttpError(409, 'no active subscription');
+  if (s.status !== 'active' && s.status !== 'trialing') throw conflict('no active subscription');
   if (s.status === 'active' && s.external_id) {
     if (s.provider === 'stripe') {
       const stripe = stripeClient(ctx.config.payments);
@@ -163,7 +162,7 @@ export function maybeAutoRecharge(ctx: AgentsContext, ws: string, balance: numbe
   const s = ctx.db.prepare('SELECT * FROM subscriptions WHERE workspace_id = ?').get(ws) as ReturnType<typeof subscriptionRow> | undefined;
   if (!s || !s.customer_id || !s.payment_method) return;
   const a = autoRechargeOf(s);
-  const bundle = a.enabled && a.bundle ? bundleById(a.bundle) : null;
+  const bundle = a.enabled && a.bundle ? bundleById(ctx.db, a.bundle) : null;
   if (!bundle || balance >= a.threshold) return;
   recharging.add(ws);
   const pmId = String((JSON.parse(s.payment_method) as { id?: string }).id ?? '');

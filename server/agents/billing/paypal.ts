@@ -1,4 +1,4 @@
-import { HttpError } from '../../core/http/errors';
+import { notFound, upstreamFailed } from '../../core/errors';
 import type { PaymentsConfig } from '../config';
 import type { Db } from '../db';
 import type { Plan } from './catalog';
@@ -11,6 +11,31 @@ export interface PayPalSubscription {
   custom_id?: string;
   links?: { href: string; rel: string }[];
   billing_info?: { next_billing_time?: string };
+}
+
+export interface PayPalMoney {
+  currency_code: string;
+  value: string;
+}
+
+export interface PayPalCapture {
+  id: string;
+  status: string;
+  amount?: PayPalMoney;
+}
+
+/** A one-off order (credit bundle) of the Orders v2 API. */
+export interface PayPalOrder {
+  id: string;
+  status: string;
+  links?: { href: string; rel: string }[];
+  purchase_units?: { reference_id?: string; custom_id?: string; amount?: PayPalMoney; payments?: { captures?: PayPalCapture[] } }[];
+}
+
+interface CallOptions {
+  headers?: Record<string, string>;
+  /** Error text of a 404 from the provider. */
+  missing?: string;
 }
 
 export const paypalConfigured = (cfg: PaymentsConfig) => Boolean(cfg.paypalClientId && cfg.paypalClientSecret);
@@ -32,23 +57,23 @@ export class PayPalClient {
       body: 'grant_type=client_credentials',
       signal: AbortSignal.timeout(30_000),
     });
-    if (!res.ok) throw new HttpError(502, `payment provider error: authentication failed (${res.status})`);
+    if (!res.ok) throw upstreamFailed(`payment provider error: authentication failed (${res.status})`);
     const body = (await res.json()) as { access_token: string; expires_in?: number };
     this.token = { value: body.access_token, expires: Date.now() + Math.max(0, (body.expires_in ?? 300) - 60) * 1000 };
     return body.access_token;
   }
 
-  async call<T>(method: string, path: string, body?: unknown): Promise<T> {
+  async call<T>(method: string, path: string, body?: unknown, opts: CallOptions = {}): Promise<T> {
     const token = await this.accessToken();
     const res = await fetch(`${this.cfg.paypalApiUrl}${path}`, {
       method,
-      headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json', accept: 'application/json' },
+      headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json', accept: 'application/json', ...opts.headers },
       body: body === undefined ? undefined : JSON.stringify(body),
       signal: AbortSignal.timeout(30_000),
     });
     const text = await res.text();
-    if (res.status === 404) throw new HttpError(404, 'subscription not found');
-    if (!res.ok) throw new HttpError(502, `payment provider error: ${res.status} ${text.slice(0, 200)}`);
+    if (res.status === 404) throw notFound(opts.missing ?? 'subscription not found');
+    if (!res.ok) throw upstreamFailed(`payment provider error: ${res.status} ${text.slice(0, 200)}`);
     return (text ? JSON.parse(text) : {}) as T;
   }
 
@@ -84,6 +109,24 @@ export class PayPalClient {
 
   async cancelSubscription(id: string, reason: string): Promise<void> {
     await this.call('POST', `/v1/billing/subscriptions/${encodeURIComponent(id)}/cancel`, { reason });
+  }
+
+  /** An order for one credit bundle; the buyer approves it at the provider's `approve` link. */
+  createOrder(bundle: { id: string; name: string; priceCents: number }, ws: string, returnUrl: string, cancelUrl: string): Promise<PayPalOrder> {
+    return this.call('POST', '/v2/checkout/orders', {
+      intent: 'CAPTURE',
+      purchase_units: [{ reference_id: bundle.id, custom_id: ws, description: bundle.name, amount: { currency_code: 'USD', value: (bundle.priceCents / 100).toFixed(2) } }],
+      application_context: { user_action: 'PAY_NOW', shipping_preference: 'NO_SHIPPING', return_url: returnUrl, cancel_url: cancelUrl },
+    });
+  }
+
+  getOrder(id: string): Promise<PayPalOrder> {
+    return this.call('GET', `/v2/checkout/orders/${encodeURIComponent(id)}`, undefined, { missing: 'order not found' });
+  }
+
+  /** Captures an approved order; the request id makes a repeated capture answer the first one's result. */
+  captureOrder(id: string): Promise<PayPalOrder> {
+    return this.call('POST', `/v2/checkout/orders/${encodeURIComponent(id)}/capture`, {}, { headers: { 'paypal-request-id': `capture-${id}` }, missing: 'order not found' });
   }
 
   /** Asks the provider whether a webhook delivery is genuine (its verify-webhook-signature API). */

@@ -1,11 +1,12 @@
 import type Stripe from 'stripe';
 import type { Request } from 'express';
-import { HttpError } from '../../core/http/errors';
+import { DomainError, badRequest } from '../../core/errors';
 import type { AgentsContext } from '../context';
 import { rawBody } from '../http';
 import { firstDelivery, markCancelled, paymentByExternal, recordPayment, renewSubscription, workspaceBySubscription } from './billing.service';
 import { applySession, confirmPayPal } from './flows';
 import { paypalClient, paypalConfigured } from './paypal';
+import { confirmPayPalOrder } from './paypal-orders';
 import { notConfigured, verifyStripeEvent } from './stripe';
 
 const header = (req: Request, name: string) => {
@@ -59,22 +60,46 @@ export function handleStripeWebhook(ctx: AgentsContext, req: Request) {
 interface PayPalEvent {
   id?: string;
   event_type?: string;
-  resource?: { id?: string; billing_agreement_id?: string; custom_id?: string; amount?: { total?: string; currency?: string } };
+  resource?: {
+    id?: string;
+    billing_agreement_id?: string;
+    custom_id?: string;
+    amount?: { total?: string; currency?: string };
+    supplementary_data?: { related_ids?: { order_id?: string } };
+  };
+}
+
+/** A bundle order the notice names is captured and credited once; one not payable yet waits for its capture notice. */
+async function settleOrder(ctx: AgentsContext, orderId: string | undefined) {
+  const p = orderId ? paymentByExternal(ctx, 'paypal', orderId) : undefined;
+  if (!p || p.kind !== 'bundle' || !orderId) return;
+  try {
+    await confirmPayPalOrder(ctx, null, orderId);
+  } catch (err) {
+    if (!(err instanceof DomainError && err.kind === 'conflict')) throw err;
+  }
 }
 
 /** The second provider's notifications, each verified by its verify-webhook-signature API. */
 export async function handlePayPalWebhook(ctx: AgentsContext, req: Request) {
   if (!paypalConfigured(ctx.config.payments) || !ctx.config.payments.paypalWebhookId) throw notConfigured();
   const event = req.body as PayPalEvent;
-  if (!event || typeof event !== 'object' || !event.id || !event.event_type) throw new HttpError(400, 'invalid event');
+  if (!event || typeof event !== 'object' || !event.id || !event.event_type) throw badRequest('invalid event');
   const headers: Record<string, string | undefined> = {};
   for (const h of ['paypal-auth-algo', 'paypal-cert-url', 'paypal-transmission-id', 'paypal-transmission-sig', 'paypal-transmission-time']) headers[h] = header(req, h);
-  if (!(await paypalClient(ctx.config.payments).verifyWebhook(headers, event))) throw new HttpError(400, 'invalid signature');
+  if (!(await paypalClient(ctx.config.payments).verifyWebhook(headers, event))) throw badRequest('invalid signature');
   if (!firstDelivery(ctx, 'paypal', event.id, event.event_type)) return { received: true, duplicate: true };
   const r = event.resource ?? {};
   switch (event.event_type) {
     case 'BILLING.SUBSCRIPTION.ACTIVATED':
       if (r.id && paymentByExternal(ctx, 'paypal', r.id)) await confirmPayPal(ctx, null, r.id);
+      break;
+    case 'CHECKOUT.ORDER.APPROVED':
+    case 'CHECKOUT.ORDER.COMPLETED':
+      await settleOrder(ctx, r.id);
+      break;
+    case 'PAYMENT.CAPTURE.COMPLETED':
+      await settleOrder(ctx, r.supplementary_data?.related_ids?.order_id);
       break;
     case 'PAYMENT.SALE.COMPLETED': {
       const sub = r.billing_agreement_id;
