@@ -13,6 +13,7 @@ import {
   DAAS_STATE,
   daasPricing,
   daasTotals,
+  daasTotalsOf,
   PORTFOLIO_CAP,
   readExpires,
   readPrice,
@@ -97,7 +98,7 @@ export const daasRoutes = [
         if (to === 'contracted' && from !== 'contracted') fields.contracted = jstDate(now);
         if (backward) fields.contracted = null;
         const quote = await tx.patch(DAAS_QUOTES, params.id, fields);
-        return { quote, from, totals: daasTotals(await tx.list(DAAS_QUOTES)) };
+        return { quote, from, totals: await daasTotalsOf(tx) };
       });
     },
   }),

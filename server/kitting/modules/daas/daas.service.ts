@@ -2,8 +2,9 @@ import { clip, looseNumber } from '../../../../shared/fields';
 import { jstDate } from '../../../../shared/dates';
 import { badRequest } from '../../../core/errors';
 import { declareCap } from '../../../core/store/caps';
+import { declareLookup } from '../../../core/store/lookups';
 import { isDate } from '../compliance/compliance.service';
-import type { Doc } from '../../../core/store/types';
+import type { Doc, Tx } from '../../../core/store/types';
 
 export const DAAS_QUOTES = 'daasQuotes';
 export const DAAS_STATE = 'daasState';
@@ -142,6 +143,21 @@ export function checkTransition(q: Doc, to: unknown, today = jstDate()): { from:
 }
 
 /** Portfolio totals: only contracted quotes count in units and mrr; proposed and approved are pipeline. */
+/** Quotes are found by status through its lookup index: the totals after a write never read the portfolio. */
+export const DAAS_BY_STATUS = declareLookup(DAAS_QUOTES, 'status');
+
+/**
+ * The portfolio totals as a transaction sees them: proposed, approved and contracted quotes by their
+ * status index, drafts (and any quote without a known status) as the rest of the live count.
+ */
+export async function daasTotalsOf(tx: Pick<Tx, 'find' | 'count'>) {
+  const counted: Doc[] = [];
+  for (const s of DAAS_STATUSES) if (s !== 'draft') counted.push(...(await tx.find(DAAS_BY_STATUS.coll, DAAS_BY_STATUS.field, s)));
+  const totals = daasTotals(counted);
+  const drafts = (await tx.count(DAAS_QUOTES)) - counted.length;
+  return { ...totals, byStatus: { ...totals.byStatus, draft: totals.byStatus.draft + drafts } };
+}
+
 export function daasTotals(quotes: Doc[]) {
   const byStatus: Record<DaasStatus, number> = { draft: 0, proposed: 0, approved: 0, contracted: 0 };
   let units = 0;

@@ -15,8 +15,8 @@ import { signInFailed, signInGate, signInOk } from '../accounts/accounts.service
 import { sendMail } from '../accounts/mail';
 import { assistLink, clientLink, origin, tenantView, withCounts } from '../admin/tenants.service';
 import { takeBackup, tenantBackups } from '../backups/backups.service';
-import { revokePortalLinks } from '../portal/portal.service';
-import { inScope, operator, operatorName, operatorRole, publicSub, scopedTenant, scopedTenants } from './scope';
+import { portalByNameOrId, portalReader, revokePortalLinks } from '../portal/portal.service';
+import { inScope, operator, operatorName, operatorRole, publicSub, scopedTenant, scopedTenants, SUBADMINS_BY_EMAIL } from './scope';
 
 const idParams = z.object({ id: z.string().min(1).max(120) });
 const CORE_FIELDS = ['plan', 'seats', 'mrr', 'status', 'features', 'used', 'devices', 'clients', 'name'] as const;
@@ -40,7 +40,7 @@ export const subadminRoutes = [
       const email = (body.email ?? '').trim().toLowerCase();
       const key = `sub:${email}`;
       const cfg = await signInGate(app, req, key);
-      const sub = (await app.store.list(PLATFORM_WS, P.subadmins)).find((s) => s.email === email);
+      const [sub] = email ? await app.store.find<Doc>(PLATFORM_WS, SUBADMINS_BY_EMAIL.coll, SUBADMINS_BY_EMAIL.field, email) : [];
       const password = body.password ?? '';
       if (!sub) {
         await burnPasswordCheck(password);
@@ -195,7 +195,7 @@ export const subadminRoutes = [
       const targetType = String(r.targetType);
       const targetId = String(r.targetId);
       if (targetType === 'client') {
-        const p = (await app.store.list(tenantId, 'portals')).find((x) => x.name === targetId || x.id === targetId);
+        const p = await portalByNameOrId(portalReader(app, tenantId), targetId);
         if (p) await revokePortalLinks(app, tenantId, String(p.id));
         await app.store.transact(PLATFORM_WS, (tx) => tx.patch(P.tenants, tenantId, { clients: ((tenant.clients as string[]) ?? []).filter((c) => c !== targetId) }));
       } else if (targetType === 'site') {
