@@ -1,5 +1,5 @@
 /**
- * Wire contract of the Kitting Operations API as zod schemas, one file per
+ * Wire contract of the Kitting Operations API (docs/spec/kitting-api.md) as zod schemas, one file per
  * domain under ./contracts. Each domain file holds its records and the success body of each route
  * (`<domain>Responses`), used by the server's routes (checked in tests, exported as OpenAPI at
  * /api/openapi.json) and by the renderer's client.
