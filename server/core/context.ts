@@ -2,7 +2,6 @@ import type { Request } from 'express';
 import type { Role } from './security/policy';
 import type { Config, Mode } from './config';
 import type { CollectionSchema } from './http/collection-schema';
-import type { RateLimiter } from './http/rate-limit';
 import type { Store } from './store/types';
 import type { SeedSpec } from './store/seed';
 
@@ -21,7 +20,6 @@ export interface AppContext extends AppExtensions {
   secret: Buffer;
   /** The bench's own workspace (bench mode). */
   benchWorkspace: string | null;
-  limits: { newWorkspace: RateLimiter };
   log: (line: string) => void;
   /** The seed data a new workspace starts with (the app's seed specs). */
   seeds: SeedSpec[];

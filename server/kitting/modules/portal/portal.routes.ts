@@ -98,7 +98,7 @@ export const portalRoutes = [
     body: inquiryBody,
     handler: async ({ app, req, res, body }) => {
       res.setHeader('Cache-Control', NO_STORE);
-      hitLimit(app, 'publicForm', req.ip);
+      await hitLimit(app, 'publicForm', req.ip);
       const { ws, key } = await resolvePortal(app, req.query.t ?? body.t, undefined, async () => null);
       const message = typeof body.message === 'string' ? clip(body.message.trim(), 2000) : '';
       if (!message) throw badRequest('message_required', { message: 'お問い合わせ内容を入力してください' });
@@ -177,7 +177,7 @@ export const portalRoutes = [
     handler: async ({ app, req, res }) => {
       res.setHeader('Access-Control-Allow-Origin', '*');
       res.setHeader('Cache-Control', NO_STORE);
-      hitLimit(app, 'publicStatus', req.ip);
+      await hitLimit(app, 'publicStatus', req.ip);
       const site = req.query.site;
       if (typeof site !== 'string' || !/^[a-z0-9][a-z0-9-]{0,63}$/.test(site)) throw badRequest('invalid site', { message: 'site の形式が正しくありません' });
       const own = await cookieWorkspace(app, req)();
