@@ -29,6 +29,8 @@ const SCOPE_OF: Record<string, Scope> = {
 };
 /** Collections only an owner or admin may write from a bench (membership and team plan). */
 const MANAGER_ONLY = new Set(['team']);
+/** Every collection a bench pushes (the scope table and the manager-only ones). */
+export const PUSHED_COLLECTIONS: readonly string[] = [...Object.keys(SCOPE_OF), ...MANAGER_ONLY];
 const ROLES: readonly string[] = ['owner', 'admin', 'exec', 'member', 'viewer'];
 const LEVELS: readonly string[] = ['none', 'view', 'edit'];
 // Field names are document keys (some are customer names): any 1..200 characters without control characters.

@@ -1,5 +1,6 @@
 import { z } from 'zod';
-import { clip, oneOf, text } from '../../../../shared/fields';
+import { clip, json, oneOf, text } from '../../../../shared/fields';
+import { collectionSchema, derivedText } from '../../../core/http/collection-schema';
 import { defineRoute } from '../../../core/http/define-route';
 import { DomainError, badRequest, conflict, notFound, upstreamFailed } from '../../../core/errors';
 import { workspaceFromCookie } from '../../../core/http/workspace';
@@ -11,6 +12,11 @@ import {
 } from './portal.service';
 
 const NO_STORE = 'no-store';
+
+/** What an operator sets on a portal (published, the last-update label); name and slug come from the server. */
+const portalFields = { published: json(z.boolean()), last: text(40) };
+/** Pushed portals pass the portal routes' rules (their slugs are also checked for uniqueness across workspaces). */
+export const portalSchema = collectionSchema(PORTALS, portalFields, { name: derivedText(200), slug: derivedText(64), suffix: derivedText(64) });
 const KINDS = ['問合せ', '故障', '交換', '紛失', '返却', 'その他'] as const;
 
 /** Workspace and portal key named by a portal token (or, outside production, a legacy c= name). */
@@ -148,7 +154,7 @@ export const portalRoutes = [
     path: '/api/portal/:custId',
     auth: 'sales:edit',
     params: z.object({ custId: z.string().min(1).max(40) }),
-    body: z.object({ action: z.unknown().optional(), published: z.boolean().optional(), last: text(40).zod.optional() }),
+    body: z.object({ action: z.unknown().optional(), published: portalFields.published.zod.optional(), last: portalFields.last.zod.optional() }),
     handler: async ({ app, ws, params, body }) => {
       const action = body.action ?? 'toggle';
       if (!['toggle', 'ticket', 'dl', 'touch'].includes(String(action))) throw badRequest('unknown action', { message: '不明な操作です' });
