@@ -110,10 +110,16 @@ export async function verifySession(ctx: AgentsContext, token: string): Promise<
   return { ...user, impersonator };
 }
 
-/** The caller's workspace and role (the first workspace the user belongs to). */
+/**
+ * The caller's workspace and its role there: the one the user switched to while it is still a member of it,
+ * else the first workspace it belongs to.
+ */
 export function membership(ctx: AgentsContext, userId: string): { ws: string; role: string } | null {
   const row = ctx.db
-    .prepare('SELECT workspace_id AS ws, role FROM members WHERE user_id = ? ORDER BY created_at, workspace_id LIMIT 1')
+    .prepare(
+      'SELECT m.workspace_id AS ws, m.role FROM members m JOIN users u ON u.id = m.user_id WHERE m.user_id = ? ' +
+        'ORDER BY CASE WHEN m.workspace_id = u.active_workspace_id THEN 0 ELSE 1 END, m.created_at, m.workspace_id LIMIT 1',
+    )
     .get(userId) as { ws: string; role: string } | undefined;
   return row ?? null;
 }

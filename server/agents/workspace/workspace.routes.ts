@@ -2,7 +2,7 @@ import { z } from 'zod';
 import type { AgentsContext } from '../context';
 import { route, type AgentRoute } from '../http';
 import { ASSIGNABLE_ROLES, requireEditor, requireOwner } from '../roles';
-import { changeRole, createKey, deleteKey, inviteMember, listKeys, listMembers, removeMember, TIERS, updateWorkspace, workspaceRecord } from './workspace.service';
+import { changeRole, createKey, deleteKey, inviteMember, listKeys, listMembers, removeMember, switchWorkspace, TIERS, updateWorkspace, userWorkspaces, workspaceRecord } from './workspace.service';
 
 const email = z.string().trim().toLowerCase().max(254).pipe(z.email('enter a valid email'));
 const role = z.enum(ASSIGNABLE_ROLES, 'role must be member or viewer');
@@ -10,6 +10,23 @@ const mid = z.object({ mid: z.string().max(64) });
 
 export function workspaceRoutes(ctx: AgentsContext): AgentRoute[] {
   return [
+    route({
+      method: 'get',
+      path: '/api/workspaces',
+      auth: 'bearer',
+      handler: ({ caller }) => ({ workspaces: userWorkspaces(ctx, caller.userId, caller.ws), active: caller.ws }),
+    }),
+    route({
+      method: 'post',
+      path: '/api/workspaces/switch',
+      auth: 'bearer',
+      body: z.object({ workspaceId: z.string().trim().min(1, 'workspaceId is required').max(64) }),
+      handler: ({ caller, body }) => {
+        // Every session of the user acts in the chosen workspace from the next request on, with its role there.
+        const m = switchWorkspace(ctx, caller.userId, body.workspaceId);
+        return { workspace: workspaceRecord(ctx, m.ws, m.role), workspaces: userWorkspaces(ctx, caller.userId, m.ws) };
+      },
+    }),
     route({
       method: 'get',
       path: '/api/workspace/general',

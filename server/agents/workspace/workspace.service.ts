@@ -49,6 +49,25 @@ export function updateWorkspace(ctx: AgentsContext, ws: string, patch: { name?: 
   if (patch.tier !== undefined) ctx.db.prepare('UPDATE workspaces SET tier = ? WHERE id = ?').run(patch.tier, ws);
 }
 
+/** Every workspace the user belongs to, its role in each, and which one its sessions act in. */
+export function userWorkspaces(ctx: AgentsContext, userId: string, activeWs: string) {
+  const rows = ctx.db
+    .prepare(
+      'SELECT w.id, w.name, w.tier, w.owner_id, o.email AS owner_email, m.role, m.created_at FROM members m JOIN workspaces w ON w.id = m.workspace_id ' +
+        'LEFT JOIN users o ON o.id = w.owner_id WHERE m.user_id = ? ORDER BY m.created_at, w.id',
+    )
+    .all(userId) as { id: string; name: string; tier: string; owner_id: string; owner_email: string | null; role: string; created_at: number }[];
+  return rows.map((r) => ({ id: r.id, name: r.name, tier: r.tier, role: r.role, owner: { id: r.owner_id, email: r.owner_email }, joined_at: iso(r.created_at), active: r.id === activeWs }));
+}
+
+/** Makes a workspace the user belongs to the one its sessions act in; any other is not found (nothing changes). */
+export function switchWorkspace(ctx: AgentsContext, userId: string, ws: string): { ws: string; role: string } {
+  const m = ctx.db.prepare('SELECT role FROM members WHERE workspace_id = ? AND user_id = ?').get(ws, userId) as { role: string } | undefined;
+  if (!m) throw notFound('workspace not found');
+  ctx.db.prepare('UPDATE users SET active_workspace_id = ? WHERE id = ?').run(ws, userId);
+  return { ws, role: m.role };
+}
+
 interface MemberRow {
   user_id: string;
   email: string;
