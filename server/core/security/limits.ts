@@ -43,7 +43,8 @@ export async function hitLimit(app: AppContext, name: LimitName, ip: string | un
   const { max, windowMs } = limitOf(app, name);
   const client = ip ?? 'unknown';
   const error = ERRORS[name] ?? 'too many requests';
-  if (app.mode === 'central') return hitStoredLimit(app, `ip:${name}:${client}`, max, windowMs, error);
+  // The key names the quota too: processes configured alike share counts, a changed limit starts afresh.
+  if (app.mode === 'central') return hitStoredLimit(app, `ip:${name}:${max}/${windowMs}:${client}`, max, windowMs, error);
   let m = inMemory.get(app);
   if (!m) inMemory.set(app, (m = new Map()));
   let l = m.get(name);

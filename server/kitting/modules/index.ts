@@ -18,6 +18,7 @@ import { teamPlanCounted, teamSchema } from './team/team.service';
 import { invoiceSchema } from './invoices/invoices.routes';
 import { portalSchema } from './portal/portal.routes';
 import { settingsSchema } from './settings/settings.routes';
+import { quoteDraftSchema, quoteSchema } from './quotes/quotes.routes';
 
 /** Every route of the API, mounted explicitly in this order (no folder scanning). */
 export const allRoutes: RouteDef[] = [
@@ -43,5 +44,5 @@ export const planCounted: readonly CountedCollection[] = [devicesPlanCounted, cu
  */
 export const collectionSchemas: readonly CollectionSchema[] = [
   deviceSchema, jobSchema, shipmentSchema, inquirySchema, ticketSchema, ticketMessageSchema, customerSchema, staffSchema, teamSchema,
-  invoiceSchema, portalSchema, settingsSchema,
+  invoiceSchema, portalSchema, settingsSchema, quoteSchema, quoteDraftSchema,
 ];

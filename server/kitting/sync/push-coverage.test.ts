@@ -10,7 +10,7 @@ import { PUSHED_COLLECTIONS } from './push-policy';
 
 const UNCHECKED = new Set([
   'alerts', 'ops', 'dockReservations', 'erasureCerts', 'labelTemplates', 'labelLog', 'capacity', 'capacityLoad', 'replace', 'onboarding',
-  'deviceRequests', 'shifts', 'shiftHistory', 'quotes', 'quoteDrafts', 'daasQuotes', 'daasSends', 'daasState', 'storeOrders', 'storeProducts',
+  'deviceRequests', 'shifts', 'shiftHistory', 'daasQuotes', 'daasSends', 'daasState', 'storeOrders', 'storeProducts',
   'buybacks', 'buybackReceipts', 'refurbStock', 'portalStats', 'networkDeals', 'leads', 'signs', 'bookings', 'referrals', 'partners',
   'survey', 'surveyResponses', 'workdesk', 'workdeskDocs', 'workdeskThreads', 'reviews', 'reports', 'forecast', 'esg', 'compliance',
   'capa', 'auditLog', 'custody', 'centers', 'network', 'integrations', 'syncLog',

@@ -1,6 +1,6 @@
 /**
  * Pushed values the routes would refuse, in collections whose routes read their bodies with their own
- * rules (invoices, portals, settings): each is refused with 422 invalid_field and nothing of the batch
+ * rules (invoices, quotes, portals, settings): each is refused with 422 invalid_field and nothing of the batch
  * is stored, while the same records with values the routes would store go through.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -41,7 +41,19 @@ async function refused(coll: string, id: string, fields: Record<string, unknown>
   expect(await stored(mark)).toBe(false);
 }
 
-describe('pushes into invoices, portals and settings pass the routes’ rules', () => {
+describe('pushes into invoices, quotes, portals and settings pass the routes’ rules', () => {
+  it('quotes: a negative unit price, a cost rate over 100, an unknown pattern, lines that are not lines', async () => {
+    const line = { n: '作業費', q: 10, p: 3000, d: '' };
+    await refused('quotes', 'Q-2611-900', { id: 'Q-2611-900', cust: 'A社', ini: [{ ...line, p: -3000 }], run: [] }, 'ini');
+    await refused('quotes', 'Q-2611-901', { costRate: 250 }, 'costRate');
+    await refused('quotes', 'Q-2611-902', { pattern: 'Z' }, 'pattern');
+    await refused('quotes', 'Q-2611-903', { run: 'free' }, 'run');
+    await refused('quotes', 'Q-2611-904', { qty: -4 }, 'qty');
+    await refused('quoteDrafts', 'current', { ini: [{ ...line, q: 2.5 }] }, 'ini');
+    const ok = await push([{ coll: 'quotes', id: 'Q-2611-905', fields: { id: 'Q-2611-905', custId: null, cust: 'A社', pattern: 'B', costRate: 45, qty: 10, ini: [line], run: [], signId: null, createdAt: 1, updatedAt: 1, issuedAt: null } }]);
+    expect(ok.status, JSON.stringify(ok.body)).toBe(200);
+  });
+
   it('invoices: a negative or fractional amount, an impossible month, an unknown status, a non-text description', async () => {
     await refused('invoices', 'INV-2611-900', { id: 'INV-2611-900', cust: 'A社', amount: -5000, month: '2611', status: 'draft' }, 'amount');
     await refused('invoices', 'INV-2611-901', { amount: 1000.4 }, 'amount');
