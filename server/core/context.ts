@@ -1,5 +1,5 @@
 import type { Request } from 'express';
-import type { Role } from './security/policy';
+import type { Level, Role, Scope } from './security/policy';
 import type { Config, Mode } from './config';
 import type { CollectionSchema } from './http/collection-schema';
 import type { Store } from './store/types';
@@ -26,5 +26,5 @@ export interface AppContext extends AppExtensions {
   /** Declared record schemas by collection (sync pushes are checked against them). */
   collections?: ReadonlyMap<string, CollectionSchema>;
   /** Central: the enrolled bench a sync request's token names (refusing unknown or revoked tokens). */
-  authenticateBench?: (req: Request) => Promise<{ ws: string; bench: string; role: Role | null }>;
+  authenticateBench?: (req: Request) => Promise<{ ws: string; bench: string; role: Role | null; scopes?: Partial<Record<Scope, Level>> }>;
 }

@@ -6,7 +6,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestServer, type TestServer } from '../../testing/harness';
 import { configureLimit } from '../../../core/security/limits';
-import { signUp, type Body } from './helpers';
+import { addMember, signUp, type Body } from './helpers';
 
 let server: TestServer;
 let owner: Awaited<ReturnType<typeof signUp>>;
@@ -84,5 +84,32 @@ describe('pushes into invoices, quotes, portals and settings pass the routes’ 
     expect(typeof company.name).toBe('string');
     expect((await push([{ coll: 'settings', id: 'company', fields: { name: '作業台から更新', logo: '' } }])).status).toBe(200);
     expect((await owner.c.get<{ company: { name: string } }>('/api/settings/company', owner.auth)).body.company.name).toBe('作業台から更新');
+  });
+});
+
+describe('a bench acts with the scopes of whoever enrolled it', () => {
+  it("a member's bench writes the scopes the member may edit, nothing else", async () => {
+    const o = await signUp(server, 'push-scopes@example.jp');
+    // an admin enrols the bench (only owners and admins make enrolment codes), then becomes a member with scopes
+    const m = await addMember(server, o.auth, 'push-scopes-member@example.jp', 'admin');
+    const code = (await m.c.post<{ code: string }>('/api/sync/enrol-code', {}, m.auth)).body.code;
+    const bench = 'bench-scopes';
+    const r = await server.client().post<{ token: string }>('/api/sync/v1/enrol', { code, bench, name: 'scopes' });
+    expect(r.status).toBe(200);
+    const demoted = await server.client().post(`/api/team/member/${m.memberId}`, { role: 'member', scopes: { sales: 'edit', ops: 'none', support: 'view', settings: 'view' } }, o.auth);
+    expect(demoted.status, demoted.text).toBe(200);
+    const send = (coll: string, id: string, fields: Record<string, unknown>) =>
+      server.client().post<Body>('/api/sync/v1/push', { batch: `bs-${n++}`, changes: [{ seq: ++n * 10, hlc: hlc(bench), coll, id, fields }] }, { 'x-kitting-bench-token': r.body.token });
+    // sales: edit (the same table the customer and invoice routes check)
+    expect((await send('customers', 'cust-scoped', { id: 'cust-scoped', name: '営業の顧客' })).status).toBe(200);
+    expect((await send('invoices', 'INV-2611-950', { id: 'INV-2611-950', cust: '営業の顧客', amount: 1000 })).status).toBe(200);
+    // ops: none, support and settings unset (view): refused, nothing stored
+    const before = await server.store.replica.lastSeq(o.ws);
+    expect((await send('devices', '350000000000950', { imei: '350000000000950', model: 'iPhone' })).status).toBe(403);
+    expect((await send('tickets', 'TK-950', { subject: '件名' })).status).toBe(403);
+    expect((await send('settings', 'company', { name: '乗っ取り' })).status).toBe(403);
+    expect(await server.store.replica.lastSeq(o.ws)).toBe(before);
+    // the same member through the routes: refused alike
+    expect((await m.c.request('PUT', '/api/settings/company', { name: '乗っ取り' }, m.auth)).status).toBe(403);
   });
 });
