@@ -9,7 +9,7 @@ import { collectionSchemas } from '../modules';
 import { PUSHED_COLLECTIONS } from './push-policy';
 
 const UNCHECKED = new Set([
-  'alerts', 'ops', 'dockReservations', 'erasureCerts', 'labelTemplates', 'labelLog', 'capacity', 'capacityLoad', 'replace', 'onboarding',
+  'alerts', 'ops', 'erasureCerts', 'labelTemplates', 'labelLog', 'capacity', 'replace', 'onboarding',
   'deviceRequests', 'shifts', 'shiftHistory', 'daasQuotes', 'daasSends', 'daasState', 'storeOrders', 'storeProducts',
   'buybacks', 'buybackReceipts', 'refurbStock', 'portalStats', 'networkDeals', 'leads', 'signs', 'bookings', 'referrals', 'partners',
   'survey', 'surveyResponses', 'workdesk', 'workdeskDocs', 'workdeskThreads', 'reviews', 'reports', 'forecast', 'esg', 'compliance',

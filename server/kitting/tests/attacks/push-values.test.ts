@@ -66,6 +66,14 @@ describe('pushes into invoices, quotes, portals and settings pass the routes’ 
     expect(ok.status, JSON.stringify(ok.body)).toBe(200);
   });
 
+  it('dock reservations and capacity load: a duration the route would clamp, a quantity that is not a number', async () => {
+    await refused('dockReservations', 'RV-0900', { id: 'RV-0900', dur: 5000 }, 'dur');
+    await refused('dockReservations', 'RV-0901', { cust: 'x'.repeat(121) }, 'cust');
+    await refused('capacityLoad', 'LD-0900', { qty: 'many' }, 'qty');
+    await refused('capacityLoad', 'LD-0901', { note: ['a'] }, 'note');
+    expect((await push([{ coll: 'dockReservations', id: 'RV-0902', fields: { id: 'RV-0902', date: '2026-11-30', start: '10:00', dur: 90, cust: 'A社' } }])).status).toBe(200);
+  });
+
   it('portals: a published flag that is not a boolean, an over-long label, a field portals do not have', async () => {
     await refused('portals', 'abc', { published: 'yes' }, 'published');
     await refused('portals', 'abc', { last: 'x'.repeat(41) }, 'last');
