@@ -146,7 +146,7 @@ export const quoteRules: Record<string, (v: unknown) => unknown> = {
     return rate;
   },
   qty: (v) => {
-    if (!Number.isFinite(toNum(v))) throw badRequest('invalid qty', { message: 'qty は数値です' });
+    if (!Number.isFinite(looseNumber(v))) throw badRequest('invalid qty', { message: 'qty は数値です' });
     return readQty(v, []);
   },
   ini: readLines,
