@@ -65,7 +65,7 @@ async function floorRate(url: string): Promise<number> {
   await client.connect();
   const schema = fresh();
   await client.query(`CREATE SCHEMA ${schema}; SET search_path = ${schema}`);
-  await client.query('CREATE TABLE records (ws text, coll text, id text, data json, stamps jsonb, deleted boolean, hlc text, PRIMARY KEY (ws, coll, id))');
+  await client.query('CREATE TABLE records (ws text, coll text, id text, data jsonb, stamps jsonb, deleted boolean, hlc text, PRIMARY KEY (ws, coll, id))');
   const hlc = formatHlc({ ms: Date.now(), counter: 0, node: 'raw' });
   const t = performance.now();
   await client.query('BEGIN');
