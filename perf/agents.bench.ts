@@ -123,7 +123,7 @@ async function chatBench() {
   const { app, ctx, close } = createAgentsApp({
     config: testAgentsConfig(dir, { signupCredits: 1_000_000 }),
     log: () => {},
-    limits: { auth: open(), publicConfig: open(), publicPost: open(), publicPoll: open(), chat: open() },
+    limits: { auth: open(), publicConfig: open(), publicPost: open(), publicPoll: open(), publicAvatarVideo: open(), chat: open() },
   });
   const { server, port } = await listen(app);
   const reg = await post(new Agent(), port, '/api/auth/register', JSON.stringify({ email: 'bench@example.com', password: 'bench-pass' }));

@@ -34,6 +34,8 @@ import { integrationRoutes } from './channels/integrations.routes';
 import { crmListener } from './channels/crm-sync';
 import { callbackBodies, callbackRoutes } from './callbacks/callbacks.routes';
 import { widgetScriptRoutes } from './public/widget.routes';
+import { mediaRoutes } from './public/media.routes';
+import { OpenAiMedia, type WidgetMedia } from './public/media';
 import { supportRoutes } from './support/support.routes';
 import { adminUserRoutes } from './admin/users.routes';
 import { adminPlatformRoutes } from './admin/platform.routes';
@@ -56,6 +58,8 @@ export interface AgentsAppOptions {
   outbound?: Partial<OutboundOptions>;
   /** Poll the webhook queue on a timer (default on); tests drive the queue themselves. */
   webhookWorker?: boolean;
+  /** Widget speech and translation (tests point it at a local fake); from OPENAI_API_KEY when not given, none without it. */
+  media?: WidgetMedia | null;
   /** DNS CNAME lookup of domain refresh (tests answer without the network). */
   resolveCname?: CnameResolver;
 }
@@ -109,6 +113,8 @@ export function createAgentsApp(opts: AgentsAppOptions): { app: Express; ctx: Ag
   const router = express.Router();
   mountAgentRoutes(router, ctx, [...authRoutes(ctx), ...agentRoutes(ctx), ...sourceRoutes(ctx), ...chatRoutes(ctx), ...conversationRoutes(ctx), ...contactRoutes(ctx), ...leadRoutes(ctx), ...widgetRoutes(ctx), ...publicRoutes(ctx), ...insightRoutes(ctx), ...webhookRoutes(ctx, webhooks, outbound.allowPrivate), ...domainRoutes(ctx, opts.resolveCname ?? systemCnameResolver), ...settingsRoutes(ctx), ...campaignRoutes(ctx), ...channelRoutes(ctx), ...actionRoutes(ctx), ...integrationRoutes(ctx), ...callbackRoutes(ctx, opts.now)]);
   mountAgentRoutes(router, ctx, widgetScriptRoutes(ctx));
+  const media = opts.media !== undefined ? opts.media : config.openaiKey ? new OpenAiMedia(config.openaiKey) : null;
+  mountAgentRoutes(router, ctx, mediaRoutes(ctx, media));
   mountAgentRoutes(router, ctx, [...supportRoutes(ctx), ...adminUserRoutes(ctx), ...adminPlatformRoutes(ctx), ...adminContentRoutes(ctx), ...adminAffiliateRoutes(ctx), ...backupRoutes(ctx)]);
   mountAgentRoutes(router, ctx, [...workspaceRoutes(ctx), ...billingRoutes(ctx), ...affiliateRoutes(ctx)]);
   app.use(router);

@@ -10,6 +10,8 @@ export interface AgentsLimits {
   publicConfig: RateLimiter;
   publicPost: RateLimiter;
   publicPoll: RateLimiter;
+  /** GET avatar-video: 10 per minute per IP. */
+  publicAvatarVideo: RateLimiter;
   chat: RateLimiter;
 }
 
@@ -19,6 +21,7 @@ export function createLimits(now: () => number = Date.now): AgentsLimits {
     publicConfig: new RateLimiter(30, 60_000, now),
     publicPost: new RateLimiter(30, 60_000, now),
     publicPoll: new RateLimiter(120, 60_000, now),
+    publicAvatarVideo: new RateLimiter(10, 60_000, now),
     chat: new RateLimiter(60, 60_000, now),
   };
 }

@@ -134,6 +134,8 @@ export interface FakePayPal extends FakeProvider {
   approveOrder(id: string): void;
   /** Captures answer with this status (PENDING: the money has not settled yet). */
   captureStatus: string;
+  /** The next this many capture requests fail with a 500. */
+  captureFailures: number;
 }
 
 export async function startFakePayPal(clientId: string, clientSecret: string): Promise<FakePayPal> {
@@ -145,7 +147,7 @@ export async function startFakePayPal(clientId: string, clientSecret: string): P
   const subscriptions = new Map<string, Obj>();
   const orders = new Map<string, Obj>();
   const captured = new Map<string, Obj>();
-  const fake = { requests: [] as FakeProvider['requests'], subscriptions, orders, validSignature: 'good-signature', captureStatus: 'COMPLETED' } as FakePayPal;
+  const fake = { requests: [] as FakeProvider['requests'], subscriptions, orders, validSignature: 'good-signature', captureStatus: 'COMPLETED', captureFailures: 0 } as FakePayPal;
   app.use((req, _res, nxt) => {
     fake.requests.push({ method: req.method, path: req.path, auth: req.headers.authorization ?? '', body: (req.body ?? {}) as Obj });
     nxt();
@@ -197,6 +199,10 @@ export async function startFakePayPal(clientId: string, clientSecret: string): P
   app.post('/v2/checkout/orders/:id/capture', (req, res) => {
     const o = orders.get(String(req.params.id));
     if (!o) return void res.status(404).json({ name: 'RESOURCE_NOT_FOUND' });
+    if (fake.captureFailures > 0) {
+      fake.captureFailures -= 1;
+      return void res.status(500).json({ name: 'INTERNAL_SERVICE_ERROR' });
+    }
     const key = String(req.headers['paypal-request-id'] ?? '');
     const seen = key ? captured.get(key) : undefined;
     if (seen) return void res.status(201).json(seen);

@@ -104,6 +104,20 @@ describe('credit bundles through the second provider (Orders API against a local
     expect(verify?.body).toMatchObject({ webhook_id: 'WH-ID-9', webhook_event: { id: 'WH-o-2' } });
   });
 
+  it('a notice whose capture failed at the provider is handled again when the provider retries it', async () => {
+    const api = await t.signup();
+    const id = await order(api);
+    paypal.approveOrder(id);
+    paypal.captureFailures = 1;
+    const failed = await notify('WH-r-1', 'CHECKOUT.ORDER.APPROVED', { id });
+    expect(failed.status).toBe(502);
+    expect(await balance(api)).toBe(100);
+    const retried = await notify('WH-r-1', 'CHECKOUT.ORDER.APPROVED', { id });
+    expect(retried.body).toEqual({ received: true });
+    expect(await balance(api)).toBe(1100);
+    expect((await notify('WH-r-1', 'CHECKOUT.ORDER.APPROVED', { id })).body).toEqual({ received: true, duplicate: true });
+  });
+
   it('a capture still pending credits nothing until its completion notice arrives', async () => {
     const api = await t.signup();
     const id = await order(api);

@@ -89,6 +89,18 @@ export async function handlePayPalWebhook(ctx: AgentsContext, req: Request) {
   for (const h of ['paypal-auth-algo', 'paypal-cert-url', 'paypal-transmission-id', 'paypal-transmission-sig', 'paypal-transmission-time']) headers[h] = header(req, h);
   if (!(await paypalClient(ctx.config.payments).verifyWebhook(headers, event))) throw badRequest('invalid signature');
   if (!firstDelivery(ctx, 'paypal', event.id, event.event_type)) return { received: true, duplicate: true };
+  try {
+    await applyPayPalEvent(ctx, event);
+  } catch (err) {
+    // Not handled: forget the delivery so the provider's retry is handled again.
+    ctx.db.prepare("DELETE FROM provider_events WHERE provider = 'paypal' AND event_id = ?").run(event.id);
+    throw err;
+  }
+  return { received: true };
+}
+
+/** What one verified notice of the second provider changes. */
+async function applyPayPalEvent(ctx: AgentsContext, event: PayPalEvent) {
   const r = event.resource ?? {};
   switch (event.event_type) {
     case 'BILLING.SUBSCRIPTION.ACTIVATED':
@@ -123,5 +135,4 @@ export async function handlePayPalWebhook(ctx: AgentsContext, req: Request) {
     default:
       break;
   }
-  return { received: true };
 }

@@ -18,7 +18,7 @@ const publicParam = z.object({ publicId: z.string().max(64) });
 const started = Date.now();
 
 /** A public agent by its public id; private or unknown agents answer 404. */
-function publicAgent(ctx: AgentsContext, publicId: string): AgentRow {
+export function publicAgent(ctx: AgentsContext, publicId: string): AgentRow {
   const a = agentByPublicId(ctx, publicId);
   if (a.visibility === 'private') throw notFound('agent not found');
   return a;

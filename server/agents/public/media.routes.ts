@@ -1,0 +1,116 @@
+import { z } from 'zod';
+import { badRequest, unavailable } from '../../core/errors';
+import { Reply } from '../../core/http/define-route';
+import type { AgentsContext } from '../context';
+import { perIp, route, type AgentRoute } from '../http';
+import { assertCanChat } from '../billing';
+import { MESSAGE_MAX } from '../chat/chat.routes';
+import { publicAgent } from './public.routes';
+import { AUDIO_TYPES, VOICES, type WidgetMedia } from './media';
+
+const publicParam = z.object({ publicId: z.string().max(64) });
+const lang = z.string().trim().regex(/^[a-z]{2,3}(-[A-Za-z]{2,4})?$/, 'must be a language code such as ja or en-US');
+/** Recorded speech a JSON body (1 MB) can carry as base64. */
+export const AUDIO_MAX_BYTES = 700_000;
+
+/**
+ * The widget's speech, translation and avatar operations. Speech and translation need a provider
+ * (OPENAI_API_KEY): while none is set they answer 503 with what is missing, never a made-up result.
+ * No avatar provider is supported: those operations answer 503 `avatar not configured`.
+ */
+export function mediaRoutes(ctx: AgentsContext, media: WidgetMedia | null): AgentRoute[] {
+  const agentOf = (publicId: string) => {
+    const agent = publicAgent(ctx, publicId);
+    assertCanChat(ctx, agent.workspace_id);
+    return agent;
+  };
+  const need = (what: string) => {
+    if (!media) throw unavailable(`${what} not configured`);
+    return media;
+  };
+  return [
+    route({
+      method: 'post',
+      path: '/api/public/:publicId/tts',
+      auth: 'public',
+      before: perIp(ctx.limits.publicPost),
+      params: publicParam,
+      body: z.object({
+        text: z.string().trim().min(1, 'text is required').max(MESSAGE_MAX, `text must be at most ${MESSAGE_MAX} characters`),
+        voice: z.enum(VOICES, `voice must be one of ${VOICES.join(', ')}`).default('alloy'),
+      }),
+      handler: async ({ params, body }) => {
+        agentOf(params.publicId);
+        const r = await need('speech').speak(body.text, body.voice);
+        return new Reply(200, r.audio, { 'Content-Type': r.mime, 'Cache-Control': 'no-store' });
+      },
+    }),
+    route({
+      method: 'post',
+      path: '/api/public/:publicId/transcribe',
+      auth: 'public',
+      before: perIp(ctx.limits.publicPost),
+      params: publicParam,
+      body: z.object({
+        /** base64, or a data: URL carrying the type. */
+        audio: z.string().min(1, 'audio is required').max(1_000_000),
+        mime: z.string().trim().toLowerCase().optional(),
+        lang: lang.optional(),
+      }),
+      handler: async ({ params, body }) => {
+        agentOf(params.publicId);
+        const dataUrl = /^data:([^;,]+);base64,(.*)$/s.exec(body.audio);
+        const mime = (body.mime ?? dataUrl?.[1] ?? 'audio/webm').toLowerCase();
+        if (!AUDIO_TYPES[mime]) throw badRequest(`mime: audio must be one of ${Object.keys(AUDIO_TYPES).join(', ')}`);
+        const b64 = dataUrl ? dataUrl[2] : body.audio;
+        if (!/^[A-Za-z0-9+/=\s]+$/.test(b64)) throw badRequest('audio: must be base64');
+        const audio = Buffer.from(b64, 'base64');
+        if (audio.length === 0) throw badRequest('audio: empty recording');
+        if (audio.length > AUDIO_MAX_BYTES) throw badRequest(`audio: at most ${AUDIO_MAX_BYTES} bytes`);
+        return { text: await need('speech').transcribe(audio, mime, body.lang), lang: body.lang ?? null };
+      },
+    }),
+    route({
+      method: 'post',
+      path: '/api/public/:publicId/translate',
+      auth: 'public',
+      before: perIp(ctx.limits.publicPost),
+      params: publicParam,
+      body: z.object({
+        text: z.string().trim().min(1, 'text is required').max(MESSAGE_MAX, `text must be at most ${MESSAGE_MAX} characters`),
+        target: lang,
+        source: lang.optional(),
+      }),
+      handler: async ({ params, body }) => {
+        agentOf(params.publicId);
+        // The same language needs no provider.
+        if (body.source && body.source === body.target) return { text: body.text, source: body.source, target: body.target };
+        return { text: await need('translation').translate(body.text, body.target, body.source), source: body.source ?? null, target: body.target };
+      },
+    }),
+    route({
+      method: 'post',
+      path: '/api/public/:publicId/avatar-session',
+      auth: 'public',
+      before: perIp(ctx.limits.publicPost),
+      params: publicParam,
+      body: z.object({ conversationId: z.string().max(64).optional() }),
+      handler: ({ params }) => {
+        agentOf(params.publicId);
+        throw unavailable('avatar not configured');
+      },
+    }),
+    route({
+      method: 'get',
+      path: '/api/public/:publicId/avatar-video',
+      auth: 'public',
+      before: perIp(ctx.limits.publicAvatarVideo),
+      params: publicParam,
+      query: z.object({ sessionId: z.string().min(1, 'sessionId is required').max(64) }),
+      handler: ({ params }) => {
+        agentOf(params.publicId);
+        throw unavailable('avatar not configured');
+      },
+    }),
+  ];
+}
