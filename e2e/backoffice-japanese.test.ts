@@ -1,44 +1,23 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { launch, shot, startServer, type Browser, type RunningServer } from './harness';
+import { describe, expect, it } from 'vitest';
+import { shot } from './harness';
+import { e2eSession } from './session';
 
 /**
  * The back office as a clerk reads it: Japanese values instead of stored keys, periods named, an issued
  * invoice that cannot be edited, capacity figures that follow the job board and the dock, empty states
  * that say what to do, and rows that open from the keyboard.
  */
-let server: RunningServer;
-let b: Browser;
+const t = e2eSession({ timeout: 8000 });
+const { api, post, go } = t;
 
-beforeAll(async () => {
-  server = await startServer();
-  b = await launch();
-  b.page.setDefaultTimeout(8000);
-}, 60_000);
-afterAll(async () => {
-  await b?.close();
-  await server?.stop();
-});
-
-const api = async <T>(path: string): Promise<T> => (await (await b.context.request.get(`${server.url}${path}`)).json()) as T;
-const post = async <T>(path: string, data: unknown): Promise<{ status: number; body: T }> => {
-  const r = await b.context.request.post(`${server.url}${path}`, { data });
-  return { status: r.status(), body: (await r.json()) as T };
-};
-/** Opens a screen freshly loaded (going to the hash already shown would not load its data again). */
-const go = async (hash: string) => {
-  const url = `${server.url}/#${hash}`;
-  if (b.page.url() === url) await b.page.reload();
-  else await b.page.goto(url);
-  await b.page.waitForFunction(() => !document.querySelector('.spinner'), undefined, { timeout: 10_000 });
-};
 const jstToday = () => new Date(Date.now() + 9 * 3600_000).toISOString().slice(0, 10);
 const monthLabel = (yymm: string) => `20${yymm.slice(0, 2)}年${Number(yymm.slice(2))}月`;
 
 /** Presses Tab until a table row has the focus (at most `max` presses); the row's text, or null. */
 async function tabToRow(max = 12): Promise<string | null> {
   for (let i = 0; i < max; i++) {
-    await b.page.keyboard.press('Tab');
-    const row = await b.page.evaluate(() => (document.activeElement?.tagName === 'TR' ? (document.activeElement.textContent ?? '') : null));
+    await t.b.page.keyboard.press('Tab');
+    const row = await t.b.page.evaluate(() => (document.activeElement?.tagName === 'TR' ? (document.activeElement.textContent ?? '') : null));
     if (row !== null) return row;
   }
   return null;
@@ -46,7 +25,7 @@ async function tabToRow(max = 12): Promise<string | null> {
 
 describe('back office in Japanese', () => {
   it('audit log 区分 and compliance controls show Japanese names, never keys or 管理策 N', async () => {
-    const { page } = b;
+    const { page } = t.b;
     const { logs } = await api<{ logs: string[][] }>('/api/audit-log');
     const cats = new Set(logs.map((r) => r[5]));
     expect([...cats].sort()).toEqual(['access', 'audit', 'ops', 'system']);
@@ -71,7 +50,7 @@ describe('back office in Japanese', () => {
   });
 
   it('integration rules and log kinds are named in Japanese, no rule id on screen', async () => {
-    const { page } = b;
+    const { page } = t.b;
     const { rules } = await api<{ rules: Record<string, boolean> }>('/api/integrations/rules');
     expect(Object.keys(rules)).toContain('r-ship');
     expect((await post('/api/integrations/log', { service: 'Intune', kind: 'sync', result: '成功' })).status).toBe(200);
@@ -84,7 +63,7 @@ describe('back office in Japanese', () => {
   });
 
   it('a server error names the field in Japanese without its key', async () => {
-    const { page } = b;
+    const { page } = t.b;
     await go('/invoices');
     await page.getByTestId('invoices').getByRole('button', { name: '＋ 新規' }).click();
     await page.locator('#fm-cust').fill('株式会社E2E月');
@@ -100,7 +79,7 @@ describe('back office in Japanese', () => {
 
 describe('invoices', () => {
   it('periods are named (2026年11月), an issued invoice is locked on screen and by the server, its status still moves', async () => {
-    const { page } = b;
+    const { page } = t.b;
     const created = await post<{ invoice: { id: string; month: string } }>('/api/invoice', { cust: '株式会社E2Eロック', amount: 50000, status: 'issued' });
     const { id, month } = created.body.invoice;
     await go('/invoices');
@@ -128,15 +107,15 @@ describe('dates on daily screens', () => {
   it('the time clock and the home schedule name the day they show', async () => {
     const [y, m, d] = jstToday().split('-').map(Number);
     await go('/timeclock');
-    await b.page.getByText(`本日（${y}年${m}月${d}日）の打刻`).waitFor();
+    await t.b.page.getByText(`本日（${y}年${m}月${d}日）の打刻`).waitFor();
     await go('/');
-    await b.page.getByText(`本日の作業予定（${m}月${d}日）`).waitFor();
+    await t.b.page.getByText(`本日の作業予定（${m}月${d}日）`).waitFor();
   });
 });
 
 describe('capacity from the job board and the dock', () => {
   it('open job cards due this week and dock bookings show in the week and the summary', async () => {
-    const { page } = b;
+    const { page } = t.b;
     const today = jstToday();
     const before = await api<{ summary: { weekLoad: number; weekJobUnits: number } }>('/api/capacity');
     expect((await post('/api/job', { c: '株式会社E2E能力', t: 'iPhone 16 ×120台 初期設定', s: 3, due: today })).status).toBe(200);
@@ -163,12 +142,12 @@ describe('empty states and keyboard rows', () => {
     const { members } = await api<{ members: unknown[] }>('/api/team/members');
     expect(members).toEqual([]);
     await go('/settings');
-    await b.page.getByTestId('team-empty').getByText('チームメンバーはまだ登録されていません').waitFor();
-    expect(await b.page.getByTestId('team-empty').textContent()).toContain('招待');
+    await t.b.page.getByTestId('team-empty').getByText('チームメンバーはまだ登録されていません').waitFor();
+    expect(await t.b.page.getByTestId('team-empty').textContent()).toContain('招待');
   });
 
   it('a list row with a detail opens by Tab + Enter and Tab + Space, without the mouse', async () => {
-    const { page } = b;
+    const { page } = t.b;
     await go('/daas');
     const table = page.getByTestId('daas-quotes');
     await table.locator('tbody tr').first().waitFor();
@@ -189,7 +168,7 @@ describe('empty states and keyboard rows', () => {
   });
 
   it('a job card opens for editing with Enter or Space, like a double click', async () => {
-    const { page } = b;
+    const { page } = t.b;
     await go('/jobs');
     const card = page.locator('.card').first();
     await card.waitFor();
@@ -204,7 +183,7 @@ describe('empty states and keyboard rows', () => {
   });
 
   it('saved quotes and label templates open from the keyboard', async () => {
-    const { page } = b;
+    const { page } = t.b;
     expect((await post('/api/labels/template', { name: 'E2E 資産ラベル', size: 'm' })).status).toBe(200);
     await go('/labels');
     const template = page.locator('tr.clickable', { hasText: 'E2E 資産ラベル' });

@@ -1,33 +1,18 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { launch, shot, startServer, type Browser, type RunningServer } from './harness';
+import { describe, expect, it } from 'vitest';
+import { shot } from './harness';
+import { e2eSession } from './session';
 
 /** Back-office screens of the bench window, driven like a person would, checked against the API. */
-let server: RunningServer;
-let b: Browser;
+const t = e2eSession({ timeout: 8000 });
+const { api, go } = t;
 
-beforeAll(async () => {
-  server = await startServer();
-  b = await launch();
-  // A missing element fails the step with its locator instead of timing out the whole test.
-  b.page.setDefaultTimeout(8000);
-}, 60_000);
-afterAll(async () => {
-  await b?.close();
-  await server?.stop();
-});
-
-const api = async <T>(path: string): Promise<T> => (await (await b.context.request.get(`${server.url}${path}`)).json()) as T;
-const go = async (hash: string) => {
-  await b.page.goto(`${server.url}/#${hash}`);
-  await b.page.waitForFunction(() => !document.querySelector('.spinner'), undefined, { timeout: 10_000 });
-};
 const yen = (n: number) => `¥${n.toLocaleString('ja-JP')}`;
-const dialog = () => b.page.getByRole('dialog');
-const confirm = (label: string) => b.page.getByRole('dialog', { name: '確認' }).getByRole('button', { name: label }).click();
+const dialog = () => t.b.page.getByRole('dialog');
+const confirm = (label: string) => t.b.page.getByRole('dialog', { name: '確認' }).getByRole('button', { name: label }).click();
 
 describe('back office', () => {
   it('creating an issued invoice raises the billing summary', async () => {
-    const { page } = b;
+    const { page } = t.b;
     const before = (await api<{ summary: { billed: number; mrr: number } }>('/api/billing/summary')).summary;
     await go('/invoices');
     const summary = page.getByTestId('billing-summary');
@@ -45,7 +30,7 @@ describe('back office', () => {
   });
 
   it('shift draft → apply → restore from history', async () => {
-    const { page } = b;
+    const { page } = t.b;
     const { staff } = await api<{ staff: { id: string; name: string }[] }>('/api/staff');
     const first = staff[0]!;
     const orig = (await api<{ grid: Record<string, string[]> }>('/api/shifts')).grid;
@@ -68,7 +53,7 @@ describe('back office', () => {
   });
 
   it('DaaS quote: create, move one stage forward, and a skipped stage shows the server error', async () => {
-    const { page } = b;
+    const { page } = t.b;
     await go('/daas');
     const table = page.getByTestId('daas-quotes');
     await table.getByRole('button', { name: '＋ 新規' }).click();
@@ -99,7 +84,7 @@ describe('back office', () => {
   });
 
   it('store order from catalog lines shows the server-computed total', async () => {
-    const { page } = b;
+    const { page } = t.b;
     const { catalog } = await api<{ catalog: { id: string; name: string; price: number }[] }>('/api/store/catalog');
     const [p1, p2] = [catalog[0]!, catalog[1]!];
     await go('/store');
@@ -121,7 +106,7 @@ describe('back office', () => {
   });
 
   it('capacity load entry is added and counted in the week', async () => {
-    const { page } = b;
+    const { page } = t.b;
     const before = await api<{ summary: { weekLoad: number } }>('/api/capacity');
     await go('/capacity');
     await page.getByTestId('capacity-load').getByRole('button', { name: '＋ 新規' }).click();
@@ -137,7 +122,7 @@ describe('back office', () => {
   });
 
   it('compliance: CAPA state updated, report issue problems listed', async () => {
-    const { page } = b;
+    const { page } = t.b;
     await go('/compliance');
     const row = page.getByTestId('capa').locator('tr', { hasText: 'CAPA-001' });
     await row.getByRole('button', { name: '編集' }).click();
@@ -153,7 +138,7 @@ describe('back office', () => {
   });
 
   it('trade-in: buyback with server-computed margin, receipt number, confirmed delete', async () => {
-    const { page } = b;
+    const { page } = t.b;
     await go('/tradein');
     const bb = page.getByTestId('tradein-buybacks');
     await bb.getByRole('button', { name: '＋ 新規' }).click();
@@ -185,7 +170,7 @@ describe('back office', () => {
   });
 
   it('integrations: a rule toggle and an extra rule are saved', async () => {
-    const { page } = b;
+    const { page } = t.b;
     await go('/integrations');
     await page.getByTestId('rules').getByRole('checkbox').nth(3).check();
     await page.getByRole('button', { name: '＋ ルールを追加' }).click();
@@ -199,7 +184,7 @@ describe('back office', () => {
   });
 
   it('every back-office screen renders its working view', async () => {
-    const { page } = b;
+    const { page } = t.b;
     for (const [hash, name, marker] of [
       ['/quotes', 'bo-07-quotes', null],
       ['/timeclock', 'bo-08-timeclock', null],

@@ -1,27 +1,14 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { generateImei } from '../shared/imei';
-import { launch, scanKeys, shot, startServer, type Browser, type RunningServer } from './harness';
+import { scanKeys, shot } from './harness';
+import { e2eSession } from './session';
 
-let server: RunningServer;
-let b: Browser;
-
-beforeAll(async () => {
-  server = await startServer();
-  b = await launch();
-}, 60_000);
-afterAll(async () => {
-  await b?.close();
-  await server?.stop();
-});
-
-const api = async <T>(path: string): Promise<T> => (await (await b.context.request.get(`${server.url}${path}`)).json()) as T;
-const go = async (hash: string) => {
-  await b.page.goto(`${server.url}/#${hash}`);
-};
+const t = e2eSession();
+const { api, go } = t;
 
 describe('bench window', () => {
   it('home shows today’s ops, alerts and key figures; acknowledging an alert sticks', async () => {
-    const { page } = b;
+    const { page } = t.b;
     await go('/');
     await page.getByText('本日の作業予定').waitFor();
     await page.getByText('Pixel 8a 検証機 入荷確認').waitFor();
@@ -39,7 +26,7 @@ describe('bench window', () => {
   });
 
   it('scanning a known IMEI (full-width, Enter suffix) opens the device and saves an edit', async () => {
-    const { page } = b;
+    const { page } = t.b;
     await go('/ledger');
     await page.getByTestId('ledger-list').waitFor();
     // The scan field has focus without a click: type like a keyboard-wedge scanner.
@@ -59,7 +46,7 @@ describe('bench window', () => {
   });
 
   it('rejects a scan with a wrong check digit and warns about kana input', async () => {
-    const { page } = b;
+    const { page } = t.b;
     await page.locator('#scan').focus();
     await page.keyboard.type('353795089752528');
     await page.keyboard.press('Tab');
@@ -70,7 +57,7 @@ describe('bench window', () => {
   });
 
   it('scanning unknown IMEIs opens registration with focus in it; later scans wait in its queue; Enter registers', async () => {
-    const { page } = b;
+    const { page } = t.b;
     const first = generateImei();
     const second = generateImei();
     await page.locator('#scan').focus();
@@ -102,7 +89,7 @@ describe('bench window', () => {
   }, 60_000);
 
   it('bulk registers devices with progress', async () => {
-    const { page } = b;
+    const { page } = t.b;
     const before = (await api<{ count: number }>('/api/devices')).count;
     await page.getByRole('button', { name: '一括登録' }).click();
     await page.locator('#rg-qty').fill('150');
@@ -116,7 +103,7 @@ describe('bench window', () => {
   });
 
   it('moves a job card with the keyboard and by drag', async () => {
-    const { page } = b;
+    const { page } = t.b;
     await go('/jobs');
     const card = page.locator('.col[data-stage="0"] .card').first();
     const id = await card.getAttribute('data-job');
@@ -132,7 +119,7 @@ describe('bench window', () => {
   });
 
   it('creates and deletes a job card (delete asks first)', async () => {
-    const { page } = b;
+    const { page } = t.b;
     await page.getByRole('button', { name: '＋ 新規案件' }).click();
     await page.locator('#jb-t').fill('E2E テスト案件 iPhone 16 ×5台');
     await page.locator('#jb-c').fill('株式会社テスト');
@@ -148,7 +135,7 @@ describe('bench window', () => {
   });
 
   it('issues an erasure certificate from scanned devices and serves its PDF', async () => {
-    const { page } = b;
+    const { page } = t.b;
     await go('/certs');
     await page.locator('#scan').waitFor();
     for (const imei of ['353795089752529', '356143920693759']) {
@@ -165,7 +152,7 @@ describe('bench window', () => {
     await issued.waitFor();
     const no = /KIT-ERZ-\d{4}-\d{4}/.exec(await issued.innerText())?.[0];
     expect(no).toBeTruthy();
-    const pdf = await b.context.request.get(`${server.url}/api/cert/${no}/pdf`);
+    const pdf = await t.b.context.request.get(`${t.server.url}/api/cert/${no}/pdf`);
     expect(pdf.status()).toBe(200);
     expect(pdf.headers()['content-type']).toContain('application/pdf');
     expect((await pdf.body()).subarray(0, 4).toString()).toBe('%PDF');
@@ -176,7 +163,7 @@ describe('bench window', () => {
   });
 
   it('edits a label template with a live preview and saves it', async () => {
-    const { page } = b;
+    const { page } = t.b;
     await go('/labels');
     const preview = page.getByTestId('label-preview');
     await preview.waitFor();
@@ -193,7 +180,7 @@ describe('bench window', () => {
   });
 
   it('builds a quote and shows server-computed totals', async () => {
-    const { page } = b;
+    const { page } = t.b;
     await go('/quotes');
     await page.getByLabel('顧客', { exact: true }).selectOption({ index: 1 });
     const totals = page.getByTestId('quote-totals');
@@ -212,7 +199,7 @@ describe('bench window', () => {
   });
 
   it('every other screen renders content or a Japanese error, never a blank page', async () => {
-    const { page } = b;
+    const { page } = t.b;
     for (const [hash, name] of [
       ['/tickets', '07-tickets'],
       ['/shipments', '08-shipments'],
@@ -240,7 +227,7 @@ describe('bench window', () => {
   });
 
   it('opens a ticket and posts a message', async () => {
-    const { page } = b;
+    const { page } = t.b;
     await go('/tickets');
     await page.locator('tr', { hasText: 'TK-0667' }).click();
     await page.getByPlaceholder(/返信を入力/).fill('代替機を本日発送します。');

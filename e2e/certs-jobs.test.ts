@@ -1,22 +1,13 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { generateImei } from '../shared/imei';
-import { launch, scanKeys, shot, startServer, type Browser, type RunningServer } from './harness';
+import { scanKeys, shot } from './harness';
+import { e2eSession } from './session';
 
-let server: RunningServer;
-let b: Browser;
+const t = e2eSession();
+const { api: get, go } = t;
 
-beforeAll(async () => {
-  server = await startServer();
-  b = await launch();
-}, 60_000);
-afterAll(async () => {
-  await b?.close();
-  await server?.stop();
-});
-
-const get = async <T>(path: string): Promise<T> => (await (await b.context.request.get(`${server.url}${path}`)).json()) as T;
 /** A keyboard-wedge scanner: digits 8 ms apart on the scanner's clock, then Enter. */
-const scan = (code: string) => scanKeys(b.page, code);
+const scan = (code: string) => scanKeys(t.b.page, code);
 interface Dev {
   imei: string;
   status: string;
@@ -27,8 +18,8 @@ const device = async (imei: string) => (await get<{ devices: Dev[] }>('/api/devi
 
 describe('erasure certificate at the bench', () => {
   it('operator from the bench, unknown IMEI refused then registered explicitly, issuing marks the devices 消去済 with history', async () => {
-    const { page } = b;
-    await page.goto(`${server.url}/#/certs`);
+    const { page } = t.b;
+    await go('/certs');
     await page.locator('#scan').waitFor();
     const issue = page.getByTestId('cert-issue');
     expect(await issue.isDisabled()).toBe(true);
@@ -87,12 +78,12 @@ describe('erasure certificate at the bench', () => {
 
 describe('job cards carry devices', () => {
   it('devices scanned into a card move through the stages with it; due dates are real dates; every column header can be reached', async () => {
-    const { page } = b;
+    const { page } = t.b;
     const imeis = [generateImei(), generateImei()];
-    for (const imei of imeis) await b.context.request.post(`${server.url}/api/device`, { data: { imei, model: 'iPhone 15', cust: 'ABC物流株式会社', mdm: 'Intune' } });
-    const created = await b.context.request.post(`${server.url}/api/job`, { data: { t: 'ABC物流 iPhone 15 ×2台', c: 'ABC物流株式会社', s: 2, due: '2026-12-10' } });
+    for (const imei of imeis) await t.b.context.request.post(`${t.server.url}/api/device`, { data: { imei, model: 'iPhone 15', cust: 'ABC物流株式会社', mdm: 'Intune' } });
+    const created = await t.b.context.request.post(`${t.server.url}/api/job`, { data: { t: 'ABC物流 iPhone 15 ×2台', c: 'ABC物流株式会社', s: 2, due: '2026-12-10' } });
     const jobId = ((await created.json()) as { job: { id: string } }).job.id;
-    await page.goto(`${server.url}/#/jobs`);
+    await go('/jobs');
     const card = page.locator(`[data-job="${jobId}"]`);
     await card.waitFor();
     await card.getByText('期限 2026/12/10').waitFor();

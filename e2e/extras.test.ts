@@ -1,25 +1,10 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { launch, shot, startServer, type Browser, type RunningServer } from './harness';
+import { describe, expect, it } from 'vitest';
+import { shot } from './harness';
+import { e2eSession } from './session';
 
 /** DaaS simulator and sends, custody records, portal links from the customers screen (bench mode). */
-let server: RunningServer;
-let b: Browser;
-
-beforeAll(async () => {
-  server = await startServer();
-  b = await launch();
-  b.page.setDefaultTimeout(8000);
-}, 60_000);
-afterAll(async () => {
-  await b?.close();
-  await server?.stop();
-});
-
-const api = async <T>(path: string): Promise<T> => (await (await b.context.request.get(`${server.url}${path}`)).json()) as T;
-const go = async (hash: string) => {
-  await b.page.goto(`${server.url}/#${hash}`);
-  await b.page.waitForFunction(() => !document.querySelector('.spinner'), undefined, { timeout: 10_000 });
-};
+const t = e2eSession({ timeout: 8000 });
+const { api, go } = t;
 
 interface Sim {
   cust: string;
@@ -41,7 +26,7 @@ interface Send {
 
 describe('back-office extras', () => {
   it('DaaS simulator conditions are saved and shown again after a reload', async () => {
-    const { page } = b;
+    const { page } = t.b;
     expect((await api<{ sim: Sim | null }>('/api/daas')).sim).toBeNull();
     await go('/daas');
     await page.getByText('まだ条件は保存されていません').waitFor();
@@ -77,7 +62,7 @@ describe('back-office extras', () => {
   });
 
   it('a DaaS quote sent from the detail panel appears first in the send history', async () => {
-    const { page } = b;
+    const { page } = t.b;
     const { quotes } = await api<{ quotes: { id: string; cust: string; model: string; qty: number }[] }>('/api/daas');
     const q = quotes.find((x) => x.cust)!;
     await go('/daas');
@@ -100,7 +85,7 @@ describe('back-office extras', () => {
   });
 
   it('custody record: an unsigned completed step shows the 422 lists, a complete record is stored', async () => {
-    const { page } = b;
+    const { page } = t.b;
     await go('/compliance');
     const box = page.getByTestId('custody');
     await box.getByLabel('管理記録のIMEI').fill('356938035643809');
@@ -147,7 +132,7 @@ describe('back-office extras', () => {
   });
 
   it('customers screen: portal toggle and an issued link that opens the customer portal', async () => {
-    const { page } = b;
+    const { page } = t.b;
     const state = (await api<{ state: Record<string, { id: string; name: string; published: boolean }> }>('/api/portals')).state;
     expect(state.tkm?.published).toBe(false);
     await go('/customers');
@@ -168,7 +153,7 @@ describe('back-office extras', () => {
     const input = page.getByTestId('portal-url');
     await input.waitFor();
     const url = await input.inputValue();
-    expect(url.startsWith(`${server.url}/portal.html?t=`)).toBe(true);
+    expect(url.startsWith(`${t.server.url}/portal.html?t=`)).toBe(true);
     await page.getByTestId('portal-state-ysd').getByText('公開中').waitFor();
     await shot(page, 'ex-05-portal-issued');
 

@@ -1,4 +1,4 @@
-import { BRIDGE_METHODS, CHANNELS, type StationBridge } from './bridge-types';
+import { BRIDGE_METHODS, CHANNELS, type StationBridge } from '../shared/station-bridge';
 
 export type Invoke = (channel: string, ...args: unknown[]) => Promise<unknown>;
 

@@ -1,5 +1,5 @@
 import { describe, expect, it, vi } from 'vitest';
-import { BRIDGE_METHODS, CHANNELS, type StationBridge } from './bridge-types';
+import { BRIDGE_METHODS, CHANNELS, type StationBridge } from '../shared/station-bridge';
 import { registerIpc, type IpcInvokeEvent, type IpcMainLike } from './ipc';
 
 function fakeIpc() {

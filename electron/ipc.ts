@@ -1,4 +1,4 @@
-import { BRIDGE_METHODS, CHANNELS, type StationBridge } from './bridge-types';
+import { BRIDGE_METHODS, CHANNELS, type StationBridge } from '../shared/station-bridge';
 
 export interface IpcInvokeEvent {
   senderFrame?: { url: string } | null;

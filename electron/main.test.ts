@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { startEmbeddedServer } from '../server/kitting/embedded';
-import { CHANNELS } from './bridge-types';
+import { CHANNELS } from '../shared/station-bridge';
 import { launchServer, type Shell } from './shell';
 
 type Fn = (...args: never[]) => unknown;

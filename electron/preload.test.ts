@@ -1,5 +1,5 @@
 import { beforeEach, describe, expect, it, vi } from 'vitest';
-import { BRIDGE_METHODS, CHANNELS } from './bridge-types';
+import { BRIDGE_METHODS, CHANNELS } from '../shared/station-bridge';
 
 const exposed = vi.hoisted(() => ({ calls: [] as Array<[string, unknown]> }));
 const invoke = vi.hoisted(() => vi.fn(async (..._args: unknown[]) => 'answer'));

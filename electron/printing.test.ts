@@ -1,5 +1,5 @@
 import { describe, expect, it, vi } from 'vitest';
-import type { BenchSettingsPatch } from './bridge-types';
+import type { BenchSettingsPatch } from '../shared/station-bridge';
 import type { PrintOptions, PrintWindow } from './printing';
 import type { ServerClient, ServerResponse } from './server-client';
 import { createSettings, type SettingsBackend } from './settings';

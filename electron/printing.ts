@@ -1,4 +1,4 @@
-import type { PrinterInfo, PrintResult } from './bridge-types';
+import type { PrinterInfo, PrintResult } from '../shared/station-bridge';
 
 /** Electron's WebContentsPrintOptions, the fields this app sets. */
 export interface PrintOptions {

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import type { BenchSettings, BenchSettingsPatch, Enrolment, LabelDefaults } from './bridge-types';
+import type { BenchSettings, BenchSettingsPatch, Enrolment, LabelDefaults } from '../shared/station-bridge';
 
 /** The key/value store behind the settings: electron-store in the app, `conf` in tests. */
 export interface SettingsBackend {

@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { join } from 'node:path';
 import type { BrowserWindowConstructorOptions } from 'electron';
 import type { EmbeddedServer, EmbeddedServerOptions } from '../server/kitting/embedded';
-import type { VersionInfo } from './bridge-types';
+import type { VersionInfo } from '../shared/station-bridge';
 import { registerIpc, type IpcMainLike } from './ipc';
 import type { PrinterSource, PrintWindow } from './printing';
 import { createServerClient } from './server-client';

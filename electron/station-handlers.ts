@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { jstDate, jstStamp } from '../shared/dates';
-import type { LabelSize, PrintResult, StationBridge, VersionInfo } from './bridge-types';
+import type { LabelSize, PrintResult, StationBridge, VersionInfo } from '../shared/station-bridge';
 import {
   certificatePrintOptions,
   htmlDataUrl,

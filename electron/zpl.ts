@@ -1,5 +1,5 @@
 import { connect as netConnect, type Socket } from 'node:net';
-import type { PrintResult } from './bridge-types';
+import type { PrintResult } from '../shared/station-bridge';
 
 export const ZPL_PORT = 9100;
 /** Largest ZPL job accepted from the window (a label with embedded graphics stays far below). */

@@ -43,6 +43,11 @@ export function clip(value: string, n: number): string {
   return points.length <= n ? value : points.slice(0, n).join('');
 }
 
+/** A number as clients send it: a number as is, a numeric string read, anything else (or '') NaN. */
+export function looseNumber(v: unknown): number {
+  return typeof v === 'number' ? v : typeof v === 'string' && v.trim() !== '' ? Number(v) : NaN;
+}
+
 export function clamp(n: number, min: number, max: number): number {
   return Math.min(max, Math.max(min, n));
 }
@@ -60,7 +65,7 @@ export function text(n: number): Field<string> {
 export function num(): Field<number> {
   return new Field(
     z.union([z.number(), z.string()]).transform((v, ctx) => {
-      const n = typeof v === 'number' ? v : v.trim() === '' ? NaN : Number(v);
+      const n = looseNumber(v);
       if (!Number.isFinite(n)) {
         ctx.addIssue({ code: 'custom', message: 'must be a finite number' });
         return z.NEVER;
@@ -73,7 +78,7 @@ export function num(): Field<number> {
 /** Integer clamped to [min, max]; anything not finite reads as `fallback`. */
 export function intClamp(min: number, max: number, fallback: number): Field<number> {
   const read = (v: unknown): number => {
-    const n = typeof v === 'number' ? v : typeof v === 'string' && v.trim() !== '' ? Number(v) : NaN;
+    const n = looseNumber(v);
     return Number.isFinite(n) ? clamp(Math.trunc(n), min, max) : fallback;
   };
   return new Field(z.unknown().transform(read), () => fallback);

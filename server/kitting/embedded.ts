@@ -1,13 +1,10 @@
-import { createServer, type Server } from 'node:http';
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { createApp } from './app';
+import { boot } from './boot';
 import { readConfig } from '../core/config';
-import type { AppContext } from '../core/context';
 import { LAUNCH_SECRET_HEADER } from '../core/http/launch-guard';
 import { loadOrCreateSecret } from '../core/security/signing';
 import { SqliteStore } from '../core/store/sqlite-store';
-import { startSync, stopSync } from './sync/start';
 
 export { LAUNCH_SECRET_HEADER };
 
@@ -29,18 +26,6 @@ export interface EmbeddedServer {
   close(): Promise<void>;
 }
 
-function listen(server: Server, port: number): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const onError = (err: Error) => reject(err);
-    server.once('error', onError);
-    server.listen(port, '127.0.0.1', () => {
-      server.off('error', onError);
-      const addr = server.address();
-      resolve(typeof addr === 'object' && addr ? addr.port : port);
-    });
-  });
-}
-
 /**
  * The desktop entry of the server: the same app as the headless build, in bench mode,
  * on 127.0.0.1 only, guarded by the launch secret and the Host header.
@@ -51,34 +36,13 @@ export async function startEmbeddedServer(opts: EmbeddedServerOptions): Promise<
   // Plain http on loopback: cookies must not be marked Secure.
   const config = { ...base, production: false, log: opts.log ?? false };
   const store = new SqliteStore({ file: join(opts.dataDir, 'kitting.db') });
-  let server: Server;
-  let port: number;
-  let ctx: AppContext | undefined;
+  let secret: Buffer;
   try {
-    const secret = loadOrCreateSecret(opts.dataDir);
-    const { app, ctx: appCtx } = await createApp({ store, config, secret, mode: 'bench', launchGuard: { secret: opts.launchSecret } });
-    ctx = appCtx;
-    server = createServer(app);
-    port = await listen(server, opts.port ?? 0);
-    // Background sync with central once enrolled (enrolment: POST /api/sync/enrol); never blocks start-up.
-    await startSync(ctx, [], process.env);
+    secret = loadOrCreateSecret(opts.dataDir);
   } catch (err) {
-    if (ctx) await stopSync(ctx);
     store.close();
     throw err;
   }
-  const running: AppContext = ctx;
-  let closing: Promise<void> | null = null;
-  const close = (): Promise<void> =>
-    (closing ??= stopSync(running).then(
-      () =>
-        new Promise<void>((resolve) => {
-          server.close(() => {
-            store.close();
-            resolve();
-          });
-          server.closeAllConnections();
-        }),
-    ));
-  return { url: `http://127.0.0.1:${port}`, port, close };
+  const running = await boot({ store, config, secret, mode: 'bench', launchGuard: { secret: opts.launchSecret }, port: opts.port ?? 0, closeStore: () => store.close() });
+  return { url: running.url, port: running.port, close: running.close };
 }

@@ -1,5 +1,5 @@
 /**
- * Wire contract of the Kitting Operations API (../../shared/spec/kitting-api.md) as zod schemas.
+ * Wire contract of the Kitting Operations API (docs/spec/kitting-api.md) as zod schemas.
  *
  * Response schemas are deliberately tolerant: they name the fields the UI relies on and
  * let extra fields through (looseObject), so a server that adds a field never breaks the
@@ -7,7 +7,6 @@
  * Pure TypeScript: no node:, electron or DOM imports.
  */
 import { z } from 'zod';
-
 import { num, optStr, str, textish } from './primitives';
 
 export const Alert = z.looseObject({

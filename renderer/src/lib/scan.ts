@@ -28,7 +28,3 @@ export function isScanTerminator(key: string): boolean {
   return key === 'Enter' || key === 'Tab';
 }
 
-/** Mask an IMEI to its last 6 digits for display outside the center. */
-export function maskImei(imei: string): string {
-  return imei.length <= 6 ? imei : `${'•'.repeat(Math.max(0, imei.length - 6))}${imei.slice(-6)}`;
-}

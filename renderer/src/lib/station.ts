@@ -1,34 +1,13 @@
 import jpFontUrl from '../../../assets/fonts/NotoSansJP-Regular.ttf?url';
 
+import type { StationBridge } from '../../../shared/station-bridge';
+
+export type { PrinterInfo } from '../../../shared/station-bridge';
+
 /**
  * The desktop bridge the Electron preload exposes as `window.station` (printing).
  * In a plain browser it is absent and the UI falls back to the browser's print dialog.
  */
-export interface PrintLabelRequest {
-  html: string;
-  widthMm: number;
-  heightMm: number;
-  printer?: string;
-  copies?: number;
-  size?: 's' | 'm' | 'l';
-}
-export interface PrintResult {
-  ok: boolean;
-  reason?: string;
-}
-export interface PrinterInfo {
-  name: string;
-  displayName?: string;
-  isDefault?: boolean;
-}
-/** The subset of electron/bridge-types.ts StationBridge the renderer uses (renderer never imports electron/). */
-export interface StationBridge {
-  listPrinters(): Promise<PrinterInfo[]>;
-  printLabel(req: PrintLabelRequest): Promise<PrintResult>;
-  /** path: an app path such as /api/cert/<no>/pdf, fetched and printed by the desktop app. */
-  printCertificate(req: { path?: string; html?: string; printer?: string }): Promise<PrintResult>;
-}
-
 export function stationBridge(): StationBridge | null {
   if (typeof window === 'undefined' || !('station' in window)) return null;
   const s = (window as unknown as { station: unknown }).station;

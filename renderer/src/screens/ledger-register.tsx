@@ -1,9 +1,9 @@
 import { useState } from 'react';
 import type { Device } from '../../../shared/api/schemas';
+import { DEFAULT_DEVICE_STATUS, DEVICE_STATUSES } from '../../../shared/devices';
 import { api } from '../api';
 import { Modal, toast, toastError } from '../components/ui';
 
-export const DEVICE_STATUSES = ['入荷待ち', '作業中', '保管中', '消去済', '出荷済', '修理中', '返却済', '故障', '紛失', '廃棄'];
 export const MDM_OPTIONS = ['Intune', 'Jamf Pro', 'LANSCOPE', 'CLOMO', 'Apple Business Manager', 'なし'];
 
 export interface RegisterValues {
@@ -15,7 +15,7 @@ export interface RegisterValues {
 }
 
 /** The values last chosen on this bench, offered (visibly) for the next device. */
-let lastValues: RegisterValues = { model: '', cust: '', mdm: '', status: '入荷待ち', loc: '' };
+let lastValues: RegisterValues = { model: '', cust: '', mdm: '', status: DEFAULT_DEVICE_STATUS, loc: '' };
 
 /** Body of POST /api/device for explicitly chosen values ('なし' = no MDM). */
 export function deviceBody(imei: string, v: RegisterValues) {

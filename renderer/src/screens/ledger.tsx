@@ -7,10 +7,10 @@ import { navigate, useRoute } from '../lib/router';
 import { parseScan } from '../lib/scan';
 import { useScanHandler, type ScanHandler } from '../lib/scan-service';
 import { playScanSound } from '../lib/sound';
-import { DEVICE_STATUSES, RegisterModal } from './ledger-register';
+import { DEVICE_STATUSES } from '../../../shared/devices';
+import { RegisterModal } from './ledger-register';
 import { ScanBar, scanMsg, type ScanMsg } from './ledger-scan';
 
-export { DEVICE_STATUSES };
 const ROW_H = 28;
 type SortKey = 'imei' | 'model' | 'cust' | 'status' | 'loc' | 'user' | 'bat' | 'asset';
 const COLS: { key: SortKey; label: string; w: string }[] = [

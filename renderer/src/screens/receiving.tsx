@@ -4,7 +4,8 @@ import { api, describeError } from '../api';
 import { Chip, ErrorState, Loading, Panel, useLoad } from '../components/ui';
 import { useScanHandler, type ScanHandler } from '../lib/scan-service';
 import { playScanSound } from '../lib/sound';
-import { DEVICE_STATUSES, MDM_OPTIONS, deviceBody, missingValues, type RegisterValues } from './ledger-register';
+import { DEFAULT_DEVICE_STATUS, DEVICE_STATUSES } from '../../../shared/devices';
+import { MDM_OPTIONS, deviceBody, missingValues, type RegisterValues } from './ledger-register';
 import { ScanField } from './ledger-scan';
 
 type EntryState = 'waiting' | 'saving' | 'ok' | 'duplicate' | 'error' | 'undone';
@@ -211,7 +212,7 @@ export function ReceivingScreen() {
   return (
     <>
       {setupOpen || !values ? (
-        <SetupForm initial={values ?? { model: '', cust: '', mdm: '', status: '入荷待ち', loc: '' }} models={models} customers={customers} onStart={start} />
+        <SetupForm initial={values ?? { model: '', cust: '', mdm: '', status: DEFAULT_DEVICE_STATUS, loc: '' }} models={models} customers={customers} onStart={start} />
       ) : (
         <div className="scanbar" data-testid="receiving-values">
           <strong>入荷設定</strong>

@@ -3,6 +3,7 @@ import { jwtVerify, SignJWT } from 'jose';
 import { forbidden, unauthorized } from '../../core/errors';
 import type { AgentsContext, Caller } from '../context';
 import { clientIp, type AgentAuth } from '../request';
+import { readCookie } from '../../core/security/sessions';
 
 /** Cookie carrying the session token (the Bearer header wins over it). */
 export const COOKIE = 'service_token';
@@ -53,22 +54,6 @@ export function clearSessionCookie(res: Response): void {
   res.clearCookie(COOKIE, { path: '/', httpOnly: true, sameSite: 'lax' });
 }
 
-function readCookie(req: Request, name: string): string | null {
-  const header = req.headers.cookie;
-  if (!header) return null;
-  for (const part of header.split(';')) {
-    const eq = part.indexOf('=');
-    if (eq < 0) continue;
-    if (part.slice(0, eq).trim() === name) {
-      try {
-        return decodeURIComponent(part.slice(eq + 1).trim());
-      } catch {
-        return null;
-      }
-    }
-  }
-  return null;
-}
 
 /** The token of the request: the Bearer header when present (it wins), else the cookie. */
 export function requestToken(req: Request): string | null {

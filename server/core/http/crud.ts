@@ -1,4 +1,3 @@
-import { randomBytes } from 'node:crypto';
 import { z } from 'zod';
 import { createShape, patchShape, type FieldMap, type Shape } from '../../../shared/fields';
 import type { Doc, Tx } from '../store/types';
@@ -112,9 +111,4 @@ export function crudRoutes<F extends FieldMap>(o: CrudOptions<F>): RouteDef[] {
       },
     }),
   ];
-}
-
-/** A short random id suffix for generated ids (job-…, cust-…, msg-…). */
-export function randomId(prefix: string): string {
-  return `${prefix}${Date.now().toString(36)}${randomBytes(4).toString('hex')}`;
 }

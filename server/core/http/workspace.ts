@@ -3,7 +3,7 @@ import type { Request, Response } from 'express';
 import type { AppContext } from '../context';
 import { ensureWorkspace } from '../store/seed';
 import { bearerSession, markCaller, sessionPrincipalOf } from '../security/auth';
-import { registerWorkspace } from '../security/platform';
+import { registerWorkspace } from '../security/tenants';
 import type { Actor } from '../security/policy';
 import { clearedCookie, cookieSessionActor, cookieIdentity, isOwnedWorkspace, setCookie, tidCookie } from '../security/sessions';
 import { unauthorized } from '../errors';

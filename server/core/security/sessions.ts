@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import type { Request, Response } from 'express';
 import type { AppContext } from '../context';
+import { declareLookup } from '../store/lookups';
 import type { Doc } from '../store/types';
 import { isReservedWorkspace, P, PLATFORM_WS } from './platform';
 import type { Actor, Level, Role, Scope } from './policy';
@@ -106,15 +107,19 @@ export async function endSession(app: AppContext, sid: string): Promise<void> {
   });
 }
 
+/** Team members are found by account and by email through their lookup indexes, never by reading the team. */
+const TEAM_BY_ACCOUNT = declareLookup('team', 'account');
+const TEAM_BY_EMAIL = declareLookup('team', 'email');
+
 /** The team member an account is in its workspace (invites not yet accepted are not members). */
 export async function memberOf(app: AppContext, ws: string, acct: Doc): Promise<Doc | null> {
   const email = typeof acct.email === 'string' ? acct.email.toLowerCase() : '';
-  const members = await app.store.list<Doc>(ws, 'team');
-  return (
-    members.find(
-      (m) => m.status !== 'invited' && (m.account === acct.id || (email !== '' && typeof m.email === 'string' && m.email.toLowerCase() === email)),
-    ) ?? null
-  );
+  const byAccount = typeof acct.id === 'string' ? await app.store.find<Doc>(ws, TEAM_BY_ACCOUNT.coll, TEAM_BY_ACCOUNT.field, acct.id) : [];
+  const emails = email === '' ? [] : [...new Set([email, String(acct.email)])];
+  const byEmail: Doc[] = [];
+  for (const e of emails) byEmail.push(...(await app.store.find<Doc>(ws, TEAM_BY_EMAIL.coll, TEAM_BY_EMAIL.field, e)));
+  // The member holding this account, else the oldest one with this email.
+  return [...byAccount, ...byEmail].find((m) => m.status !== 'invited') ?? null;
 }
 
 export function memberActor(ws: string, acct: Doc | null, m: Doc | null, assist: boolean): Actor {

@@ -6,11 +6,11 @@ import type { CompactionPolicy, CompactionReport, LogSize } from './compaction';
 import { pgCompactedThrough, pgCompactLog, pgLogSize } from './pg-compaction';
 import { loadMigrations } from './migrate';
 import { changesOfRecord, mergeChange, mergeRecord, type RowState } from './merge';
+import { BATCH_MEMORY_MS, capBytes, toBench, toChange, type BenchDbRow, type ChangeRow } from './pg-replica-rows';
 import { inWorkspace, keyOf, SEQ_UPSERT, type ChangeInsert, type DbRecord, type HeadQuery, type WsWriter } from './pg-txn';
 import type {
   ApplyOptions,
   BenchRow,
-  Doc,
   LeaseBlock,
   LeaseLevel,
   LeaseRequest,
@@ -20,42 +20,6 @@ import type {
   WireChange,
   WireRecord,
 } from './types';
-
-/** Most JSON one pull or snapshot page carries (a company logo alone may be 6 MB). */
-const PAGE_BYTES = 8 * 1024 * 1024;
-/** How long central remembers the answer of a push batch. */
-const BATCH_MEMORY_MS = 7 * 24 * 3_600_000;
-
-function capBytes<T>(rows: T[], size: (r: T) => number): T[] {
-  let total = 0;
-  for (let i = 0; i < rows.length; i += 1) {
-    total += size(rows[i] as T);
-    if (total > PAGE_BYTES && i > 0) return rows.slice(0, i);
-  }
-  return rows;
-}
-
-interface BenchDbRow {
-  ws: string;
-  bench: string;
-  name: string;
-  created: number;
-  revoked: boolean;
-  last_seen: number;
-  acked: number;
-}
-
-const toBench = (r: BenchDbRow): BenchRow => ({ ws: r.ws, bench: r.bench, name: r.name, created: r.created, revoked: r.revoked, lastSeen: r.last_seen, acked: r.acked });
-
-interface ChangeRow {
-  seq: number;
-  coll: string;
-  id: string;
-  hlc: string;
-  fields: Doc;
-}
-
-const toChange = (r: ChangeRow): WireChange => ({ seq: r.seq, coll: r.coll, id: r.id, hlc: r.hlc, fields: r.fields });
 
 let model: number | null = null;
 const modelVersion = (): number => (model ??= Math.max(0, ...loadMigrations().map((m) => m.version)));

@@ -1,5 +1,6 @@
 /** Prepared statements and row shapes of the SQLite replication primitives (see sqlite-replica.ts). */
 import type Database from 'better-sqlite3';
+import { sharedStatements } from './sqlite-statements';
 import type { BenchRow, Doc, WireChange } from './types';
 
 export interface FullRow {
@@ -40,15 +41,9 @@ export const toBench = (r: BenchDbRow): BenchRow => ({
 
 export function prepareReplicaStatements(db: Database.Database) {
   return {
-  getMeta: db.prepare<[string], { value: string }>('SELECT value FROM meta WHERE key = ?'),
-  setMeta: db.prepare('INSERT INTO meta (key, value) VALUES (?, ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value'),
+  ...sharedStatements(db),
   delMeta: db.prepare('DELETE FROM meta WHERE key = ?'),
   row: db.prepare<[string, string, string], FullRow>('SELECT data, stamps, deleted, hlc FROM records WHERE ws = ? AND coll = ? AND id = ?'),
-  upsert: db.prepare(
-    `INSERT INTO records (ws, coll, id, data, stamps, deleted, hlc) VALUES (?, ?, ?, ?, ?, ?, ?)
-     ON CONFLICT(ws, coll, id) DO UPDATE SET data = excluded.data, stamps = excluded.stamps, deleted = excluded.deleted, hlc = excluded.hlc`,
-  ),
-  change: db.prepare('INSERT INTO changes (ws, coll, id, hlc, fields, origin) VALUES (?, ?, ?, ?, ?, ?)'),
   lastSeq: db.prepare<[string], { s: number | null }>('SELECT MAX(seq) AS s FROM changes WHERE ws = ?'),
   local: db.prepare<[string, number, number], ChangeRow>(
     "SELECT seq, coll, id, hlc, fields FROM changes WHERE ws = ? AND seq > ? AND origin = '' ORDER BY seq LIMIT ?",

@@ -7,6 +7,7 @@ import { migrate } from './migrate';
 import { SqliteReplica } from './sqlite-replica';
 import { SqliteCounters } from './counters';
 import type { Counter, Doc, ListOptions, Store, StoreHealth, TransactOptions, Tx, WorkspaceRow } from './types';
+import { sharedStatements } from './sqlite-statements';
 
 interface RecordRow {
   data: string;
@@ -61,8 +62,7 @@ export class SqliteStore implements Store {
     const db = this.db;
     this.counters = new SqliteCounters(db);
     this.q = {
-      getMeta: db.prepare<[string], { value: string }>('SELECT value FROM meta WHERE key = ?'),
-      setMeta: db.prepare('INSERT INTO meta (key, value) VALUES (?, ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value'),
+      ...sharedStatements(db),
       getRow: db.prepare<[string, string, string], RecordRow>('SELECT data, stamps, deleted FROM records WHERE ws = ? AND coll = ? AND id = ?'),
       listAsc: db.prepare<[string, string, number], { data: string }>(
         'SELECT data FROM records WHERE ws = ? AND coll = ? AND deleted = 0 ORDER BY rowid LIMIT ?',
@@ -72,11 +72,6 @@ export class SqliteStore implements Store {
       ),
       // Kept by triggers on records (migration 003): one key lookup, whatever the collection's size.
       count: db.prepare<[string, string], { n: number }>('SELECT live AS n FROM record_counts WHERE ws = ? AND coll = ?'),
-      upsert: db.prepare(
-        `INSERT INTO records (ws, coll, id, data, stamps, deleted, hlc) VALUES (?, ?, ?, ?, ?, ?, ?)
-         ON CONFLICT(ws, coll, id) DO UPDATE SET data = excluded.data, stamps = excluded.stamps, deleted = excluded.deleted, hlc = excluded.hlc`,
-      ),
-      change: db.prepare('INSERT INTO changes (ws, coll, id, hlc, fields) VALUES (?, ?, ?, ?, ?)'),
       seriesNext: db.prepare<[string, string, number], { next: number }>(
         'INSERT INTO series (ws, name, next) VALUES (?, ?, ?) ON CONFLICT(ws, name) DO UPDATE SET next = next + 1 RETURNING next',
       ),
@@ -221,7 +216,7 @@ export class SqliteStore implements Store {
 
   private write(ws: string, coll: string, id: string, data: Doc, stamps: Record<string, Hlc>, changed: Doc, hlc: Hlc, deleted: boolean) {
     this.q.upsert.run(ws, coll, id, JSON.stringify(data), JSON.stringify(stamps), deleted ? 1 : 0, hlc);
-    this.q.change.run(ws, coll, id, hlc, JSON.stringify(changed));
+    this.q.change.run(ws, coll, id, hlc, JSON.stringify(changed), '');
   }
 
   private txFor(ws: string, stamp: () => Hlc): Tx {

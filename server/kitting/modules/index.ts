@@ -1,7 +1,7 @@
 import type { RouteDef } from '../../core/http/define-route';
 import type { CountedCollection } from '../../core/store/count-guard';
 import type { CollectionSchema } from '../../core/http/collection-schema';
-import { accountsRoutes } from './accounts';
+import { platformRoutes } from './platform';
 import { commercialRoutes } from './commercial';
 import { operationsRoutes } from './operations';
 import { customerRoutes, customerSchema, customersPlanCounted } from './customers/customers.routes';
@@ -27,7 +27,7 @@ export const allRoutes: RouteDef[] = [
   ...customerRoutes,
   ...commercialRoutes,
   ...operationsRoutes,
-  ...accountsRoutes,
+  ...platformRoutes,
   ...syncRoutes,
 ];
 

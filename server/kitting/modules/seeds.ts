@@ -1,4 +1,4 @@
-import { accountsSeeds } from './accounts';
+import { platformSeeds } from './platform';
 import { commercialSeeds } from './commercial';
 import { operationsSeeds } from './operations';
 import type { SeedSpec } from '../../core/store/seed';
@@ -25,5 +25,5 @@ export const seedSpecs: SeedSpec[] = [
   { file: 'staff.json', coll: 'staff' },
   ...commercialSeeds,
   ...operationsSeeds,
-  ...accountsSeeds,
+  ...platformSeeds,
 ];

@@ -4,7 +4,9 @@ import { isQuery, rig, shape, unboundedSteps, type Rig } from '../testing/write-
 /**
  * Writes beyond the ledger must not read whole collections either: deleting a ticket (its messages),
  * issuing a quote to a customer named in it, editing and removing team members (the owners rule),
- * ordering a registered store product, issuing a month's invoices. Each runs the same statements
+ * ordering a registered store product, issuing a month's invoices, saving and drafting the roster
+ * (only the staff it names), editing and clocking staff, moving a DaaS quote (the portfolio totals),
+ * publishing a portal. Each runs the same statements
  * with 100 or 5,000 records in the collections it touches, each reaching its rows by a full unique
  * key or through a declared lookup's index. Checked on SQL and query plans, never on time.
  */
@@ -23,6 +25,9 @@ async function fillTo(r: Rig, from: number, target: number): Promise<void> {
       await tx.put('team', `tfill${i}`, { id: `tfill${i}`, name: `Fill ${i}`, ini: 'FI', role: 'member', dept: '—', email: `fill${i}@example.jp`, account: `acct-fill-${i}`, scopes: {} });
       await tx.put('storeProducts', `cp-fill-${i}`, { id: `cp-fill-${i}`, name: `商品F${i}`, cat: 'その他', ic: '📦', price: 100, cost: 50, note: '', custom: true, created: i });
       await tx.put('invoices', `INV-F-${i}`, { id: `INV-F-${i}`, cust: 'F', month: '2401', desc: '', amount: 1, due: '', status: 'draft', recurring: false, created: i, updated: i });
+      await tx.put('staff', `st-fill-${i}`, { id: `st-fill-${i}`, name: `スタッフF${i}`, type: 'own' });
+      await tx.put('portals', `cfill${i}`, { id: `cfill${i}`, name: `顧客F${i}`, slug: `fill-${i}`, suffix: `fill-${i}`, published: i % 2 === 0, last: '—' });
+      await tx.put('daasQuotes', `DQ-F-${i}`, { id: `DQ-F-${i}`, status: 'draft', qty: 1, mrr: 1, ts: i });
     }
   });
 }
@@ -55,6 +60,21 @@ async function writes(r: Rig): Promise<Record<string, string[]>> {
 
   await ok(c.post('/api/invoice', { cust: '検証', amount: 1000, month: '2201' }));
   out.invoicesIssue = await r.statements(() => ok(c.post('/api/invoices/issue', { month: '2201' })));
+
+  const staff = (await ok(c.post('/api/staff', { name: '検証 太郎' }))).staff as { id: string };
+  const week = ['day', 'day', 'late', 'night', 'off', 'off', 'day'];
+  out.shiftsSave = await r.statements(() => ok(c.post('/api/shifts', { grid: { [staff.id]: week, 'st-none': week } })));
+  out.shiftsDraft = await r.statements(() => ok(c.post('/api/shifts/draft', { grid: { [staff.id]: week.slice().reverse() } })));
+  out.staffEdit = await r.statements(() => ok(c.post(`/api/staff/${staff.id}`, { type: 'agency' })));
+  out.punch = await r.statements(() => ok(c.post(`/api/timeclock/${staff.id}/punch`, {})));
+
+  // Put directly: a posted quote would trim the filled portfolio back to its cap.
+  const dq = await r.store.transact(r.ws, (tx) => tx.put('daasQuotes', `DQ-C-${Date.now()}`, { id: `DQ-C-${Date.now()}`, status: 'draft', qty: 10, mrr: 5000, ts: Date.now() }));
+  out.daasStatus = await r.statements(() => ok(c.post(`/api/daas/quote/${dq.id}/status`, { status: 'proposed' })));
+
+  const portal = await r.store.transact(r.ws, (tx) => tx.put('portals', `cport${Date.now()}`, { id: `cport${Date.now()}`, name: CUSTOMER, slug: `cost-${Date.now()}`, published: false, last: '—' }));
+  out.portalIssue = await r.statements(() => ok(c.post('/api/portal/issue', { custId: String(portal.id) })));
+  await r.store.transact(r.ws, (tx) => tx.remove('portals', String(portal.id)));
   return out;
 }
 

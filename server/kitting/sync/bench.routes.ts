@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { defineRoute, type RouteDef } from '../../core/http/define-route';
 import { conflict, unavailable } from '../../core/errors';
-import { describe } from './bench';
+import { describe } from './protocol';
 import { benchOf, mapSyncErrors } from './endpoints';
 
 const enrolRequest = z.object({

@@ -1,11 +1,11 @@
 import { existsSync, readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
-import type { LeaseLevel, Store, WireChange } from '../../core/store/types';
+import type { LeaseLevel, Store } from '../../core/store/types';
 import { seriesBase } from '../../core/store/seed';
 import { numberedSeries, type SeriesRegistry } from '../../core/store/series';
 import { leasePlan } from './leases';
 import { renumberLocal } from './numbered';
-import { DEFAULT_BLOCK, PULL_PAGE, PUSH_BATCH, SNAPSHOT_PAGE, SyncError, type Timed, type Transport } from './protocol';
+import { bytesCapped, DEFAULT_BLOCK, describe, PULL_PAGE, PUSH_BATCH, SNAPSHOT_PAGE, SyncError, type Timed, type Transport } from './protocol';
 
 /** What a bench keeps in its database once enrolled (with the first blocks of every series, in one transaction). */
 export interface Enrolment {
@@ -373,18 +373,6 @@ export class SyncBench {
   }
 }
 
-/** Most JSON a push batch carries (central's body limit is 9 MB; a company logo alone may be 6 MB). */
-const PUSH_BYTES = 4 * 1024 * 1024;
-
-function bytesCapped(changes: WireChange[]): WireChange[] {
-  let total = 0;
-  for (let i = 0; i < changes.length; i += 1) {
-    total += JSON.stringify(changes[i]).length;
-    if (total > PUSH_BYTES && i > 0) return changes.slice(0, i);
-  }
-  return changes;
-}
-
 function parseEnrolment(raw: string): Enrolment | null {
   try {
     const e = JSON.parse(raw) as Partial<Enrolment> | null;
@@ -394,13 +382,4 @@ function parseEnrolment(raw: string): Enrolment | null {
   } catch {
     return null;
   }
-}
-
-export function describe(err: unknown): string {
-  if (err instanceof SyncError) return err.error;
-  if (err instanceof Error) {
-    const cause = (err as Error & { cause?: { code?: string } }).cause;
-    return cause?.code ? `${err.message} (${cause.code})` : err.message;
-  }
-  return String(err);
 }

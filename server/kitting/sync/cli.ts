@@ -11,7 +11,8 @@ import { readConfig } from '../../core/config';
 // The modules declare the numbered series the bench keeps blocks of.
 import '../modules';
 import { SqliteStore } from '../../core/store/sqlite-store';
-import { describe, SyncBench } from './bench';
+import { SyncBench } from './bench';
+import { describe } from './protocol';
 import { HttpTransport } from './http-transport';
 import { flag } from './start';
 

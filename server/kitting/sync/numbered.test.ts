@@ -4,7 +4,7 @@ import { certNo, certSeries, ERASURE_CERTS } from '../modules/certs/certs.servic
 import { AUDIT_LOG } from '../modules/compliance/compliance.service';
 import { AUDIT_SERIES } from '../modules/compliance/compliance.routes';
 import { ASSET_SERIES, DEVICES } from '../modules/devices/devices.service';
-import { DOCK_RESERVATIONS, DOCK_SERIES } from '../modules/dock/dock.routes';
+import { DOCK_RESERVATIONS, DOCK_SERIES } from '../modules/dock/dock.service';
 import { INQUIRY_SERIES } from '../modules/inquiries/inquiries.routes';
 import { SYNC_LOG, SYNC_LOG_SERIES } from '../modules/integrations/integrations.routes';
 import { invoiceId, INVOICES, invoiceSeries } from '../modules/invoices/invoices.service';

@@ -137,3 +137,26 @@ export interface Transport {
   snapshot(token: string, afterKey: string, limit: number, schema: number): Promise<SnapshotAnswer>;
   lease(token: string, body: LeaseBody, schema: number): Promise<LeaseAnswer>;
 }
+
+/** Most JSON a push batch carries (central's body limit is 9 MB; a company logo alone may be 6 MB). */
+const PUSH_BYTES = 4 * 1024 * 1024;
+
+/** The first changes of a push batch that stay under PUSH_BYTES (always at least one). */
+export function bytesCapped(changes: WireChange[]): WireChange[] {
+  let total = 0;
+  for (let i = 0; i < changes.length; i += 1) {
+    total += JSON.stringify(changes[i]).length;
+    if (total > PUSH_BYTES && i > 0) return changes.slice(0, i);
+  }
+  return changes;
+}
+
+/** A sync failure as one line for the log and the bench's status. */
+export function describe(err: unknown): string {
+  if (err instanceof SyncError) return err.error;
+  if (err instanceof Error) {
+    const cause = (err as Error & { cause?: { code?: string } }).cause;
+    return cause?.code ? `${err.message} (${cause.code})` : err.message;
+  }
+  return String(err);
+}

@@ -5,7 +5,7 @@ import { centralSyncRoutes } from './central.routes';
 /**
  * Every sync route (mounted by server/kitting/modules/index.ts).
  *
- * Protocol (DESIGN.md §4), central side under /api/sync/v1, bench token in `x-kitting-bench-token`,
+ * Protocol (docs/DESIGN.md §4), central side under /api/sync/v1, bench token in `x-kitting-bench-token`,
  * bench schema version in `x-kitting-schema` (426 when newer than central's), `serverTime` in every
  * answer (the bench keeps its clock offset from it):
  *   POST enrol {code, bench, name, series}     one-time code -> revocable token bound to (workspace, bench)

@@ -1,4 +1,4 @@
--- Sync (DESIGN.md §4). Additive only.
+-- Sync (docs/DESIGN.md §4). Additive only.
 
 -- Who wrote a change row: '' for a local write (pushable from a bench), else the bench id
 -- a central accepted it from (never echoed back to that bench on pull).

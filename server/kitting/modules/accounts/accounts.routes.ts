@@ -6,7 +6,10 @@ import { badRequest, conflict, forbidden, notFound, unauthorized } from '../../.
 import { optionalSession, principalOf } from '../../../core/security/auth';
 import { hitLimit } from '../../../core/security/limits';
 import { burnPasswordCheck, hashPassword, needsRehash, rehash, verifyPassword } from '../../../core/security/passwords';
-import { P, PLATFORM_WS, randomKey, registerWorkspace, securityEvent } from '../../../core/security/platform';
+import { P, PLATFORM_WS } from '../../../core/security/platform';
+import { randomKey } from '../../../core/ids';
+import { securityEvent } from '../../../core/security/activity';
+import { registerWorkspace } from '../../../core/security/tenants';
 import { readSiteConfig } from '../../../core/security/site-config';
 import type { Doc } from '../../../core/store/types';
 import {

@@ -1,5 +1,6 @@
 import type { AppContext } from '../../../core/context';
-import { P, PLATFORM_WS, randomKey } from '../../../core/security/platform';
+import { P, PLATFORM_WS } from '../../../core/security/platform';
+import { randomKey } from '../../../core/ids';
 
 export interface MailMessage {
   to: string;
@@ -20,13 +21,6 @@ export const outboxTransport: MailTransport = {
   },
 };
 
-let transport: MailTransport = outboxTransport;
-
-/** Swap the transport (an SMTP or API sender) at start-up. */
-export function setMailTransport(t: MailTransport): void {
-  transport = t;
-}
-
 export function sendMail(app: AppContext, msg: MailMessage): Promise<void> {
-  return transport.send(app, msg);
+  return outboxTransport.send(app, msg);
 }

@@ -4,22 +4,20 @@ import { bool, text } from '../../../../shared/fields';
 import { defineRoute } from '../../../core/http/define-route';
 import { badRequest, conflict, notFound } from '../../../core/errors';
 import { hashPassword, randomPassword } from '../../../core/security/passwords';
-import { logActivity, P, PLATFORM_WS, randomKey } from '../../../core/security/platform';
+import { P, PLATFORM_WS } from '../../../core/security/platform';
+import { randomKey } from '../../../core/ids';
+import { logActivity } from '../../../core/security/activity';
 import { cleanConfigPatch, readSiteConfig, SITE_DEFAULTS, writeSiteConfig } from '../../../core/security/site-config';
-import type { Doc } from '../../../core/store/types';
+import type { Doc, Tx } from '../../../core/store/types';
 import { publicAccount } from '../accounts/accounts.service';
 import { limitsOf, PLAN_KEYS, PLANS } from './plans';
+import { publicSub, SUBADMINS_BY_EMAIL } from '../subadmin/scope';
 import { assistLink, listTenants } from './tenants.service';
 
 const tidParams = z.object({ tid: z.string().min(1).max(120) });
 const idParams = z.object({ id: z.string().min(1).max(120) });
 const emailNorm = z.string().trim().toLowerCase().max(160).regex(/^[^\s@]+@[^\s@]+\.[^\s@]+$/, 'invalid email');
 const tenantIds = z.array(z.string().max(120)).transform((a) => [...new Set(a)].slice(0, 200));
-
-/** A sub-admin as the console sees it: never the password hash. */
-export function publicSub(s: Doc) {
-  return { id: s.id, name: s.name, email: s.email, tenants: s.tenants, perms: s.perms, active: s.active !== false, created: s.created };
-}
 
 const subBody = z.object({
   name: text(80).zod.optional(),
@@ -30,8 +28,8 @@ const subBody = z.object({
   active: bool().zod.optional(),
 });
 
-async function emailTaken(email: string, except?: string, list: Doc[] = []): Promise<boolean> {
-  return list.some((s) => s.email === email && s.id !== except);
+async function emailTaken(tx: Tx, email: string, except?: string): Promise<boolean> {
+  return (await tx.find(SUBADMINS_BY_EMAIL.coll, SUBADMINS_BY_EMAIL.field, email)).some((s) => s.id !== except);
 }
 
 export const adminPlatformRoutes = [
@@ -164,7 +162,7 @@ export const adminPlatformRoutes = [
       const password = body.password ?? randomPassword();
       const pwHash = await hashPassword(password);
       const sub = await app.store.transact(PLATFORM_WS, async (tx) => {
-        if (await emailTaken(body.email as string, undefined, await tx.list(P.subadmins))) throw conflict('email already exists', { message: 'このメールアドレスは登録済みです' });
+        if (await emailTaken(tx, body.email as string)) throw conflict('email already exists', { message: 'このメールアドレスは登録済みです' });
         const id = randomKey('sa-', 4);
         return tx.put(P.subadmins, id, {
           id, name: body.name || (body.email as string).split('@')[0], email: body.email, tenants: body.tenants ?? [],
@@ -187,7 +185,7 @@ export const adminPlatformRoutes = [
       const sub = await app.store.transact(PLATFORM_WS, async (tx) => {
         const cur = await tx.get<Doc>(P.subadmins, params.id);
         if (!cur) throw notFound('subadmin not found');
-        if (body.email && (await emailTaken(body.email, params.id, await tx.list(P.subadmins)))) throw conflict('email already exists');
+        if (body.email && (await emailTaken(tx, body.email, params.id))) throw conflict('email already exists');
         const patch: Doc = {};
         if (body.name) patch.name = body.name;
         if (body.email) patch.email = body.email;

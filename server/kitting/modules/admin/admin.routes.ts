@@ -4,11 +4,12 @@ import { defineRoute } from '../../../core/http/define-route';
 import { DomainError, badRequest, notFound, unauthorized } from '../../../core/errors';
 import { hitLimit } from '../../../core/security/limits';
 import { safeEqual } from '../../../core/security/passwords';
-import { logActivity, P, PLATFORM_WS, requireCentral } from '../../../core/security/platform';
+import { P, PLATFORM_WS, requireCentral } from '../../../core/security/platform';
+import { logActivity } from '../../../core/security/activity';
 import { mintToken } from '../../../core/security/tokens';
 import type { Doc } from '../../../core/store/types';
 import { signInFailed, signInGate, signInOk } from '../accounts/accounts.service';
-import { revokePortalLinks } from '../portal/portal.service';
+import { portalByNameOrId, portalReader, revokePortalLinks } from '../portal/portal.service';
 import {
   assistLink, clientLink, createTenant, getTenant, listTenants, origin, tenantStats, tenantView, withCounts,
 } from './tenants.service';
@@ -157,7 +158,7 @@ export const adminRoutes = [
       const client = body.client?.trim();
       if (!client) throw badRequest('client name required');
       await getTenant(app, params.id);
-      const p = (await app.store.list(params.id, 'portals')).find((x) => x.name === client || x.id === client);
+      const p = await portalByNameOrId(portalReader(app, params.id), client);
       if (!p) throw notFound('not found');
       const revocations = await revokePortalLinks(app, params.id, String(p.id));
       await logActivity(app, { by: 'admin', role: 'admin', action: 'portal_revoke', tenantId: params.id, detail: client });

@@ -3,10 +3,10 @@ import { clip } from '../../../../shared/fields';
 import { defineRoute } from '../../../core/http/define-route';
 import { notFound, unauthorized } from '../../../core/errors';
 import { safeEqual } from '../../../core/security/passwords';
-import { logActivity, P, PLATFORM_WS, requireCentral } from '../../../core/security/platform';
+import { P, PLATFORM_WS, requireCentral } from '../../../core/security/platform';
+import { logActivity } from '../../../core/security/activity';
 import { publicAccount } from '../accounts/accounts.service';
-import { publicSub } from '../admin/admin-platform.routes';
-import { operatorName, operatorRole, scopedTenant } from '../subadmin/scope';
+import { operatorName, operatorRole, publicSub, scopedTenant } from '../subadmin/scope';
 import { backupMeta, restoreBackup, takeBackup, tenantBackups } from './backups.service';
 
 const tParams = z.object({ tenantId: z.string().min(1).max(120) });

@@ -1,6 +1,7 @@
 import type { AppContext } from '../../../core/context';
 import { notFound } from '../../../core/errors';
-import { P, PLATFORM_WS, randomKey } from '../../../core/security/platform';
+import { P, PLATFORM_WS } from '../../../core/security/platform';
+import { randomKey } from '../../../core/ids';
 import type { Doc } from '../../../core/store/types';
 import { rebuildSiteIndex } from '../sites/site-index';
 import { declareLookup } from '../../../core/store/lookups';

@@ -1,11 +1,11 @@
 import { z } from 'zod';
-import { clamp, createShape, json, num, patchShape, text } from '../../../../shared/fields';
+import { clamp, createShape, json, looseNumber, num, patchShape, text } from '../../../../shared/fields';
 import { jstDate } from '../../../../shared/dates';
 import { defineRoute } from '../../../core/http/define-route';
 import { badRequest, notFound } from '../../../core/errors';
 import { issueNumber } from '../../../core/store/series';
 import type { Doc } from '../../../core/store/types';
-import { DOCK_RESERVATIONS } from '../dock/dock.routes';
+import { DOCK_RESERVATIONS } from '../dock/dock.service';
 import { JOBS } from '../jobs/jobs.service';
 import { CAPACITY, CAPACITY_LOAD, CONFIG_ID, CONFIG_KEYS, configOf, LOAD_NUMBERS, mergeConfig, weekView } from './capacity.service';
 
@@ -34,7 +34,7 @@ function checkConfig(body: Record<string, unknown>): void {
   const bad = CONFIG_KEYS.filter((k) => {
     const v = body[k];
     if (v === undefined || v === null) return false;
-    const n = typeof v === 'number' ? v : typeof v === 'string' && v.trim() !== '' ? Number(v) : NaN;
+    const n = looseNumber(v);
     return !(Number.isFinite(n) && n >= 0);
   });
   if (bad.length) throw badRequest('invalid config', { message: `${bad.join(', ')} は0以上の数値で指定してください`, fields: bad });

@@ -1,3 +1,4 @@
+import { looseNumber } from '../../../../shared/fields';
 import { jstDate } from '../../../../shared/dates';
 import { declareSeries, padNumber } from '../../../core/store/series';
 import type { Doc } from '../../../core/store/types';
@@ -36,7 +37,7 @@ export const DEFAULT_CONFIG: Record<ConfigKey, number> = {
 };
 
 const finiteNonNeg = (v: unknown): number | null => {
-  const n = typeof v === 'number' ? v : typeof v === 'string' && v.trim() !== '' ? Number(v) : NaN;
+  const n = looseNumber(v);
   return Number.isFinite(n) && n >= 0 ? n : null;
 };
 

@@ -1,5 +1,6 @@
 import type { Doc, Tx } from '../../../core/store/types';
-import { chipFor, DEVICES } from '../devices/devices.service';
+import { deviceChip } from '../../../../shared/devices';
+import { DEVICES } from '../devices/devices.service';
 import type { CertData } from './certs.service';
 
 /** Status a device has after its data was erased (physical destruction retires it). */
@@ -38,7 +39,7 @@ export async function recordErasure(tx: Tx, cert: CertData): Promise<string[]> {
     };
     await tx.patch(DEVICES, d.id, {
       status,
-      chip: chipFor(status),
+      chip: deviceChip(status),
       erasure: { cert: cert.no, methodKey: cert.methodKey, date: cert.date, operator: cert.operator },
       history: [...prior, entry].slice(-DEVICE_HISTORY_MAX),
       updated: cert.issuedAt,

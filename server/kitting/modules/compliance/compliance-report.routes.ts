@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { clip } from '../../../../shared/fields';
-import { randomId } from '../../../core/http/crud';
+import { randomKey } from '../../../core/ids';
 import { defineRoute } from '../../../core/http/define-route';
 import { badRequest, unprocessable } from '../../../core/errors';
 import type { Doc } from '../../../core/store/types';
@@ -140,7 +140,7 @@ export const complianceReportRoutes = [
           draftable: invalid.length === 0,
         });
       }
-      const record = { id: randomId('cus-'), imei: body.imei, model: body.model, cust: body.cust, steps, created: Date.now() };
+      const record = { id: randomKey('cus-', 4), imei: body.imei, model: body.model, cust: body.cust, steps, created: Date.now() };
       await app.store.transact(ws, (tx) => tx.put(CUSTODY, record.id, record));
       return { record };
     },

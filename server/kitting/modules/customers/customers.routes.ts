@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { clip, json, text } from '../../../../shared/fields';
-import { crudRoutes, randomId } from '../../../core/http/crud';
+import { crudRoutes } from '../../../core/http/crud';
+import { randomKey } from '../../../core/ids';
 import { defineRoute } from '../../../core/http/define-route';
 import { badRequest } from '../../../core/errors';
 import type { CountedCollection } from '../../../core/store/count-guard';
@@ -73,7 +74,7 @@ const customerCrud = crudRoutes({
   itemKey: 'customer',
   notFoundError: 'customer not found',
   fields: customerFields,
-  newId: async () => randomId('cust-'),
+  newId: async () => randomKey('cust-', 4),
   onCreate: (doc) => {
     requireName(doc);
     return { created: Date.now() };

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { clip } from '../../../../shared/fields';
 import { jstDate } from '../../../../shared/dates';
-import { randomId } from '../../../core/http/crud';
+import { randomKey } from '../../../core/ids';
 import { defineRoute } from '../../../core/http/define-route';
 import { badRequest, notFound } from '../../../core/errors';
 import type { Doc } from '../../../core/store/types';
@@ -13,6 +13,7 @@ import {
   DAAS_STATE,
   daasPricing,
   daasTotals,
+  daasTotalsOf,
   PORTFOLIO_CAP,
   readExpires,
   readPrice,
@@ -57,7 +58,7 @@ export const daasRoutes = [
         const status = (current?.status as DaasStatus | undefined) ?? 'draft';
         const doc: Doc = {
           ...base,
-          id: id ?? randomId('DQ-'),
+          id: id ?? randomKey('DQ-', 4),
           ...terms,
           price,
           ...daasPricing({ ...terms, price }),
@@ -97,7 +98,7 @@ export const daasRoutes = [
         if (to === 'contracted' && from !== 'contracted') fields.contracted = jstDate(now);
         if (backward) fields.contracted = null;
         const quote = await tx.patch(DAAS_QUOTES, params.id, fields);
-        return { quote, from, totals: daasTotals(await tx.list(DAAS_QUOTES)) };
+        return { quote, from, totals: await daasTotalsOf(tx) };
       });
     },
   }),
@@ -139,7 +140,7 @@ export const daasRoutes = [
         if (!cust) throw badRequest('cust required', { message: '送付先の顧客名(cust)は必須です' });
         const num = (v: unknown) => (typeof v === 'number' && Number.isFinite(v) && v >= 0 ? Math.round(v) : 0);
         const entry: Doc = {
-          id: randomId('ds-'),
+          id: randomKey('ds-', 4),
           ts: Date.now(),
           cust,
           channel: clip(String(body.channel ?? 'メール'), 40) || 'メール',
@@ -151,7 +152,7 @@ export const daasRoutes = [
           mrr: q ? q.mrr : num(body.mrr),
         };
         const saved = await tx.put(DAAS_SENDS, String(entry.id), entry);
-        // A capped list is trimmed locally, never synced as deletions (DESIGN §4).
+        // A capped list is trimmed locally, never synced as deletions (docs/DESIGN.md §4).
         await tx.trimLocal(DAAS_SENDS, SEND_CAP);
         return saved;
       });

@@ -1,9 +1,10 @@
-import { clip } from '../../../../shared/fields';
+import { clip, looseNumber } from '../../../../shared/fields';
 import { jstDate } from '../../../../shared/dates';
 import { badRequest } from '../../../core/errors';
 import { declareCap } from '../../../core/store/caps';
+import { declareLookup } from '../../../core/store/lookups';
 import { isDate } from '../compliance/compliance.service';
-import type { Doc } from '../../../core/store/types';
+import type { Doc, Tx } from '../../../core/store/types';
 
 export const DAAS_QUOTES = 'daasQuotes';
 export const DAAS_STATE = 'daasState';
@@ -69,9 +70,8 @@ export function daasPricing(t: DaasTerms): { monthly: number; mrr: number } {
   return { monthly, mrr: monthly * t.qty };
 }
 
-const toNum = (v: unknown): number => (typeof v === 'number' ? v : typeof v === 'string' && v.trim() !== '' ? Number(v) : NaN);
 const intIn = (v: unknown, min: number, max: number, fallback: number) => {
-  const n = toNum(v);
+  const n = looseNumber(v);
   return Number.isFinite(n) ? Math.min(max, Math.max(min, Math.round(n))) : fallback;
 };
 const boolOr = (v: unknown, fallback: boolean) => (v === true || v === 'true' || v === 1 ? true : v === false || v === 'false' || v === 0 ? false : fallback);
@@ -94,7 +94,7 @@ export function readTerms(b: Doc, base: Doc = {}) {
 /** Device unit price: an explicit positive price, else the model's list price, else 400. */
 export function readPrice(b: Doc, model: string, base: Doc = {}): number {
   const given = b.price ?? base.price;
-  const n = toNum(given);
+  const n = looseNumber(given);
   if (given !== undefined && given !== null && given !== '') {
     if (!Number.isFinite(n) || n <= 0 || n > 10_000_000) throw badRequest('invalid price', { message: '端末単価(price)は正の金額で指定してください' });
     return Math.round(n);
@@ -143,6 +143,21 @@ export function checkTransition(q: Doc, to: unknown, today = jstDate()): { from:
 }
 
 /** Portfolio totals: only contracted quotes count in units and mrr; proposed and approved are pipeline. */
+/** Quotes are found by status through its lookup index: the totals after a write never read the portfolio. */
+export const DAAS_BY_STATUS = declareLookup(DAAS_QUOTES, 'status');
+
+/**
+ * The portfolio totals as a transaction sees them: proposed, approved and contracted quotes by their
+ * status index, drafts (and any quote without a known status) as the rest of the live count.
+ */
+export async function daasTotalsOf(tx: Pick<Tx, 'find' | 'count'>) {
+  const counted: Doc[] = [];
+  for (const s of DAAS_STATUSES) if (s !== 'draft') counted.push(...(await tx.find(DAAS_BY_STATUS.coll, DAAS_BY_STATUS.field, s)));
+  const totals = daasTotals(counted);
+  const drafts = (await tx.count(DAAS_QUOTES)) - counted.length;
+  return { ...totals, byStatus: { ...totals.byStatus, draft: totals.byStatus.draft + drafts } };
+}
+
 export function daasTotals(quotes: Doc[]) {
   const byStatus: Record<DaasStatus, number> = { draft: 0, proposed: 0, approved: 0, contracted: 0 };
   let units = 0;

@@ -4,7 +4,8 @@ import { defineRoute, Reply } from '../../../core/http/define-route';
 import { badRequest, conflict, notFound } from '../../../core/errors';
 import type { Doc } from '../../../core/store/types';
 import { collectionSchema, derivedList, derivedObject, derivedText, stamp } from '../../../core/http/collection-schema';
-import { chipFor, completeDevice, DEFAULT_MDM, DEVICES } from './devices.service';
+import { DEFAULT_DEVICE_STATUS, DEFAULT_MDM, deviceChip } from '../../../../shared/devices';
+import { completeDevice, DEVICES } from './devices.service';
 
 const deviceFields = {
   imei: text(40).optional(),
@@ -16,7 +17,7 @@ const deviceFields = {
   os: text(120).optional(),
   cust: text(60).default('社内検証機'),
   mdm: text(40).default(DEFAULT_MDM),
-  status: text(20).default('入荷待ち'),
+  status: text(20).default(DEFAULT_DEVICE_STATUS),
   bat: num().default(100),
   loc: text(120),
   user: text(120),
@@ -112,7 +113,7 @@ export const deviceRoutes = [
         if (!current) throw notFound('device not found');
         const { imei: _imei, ...fields } = body;
         const derived: Doc = { updated: Date.now() };
-        if (fields.status !== undefined) derived.chip = chipFor(fields.status);
+        if (fields.status !== undefined) derived.chip = deviceChip(fields.status);
         return tx.patch(DEVICES, params.imei, { ...fields, ...derived });
       });
       return { device };

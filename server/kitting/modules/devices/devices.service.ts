@@ -1,3 +1,4 @@
+import { deviceChip } from '../../../../shared/devices';
 import { generateImei } from '../../../../shared/imei';
 import type { CountedCollection } from '../../../core/store/count-guard';
 import { declareSeries, issueNumber, padNumber } from '../../../core/store/series';
@@ -26,27 +27,6 @@ export const ASSET_NUMBERS = declareSeries({
   follow: serialFollow,
 });
 export const ASSET_SERIES = ASSET_NUMBERS.name;
-/** The platform label a device gets when none is given. */
-export const DEFAULT_MDM = 'Microsoft Intune';
-
-/** chip from status: the three of the contract, plus this project's choice for the others seen in the ledger. */
-const CHIP_BY_STATUS: Record<string, string> = {
-  保管中: 'c-blue',
-  作業中: 'c-cyan',
-  入荷待ち: 'c-gray',
-  出荷済: 'c-green',
-  修理中: 'c-orange',
-  返却済: 'c-gray',
-  故障: 'c-red',
-  紛失: 'c-red',
-  廃棄: 'c-red',
-  消去済: 'c-green',
-};
-
-export function chipFor(status: string): string {
-  return CHIP_BY_STATUS[status] ?? 'c-gray';
-}
-
 interface ModelDefaults {
   prefix: string;
   maker: string;
@@ -91,7 +71,7 @@ export async function completeDevice(tx: Tx, input: Doc, taken?: Set<string>): P
     asset: input.asset || asset,
     maker: input.maker || defs.maker,
     os: input.os || defs.os,
-    chip: chipFor(String(input.status)),
+    chip: deviceChip(String(input.status)),
     created: now,
     updated: now,
   };

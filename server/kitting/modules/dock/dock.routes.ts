@@ -3,23 +3,10 @@ import { jstDate } from '../../../../shared/dates';
 import { createShape, intClamp, text } from '../../../../shared/fields';
 import { defineRoute } from '../../../core/http/define-route';
 import { badRequest, notFound } from '../../../core/errors';
-import { declareSeries, issueNumber, padNumber } from '../../../core/store/series';
+import { issueNumber } from '../../../core/store/series';
 import type { Doc } from '../../../core/store/types';
 import { isDate } from '../compliance/compliance.service';
-
-export const DOCK_RESERVATIONS = 'dockReservations';
-/** Dock reservations RV-0001, … */
-export const DOCK_NUMBERS = declareSeries({
-  name: 'dock',
-  period: 'none',
-  coll: DOCK_RESERVATIONS,
-  field: 'id',
-  keyed: true,
-  format: (n) => `RV-${padNumber(n, 4)}`,
-  pattern: /^RV-(?<n>\d{4,})$/,
-  reserve: 100,
-});
-export const DOCK_SERIES = DOCK_NUMBERS.name;
+import { DOCK_NUMBERS, DOCK_RESERVATIONS } from './dock.service';
 
 const reservationBody = createShape({
   id: text(40).optional(),

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { intClamp, text } from '../../../../shared/fields';
-import { crudRoutes, randomId } from '../../../core/http/crud';
+import { crudRoutes } from '../../../core/http/crud';
+import { randomKey } from '../../../core/ids';
 import { defineRoute } from '../../../core/http/define-route';
 import { badRequest, notFound } from '../../../core/errors';
 import { collectionSchema, derivedList } from '../../../core/http/collection-schema';
@@ -36,7 +37,7 @@ export const jobRoutes = [
     itemKey: 'job',
     notFoundError: 'job not found',
     fields: jobFields,
-    newId: async () => randomId('job-'),
+    newId: async () => randomKey('job-', 4),
     // Devices carried by the card follow it from stage to stage.
     afterUpdate: moveJobDevices,
     beforeDelete: releaseJobDevices,

@@ -1,5 +1,6 @@
 import type { Doc, Tx } from '../../../core/store/types';
-import { chipFor, DEVICES } from '../devices/devices.service';
+import { deviceChip } from '../../../../shared/devices';
+import { DEVICES } from '../devices/devices.service';
 
 export const JOBS = 'jobs';
 /** The board's 8 stages are 0..7. */
@@ -30,7 +31,7 @@ async function followStage(tx: Tx, imei: string, job: Doc, what: string, detail:
     job: String(job.id),
     jobStage: stageName(s),
     status,
-    chip: chipFor(status),
+    chip: deviceChip(status),
     history: [...history, { ts: Date.now(), what, detail, by: '' }].slice(-HISTORY_MAX),
     updated: Date.now(),
   });

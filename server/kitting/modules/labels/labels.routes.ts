@@ -2,7 +2,7 @@ import fontkit from 'fontkit';
 import { z } from 'zod';
 import { bool, clip, createShape, intClamp, json, oneOf, text } from '../../../../shared/fields';
 import { jstDate } from '../../../../shared/dates';
-import { randomId } from '../../../core/http/crud';
+import { randomKey } from '../../../core/ids';
 import { defineRoute, Reply } from '../../../core/http/define-route';
 import { badRequest, notFound } from '../../../core/errors';
 import type { Doc } from '../../../core/store/types';
@@ -95,7 +95,7 @@ export const labelRoutes = [
     auth: 'ops:edit',
     body: templateBody,
     handler: async ({ app, ws, body }) => {
-      const id = body.id || randomId('tpl-').slice(0, 40);
+      const id = body.id || randomKey('tpl-', 4).slice(0, 40);
       const template = { id, name: body.name, size: body.size, fields: body.fields, ts: body.ts || Date.now() };
       await app.store.transact(ws, (tx) => tx.put(LABEL_TEMPLATES, id, template));
       return { template };
@@ -127,7 +127,7 @@ export const labelRoutes = [
       const ts = body.ts || Date.now();
       const date = body.date ?? jstDate(ts);
       if (!isDate(date)) throw badRequest('invalid date', { message: '日付(date)は YYYY-MM-DD 形式で指定してください' });
-      const entry = { id: randomId('lg-'), ts, date, count: body.count, size: body.size, result: body.result, ...(body.reason ? { reason: body.reason } : {}), ...(body.printer ? { printer: body.printer } : {}) };
+      const entry = { id: randomKey('lg-', 4), ts, date, count: body.count, size: body.size, result: body.result, ...(body.reason ? { reason: body.reason } : {}), ...(body.printer ? { printer: body.printer } : {}) };
       await app.store.transact(ws, (tx) => tx.put(LABEL_LOG, entry.id, entry));
       return { entry };
     },

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { clip, createShape, json, oneOf, text } from '../../../../shared/fields';
-import { randomId } from '../../../core/http/crud';
+import { randomKey } from '../../../core/ids';
 import { defineRoute } from '../../../core/http/define-route';
 import { badRequest, notFound } from '../../../core/errors';
 import { declareSeries, issueNumber } from '../../../core/store/series';
@@ -103,7 +103,7 @@ export const networkRoutes = [
       return app.store.transact(ws, async (tx) => {
         const { n: seq } = await issueNumber(tx, DEAL_NUMBERS);
         const deal = {
-          id: randomId('nd-'),
+          id: randomKey('nd-', 4),
           seq,
           dir: body.dir,
           partner: body.partner,
@@ -142,7 +142,7 @@ export const networkRoutes = [
         } else {
           const name = String(present.name ?? '').trim();
           if (!name) throw badRequest('name required', { message: 'センター名(name)を入力してください' });
-          const id = randomId('c-');
+          const id = randomKey('c-', 4);
           center = await tx.put(CENTERS, id, { id, name, region: String(present.region ?? '') || '—', mdm: present.mdm ?? [], slots: present.slots ?? 0, shelf: present.shelf ?? 0, rate: present.rate ?? 0, certs: present.certs ?? [] });
         }
         return { center, centers: await tx.list(CENTERS) };

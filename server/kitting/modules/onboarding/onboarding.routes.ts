@@ -1,10 +1,10 @@
 import { z } from 'zod';
 import { clip, createShape, num, text } from '../../../../shared/fields';
-import { randomId } from '../../../core/http/crud';
+import { randomKey } from '../../../core/ids';
 import { defineRoute } from '../../../core/http/define-route';
 import { badRequest, conflict, notFound } from '../../../core/errors';
 import type { Doc } from '../../../core/store/types';
-import { DEFAULT_MDM } from '../devices/devices.service';
+import { DEFAULT_MDM } from '../../../../shared/devices';
 
 export const ONBOARDING = 'onboarding';
 export const PROJECTS_ID = 'projects';
@@ -94,7 +94,7 @@ export const onboardingRoutes = [
       if (!body.name.trim()) throw badRequest('name required', { message: '申請者名(name)を入力してください' });
       if (!body.dept.trim()) throw badRequest('dept required', { message: '部署(dept)を入力してください' });
       const request = await app.store.transact(ws, async (tx) => {
-        const id = body.id || randomId('REQ-');
+        const id = body.id || randomKey('REQ-', 4);
         if (await tx.get(DEVICE_REQUESTS, id)) throw conflict('request exists', { message: `申請 ${id} は登録済みです` });
         const doc = { id, name: body.name.trim(), dept: body.dept.trim(), model: body.model, mdm: body.mdm, use: body.use, ticket: body.ticket, status: 'pending', lead: null, ts: body.ts ?? Date.now() };
         return tx.put(DEVICE_REQUESTS, id, doc);

@@ -4,10 +4,11 @@ import { defineRoute } from '../../../core/http/define-route';
 import { DomainError, badRequest, conflict, notFound, upstreamFailed } from '../../../core/errors';
 import { workspaceFromCookie } from '../../../core/http/workspace';
 import { hitLimit } from '../../../core/security/limits';
-import { P, PLATFORM_WS, randomKey } from '../../../core/security/platform';
+import { P, PLATFORM_WS } from '../../../core/security/platform';
+import { randomKey } from '../../../core/ids';
 import type { Doc } from '../../../core/store/types';
 import {
-  bumpCounter, clientDevices, mintPortalToken, PORTALS, portalEntry, portalLinkInvalid, portalState, readPortalToken,
+  bumpCounter, clientDevices, mintPortalToken, PORTALS, portalByNameOrId, portalEntry, portalLinkInvalid, portalReader, portalState, publishedPortalBySlug, readPortalToken,
 } from './portal.service';
 
 const NO_STORE = 'no-store';
@@ -22,7 +23,7 @@ async function resolvePortal(app: Parameters<typeof readPortalToken>[0], t: unkn
   if (!app.config.production && typeof legacy === 'string' && legacy) {
     const ws = await cookieWs();
     if (!ws) throw notFound('portal_not_found', { code: 'portal_not_found' });
-    const p = (await app.store.list(ws, PORTALS)).find((x) => x.id === legacy || x.name === legacy);
+    const p = await portalByNameOrId(portalReader(app, ws), legacy);
     if (!p) throw notFound('portal_not_found', { code: 'portal_not_found' });
     return { ws, key: String(p.id) };
   }
@@ -183,7 +184,7 @@ export const portalRoutes = [
       const own = await cookieWorkspace(app, req)();
       let hit: { ws: string; p: Doc } | null = null;
       if (own) {
-        const p = (await app.store.list(own, PORTALS)).find((x) => x.slug === site && x.published === true);
+        const p = await publishedPortalBySlug(portalReader(app, own), site);
         if (p) hit = { ws: own, p };
       }
       if (!hit) {

@@ -3,9 +3,32 @@ import type { AppContext } from '../../../core/context';
 import { notFound, unauthorized, unavailable } from '../../../core/errors';
 import { isReservedWorkspace, P, PLATFORM_WS } from '../../../core/security/platform';
 import { mintToken, readToken } from '../../../core/security/tokens';
+import { declareLookup } from '../../../core/store/lookups';
 import type { Doc, Tx } from '../../../core/store/types';
 
 export const PORTALS = 'portals';
+/** Portals are found by client name and by public slug through their lookup indexes, never by reading them all. */
+export const PORTALS_BY_NAME = declareLookup(PORTALS, 'name');
+export const PORTALS_BY_SLUG = declareLookup(PORTALS, 'slug');
+
+/** What finding a portal needs: a transaction, or the store bound to one workspace (`portalReader`). */
+export type PortalReader = Pick<Tx, 'get' | 'find'>;
+
+export const portalReader = (app: AppContext, ws: string): PortalReader => ({
+  get: <T extends Doc = Doc>(coll: string, id: string) => app.store.get<T>(ws, coll, id),
+  find: <T extends Doc = Doc>(coll: string, field: string, value: string) => app.store.find<T>(ws, coll, field, value),
+});
+
+/** The portal of a client, named by its client name (the oldest such portal) or by its key. */
+export async function portalByNameOrId(r: PortalReader, key: string): Promise<Doc | null> {
+  const [byName] = await r.find(PORTALS_BY_NAME.coll, PORTALS_BY_NAME.field, key);
+  return byName ?? (await r.get(PORTALS, key));
+}
+
+/** The published portal holding a public slug. */
+export async function publishedPortalBySlug(r: PortalReader, slug: string): Promise<Doc | null> {
+  return (await r.find(PORTALS_BY_SLUG.coll, PORTALS_BY_SLUG.field, slug)).find((p) => p.published === true) ?? null;
+}
 export const PORTAL_STATS = 'portalStats';
 
 export interface PortalBinding {
@@ -49,8 +72,7 @@ export const slugify = (s: string) =>
 
 /** The portal entry for a client name (created, published, when an operator issues a link by name). */
 export async function ensurePortalForClient(tx: Tx, name: string): Promise<Doc> {
-  const all = await tx.list(PORTALS);
-  const found = all.find((p) => p.name === name || p.id === name);
+  const found = await portalByNameOrId(tx, name);
   if (found) return found;
   const id = `c${randomBytes(4).toString('hex')}`;
   const slug = `${slugify(name) || 'client'}-${randomBytes(2).toString('hex')}`;

@@ -1,10 +1,10 @@
 import { z } from 'zod';
-import { clamp } from '../../../../shared/fields';
+import { clamp, looseNumber } from '../../../../shared/fields';
 import { defineRoute } from '../../../core/http/define-route';
 import { badRequest, forbidden, notFound } from '../../../core/errors';
 import { readSiteConfig } from '../../../core/security/site-config';
 import { hitLimit } from '../../../core/security/limits';
-import { randomKey } from '../../../core/security/platform';
+import { randomKey } from '../../../core/ids';
 import type { Doc } from '../../../core/store/types';
 import { createTenant } from '../admin/tenants.service';
 import { checkEmail, EMAIL_RE, formLimit, putLead, str } from './forms.service';
@@ -20,8 +20,6 @@ export const EVENTS = [
   { id: 'ev-ai', title: 'AIで変わるキッティング現場', date: '2027-02-18 15:00', capacity: 100 },
 ] as const;
 
-const num = (v: unknown) => (typeof v === 'number' ? v : typeof v === 'string' && v.trim() !== '' ? Number(v) : NaN);
-
 export const communityRoutes = [
   defineRoute({
     method: 'post',
@@ -31,10 +29,10 @@ export const communityRoutes = [
     handler: async ({ app, ws, req, body }) => {
       formLimit(app, req);
       if (!body.comment) throw badRequest('comment required', { message: 'コメントを入力してください' });
-      const r = num(body.rating);
+      const r = looseNumber(body.rating);
       if (!Number.isFinite(r)) throw badRequest('rating required', { message: '評価（1〜5）を選んでください' });
       const rating = clamp(Math.round(r), 1, 5);
-      const n = num(body.nps);
+      const n = looseNumber(body.nps);
       const nps = Number.isFinite(n) ? clamp(Math.round(n), 0, 10) : rating * 2;
       const id = randomKey('rv-', 3);
       await app.store.transact(ws, (tx) => tx.put(REVIEWS, id, { id, name: body.name || '匿名', company: body.company, rating, nps, comment: body.comment, approved: false, created: Date.now() }));

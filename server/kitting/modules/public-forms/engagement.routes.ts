@@ -4,7 +4,7 @@ import { intClamp, num, text } from '../../../../shared/fields';
 import { crudRoutes } from '../../../core/http/crud';
 import { defineRoute } from '../../../core/http/define-route';
 import { badRequest, conflict, notFound } from '../../../core/errors';
-import { randomKey } from '../../../core/security/platform';
+import { randomKey } from '../../../core/ids';
 import type { Doc, Tx } from '../../../core/store/types';
 import { checkEmail, formLimit, newestFirst, putLead, str } from './forms.service';
 

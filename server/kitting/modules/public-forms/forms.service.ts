@@ -4,7 +4,7 @@ import { clip } from '../../../../shared/fields';
 import type { AppContext } from '../../../core/context';
 import { badRequest } from '../../../core/errors';
 import { hitLimit } from '../../../core/security/limits';
-import { randomKey } from '../../../core/security/platform';
+import { randomKey } from '../../../core/ids';
 import type { Doc, Tx } from '../../../core/store/types';
 
 export const LEADS = 'leads';

@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { z } from 'zod';
-import { clip } from '../../../../shared/fields';
+import { clip, looseNumber } from '../../../../shared/fields';
 import { badRequest } from '../../../core/errors';
 import { SEEDS_DIR } from '../../../core/store/seed';
 import { declareSeries, padNumber } from '../../../core/store/series';
@@ -95,13 +95,12 @@ export const quoteBody = z.object(
 );
 export type QuoteBody = z.infer<typeof quoteBody>;
 
-const toNum = (v: unknown): number => (typeof v === 'number' ? v : typeof v === 'string' && v.trim() !== '' ? Number(v) : NaN);
 const toText = (v: unknown, n: number): string => (typeof v === 'string' || typeof v === 'number' ? clip(String(v), n) : '');
 
 /** A line as stored: name and description clipped, quantity a whole number 0..100000, unit price whole yen. */
 export function normLine(raw: z.infer<typeof lineSchema>): QuoteLine {
-  const q = toNum(raw.q);
-  const p = toNum(raw.p);
+  const q = looseNumber(raw.q);
+  const p = looseNumber(raw.p);
   return {
     n: toText(raw.n, 200),
     q: Number.isFinite(q) ? Math.min(MAX_Q, Math.max(0, Math.floor(q))) : 0,
@@ -114,13 +113,13 @@ export const readPattern = (v: unknown): Pattern => (v === 'B' ? 'B' : 'A');
 
 /** costRate percent when valid (finite, above 0, at most 100), else null. */
 export function readCostRate(v: unknown): number | null {
-  const n = toNum(v);
+  const n = looseNumber(v);
   return Number.isFinite(n) && n > 0 && n <= 100 ? Math.round(n * 100) / 100 : null;
 }
 
 /** Devices counted for a quote: an explicit qty, else the largest initial-line quantity. */
 function readQty(v: unknown, ini: QuoteLine[]): number {
-  const n = toNum(v);
+  const n = looseNumber(v);
   if (Number.isFinite(n)) return Math.min(MAX_Q * 10, Math.max(0, Math.floor(n)));
   return ini.reduce((m, l) => Math.max(m, l.q), 0);
 }
@@ -166,7 +165,7 @@ export function figureMismatches(asserted: Record<string, unknown> | null | unde
   for (const [k, expected] of Object.entries(totals)) {
     if (!(k in asserted) || asserted[k] === undefined) continue;
     const got = asserted[k];
-    const same = expected === null || typeof expected === 'boolean' ? got === expected : typeof got === 'number' || typeof got === 'string' ? toNum(got) === expected : false;
+    const same = expected === null || typeof expected === 'boolean' ? got === expected : typeof got === 'number' || typeof got === 'string' ? looseNumber(got) === expected : false;
     if (!same) {
       out.push({ code: 'figure_mismatch', field: k, message: `${k} が一致しません（送信値 ${JSON.stringify(got)}、計算値 ${JSON.stringify(expected)}）` });
     }

@@ -45,7 +45,7 @@ export const shiftRoutes = [
     body: gridBody,
     handler: async ({ app, ws, body }) =>
       app.store.transact(ws, async (tx) => {
-        const ids = await staffIds(tx);
+        const ids = await staffIds(tx, body.grid, body.clock);
         const grid = readGrid(body.grid, ids);
         if (Object.keys(grid).length === 0) throw gridRequired();
         const current = await readRoster(tx);
@@ -61,7 +61,7 @@ export const shiftRoutes = [
     body: gridBody,
     handler: async ({ app, ws, body }) =>
       app.store.transact(ws, async (tx) => {
-        const rows = readGrid(body.grid, await staffIds(tx));
+        const rows = readGrid(body.grid, await staffIds(tx, body.grid));
         if (Object.keys(rows).length === 0) throw gridRequired();
         const { grid: current } = await readRoster(tx);
         // rows not sent keep their current value, so a partial draft never blanks anyone
@@ -80,7 +80,7 @@ export const shiftRoutes = [
         const draft = liveDraft(await tx.get(SHIFTS, DRAFT_ID));
         if (!draft) throw notFound('no draft', { message: '適用できる下書きがありません(期限切れを含む)' });
         const roster = await readRoster(tx);
-        const ids = await staffIds(tx);
+        const ids = await staffIds(tx, draft.grid);
         const snap = await pushHistory(tx, roster.grid, REASON_APPLY);
         const grid = Object.fromEntries(Object.entries(draft.grid).filter(([id]) => ids.has(id)));
         await writeRoster(tx, { grid, clock: roster.clock });
@@ -117,7 +117,7 @@ export const shiftRoutes = [
         const snap = await tx.get<Snapshot>(SHIFT_HISTORY, params.hid);
         if (!snap) throw notFound('unknown snapshot');
         const roster = await readRoster(tx);
-        const ids = await staffIds(tx);
+        const ids = await staffIds(tx, snap.grid);
         await pushHistory(tx, roster.grid, REASON_RESTORE);
         // staff removed since the snapshot are not brought back
         const grid = Object.fromEntries(Object.entries(snap.grid).filter(([id]) => ids.has(id)));

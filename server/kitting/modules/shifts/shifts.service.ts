@@ -103,8 +103,15 @@ export function readClock(raw: unknown, staffIds: Set<string>): Clock {
   return out;
 }
 
-export async function staffIds(tx: Tx): Promise<Set<string>> {
-  return new Set((await tx.list(STAFF)).map((s) => String(s.id)));
+/** Which of these ids (keys of a submitted grid or clock, clipped as rows are read) name staff, each read by key. */
+export async function staffIds(tx: Tx, ...sources: unknown[]): Promise<Set<string>> {
+  const wanted = new Set<string>();
+  for (const src of sources) {
+    if (src && typeof src === 'object' && !Array.isArray(src)) for (const key of Object.keys(src)) wanted.add(clip(key, 40));
+  }
+  const out = new Set<string>();
+  for (const id of wanted) if (await tx.get(STAFF, id)) out.add(id);
+  return out;
 }
 
 export interface Roster {
@@ -147,7 +154,7 @@ export async function pushHistory(tx: Tx, grid: Grid, reason: string): Promise<S
   const { n: seq, value: id } = await issueNumber(tx, SNAPSHOT_NUMBERS);
   const snap: Snapshot = { id, seq, ts: Date.now(), reason, grid };
   await tx.put(SHIFT_HISTORY, snap.id, snap);
-  // A capped list is trimmed locally, never synced as deletions (DESIGN §4).
+  // A capped list is trimmed locally, never synced as deletions (docs/DESIGN.md §4).
   await tx.trimLocal(SHIFT_HISTORY, HISTORY_MAX);
   return snap;
 }

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { jstTime } from '../../../../shared/dates';
 import { clip, createShape, json, patchShape, text } from '../../../../shared/fields';
-import { randomId } from '../../../core/http/crud';
+import { randomKey } from '../../../core/ids';
 import { defineRoute } from '../../../core/http/define-route';
 import { badRequest, conflict, notFound } from '../../../core/errors';
 import type { Tx } from '../../../core/store/types';
@@ -36,7 +36,7 @@ export const staffRoutes = [
       const name = body.name.trim();
       if (!name) throw nameRequired();
       return app.store.transact(ws, async (tx) => {
-        const staff = { id: randomId('st-'), name, type: body.type };
+        const staff = { id: randomKey('st-', 4), name, type: body.type };
         await tx.put(STAFF, staff.id, staff);
         // a new person starts with a week off, so the roster always has a row per staff member
         const roster = await readRoster(tx);

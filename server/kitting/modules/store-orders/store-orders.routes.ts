@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { jstDate } from '../../../../shared/dates';
-import { randomId } from '../../../core/http/crud';
+import { randomKey } from '../../../core/ids';
 import { defineRoute } from '../../../core/http/define-route';
 import { badRequest, notFound } from '../../../core/errors';
 import { issueNumber } from '../../../core/store/series';
@@ -101,7 +101,7 @@ export const storeOrderRoutes = [
       const name = text(body.name, 120);
       if (!name) throw badRequest('name required', { message: '商品名(name)は必須です' });
       const product: Doc = {
-        id: randomId('cp-'),
+        id: randomKey('cp-', 4),
         name,
         cat: text(body.cat, 40) || 'その他',
         ic: text(body.ic, 4) || '📦',

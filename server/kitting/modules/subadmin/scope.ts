@@ -2,6 +2,8 @@ import type { Request } from 'express';
 import type { AppContext } from '../../../core/context';
 import { forbidden } from '../../../core/errors';
 import { principalOf, type Principal } from '../../../core/security/auth';
+import { P } from '../../../core/security/platform';
+import { declareLookup } from '../../../core/store/lookups';
 import type { Doc } from '../../../core/store/types';
 import { getTenant, listTenants } from '../admin/tenants.service';
 
@@ -30,3 +32,11 @@ export async function scopedTenant(app: AppContext, req: Request, tenantId: stri
 export async function scopedTenants(app: AppContext, op: Operator): Promise<Doc[]> {
   return (await listTenants(app)).filter((t) => inScope(op, String(t.id)));
 }
+
+/** A sub-admin as the console sees it: never the password hash. */
+export function publicSub(s: Doc) {
+  return { id: s.id, name: s.name, email: s.email, tenants: s.tenants, perms: s.perms, active: s.active !== false, created: s.created };
+}
+
+/** Sub-admins are found by email through its lookup index, never by reading them all. */
+export const SUBADMINS_BY_EMAIL = declareLookup(P.subadmins, 'email');

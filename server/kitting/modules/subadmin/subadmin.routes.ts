@@ -5,17 +5,18 @@ import { defineRoute } from '../../../core/http/define-route';
 import { badRequest, forbidden, notFound, unauthorized } from '../../../core/errors';
 import { hitLimit } from '../../../core/security/limits';
 import { burnPasswordCheck, hashPassword, PLATFORM_PASSWORD_MIN, needsRehash, rehash, safeEqual, verifyPassword } from '../../../core/security/passwords';
-import { logActivity, P, PLATFORM_WS, randomKey, requireCentral } from '../../../core/security/platform';
+import { P, PLATFORM_WS, requireCentral } from '../../../core/security/platform';
+import { randomKey } from '../../../core/ids';
+import { logActivity } from '../../../core/security/activity';
 import { mintToken } from '../../../core/security/tokens';
 import { indexSite } from '../sites/site-index';
 import type { Doc } from '../../../core/store/types';
 import { signInFailed, signInGate, signInOk } from '../accounts/accounts.service';
 import { sendMail } from '../accounts/mail';
-import { publicSub } from '../admin/admin-platform.routes';
 import { assistLink, clientLink, origin, tenantView, withCounts } from '../admin/tenants.service';
 import { takeBackup, tenantBackups } from '../backups/backups.service';
-import { revokePortalLinks } from '../portal/portal.service';
-import { inScope, operator, operatorName, operatorRole, scopedTenant, scopedTenants } from './scope';
+import { portalByNameOrId, portalReader, revokePortalLinks } from '../portal/portal.service';
+import { inScope, operator, operatorName, operatorRole, publicSub, scopedTenant, scopedTenants, SUBADMINS_BY_EMAIL } from './scope';
 
 const idParams = z.object({ id: z.string().min(1).max(120) });
 const CORE_FIELDS = ['plan', 'seats', 'mrr', 'status', 'features', 'used', 'devices', 'clients', 'name'] as const;
@@ -39,7 +40,7 @@ export const subadminRoutes = [
       const email = (body.email ?? '').trim().toLowerCase();
       const key = `sub:${email}`;
       const cfg = await signInGate(app, req, key);
-      const sub = (await app.store.list(PLATFORM_WS, P.subadmins)).find((s) => s.email === email);
+      const [sub] = email ? await app.store.find<Doc>(PLATFORM_WS, SUBADMINS_BY_EMAIL.coll, SUBADMINS_BY_EMAIL.field, email) : [];
       const password = body.password ?? '';
       if (!sub) {
         await burnPasswordCheck(password);
@@ -194,7 +195,7 @@ export const subadminRoutes = [
       const targetType = String(r.targetType);
       const targetId = String(r.targetId);
       if (targetType === 'client') {
-        const p = (await app.store.list(tenantId, 'portals')).find((x) => x.name === targetId || x.id === targetId);
+        const p = await portalByNameOrId(portalReader(app, tenantId), targetId);
         if (p) await revokePortalLinks(app, tenantId, String(p.id));
         await app.store.transact(PLATFORM_WS, (tx) => tx.patch(P.tenants, tenantId, { clients: ((tenant.clients as string[]) ?? []).filter((c) => c !== targetId) }));
       } else if (targetType === 'site') {

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { clamp, clip, createShape, json, num, oneOf, text } from '../../../../shared/fields';
 import { jstDate } from '../../../../shared/dates';
-import { randomId } from '../../../core/http/crud';
+import { randomKey } from '../../../core/ids';
 import { defineRoute } from '../../../core/http/define-route';
 import { badRequest, notFound } from '../../../core/errors';
 import type { Doc } from '../../../core/store/types';
@@ -71,7 +71,7 @@ export const surveyRoutes = [
       const date = body.date || jstDate();
       if (!isDate(date)) throw badDate();
       const response = await app.store.transact(ws, async (tx) => {
-        const id = body.id || randomId('sv-');
+        const id = body.id || randomKey('sv-', 4);
         const prev = await tx.get(SURVEY_RESPONSES, id);
         const doc: Doc = { ...(prev ?? {}), id, date, cust: body.cust, src: body.src, k: body.k, comment: body.comment, ts: Date.now() };
         if (body.nps !== undefined) doc.nps = body.nps;

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { text } from '../../../../shared/fields';
-import { crudRoutes, randomId } from '../../../core/http/crud';
+import { crudRoutes } from '../../../core/http/crud';
+import { randomKey } from '../../../core/ids';
 import { defineRoute } from '../../../core/http/define-route';
 import { badRequest, notFound } from '../../../core/errors';
 import { declareSeries, issueNumber } from '../../../core/store/series';
@@ -108,7 +109,7 @@ export const ticketRoutes = [
       if (msgText.trim() === '') throw badRequest('text required', { message: '本文を入力してください' });
       const message = await app.store.transact(ws, async (tx) => {
         if (!(await tx.get(TICKETS, params.id))) throw notFound('ticket not found');
-        const id = randomId('msg-');
+        const id = randomKey('msg-', 4);
         return tx.put(TICKET_MESSAGES, id, { id, ticketId: params.id, from: body.from || '—', text: msgText, ts: Date.now() });
       });
       return { message };

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { jstDate, jstYear } from '../../../../shared/dates';
-import { randomId } from '../../../core/http/crud';
+import { randomKey } from '../../../core/ids';
 import { defineRoute, type RouteDef } from '../../../core/http/define-route';
 import { badRequest, notFound } from '../../../core/errors';
 import { issueNumber } from '../../../core/store/series';
@@ -65,7 +65,7 @@ export const tradeinRoutes = [
         resell: yen(body.resell, 'resell', true),
       };
       const now = Date.now();
-      const doc: Doc = { id: randomId('BB-'), date: jstDate(now), ...base, ...buybackFigures(base), imei: text(body.imei, 40), note: text(body.note, 300), ts: now };
+      const doc: Doc = { id: randomKey('BB-', 4), date: jstDate(now), ...base, ...buybackFigures(base), imei: text(body.imei, 40), note: text(body.note, 300), ts: now };
       return { buyback: await app.store.transact(ws, (tx) => tx.put(BUYBACKS, String(doc.id), doc)) };
     },
   }),
@@ -78,7 +78,7 @@ export const tradeinRoutes = [
     handler: async ({ ws, app, body }) => {
       const cost = yen(body.cost, 'cost');
       const ask = yen(body.ask, 'ask');
-      const doc: Doc = { id: randomId('RF-'), model: readModel(body.model), grade: readGrade(body.grade), cost, ask, margin: ask - cost, note: text(body.note, 300), ts: Date.now() };
+      const doc: Doc = { id: randomKey('RF-', 4), model: readModel(body.model), grade: readGrade(body.grade), cost, ask, margin: ask - cost, note: text(body.note, 300), ts: Date.now() };
       return { stock: await app.store.transact(ws, (tx) => tx.put(REFURB_STOCK, String(doc.id), doc)) };
     },
   }),

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { jstDate } from '../../../../shared/dates';
 import { clip, createShape, intClamp, num, text } from '../../../../shared/fields';
-import { randomId } from '../../../core/http/crud';
+import { randomKey } from '../../../core/ids';
 import { defineRoute } from '../../../core/http/define-route';
 import { badRequest, notFound } from '../../../core/errors';
 import type { Doc } from '../../../core/store/types';
@@ -60,7 +60,7 @@ export const workdeskRoutes = [
         const present = Object.fromEntries(Object.entries(fields).filter(([, v]) => v !== undefined));
         const existing = givenId ? await tx.get(WORKDESK_DOCS, givenId) : null;
         if (existing && givenId) return (await tx.patch(WORKDESK_DOCS, givenId, present)) ?? existing;
-        const id = givenId || randomId('doc-');
+        const id = givenId || randomKey('doc-', 4);
         return tx.put(WORKDESK_DOCS, id, { id, name: '', type: 'FILE', size: 0, status: '索引済', date: jstDate(), ...present, created: Date.now() });
       });
       return { doc };
@@ -89,7 +89,7 @@ export const workdeskRoutes = [
     body: threadBody,
     handler: async ({ app, ws, body }) => {
       const thread = await app.store.transact(ws, async (tx) => {
-        const id = body.id || randomId('thr-');
+        const id = body.id || randomKey('thr-', 4);
         const existing = await tx.get(WORKDESK_THREADS, id);
         const next: Doc = {
           id,

@@ -13,6 +13,7 @@ import { planRenumbering, renumberedKey, type SeriesShift } from '../numbered';
 import { dumpReplica, dumpStore, Oracle } from './oracle';
 import { BLOCK, LOG_CAP, randomOps, simSeries, type Op } from './ops';
 import { Rng } from './rng';
+import type { SimOptions, SimReport } from './report';
 import { SimTransport, type FaultCounts, type NetState } from './sim-transport';
 
 const MIN = 60_000;
@@ -40,36 +41,6 @@ interface Bench {
   held: { coll: string; id: string; hlc: string; fields: Doc }[];
   /** Numbers issued before enrolment (checked for duplicates once renumbered). */
   heldNumbers: [string, number][];
-}
-
-export interface SimOptions {
-  /** Unenrolled benches and central issue sequential numbers too (renumbered at enrolment). */
-  numbersBeforeEnrol?: boolean;
-  /** Virtual start time (default 2026-11-22 in Japan). */
-  start?: number;
-  /** Central is unreachable from `from` to `to` (virtual time), e.g. across midnight of Dec 31. */
-  outage?: { from: number; to: number };
-}
-
-export interface SimReport {
-  seed: number;
-  ops: number;
-  committed: number;
-  refused503: number;
-  crashes: number;
-  cycles: number;
-  /** Numbers issued before enrolment that moved to a range central reserved. */
-  renumbered: number;
-  /** Compactions of central's log, and those that passed a bench's pull cursor. */
-  compactions: { runs: number; pastABench: number };
-  /** Numbers benches issued from their reserve (their blocks were spent). */
-  overflowIssued: number;
-  /** Numbers issued per counter (erz:2026, invoice:2701, …), by benches and central. */
-  counters: Record<string, number>;
-  /** Numbers enrolled benches issued per counter while central was unreachable. */
-  offline: Record<string, number>;
-  faults: FaultCounts;
-  problems: string[];
 }
 
 /** 1 central + N benches in one process, each its own SQLite file, driven by one seeded RNG. */

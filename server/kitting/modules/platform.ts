@@ -20,8 +20,8 @@ import { providerRoutes } from './providers/providers.routes';
 import { advisorRoutes } from './providers/advisor.routes';
 import { siteRoutes } from './sites/sites.routes';
 
-/** Routes of the accounts domains (one folder each under server/kitting/modules/), mounted by modules/index.ts. */
-export const accountsRoutes: RouteDef[] = [
+/** Routes of the platform domains (accounts, admin, portal, team, sub-admins, public forms, sites; one folder each under server/kitting/modules/), mounted by modules/index.ts. */
+export const platformRoutes: RouteDef[] = [
   ...accountRoutes,
   ...authMethodRoutes,
   ...adminRoutes,
@@ -43,7 +43,7 @@ export const accountsRoutes: RouteDef[] = [
 ];
 
 /** Demo data files these domains load into every new workspace. */
-export const accountsSeeds: SeedSpec[] = [
+export const platformSeeds: SeedSpec[] = [
   {
     file: 'portals.json',
     coll: 'portals',

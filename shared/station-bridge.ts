@@ -1,6 +1,6 @@
 /**
  * The contract between the bench window (renderer/) and the desktop shell: `window.station`.
- * Imports nothing — the renderer, the preload and the main process all use it.
+ * Imports nothing — the renderer (renderer/src/lib/station.ts), the preload and the main process all use it.
  *
  * The per-launch secret is not part of it: the main process adds the x-station-secret header
  * to every request of the app's own origin, so plain fetch('/api/...') works in the window.

@@ -1,0 +1,16 @@
+import { declareSeries, padNumber } from '../../../core/store/series';
+
+/** The dock reservations of a workspace. */
+export const DOCK_RESERVATIONS = 'dockReservations';
+/** Dock reservations RV-0001, … */
+export const DOCK_NUMBERS = declareSeries({
+  name: 'dock',
+  period: 'none',
+  coll: DOCK_RESERVATIONS,
+  field: 'id',
+  keyed: true,
+  format: (n) => `RV-${padNumber(n, 4)}`,
+  pattern: /^RV-(?<n>\d{4,})$/,
+  reserve: 100,
+});
+export const DOCK_SERIES = DOCK_NUMBERS.name;

@@ -1,0 +1,29 @@
+/**
+ * The device ledger's vocabulary, used by the server (defaults, chip colours) and the renderer (choices):
+ * every status in the order the screens offer it, with the chip colour the ledger shows for it.
+ */
+export const DEVICE_STATUS_CHIPS = {
+  入荷待ち: 'c-gray',
+  作業中: 'c-cyan',
+  保管中: 'c-blue',
+  消去済: 'c-green',
+  出荷済: 'c-green',
+  修理中: 'c-orange',
+  返却済: 'c-gray',
+  故障: 'c-red',
+  紛失: 'c-red',
+  廃棄: 'c-red',
+} as const satisfies Record<string, string>;
+
+export const DEVICE_STATUSES = Object.keys(DEVICE_STATUS_CHIPS) as (keyof typeof DEVICE_STATUS_CHIPS)[];
+
+/** The status a device gets when none is given. */
+export const DEFAULT_DEVICE_STATUS = '入荷待ち';
+
+/** The platform label a device gets when none is given. */
+export const DEFAULT_MDM = 'Microsoft Intune';
+
+/** The chip colour of a status (gray for one outside the list). */
+export function deviceChip(status: string): string {
+  return (DEVICE_STATUS_CHIPS as Record<string, string>)[status] ?? 'c-gray';
+}
