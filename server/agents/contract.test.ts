@@ -4,8 +4,8 @@ import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startAgentsServer, type AgentsTestServer } from './testing';
 
-/** The service's contract (a copy of the API document kept beside the code). */
-const CONTRACT = readFileSync(join(dirname(fileURLToPath(import.meta.url)), 'api-contract.md'), 'utf8');
+/** The service's contract: docs/spec/agents-api.md. */
+const CONTRACT = readFileSync(join(dirname(fileURLToPath(import.meta.url)), '../../docs/spec/agents-api.md'), 'utf8');
 const METHODS = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'];
 
 interface ContractRoute {
