@@ -1,8 +1,7 @@
 import type { Request } from 'express';
-import type { Role } from './security/policy';
+import type { Level, Role, Scope } from './security/policy';
 import type { Config, Mode } from './config';
 import type { CollectionSchema } from './http/collection-schema';
-import type { RateLimiter } from './http/rate-limit';
 import type { Store } from './store/types';
 import type { SeedSpec } from './store/seed';
 
@@ -21,12 +20,11 @@ export interface AppContext extends AppExtensions {
   secret: Buffer;
   /** The bench's own workspace (bench mode). */
   benchWorkspace: string | null;
-  limits: { newWorkspace: RateLimiter };
   log: (line: string) => void;
   /** The seed data a new workspace starts with (the app's seed specs). */
   seeds: SeedSpec[];
   /** Declared record schemas by collection (sync pushes are checked against them). */
   collections?: ReadonlyMap<string, CollectionSchema>;
   /** Central: the enrolled bench a sync request's token names (refusing unknown or revoked tokens). */
-  authenticateBench?: (req: Request) => Promise<{ ws: string; bench: string; role: Role | null }>;
+  authenticateBench?: (req: Request) => Promise<{ ws: string; bench: string; role: Role | null; scopes?: Partial<Record<Scope, Level>> }>;
 }

@@ -10,7 +10,6 @@ import { benchGuard } from '../core/http/bench-guard';
 import { refuseNonJsonBodies } from '../core/http/json-body';
 import { launchGuard, type LaunchGuardOptions } from '../core/http/launch-guard';
 import { requestLog } from '../core/http/logging';
-import { RateLimiter } from '../core/http/rate-limit';
 import { mountRoutes } from '../core/http/registry';
 import { planLimitGuard } from './modules/admin/plans';
 import { seedSpecs } from './modules/seeds';
@@ -56,7 +55,6 @@ export async function createApp(opts: CreateAppOptions): Promise<{ app: Express;
     store: mode === 'central' ? guardCounts(opts.store, planLimitGuard(planCounted)) : opts.store,
     secret: opts.secret ?? randomBytes(32),
     benchWorkspace: mode === 'bench' ? await benchWorkspace(opts.store) : null,
-    limits: { newWorkspace: new RateLimiter(opts.config.workspacesPerIpHour, 3_600_000) },
     collections: new Map(collectionSchemas.map((s) => [s.coll, s])),
     log,
     seeds: seedSpecs,

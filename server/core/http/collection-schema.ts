@@ -32,6 +32,28 @@ export const derivedList = (max: number): Field<unknown[]> => new Field(z.array(
 /** A small JSON object derived by the server. */
 export const derivedObject = (): Field<Record<string, unknown>> => new Field(z.record(z.string(), z.unknown()));
 
+/**
+ * A field whose rule is a route's own reader (returns the value the route stores, throws for a value the
+ * route refuses), so routes that read their bodies with plain functions share them with the push check.
+ */
+export function ruleField<T>(read: (v: unknown) => T): Field<T> {
+  return new Field(
+    z.unknown().transform((v, ctx) => {
+      try {
+        return read(v);
+      } catch (err) {
+        ctx.addIssue({ code: 'custom', message: err instanceof Error ? err.message : 'invalid value' });
+        return z.NEVER;
+      }
+    }),
+  );
+}
+
+/** The field map of a set of route readers (one ruleField each). */
+export function ruleFields(rules: Record<string, (v: unknown) => unknown>): FieldMap {
+  return Object.fromEntries(Object.entries(rules).map(([name, read]) => [name, ruleField(read)]));
+}
+
 export interface FieldProblem {
   field: string;
   message: string;

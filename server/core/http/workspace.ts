@@ -7,6 +7,7 @@ import { registerWorkspace } from '../security/tenants';
 import type { Actor } from '../security/policy';
 import { clearedCookie, cookieSessionActor, cookieIdentity, isOwnedWorkspace, setCookie, tidCookie } from '../security/sessions';
 import { unauthorized } from '../errors';
+import { hitLimit } from '../security/limits';
 
 export { readCookie, TID_COOKIE, tidCookie } from '../security/sessions';
 
@@ -44,7 +45,7 @@ async function workspaceExists(app: AppContext, ws: string): Promise<boolean> {
 const ended = () => unauthorized('session_ended', { message: 'セッションが終了しました。もう一度ログインしてください' });
 
 async function newAnonymous(app: AppContext, req: Request, res: Response): Promise<Caller> {
-  app.limits.newWorkspace.hit(req.ip ?? 'unknown', 'too many new workspaces from this address');
+  await hitLimit(app, 'newWorkspace', req.ip);
   const ws = `w-${randomBytes(8).toString('hex')}`;
   await ensureWorkspace(app.store, ws, 'anonymous', app.seeds);
   await registerWorkspace(app, ws, 'anonymous');

@@ -2,35 +2,54 @@ import type { AppContext } from '../context';
 import { RateLimiter } from '../http/rate-limit';
 import { tooMany } from '../errors';
 
-/** Per-IP request limits of the sign-in, signup, public form and public status routes. */
+/**
+ * Per-IP request limits of the sign-in, signup, one-time code, public form and public status routes, and
+ * of anonymous workspace creation. On central they are fixed windows kept in the database (store
+ * counters), so every central process over one database counts the same hits; a bench (one process over
+ * its own file) counts in memory.
+ */
 const LIMITS = {
   signIn: [30, 15 * 60_000],
   signup: [5, 3_600_000],
   publicForm: [30, 10 * 60_000],
   publicStatus: [60, 60_000],
   otp: [10, 15 * 60_000],
+  newWorkspace: [60, 3_600_000],
 } as const;
 export type LimitName = keyof typeof LIMITS;
 
-const byApp = new WeakMap<AppContext, Map<string, RateLimiter>>();
+const ERRORS: Partial<Record<LimitName, string>> = { newWorkspace: 'too many new workspaces from this address' };
+const configured = new WeakMap<AppContext, Map<LimitName, { max: number; windowMs: number }>>();
+const inMemory = new WeakMap<AppContext, Map<LimitName, RateLimiter>>();
 
-export function limiter(app: AppContext, name: LimitName): RateLimiter {
-  let m = byApp.get(app);
-  if (!m) byApp.set(app, (m = new Map()));
-  let l = m.get(name);
-  if (!l) m.set(name, (l = new RateLimiter(LIMITS[name][0], LIMITS[name][1])));
-  return l;
+function limitOf(app: AppContext, name: LimitName): { max: number; windowMs: number } {
+  const set = configured.get(app)?.get(name);
+  if (set) return set;
+  // The anonymous workspace cap is deployment configuration (KITTING_WORKSPACES_PER_IP_HOUR).
+  if (name === 'newWorkspace') return { max: app.config.workspacesPerIpHour, windowMs: LIMITS.newWorkspace[1] };
+  return { max: LIMITS[name][0], windowMs: LIMITS[name][1] };
 }
 
 /** Replace a limit for this app (operators' tuning, and tests that need a low or high cap). */
 export function configureLimit(app: AppContext, name: LimitName, max: number, windowMs: number = LIMITS[name][1]): void {
-  let m = byApp.get(app);
-  if (!m) byApp.set(app, (m = new Map()));
-  m.set(name, new RateLimiter(max, windowMs));
+  let m = configured.get(app);
+  if (!m) configured.set(app, (m = new Map()));
+  m.set(name, { max, windowMs });
+  inMemory.get(app)?.delete(name);
 }
 
-export function hitLimit(app: AppContext, name: LimitName, ip: string | undefined): void {
-  limiter(app, name).hit(ip ?? 'unknown', 'too many requests');
+/** Count one request of a client against a limit: 429 with Retry-After once the window's quota is spent. */
+export async function hitLimit(app: AppContext, name: LimitName, ip: string | undefined): Promise<void> {
+  const { max, windowMs } = limitOf(app, name);
+  const client = ip ?? 'unknown';
+  const error = ERRORS[name] ?? 'too many requests';
+  // The key names the quota too: processes configured alike share counts, a changed limit starts afresh.
+  if (app.mode === 'central') return hitStoredLimit(app, `ip:${name}:${max}/${windowMs}:${client}`, max, windowMs, error);
+  let m = inMemory.get(app);
+  if (!m) inMemory.set(app, (m = new Map()));
+  let l = m.get(name);
+  if (!l) m.set(name, (l = new RateLimiter(max, windowMs)));
+  l.hit(client, error);
 }
 
 /**
@@ -69,11 +88,14 @@ export async function recordFailure(app: AppContext, key: string, max = 8): Prom
     const until = n >= max ? t + Math.min(MAX_LOCK_MS, BASE_LOCK_MS * 2 ** (n - max)) : 0;
     return { n, since: fresh ? t : cur.since, last: t, until };
   });
-  // Keys nobody has tried for a day are forgotten anyway: drop their rows now and then.
-  if (t - (lastPrune.get(app) ?? 0) >= PRUNE_EVERY_MS) {
-    lastPrune.set(app, t);
-    await app.store.pruneCounters(t - FORGET_MS);
-  }
+  await pruneNowAndThen(app, t);
+}
+
+/** Keys nobody has tried for a day are forgotten anyway (every window is shorter): drop their rows now and then. */
+async function pruneNowAndThen(app: AppContext, t: number): Promise<void> {
+  if (t - (lastPrune.get(app) ?? 0) < PRUNE_EVERY_MS) return;
+  lastPrune.set(app, t);
+  await app.store.pruneCounters(t - FORGET_MS);
 }
 
 export async function clearFailures(app: AppContext, key: string): Promise<void> {
@@ -94,4 +116,5 @@ export async function hitStoredLimit(app: AppContext, key: string, max: number, 
     return refused ? c : { ...c, n: c.n + 1, last: t };
   });
   if (refused && cur) throw tooMany((cur.since + windowMs - t) / 1000, error);
+  await pruneNowAndThen(app, t);
 }

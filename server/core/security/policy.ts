@@ -57,7 +57,7 @@ export type Actor =
   | { kind: 'member'; ws: string; role: Role; scopes: Partial<Record<Scope, Level>>; accountId: string | null; email: string | null; memberId: string | null; assist: boolean }
   | { kind: 'admin' }
   | { kind: 'subadmin'; id: string; canDelete: boolean }
-  | { kind: 'bench'; ws: string; bench: string; role: Role | null };
+  | { kind: 'bench'; ws: string; bench: string; role: Role | null; scopes?: Partial<Record<Scope, Level>> };
 
 const RANK: Record<Level, number> = { none: 0, view: 1, edit: 2 };
 
@@ -73,7 +73,7 @@ export function levelOf(role: Role, scopes: Partial<Record<Scope, Level>>, scope
 export function workspaceRole(a: Actor): { role: Role; scopes: Partial<Record<Scope, Level>> } | null {
   if (a.kind === 'anonymous' || a.kind === 'local') return { role: 'owner', scopes: {} };
   if (a.kind === 'member') return { role: a.role, scopes: a.scopes };
-  if (a.kind === 'bench' && a.role) return { role: a.role, scopes: {} };
+  if (a.kind === 'bench' && a.role) return { role: a.role, scopes: a.scopes ?? {} };
   return null;
 }
 

@@ -5,6 +5,7 @@
  */
 import type pg from 'pg';
 import { compactLog, hlcBefore, horizonOf, type CompactionPolicy, type CompactionReport, type LogSize } from './compaction';
+import { toJsonb } from './pg-txn';
 import type { Doc } from './types';
 
 const lockKey = (client: pg.PoolClient, ws: string) => `hashtextextended(${client.escapeLiteral(`kitting:compact:${ws}`)}, 0)`;
@@ -61,9 +62,9 @@ export async function pgCompactLog(pool: pg.Pool, ws: string, policy: Compaction
             try {
               if (rewrite.length > 0) {
                 await c.query(
-                  `UPDATE changes SET fields = x.fields FROM json_to_recordset($2::json) AS x(seq bigint, fields json)
+                  `UPDATE changes SET fields = x.fields FROM jsonb_to_recordset($2::jsonb) AS x(seq bigint, fields jsonb)
                     WHERE changes.ws = $1 AND changes.seq = x.seq`,
-                  [ws, JSON.stringify(rewrite)],
+                  [ws, toJsonb(rewrite)],
                 );
               }
               if (drop.length > 0) await c.query('DELETE FROM changes WHERE ws = $1 AND seq = ANY($2::bigint[])', [ws, drop]);

@@ -9,6 +9,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { loadMigrations } from './migrate';
 import { PgStore } from './pg-store';
+import { jsonbText } from './pg-txn';
 import { SECRET_META_KEY } from './open';
 
 const PAGE = 2000;
@@ -32,13 +33,13 @@ const TABLES: TableCopy[] = [
     table: 'records',
     select: 'SELECT rowid AS k, ws, coll, id, data, stamps, deleted, hlc FROM records WHERE rowid > ? ORDER BY rowid LIMIT ?',
     columns: ['ws', 'coll', 'id', 'data', 'stamps', 'deleted', 'hlc'],
-    types: ['text', 'text', 'text', 'json', 'jsonb', 'bool', 'text'],
+    types: ['text', 'text', 'text', 'jsonb', 'jsonb', 'bool', 'text'],
   },
   {
     table: 'changes',
     select: 'SELECT seq AS k, ws, seq, coll, id, hlc, fields, origin FROM changes WHERE seq > ? ORDER BY seq LIMIT ?',
     columns: ['ws', 'seq', 'coll', 'id', 'hlc', 'fields', 'origin'],
-    types: ['text', 'int8', 'text', 'text', 'text', 'json', 'text'],
+    types: ['text', 'int8', 'text', 'text', 'text', 'jsonb', 'text'],
   },
   { table: 'series', select: 'SELECT rowid AS k, ws, name, next FROM series WHERE rowid > ? ORDER BY rowid LIMIT ?', columns: ['ws', 'name', 'next'], types: ['text', 'text', 'int8'] },
   { table: 'local_caps', select: 'SELECT rowid AS k, coll, keep FROM local_caps WHERE rowid > ? ORDER BY rowid LIMIT ?', columns: ['coll', 'keep'], types: ['text', 'int4'], conflict: 'ON CONFLICT (coll) DO NOTHING' },
@@ -110,7 +111,9 @@ export async function importSqlite(from: string, to: string, out: (s: string) =>
           for (;;) {
             const rows = stmt.all(after, PAGE) as Record<string, unknown>[];
             if (rows.length === 0) break;
-            const params = t.columns.map((c) => rows.map((r) => (BOOL_COLUMNS.has(c) ? r[c] === 1 : (r[c] ?? null))));
+            const params = t.columns.map((c, i) =>
+              rows.map((r) => (BOOL_COLUMNS.has(c) ? r[c] === 1 : t.types[i] === 'jsonb' && typeof r[c] === 'string' ? jsonbText(r[c]) : (r[c] ?? null))),
+            );
             const args = t.types.map((ty, i) => `$${i + 1}::${ty}[]`).join(', ');
             await client.query(`INSERT INTO ${t.table} (${t.columns.join(', ')}) SELECT * FROM unnest(${args}) ${t.conflict ?? ''}`, params);
             after = rows[rows.length - 1]?.k as number;

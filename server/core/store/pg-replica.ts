@@ -7,7 +7,7 @@ import { pgCompactedThrough, pgCompactLog, pgLogSize } from './pg-compaction';
 import { loadMigrations } from './migrate';
 import { changesOfRecord, mergeChange, mergeRecord, type RowState } from './merge';
 import { BATCH_MEMORY_MS, capBytes, toBench, toChange, type BenchDbRow, type ChangeRow } from './pg-replica-rows';
-import { inWorkspace, keyOf, type ChangeInsert, type DbRecord, type WsWriter } from './pg-txn';
+import { inWorkspace, keyOf, SEQ_UPSERT, type ChangeInsert, type DbRecord, type HeadQuery, type WsWriter } from './pg-txn';
 import type {
   ApplyOptions,
   BenchRow,
@@ -139,8 +139,7 @@ export class PgReplica implements ReplicaStore {
       touched.set(key, { coll: c.coll, id: c.id, row: merged.row });
       if (origin !== null) logged.push({ coll: c.coll, id: c.id, hlc: c.hlc, fields: merged.won, origin });
     }
-    await w.upsert([...touched.values()]);
-    await w.log(logged);
+    await w.write([...touched.values()], logged);
     await this.trimTouched(w.client, w.ws, new Set(changes.map((c) => c.coll)));
     if (max) this.clock.observe(max);
     return applied;
@@ -250,28 +249,44 @@ export class PgReplica implements ReplicaStore {
   // ---- central ----
 
   pushBatch(ws: string, bench: string, batch: string, changes: WireChange[], opts?: ApplyOptions): Promise<PushOutcome> {
-    return inWorkspace(this.pool, ws, async (w) => {
-      const c = w.client;
-      const seen = await c.query<{ answer: PushOutcome }>('SELECT answer FROM sync_batches WHERE ws = $1 AND bench = $2 AND batch = $3', [ws, bench, batch]);
-      if (seen.rows[0]) return { ...seen.rows[0].answer, duplicate: true };
-      const row = await c.query<{ acked: number }>('SELECT acked FROM sync_benches WHERE ws = $1 AND bench = $2 FOR UPDATE', [ws, bench]);
-      let acked = row.rows[0]?.acked ?? 0;
-      const fresh: WireChange[] = [];
-      for (const ch of [...changes].sort((a, b) => a.seq - b.seq)) {
-        if (ch.seq <= acked) continue;
-        fresh.push(ch);
-        acked = ch.seq;
-      }
-      const applied = await this.mergeAll(w, fresh, bench);
-      const outcome: PushOutcome = { acked, applied, duplicate: false };
-      const now = Date.now();
-      await c.query('UPDATE sync_benches SET acked = $1, last_seen = $2 WHERE ws = $3 AND bench = $4', [acked, now, ws, bench]);
-      await c.query('INSERT INTO sync_batches (ws, bench, batch, answer, created) VALUES ($1, $2, $3, $4, $5)', [ws, bench, batch, JSON.stringify(outcome), now]);
-      // Old answers are not needed: a batch replayed later is still harmless (its seqs are acked).
-      await c.query('DELETE FROM sync_batches WHERE ws = $1 AND bench = $2 AND created < $3', [ws, bench, now - BATCH_MEMORY_MS]);
-      await this.finish(c, opts);
-      return outcome;
-    });
+    // First round trip (with BEGIN and the workspace's lock): an earlier answer of this batch, the bench's
+    // acked seq and the workspace's last server_seq. Pushes of a workspace hold its lock, so acked is stable.
+    const head: HeadQuery = (lit) =>
+      `SELECT (SELECT answer FROM sync_batches WHERE ws = ${lit(ws)} AND bench = ${lit(bench)} AND batch = ${lit(batch)}) AS answer,
+              (SELECT acked FROM sync_benches WHERE ws = ${lit(ws)} AND bench = ${lit(bench)}) AS acked,
+              (SELECT seq FROM change_seq WHERE ws = ${lit(ws)}) AS seq`;
+    return inWorkspace(
+      this.pool,
+      ws,
+      async (w) => {
+        const c = w.client;
+        const known = w.head as { answer: PushOutcome | null; acked: number | null; seq: number | null } | undefined;
+        if (known?.answer) return { ...known.answer, duplicate: true };
+        let acked = known?.acked ?? 0;
+        const fresh: WireChange[] = [];
+        for (const ch of [...changes].sort((a, b) => a.seq - b.seq)) {
+          if (ch.seq <= acked) continue;
+          fresh.push(ch);
+          acked = ch.seq;
+        }
+        const applied = await this.mergeAll(w, fresh, bench);
+        const outcome: PushOutcome = { acked, applied, duplicate: false };
+        const now = Date.now();
+        // One statement: the bench's ack, this batch's answer, old answers dropped (a batch replayed later is
+        // still harmless: its seqs are acked) and the workspace's last server_seq.
+        const seq = w.takeSeq();
+        await c.query(
+          `WITH b AS (UPDATE sync_benches SET acked = $3, last_seen = $4 WHERE ws = $1 AND bench = $5),
+                a AS (INSERT INTO sync_batches (ws, bench, batch, answer, created) VALUES ($1, $5, $6, $7, $4)),
+                d AS (DELETE FROM sync_batches WHERE ws = $1 AND bench = $5 AND created < $8)
+           ${seq === null ? 'SELECT $2::bigint' : SEQ_UPSERT.replace('($1, $2)', '($1, $2::bigint)')}`,
+          [ws, seq, acked, now, bench, batch, JSON.stringify(outcome), now - BATCH_MEMORY_MS],
+        );
+        await this.finish(c, opts);
+        return outcome;
+      },
+      head,
+    );
   }
 
   private async seriesLevel(c: pg.PoolClient, ws: string, series: string): Promise<number | undefined> {

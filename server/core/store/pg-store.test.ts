@@ -5,9 +5,10 @@
 import { afterAll, afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { dropSchema, freshSchema, schemaUrl } from '../testing/stores';
 import { readConfig } from '../config';
-import { NewerSchemaError } from './pg-migrate';
+import { loadPgMigrations, migratePg, NewerSchemaError } from './pg-migrate';
 import { CentralOnlyStoreError } from './pg-replica';
-import { PgStore } from './pg-store';
+import { parseDatabaseUrl, PgStore } from './pg-store';
+import { createPool } from './pg-txn';
 
 const schemas: string[] = [];
 let a: PgStore;
@@ -111,5 +112,58 @@ describe('schema versions', () => {
 
   it('reports the database in health', async () => {
     expect(await a.health()).toEqual({ kind: 'postgres', reachable: true, schema: expect.any(Number) });
+  });
+});
+
+describe('documents stored as jsonb', () => {
+  it('keeps documents and logged fields as jsonb, usable by lookups, whatever the field order', async () => {
+    await a.transact('w1', (tx) => tx.put('devices', 'd1', { z: 1, imei: '350000000000001', a: { y: [1, 'x'], b: null } }));
+    const types = await a.pool.query<{ table_name: string; column_name: string; data_type: string }>(
+      "SELECT table_name, column_name, data_type FROM information_schema.columns WHERE table_schema = $1 AND column_name IN ('data', 'fields') ORDER BY table_name",
+      [schema],
+    );
+    expect(types.rows.map((r) => `${r.table_name}.${r.column_name}:${r.data_type}`)).toEqual(['changes.fields:jsonb', 'records.data:jsonb']);
+    expect(await b.get('w1', 'devices', 'd1')).toEqual({ z: 1, imei: '350000000000001', a: { y: [1, 'x'], b: null } });
+    const pulled = await b.replica.changesSince('w1', 0, 10, 'none');
+    expect(pulled.map((c) => c.fields)).toEqual([{ z: 1, imei: '350000000000001', a: { y: [1, 'x'], b: null } }]);
+  });
+
+  it('writes the character U+0000, which jsonb cannot hold, as U+FFFD and keeps an escaped backslash as written', async () => {
+    await a.transact('w1', (tx) => tx.put('notes', 'n1', { text: 'a\u0000b', path: 'C:\\u0000', 'k\u0000': 'v' }));
+    expect(await b.get('w1', 'notes', 'n1')).toEqual({ text: 'a\uFFFDb', path: 'C:\\u0000', 'k\uFFFD': 'v' });
+    await a.replica.saveBench('w1', 'bench1', 'tok-1', '1番台');
+    const hlc = `${String(Date.now()).padStart(13, '0')}:0000:bench1`;
+    const pushed = await b.replica.pushBatch('w1', 'bench1', 'batch-1', [{ seq: 1, coll: 'notes', id: 'n2', hlc, fields: { text: '\u0000' } }]);
+    expect(pushed.applied).toBe(1);
+    expect(await a.get('w1', 'notes', 'n2')).toEqual({ text: '\uFFFD' });
+  });
+});
+
+describe('migration 008 (json to jsonb)', () => {
+  it('converts stored documents and changes, NUL characters included', async () => {
+    const old = freshSchema();
+    schemas.push(old);
+    const boot = createPool(parseDatabaseUrl(schemaUrl(schema)).url, null, 1);
+    await boot.query(`CREATE SCHEMA ${old}`);
+    await boot.end();
+    const pool = createPool(parseDatabaseUrl(schemaUrl(schema)).url, old, 1);
+    try {
+      const client = await pool.connect();
+      try {
+        await migratePg(client, loadPgMigrations().filter((m) => m.version < 8));
+        const doc = '{"b": "x\\u0000y", "a": "\\\\u0000", "c": "\\u0000\\u0000"}';
+        await client.query("INSERT INTO records (ws, coll, id, data, stamps, hlc) VALUES ('w1', 'notes', 'n1', $1, '{}', 'h')", [doc]);
+        await client.query("INSERT INTO changes (ws, seq, coll, id, hlc, fields) VALUES ('w1', 1, 'notes', 'n1', 'h', $1)", [doc]);
+        await migratePg(client);
+        const want = { b: 'x\uFFFDy', a: '\\u0000', c: '\uFFFD\uFFFD' };
+        expect((await client.query('SELECT data FROM records')).rows[0].data).toEqual(want);
+        expect((await client.query('SELECT fields FROM changes')).rows[0].fields).toEqual(want);
+        expect((await client.query("SELECT pg_typeof(data)::text AS t FROM records")).rows[0].t).toBe('jsonb');
+      } finally {
+        client.release();
+      }
+    } finally {
+      await pool.end();
+    }
   });
 });

@@ -31,6 +31,20 @@ export interface ChangeInsert {
 
 export const keyOf = (coll: string, id: string) => `${coll}\u0001${id}`;
 
+/** `\u0000` escapes that stand for a NUL character (after an even run of backslashes). */
+const NUL_ESCAPE = /(?<!\\)((?:\\\\)*)\\u0000/g;
+
+/**
+ * JSON text for a jsonb column. jsonb refuses the character U+0000 in strings (PostgreSQL text holds no
+ * NUL): it is written as U+FFFD, the replacement character (migration 008 converts stored ones alike).
+ */
+export function jsonbText(json: string): string {
+  if (!json.includes('\\u0000')) return json;
+  return json.replace(NUL_ESCAPE, '$1\\ufffd');
+}
+
+export const toJsonb = (value: unknown): string => jsonbText(JSON.stringify(value));
+
 function chunks<T>(rows: T[], size: (r: T) => number): T[][] {
   const out: T[][] = [];
   let cur: T[] = [];
@@ -49,6 +63,8 @@ function chunks<T>(rows: T[], size: (r: T) => number): T[][] {
   return out;
 }
 
+export const SEQ_UPSERT = 'INSERT INTO change_seq (ws, seq) VALUES ($1, $2) ON CONFLICT (ws) DO UPDATE SET seq = excluded.seq';
+
 /** One write transaction of one workspace: allocates server_seq and writes records and changes in bulk. */
 export class WsWriter {
   private seq: number | null = null;
@@ -58,6 +74,14 @@ export class WsWriter {
     readonly client: pg.PoolClient,
     readonly ws: string,
   ) {}
+
+  /** The rows the transaction's first round trip read (see inWorkspace's `head`). */
+  head: Record<string, unknown> | undefined;
+
+  /** The workspace's last server_seq, read by the caller already (spares reserve its query). */
+  knowSeq(seq: number): void {
+    this.seq ??= seq;
+  }
 
   /** Reserve `n` consecutive server_seq numbers; returns the first. */
   async reserve(n: number): Promise<number> {
@@ -73,8 +97,18 @@ export class WsWriter {
 
   async flush(): Promise<void> {
     if (!this.dirty) return;
-    await this.client.query('INSERT INTO change_seq (ws, seq) VALUES ($1, $2) ON CONFLICT (ws) DO UPDATE SET seq = excluded.seq', [this.ws, this.seq]);
+    await this.client.query(SEQ_UPSERT, [this.ws, this.seq]);
     this.dirty = false;
+  }
+
+  /**
+   * The last server_seq to record, to write within the caller's own statement (`SEQ_UPSERT` with the
+   * workspace as $1 and this as $2), or null when nothing was reserved; the transaction's end then skips it.
+   */
+  takeSeq(): number | null {
+    if (!this.dirty) return null;
+    this.dirty = false;
+    return this.seq;
   }
 
   async row(coll: string, id: string): Promise<DbRecord | null> {
@@ -104,28 +138,61 @@ export class WsWriter {
 
   /** Insert or replace whole rows (one per key). */
   async upsert(rows: { coll: string; id: string; row: RowState }[]): Promise<void> {
-    const json = rows.map((r) => JSON.stringify({ coll: r.coll, id: r.id, data: r.row.data, stamps: r.row.stamps, deleted: r.row.deleted, hlc: r.row.hlc }));
+    const json = rows.map((r) => toJsonb({ coll: r.coll, id: r.id, data: r.row.data, stamps: r.row.stamps, deleted: r.row.deleted, hlc: r.row.hlc }));
     for (const part of chunks(json, (s) => s.length)) {
       await this.client.query(
         `INSERT INTO records (ws, coll, id, data, stamps, deleted, hlc)
          SELECT $1, x.coll, x.id, x.data, x.stamps, x.deleted, x.hlc
-           FROM json_to_recordset($2::json) AS x(coll text, id text, data json, stamps jsonb, deleted boolean, hlc text)
+           FROM jsonb_to_recordset($2::jsonb) AS x(coll text, id text, data jsonb, stamps jsonb, deleted boolean, hlc text)
          ON CONFLICT (ws, coll, id) DO UPDATE SET data = excluded.data, stamps = excluded.stamps, deleted = excluded.deleted, hlc = excluded.hlc`,
         [this.ws, `[${part.join(',')}]`],
       );
     }
   }
 
+  /**
+   * Upsert `rows` and append `changes` (fresh server_seq numbers, in order): one statement when both fit in
+   * one chunk (a push batch), else upsert and log in turn.
+   */
+  async write(rows: { coll: string; id: string; row: RowState }[], changes: ChangeInsert[]): Promise<void> {
+    const recs = rows.map((r) => toJsonb({ coll: r.coll, id: r.id, data: r.row.data, stamps: r.row.stamps, deleted: r.row.deleted, hlc: r.row.hlc }));
+    const recBytes = recs.reduce((n, x) => n + x.length, 0);
+    if (rows.length === 0 || changes.length === 0 || recBytes > CHUNK_BYTES) {
+      await this.upsert(rows);
+      await this.log(changes);
+      return;
+    }
+    let seq = await this.reserve(changes.length);
+    const logged = changes.map((c) => toJsonb({ seq: seq++, coll: c.coll, id: c.id, hlc: c.hlc, fields: c.fields, origin: c.origin }));
+    if (logged.reduce((n, x) => n + x.length, 0) > CHUNK_BYTES) {
+      this.seq = (this.seq as number) - changes.length;
+      await this.upsert(rows);
+      await this.log(changes);
+      return;
+    }
+    await this.client.query(
+      `WITH r AS (
+         INSERT INTO records (ws, coll, id, data, stamps, deleted, hlc)
+         SELECT $1, x.coll, x.id, x.data, x.stamps, x.deleted, x.hlc
+           FROM jsonb_to_recordset($2::jsonb) AS x(coll text, id text, data jsonb, stamps jsonb, deleted boolean, hlc text)
+         ON CONFLICT (ws, coll, id) DO UPDATE SET data = excluded.data, stamps = excluded.stamps, deleted = excluded.deleted, hlc = excluded.hlc)
+       INSERT INTO changes (ws, seq, coll, id, hlc, fields, origin)
+       SELECT $1, x.seq, x.coll, x.id, x.hlc, x.fields, x.origin
+         FROM jsonb_to_recordset($3::jsonb) AS x(seq bigint, coll text, id text, hlc text, fields jsonb, origin text)`,
+      [this.ws, `[${recs.join(',')}]`, `[${logged.join(',')}]`],
+    );
+  }
+
   /** Append changes with fresh server_seq numbers, in order. */
   async log(changes: ChangeInsert[]): Promise<void> {
     if (changes.length === 0) return;
     let seq = await this.reserve(changes.length);
-    const json = changes.map((c) => JSON.stringify({ seq: seq++, coll: c.coll, id: c.id, hlc: c.hlc, fields: c.fields, origin: c.origin }));
+    const json = changes.map((c) => toJsonb({ seq: seq++, coll: c.coll, id: c.id, hlc: c.hlc, fields: c.fields, origin: c.origin }));
     for (const part of chunks(json, (s) => s.length)) {
       await this.client.query(
         `INSERT INTO changes (ws, seq, coll, id, hlc, fields, origin)
          SELECT $1, x.seq, x.coll, x.id, x.hlc, x.fields, x.origin
-           FROM json_to_recordset($2::json) AS x(seq bigint, coll text, id text, hlc text, fields json, origin text)`,
+           FROM jsonb_to_recordset($2::jsonb) AS x(seq bigint, coll text, id text, hlc text, fields jsonb, origin text)`,
         [this.ws, `[${part.join(',')}]`],
       );
     }
@@ -139,19 +206,34 @@ export class WsWriter {
          INSERT INTO records (ws, coll, id, data, stamps, deleted, hlc) VALUES ($1, $2, $3, $4, $5, $6, $7)
          ON CONFLICT (ws, coll, id) DO UPDATE SET data = excluded.data, stamps = excluded.stamps, deleted = excluded.deleted, hlc = excluded.hlc)
        INSERT INTO changes (ws, seq, coll, id, hlc, fields, origin) VALUES ($1, $8, $2, $3, $7, $9, '')`,
-      [this.ws, coll, id, JSON.stringify(row.data), JSON.stringify(row.stamps), row.deleted, row.hlc, seq, JSON.stringify(fields)],
+      [this.ws, coll, id, toJsonb(row.data), toJsonb(row.stamps), row.deleted, row.hlc, seq, toJsonb(fields)],
     );
   }
 }
 
-async function run<T>(pool: pg.Pool, ws: string | null, fn: (client: pg.PoolClient, w: WsWriter | null) => Promise<T>): Promise<T> {
+/**
+ * SQL sent with BEGIN and the lock in the first round trip, built with the client's literal escaping; its one
+ * row must carry the workspace's last server_seq as `seq` (null when none).
+ */
+export type HeadQuery = (lit: (v: string) => string) => string;
+
+async function run<T>(
+  pool: pg.Pool,
+  ws: string | null,
+  fn: (client: pg.PoolClient, w: WsWriter | null) => Promise<T>,
+  head?: HeadQuery,
+): Promise<T> {
   const client = await pool.connect();
   let broken: Error | undefined;
   try {
     let w: WsWriter | null = null;
     if (ws !== null) {
-      await client.query(beginLocked(client, ws));
       w = new WsWriter(client, ws);
+      // The workspace's last server_seq comes with the lock (the head query reads it as `seq` too).
+      const first = head ?? ((lit) => `SELECT seq FROM change_seq WHERE ws = ${lit(ws)}`);
+      const results = (await client.query(`${beginLocked(client, ws)}; ${first((v) => client.escapeLiteral(v))}`)) as unknown as pg.QueryResult[];
+      w.head = results[results.length - 1]?.rows[0] as Record<string, unknown> | undefined;
+      w.knowSeq((w.head?.seq as number | null | undefined) ?? 0);
     } else {
       await client.query('BEGIN');
     }
@@ -179,11 +261,11 @@ const queues = new WeakMap<pg.Pool, Map<string, Promise<void>>>();
  * lock) and, first, within this process (a queue), so that waiting writers never hold pooled connections the
  * lock holder may need for its own reads.
  */
-export function inWorkspace<T>(pool: pg.Pool, ws: string, fn: (w: WsWriter) => Promise<T>): Promise<T> {
+export function inWorkspace<T>(pool: pg.Pool, ws: string, fn: (w: WsWriter) => Promise<T>, head?: HeadQuery): Promise<T> {
   let m = queues.get(pool);
   if (!m) queues.set(pool, (m = new Map()));
   const tail = m.get(ws) ?? Promise.resolve();
-  const result = tail.then(() => run(pool, ws, (_c, w) => fn(w as WsWriter)));
+  const result = tail.then(() => run(pool, ws, (_c, w) => fn(w as WsWriter), head));
   const done = result.then(
     () => undefined,
     () => undefined,

@@ -16,6 +16,12 @@ import { shipmentRoutes, shipmentSchema } from './shipments/shipments.routes';
 import { ticketMessageSchema, ticketRoutes, ticketSchema } from './tickets/tickets.routes';
 import { syncRoutes } from '../sync/routes';
 import { teamPlanCounted, teamSchema } from './team/team.service';
+import { invoiceSchema } from './invoices/invoices.routes';
+import { portalSchema } from './portal/portal.routes';
+import { settingsSchema } from './settings/settings.routes';
+import { dockReservationSchema } from './dock/dock.routes';
+import { capacityLoadSchema } from './capacity/capacity.routes';
+import { quoteDraftSchema, quoteSchema } from './quotes/quotes.routes';
 
 /** Every route of the API, mounted explicitly in this order (no folder scanning). */
 export const allRoutes: RouteDef[] = [
@@ -42,4 +48,6 @@ export const planCounted: readonly CountedCollection[] = [devicesPlanCounted, cu
  */
 export const collectionSchemas: readonly CollectionSchema[] = [
   deviceSchema, jobSchema, shipmentSchema, inquirySchema, ticketSchema, ticketMessageSchema, customerSchema, staffSchema, teamSchema,
+  invoiceSchema, portalSchema, settingsSchema, quoteSchema, quoteDraftSchema,
+  dockReservationSchema, capacityLoadSchema,
 ];

@@ -111,7 +111,7 @@ export const centralSyncRoutes: RouteDef[] = [
         const central = centralOf(app);
         const bench = await central.authenticate(tokenOf(req), schemaOf(req));
         const actor = actorOf(req);
-        await checkPush(app, { ws: bench.ws, role: actor.kind === 'bench' ? actor.role : null }, body);
+        await checkPush(app, { ws: bench.ws, role: actor.kind === 'bench' ? actor.role : null, scopes: actor.kind === 'bench' ? (actor.scopes ?? {}) : {} }, body);
         const out = await central.push(bench, body);
         await indexPushedPortals(app, bench.ws, body);
         return out;

@@ -2,12 +2,14 @@ import type { Request } from 'express';
 import type { AppContext } from '../../core/context';
 import { forbidden, gone } from '../../core/errors';
 import { P, PLATFORM_WS } from '../../core/security/platform';
-import type { Actor, Role } from '../../core/security/policy';
+import type { Actor, Level, Role, Scope } from '../../core/security/policy';
 import { isOwnedWorkspace, memberOf } from '../../core/security/sessions';
 import type { Doc } from '../../core/store/types';
 import { hashSecret, normaliseCode } from './central';
 import { SCHEMA_HEADER, TOKEN_HEADER } from './protocol';
 import { centralOf, mapSyncErrors } from './endpoints';
+
+type Scopes = Partial<Record<Scope, Level>>;
 
 /**
  * A bench acts with the role of the person who made its enrolment code: recorded with the code,
@@ -33,19 +35,21 @@ export async function moveEnroller(app: AppContext, code: string, ws: string, be
   });
 }
 
-/** The enroller's current role in the workspace (anonymous workspaces: owner), null when gone. */
-export async function enrollerRole(app: AppContext, ws: string, bench: string): Promise<Role | null> {
+/** The enroller's current role and scopes in the workspace (anonymous workspaces: owner), null when gone. */
+export async function enrollerAccess(app: AppContext, ws: string, bench: string): Promise<{ role: Role; scopes: Scopes } | null> {
   const rec = await app.store.get<Doc>(PLATFORM_WS, P.benchEnrollers, benchKey(ws, bench));
   const by = typeof rec?.by === 'string' ? rec.by : null;
-  if (!by) return (await isOwnedWorkspace(app, ws)) ? 'member' : 'owner';
+  if (!by) return { role: (await isOwnedWorkspace(app, ws)) ? 'member' : 'owner', scopes: {} };
   const acct = await app.store.get<Doc>(PLATFORM_WS, P.accounts, by);
   if (!acct || acct.tenantId !== ws) return null;
   const m = await memberOf(app, ws, acct);
-  return m ? ((m.role as Role) ?? 'member') : null;
+  if (!m) return null;
+  const scopes = m.scopes && typeof m.scopes === 'object' && !Array.isArray(m.scopes) ? (m.scopes as Scopes) : {};
+  return { role: (m.role as Role) ?? 'member', scopes };
 }
 
 /** The layer's check for `bench` routes: a valid, unrevoked token whose enroller still belongs. */
-export async function authenticateBench(app: AppContext, req: Request): Promise<{ ws: string; bench: string; role: Role | null }> {
+export async function authenticateBench(app: AppContext, req: Request): Promise<{ ws: string; bench: string; role: Role | null; scopes: Scopes }> {
   const token = req.headers[TOKEN_HEADER];
   const schema = Number(req.headers[SCHEMA_HEADER]);
   let row: { ws: string; bench: string } | null = null;
@@ -55,7 +59,7 @@ export async function authenticateBench(app: AppContext, req: Request): Promise<
   });
   const found = row as { ws: string; bench: string } | null;
   if (!found) throw forbidden('bench_token_invalid');
-  const role = await enrollerRole(app, found.ws, found.bench);
-  if (!role) throw forbidden('enroller_not_member', { message: 'この作業台を登録した担当者はワークスペースのメンバーではありません' });
-  return { ws: found.ws, bench: found.bench, role };
+  const access = await enrollerAccess(app, found.ws, found.bench);
+  if (!access) throw forbidden('enroller_not_member', { message: 'この作業台を登録した担当者はワークスペースのメンバーではありません' });
+  return { ws: found.ws, bench: found.bench, ...access };
 }

@@ -1,7 +1,7 @@
 import type { AppContext } from '../../core/context';
 import { conflict, forbidden, unprocessable } from '../../core/errors';
 import { P, PLATFORM_WS } from '../../core/security/platform';
-import { allows, levelOf, type Actor, type Role, type Scope } from '../../core/security/policy';
+import { allows, levelOf, type Actor, type Level, type Role, type Scope } from '../../core/security/policy';
 import type { Doc } from '../../core/store/types';
 import { limitsOf } from '../modules/admin/plans';
 import { fieldProblem } from '../../core/http/collection-schema';
@@ -29,6 +29,8 @@ const SCOPE_OF: Record<string, Scope> = {
 };
 /** Collections only an owner or admin may write from a bench (membership and team plan). */
 const MANAGER_ONLY = new Set(['team']);
+/** Every collection a bench pushes (the scope table and the manager-only ones). */
+export const PUSHED_COLLECTIONS: readonly string[] = [...Object.keys(SCOPE_OF), ...MANAGER_ONLY];
 const ROLES: readonly string[] = ['owner', 'admin', 'exec', 'member', 'viewer'];
 const LEVELS: readonly string[] = ['none', 'view', 'edit'];
 // Field names are document keys (some are customer names): any 1..200 characters without control characters.
@@ -86,17 +88,17 @@ async function checkPortal(app: AppContext, ws: string, c: Change): Promise<void
 }
 
 /** Refuse the whole batch (nothing stored) when any change is one the bench's role may not make. */
-export async function checkPush(app: AppContext, bench: { ws: string; role: Role | null }, body: PushBody): Promise<void> {
+export async function checkPush(app: AppContext, bench: { ws: string; role: Role | null; scopes: Partial<Record<Scope, Level>> }, body: PushBody): Promise<void> {
   const role = bench.role;
   if (!role) throw forbidden('enroller_not_member');
-  const actor: Actor = { kind: 'member', ws: bench.ws, role, scopes: {}, accountId: null, email: null, memberId: null, assist: false };
+  const actor: Actor = { kind: 'member', ws: bench.ws, role, scopes: bench.scopes, accountId: null, email: null, memberId: null, assist: false };
   const adding: Record<string, Set<string>> = {};
   for (const c of body.changes) {
     checkValues(app, c);
     const scope = SCOPE_OF[c.coll];
     if (MANAGER_ONLY.has(c.coll) || !scope) {
       if (!allows('manager', actor)) throw refuse(c, 'forbidden', 'この作業台の登録者にはこのデータを変更する権限がありません');
-    } else if (levelOf(role, {}, scope) !== 'edit') {
+    } else if (levelOf(role, bench.scopes, scope) !== 'edit') {
       throw refuse(c, 'forbidden', 'この作業台の登録者にはこのデータを変更する権限がありません');
     }
     if (c.coll === 'team') await checkTeam(app, bench.ws, c, role);

@@ -34,6 +34,10 @@ describe('records written by the routes pass the push schema', () => {
     const { ticket } = await ok(api.post<{ ticket: { id: string } }>('/api/ticket', { customer: 'C社', subject: '件名' }));
     await ok(api.post(`/api/ticket/${ticket.id}/message`, { from: '担当', text: '本文' }));
     await ok(api.post('/api/staff', { name: '派遣 太郎', type: 'agency' }));
+    await ok(api.post('/api/dock/reservation', { date: '2026-11-30', start: '10:00', dur: 9999, cust: 'D社' }));
+    await ok(api.post('/api/capacity/load', { date: '2026-11-30', qty: '12.7', cust: 'E社' }));
+    await ok(api.post('/api/invoice', { cust: 'F社', amount: '12,000', month: 2611, desc: '保守' }));
+    await ok(api.post('/api/quote', { cust: 'G社', ini: [{ n: '作業', q: '3.7', p: 1000.4 }], costRate: '40' }));
 
     const ws = bench.ctx.benchWorkspace ?? '';
     const problems: string[] = [];

@@ -46,7 +46,7 @@ export const accountRoutes = [
     auth: 'public',
     workspace: false,
     handler: async ({ app, req, res, body: raw }) => {
-      hitLimit(app, 'signup', req.ip);
+      await hitLimit(app, 'signup', req.ip);
       const { config } = await readSiteConfig(app);
       if (!config.registrationOpen) throw forbidden('registration closed', { message: '現在、新規登録を受け付けていません' });
       const parsed = signupBody.safeParse(raw);
@@ -84,7 +84,7 @@ export const accountRoutes = [
     workspace: false,
     body: loginBody,
     handler: async ({ app, req, res, body }) => {
-      hitLimit(app, 'signIn', req.ip);
+      await hitLimit(app, 'signIn', req.ip);
       const key = `acct:${body.email}`;
       const cfg = await signInGate(app, req, key);
       if (!cfg.signinEnabled) throw forbidden('signin disabled', { message: '現在ログインを停止しています' });
@@ -118,7 +118,7 @@ export const accountRoutes = [
     workspace: false,
     body: verifyBody,
     handler: async ({ app, req, res, body }) => {
-      hitLimit(app, 'otp', req.ip);
+      await hitLimit(app, 'otp', req.ip);
       const { config } = await readSiteConfig(app);
       const ch = await app.store.get<Doc>(PLATFORM_WS, P.challenges, body.challenge);
       const invalid = () => unauthorized('invalid code', { message: '確認コードが正しくないか、有効期限が切れています' });

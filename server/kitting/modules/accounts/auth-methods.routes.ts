@@ -118,7 +118,7 @@ export const authMethodRoutes = [
     handler: async ({ app, req, body }) => {
       const cfg = smsConfig();
       if (!cfg) throw unavailable('phone_not_configured', { message: 'SMSログインは設定されていません' });
-      hitLimit(app, 'otp', req.ip);
+      await hitLimit(app, 'otp', req.ip);
       const code = String(randomInt(0, 1_000_000)).padStart(6, '0');
       await app.store.transact(PLATFORM_WS, (tx) =>
         tx.put(P.phoneCodes, body.phone, { id: body.phone, hash: codeHash(app.secret, body.phone, code), exp: Date.now() + 10 * 60_000, attempts: 0 }),
@@ -136,7 +136,7 @@ export const authMethodRoutes = [
     body: z.object({ phone: phoneField, code: z.union([z.string(), z.number()], { error: 'code required' }).transform(String) }),
     handler: async ({ app, req, res, body }) => {
       if (!smsConfig()) throw unavailable('phone_not_configured');
-      hitLimit(app, 'otp', req.ip);
+      await hitLimit(app, 'otp', req.ip);
       const rec = await app.store.get<Doc>(PLATFORM_WS, P.phoneCodes, body.phone);
       if (!rec || (rec.exp as number) < Date.now() || (rec.attempts as number) >= 5) throw unauthorized('invalid code');
       if (codeHash(app.secret, body.phone, body.code.trim()) !== rec.hash) {

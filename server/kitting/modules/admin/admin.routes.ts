@@ -43,7 +43,7 @@ export const adminRoutes = [
     body: z.object({ password: z.string().max(500).optional() }),
     handler: async ({ app, req, body }) => {
       requireCentral(app);
-      hitLimit(app, 'signIn', req.ip);
+      await hitLimit(app, 'signIn', req.ip);
       const cfg = await signInGate(app, req, 'admin');
       const master = app.config.adminPassword;
       if (!master || !body.password || !safeEqual(body.password, master)) {

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { clamp, createShape, json, looseNumber, num, patchShape, text } from '../../../../shared/fields';
 import { jstDate } from '../../../../shared/dates';
 import { defineRoute } from '../../../core/http/define-route';
+import { collectionSchema, stamp } from '../../../core/http/collection-schema';
 import { badRequest, notFound } from '../../../core/errors';
 import { issueNumber } from '../../../core/store/series';
 import type { Doc } from '../../../core/store/types';
@@ -18,6 +19,8 @@ const loadFields = {
   kind: text(40).default('キッティング'),
   note: text(300),
 };
+/** Pushed load entries pass the load routes' field rules; created and updated are the server's stamps. */
+export const capacityLoadSchema = collectionSchema(CAPACITY_LOAD, loadFields, { created: stamp(), updated: stamp() });
 const createLoad = createShape(loadFields);
 const patchLoad = patchShape(loadFields);
 const idParams = z.object({ id: z.string().min(1).max(40) });

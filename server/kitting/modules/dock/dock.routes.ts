@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { jstDate } from '../../../../shared/dates';
 import { createShape, intClamp, text } from '../../../../shared/fields';
 import { defineRoute } from '../../../core/http/define-route';
+import { collectionSchema, stamp } from '../../../core/http/collection-schema';
 import { badRequest, notFound } from '../../../core/errors';
 import { issueNumber } from '../../../core/store/series';
 import type { Doc } from '../../../core/store/types';
@@ -9,7 +10,7 @@ import { isDate } from '../compliance/compliance.service';
 import { DOCK_NUMBERS, DOCK_RESERVATIONS } from './dock.service';
 import { dockResponses } from '../../../../shared/api/contracts/staffing';
 
-const reservationBody = createShape({
+const reservationFields = {
   id: text(40).optional(),
   date: text(10).optional(),
   start: text(5).optional(),
@@ -22,7 +23,10 @@ const reservationBody = createShape({
   road: text(60).optional(),
   roadStatus: text(20).optional(),
   permit: text(60).optional(),
-});
+};
+const reservationBody = createShape(reservationFields);
+/** Pushed reservations pass the reservation route's field rules; created and updated are the server's stamps. */
+export const dockReservationSchema = collectionSchema(DOCK_RESERVATIONS, reservationFields, { created: stamp(), updated: stamp() });
 
 const DEFAULTS = { start: '09:00', dur: 60, size: '2t', dir: '入荷', cust: '', note: '', berth: '1', road: '', roadStatus: '', permit: '' };
 

@@ -10,18 +10,17 @@ import {
   billingSummary,
   INVOICES,
   INVOICE_NUMBERS,
-  readAmount,
-  readBool,
-  readCust,
-  readMonth,
-  readStatus,
-  readText,
+  invoiceRules,
   type Invoice,
 } from './invoices.service';
+import { collectionSchema, ruleFields, stamp } from '../../../core/http/collection-schema';
 import { invoiceResponses } from '../../../../shared/api/contracts/quotes';
 
 /** A month's invoices are found by their month (issuing drafts never reads every invoice). */
 const INVOICES_BY_MONTH = declareLookup(INVOICES, 'month');
+
+/** Pushed invoices pass the rules of the invoice routes; created, updated and issuedAt are the server's stamps. */
+export const invoiceSchema = collectionSchema(INVOICES, ruleFields(invoiceRules), { created: stamp(), updated: stamp(), issuedAt: stamp() });
 
 const idParams = z.object({ id: z.string().min(1).max(200) });
 const anyObject = z.record(z.string(), z.unknown(), { error: 'body must be a JSON object' });
@@ -57,14 +56,14 @@ export const invoiceRoutes = [
     auth: 'sales:edit',
     body: anyObject,
     handler: async ({ app, ws, body }) => {
-      const cust = readCust(body.cust);
+      const cust = invoiceRules.cust(body.cust);
       if (!given(body.amount)) throw badRequest('invalid amount', { message: '金額(amount)は必須です' });
-      const amount = readAmount(body.amount);
-      const month = given(body.month) && body.month !== '' ? readMonth(body.month) : jstYymm();
-      const status = given(body.status) ? readStatus(body.status) : 'draft';
-      const recurring = given(body.recurring) ? readBool(body.recurring) : false;
-      const desc = readText(body.desc, 300, 'desc');
-      const due = readText(body.due, 20, 'due');
+      const amount = invoiceRules.amount(body.amount);
+      const month = given(body.month) && body.month !== '' ? invoiceRules.month(body.month) : jstYymm();
+      const status = given(body.status) ? invoiceRules.status(body.status) : 'draft';
+      const recurring = given(body.recurring) ? invoiceRules.recurring(body.recurring) : false;
+      const desc = invoiceRules.desc(body.desc);
+      const due = invoiceRules.due(body.due);
       const invoice = await app.store.transact(ws, async (tx) => {
         const custom = typeof body.id === 'string' ? body.id.trim() : '';
         const useCustom = /^INV-[\w-]{1,36}$/.test(custom) && !(await tx.get(INVOICES, custom));
@@ -88,7 +87,7 @@ export const invoiceRoutes = [
     auth: 'sales:edit',
     body: anyObject,
     handler: async ({ app, ws, body }) => {
-      const month = given(body.month) && body.month !== '' ? readMonth(body.month) : jstYymm();
+      const month = given(body.month) && body.month !== '' ? invoiceRules.month(body.month) : jstYymm();
       const count = await app.store.transact(ws, async (tx) => {
         const drafts = (await tx.find<Invoice>(INVOICES_BY_MONTH.coll, INVOICES_BY_MONTH.field, month)).filter((i) => i.status === 'draft');
         const now = Date.now();
@@ -107,13 +106,13 @@ export const invoiceRoutes = [
     body: anyObject,
     handler: async ({ app, ws, params, body }) => {
       const patch: Partial<Invoice> = {};
-      if (given(body.status)) patch.status = readStatus(body.status);
-      if (given(body.cust)) patch.cust = readCust(body.cust);
-      if (given(body.desc)) patch.desc = readText(body.desc, 300, 'desc');
-      if (given(body.month)) patch.month = readMonth(body.month);
-      if (given(body.due)) patch.due = readText(body.due, 20, 'due');
-      if (given(body.amount)) patch.amount = readAmount(body.amount);
-      if (given(body.recurring)) patch.recurring = readBool(body.recurring);
+      if (given(body.status)) patch.status = invoiceRules.status(body.status);
+      if (given(body.cust)) patch.cust = invoiceRules.cust(body.cust);
+      if (given(body.desc)) patch.desc = invoiceRules.desc(body.desc);
+      if (given(body.month)) patch.month = invoiceRules.month(body.month);
+      if (given(body.due)) patch.due = invoiceRules.due(body.due);
+      if (given(body.amount)) patch.amount = invoiceRules.amount(body.amount);
+      if (given(body.recurring)) patch.recurring = invoiceRules.recurring(body.recurring);
       const invoice = await app.store.transact(ws, async (tx) => {
         const current = await tx.get<Invoice>(INVOICES, params.id);
         if (!current) throw notFound('invoice not found');

@@ -1,5 +1,6 @@
 import { z } from 'zod';
-import { clip, oneOf, text } from '../../../../shared/fields';
+import { clip, json, oneOf, text } from '../../../../shared/fields';
+import { collectionSchema, derivedText } from '../../../core/http/collection-schema';
 import { defineRoute } from '../../../core/http/define-route';
 import { DomainError, badRequest, conflict, notFound, upstreamFailed } from '../../../core/errors';
 import { workspaceFromCookie } from '../../../core/http/workspace';
@@ -13,6 +14,11 @@ import {
 import { portalResponses } from '../../../../shared/api/contracts/accounts';
 
 const NO_STORE = 'no-store';
+
+/** What an operator sets on a portal (published, the last-update label); name and slug come from the server. */
+const portalFields = { published: json(z.boolean()), last: text(40) };
+/** Pushed portals pass the portal routes' rules (their slugs are also checked for uniqueness across workspaces). */
+export const portalSchema = collectionSchema(PORTALS, portalFields, { name: derivedText(200), slug: derivedText(64), suffix: derivedText(64) });
 const KINDS = ['問合せ', '故障', '交換', '紛失', '返却', 'その他'] as const;
 
 /** Workspace and portal key named by a portal token (or, outside production, a legacy c= name). */
@@ -103,7 +109,7 @@ export const portalRoutes = [
     body: inquiryBody,
     handler: async ({ app, req, res, body }) => {
       res.setHeader('Cache-Control', NO_STORE);
-      hitLimit(app, 'publicForm', req.ip);
+      await hitLimit(app, 'publicForm', req.ip);
       const { ws, key } = await resolvePortal(app, req.query.t ?? body.t, undefined, async () => null);
       const message = typeof body.message === 'string' ? clip(body.message.trim(), 2000) : '';
       if (!message) throw badRequest('message_required', { message: 'お問い合わせ内容を入力してください' });
@@ -155,7 +161,7 @@ export const portalRoutes = [
     response: portalResponses.action,
     auth: 'sales:edit',
     params: z.object({ custId: z.string().min(1).max(40) }),
-    body: z.object({ action: z.unknown().optional(), published: z.boolean().optional(), last: text(40).zod.optional() }),
+    body: z.object({ action: z.unknown().optional(), published: portalFields.published.zod.optional(), last: portalFields.last.zod.optional() }),
     handler: async ({ app, ws, params, body }) => {
       const action = body.action ?? 'toggle';
       if (!['toggle', 'ticket', 'dl', 'touch'].includes(String(action))) throw badRequest('unknown action', { message: '不明な操作です' });
@@ -185,7 +191,7 @@ export const portalRoutes = [
     handler: async ({ app, req, res }) => {
       res.setHeader('Access-Control-Allow-Origin', '*');
       res.setHeader('Cache-Control', NO_STORE);
-      hitLimit(app, 'publicStatus', req.ip);
+      await hitLimit(app, 'publicStatus', req.ip);
       const site = req.query.site;
       if (typeof site !== 'string' || !/^[a-z0-9][a-z0-9-]{0,63}$/.test(site)) throw badRequest('invalid site', { message: 'site の形式が正しくありません' });
       const own = await cookieWorkspace(app, req)();

@@ -30,7 +30,7 @@ export const advisorRoutes = [
       const message = typeof body.message === 'string' ? clip(body.message.trim(), 4000) : '';
       if (!message) throw badRequest('message required', { message: '質問を入力してください' });
       if (!llmConfigured()) return json(200, { ok: false, fallback: true, reason: 'no_key' });
-      hitLimit(app, 'publicForm', req.ip);
+      await hitLimit(app, 'publicForm', req.ip);
       try {
         const out = await chat(cleanHistory(body.history), message);
         return { text: out.text, model: out.model };
@@ -52,7 +52,7 @@ export const advisorRoutes = [
       const cond = typeof req.query.cond === 'string' ? req.query.cond.trim() : '';
       if (cond.length > 24) throw badRequest('cond too long', { limit: 24 });
       if (!searchConfigured()) return { live: false, model, note: '検索プロバイダが未設定のため、相場は取得できません（KITTING 管理者に BRAVE_SEARCH_KEY の設定を依頼してください）' };
-      hitLimit(app, 'publicForm', req.ip);
+      await hitLimit(app, 'publicForm', req.ip);
       try {
         const results = await searchWeb(`${model} ${cond} 中古 買取 相場`.trim());
         return { live: true, model, note: '検索結果の見出しです。価格は各リンク先で確認してください。', results };

@@ -29,7 +29,7 @@ export const communityRoutes = [
     auth: 'public',
     body: z.object({ comment: str(800), rating: z.unknown().optional(), name: str(80), company: str(120), nps: z.unknown().optional() }),
     handler: async ({ app, ws, req, body }) => {
-      formLimit(app, req);
+      await formLimit(app, req);
       if (!body.comment) throw badRequest('comment required', { message: 'コメントを入力してください' });
       const r = looseNumber(body.rating);
       if (!Number.isFinite(r)) throw badRequest('rating required', { message: '評価（1〜5）を選んでください' });
@@ -74,7 +74,7 @@ export const communityRoutes = [
     params: z.object({ id: z.string().min(1).max(40) }),
     body: z.object({ email: str(160), name: str(120), company: str(120) }),
     handler: async ({ app, ws, req, params, body }) => {
-      formLimit(app, req);
+      await formLimit(app, req);
       const ev = EVENTS.find((e) => e.id === params.id);
       if (!ev) throw notFound('event not found');
       if (!body.email) throw badRequest('email required', { message: 'メールアドレスを入力してください' });
@@ -94,7 +94,7 @@ export const communityRoutes = [
     auth: 'public',
     body: z.object({ variant: z.unknown().optional(), event: z.unknown().optional() }),
     handler: async ({ app, ws, req, body }) => {
-      hitLimit(app, 'publicStatus', req.ip);
+      await hitLimit(app, 'publicStatus', req.ip);
       if (body.variant !== 'a' && body.variant !== 'b') throw badRequest('invalid variant', { allowed: ['a', 'b'] });
       if (body.event !== 'view' && body.event !== 'convert') throw badRequest('invalid event', { allowed: ['view', 'convert'] });
       const key = `${body.variant}_${body.event}`;
@@ -123,7 +123,7 @@ export const communityRoutes = [
     auth: 'public',
     body: z.object({ email: z.unknown().optional(), company: str(80), name: str(80), plan: str(40) }),
     handler: async ({ app, ws, req, body }) => {
-      hitLimit(app, 'signup', req.ip);
+      await hitLimit(app, 'signup', req.ip);
       const { config } = await readSiteConfig(app);
       if (!config.registrationOpen) throw forbidden('registration closed', { message: '現在、新規登録を受け付けていません' });
       const email = typeof body.email === 'string' ? body.email.trim().toLowerCase() : '';

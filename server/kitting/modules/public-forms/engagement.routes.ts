@@ -43,7 +43,7 @@ export const engagementRoutes = [
     auth: 'public',
     body: z.object({ name: str(120), email: str(160), company: str(120), phone: str(40), when: str(60), topic: str(300) }),
     handler: async ({ app, ws, req, body }) => {
-      formLimit(app, req);
+      await formLimit(app, req);
       if (!body.name && !body.email) throw badRequest('name or email required', { message: '氏名またはメールアドレスを入力してください' });
       checkEmail(body.email);
       const id = randomKey('B-', 3);
@@ -62,7 +62,7 @@ export const engagementRoutes = [
     auth: 'public',
     body: z.object({ referrer: str(120), code: str(24) }),
     handler: async ({ app, ws, req, body }) => {
-      formLimit(app, req);
+      await formLimit(app, req);
       const code = cleanCode(body.code) || refCode();
       await app.store.transact(ws, (tx) => putReferral(tx, code, body.referrer));
       return { code, url: `?ref=${code}` };
@@ -82,7 +82,7 @@ export const engagementRoutes = [
     auth: 'public',
     params: z.object({ code: z.string().min(1).max(40) }),
     handler: async ({ app, ws, req, params }) => {
-      formLimit(app, req);
+      await formLimit(app, req);
       await app.store.transact(ws, async (tx) => {
         const r = await tx.get<Doc>(REFERRALS, params.code);
         if (!r) throw notFound('referral not found');
@@ -98,7 +98,7 @@ export const engagementRoutes = [
     auth: 'public',
     body: z.object({ company: str(120), email: str(160), contact: str(120), region: str(60), note: str(800) }),
     handler: async ({ app, ws, req, body }) => {
-      formLimit(app, req);
+      await formLimit(app, req);
       if (!body.company) throw badRequest('company required', { message: '会社名を入力してください' });
       if (!body.email) throw badRequest('email required', { message: 'メールアドレスを入力してください' });
       checkEmail(body.email);

@@ -17,8 +17,8 @@ export function checkEmail(email: string): void {
   if (email && !EMAIL_RE.test(email)) throw badRequest('invalid email', { message: 'メールアドレスの形式が正しくありません' });
 }
 
-export function formLimit(app: AppContext, req: Request): void {
-  hitLimit(app, 'publicForm', req.ip);
+export async function formLimit(app: AppContext, req: Request): Promise<void> {
+  await hitLimit(app, 'publicForm', req.ip);
 }
 
 export interface LeadInput {

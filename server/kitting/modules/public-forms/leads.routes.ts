@@ -29,7 +29,7 @@ export const leadRoutes = [
     auth: 'public',
     body: z.object({ name: str(120), email: str(160), company: str(120), phone: str(40), message: str(1500), source: str(40), tenant: str(120) }),
     handler: async ({ app, ws, req, body }) => {
-      formLimit(app, req);
+      await formLimit(app, req);
       if (!body.name && !body.email && !body.company) throw badRequest('name, email or company required', { message: '氏名・メール・会社名のいずれかを入力してください' });
       checkEmail(body.email);
       const lead = await app.store.transact(ws, (tx) => putLead(tx, body));

@@ -18,7 +18,7 @@ export const signRoutes = [
     auth: 'sales:edit',
     body: z.object({ title: str(200), client: str(200), email: str(160), amount: z.unknown().optional(), bodyHtml: z.unknown().optional() }),
     handler: async ({ app, ws, req, body }) => {
-      formLimit(app, req);
+      await formLimit(app, req);
       checkEmail(body.email);
       const html = typeof body.bodyHtml === 'string' ? body.bodyHtml : '';
       if (html.length > 200_000) throw badRequest('bodyHtml too large', { limit: 200_000 });
@@ -70,7 +70,7 @@ export const signRoutes = [
     params: idParams,
     body: z.object({ name: str(120), agreed: z.unknown().optional(), signature: z.unknown().optional() }),
     handler: async ({ app, ws, req, params, body }) => {
-      formLimit(app, req);
+      await formLimit(app, req);
       if (!body.name) throw badRequest('name required', { message: '署名者の氏名を入力してください' });
       if (body.agreed !== true) throw badRequest('agreed required', { message: '内容に同意してください' });
       const signature = typeof body.signature === 'string' ? body.signature : '';

@@ -126,17 +126,44 @@ function readQty(v: unknown, ini: QuoteLine[]): number {
 
 const readId = (v: unknown): string | null => (v === null || v === undefined || v === '' ? null : toText(v, 120) || null);
 
+/** The id a draft will be saved under (the caller's, up to 120 characters), or null. */
+export const draftId = (v: unknown): string | null => (typeof v === 'string' && v ? v.slice(0, 120) : null);
+const readLines = (v: unknown): QuoteLine[] => linesSchema.parse(v).map(normLine);
+const custText = (v: unknown): string => (v === undefined || v === null ? '' : toText(v, 200).trim());
+const readCust = (v: unknown): string => custText(textIn.parse(v)) || DEFAULT_CUST;
+
+/**
+ * Each stored quote field as buildQuote reads it from a request (throwing where the value is not one it
+ * would store): the rules pushed quotes and drafts are checked with.
+ */
+export const quoteRules: Record<string, (v: unknown) => unknown> = {
+  custId: readId,
+  cust: readCust,
+  pattern: readPattern,
+  costRate: (v) => {
+    const rate = readCostRate(v);
+    if (rate === null) throw badRequest('invalid costRate', { message: 'costRate は 0 より大きく 100 以下の数値です' });
+    return rate;
+  },
+  qty: (v) => {
+    if (!Number.isFinite(looseNumber(v))) throw badRequest('invalid qty', { message: 'qty は数値です' });
+    return readQty(v, []);
+  },
+  ini: readLines,
+  run: readLines,
+  signId: readId,
+};
+
 /** Merge a request body over a base quote (a new one when base is null). */
 export function buildQuote(body: QuoteBody, base: Quote | null): Quote {
-  const ini = body.ini ? body.ini.map(normLine) : (base?.ini ?? []);
-  const run = body.run ? body.run.map(normLine) : (base?.run ?? []);
+  const ini = body.ini ? readLines(body.ini) : (base?.ini ?? []);
+  const run = body.run ? readLines(body.run) : (base?.run ?? []);
   const fallbackRate = base?.costRate ?? DEFAULT_COST_RATE;
-  const custText = body.cust === undefined || body.cust === null ? null : toText(body.cust, 200).trim();
   return {
     ...(base ?? {}),
     id: base?.id ?? null,
     custId: body.custId === undefined ? (base?.custId ?? null) : readId(body.custId),
-    cust: custText || base?.cust || DEFAULT_CUST,
+    cust: custText(body.cust) || base?.cust || DEFAULT_CUST,
     pattern: body.pattern === undefined ? (base?.pattern ?? 'A') : readPattern(body.pattern),
     costRate: body.costRate === undefined ? fallbackRate : (readCostRate(body.costRate) ?? fallbackRate),
     qty: body.qty === undefined && base ? base.qty : readQty(body.qty, ini),

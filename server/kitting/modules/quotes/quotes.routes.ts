@@ -7,6 +7,7 @@ import { renderQuotePdf, revisionOf } from './quote-pdf';
 import type { AppContext } from '../../../core/context';
 import { issueNumber } from '../../../core/store/series';
 import type { Tx } from '../../../core/store/types';
+import { collectionSchema, derivedText, ruleFields, stamp } from '../../../core/http/collection-schema';
 import { BOM, quoteCsv, quoteDocument } from './quote-export';
 import {
   buildQuote,
@@ -18,6 +19,8 @@ import {
   inconsistent,
   MAX_Q,
   QUOTE_DRAFTS,
+  quoteRules,
+  draftId,
   QUOTE_NUMBERS,
   QUOTES,
   quoteBody,
@@ -27,6 +30,12 @@ import {
   type Quote,
 } from './quote-model';
 import { quoteResponses } from '../../../../shared/api/contracts/quotes';
+
+/** Pushed quotes and the quote draft pass the rules the quote routes store them by. */
+const quoteDerived = { createdAt: stamp(), updatedAt: stamp(), issuedAt: stamp(), revisionOf: derivedText(120), supersededBy: derivedText(120) };
+export const quoteSchema = collectionSchema(QUOTES, ruleFields(quoteRules), quoteDerived);
+/** The draft (key "current") keeps the id the quote will be saved under, or null. */
+export const quoteDraftSchema = collectionSchema(QUOTE_DRAFTS, ruleFields({ ...quoteRules, id: draftId }), quoteDerived, '');
 
 const idParams = z.object({ id: z.string().min(1).max(200) });
 const one = z.union([z.string(), z.array(z.string())]).transform((v) => (Array.isArray(v) ? v[0] : v)).optional();
@@ -126,7 +135,7 @@ export const quoteRoutes = [
     handler: async ({ app, ws, body }) => {
       const draft = await app.store.transact(ws, async (tx) => {
         const q = buildQuote(body, null);
-        q.id = typeof body.id === 'string' && body.id ? body.id.slice(0, 120) : null;
+        q.id = draftId(body.id);
         await validateQuote(tx, q, body.totals);
         await fillCustomerName(tx, q);
         q.updatedAt = Date.now();
@@ -153,7 +162,7 @@ export const quoteRoutes = [
     body: quoteBody,
     handler: async ({ app, ws, body }) => {
       const q = buildQuote(body, null);
-      q.id = typeof body.id === 'string' && body.id ? body.id.slice(0, 120) : null;
+      q.id = draftId(body.id);
       const totals = await validateQuote(reader(app, ws), q, body.totals);
       const document = quoteDocument(q, totals);
       return { quote: { ...q, totals }, csv: quoteCsv(document), document };

@@ -7,7 +7,9 @@ import { replaceResponses } from '../../../../shared/api/contracts/workspace';
 export const REPLACE = 'replace';
 export const PROPOSALS_ID = 'proposals';
 
-const mapOf = (d: Record<string, unknown> | null) => ((d?.map as Record<string, string> | undefined) ?? {});
+/** Customer → time of its last proposal, oldest first (a store may not keep a document's key order). */
+const mapOf = (d: Record<string, unknown> | null): Record<string, string> =>
+  Object.fromEntries(Object.entries((d?.map as Record<string, string> | undefined) ?? {}).sort(([, a], [, b]) => (a < b ? -1 : a > b ? 1 : 0)));
 
 export const replaceRoutes = [
   defineRoute({
@@ -32,7 +34,7 @@ export const replaceRoutes = [
         await tx.put(REPLACE, PROPOSALS_ID, { id: PROPOSALS_ID, map });
         return map;
       });
-      return { cust, at, proposals };
+      return { cust, at, proposals: mapOf({ map: proposals }) };
     },
   }),
 ];

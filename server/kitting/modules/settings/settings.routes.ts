@@ -1,5 +1,6 @@
 import { z } from 'zod';
-import { clip } from '../../../../shared/fields';
+import { clip, json } from '../../../../shared/fields';
+import { collectionSchema, ruleFields, stamp } from '../../../core/http/collection-schema';
 import { defineRoute } from '../../../core/http/define-route';
 import { badRequest, tooLarge } from '../../../core/errors';
 import {
@@ -18,23 +19,52 @@ import { settingsResponses } from '../../../../shared/api/contracts/workspace';
 const objectBody = z.record(z.string(), z.unknown(), { error: 'body must be a JSON object' });
 const LOGO_PATTERN = /^data:image\/(png|jpeg|gif|webp|svg\+xml);base64,[A-Za-z0-9+/=\s]*$/;
 
-function readCompanyPatch(body: Record<string, unknown>): Partial<Company> {
-  const patch: Partial<Company> = {};
-  for (const k of COMPANY_TEXT_FIELDS) {
-    const v = body[k];
-    if (v === undefined || v === null) continue;
-    if (typeof v !== 'string' && typeof v !== 'number') throw badRequest('invalid request', { message: `${k}: 文字列で指定してください` });
-    patch[k] = clip(String(v), 300);
-  }
-  const logo = body.logo;
-  if (logo !== undefined && logo !== null) {
-    if (typeof logo !== 'string') throw badRequest('invalid logo', { message: 'ロゴ(logo)は画像のデータURLで指定してください' });
-    if (logo.length > LOGO_MAX) throw tooLarge('logo too large', { message: 'ロゴ画像は6MBまでです' });
-    if (logo !== '' && !LOGO_PATTERN.test(logo)) throw badRequest('invalid logo', { message: 'ロゴ(logo)は data:image/…;base64, 形式のデータURLで指定してください' });
-    patch.logo = logo;
-  }
-  return patch;
+/** A company text field as the company route stores it (text or number, clipped to 300), else 400. */
+const companyText = (k: string) => (v: unknown): string => {
+  if (typeof v !== 'string' && typeof v !== 'number') throw badRequest('invalid request', { message: `${k}: 文字列で指定してください` });
+  return clip(String(v), 300);
+};
+
+/** The company logo: '' or an image data URL of at most 6 MB, else 400/413. */
+function readLogo(logo: unknown): string {
+  if (typeof logo !== 'string') throw badRequest('invalid logo', { message: 'ロゴ(logo)は画像のデータURLで指定してください' });
+  if (logo.length > LOGO_MAX) throw tooLarge('logo too large', { message: 'ロゴ画像は6MBまでです' });
+  if (logo !== '' && !LOGO_PATTERN.test(logo)) throw badRequest('invalid logo', { message: 'ロゴ(logo)は data:image/…;base64, 形式のデータURLで指定してください' });
+  return logo;
 }
+
+const companyRules: Record<string, (v: unknown) => unknown> = {
+  ...Object.fromEntries(COMPANY_TEXT_FIELDS.map((k) => [k, companyText(k)])),
+  logo: readLogo,
+};
+
+function readCompanyPatch(body: Record<string, unknown>): Partial<Company> {
+  const patch: Record<string, unknown> = {};
+  for (const [k, read] of Object.entries(companyRules)) {
+    const v = body[k];
+    if (v !== undefined && v !== null) patch[k] = read(v);
+  }
+  return patch as Partial<Company>;
+}
+
+/** What the plan route stores in the teamPlan record. */
+export const PLAN_KEYS = ['starter', 'pro', 'ent'] as const;
+
+/**
+ * The settings records (company, prefs, ui, teamPlan) as their routes store them: pushed settings pass the
+ * same rules (company texts and logo, boolean preferences, ui state of string values, a known plan key).
+ */
+export const settingsSchema = collectionSchema(
+  SETTINGS,
+  {
+    ...ruleFields(companyRules),
+    emailNotify: json(z.boolean()),
+    slaAlert: json(z.boolean()),
+    state: json(z.record(z.string().max(200), z.string()).refine((st) => Buffer.byteLength(JSON.stringify(st), 'utf8') <= UI_MAX_BYTES, 'ui state too large')),
+    planKey: json(z.enum(PLAN_KEYS)),
+  },
+  { updated: stamp() },
+);
 
 /** Words that read as "off" when a form or script sends a string; any other non-empty string is on. */
 const FALSE_WORDS = new Set(['', 'false', '0', 'off', 'no', 'n']);

@@ -38,7 +38,7 @@ export const subadminRoutes = [
     body: z.object({ email: z.string().max(200).optional(), password: z.string().max(200).optional() }),
     handler: async ({ app, req, body }) => {
       requireCentral(app);
-      hitLimit(app, 'signIn', req.ip);
+      await hitLimit(app, 'signIn', req.ip);
       const email = (body.email ?? '').trim().toLowerCase();
       const key = `sub:${email}`;
       const cfg = await signInGate(app, req, key);

@@ -126,7 +126,7 @@ export const teamRoutes = [
     workspace: false,
     body: z.object({ inviteToken: z.string().max(4096).optional(), email: emailField, password: passwordField, name: z.string().optional() }),
     handler: async ({ app, req, res, body }) => {
-      hitLimit(app, 'signup', req.ip);
+      await hitLimit(app, 'signup', req.ip);
       const inv = readToken(app.secret, 'invite', body.inviteToken);
       if (!inv || typeof inv.tid !== 'string' || typeof inv.mid !== 'string') throw unauthorized('invalid invite', { message: '招待リンクが無効か、有効期限が切れています' });
       if (inv.email !== body.email) throw forbidden('email mismatch', { message: '招待されたメールアドレスで登録してください' });
