@@ -1,4 +1,4 @@
-/** Wire contract of health, operations board, alerts and metrics (kitting-api.md section 4). */
+/** Wire contract of health, operations board, alerts and metrics (docs/spec/kitting-api.md section 4). */
 import { z } from 'zod';
 import { crudResponses, num, ok, okItem, okList, optStr, str } from '../primitives';
 
