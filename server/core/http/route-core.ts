@@ -105,7 +105,17 @@ export function send(res: Response, result: RouteResult, envelope = okEnvelope):
     res.send(result.body);
     return;
   }
-  res.status(200).json(envelope(result));
+  const body = JSON.stringify(envelope(result));
+  if (res.req.method === 'GET' || res.req.method === 'HEAD') {
+    // Reads keep express's send: an ETag and a 304 for a fresh cache, no body for HEAD.
+    res.status(200).type('json').send(body);
+    return;
+  }
+  // A write's answer is never cached: no ETag to hash, straight to the socket.
+  res.statusCode = 200;
+  if (!res.getHeader('Content-Type')) res.setHeader('Content-Type', 'application/json; charset=utf-8');
+  res.setHeader('Content-Length', Buffer.byteLength(body));
+  res.end(body);
 }
 
 /** Hand a success body to the installed check (tests): the JSON the client reads, not the handler's object. */

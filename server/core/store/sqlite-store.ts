@@ -64,6 +64,8 @@ export class SqliteStore implements Store {
     this.q = {
       ...sharedStatements(db),
       getRow: db.prepare<[string, string, string], RecordRow>('SELECT data, stamps, deleted FROM records WHERE ws = ? AND coll = ? AND id = ?'),
+      // A read needs the document only: the field stamps stay in the database.
+      getLive: db.prepare<[string, string, string], { data: string }>('SELECT data FROM records WHERE ws = ? AND coll = ? AND id = ? AND deleted = 0'),
       listAsc: db.prepare<[string, string, number], { data: string }>(
         'SELECT data FROM records WHERE ws = ? AND coll = ? AND deleted = 0 ORDER BY rowid LIMIT ?',
       ),
@@ -188,8 +190,8 @@ export class SqliteStore implements Store {
   }
 
   private readOne<T>(ws: string, coll: string, id: string): T | null {
-    const row = this.q.getRow.get(ws, coll, id);
-    return row && row.deleted === 0 ? (JSON.parse(row.data) as T) : null;
+    const row = this.q.getLive.get(ws, coll, id);
+    return row ? (JSON.parse(row.data) as T) : null;
   }
 
   private findRows<T>(ws: string, coll: string, field: string, value: string): T[] {
