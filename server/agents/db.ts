@@ -64,3 +64,23 @@ export function openAgentsDb(where: string | AgentsDbLocation): Db {
   migrate(db, loadMigrations(join(HERE, 'migrations')));
   return db;
 }
+
+/** SQL text of a top-level string field of a JSON text column (key: letters, digits, underscores). */
+export function jsonText(db: Db, column: string, key: string): string {
+  if (!/^\w+$/.test(key)) throw new Error(`invalid JSON key ${key}`);
+  return dialectOf(db) === 'postgres' ? `(${column}::jsonb ->> '${key}')` : `json_extract(${column}, '$.${key}')`;
+}
+
+/** SQL text of the UTC month (YYYY-MM) of an epoch-milliseconds expression. */
+export function utcMonthOfMs(db: Db, expr: string): string {
+  return dialectOf(db) === 'postgres' ? `to_char(to_timestamp((${expr}) / 1000.0) AT TIME ZONE 'UTC', 'YYYY-MM')` : `strftime('%Y-%m', (${expr}) / 1000, 'unixepoch')`;
+}
+
+/** True when the table exists in the database (current schema on PostgreSQL). */
+export function tableExists(db: Db, name: string): boolean {
+  const sql =
+    dialectOf(db) === 'postgres'
+      ? 'SELECT 1 FROM information_schema.tables WHERE table_schema = current_schema() AND table_name = ?'
+      : "SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = ?";
+  return !!db.prepare(sql).get(name);
+}

@@ -17,6 +17,7 @@ CREATE INDEX support_tickets_user ON support_tickets(user_id, updated_at);
 CREATE INDEX support_tickets_status ON support_tickets(status, updated_at);
 
 CREATE TABLE support_messages (
+  rowid BIGSERIAL NOT NULL, -- insertion order (SQLite's implicit rowid)
   id TEXT PRIMARY KEY,
   ticket_id TEXT NOT NULL REFERENCES support_tickets(id) ON DELETE CASCADE,
   author_id TEXT,

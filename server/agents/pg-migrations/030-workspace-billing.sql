@@ -191,6 +191,7 @@ CREATE INDEX affiliate_commissions_aff ON affiliate_commissions(affiliate_id);
 
 -- KYC documents: status pending until an operator decides verified or rejected.
 CREATE TABLE affiliate_kyc (
+  rowid BIGSERIAL NOT NULL, -- insertion order (SQLite's implicit rowid)
   id TEXT PRIMARY KEY,
   affiliate_id TEXT NOT NULL REFERENCES affiliates(id) ON DELETE CASCADE,
   mime TEXT NOT NULL,
