@@ -129,6 +129,17 @@ describe('import graph', () => {
     expect(up).toEqual([]);
   });
 
+  it('keeps HTTP errors in the HTTP layer: services, store and security throw server/core/errors.ts, which imports nothing', () => {
+    // The one exception relays another service's HTTP status as it came (the sync client's refusals from central).
+    const RELAYS = new Set(['server/kitting/sync/endpoints.ts']);
+    const reach = [...plain]
+      .filter(([from]) => !from.startsWith('server/core/http/') && !RELAYS.has(from))
+      .flatMap(([from, tos]) => tos.filter((to) => to === 'server/core/http/errors.ts').map((to) => `${from} → ${to}`));
+    expect(reach).toEqual([]);
+    expect(plain.get('server/core/errors.ts')).toEqual([]);
+    expect(readFileSync(join(ROOT, 'server/core/errors.ts'), 'utf8')).not.toMatch(/^import /m);
+  });
+
   it('keeps shared/ free of server and renderer, and the renderer free of server and electron', () => {
     const bad = [...plain].flatMap(([from, tos]) =>
       tos

@@ -2,8 +2,8 @@ import express, { type Express } from 'express';
 import { randomBytes } from 'node:crypto';
 import { existsSync, readFileSync, writeFileSync, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { errorHandler } from '../core/http/error-handler';
-import { HttpError } from '../core/http/errors';
+import { errorHandler, type ErrorEnvelope } from '../core/http/error-handler';
+import { notFound } from '../core/errors';
 import type { AgentsConfig } from './config';
 import type { AgentsContext } from './context';
 import { openAgentsDb } from './db';
@@ -75,7 +75,7 @@ function jwtKey(config: AgentsConfig): Uint8Array {
 }
 
 /** Errors of this service are `{error: '<message>'}` plus fields a route names (not the kitting API's message/issues). */
-const envelope = (e: HttpError) => {
+const envelope: ErrorEnvelope = (e) => {
   const { message: _message, issues: _issues, ...named } = e.extra;
   return { error: e.error, ...named };
 };
@@ -112,8 +112,8 @@ export function createAgentsApp(opts: AgentsAppOptions): { app: Express; ctx: Ag
   mountAgentRoutes(router, ctx, [...supportRoutes(ctx), ...adminUserRoutes(ctx), ...adminPlatformRoutes(ctx), ...adminContentRoutes(ctx), ...adminAffiliateRoutes(ctx), ...backupRoutes(ctx)]);
   mountAgentRoutes(router, ctx, [...workspaceRoutes(ctx), ...billingRoutes(ctx), ...affiliateRoutes(ctx)]);
   app.use(router);
-  app.use('/api', (_req, _res, next) => next(new HttpError(404, 'Unknown API route')));
-  app.use((_req, _res, next) => next(new HttpError(404, 'Not found')));
+  app.use('/api', (_req, _res, next) => next(notFound('Unknown API route')));
+  app.use((_req, _res, next) => next(notFound('Not found')));
   app.use(errorHandler(log, envelope));
 
   webhooks.onEvent(crmListener(ctx));

@@ -1,6 +1,6 @@
 import express, { type Request, type Response, type Router } from 'express';
 import type { z } from 'zod';
-import { HttpError, tooMany } from '../core/http/errors';
+import { DomainError, badRequest, tooMany } from '../core/errors';
 import { mountRouteList, type Method, type RouteResult } from '../core/http/route-core';
 import { RateLimiter } from '../core/http/rate-limit';
 import type { AgentsContext, Caller } from './context';
@@ -39,7 +39,7 @@ export function route<P = Record<string, string>, Q = Record<string, unknown>, B
   return def as unknown as AgentRoute;
 }
 
-export const paymentRequired = (error: string) => new HttpError(402, error);
+export { paymentRequired } from '../core/errors';
 
 /** Per-IP limit as a route's `before` hook. */
 export const perIp = (limiter: RateLimiter) => (req: Request) => limiter.hit(clientIp(req), 'rate limited');
@@ -55,12 +55,12 @@ function at(value: unknown, path: PropertyKey[]): unknown {
 }
 
 /** A validation failure answers 400 `{error:'<field> is required'}` or `{error:'<field>: <problem>'}`. */
-export function invalid(err: z.ZodError, value: unknown): HttpError {
+export function invalid(err: z.ZodError, value: unknown): DomainError {
   const first = err.issues[0];
-  if (!first) return new HttpError(400, 'invalid request');
+  if (!first) return badRequest('invalid request');
   const field = first.path.map(String).join('.');
-  if (field && at(value, first.path) === undefined) return new HttpError(400, `${field} is required`);
-  return new HttpError(400, field ? `${field}: ${first.message}` : first.message);
+  if (field && at(value, first.path) === undefined) return badRequest(`${field} is required`);
+  return badRequest(field ? `${field}: ${first.message}` : first.message);
 }
 
 const CALLER = Symbol('caller');

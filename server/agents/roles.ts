@@ -1,4 +1,4 @@
-import { HttpError } from '../core/http/errors';
+import { forbidden } from '../core/errors';
 import type { Caller } from './context';
 
 /** Workspace roles: the owner, members who edit, viewers who only read. */
@@ -9,9 +9,9 @@ export const ASSIGNABLE_ROLES = ['member', 'viewer'] as const;
 
 /** Editor: the owner or a member (section 5 of the contract). */
 export function requireEditor(caller: Caller): void {
-  if (caller.role !== 'owner' && caller.role !== 'member') throw new HttpError(403, 'editor role required', { role: caller.role, required: 'editor' });
+  if (caller.role !== 'owner' && caller.role !== 'member') throw forbidden('editor role required', { role: caller.role, required: 'editor' });
 }
 
 export function requireOwner(caller: Caller): void {
-  if (caller.role !== 'owner') throw new HttpError(403, 'workspace owner only', { role: caller.role, required: 'owner' });
+  if (caller.role !== 'owner') throw forbidden('workspace owner only', { role: caller.role, required: 'owner' });
 }

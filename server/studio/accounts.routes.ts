@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { badRequest, notFound, unauthorized, conflict } from '../core/http/errors';
+import { badRequest, conflict, notFound, unauthorized } from '../core/errors';
 import { burnPasswordCheck, hashPassword, verifyPassword } from '../core/security/passwords';
 import { mintApiKey } from '../core/security/api-keys';
 import { randomBytes } from 'node:crypto';

@@ -1,4 +1,4 @@
-import { HttpError, conflict, notFound } from '../core/http/errors';
+import { conflict, forbidden, notFound } from '../core/errors';
 import type { Role } from './context';
 import { nowIso, stmt, type StudioDb } from './db';
 
@@ -35,12 +35,12 @@ export function membership(db: StudioDb, ws: number, uid: number): Role | null {
 /** The workspace a login lands in: the one asked for (must be a member), else the user's first own workspace. */
 export function loginWorkspace(db: StudioDb, uid: number, asked: number | undefined): number {
   if (asked !== undefined) {
-    if (!membership(db, asked, uid)) throw new HttpError(403, 'not a member of this workspace');
+    if (!membership(db, asked, uid)) throw forbidden('not a member of this workspace');
     return asked;
   }
   const r = stmt(db, "SELECT workspace_id FROM members WHERE user_id = ? ORDER BY role = 'owner' DESC, workspace_id LIMIT 1")
     .get(uid) as { workspace_id: number } | undefined;
-  if (!r) throw new HttpError(403, 'not a member of any workspace');
+  if (!r) throw forbidden('not a member of any workspace');
   return r.workspace_id;
 }
 

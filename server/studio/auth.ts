@@ -1,6 +1,6 @@
 import type { Request } from 'express';
 import { jwtVerify, SignJWT } from 'jose';
-import { HttpError, forbidden, unauthorized } from '../core/http/errors';
+import { forbidden, unauthorized } from '../core/errors';
 import { splitApiKey, verifyApiSecret } from '../core/security/api-keys';
 import { safeEqual } from '../core/security/passwords';
 import type { Caller, Role, StudioContext } from './context';
@@ -108,5 +108,5 @@ export async function resolveCaller(app: StudioContext, req: Request): Promise<C
     const c = demoCaller(app);
     if (c) return c;
   }
-  throw new HttpError(401, 'unauthorized', { message: 'Send Authorization: Bearer <session token or sk_studio_ key>.' });
+  throw unauthorized('unauthorized', { message: 'Send Authorization: Bearer <session token or sk_studio_ key>.' });
 }

@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { z } from 'zod';
-import { notFound } from '../core/http/errors';
+import { notFound } from '../core/errors';
 import {
   ANALYZE_COST, PLAN_NAMES, balanceOf, billingState, checkAllowance, createPass, ledgerEntry, meter, outOfCredits, startNextMonth,
   type PlanName, type Surface,

@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { HttpError } from '../core/http/errors';
+import { notFound, paymentRequired } from '../core/errors';
 import type { StudioContext } from './context';
 import { nowIso, stmt, type StudioDb } from './db';
 
@@ -25,9 +25,9 @@ export const SURFACE_PRICE: Record<Surface, number> = { image: 12, video: 120, a
 export const ANALYZE_COST = COSTS.draft;
 
 export const limitReached = (kind: AllowanceKind, limit: number) =>
-  new HttpError(402, 'limit_reached', { kind, limit, upgrade: true, message: `The ${kind} allowance of your plan (${limit} a month) is used up.` });
-export const notEnoughCredits = () => new HttpError(402, 'Not enough credits for this generation.', { upgrade: true });
-export const outOfCredits = () => new HttpError(402, 'out_of_credits', { upgrade: true, message: 'Not enough credits for this analysis.' });
+  paymentRequired('limit_reached', { kind, limit, upgrade: true, message: `The ${kind} allowance of your plan (${limit} a month) is used up.` });
+export const notEnoughCredits = () => paymentRequired('Not enough credits for this generation.', { upgrade: true });
+export const outOfCredits = () => paymentRequired('out_of_credits', { upgrade: true, message: 'Not enough credits for this analysis.' });
 
 interface WsRow {
   id: number;
@@ -37,7 +37,7 @@ interface WsRow {
 
 function wsRow(db: StudioDb, ws: number): WsRow {
   const row = stmt(db, 'SELECT id, plan, month FROM workspaces WHERE id = ?').get(ws) as WsRow | undefined;
-  if (!row) throw new HttpError(404, 'workspace not found');
+  if (!row) throw notFound('workspace not found');
   return row;
 }
 

@@ -1,4 +1,4 @@
-import { badRequest } from '../core/http/errors';
+import { badRequest } from '../core/errors';
 import type { Surface } from './billing';
 import { SURFACE_PRICE } from './billing';
 

@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { HttpError, conflict, notFound } from '../core/http/errors';
+import { conflict, notFound } from '../core/errors';
 import {
   SURFACE_PRICE, balanceOf, checkAllowance, coveringPass, ledgerEntry, meter, notEnoughCredits, type Pass, type Surface,
 } from './billing';
@@ -203,4 +203,4 @@ export async function pollUnfinished(app: StudioContext): Promise<{ checked: num
 }
 
 export const jobNotCompleted = (status: string) =>
-  new HttpError(409, 'job not completed', { status, message: 'Only a completed job can be saved.' });
+  conflict('job not completed', { status, message: 'Only a completed job can be saved.' });

@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { mkdirSync } from 'node:fs';
 import { copyFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { HttpError } from '../core/http/errors';
+import { conflict, gone, unavailable, upstreamFailed } from '../core/errors';
 import type { StudioContext } from './context';
 import { nowIso, stmt } from './db';
 import { jobNotCompleted, jobRow, type JobResult } from './jobs';
@@ -32,7 +32,7 @@ export function listMedia(app: StudioContext, ws: number) {
   return rows.map((m) => mediaView(app, m));
 }
 
-const expired = () => new HttpError(410, 'result expired', { message: 'The result url has expired; the generation can no longer be saved.' });
+const expired = () => gone('result expired', { message: 'The result url has expired; the generation can no longer be saved.' });
 
 /** Bring one result's bytes: from the built-in platform's folder directly, else over HTTP. */
 async function fetchResult(app: StudioContext, url: string, localName: string | null): Promise<{ data: Buffer | null; from: string | null; ext: string | null }> {
@@ -41,12 +41,12 @@ async function fetchResult(app: StudioContext, url: string, localName: string | 
   try {
     res = await fetch(url, { signal: AbortSignal.timeout(60_000) });
   } catch (err) {
-    throw new HttpError(502, 'result unavailable', { message: `The result could not be downloaded: ${(err as Error).message}` });
+    throw upstreamFailed('result unavailable', { message: `The result could not be downloaded: ${(err as Error).message}` });
   }
   if (res.status === 403 || res.status === 410) throw expired();
-  if (!res.ok) throw new HttpError(502, 'result unavailable', { message: `The result could not be downloaded (${res.status}).` });
+  if (!res.ok) throw upstreamFailed('result unavailable', { message: `The result could not be downloaded (${res.status}).` });
   const data = Buffer.from(await res.arrayBuffer());
-  if (data.length > MAX_BYTES) throw new HttpError(502, 'result unavailable', { message: 'The result is too large.' });
+  if (data.length > MAX_BYTES) throw upstreamFailed('result unavailable', { message: 'The result is too large.' });
   const type = (res.headers.get('content-type') ?? '').split(';')[0].trim();
   return { data, from: null, ext: EXT_BY_TYPE[type] ?? null };
 }
@@ -80,7 +80,7 @@ async function copyIntoLibrary(app: StudioContext, ws: number, id: string) {
   const existing = stmt(app.db, 'SELECT id, key, type, job_id, created_at FROM media WHERE job_id = ? AND workspace_id = ? ORDER BY key').all(id, ws) as MediaRow[];
   if (existing.length) return existing.map((m) => mediaView(app, m));
   const results = JSON.parse(row.results) as JobResult[];
-  if (!results.length) throw new HttpError(409, 'job has no results');
+  if (!results.length) throw conflict('job has no results');
   const dir = join(app.config.dataDir, 'library');
   mkdirSync(dir, { recursive: true });
   const saved: MediaRow[] = [];

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
-import { HttpError, badRequest } from '../core/http/errors';
+import { DomainError, badRequest } from '../core/errors';
 import { billingState } from './billing';
 import { CATALOG, PRESETS, catalogView, modelById } from './catalog';
 import type { Caller, StudioContext } from './context';
@@ -110,7 +110,7 @@ export async function runTool(app: StudioContext, caller: Caller, tool: McpTool,
     const out = await tool.run(app, caller, args);
     return { content: [{ type: 'text', text: JSON.stringify(out) }], structuredContent: out, isError: false };
   } catch (err) {
-    if (!(err instanceof HttpError)) throw err;
+    if (!(err instanceof DomainError)) throw err;
     const message = typeof err.extra.message === 'string' ? `${err.error}: ${err.extra.message}` : err.error;
     return { content: [{ type: 'text', text: message }], structuredContent: { ok: false, error: err.error, ...err.extra }, isError: true };
   }

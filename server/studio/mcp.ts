@@ -3,7 +3,7 @@ import express from 'express';
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import { CallToolRequestSchema, ErrorCode, ListToolsRequestSchema, McpError, type CallToolResult } from '@modelcontextprotocol/sdk/types.js';
-import { HttpError } from '../core/http/errors';
+import { DomainError } from '../core/errors';
 import { API_KEY_LABEL, bearer, callerFromApiKey, invalidApiKey } from './auth';
 import type { Caller, StudioContext } from './context';
 import { MCP_TOOLS, runTool } from './mcp-tools';
@@ -78,7 +78,7 @@ export function mountMcp(router: Router, app: StudioContext): void {
       await server.connect(transport);
       await transport.handleRequest(req, res, message);
     } catch (err) {
-      if (err instanceof HttpError && err.status === 401) res.setHeader('WWW-Authenticate', 'Bearer');
+      if (err instanceof DomainError && err.kind === 'unauthorized') res.setHeader('WWW-Authenticate', 'Bearer');
       next(err);
     }
   });

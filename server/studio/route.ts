@@ -2,7 +2,7 @@ import type { Request, Response, Router } from 'express';
 import type { z } from 'zod';
 import type { Method, RouteResult } from '../core/http/route-core';
 import { mountRouteList } from '../core/http/route-core';
-import { forbidden } from '../core/http/errors';
+import { forbidden } from '../core/errors';
 import type { Caller, StudioContext } from './context';
 import { checkSecretHeader, resolveCaller } from './auth';
 

@@ -1,5 +1,5 @@
 import { createHash, randomBytes } from 'node:crypto';
-import { HttpError } from '../../core/http/errors';
+import { badRequest, conflict, forbidden, notFound, unauthorized } from '../../core/errors';
 import { burnPasswordCheck, hashPassword, verifyPassword } from '../../core/security/passwords';
 import type { AgentsContext } from '../context';
 import { newId } from '../ids';
@@ -50,13 +50,13 @@ export function presentUser(ctx: AgentsContext, u: UserRow) {
 
 export function getUser(ctx: AgentsContext, id: string): UserRow {
   const u = ctx.db.prepare('SELECT * FROM users WHERE id = ?').get(id) as UserRow | undefined;
-  if (!u) throw new HttpError(401, 'not authenticated');
+  if (!u) throw unauthorized('not authenticated');
   return u;
 }
 
 export function getWorkspace(ctx: AgentsContext, id: string): WorkspaceRow {
   const w = ctx.db.prepare('SELECT * FROM workspaces WHERE id = ?').get(id) as WorkspaceRow | undefined;
-  if (!w) throw new HttpError(404, 'workspace not found');
+  if (!w) throw notFound('workspace not found');
   return w;
 }
 
@@ -68,10 +68,10 @@ export async function register(ctx: AgentsContext, email: string, password: stri
   const id = newId('usr');
   const ws = newId('ws');
   const settings = platformSettings(ctx.db);
-  if (!settings.allowSignups) throw new HttpError(403, 'sign-ups are closed');
+  if (!settings.allowSignups) throw forbidden('sign-ups are closed');
   const credits = settings.signupCredits ?? ctx.config.signupCredits;
   const tx = ctx.db.transaction(() => {
-    if (ctx.db.prepare('SELECT 1 FROM users WHERE email = ?').get(e)) throw new HttpError(409, 'email already registered');
+    if (ctx.db.prepare('SELECT 1 FROM users WHERE email = ?').get(e)) throw conflict('email already registered');
     ctx.db.prepare('INSERT INTO users (id, email, name, password_hash, created_at) VALUES (?, ?, ?, ?, ?)').run(id, e, name, hash, now);
     const wsName = name ? `${name}'s workspace` : `${e.split('@')[0]}'s workspace`;
     ctx.db.prepare('INSERT INTO workspaces (id, name, owner_id, credits, created_at) VALUES (?, ?, ?, ?, ?)').run(ws, wsName, id, credits, now);
@@ -86,13 +86,13 @@ export async function login(ctx: AgentsContext, email: string, password: string,
   const u = ctx.db.prepare('SELECT * FROM users WHERE email = ?').get(normEmail(email)) as UserRow | undefined;
   if (!u) {
     await burnPasswordCheck(password);
-    throw new HttpError(401, 'invalid email or password');
+    throw unauthorized('invalid email or password');
   }
-  if (!(await verifyPassword(password, u.password_hash))) throw new HttpError(401, 'invalid email or password');
-  if (u.suspended) throw new HttpError(403, 'account suspended');
+  if (!(await verifyPassword(password, u.password_hash))) throw unauthorized('invalid email or password');
+  if (u.suspended) throw forbidden('account suspended');
   if (u.totp_enabled && u.totp_secret) {
-    if (code === undefined || code === '') throw new HttpError(401, 'two-factor code required', { twoFactorRequired: true });
-    if (!checkTotp(u.totp_secret, code)) throw new HttpError(401, 'invalid two-factor code', { twoFactorRequired: true });
+    if (code === undefined || code === '') throw unauthorized('two-factor code required', { twoFactorRequired: true });
+    if (!checkTotp(u.totp_secret, code)) throw unauthorized('invalid two-factor code', { twoFactorRequired: true });
   }
   return u;
 }
@@ -126,7 +126,7 @@ export async function reset(ctx: AgentsContext, token: string, password: string)
   const row = ctx.db.prepare('SELECT user_id, expires_at, used FROM password_resets WHERE token_hash = ?').get(h) as
     | { user_id: string; expires_at: number; used: number }
     | undefined;
-  if (!row || row.used || row.expires_at < Date.now()) throw new HttpError(400, 'invalid or expired reset token');
+  if (!row || row.used || row.expires_at < Date.now()) throw badRequest('invalid or expired reset token');
   ctx.db.prepare('UPDATE password_resets SET used = 1 WHERE token_hash = ?').run(h);
   await setPassword(ctx, row.user_id, password);
 }

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { HttpError } from '../../core/http/errors';
+import { badRequest, conflict } from '../../core/errors';
 import { verifyPassword } from '../../core/security/passwords';
 import type { AgentsContext } from '../context';
 import { perIp, route, type AgentRoute } from '../http';
@@ -111,7 +111,7 @@ export function authRoutes(ctx: AgentsContext): AgentRoute[] {
       body: z.object({ currentPassword: z.string().max(200), password }),
       handler: async ({ caller, body, req, res }) => {
         const u = getUser(ctx, caller.userId);
-        if (!(await verifyPassword(body.currentPassword, u.password_hash))) throw new HttpError(400, 'current password is wrong');
+        if (!(await verifyPassword(body.currentPassword, u.password_hash))) throw badRequest('current password is wrong');
         await setPassword(ctx, u.id, body.password);
         return session(req, res, u.id);
       },
@@ -122,7 +122,7 @@ export function authRoutes(ctx: AgentsContext): AgentRoute[] {
       auth: 'bearer',
       handler: ({ caller }) => {
         const u = getUser(ctx, caller.userId);
-        if (u.totp_enabled) throw new HttpError(409, 'two-factor is already enabled');
+        if (u.totp_enabled) throw conflict('two-factor is already enabled');
         const secret = newTotpSecret();
         ctx.db.prepare('UPDATE users SET totp_pending = ? WHERE id = ?').run(secret, u.id);
         return { secret, otpauth: otpauthUri(secret, u.email) };
@@ -135,9 +135,9 @@ export function authRoutes(ctx: AgentsContext): AgentRoute[] {
       body: z.object({ code }),
       handler: ({ caller, body }) => {
         const u = getUser(ctx, caller.userId);
-        if (u.totp_enabled) throw new HttpError(409, 'two-factor is already enabled');
-        if (!u.totp_pending) throw new HttpError(400, 'run 2fa setup first');
-        if (!checkTotp(u.totp_pending, body.code)) throw new HttpError(400, 'invalid two-factor code');
+        if (u.totp_enabled) throw conflict('two-factor is already enabled');
+        if (!u.totp_pending) throw badRequest('run 2fa setup first');
+        if (!checkTotp(u.totp_pending, body.code)) throw badRequest('invalid two-factor code');
         ctx.db.prepare('UPDATE users SET totp_secret = totp_pending, totp_pending = NULL, totp_enabled = 1 WHERE id = ?').run(u.id);
         return { ok: true, enabled: true };
       },
@@ -149,8 +149,8 @@ export function authRoutes(ctx: AgentsContext): AgentRoute[] {
       body: z.object({ code }),
       handler: ({ caller, body }) => {
         const u = getUser(ctx, caller.userId);
-        if (!u.totp_enabled || !u.totp_secret) throw new HttpError(400, 'two-factor is not enabled');
-        if (!checkTotp(u.totp_secret, body.code)) throw new HttpError(400, 'invalid two-factor code');
+        if (!u.totp_enabled || !u.totp_secret) throw badRequest('two-factor is not enabled');
+        if (!checkTotp(u.totp_secret, body.code)) throw badRequest('invalid two-factor code');
         ctx.db.prepare('UPDATE users SET totp_secret = NULL, totp_enabled = 0 WHERE id = ?').run(u.id);
         return { ok: true, enabled: false };
       },

@@ -1,6 +1,6 @@
 import type { Request, Response } from 'express';
 import { jwtVerify, SignJWT } from 'jose';
-import { HttpError } from '../../core/http/errors';
+import { forbidden, unauthorized } from '../../core/errors';
 import type { AgentsContext, Caller } from '../context';
 import { clientIp, type AgentAuth } from '../request';
 
@@ -80,7 +80,7 @@ export function requestToken(req: Request): string | null {
   return readCookie(req, COOKIE);
 }
 
-const unauthenticated = (error = 'not authenticated') => new HttpError(401, error);
+const unauthenticated = (error = 'not authenticated') => unauthorized(error);
 
 /** Verify a session token; the user's current token version must match the one it names. */
 export async function verifySession(ctx: AgentsContext, token: string): Promise<UserAuthRow & { impersonator: string | null }> {
@@ -106,7 +106,7 @@ export async function verifySession(ctx: AgentsContext, token: string): Promise<
     const op = byId.get(String(imp)) as UserAuthRow | undefined;
     if (!op || op.token_version !== impv || op.suspended || !isOperator(ctx, op)) throw unauthenticated('invalid or expired token');
     impersonator = op.id;
-  } else if (user.suspended) throw new HttpError(403, 'account suspended');
+  } else if (user.suspended) throw forbidden('account suspended');
   return { ...user, impersonator };
 }
 
@@ -125,7 +125,7 @@ export async function authenticate(ctx: AgentsContext, req: Request, _res: Respo
   if (!token) throw unauthenticated();
   const user = await verifySession(ctx, token);
   const m = membership(ctx, user.id);
-  if (!m) throw new HttpError(403, 'no workspace');
+  if (!m) throw forbidden('no workspace');
   // An operator acting as a user has that user's rights, never the operator's.
   return { ip, userId: user.id, ws: m.ws, role: m.role, admin: !user.impersonator && isOperator(ctx, user), impersonator: user.impersonator };
 }

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { HttpError } from '../../core/http/errors';
+import { conflict, notFound } from '../../core/errors';
 import type { AgentsContext } from '../context';
 import { route, type AgentRoute } from '../http';
 import { balances, payoutView } from '../affiliate/affiliate.service';
@@ -68,7 +68,7 @@ export function adminAffiliateRoutes(ctx: AgentsContext): AgentRoute[] {
   const admin = { auth: 'bearer' as const, before: operatorOnly };
   const affiliateById = (id: string): AffiliateListRow => {
     const a = ctx.db.prepare(`${AFFILIATE_SELECT} WHERE a.id = ?`).get(id) as AffiliateListRow | undefined;
-    if (!a) throw new HttpError(404, 'affiliate not found');
+    if (!a) throw notFound('affiliate not found');
     return a;
   };
   const latestKyc = (affiliateId: string) => ctx.db.prepare('SELECT * FROM affiliate_kyc WHERE affiliate_id = ? ORDER BY submitted_at DESC, rowid DESC LIMIT 1').get(affiliateId) as KycRow | undefined;
@@ -98,7 +98,7 @@ export function adminAffiliateRoutes(ctx: AgentsContext): AgentRoute[] {
       handler: ({ caller, params }) => {
         affiliateById(params.id);
         const k = latestKyc(params.id);
-        if (!k) throw new HttpError(404, 'no KYC document');
+        if (!k) throw notFound('no KYC document');
         audit(ctx, caller, 'affiliate.kyc-doc', 'affiliate', params.id, { kyc: k.id });
         return { kyc: { id: k.id, status: k.status, mime: k.mime, size: k.data.length, dataBase64: Buffer.from(k.data).toString('base64'), note: k.note, submitted_at: iso(k.submitted_at), reviewed_at: iso(k.reviewed_at) } };
       },
@@ -112,7 +112,7 @@ export function adminAffiliateRoutes(ctx: AgentsContext): AgentRoute[] {
       handler: ({ caller, params, body }) => {
         affiliateById(params.id);
         const k = latestKyc(params.id);
-        if (!k || k.status !== 'pending') throw new HttpError(409, 'no KYC document awaiting review');
+        if (!k || k.status !== 'pending') throw conflict('no KYC document awaiting review');
         const now = Date.now();
         ctx.db.transaction(() => {
           ctx.db.prepare('UPDATE affiliate_kyc SET status = ?, note = ?, reviewed_at = ?, reviewed_by = ? WHERE id = ?').run(body.decision, body.note ?? '', now, caller.userId, k.id);
@@ -144,8 +144,8 @@ export function adminAffiliateRoutes(ctx: AgentsContext): AgentRoute[] {
       body: payoutDecision,
       handler: ({ caller, params, body }) => {
         const p = ctx.db.prepare('SELECT status, affiliate_id FROM affiliate_payouts WHERE id = ?').get(params.pid) as { status: string; affiliate_id: string } | undefined;
-        if (!p) throw new HttpError(404, 'payout not found');
-        if (p.status !== 'requested') throw new HttpError(409, `payout already ${p.status}`);
+        if (!p) throw notFound('payout not found');
+        if (p.status !== 'requested') throw conflict(`payout already ${p.status}`);
         ctx.db.prepare("UPDATE affiliate_payouts SET status = ?, note = ?, decided_at = ?, decided_by = ? WHERE id = ? AND status = 'requested'").run(body.decision, body.note ?? '', Date.now(), caller.userId, params.pid);
         audit(ctx, caller, `affiliate.payout.${body.decision}`, 'affiliate', p.affiliate_id, { payout: params.pid, note: body.note ?? '' });
         return { payout: payoutView(ctx, params.pid), affiliate: presentAffiliate(ctx, affiliateById(p.affiliate_id)) };

@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { mkdirSync, readdirSync, renameSync, rmSync, statSync } from 'node:fs';
 import { join, resolve, sep } from 'node:path';
 import type { Response } from 'express';
-import { HttpError } from '../../core/http/errors';
+import { badRequest, notFound, notImplemented } from '../../core/errors';
 import type { AgentsContext } from '../context';
 import { sqliteOf } from '../db';
 
@@ -42,7 +42,7 @@ export function listBackups(ctx: AgentsContext): BackupInfo[] {
  */
 export async function createBackup(ctx: AgentsContext): Promise<BackupInfo> {
   const sqlite = sqliteOf(ctx.db);
-  if (!sqlite) throw new HttpError(501, 'snapshots are taken of the SQLite store only; back up the PostgreSQL database with its own tools (pg_dump)');
+  if (!sqlite) throw notImplemented('snapshots are taken of the SQLite store only; back up the PostgreSQL database with its own tools (pg_dump)');
   const dir = backupDir(ctx);
   mkdirSync(dir, { recursive: true });
   const stamp = new Date().toISOString().replace(/[-:]/g, '').replace('T', '-').slice(0, 15);
@@ -61,14 +61,14 @@ export async function createBackup(ctx: AgentsContext): Promise<BackupInfo> {
 
 /** The file of a snapshot by name: anything but a snapshot name (paths, `..`, other files) is refused. */
 export function backupPath(ctx: AgentsContext, name: string): string {
-  if (!BACKUP_NAME.test(name)) throw new HttpError(400, 'invalid backup name');
+  if (!BACKUP_NAME.test(name)) throw badRequest('invalid backup name');
   const dir = resolve(backupDir(ctx));
   const file = resolve(dir, name);
-  if (!file.startsWith(dir + sep)) throw new HttpError(400, 'invalid backup name');
+  if (!file.startsWith(dir + sep)) throw badRequest('invalid backup name');
   try {
     if (!statSync(file).isFile()) throw new Error('not a file');
   } catch {
-    throw new HttpError(404, 'backup not found');
+    throw notFound('backup not found');
   }
   return file;
 }

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { HttpError } from '../../core/http/errors';
+import { badRequest, notFound } from '../../core/errors';
 import type { AgentsContext } from '../context';
 import { route, type AgentRoute } from '../http';
 import { presentTicket, thread, TICKET_CATEGORIES, TICKET_PRIORITIES, TICKET_STATUSES, type TicketRow } from '../support/support.service';
@@ -21,7 +21,7 @@ export function adminContentRoutes(ctx: AgentsContext): AgentRoute[] {
   const admin = { auth: 'bearer' as const, before: operatorOnly };
   const page = (p: string) => {
     const c = pageContent(ctx, p);
-    if (!c) throw new HttpError(404, 'page not found');
+    if (!c) throw notFound('page not found');
     return { page: p, ...c };
   };
   const bundles = () => {
@@ -52,7 +52,7 @@ export function adminContentRoutes(ctx: AgentsContext): AgentRoute[] {
       params: pageParam,
       handler: ({ caller, params }) => {
         const removed = ctx.db.prepare('DELETE FROM content_pages WHERE page = ?').run(params.page).changes;
-        if (!removed && !pageContent(ctx, params.page)) throw new HttpError(404, 'page not found');
+        if (!removed && !pageContent(ctx, params.page)) throw notFound('page not found');
         audit(ctx, caller, 'content.reset', 'content', params.page);
         const after = pageContent(ctx, params.page);
         return after ? { page: params.page, ...after } : { page: params.page, removed: true };
@@ -89,7 +89,7 @@ export function adminContentRoutes(ctx: AgentsContext): AgentRoute[] {
       body: z.object({ bundles: z.array(bundleSchema).min(1, 'bundles must hold at least one bundle').max(20) }),
       handler: ({ caller, body }) => {
         const ids = body.bundles.map((b) => b.id);
-        if (new Set(ids).size !== ids.length) throw new HttpError(400, 'bundles: ids must be unique');
+        if (new Set(ids).size !== ids.length) throw badRequest('bundles: ids must be unique');
         writeKey(ctx.db, 'bundles', body.bundles, caller.userId);
         audit(ctx, caller, 'bundles.put', 'settings', 'bundles', { ids });
         return bundles();
@@ -132,7 +132,7 @@ export function adminContentRoutes(ctx: AgentsContext): AgentRoute[] {
       params: z.object({ id: z.string().max(64) }),
       handler: ({ params }) => {
         const t = ctx.db.prepare('SELECT * FROM support_tickets WHERE id = ?').get(params.id) as TicketRow | undefined;
-        if (!t) throw new HttpError(404, 'ticket not found');
+        if (!t) throw notFound('ticket not found');
         return thread(ctx, t);
       },
     }),
@@ -148,7 +148,7 @@ export function adminContentRoutes(ctx: AgentsContext): AgentRoute[] {
       }),
       handler: ({ caller, params, body }) => {
         const t = ctx.db.prepare('SELECT * FROM support_tickets WHERE id = ?').get(params.id) as TicketRow | undefined;
-        if (!t) throw new HttpError(404, 'ticket not found');
+        if (!t) throw notFound('ticket not found');
         ctx.db.prepare('UPDATE support_tickets SET status = ?, priority = ?, category = ?, updated_at = ? WHERE id = ?').run(body.status ?? t.status, body.priority ?? t.priority, body.category ?? t.category, Date.now(), t.id);
         audit(ctx, caller, 'ticket.update', 'ticket', t.id, body);
         return thread(ctx, ctx.db.prepare('SELECT * FROM support_tickets WHERE id = ?').get(t.id) as TicketRow);

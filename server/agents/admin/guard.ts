@@ -1,11 +1,11 @@
 import type { Request } from 'express';
-import { HttpError } from '../../core/http/errors';
+import { forbidden, gone } from '../../core/errors';
 import type { AgentsContext, Caller } from '../context';
 import { tableExists } from '../db';
 
 /** `before` hook of every operator route: a session of an operator account (never an impersonation). */
 export function operatorOnly(_req: Request, caller: Caller): void {
-  if (!caller.admin) throw new HttpError(403, 'admin only');
+  if (!caller.admin) throw forbidden('admin only');
 }
 
 export interface AuditEntry {

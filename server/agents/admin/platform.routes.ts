@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { HttpError } from '../../core/http/errors';
+import { notFound } from '../../core/errors';
 import type { AgentsContext } from '../context';
 import { route, type AgentRoute } from '../http';
 import { billingOf, TIER_ALLOWANCE } from '../billing';
@@ -30,7 +30,7 @@ function presentWorkspace(ctx: AgentsContext, w: WorkspaceRow) {
 
 function agentById(ctx: AgentsContext, id: string): AgentRow {
   const a = ctx.db.prepare('SELECT * FROM agents WHERE id = ?').get(id) as AgentRow | undefined;
-  if (!a) throw new HttpError(404, 'agent not found');
+  if (!a) throw notFound('agent not found');
   return a;
 }
 

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { HttpError } from '../../core/http/errors';
+import { badRequest, conflict } from '../../core/errors';
 import type { AgentsContext } from '../context';
 import { route, type AgentRoute } from '../http';
 import { TIER_ALLOWANCE } from '../billing';
@@ -11,7 +11,7 @@ import { deleteUser, grantCredits, homeWorkspace, presentAdminUser, userById, wo
 const idParam = z.object({ id: z.string().max(64) });
 const listQuery = z.object({ search: z.string().max(200).optional(), limit: z.coerce.number().int().optional(), page: z.coerce.number().int().optional() });
 const notSelf = (callerId: string, id: string, what: string) => {
-  if (callerId === id) throw new HttpError(400, `you cannot ${what} your own account`);
+  if (callerId === id) throw badRequest(`you cannot ${what} your own account`);
 };
 
 /** Operator routes on user accounts. */
@@ -46,7 +46,7 @@ export function adminUserRoutes(ctx: AgentsContext): AgentRoute[] {
       handler: ({ caller, params, body }) => {
         const u = userById(ctx, params.id);
         if (body.suspended !== undefined) notSelf(caller.userId, u.id, 'suspend');
-        if (body.email && body.email !== u.email && ctx.db.prepare('SELECT 1 FROM users WHERE email = ?').get(normEmail(body.email))) throw new HttpError(409, 'email already registered');
+        if (body.email && body.email !== u.email && ctx.db.prepare('SELECT 1 FROM users WHERE email = ?').get(normEmail(body.email))) throw conflict('email already registered');
         ctx.db
           .prepare('UPDATE users SET name = ?, email = ?, suspended = ? WHERE id = ?')
           .run(body.name ?? u.name, body.email ?? u.email, body.suspended === undefined ? u.suspended : body.suspended ? 1 : 0, u.id);
@@ -150,7 +150,7 @@ export function adminUserRoutes(ctx: AgentsContext): AgentRoute[] {
       handler: async ({ caller, params }) => {
         notSelf(caller.userId, params.id, 'impersonate');
         const u = userById(ctx, params.id);
-        if (!membership(ctx, u.id)) throw new HttpError(409, 'user has no workspace');
+        if (!membership(ctx, u.id)) throw conflict('user has no workspace');
         const op = userById(ctx, caller.userId);
         const token = await mintSession(ctx, u.id, u.token_version, { id: op.id, tokenVersion: op.token_version });
         audit(ctx, caller, 'user.impersonate', 'user', u.id, { email: u.email });

@@ -1,4 +1,4 @@
-import { HttpError } from '../../core/http/errors';
+import { badRequest, notFound } from '../../core/errors';
 import type { AgentsContext } from '../context';
 import { billingOf } from '../billing';
 import { getWorkspace, type UserRow, type WorkspaceRow } from '../accounts/accounts.service';
@@ -7,7 +7,7 @@ import { hasTable, iso } from './guard';
 
 export function userById(ctx: AgentsContext, id: string): UserRow {
   const u = ctx.db.prepare('SELECT * FROM users WHERE id = ?').get(id) as UserRow | undefined;
-  if (!u) throw new HttpError(404, 'user not found');
+  if (!u) throw notFound('user not found');
   return u;
 }
 
@@ -16,7 +16,7 @@ export function homeWorkspace(ctx: AgentsContext, userId: string): WorkspaceRow 
   const row = ctx.db
     .prepare("SELECT w.* FROM members m JOIN workspaces w ON w.id = m.workspace_id WHERE m.user_id = ? ORDER BY (m.role = 'owner') DESC, m.created_at, w.id LIMIT 1")
     .get(userId) as WorkspaceRow | undefined;
-  if (!row) throw new HttpError(404, 'user has no workspace');
+  if (!row) throw notFound('user has no workspace');
   return row;
 }
 
@@ -45,7 +45,7 @@ export function grantCredits(ctx: AgentsContext, ws: string, amount: number, not
   return ctx.db.transaction(() => {
     const w = getWorkspace(ctx, ws);
     const balance = w.credits + amount;
-    if (balance < 0) throw new HttpError(400, `amount would take the balance below 0 (balance ${w.credits})`);
+    if (balance < 0) throw badRequest(`amount would take the balance below 0 (balance ${w.credits})`);
     if (hasTable(ctx, 'credit_ledger')) {
       const last = ctx.db.prepare('SELECT balance FROM credit_ledger WHERE workspace_id = ? ORDER BY id DESC LIMIT 1').get(ws) as { balance: number } | undefined;
       const from = last?.balance ?? 0;

@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { z } from 'zod';
-import { HttpError } from '../../core/http/errors';
+import { badRequest } from '../../core/errors';
 import type { AgentsContext } from '../context';
 import { clientIp, route, type AgentRoute } from '../http';
 import { requireEditor } from '../roles';
@@ -118,7 +118,7 @@ export function affiliateRoutes(ctx: AgentsContext): AgentRoute[] {
       body: z.object({ amount: z.number('amount must be a number in USD').positive('amount must be positive').max(1_000_000) }),
       handler: ({ caller, body }) => {
         const cents = Math.round(body.amount * 100);
-        if (Math.abs(cents - body.amount * 100) > 1e-6) throw new HttpError(400, 'amount: at most two decimals');
+        if (Math.abs(cents - body.amount * 100) > 1e-6) throw badRequest('amount: at most two decimals');
         const a = requireAffiliate(ctx, caller.userId);
         const id = requestPayout(ctx, a, cents);
         const b = balances(ctx, a.id);

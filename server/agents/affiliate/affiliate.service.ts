@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { HttpError } from '../../core/http/errors';
+import { badRequest, conflict, notFound } from '../../core/errors';
 import type { AgentsContext } from '../context';
 import { newId } from '../ids';
 import { COMMISSION_RATE_PERCENT } from './commission';
@@ -44,7 +44,7 @@ export function affiliateOf(ctx: AgentsContext, userId: string): AffiliateRow | 
 
 export function requireAffiliate(ctx: AgentsContext, userId: string): AffiliateRow {
   const a = affiliateOf(ctx, userId);
-  if (!a) throw new HttpError(404, 'not enrolled in the affiliate program');
+  if (!a) throw notFound('not enrolled in the affiliate program');
   return a;
 }
 
@@ -73,7 +73,7 @@ export function enroll(ctx: AgentsContext, userId: string, ws: string, displayNa
   const user = ctx.db.prepare('SELECT name, email FROM users WHERE id = ?').get(userId) as { name: string; email: string };
   const now = Date.now();
   ctx.db.transaction(() => {
-    if (affiliateOf(ctx, userId)) throw new HttpError(409, 'already enrolled');
+    if (affiliateOf(ctx, userId)) throw conflict('already enrolled');
     const id = newId('aff');
     ctx.db
       .prepare('INSERT INTO affiliates (id, user_id, workspace_id, display_name, socials, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?)')
@@ -87,7 +87,7 @@ export function updateProfile(ctx: AgentsContext, a: AffiliateRow, patch: { disp
   ctx.db.transaction(() => {
     if (patch.promoCode) {
       const taken = ctx.db.prepare('SELECT 1 FROM affiliates WHERE promo_code = ? AND id <> ?').get(patch.promoCode, a.id);
-      if (taken) throw new HttpError(409, 'promo code already taken');
+      if (taken) throw conflict('promo code already taken');
     }
     ctx.db
       .prepare('UPDATE affiliates SET display_name = ?, socials = ?, promo_code = ?, notify = ?, updated_at = ? WHERE id = ?')
@@ -110,14 +110,14 @@ function links(ctx: AgentsContext, a: AffiliateRow) {
 
 export function presentLink(ctx: AgentsContext, a: AffiliateRow, id: string) {
   const l = links(ctx, a).find((x) => x.id === id);
-  if (!l) throw new HttpError(404, 'link not found');
+  if (!l) throw notFound('link not found');
   return l;
 }
 
 export function createLink(ctx: AgentsContext, a: AffiliateRow, name: string, channel: string) {
   const id = ctx.db.transaction(() => {
     const n = (ctx.db.prepare('SELECT COUNT(*) AS n FROM affiliate_links WHERE affiliate_id = ?').get(a.id) as { n: number }).n;
-    if (n >= MAX_LINKS) throw new HttpError(409, `at most ${MAX_LINKS} links`);
+    if (n >= MAX_LINKS) throw conflict(`at most ${MAX_LINKS} links`);
     return insertLink(ctx, a.id, name, channel, false);
   })();
   return presentLink(ctx, a, id);
@@ -125,7 +125,7 @@ export function createLink(ctx: AgentsContext, a: AffiliateRow, name: string, ch
 
 export function deleteLink(ctx: AgentsContext, a: AffiliateRow, id: string): void {
   const l = presentLink(ctx, a, id);
-  if (l.primary) throw new HttpError(400, 'the primary link cannot be deleted');
+  if (l.primary) throw badRequest('the primary link cannot be deleted');
   ctx.db.prepare('DELETE FROM affiliate_links WHERE id = ? AND affiliate_id = ?').run(id, a.id);
 }
 
@@ -144,7 +144,7 @@ export function setPayoutMethod(ctx: AgentsContext, a: AffiliateRow, method: { m
 
 /** Government ID as an image or PDF: stored for the operator, KYC becomes pending. */
 export function submitKyc(ctx: AgentsContext, a: AffiliateRow, mime: string, data: Buffer) {
-  if (a.kyc_status === 'verified') throw new HttpError(409, 'KYC already verified');
+  if (a.kyc_status === 'verified') throw conflict('KYC already verified');
   const now = Date.now();
   const id = newId('kyc');
   ctx.db.transaction(() => {
@@ -155,12 +155,12 @@ export function submitKyc(ctx: AgentsContext, a: AffiliateRow, mime: string, dat
 }
 
 export function requestPayout(ctx: AgentsContext, a: AffiliateRow, amountCents: number) {
-  if (a.kyc_status !== 'verified') throw new HttpError(409, 'KYC verification required');
-  if (!a.payout_method) throw new HttpError(409, 'payout method required');
-  if (amountCents < MIN_PAYOUT_CENTS) throw new HttpError(400, `minimum payout is ${MIN_PAYOUT_CENTS / 100} USD`);
+  if (a.kyc_status !== 'verified') throw conflict('KYC verification required');
+  if (!a.payout_method) throw conflict('payout method required');
+  if (amountCents < MIN_PAYOUT_CENTS) throw badRequest(`minimum payout is ${MIN_PAYOUT_CENTS / 100} USD`);
   const id = newId('pay');
   ctx.db.transaction(() => {
-    if (amountCents > balances(ctx, a.id).availableCents) throw new HttpError(409, 'amount exceeds the available balance');
+    if (amountCents > balances(ctx, a.id).availableCents) throw conflict('amount exceeds the available balance');
     ctx.db.prepare("INSERT INTO affiliate_payouts (id, affiliate_id, amount_cents, method, status, created_at) VALUES (?, ?, ?, ?, 'requested', ?)").run(id, a.id, amountCents, a.payout_method, Date.now());
   })();
   return id;

@@ -1,4 +1,4 @@
-import { HttpError } from '../../core/http/errors';
+import { badRequest } from '../../core/errors';
 
 /** Largest identity document accepted (decoded bytes; the JSON body itself is capped at 1 MB). */
 export const MAX_KYC_BYTES = 700 * 1024;
@@ -15,11 +15,11 @@ function sniff(data: Buffer): string | null {
 export function decodeDocument(document: string, _declaredMime?: string): { mime: string; data: Buffer } {
   const m = /^data:([\w/+.-]+);base64,(.*)$/s.exec(document.trim());
   const b64 = (m ? m[2] : document).replace(/\s+/g, '');
-  if (!/^[A-Za-z0-9+/_-]+={0,2}$/.test(b64)) throw new HttpError(400, 'document: not valid base64');
+  if (!/^[A-Za-z0-9+/_-]+={0,2}$/.test(b64)) throw badRequest('document: not valid base64');
   const data = Buffer.from(b64, 'base64');
-  if (data.length === 0) throw new HttpError(400, 'document is required');
-  if (data.length > MAX_KYC_BYTES) throw new HttpError(400, `document: at most ${MAX_KYC_BYTES / 1024} KB`);
+  if (data.length === 0) throw badRequest('document is required');
+  if (data.length > MAX_KYC_BYTES) throw badRequest(`document: at most ${MAX_KYC_BYTES / 1024} KB`);
   const mime = sniff(data);
-  if (!mime) throw new HttpError(400, 'document must be an image (PNG, JPEG, WebP) or a PDF');
+  if (!mime) throw badRequest('document must be an image (PNG, JPEG, WebP) or a PDF');
   return { mime, data };
 }

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { HttpError } from '../../core/http/errors';
+import { notFound } from '../../core/errors';
 import type { AgentsContext } from '../context';
 import { route, type AgentRoute } from '../http';
 import { addSource, deleteSource, getSource, listSources, presentSource, retrain } from '../knowledge/sources.service';
@@ -132,5 +132,5 @@ export function agentRoutes(ctx: AgentsContext): AgentRoute[] {
 }
 
 function notFoundSource(): never {
-  throw new HttpError(404, 'source not found');
+  throw notFound('source not found');
 }

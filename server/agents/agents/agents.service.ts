@@ -1,4 +1,4 @@
-import { HttpError } from '../../core/http/errors';
+import { notFound } from '../../core/errors';
 import type { AgentsContext } from '../context';
 import { newId } from '../ids';
 import { stmt } from '../db';
@@ -55,7 +55,7 @@ export function presentAgent(a: AgentRow) {
 /** One agent of the workspace; another workspace's id answers 404 like an unknown one. */
 export function getAgent(ctx: AgentsContext, ws: string, id: string): AgentRow {
   const a = ctx.db.prepare('SELECT * FROM agents WHERE id = ? AND workspace_id = ?').get(id, ws) as AgentRow | undefined;
-  if (!a) throw new HttpError(404, 'agent not found');
+  if (!a) throw notFound('agent not found');
   return a;
 }
 
@@ -63,13 +63,13 @@ export function getAgent(ctx: AgentsContext, ws: string, id: string): AgentRow {
 export function selectAgent(ctx: AgentsContext, ws: string, id: string | undefined | null): AgentRow {
   if (id) return getAgent(ctx, ws, id);
   const a = ctx.db.prepare('SELECT * FROM agents WHERE workspace_id = ? ORDER BY created_at, id LIMIT 1').get(ws) as AgentRow | undefined;
-  if (!a) throw new HttpError(404, 'agent not found');
+  if (!a) throw notFound('agent not found');
   return a;
 }
 
 export function agentByPublicId(ctx: AgentsContext, publicId: string): AgentRow {
   const a = stmt(ctx.db, 'SELECT * FROM agents WHERE public_id = ?').get(publicId) as AgentRow | undefined;
-  if (!a) throw new HttpError(404, 'agent not found');
+  if (!a) throw notFound('agent not found');
   return a;
 }
 

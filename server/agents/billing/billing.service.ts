@@ -1,4 +1,4 @@
-import { HttpError } from '../../core/http/errors';
+import { badRequest, conflict } from '../../core/errors';
 import type { AgentsContext } from '../context';
 import { newId } from '../ids';
 import { recordCommission } from '../affiliate/commission';
@@ -172,8 +172,8 @@ export function savePaymentMethod(ctx: AgentsContext, ws: string, customerId: st
 export function setAutoRecharge(ctx: AgentsContext, ws: string, a: AutoRecharge): AutoRecharge {
   const s = subscriptionRow(ctx, ws);
   if (a.enabled) {
-    if (!a.bundle || !bundleById(a.bundle)) throw new HttpError(400, 'bundle: unknown bundle');
-    if (!s.customer_id || !s.payment_method) throw new HttpError(409, 'add a payment method first');
+    if (!a.bundle || !bundleById(a.bundle)) throw badRequest('bundle: unknown bundle');
+    if (!s.customer_id || !s.payment_method) throw conflict('add a payment method first');
   }
   ctx.db.prepare('UPDATE subscriptions SET auto_recharge = ?, updated_at = ? WHERE workspace_id = ?').run(JSON.stringify(a), Date.now(), ws);
   return a;

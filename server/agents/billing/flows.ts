@@ -1,5 +1,5 @@
 import type Stripe from 'stripe';
-import { HttpError } from '../../core/http/errors';
+import { badRequest, conflict, notFound } from '../../core/errors';
 import type { AgentsContext } from '../context';
 import { bundleById, planById, type Plan } from './catalog';
 import { paypalClient } from './paypal';
@@ -31,7 +31,7 @@ const returnUrls = (ctx: AgentsContext, what: string) => ({
 /** A hosted checkout session of the first provider for one credit bundle. */
 export async function createBundleCheckout(ctx: AgentsContext, ws: string, bundleId: string) {
   const bundle = bundleById(bundleId);
-  if (!bundle) throw new HttpError(400, 'bundle: unknown bundle');
+  if (!bundle) throw badRequest('bundle: unknown bundle');
   const stripe = stripeClient(ctx.config.payments);
   const s = subscriptionRow(ctx, ws);
   const session = await provider(() =>
@@ -51,12 +51,12 @@ export async function createBundleCheckout(ctx: AgentsContext, ws: string, bundl
 /** Applies a completed checkout session (bundle or subscription) of this workspace; safe to repeat. */
 export function applySession(ctx: AgentsContext, ws: string | null, session: Stripe.Checkout.Session) {
   const p = paymentByExternal(ctx, 'stripe', session.id);
-  if (!p || (ws !== null && p.workspace_id !== ws)) throw new HttpError(404, 'checkout session not found');
-  if (session.payment_status !== 'paid' && session.payment_status !== 'no_payment_required') throw new HttpError(409, 'payment not completed');
+  if (!p || (ws !== null && p.workspace_id !== ws)) throw notFound('checkout session not found');
+  if (session.payment_status !== 'paid' && session.payment_status !== 'no_payment_required') throw conflict('payment not completed');
   if (p.kind === 'bundle') return fulfilBundle(ctx, p);
   const plan = planById(p.plan ?? '');
   const subId = typeof session.subscription === 'string' ? session.subscription : session.subscription?.id;
-  if (!plan || !subId) throw new HttpError(409, 'payment not completed');
+  if (!plan || !subId) throw conflict('payment not completed');
   const customer = typeof session.customer === 'string' ? session.customer : (session.customer?.id ?? null);
   ctx.db.prepare("UPDATE payments SET status = 'paid', paid_at = COALESCE(paid_at, ?) WHERE id = ?").run(Date.now(), p.id);
   return activateSubscription(ctx, p.workspace_id, plan, 'stripe', subId, customer, null);
@@ -64,21 +64,21 @@ export function applySession(ctx: AgentsContext, ws: string | null, session: Str
 
 export async function confirmCheckout(ctx: AgentsContext, ws: string, sessionId: string) {
   const stripe = stripeClient(ctx.config.payments);
-  if (!paymentByExternal(ctx, 'stripe', sessionId)) throw new HttpError(404, 'checkout session not found');
+  if (!paymentByExternal(ctx, 'stripe', sessionId)) throw notFound('checkout session not found');
   const session = await provider(() => stripe.checkout.sessions.retrieve(sessionId));
   return applySession(ctx, ws, session);
 }
 
 function assertCanSubscribe(ctx: AgentsContext, ws: string, plan: Plan) {
   const s = subscriptionRow(ctx, ws);
-  if (s.status === 'active' && s.plan === plan.id) throw new HttpError(409, 'already subscribed to this plan');
+  if (s.status === 'active' && s.plan === plan.id) throw conflict('already subscribed to this plan');
   return s;
 }
 
 /** Starts a monthly subscription: a hosted checkout of the first provider, or an approval link of the second. */
 export async function subscribe(ctx: AgentsContext, ws: string, planId: string, via: 'stripe' | 'paypal') {
   const plan = planById(planId);
-  if (!plan) throw new HttpError(400, 'plan: unknown plan');
+  if (!plan) throw badRequest('plan: unknown plan');
   const s = assertCanSubscribe(ctx, ws, plan);
   if (via === 'paypal') {
     const pp = paypalClient(ctx.config.payments);
@@ -109,12 +109,12 @@ export async function subscribe(ctx: AgentsContext, ws: string, planId: string, 
 export async function confirmPayPal(ctx: AgentsContext, ws: string | null, subscriptionId: string) {
   const pp = paypalClient(ctx.config.payments);
   const p = paymentByExternal(ctx, 'paypal', subscriptionId);
-  if (!p || (ws !== null && p.workspace_id !== ws)) throw new HttpError(404, 'subscription not found');
+  if (!p || (ws !== null && p.workspace_id !== ws)) throw notFound('subscription not found');
   const sub = await provider(() => pp.getSubscription(subscriptionId));
-  if (sub.custom_id && sub.custom_id !== p.workspace_id) throw new HttpError(404, 'subscription not found');
-  if (sub.status !== 'ACTIVE') throw new HttpError(409, 'subscription not approved yet');
+  if (sub.custom_id && sub.custom_id !== p.workspace_id) throw notFound('subscription not found');
+  if (sub.status !== 'ACTIVE') throw conflict('subscription not approved yet');
   const plan = planById(p.plan ?? '');
-  if (!plan) throw new HttpError(409, 'subscription not approved yet');
+  if (!plan) throw conflict('subscription not approved yet');
   const next = sub.billing_info?.next_billing_time ? Date.parse(sub.billing_info.next_billing_time) : null;
   return activateSubscription(ctx, p.workspace_id, plan, 'paypal', sub.id, null, Number.isFinite(next) ? next : null);
 }
@@ -139,7 +139,7 @@ export async function registerPaymentMethod(ctx: AgentsContext, ws: string, emai
 /** Cancels at the provider, then pauses the bot. */
 export async function cancelSubscription(ctx: AgentsContext, ws: string) {
   const s = subscriptionRow(ctx, ws);
-  if (s.status !== 'active' && s.status !== 'trialing') throw new HttpError(409, 'no active subscription');
+  if (s.status !== 'active' && s.status !== 'trialing') throw conflict('no active subscription');
   if (s.status === 'active' && s.external_id) {
     if (s.provider === 'stripe') {
       const stripe = stripeClient(ctx.config.payments);

@@ -1,4 +1,4 @@
-import { HttpError } from '../../core/http/errors';
+import { notFound, upstreamFailed } from '../../core/errors';
 import type { PaymentsConfig } from '../config';
 import type { Db } from '../db';
 import type { Plan } from './catalog';
@@ -32,7 +32,7 @@ export class PayPalClient {
       body: 'grant_type=client_credentials',
       signal: AbortSignal.timeout(30_000),
     });
-    if (!res.ok) throw new HttpError(502, `payment provider error: authentication failed (${res.status})`);
+    if (!res.ok) throw upstreamFailed(`payment provider error: authentication failed (${res.status})`);
     const body = (await res.json()) as { access_token: string; expires_in?: number };
     this.token = { value: body.access_token, expires: Date.now() + Math.max(0, (body.expires_in ?? 300) - 60) * 1000 };
     return body.access_token;
@@ -47,8 +47,8 @@ export class PayPalClient {
       signal: AbortSignal.timeout(30_000),
     });
     const text = await res.text();
-    if (res.status === 404) throw new HttpError(404, 'subscription not found');
-    if (!res.ok) throw new HttpError(502, `payment provider error: ${res.status} ${text.slice(0, 200)}`);
+    if (res.status === 404) throw notFound('subscription not found');
+    if (!res.ok) throw upstreamFailed(`payment provider error: ${res.status} ${text.slice(0, 200)}`);
     return (text ? JSON.parse(text) : {}) as T;
   }
 

@@ -1,8 +1,8 @@
 import Stripe from 'stripe';
-import { HttpError } from '../../core/http/errors';
+import { DomainError, badRequest, unavailable, upstreamFailed } from '../../core/errors';
 import type { PaymentsConfig } from '../config';
 
-export const notConfigured = () => new HttpError(503, 'payments not configured');
+export const notConfigured = () => unavailable('payments not configured');
 
 const clients = new WeakMap<PaymentsConfig, Stripe>();
 
@@ -26,17 +26,17 @@ export function stripeClient(cfg: PaymentsConfig): Stripe {
 /** Verifies the processor's signature header over the raw body (5-minute tolerance) and returns the event. */
 export function verifyStripeEvent(cfg: PaymentsConfig, raw: Buffer, header: string | undefined): Stripe.Event {
   if (!cfg.stripeSecretKey || !cfg.stripeWebhookSecret) throw notConfigured();
-  if (!header) throw new HttpError(400, 'invalid signature');
+  if (!header) throw badRequest('invalid signature');
   try {
     return stripeClient(cfg).webhooks.constructEvent(raw, header, cfg.stripeWebhookSecret, 300);
   } catch {
-    throw new HttpError(400, 'invalid signature');
+    throw badRequest('invalid signature');
   }
 }
 
 /** A provider error becomes 502 with the provider's message (no secrets in it). */
-export function providerFailure(err: unknown): HttpError {
-  if (err instanceof HttpError) return err;
+export function providerFailure(err: unknown): DomainError {
+  if (err instanceof DomainError) return err;
   const message = err instanceof Error ? err.message : String(err);
-  return new HttpError(502, `payment provider error: ${message.slice(0, 200)}`);
+  return upstreamFailed(`payment provider error: ${message.slice(0, 200)}`);
 }

@@ -1,6 +1,6 @@
 import type Stripe from 'stripe';
 import type { Request } from 'express';
-import { HttpError } from '../../core/http/errors';
+import { badRequest } from '../../core/errors';
 import type { AgentsContext } from '../context';
 import { rawBody } from '../http';
 import { firstDelivery, markCancelled, paymentByExternal, recordPayment, renewSubscription, workspaceBySubscription } from './billing.service';
@@ -66,10 +66,10 @@ interface PayPalEvent {
 export async function handlePayPalWebhook(ctx: AgentsContext, req: Request) {
   if (!paypalConfigured(ctx.config.payments) || !ctx.config.payments.paypalWebhookId) throw notConfigured();
   const event = req.body as PayPalEvent;
-  if (!event || typeof event !== 'object' || !event.id || !event.event_type) throw new HttpError(400, 'invalid event');
+  if (!event || typeof event !== 'object' || !event.id || !event.event_type) throw badRequest('invalid event');
   const headers: Record<string, string | undefined> = {};
   for (const h of ['paypal-auth-algo', 'paypal-cert-url', 'paypal-transmission-id', 'paypal-transmission-sig', 'paypal-transmission-time']) headers[h] = header(req, h);
-  if (!(await paypalClient(ctx.config.payments).verifyWebhook(headers, event))) throw new HttpError(400, 'invalid signature');
+  if (!(await paypalClient(ctx.config.payments).verifyWebhook(headers, event))) throw badRequest('invalid signature');
   if (!firstDelivery(ctx, 'paypal', event.id, event.event_type)) return { received: true, duplicate: true };
   const r = event.resource ?? {};
   switch (event.event_type) {

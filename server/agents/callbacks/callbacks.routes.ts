@@ -2,7 +2,7 @@ import { createHmac, timingSafeEqual } from 'node:crypto';
 import express from 'express';
 import type { Request } from 'express';
 import { z } from 'zod';
-import { HttpError } from '../../core/http/errors';
+import { badRequest, forbidden, unauthorized, unavailable } from '../../core/errors';
 import { Reply } from '../../core/http/route-core';
 import type { AgentsContext } from '../context';
 import { route, type AgentRoute } from '../http';
@@ -36,7 +36,7 @@ function parseJson(buf: Buffer): Record<string, unknown> {
   } catch {
     // fall through
   }
-  throw new HttpError(400, 'invalid JSON body');
+  throw badRequest('invalid JSON body');
 }
 
 /** Remember a key once; false when it was already seen (replay or provider retry). */
@@ -58,17 +58,17 @@ export function callbackRoutes(ctx: AgentsContext, now: () => number = Date.now)
       auth: 'public',
       handler: ({ req }) => {
         const secret = ctx.config.slackSigningSecret;
-        if (!secret) throw new HttpError(503, 'team-chat callbacks not configured');
+        if (!secret) throw unavailable('team-chat callbacks not configured');
         const ts = header(req, 'x-slack-request-timestamp');
         const sig = header(req, 'x-slack-signature');
-        if (!ts || !sig) throw new HttpError(401, 'missing signature');
+        if (!ts || !sig) throw unauthorized('missing signature');
         const t = Number(ts);
         const nowMs = now();
-        if (!/^\d{1,12}$/.test(ts) || Math.abs(nowMs / 1000 - t) > REPLAY_WINDOW_S) throw new HttpError(401, 'stale request');
+        if (!/^\d{1,12}$/.test(ts) || Math.abs(nowMs / 1000 - t) > REPLAY_WINDOW_S) throw unauthorized('stale request');
         const body = rawBody(req);
         const want = `v0=${createHmac('sha256', secret).update(`v0:${ts}:`).update(body).digest('hex')}`;
-        if (!sameHex(sig, want)) throw new HttpError(401, 'bad signature');
-        if (!firstSighting(ctx, `slack-sig:${sig}`, nowMs)) throw new HttpError(401, 'replayed request');
+        if (!sameHex(sig, want)) throw unauthorized('bad signature');
+        if (!firstSighting(ctx, `slack-sig:${sig}`, nowMs)) throw unauthorized('replayed request');
         const payload = parseJson(body);
         if (payload.type === 'url_verification') return { challenge: String(payload.challenge ?? '') };
         if (payload.type !== 'event_callback') return { ok: true };
@@ -93,8 +93,8 @@ export function callbackRoutes(ctx: AgentsContext, now: () => number = Date.now)
       query: z.object({ 'hub.mode': z.string().max(40).optional(), 'hub.verify_token': z.string().max(500).optional(), 'hub.challenge': z.string().max(500).optional() }),
       handler: ({ query }) => {
         const token = ctx.config.whatsappVerifyToken;
-        if (!token) throw new HttpError(503, 'messaging callbacks not configured');
-        if (query['hub.mode'] !== 'subscribe' || !query['hub.verify_token'] || !sameHex(query['hub.verify_token'], token)) throw new HttpError(403, 'verify token mismatch');
+        if (!token) throw unavailable('messaging callbacks not configured');
+        if (query['hub.mode'] !== 'subscribe' || !query['hub.verify_token'] || !sameHex(query['hub.verify_token'], token)) throw forbidden('verify token mismatch');
         return new Reply(200, query['hub.challenge'] ?? '', { 'content-type': 'text/plain; charset=utf-8' });
       },
     }),
@@ -104,12 +104,12 @@ export function callbackRoutes(ctx: AgentsContext, now: () => number = Date.now)
       auth: 'public',
       handler: ({ req }) => {
         const secret = ctx.config.whatsappAppSecret;
-        if (!secret) throw new HttpError(503, 'messaging callbacks not configured');
+        if (!secret) throw unavailable('messaging callbacks not configured');
         const sig = header(req, 'x-hub-signature-256');
-        if (!sig) throw new HttpError(401, 'missing signature');
+        if (!sig) throw unauthorized('missing signature');
         const body = rawBody(req);
         const want = `sha256=${createHmac('sha256', secret).update(body).digest('hex')}`;
-        if (!sameHex(sig, want)) throw new HttpError(401, 'bad signature');
+        if (!sameHex(sig, want)) throw unauthorized('bad signature');
         const payload = parseJson(body);
         const nowMs = now();
         const entries = Array.isArray(payload.entry) ? (payload.entry as Record<string, unknown>[]) : [];

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { HttpError } from '../../core/http/errors';
+import { badRequest, notFound } from '../../core/errors';
 import type { AgentsContext } from '../context';
 import { route, type AgentRoute } from '../http';
 import { selectAgent } from '../agents/agents.service';
@@ -38,7 +38,7 @@ type ActionType = keyof typeof ACTIONS;
 const TYPES = Object.keys(ACTIONS) as ActionType[];
 
 function typeOf(raw: string): ActionType {
-  if (!(TYPES as string[]).includes(raw)) throw new HttpError(404, 'unknown action');
+  if (!(TYPES as string[]).includes(raw)) throw notFound('unknown action');
   return raw as ActionType;
 }
 
@@ -56,7 +56,7 @@ export function actionRoutes(ctx: AgentsContext): AgentRoute[] {
   };
   const save = (agentId: string, type: ActionType, enabled: boolean, config: Record<string, unknown>) => {
     const missing = ACTIONS[type].requires.find((k) => !config[k]);
-    if (enabled && missing) throw new HttpError(400, `config.${missing} is required before ${type} can be enabled`);
+    if (enabled && missing) throw badRequest(`config.${missing} is required before ${type} can be enabled`);
     ctx.db
       .prepare('INSERT INTO agent_actions (agent_id, type, enabled, config, updated_at) VALUES (?, ?, ?, ?, ?) ON CONFLICT(agent_id, type) DO UPDATE SET enabled = excluded.enabled, config = excluded.config, updated_at = excluded.updated_at')
       .run(agentId, type, Number(enabled), JSON.stringify(config), Date.now());
@@ -101,7 +101,7 @@ export function actionRoutes(ctx: AgentsContext): AgentRoute[] {
         const merged = ACTIONS[type].config.safeParse({ ...configOf(a.id, type), ...body.config });
         if (!merged.success) {
           const issue = merged.error.issues[0];
-          throw new HttpError(400, `config.${issue.path.map(String).join('.')}: ${issue.message}`);
+          throw badRequest(`config.${issue.path.map(String).join('.')}: ${issue.message}`);
         }
         save(a.id, type, body.enabled ?? Boolean(row(a.id, type)?.enabled), merged.data);
         return { action: present(a.id, type) };

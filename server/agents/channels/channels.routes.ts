@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { HttpError } from '../../core/http/errors';
+import { badRequest, conflict, notFound } from '../../core/errors';
 import type { AgentsContext } from '../context';
 import { route, type AgentRoute } from '../http';
 import { selectAgent } from '../agents/agents.service';
@@ -29,8 +29,8 @@ const agentQuery = z.object({ agent: z.string().max(64).optional() });
 const configSchema = z.record(z.string().max(60), z.union([z.string().max(2000), z.number(), z.boolean(), z.null()])).refine((r) => Object.keys(r).length <= 20, 'at most 20 settings');
 
 function channelOf(raw: string): ChannelName {
-  if (raw === 'web') throw new HttpError(400, 'the web channel needs no credentials');
-  if (!(NAMES as string[]).includes(raw)) throw new HttpError(404, 'unknown channel');
+  if (raw === 'web') throw badRequest('the web channel needs no credentials');
+  if (!(NAMES as string[]).includes(raw)) throw notFound('unknown channel');
   return raw as ChannelName;
 }
 
@@ -41,7 +41,7 @@ function parseCredentials<T>(schema: z.ZodType<T>, body: unknown): T {
   const issue = r.error.issues[0];
   const field = issue.path.map(String).join('.');
   const given = (body as Record<string, unknown>)[field];
-  throw new HttpError(400, given === undefined ? `${field} is required` : `${field}: ${issue.message}`);
+  throw badRequest(given === undefined ? `${field} is required` : `${field}: ${issue.message}`);
 }
 
 export function channelRoutes(ctx: AgentsContext): AgentRoute[] {
@@ -71,10 +71,10 @@ export function channelRoutes(ctx: AgentsContext): AgentRoute[] {
         const spec = CHANNELS[name];
         const creds = parseCredentials(spec.credentials as z.ZodType<Record<string, string>>, body);
         const check = await validatorOf(spec)(ctx.config, creds);
-        if (!check.ok) throw new HttpError(400, check.error);
+        if (!check.ok) throw badRequest(check.error);
         if (name === 'slack' && check.account.team_id) {
           const taken = ctx.db.prepare(`SELECT agent_id FROM channel_connections WHERE channel = 'slack' AND ${jsonText(ctx.db, 'account', 'team_id')} = ? AND agent_id <> ?`).get(check.account.team_id, a.id);
-          if (taken) throw new HttpError(409, 'this Slack workspace is already connected to another agent');
+          if (taken) throw conflict('this Slack workspace is already connected to another agent');
         }
         const now = Date.now();
         ctx.db
@@ -95,7 +95,7 @@ export function channelRoutes(ctx: AgentsContext): AgentRoute[] {
         const name = channelOf(params.channel);
         const a = selectAgent(ctx, caller.ws, query.agent);
         const c = connection(ctx, a.id, name);
-        if (!c) throw new HttpError(400, 'channel is not connected');
+        if (!c) throw badRequest('channel is not connected');
         const creds = openCredentials(ctx, c.credentials);
         const spec = CHANNELS[name];
         const check: Check = creds ? await validatorOf(spec)(ctx.config, creds) : { ok: false, error: 'stored credentials cannot be read' };
@@ -120,7 +120,7 @@ export function channelRoutes(ctx: AgentsContext): AgentRoute[] {
           if (c) ctx.db.prepare('DELETE FROM channel_connections WHERE agent_id = ? AND channel = ?').run(a.id, name);
           return { channel: present(name, undefined) };
         }
-        if (!c) throw new HttpError(400, 'channel is not connected');
+        if (!c) throw badRequest('channel is not connected');
         const config = body.config ? { ...parse(c.config), ...body.config } : parse(c.config);
         ctx.db
           .prepare('UPDATE channel_connections SET enabled = ?, config = ? WHERE agent_id = ? AND channel = ?')

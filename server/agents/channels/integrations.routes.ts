@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { HttpError } from '../../core/http/errors';
+import { badRequest, notFound } from '../../core/errors';
 import type { AgentsContext } from '../context';
 import { route, type AgentRoute } from '../http';
 import { openCredentials } from './delivery';
@@ -31,7 +31,7 @@ function present(name: IntegrationName, r: IntegrationRow | undefined) {
 }
 
 function providerOf(raw: string): IntegrationName {
-  if (!(NAMES as string[]).includes(raw)) throw new HttpError(404, 'unknown integration');
+  if (!(NAMES as string[]).includes(raw)) throw notFound('unknown integration');
   return raw as IntegrationName;
 }
 
@@ -54,10 +54,10 @@ export function integrationRoutes(ctx: AgentsContext): AgentRoute[] {
         if (!parsed.success) {
           const issue = parsed.error.issues[0];
           const field = issue.path.map(String).join('.');
-          throw new HttpError(400, body[field] === undefined ? `${field} is required` : `${field}: ${issue.message}`);
+          throw badRequest(body[field] === undefined ? `${field} is required` : `${field}: ${issue.message}`);
         }
         const check = await validatorOf(spec)(ctx.config, parsed.data);
-        if (!check.ok) throw new HttpError(400, check.error);
+        if (!check.ok) throw badRequest(check.error);
         const now = Date.now();
         ctx.db
           .prepare(`INSERT INTO integrations (workspace_id, provider, status, credentials, account, error, connected_at, checked_at) VALUES (?, ?, 'connected', ?, ?, NULL, ?, ?)
@@ -74,7 +74,7 @@ export function integrationRoutes(ctx: AgentsContext): AgentRoute[] {
       handler: async ({ caller, params: p }) => {
         const name = providerOf(p.provider);
         const r = get(caller.ws, name);
-        if (!r) throw new HttpError(400, 'integration is not connected');
+        if (!r) throw badRequest('integration is not connected');
         const creds = openCredentials(ctx, r.credentials);
         const check = creds ? await validatorOf(INTEGRATIONS[name])(ctx.config, creds) : { ok: false as const, error: 'stored credentials cannot be read' };
         ctx.db
@@ -90,7 +90,7 @@ export function integrationRoutes(ctx: AgentsContext): AgentRoute[] {
       params,
       handler: ({ caller, params: p }) => {
         const name = providerOf(p.provider);
-        if (!get(caller.ws, name)) throw new HttpError(400, 'integration is not connected');
+        if (!get(caller.ws, name)) throw badRequest('integration is not connected');
         ctx.db.prepare('DELETE FROM integrations WHERE workspace_id = ? AND provider = ?').run(caller.ws, name);
         return { integration: present(name, undefined) };
       },

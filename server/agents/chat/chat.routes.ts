@@ -1,6 +1,6 @@
 import type { Request, Response } from 'express';
 import { z } from 'zod';
-import { HttpError } from '../../core/http/errors';
+import { DomainError } from '../../core/errors';
 import type { AgentsContext } from '../context';
 import { perWorkspace, route, type AgentRoute } from '../http';
 import { selectAgent } from '../agents/agents.service';
@@ -42,7 +42,7 @@ export async function answerTurn(ctx: AgentsContext, res: Response, input: TurnI
     return undefined;
   } catch (err) {
     if (!opened) throw err;
-    sseSend(res, 'error', { error: err instanceof HttpError ? err.error : 'internal error' });
+    sseSend(res, 'error', { error: err instanceof DomainError ? err.error : 'internal error' });
     res.end();
     return undefined;
   }

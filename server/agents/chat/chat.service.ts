@@ -1,4 +1,4 @@
-import { HttpError } from '../../core/http/errors';
+import { notFound } from '../../core/errors';
 import type { AgentsContext } from '../context';
 import { newId } from '../ids';
 import { recordEvent } from '../events';
@@ -115,7 +115,7 @@ export async function runTurn(ctx: AgentsContext, input: TurnInput, hooks: TurnH
   let conv: ConversationRow | undefined;
   if (input.conversationId) {
     conv = stmt(ctx.db, 'SELECT * FROM conversations WHERE id = ? AND workspace_id = ? AND agent_id = ?').get(input.conversationId, ws, agent.id) as ConversationRow | undefined;
-    if (!conv) throw new HttpError(404, 'conversation not found');
+    if (!conv) throw notFound('conversation not found');
   }
   const humanMode = conv?.handoff === 'operator';
   if (!humanMode) assertCanChat(ctx, ws);

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { HttpError } from '../../core/http/errors';
+import { badRequest } from '../../core/errors';
 import type { AgentsContext } from '../context';
 import { route, type AgentRoute } from '../http';
 import { getAgent } from '../agents/agents.service';
@@ -54,7 +54,7 @@ export function contactRoutes(ctx: AgentsContext): AgentRoute[] {
       body: z.object({ ...fields, agentId: z.string().max(64).optional() }),
       handler: ({ caller, body }) => {
         const { agentId, ...input } = body;
-        if (!input.email && !input.name && !input.phone && !input.external_id) throw new HttpError(400, 'a contact needs an email, name, phone or external_id');
+        if (!input.email && !input.name && !input.phone && !input.external_id) throw badRequest('a contact needs an email, name, phone or external_id');
         return { contact: present(contacts.create(ctx, caller.ws, agentOf(caller.ws, agentId) ?? null, input)) };
       },
     }),

@@ -1,4 +1,4 @@
-import { HttpError } from '../../core/http/errors';
+import { notFound } from '../../core/errors';
 import type { AgentsContext } from '../context';
 import { newId } from '../ids';
 
@@ -17,7 +17,7 @@ export class WorkspaceTable<I extends Record<string, unknown>> {
 
   get(ctx: AgentsContext, ws: string, id: string): Row {
     const r = ctx.db.prepare(`SELECT * FROM ${this.table} WHERE id = ? AND workspace_id = ?`).get(id, ws) as Row | undefined;
-    if (!r) throw new HttpError(404, this.notFound);
+    if (!r) throw notFound(this.notFound);
     return r;
   }
 

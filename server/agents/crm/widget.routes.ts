@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { HttpError } from '../../core/http/errors';
+import { conflict } from '../../core/errors';
 import type { AgentsContext } from '../context';
 import { route, type AgentRoute } from '../http';
 import { getAgent, selectAgent, type AgentRow } from '../agents/agents.service';
@@ -101,7 +101,7 @@ export function widgetRoutes(ctx: AgentsContext): AgentRoute[] {
         const { agentId, ...input } = body;
         const agent = agentOf(caller.ws, agentId) ?? null;
         const dup = ctx.db.prepare('SELECT 1 FROM attributes WHERE workspace_id = ? AND agent_id IS NOT DISTINCT FROM ? AND name = ?').get(caller.ws, agent, input.name);
-        if (dup) throw new HttpError(409, 'attribute already exists');
+        if (dup) throw conflict('attribute already exists');
         return { attribute: presentAttr(attributes.create(ctx, caller.ws, agent, { ...input, label: input.label || input.name })) };
       },
     }),

@@ -1,4 +1,4 @@
-import { HttpError } from '../../core/http/errors';
+import { badRequest, notFound } from '../../core/errors';
 import type { AgentsContext } from '../context';
 import { recordEvent } from '../events';
 import type { ConversationRow } from '../chat/chat.service';
@@ -43,13 +43,13 @@ export function presentConversation(c: ConversationRow & { last_message?: string
 
 export function getConversation(ctx: AgentsContext, ws: string, id: string): ConversationRow {
   const c = ctx.db.prepare('SELECT * FROM conversations WHERE id = ? AND workspace_id = ?').get(id, ws) as ConversationRow | undefined;
-  if (!c) throw new HttpError(404, 'conversation not found');
+  if (!c) throw notFound('conversation not found');
   return c;
 }
 
 export function getMessage(ctx: AgentsContext, conversationId: string, mid: string): MessageRow {
   const m = ctx.db.prepare('SELECT * FROM messages WHERE id = ? AND conversation_id = ?').get(mid, conversationId) as MessageRow | undefined;
-  if (!m) throw new HttpError(404, 'message not found');
+  if (!m) throw notFound('message not found');
   return m;
 }
 
@@ -106,7 +106,7 @@ export async function correct(ctx: AgentsContext, ws: string, cid: string, mid: 
   let question = m.text;
   if (m.role !== 'user') {
     const prev = ctx.db.prepare("SELECT text FROM messages WHERE conversation_id = ? AND seq < ? AND role = 'user' ORDER BY seq DESC LIMIT 1").get(cid, m.seq) as { text: string } | undefined;
-    if (!prev) throw new HttpError(400, 'no visitor question before this message');
+    if (!prev) throw badRequest('no visitor question before this message');
     question = prev.text;
   }
   const agent = getAgent(ctx, ws, c.agent_id);

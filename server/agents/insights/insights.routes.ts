@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { HttpError } from '../../core/http/errors';
+import { badRequest, tooLarge } from '../../core/errors';
 import type { AgentsContext } from '../context';
 import { route, type AgentRoute } from '../http';
 import { getAgent } from '../agents/agents.service';
@@ -16,7 +16,7 @@ function attachment(raw: unknown, i: number): Attachment {
   const obj = typeof raw === 'string' ? { data: raw } : (raw as Record<string, unknown>);
   const data = typeof obj?.data === 'string' ? obj.data : typeof obj?.dataUrl === 'string' ? obj.dataUrl : typeof obj?.url === 'string' ? obj.url : '';
   const m = /^data:([^;,]*)(;[^,]*)?,/.exec(data);
-  if (!m) throw new HttpError(400, `attachments.${i}: expected a base64 data URL`);
+  if (!m) throw badRequest(`attachments.${i}: expected a base64 data URL`);
   const buf = decodeBase64(data);
   const mime = m[1] || 'application/octet-stream';
   const text = /^text\/|json|csv/.test(mime) ? buf.toString('utf8') : null;
@@ -83,7 +83,7 @@ export function insightRoutes(ctx: AgentsContext): AgentRoute[] {
       }),
       handler: ({ caller, body }) => {
         const files = body.attachments.map(attachment);
-        if (files.reduce((a, f) => a + f.bytes, 0) > ATTACH_MAX) throw new HttpError(413, 'attachments too large');
+        if (files.reduce((a, f) => a + f.bytes, 0) > ATTACH_MAX) throw tooLarge('attachments too large');
         return advisorChat(ctx, caller.ws, body, files);
       },
     }),

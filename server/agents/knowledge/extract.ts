@@ -1,4 +1,4 @@
-import { HttpError } from '../../core/http/errors';
+import { badRequest, tooLarge } from '../../core/errors';
 
 const DOCX = 'application/vnd.openxmlformats-officedocument.wordprocessingml.document';
 const TEXT_TYPES = new Set(['text/plain', 'text/markdown', 'text/csv', 'text/html', 'application/json']);
@@ -16,15 +16,15 @@ export function sniffMime(data: Buffer, mime: string): string {
 
 export function decodeBase64(data: string): Buffer {
   const body = data.replace(/^data:[^;,]*(;[^,]*)?,/, '').replace(/\s+/g, '');
-  if (!/^[A-Za-z0-9+/_-]*={0,2}$/.test(body)) throw new HttpError(400, 'dataBase64 is not base64');
+  if (!/^[A-Za-z0-9+/_-]*={0,2}$/.test(body)) throw badRequest('dataBase64 is not base64');
   return Buffer.from(body, 'base64');
 }
 
 /** Plain text of a PDF (unpdf), a DOCX (mammoth) or a text file; 400 for anything else or unreadable. */
 export async function extractFileText(data: Buffer, mime: string): Promise<string> {
   const m = sniffMime(data, mime);
-  if (data.length === 0) throw new HttpError(400, 'file is empty');
-  if (data.length > FILE_MAX_BYTES) throw new HttpError(413, 'file too large');
+  if (data.length === 0) throw badRequest('file is empty');
+  if (data.length > FILE_MAX_BYTES) throw tooLarge('file too large');
   try {
     if (m === 'application/pdf') {
       const { extractText } = await import('unpdf');
@@ -37,8 +37,8 @@ export async function extractFileText(data: Buffer, mime: string): Promise<strin
       return r.value.trim();
     }
   } catch {
-    throw new HttpError(400, 'could not extract text from the file');
+    throw badRequest('could not extract text from the file');
   }
   if (TEXT_TYPES.has(m) || m.startsWith('text/')) return data.toString('utf8').replace(/^\uFEFF/, '').trim();
-  throw new HttpError(400, 'unsupported file type (PDF, DOCX or text)');
+  throw badRequest('unsupported file type (PDF, DOCX or text)');
 }

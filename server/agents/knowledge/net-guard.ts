@@ -1,6 +1,6 @@
 import { lookup } from 'node:dns/promises';
 import { isIP } from 'node:net';
-import { HttpError } from '../../core/http/errors';
+import { badRequest } from '../../core/errors';
 
 function v4Private(ip: string): boolean {
   const [a, b] = ip.split('.').map(Number);
@@ -36,24 +36,24 @@ export async function assertPublicUrl(raw: string, opts: GuardOptions): Promise<
   try {
     url = new URL(raw);
   } catch {
-    throw new HttpError(400, 'invalid url');
+    throw badRequest('invalid url');
   }
   const okProto = opts.httpsOnly ? url.protocol === 'https:' : url.protocol === 'http:' || url.protocol === 'https:';
-  if (!okProto) throw new HttpError(400, opts.httpsOnly ? 'url must be https' : 'url must be http or https');
-  if (url.username || url.password) throw new HttpError(400, 'url must not carry credentials');
+  if (!okProto) throw badRequest(opts.httpsOnly ? 'url must be https' : 'url must be http or https');
+  if (url.username || url.password) throw badRequest('url must not carry credentials');
   if (opts.allowPrivate) return url;
   const host = url.hostname.replace(/^\[|\]$/g, '');
-  if (host === 'localhost' || host.endsWith('.localhost') || host.endsWith('.local') || host.endsWith('.internal')) throw new HttpError(400, 'url must be a public address');
+  if (host === 'localhost' || host.endsWith('.localhost') || host.endsWith('.local') || host.endsWith('.internal')) throw badRequest('url must be a public address');
   let addrs: string[];
   if (isIP(host)) addrs = [host];
   else {
     try {
       addrs = (await lookup(host, { all: true })).map((a) => a.address);
     } catch {
-      throw new HttpError(400, 'url host does not resolve');
+      throw badRequest('url host does not resolve');
     }
   }
-  if (addrs.length === 0 || addrs.some(isPrivateAddress)) throw new HttpError(400, 'url must be a public address');
+  if (addrs.length === 0 || addrs.some(isPrivateAddress)) throw badRequest('url must be a public address');
   return url;
 }
 
@@ -68,10 +68,10 @@ export async function fetchPublic(raw: string, opts: GuardOptions): Promise<{ ur
       current = (await assertPublicUrl(new URL(res.headers.get('location') as string, current).toString(), opts)).toString();
       continue;
     }
-    if (!res.ok) throw new HttpError(400, `could not fetch ${current} (${res.status})`);
+    if (!res.ok) throw badRequest(`could not fetch ${current} (${res.status})`);
     const buf = Buffer.from(await res.arrayBuffer());
-    if (buf.length > MAX_PAGE_BYTES) throw new HttpError(400, 'page too large');
+    if (buf.length > MAX_PAGE_BYTES) throw badRequest('page too large');
     return { url: current, type: res.headers.get('content-type') ?? '', body: buf.toString('utf8') };
   }
-  throw new HttpError(400, 'too many redirects');
+  throw badRequest('too many redirects');
 }

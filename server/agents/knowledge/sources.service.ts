@@ -1,6 +1,6 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { HttpError } from '../../core/http/errors';
+import { badRequest, notFound } from '../../core/errors';
 import type { AgentsContext } from '../context';
 import { newId } from '../ids';
 import { getAgent, type AgentRow } from '../agents/agents.service';
@@ -70,7 +70,7 @@ export function presentSource(s: SourceRow, full = false) {
 
 export function getSource(ctx: AgentsContext, ws: string, id: string): SourceRow {
   const s = ctx.db.prepare('SELECT * FROM sources WHERE id = ? AND workspace_id = ?').get(id, ws) as SourceRow | undefined;
-  if (!s) throw new HttpError(404, 'source not found');
+  if (!s) throw notFound('source not found');
   return s;
 }
 
@@ -101,7 +101,7 @@ function insert(ctx: AgentsContext, row: Omit<SourceRow, 'created_at' | 'updated
 
 const req = (v: string | undefined, field: string) => {
   const t = (v ?? '').trim();
-  if (!t) throw new HttpError(400, `${field} is required`);
+  if (!t) throw badRequest(`${field} is required`);
   return t;
 };
 
@@ -123,7 +123,7 @@ export async function addSource(ctx: AgentsContext, agent: AgentRow, input: Sour
       const data = decodeBase64(req(input.dataBase64, 'dataBase64'));
       const mime = sniffMime(data, input.mime ?? '');
       const content = await extractFileText(data, mime);
-      if (!content) throw new HttpError(400, 'the file contains no text');
+      if (!content) throw badRequest('the file contains no text');
       const s = insert(ctx, { ...base, name: name || 'file', content, mime, size_kb: input.sizeKb ?? kb(data) });
       const dir = join(ctx.config.dataDir, 'uploads', agent.workspace_id);
       mkdirSync(dir, { recursive: true });
@@ -180,7 +180,7 @@ export async function addSocial(ctx: AgentsContext, agent: AgentRow, url: string
   const avatarRaw = metaContent(page.body, 'og:image');
   const avatar = avatarRaw ? new URL(avatarRaw, page.url).toString() : '';
   const content = [title, bio].filter(Boolean).join('\n');
-  if (!content) throw new HttpError(400, 'no profile information found at that address');
+  if (!content) throw badRequest('no profile information found at that address');
   const s = insert(ctx, {
     id: newId('src'), workspace_id: agent.workspace_id, agent_id: agent.id, type: 'social', name: name || `${plat}: ${title || host}`,
     content, url: page.url, question: '', answer: '', mime: plat, size_kb: kb(content), status: 'trained',
@@ -199,7 +199,7 @@ export function updateSource(ctx: AgentsContext, ws: string, id: string, patch: 
     content: patch.content ?? s.content,
   };
   if (s.type === 'qa') {
-    if (!next.question.trim() || !next.answer.trim()) throw new HttpError(400, 'question and answer are required');
+    if (!next.question.trim() || !next.answer.trim()) throw badRequest('question and answer are required');
     if (patch.content === undefined) next.content = `${next.question}\n${next.answer}`;
   }
   ctx.db.transaction(() => {

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { HttpError } from '../../core/http/errors';
+import { badRequest, notFound } from '../../core/errors';
 import type { AgentsContext } from '../context';
 import { perIp, route, type AgentRoute } from '../http';
 import { agentByPublicId, type AgentRow } from '../agents/agents.service';
@@ -20,7 +20,7 @@ const started = Date.now();
 /** A public agent by its public id; private or unknown agents answer 404. */
 function publicAgent(ctx: AgentsContext, publicId: string): AgentRow {
   const a = agentByPublicId(ctx, publicId);
-  if (a.visibility === 'private') throw new HttpError(404, 'agent not found');
+  if (a.visibility === 'private') throw notFound('agent not found');
   return a;
 }
 
@@ -98,10 +98,10 @@ export function publicRoutes(ctx: AgentsContext): AgentRoute[] {
       }),
       handler: ({ params, body }) => {
         const agent = publicAgent(ctx, params.publicId);
-        if (!body.email && !body.phone) throw new HttpError(400, 'email or phone is required');
+        if (!body.email && !body.phone) throw badRequest('email or phone is required');
         const ws = agent.workspace_id;
         const cid = body.conversationId ?? null;
-        if (cid && !ctx.db.prepare('SELECT 1 FROM conversations WHERE id = ? AND agent_id = ?').get(cid, agent.id)) throw new HttpError(404, 'conversation not found');
+        if (cid && !ctx.db.prepare('SELECT 1 FROM conversations WHERE id = ? AND agent_id = ?').get(cid, agent.id)) throw notFound('conversation not found');
         const lead = ctx.db.transaction(() => {
           if (cid) {
             const r = saveCaptured(ctx, ws, agent.id, cid, { email: body.email || undefined, phone: body.phone || undefined, name: body.name || undefined });
@@ -134,7 +134,7 @@ export function publicRoutes(ctx: AgentsContext): AgentRoute[] {
       handler: ({ params, query }) => {
         const agent = publicAgent(ctx, params.publicId);
         const conv = ctx.db.prepare('SELECT id, handoff FROM conversations WHERE id = ? AND agent_id = ?').get(query.conversationId, agent.id) as { id: string; handoff: string } | undefined;
-        if (!conv) throw new HttpError(404, 'conversation not found');
+        if (!conv) throw notFound('conversation not found');
         let afterSeq = 0;
         if (query.after) {
           const bySeq = ctx.db.prepare('SELECT seq FROM messages WHERE id = ? AND conversation_id = ?').get(query.after, conv.id) as { seq: number } | undefined;
@@ -143,7 +143,7 @@ export function publicRoutes(ctx: AgentsContext): AgentRoute[] {
             const t = Number(query.after);
             const row = ctx.db.prepare('SELECT MAX(seq) AS s FROM messages WHERE conversation_id = ? AND created_at <= ?').get(conv.id, t) as { s: number | null };
             afterSeq = row.s ?? 0;
-          } else throw new HttpError(400, 'after must be a message id or a time in milliseconds');
+          } else throw badRequest('after must be a message id or a time in milliseconds');
         }
         const rows = ctx.db
           .prepare("SELECT id, role, text, created_at FROM messages WHERE conversation_id = ? AND seq > ? AND role = 'operator' ORDER BY seq LIMIT 100")
@@ -179,7 +179,7 @@ export function publicRoutes(ctx: AgentsContext): AgentRoute[] {
       params: z.object({ page: z.string().max(40) }),
       handler: ({ params }) => {
         const c = pageContent(ctx, params.page);
-        if (!c) throw new HttpError(404, 'page not found');
+        if (!c) throw notFound('page not found');
         return { page: params.page, title: c.title, sections: c.sections, updated_at: c.updated_at };
       },
     }),

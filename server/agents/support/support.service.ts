@@ -1,4 +1,4 @@
-import { HttpError } from '../../core/http/errors';
+import { notFound } from '../../core/errors';
 import type { AgentsContext, Caller } from '../context';
 import { newId } from '../ids';
 
@@ -51,7 +51,7 @@ const presentMessage = (m: MessageRow) => ({ id: m.id, author: m.author_role, au
 /** A ticket the caller may read: its opener, or an operator; anyone else gets 404 (existence not revealed). */
 export function readableTicket(ctx: AgentsContext, caller: Caller, id: string): TicketRow {
   const t = ctx.db.prepare('SELECT * FROM support_tickets WHERE id = ?').get(id) as TicketRow | undefined;
-  if (!t || (t.user_id !== caller.userId && !caller.admin)) throw new HttpError(404, 'ticket not found');
+  if (!t || (t.user_id !== caller.userId && !caller.admin)) throw notFound('ticket not found');
   return t;
 }
 

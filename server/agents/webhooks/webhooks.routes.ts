@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { HttpError } from '../../core/http/errors';
+import { badRequest, forbidden, notFound } from '../../core/errors';
 import type { AgentsContext, Caller } from '../context';
 import { route, type AgentRoute } from '../http';
 import { newId } from '../ids';
@@ -53,7 +53,7 @@ export const SIGNING_SCHEME = {
 };
 
 export function requireOwner(caller: Caller): void {
-  if (caller.role !== 'owner') throw new HttpError(403, 'workspace owner only', { role: caller.role, required: 'owner' });
+  if (caller.role !== 'owner') throw forbidden('workspace owner only', { role: caller.role, required: 'owner' });
 }
 
 const agentQuery = z.object({ agent: z.string().max(64).optional() });
@@ -62,7 +62,7 @@ const idParam = z.object({ id: z.string().max(64) });
 export function webhookRoutes(ctx: AgentsContext, dispatcher: WebhookDispatcher, allowPrivate: boolean): AgentRoute[] {
   const find = (ws: string, id: string) => {
     const w = ctx.db.prepare('SELECT * FROM webhooks WHERE id = ? AND workspace_id = ?').get(id, ws) as WebhookRow | undefined;
-    if (!w) throw new HttpError(404, 'webhook not found');
+    if (!w) throw notFound('webhook not found');
     return w;
   };
   return [
@@ -118,7 +118,7 @@ export function webhookRoutes(ctx: AgentsContext, dispatcher: WebhookDispatcher,
         const first = ctx.db.prepare('SELECT id FROM agents WHERE workspace_id = ? ORDER BY created_at, id LIMIT 1').get(caller.ws) as { id: string } | undefined;
         const agentId = pick ? getAgent(ctx, caller.ws, pick).id : first?.id ?? null;
         const count = (ctx.db.prepare('SELECT COUNT(*) AS n FROM webhooks WHERE workspace_id = ?').get(caller.ws) as { n: number }).n;
-        if (count >= MAX_WEBHOOKS) throw new HttpError(400, `at most ${MAX_WEBHOOKS} webhooks per workspace`);
+        if (count >= MAX_WEBHOOKS) throw badRequest(`at most ${MAX_WEBHOOKS} webhooks per workspace`);
         const id = newId('whk');
         const events = [...new Set(body.events)];
         ctx.db.prepare('INSERT INTO webhooks (id, workspace_id, agent_id, url, events, created_at) VALUES (?, ?, ?, ?, ?, ?)').run(id, caller.ws, agentId, url, JSON.stringify(events), Date.now());

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { HttpError } from '../../core/http/errors';
+import { conflict } from '../../core/errors';
 import type { AgentsContext } from '../context';
 import { route, type AgentRoute } from '../http';
 import { getAgent, selectAgent } from '../agents/agents.service';
@@ -82,7 +82,7 @@ export function campaignRoutes(ctx: AgentsContext): AgentRoute[] {
       params: z.object({ id: z.string().max(64) }),
       handler: ({ caller, params }) => {
         const c = campaigns.get(ctx, caller.ws, params.id);
-        if (c.status === 'sent') throw new HttpError(409, 'campaign already sent');
+        if (c.status === 'sent') throw conflict('campaign already sent');
         const recipients = audienceSize(ctx, caller.ws, (c.agent_id as string | null) ?? null, JSON.parse(String(c.audience)) as Audience);
         const now = Date.now();
         ctx.db.prepare("UPDATE campaigns SET status = 'sent', recipients = ?, sent_at = ?, updated_at = ? WHERE id = ? AND status = 'draft'").run(recipients, now, now, c.id);

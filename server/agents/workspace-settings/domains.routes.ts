@@ -1,7 +1,7 @@
 import { resolveCname as dnsResolveCname } from 'node:dns/promises';
 import { isIP } from 'node:net';
 import { z } from 'zod';
-import { HttpError } from '../../core/http/errors';
+import { badRequest, conflict, notFound } from '../../core/errors';
 import type { AgentsContext } from '../context';
 import { route, type AgentRoute } from '../http';
 import { newId } from '../ids';
@@ -46,7 +46,7 @@ export function domainRoutes(ctx: AgentsContext, resolveCname: CnameResolver): A
   const target = ctx.config.cnameTarget;
   const find = (ws: string, id: string) => {
     const d = ctx.db.prepare('SELECT * FROM domains WHERE id = ? AND workspace_id = ?').get(id, ws) as DomainRow | undefined;
-    if (!d) throw new HttpError(404, 'domain not found');
+    if (!d) throw notFound('domain not found');
     return d;
   };
   const dns = { type: 'CNAME', target };
@@ -71,11 +71,11 @@ export function domainRoutes(ctx: AgentsContext, resolveCname: CnameResolver): A
       query: z.object({ agent: z.string().max(64).optional() }),
       body: z.object({ domain: domainName, agentId: z.string().max(64).optional() }),
       handler: ({ caller, query, body }) => {
-        if (body.domain === target || body.domain.endsWith(`.${target}`)) throw new HttpError(400, 'domain: choose your own domain, not the CNAME target');
+        if (body.domain === target || body.domain.endsWith(`.${target}`)) throw badRequest('domain: choose your own domain, not the CNAME target');
         const agent = selectAgent(ctx, caller.ws, body.agentId ?? query.agent);
-        if (ctx.db.prepare('SELECT 1 FROM domains WHERE domain = ?').get(body.domain)) throw new HttpError(409, 'domain already added');
+        if (ctx.db.prepare('SELECT 1 FROM domains WHERE domain = ?').get(body.domain)) throw conflict('domain already added');
         const count = (ctx.db.prepare('SELECT COUNT(*) AS n FROM domains WHERE workspace_id = ?').get(caller.ws) as { n: number }).n;
-        if (count >= MAX_DOMAINS) throw new HttpError(400, `at most ${MAX_DOMAINS} domains per workspace`);
+        if (count >= MAX_DOMAINS) throw badRequest(`at most ${MAX_DOMAINS} domains per workspace`);
         const id = newId('dom');
         const now = Date.now();
         ctx.db

@@ -1,5 +1,5 @@
 import { createHash, randomBytes } from 'node:crypto';
-import { HttpError } from '../../core/http/errors';
+import { badRequest, conflict, notFound, paymentRequired } from '../../core/errors';
 import type { AgentsContext } from '../context';
 import { newId } from '../ids';
 import { TIER_ALLOWANCE } from '../billing';
@@ -30,7 +30,7 @@ export function seats(ctx: AgentsContext, ws: string, tier: string) {
 
 export function workspaceRecord(ctx: AgentsContext, ws: string, role: string) {
   const w = ctx.db.prepare('SELECT id, name, owner_id, tier, credits, paused, created_at FROM workspaces WHERE id = ?').get(ws) as WorkspaceRecord | undefined;
-  if (!w) throw new HttpError(404, 'workspace not found');
+  if (!w) throw notFound('workspace not found');
   return {
     id: w.id,
     name: w.name,
@@ -76,7 +76,7 @@ export function listMembers(ctx: AgentsContext, ws: string) {
 
 function memberView(ctx: AgentsContext, ws: string, id: string) {
   const found = listMembers(ctx, ws).find((m) => m.id === id);
-  if (!found) throw new HttpError(404, 'member not found');
+  if (!found) throw notFound('member not found');
   return found;
 }
 
@@ -90,10 +90,10 @@ export async function inviteMember(ctx: AgentsContext, ws: string, inviterId: st
   const now = Date.now();
   const id = ctx.db.transaction(() => {
     const user = ctx.db.prepare('SELECT id FROM users WHERE email = ?').get(email) as { id: string } | undefined;
-    if (user && ctx.db.prepare('SELECT 1 FROM members WHERE workspace_id = ? AND user_id = ?').get(ws, user.id)) throw new HttpError(409, 'already a member');
-    if (ctx.db.prepare('SELECT 1 FROM invitations WHERE workspace_id = ? AND email = ?').get(ws, email)) throw new HttpError(409, 'already invited');
+    if (user && ctx.db.prepare('SELECT 1 FROM members WHERE workspace_id = ? AND user_id = ?').get(ws, user.id)) throw conflict('already a member');
+    if (ctx.db.prepare('SELECT 1 FROM invitations WHERE workspace_id = ? AND email = ?').get(ws, email)) throw conflict('already invited');
     const s = seats(ctx, ws, w.tier);
-    if (s.used >= s.limit) throw new HttpError(402, 'seat limit reached', { seats: s.limit, used: s.used });
+    if (s.used >= s.limit) throw paymentRequired('seat limit reached', { seats: s.limit, used: s.used });
     if (user) {
       ctx.db.prepare('INSERT INTO members (workspace_id, user_id, role, created_at) VALUES (?, ?, ?, ?)').run(ws, user.id, role, now);
       return user.id;
@@ -128,7 +128,7 @@ export function acceptInvitations(ctx: AgentsContext, userId: string, email: str
 
 export function changeRole(ctx: AgentsContext, ws: string, id: string, role: string) {
   const current = memberView(ctx, ws, id);
-  if (current.role === 'owner') throw new HttpError(400, 'the owner role cannot be changed');
+  if (current.role === 'owner') throw badRequest('the owner role cannot be changed');
   if (current.status === 'invited') ctx.db.prepare('UPDATE invitations SET role = ? WHERE id = ? AND workspace_id = ?').run(role, id, ws);
   else ctx.db.prepare('UPDATE members SET role = ? WHERE user_id = ? AND workspace_id = ?').run(role, id, ws);
   return memberView(ctx, ws, id);
@@ -136,7 +136,7 @@ export function changeRole(ctx: AgentsContext, ws: string, id: string, role: str
 
 export function removeMember(ctx: AgentsContext, ws: string, id: string): void {
   const current = memberView(ctx, ws, id);
-  if (current.role === 'owner') throw new HttpError(400, 'the owner cannot be removed');
+  if (current.role === 'owner') throw badRequest('the owner cannot be removed');
   if (current.status === 'invited') ctx.db.prepare('DELETE FROM invitations WHERE id = ? AND workspace_id = ?').run(id, ws);
   else ctx.db.prepare('DELETE FROM members WHERE user_id = ? AND workspace_id = ?').run(id, ws);
 }
@@ -162,7 +162,7 @@ export function createKey(ctx: AgentsContext, ws: string, userId: string, name: 
   const now = Date.now();
   ctx.db.transaction(() => {
     const n = (ctx.db.prepare('SELECT COUNT(*) AS n FROM api_keys WHERE workspace_id = ?').get(ws) as { n: number }).n;
-    if (n >= MAX_API_KEYS) throw new HttpError(409, `at most ${MAX_API_KEYS} API keys per workspace`);
+    if (n >= MAX_API_KEYS) throw conflict(`at most ${MAX_API_KEYS} API keys per workspace`);
     ctx.db.prepare('INSERT INTO api_keys (id, workspace_id, name, prefix, secret_hash, created_by, created_at) VALUES (?, ?, ?, ?, ?, ?, ?)').run(id, ws, name, secret.slice(0, 12), hashSecret(secret), userId, now);
   })();
   return { key: presentKey({ id, name, prefix: secret.slice(0, 12), created_at: now, last_used_at: null }), secret };
@@ -170,5 +170,5 @@ export function createKey(ctx: AgentsContext, ws: string, userId: string, name: 
 
 export function deleteKey(ctx: AgentsContext, ws: string, id: string): void {
   const r = ctx.db.prepare('DELETE FROM api_keys WHERE id = ? AND workspace_id = ?').run(id, ws);
-  if (r.changes === 0) throw new HttpError(404, 'API key not found');
+  if (r.changes === 0) throw notFound('API key not found');
 }

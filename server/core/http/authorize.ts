@@ -3,7 +3,7 @@ import type { AppContext } from '../context';
 import { authorizeOperator, denied, markCaller } from '../security/auth';
 import { allows, isWorkspaceAccess, type Actor } from '../security/policy';
 import type { RouteDef } from './define-route';
-import { notFound } from './errors';
+import { notFound } from '../errors';
 import { resolveCaller } from './workspace';
 
 /**

@@ -3,7 +3,7 @@ import { z } from 'zod';
 import { createShape, patchShape, type FieldMap, type Shape } from '../../../shared/fields';
 import type { Doc, Tx } from '../store/types';
 import { defineRoute, type RouteDef } from './define-route';
-import { notFound } from './errors';
+import { notFound } from '../errors';
 import type { Scope } from '../security/policy';
 
 const idParams = z.object({ id: z.string().min(1).max(200) });

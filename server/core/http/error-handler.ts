@@ -1,6 +1,7 @@
 import type { NextFunction, Request, Response } from 'express';
 import { z } from 'zod';
-import { HttpError } from './errors';
+import { DomainError } from '../errors';
+import { fromDomainError, HttpError } from './errors';
 import { validationError } from './route-core';
 
 interface BodyParserError {
@@ -9,8 +10,9 @@ interface BodyParserError {
 }
 
 export function toHttpError(err: unknown): HttpError | null {
+  if (err instanceof DomainError) return fromDomainError(err);
   if (err instanceof HttpError) return err;
-  if (err instanceof z.ZodError) return validationError(err);
+  if (err instanceof z.ZodError) return fromDomainError(validationError(err));
   const e = err as BodyParserError;
   if (e && typeof e === 'object') {
     if (e.type === 'entity.parse.failed') return new HttpError(400, 'malformed JSON', { message: 'リクエスト本文が正しいJSONではありません' });

@@ -1,12 +1,12 @@
 import type { NextFunction, Request, Response } from 'express';
-import { HttpError } from './errors';
+import { unsupportedMedia } from '../errors';
 
 /** A request body the API cannot read (form posts, text/plain) is refused with 415 instead of read as {}. */
 export function jsonBodiesOnly(message: string) {
   return (req: Request, _res: Response, next: NextFunction): void => {
     const hasBody = Number(req.headers['content-length'] ?? 0) > 0 || req.headers['transfer-encoding'] !== undefined;
     if (hasBody && !req.is('application/json')) {
-      next(new HttpError(415, 'unsupported media type', { message }));
+      next(unsupportedMedia('unsupported media type', { message }));
       return;
     }
     next();

@@ -1,4 +1,4 @@
-import { tooMany } from './errors';
+import { tooMany } from '../errors';
 
 /** Fixed-window counter per key (an IP, an email). Throws 429 with Retry-After when exceeded. */
 export class RateLimiter {

@@ -1,6 +1,6 @@
 import type { NextFunction, Request, Response, Router } from 'express';
 import { z } from 'zod';
-import { HttpError } from './errors';
+import { badRequest, type DomainError } from '../errors';
 
 export type Method = 'get' | 'post' | 'put' | 'delete' | 'patch';
 
@@ -40,7 +40,7 @@ export interface RoutePipeline<R extends RouteShape> {
   /** Runs with the validated input; its result is sent in the success envelope. */
   run: (route: R, input: ParsedInput, req: Request, res: Response) => Promise<RouteResult> | RouteResult;
   /** The app's own validation error (default: 400 `invalid request` with message and issues). */
-  invalid?: (err: z.ZodError, value: unknown) => HttpError;
+  invalid?: (err: z.ZodError, value: unknown) => DomainError;
   /** The app's own success envelope (default: `{ok:true, ...result}`). */
   send?: (res: Response, result: Record<string, unknown>) => void;
 }
@@ -55,14 +55,14 @@ export function assertUniqueRoutes(routes: readonly RouteShape[]): void {
   }
 }
 
-export function validationError(err: z.ZodError): HttpError {
+export function validationError(err: z.ZodError): DomainError {
   const issues = err.issues.map((i) => ({ path: i.path.join('.'), message: i.message }));
   const first = issues[0];
   const message = first ? (first.path ? `${first.path}: ${first.message}` : first.message) : 'invalid request';
-  return new HttpError(400, 'invalid request', { message, issues });
+  return badRequest('invalid request', { message, issues });
 }
 
-export function parseInput<T>(schema: z.ZodType<T> | undefined, value: unknown, invalid: (err: z.ZodError, value: unknown) => HttpError = validationError): T {
+export function parseInput<T>(schema: z.ZodType<T> | undefined, value: unknown, invalid: (err: z.ZodError, value: unknown) => DomainError = validationError): T {
   if (!schema) return value as T;
   const r = schema.safeParse(value);
   if (r.success) return r.data;

@@ -1,6 +1,6 @@
 import type { Request } from 'express';
 import type { AppContext } from '../context';
-import { forbidden, HttpError, unauthorized } from '../http/errors';
+import { DomainError, forbidden, unauthorized } from '../errors';
 import type { Doc } from '../store/types';
 import { isReservedWorkspace, P, PLATFORM_WS, requireCentral } from './platform';
 import type { Access, Actor } from './policy';
@@ -79,7 +79,7 @@ export function operatorActor(p: Principal): Actor {
 }
 
 /** Refusal of the authorization layer: 401 without a usable identity, 403 with one that lacks the right. */
-export function denied(access: Access, actor: Actor): HttpError {
+export function denied(access: Access, actor: Actor): DomainError {
   const signedOut = actor.kind === 'none' || (actor.kind === 'anonymous' && access.startsWith('account'));
   return signedOut
     ? unauthorized('unauthorized', { need: access, message: 'ログインが必要です' })

@@ -1,6 +1,6 @@
 import type { AppContext } from '../context';
 import { RateLimiter } from '../http/rate-limit';
-import { tooMany } from '../http/errors';
+import { tooMany } from '../errors';
 
 /** Per-IP request limits of the sign-in, signup, public form and public status routes. */
 const LIMITS = {

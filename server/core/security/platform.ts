@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import type { AppContext } from '../context';
-import { notFound } from '../http/errors';
+import { notFound } from '../errors';
 import type { Doc } from '../store/types';
 
 /**

@@ -1,6 +1,6 @@
 import type Database from 'better-sqlite3';
 import type { HlcClock } from '../../../shared/hlc';
-import { HttpError } from '../http/errors';
+import { DomainError, unavailable } from '../errors';
 import { ReplicaCore, type Runner } from './replica-core';
 import { toBench } from './replica-statements';
 import { compactLog, hlcBefore, horizonOf, type CompactionPolicy, type CompactionReport, type LogSize } from './compaction';
@@ -12,8 +12,8 @@ const LEASED_WS_KEY = 'sync_leased_ws';
 const BATCH_MEMORY_MS = 7 * 24 * 3_600_000;
 
 /** 503 for a number that cannot be issued offline (block and reserve spent): never a guessed or duplicate number. */
-export function seriesUnavailable(series: string): HttpError {
-  return new HttpError(503, 'series_exhausted', {
+export function seriesUnavailable(series: string): DomainError {
+  return unavailable('series_exhausted', {
     series,
     message: `番号「${series}」の払い出し枠がありません。中央サーバーに接続してから再度お試しください`,
   });

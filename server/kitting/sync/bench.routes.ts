@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { defineRoute, type RouteDef } from '../../core/http/define-route';
-import { conflict, HttpError } from '../../core/http/errors';
+import { conflict, unavailable } from '../../core/errors';
 import { describe } from './bench';
 import { benchOf, mapSyncErrors } from './endpoints';
 
@@ -37,7 +37,7 @@ export const benchSyncRoutes: RouteDef[] = [
       try {
         await bench.cycle();
       } catch (err) {
-        throw new HttpError(503, 'sync_failed', { message: `同期できませんでした: ${describe(err)}`, ...(await bench.status()) });
+        throw unavailable('sync_failed', { message: `同期できませんでした: ${describe(err)}`, ...(await bench.status()) });
       }
       return { ...(await bench.status()) };
     },

@@ -1,7 +1,7 @@
 import type { Request } from 'express';
 import { z } from 'zod';
 import { defineRoute, type RouteDef } from '../../core/http/define-route';
-import { HttpError, notFound } from '../../core/http/errors';
+import { DomainError, notFound } from '../../core/errors';
 import { actorOf } from '../../core/security/auth';
 import { assertNotLocked, lockKey, recordFailure } from '../../core/security/limits';
 import { moveEnroller, recordCodeEnroller } from './enrollers';
@@ -87,7 +87,7 @@ export const centralSyncRoutes: RouteDef[] = [
       const key = lockKey('enrol', req.ip);
       await assertNotLocked(app, key);
       const out = await mapSyncErrors(() => centralOf(app).enrol(body, schemaOf(req))).catch(async (err: unknown) => {
-        if (err instanceof HttpError && err.error === 'enrol_code_invalid') await recordFailure(app, key, ENROL_ATTEMPTS);
+        if (err instanceof DomainError && err.error === 'enrol_code_invalid') await recordFailure(app, key, ENROL_ATTEMPTS);
         throw err;
       });
       await moveEnroller(app, body.code, String(out.workspace), body.bench);

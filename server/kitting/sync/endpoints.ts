@@ -1,5 +1,6 @@
 import type { AppContext } from '../../core/context';
-import { HttpError, notFound } from '../../core/http/errors';
+import { DomainError, notFound } from '../../core/errors';
+import { HttpError, kindOfStatus } from '../../core/http/errors';
 import type { SyncBench } from './bench';
 import type { SyncCentral } from './central';
 import { SyncError } from './protocol';
@@ -21,12 +22,14 @@ const MESSAGES: Record<string, string> = {
   enrol_interrupted: '登録処理中にこの作業台で番号が発行されたため、登録を完了できませんでした。新しい登録コードで再度登録してください',
 };
 
-/** A refused sync call as the API's error envelope (with central's time). */
+/** A refused sync call as the API's error envelope with central's own status (and central's time): a wire-to-wire relay. */
 export function asHttp(err: unknown): unknown {
   if (!(err instanceof SyncError)) return err;
   const status = err.status === 0 ? 503 : err.status;
   const message = MESSAGES[err.error];
-  return new HttpError(status, err.error, { ...(message ? { message } : {}), ...(err.serverTime === null ? {} : { serverTime: err.serverTime }) });
+  const extra = { ...(message ? { message } : {}), ...(err.serverTime === null ? {} : { serverTime: err.serverTime }) };
+  const kind = kindOfStatus(status);
+  return kind ? new DomainError(kind, err.error, extra) : new HttpError(status, err.error, extra);
 }
 
 export async function mapSyncErrors<T extends object>(fn: () => Promise<T>): Promise<Record<string, unknown>> {

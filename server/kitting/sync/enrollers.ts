@@ -1,6 +1,6 @@
 import type { Request } from 'express';
 import type { AppContext } from '../../core/context';
-import { forbidden } from '../../core/http/errors';
+import { forbidden, gone } from '../../core/errors';
 import { P, PLATFORM_WS } from '../../core/security/platform';
 import type { Actor, Role } from '../../core/security/policy';
 import { isOwnedWorkspace, memberOf } from '../../core/security/sessions';

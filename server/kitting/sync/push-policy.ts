@@ -1,5 +1,5 @@
 import type { AppContext } from '../../core/context';
-import { conflict, forbidden, HttpError, unprocessable } from '../../core/http/errors';
+import { conflict, forbidden, unprocessable } from '../../core/errors';
 import { P, PLATFORM_WS } from '../../core/security/platform';
 import { allows, levelOf, type Actor, type Role, type Scope } from '../../core/security/policy';
 import type { Doc } from '../../core/store/types';
@@ -115,7 +115,7 @@ export async function checkPush(app: AppContext, bench: { ws: string; role: Role
     const current = await app.store.count(bench.ws, coll);
     const limit = limits[COUNTED[coll]];
     if (fresh > 0 && current + fresh > limit) {
-      throw new HttpError(403, 'plan_limit', { resource: COUNTED[coll], limit, current, planKey: tenant?.planKey, message: `プランの上限（${limit}）を超えます` });
+      throw forbidden('plan_limit', { resource: COUNTED[coll], limit, current, planKey: tenant?.planKey, message: `プランの上限（${limit}）を超えます` });
     }
   }
 }

@@ -2,7 +2,7 @@ import { createHmac, randomInt } from 'node:crypto';
 import { z } from 'zod';
 import { clip } from '../../../../shared/fields';
 import { defineRoute } from '../../../core/http/define-route';
-import { badRequest, conflict, forbidden, HttpError, unauthorized } from '../../../core/http/errors';
+import { badRequest, conflict, forbidden, notFound, unauthorized } from '../../../core/errors';
 import { optionalSession, principalOf } from '../../../core/security/auth';
 import { hitLimit } from '../../../core/security/limits';
 import { burnPasswordCheck, hashPassword, needsRehash, rehash, verifyPassword } from '../../../core/security/passwords';
@@ -169,7 +169,7 @@ export const accountRoutes = [
       const pwHash = await hashPassword(body.next);
       const fresh = await app.store.transact(PLATFORM_WS, async (tx) => {
         const cur = await tx.get<Doc>(ACCOUNTS, id);
-        if (!cur) throw new HttpError(404, 'account not found');
+        if (!cur) throw notFound('account not found');
         return (await tx.patch(ACCOUNTS, id, { pwHash, tokenVersion: (cur.tokenVersion as number) + 1 })) as Doc;
       });
       await securityEvent(app, 'password_changed', { account: id });

@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import type { Request } from 'express';
 import { z } from 'zod';
 import type { AppContext } from '../../../core/context';
-import { HttpError, tooMany, unauthorized } from '../../../core/http/errors';
+import { forbidden, tooMany, unauthorized } from '../../../core/errors';
 import { P, PLATFORM_WS, registerWorkspace, securityEvent } from '../../../core/security/platform';
 import { assertNotLocked, clearFailures, lockKey, recordFailure } from '../../../core/security/limits';
 import { readSiteConfig, type SiteConfig } from '../../../core/security/site-config';
@@ -87,7 +87,7 @@ export async function signInGate(app: AppContext, req: Request, key: string): Pr
   const { config } = await readSiteConfig(app);
   if (config.secEnabled && config.secIpGuard && config.secIpBlocklist.includes(req.ip ?? '')) {
     await securityEvent(app, 'ip_blocked', { ip: req.ip ?? '' });
-    throw new HttpError(403, 'forbidden', { message: 'このアドレスからのアクセスは許可されていません' });
+    throw forbidden('forbidden', { message: 'このアドレスからのアクセスは許可されていません' });
   }
   if (config.secLoginThrottle) await assertNotLocked(app, lockKey(key, req.ip));
   return config;

@@ -3,7 +3,7 @@ import type { Request } from 'express';
 import { z } from 'zod';
 import type { AppContext } from '../../../core/context';
 import { defineRoute, Reply } from '../../../core/http/define-route';
-import { HttpError, unauthorized, unavailable } from '../../../core/http/errors';
+import { forbidden, unauthorized, unavailable, upstreamFailed } from '../../../core/errors';
 import { hitLimit } from '../../../core/security/limits';
 import { safeEqual } from '../../../core/security/passwords';
 import { readCookie } from '../../../core/security/sessions';
@@ -31,7 +31,7 @@ async function findOrCreate(app: AppContext, id: string, fields: { email: string
   const existing = await app.store.get<Doc>(PLATFORM_WS, ACCOUNTS, id);
   if (existing) return (await app.store.transact(PLATFORM_WS, (tx) => tx.patch(ACCOUNTS, id, { lastLogin: Date.now() }))) as Doc;
   const { config } = await readSiteConfig(app);
-  if (!config.registrationOpen) throw new HttpError(403, 'registration closed');
+  if (!config.registrationOpen) throw forbidden('registration closed');
   const ws = await newWorkspace(app, 'account', { owner: id, email: fields.email ?? '' });
   const now = Date.now();
   const acct = await app.store.transact(PLATFORM_WS, (tx) =>
@@ -118,7 +118,7 @@ export const authMethodRoutes = [
       await app.store.transact(PLATFORM_WS, (tx) =>
         tx.put(P.phoneCodes, body.phone, { id: body.phone, hash: codeHash(app.secret, body.phone, code), exp: Date.now() + 10 * 60_000, attempts: 0 }),
       );
-      if (!(await sendSms(cfg, body.phone, `Kitting Station 確認コード: ${code}`))) throw new HttpError(502, 'sms_failed');
+      if (!(await sendSms(cfg, body.phone, `Kitting Station 確認コード: ${code}`))) throw upstreamFailed('sms_failed');
       return {};
     },
   }),

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { PLATFORM_PASSWORD_MIN } from '../../../core/security/passwords';
 import { bool, text } from '../../../../shared/fields';
 import { defineRoute } from '../../../core/http/define-route';
-import { badRequest, conflict, notFound } from '../../../core/http/errors';
+import { badRequest, conflict, notFound } from '../../../core/errors';
 import { hashPassword, randomPassword } from '../../../core/security/passwords';
 import { logActivity, P, PLATFORM_WS, randomKey } from '../../../core/security/platform';
 import { cleanConfigPatch, readSiteConfig, SITE_DEFAULTS, writeSiteConfig } from '../../../core/security/site-config';

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { intClamp, json, num, oneOf, patchShape, text } from '../../../../shared/fields';
 import { defineRoute } from '../../../core/http/define-route';
-import { badRequest, HttpError, notFound, unauthorized } from '../../../core/http/errors';
+import { DomainError, badRequest, notFound, unauthorized } from '../../../core/errors';
 import { hitLimit } from '../../../core/security/limits';
 import { safeEqual } from '../../../core/security/passwords';
 import { logActivity, P, PLATFORM_WS, requireCentral } from '../../../core/security/platform';
@@ -47,7 +47,7 @@ export const adminRoutes = [
         try {
           await signInFailed(app, req, 'admin', cfg, 'パスワードが違います');
         } catch (err) {
-          if (err instanceof HttpError && err.status === 401) throw unauthorized('パスワードが違います');
+          if (err instanceof DomainError && err.kind === 'unauthorized') throw unauthorized('パスワードが違います');
           throw err;
         }
       }

@@ -1,4 +1,4 @@
-import { HttpError } from '../../../core/http/errors';
+import { forbidden } from '../../../core/errors';
 import { P, PLATFORM_WS } from '../../../core/security/platform';
 import type { CountedCollection, CountGuard } from '../../../core/store/count-guard';
 import type { Doc } from '../../../core/store/types';
@@ -51,7 +51,7 @@ export function planLimitGuard(counted: readonly CountedCollection[]): CountGuar
       const resource = g.resource as PlanResource;
       const limit = limits[resource];
       if (g.after <= limit) return;
-      throw new HttpError(403, 'plan_limit', {
+      throw forbidden('plan_limit', {
         resource, limit, current: g.before, planKey: t?.planKey,
         message: `${String(t?.planKey)} プランの${LABEL[resource]}上限（${limit}）を超えます`,
       });

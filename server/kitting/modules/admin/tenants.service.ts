@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import type { Request } from 'express';
 import type { AppContext } from '../../../core/context';
-import { badRequest, notFound } from '../../../core/http/errors';
+import { badRequest, notFound } from '../../../core/errors';
 import { P, PLATFORM_WS, registerWorkspace } from '../../../core/security/platform';
 import { mintToken } from '../../../core/security/tokens';
 import type { Doc } from '../../../core/store/types';

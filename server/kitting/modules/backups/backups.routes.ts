@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { clip } from '../../../../shared/fields';
 import { defineRoute } from '../../../core/http/define-route';
-import { notFound, unauthorized } from '../../../core/http/errors';
+import { notFound, unauthorized } from '../../../core/errors';
 import { safeEqual } from '../../../core/security/passwords';
 import { logActivity, P, PLATFORM_WS, requireCentral } from '../../../core/security/platform';
 import { publicAccount } from '../accounts/accounts.service';

@@ -1,5 +1,5 @@
 import type { AppContext } from '../../../core/context';
-import { notFound } from '../../../core/http/errors';
+import { notFound } from '../../../core/errors';
 import { P, PLATFORM_WS, randomKey } from '../../../core/security/platform';
 import type { Doc } from '../../../core/store/types';
 import { rebuildSiteIndex } from '../sites/site-index';

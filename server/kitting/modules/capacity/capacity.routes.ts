@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { clamp, createShape, json, num, patchShape, text } from '../../../../shared/fields';
 import { jstDate } from '../../../../shared/dates';
 import { defineRoute } from '../../../core/http/define-route';
-import { badRequest, notFound } from '../../../core/http/errors';
+import { badRequest, notFound } from '../../../core/errors';
 import { issueNumber } from '../../../core/store/series';
 import type { Doc } from '../../../core/store/types';
 import { DOCK_RESERVATIONS } from '../dock/dock.routes';

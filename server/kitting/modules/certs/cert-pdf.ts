@@ -5,7 +5,7 @@ import { readFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { PDFDocument, rgb, type PDFFont, type PDFPage } from 'pdf-lib';
-import { HttpError } from '../../../core/http/errors';
+import { unavailable } from '../../../core/errors';
 import type { ErasureCert } from './certs.service';
 
 /** Noto Sans JP (SIL OFL 1.1, see assets/fonts/OFL.txt), embedded as a subset. */
@@ -16,7 +16,7 @@ let fontBytes: Promise<Buffer> | null = null;
 export function loadFontBytes(): Promise<Buffer> {
   fontBytes ??= readFile(JP_FONT_PATH).catch(() => {
     fontBytes = null;
-    throw new HttpError(503, 'pdf font unavailable', { message: `証明書用フォントが見つかりません: ${JP_FONT_PATH}` });
+    throw unavailable('pdf font unavailable', { message: `証明書用フォントが見つかりません: ${JP_FONT_PATH}` });
   });
   return fontBytes;
 }

@@ -3,7 +3,7 @@ import { clip } from '../../../../shared/fields';
 import { jstDate, jstYear } from '../../../../shared/dates';
 import type { AppContext } from '../../../core/context';
 import { defineRoute, Reply } from '../../../core/http/define-route';
-import { badRequest, notFound } from '../../../core/http/errors';
+import { badRequest, notFound } from '../../../core/errors';
 import { issueNumber } from '../../../core/store/series';
 import { readCompanyTx } from '../settings/settings.service';
 import { recordErasure } from './cert-erasure';

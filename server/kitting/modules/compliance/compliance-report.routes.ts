@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { clip } from '../../../../shared/fields';
 import { randomId } from '../../../core/http/crud';
 import { defineRoute } from '../../../core/http/define-route';
-import { badRequest, unprocessable } from '../../../core/http/errors';
+import { badRequest, unprocessable } from '../../../core/errors';
 import type { Doc } from '../../../core/store/types';
 import { isValidRegno, readCompany } from '../settings/settings.service';
 import { AUDIT_LOG, CAPA, CUSTODY, CUSTODY_MAX_STEPS, isDate, isMonth, isOpen, isStamp, thisMonth, today } from './compliance.service';

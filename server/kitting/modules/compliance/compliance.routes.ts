@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { clip } from '../../../../shared/fields';
 import { defineRoute } from '../../../core/http/define-route';
-import { badRequest, notFound } from '../../../core/http/errors';
+import { badRequest, notFound } from '../../../core/errors';
 import { issueNumber } from '../../../core/store/series';
 import type { Doc } from '../../../core/store/types';
 import { AUDIT_LOG, AUDIT_NUMBERS, auditRow, CAPA, COMPLIANCE, CONTROL_KEYS, CONTROLS_ID, CONTROLS_MAX, isStamp, nowStamp, type ControlKey } from './compliance.service';

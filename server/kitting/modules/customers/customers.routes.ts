@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { clip, json, text } from '../../../../shared/fields';
 import { crudRoutes, randomId } from '../../../core/http/crud';
 import { defineRoute } from '../../../core/http/define-route';
-import { badRequest } from '../../../core/http/errors';
+import { badRequest } from '../../../core/errors';
 import type { CountedCollection } from '../../../core/store/count-guard';
 import type { Doc } from '../../../core/store/types';
 import { collectionSchema, stamp } from '../../../core/http/collection-schema';

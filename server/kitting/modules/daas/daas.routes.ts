@@ -3,7 +3,7 @@ import { clip } from '../../../../shared/fields';
 import { jstDate } from '../../../../shared/dates';
 import { randomId } from '../../../core/http/crud';
 import { defineRoute } from '../../../core/http/define-route';
-import { badRequest, notFound } from '../../../core/http/errors';
+import { badRequest, notFound } from '../../../core/errors';
 import type { Doc } from '../../../core/store/types';
 import {
   checkTransition,

@@ -1,6 +1,6 @@
 import { clip } from '../../../../shared/fields';
 import { jstDate } from '../../../../shared/dates';
-import { badRequest } from '../../../core/http/errors';
+import { badRequest } from '../../../core/errors';
 import { declareCap } from '../../../core/store/caps';
 import { isDate } from '../compliance/compliance.service';
 import type { Doc } from '../../../core/store/types';

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { createShape, num, patchShape, text } from '../../../../shared/fields';
 import { defineRoute, Reply } from '../../../core/http/define-route';
-import { badRequest, conflict, notFound } from '../../../core/http/errors';
+import { badRequest, conflict, notFound } from '../../../core/errors';
 import type { Doc } from '../../../core/store/types';
 import { collectionSchema, derivedList, derivedObject, derivedText, stamp } from '../../../core/http/collection-schema';
 import { chipFor, completeDevice, DEFAULT_MDM, DEVICES } from './devices.service';

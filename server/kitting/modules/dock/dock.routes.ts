@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { jstDate } from '../../../../shared/dates';
 import { createShape, intClamp, text } from '../../../../shared/fields';
 import { defineRoute } from '../../../core/http/define-route';
-import { badRequest, notFound } from '../../../core/http/errors';
+import { badRequest, notFound } from '../../../core/errors';
 import { declareSeries, issueNumber, padNumber } from '../../../core/store/series';
 import type { Doc } from '../../../core/store/types';
 import { isDate } from '../compliance/compliance.service';

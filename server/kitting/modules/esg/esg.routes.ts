@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { jstMonth } from '../../../../shared/dates';
 import { clip } from '../../../../shared/fields';
 import { defineRoute } from '../../../core/http/define-route';
-import { unprocessable } from '../../../core/http/errors';
+import { unprocessable } from '../../../core/errors';
 import { buildEsgReport, ESG, ESG_SETTINGS_ID } from './esg.service';
 
 const body = z.object(

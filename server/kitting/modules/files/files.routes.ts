@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { clip } from '../../../../shared/fields';
 import { defineRoute } from '../../../core/http/define-route';
-import { badRequest, HttpError, notFound } from '../../../core/http/errors';
+import { badRequest, notFound, tooLarge } from '../../../core/errors';
 import { P, PLATFORM_WS, randomKey } from '../../../core/security/platform';
 import type { Doc } from '../../../core/store/types';
 import { operatorName, scopedTenant } from '../subadmin/scope';
@@ -41,7 +41,7 @@ export const fileRoutes = [
       const { op } = await scopedTenant(app, req, params.tenantId);
       const raw = typeof body.data === 'string' ? body.data : '';
       if (!raw) throw badRequest('data required', { message: 'ファイルが空です' });
-      if (raw.length > MAX_FILE_CHARS) throw new HttpError(413, 'file too large', { limit: MAX_FILE_CHARS, message: 'ファイルが大きすぎます' });
+      if (raw.length > MAX_FILE_CHARS) throw tooLarge('file too large', { limit: MAX_FILE_CHARS, message: 'ファイルが大きすぎます' });
       const data = raw.replace(/^data:[^;,]*;base64,/, '');
       if (!/^[A-Za-z0-9+/_-]*={0,2}$/.test(data) || data.length === 0) throw badRequest('data must be base64');
       const size = Buffer.byteLength(data, 'base64');

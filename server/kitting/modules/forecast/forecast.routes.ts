@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { jstDate } from '../../../../shared/dates';
 import { defineRoute } from '../../../core/http/define-route';
-import { badRequest } from '../../../core/http/errors';
+import { badRequest } from '../../../core/errors';
 import { addDays, CAPACITY_LOAD } from '../capacity/capacity.service';
 
 export const FORECAST = 'forecast';

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { defineRoute, Reply } from '../../../core/http/define-route';
-import { notFound } from '../../../core/http/errors';
+import { notFound, unavailable } from '../../../core/errors';
 import type { Doc } from '../../../core/store/types';
 
 const idParams = z.object({ id: z.string().min(1).max(200) });

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { clip } from '../../../../shared/fields';
 import { defineRoute } from '../../../core/http/define-route';
-import { badRequest } from '../../../core/http/errors';
+import { badRequest } from '../../../core/errors';
 import { declareCap } from '../../../core/store/caps';
 import { declareSeries, followSeq, issueNumber, padNumber } from '../../../core/store/series';
 import type { Doc } from '../../../core/store/types';

@@ -4,7 +4,7 @@ import { defineRoute, Reply } from '../../../core/http/define-route';
 import { issueNumber } from '../../../core/store/series';
 import { readCompany } from '../settings/settings.service';
 import { renderInvoicePdf } from './invoice-pdf';
-import { badRequest, conflict, notFound } from '../../../core/http/errors';
+import { badRequest, conflict, notFound } from '../../../core/errors';
 import { declareLookup } from '../../../core/store/lookups';
 import {
   billingSummary,

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { intClamp, text } from '../../../../shared/fields';
 import { crudRoutes, randomId } from '../../../core/http/crud';
 import { defineRoute } from '../../../core/http/define-route';
-import { badRequest, notFound } from '../../../core/http/errors';
+import { badRequest, notFound } from '../../../core/errors';
 import { collectionSchema, derivedList } from '../../../core/http/collection-schema';
 import { changeJobDevices, JOB_DEVICES_MAX, JOB_STAGES, JobDeviceError, JOBS, moveJobDevices, releaseJobDevices } from './jobs.service';
 

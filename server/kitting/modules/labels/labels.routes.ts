@@ -4,7 +4,7 @@ import { bool, clip, createShape, intClamp, json, oneOf, text } from '../../../.
 import { jstDate } from '../../../../shared/dates';
 import { randomId } from '../../../core/http/crud';
 import { defineRoute, Reply } from '../../../core/http/define-route';
-import { badRequest, notFound } from '../../../core/http/errors';
+import { badRequest, notFound } from '../../../core/errors';
 import type { Doc } from '../../../core/store/types';
 import { loadFontBytes } from '../certs/cert-pdf';
 import { isDate } from '../compliance/compliance.service';

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { defineRoute } from '../../../core/http/define-route';
-import { badRequest } from '../../../core/http/errors';
+import { badRequest } from '../../../core/errors';
 import { DAAS_QUOTES } from '../daas/daas.service';
 import { INVOICES } from '../invoices/invoices.service';
 import { QUOTES } from '../quotes/quote-model';

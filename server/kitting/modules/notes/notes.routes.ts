@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { bool, clip } from '../../../../shared/fields';
 import { defineRoute } from '../../../core/http/define-route';
-import { badRequest, notFound } from '../../../core/http/errors';
+import { badRequest, notFound } from '../../../core/errors';
 import { P, PLATFORM_WS, randomKey } from '../../../core/security/platform';
 import type { Doc } from '../../../core/store/types';
 import { operatorName, scopedTenant } from '../subadmin/scope';

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { clip, createShape, num, text } from '../../../../shared/fields';
 import { randomId } from '../../../core/http/crud';
 import { defineRoute } from '../../../core/http/define-route';
-import { badRequest, conflict, notFound } from '../../../core/http/errors';
+import { badRequest, conflict, notFound } from '../../../core/errors';
 import type { Doc } from '../../../core/store/types';
 import { DEFAULT_MDM } from '../devices/devices.service';
 

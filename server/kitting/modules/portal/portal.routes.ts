@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { clip, oneOf, text } from '../../../../shared/fields';
 import { defineRoute } from '../../../core/http/define-route';
-import { badRequest, conflict, HttpError, notFound } from '../../../core/http/errors';
+import { DomainError, badRequest, conflict, notFound, upstreamFailed } from '../../../core/errors';
 import { workspaceFromCookie } from '../../../core/http/workspace';
 import { hitLimit } from '../../../core/security/limits';
 import { P, PLATFORM_WS, randomKey } from '../../../core/security/platform';
@@ -120,8 +120,8 @@ export const portalRoutes = [
           return tk;
         });
       } catch (err) {
-        if (err instanceof HttpError) throw err;
-        throw new HttpError(502, 'ticket_not_created', { code: 'ticket_not_created' });
+        if (err instanceof DomainError) throw err;
+        throw upstreamFailed('ticket_not_created', { code: 'ticket_not_created' });
       }
       return { ref: ticket.id, ticket: { id: ticket.id, status: ticket.status, kind: ticket.kind, cust: ticket.cust }, created };
     },

@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import type { AppContext } from '../../../core/context';
-import { HttpError, notFound } from '../../../core/http/errors';
+import { notFound, unauthorized, unavailable } from '../../../core/errors';
 import { isReservedWorkspace, P, PLATFORM_WS } from '../../../core/security/platform';
 import { mintToken, readToken } from '../../../core/security/tokens';
 import type { Doc, Tx } from '../../../core/store/types';
@@ -22,7 +22,7 @@ export function mintPortalToken(app: AppContext, tid: string, client: string): s
 }
 
 export const portalLinkInvalid = () =>
-  new HttpError(401, 'portal_link_invalid', { code: 'portal_link_invalid', message: 'このリンクは無効か、有効期限が切れています' });
+  unauthorized('portal_link_invalid', { code: 'portal_link_invalid', message: 'このリンクは無効か、有効期限が切れています' });
 
 /** Verify signature, expiry and revocation; anything else is portal_link_invalid. */
 export async function readPortalToken(app: AppContext, token: unknown): Promise<PortalBinding> {

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { clip } from '../../../../shared/fields';
 import { defineRoute, Reply } from '../../../core/http/define-route';
-import { badRequest } from '../../../core/http/errors';
+import { badRequest } from '../../../core/errors';
 import { hitLimit } from '../../../core/security/limits';
 import { chat, llmConfigured, searchConfigured, searchWeb, type ChatTurn } from './ai-provider';
 

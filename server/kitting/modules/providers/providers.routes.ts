@@ -3,7 +3,7 @@ import type { Request } from 'express';
 import { z } from 'zod';
 import type { AppContext } from '../../../core/context';
 import { defineRoute, Reply } from '../../../core/http/define-route';
-import { badRequest, HttpError } from '../../../core/http/errors';
+import { badRequest, notFound, unauthorized, upstreamFailed } from '../../../core/errors';
 import { principalOf } from '../../../core/security/auth';
 import { P, PLATFORM_WS } from '../../../core/security/platform';
 import { mintToken, readToken } from '../../../core/security/tokens';
@@ -28,13 +28,13 @@ function popup(ok: boolean, provider: string, message: string): Reply {
 
 function tenantOf(req: Request): string {
   const p = principalOf(req);
-  if (p.kind !== 'session') throw new HttpError(401, 'unauthorized');
+  if (p.kind !== 'session') throw unauthorized('unauthorized');
   return p.tenantId;
 }
 
 function provider(key: string): Provider {
   const p = findProvider(key);
-  if (!p) throw new HttpError(404, 'unknown provider');
+  if (!p) throw notFound('unknown provider');
   return p;
 }
 
@@ -144,7 +144,7 @@ export const providerRoutes = [
       let tested = false;
       if (p.authType === 'webhook') {
         tested = await testWebhook(app, values[p.fields[0]]);
-        if (!tested) throw new HttpError(502, 'webhook test failed', { message: 'テスト送信に失敗しました。URL を確認してください' });
+        if (!tested) throw upstreamFailed('webhook test failed', { message: 'テスト送信に失敗しました。URL を確認してください' });
       }
       await saveConnection(app, tid, p.key, values);
       return { tested };

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { clamp } from '../../../../shared/fields';
 import { defineRoute } from '../../../core/http/define-route';
-import { badRequest, forbidden, notFound } from '../../../core/http/errors';
+import { badRequest, forbidden, notFound } from '../../../core/errors';
 import { readSiteConfig } from '../../../core/security/site-config';
 import { hitLimit } from '../../../core/security/limits';
 import { randomKey } from '../../../core/security/platform';

@@ -3,7 +3,7 @@ import { z } from 'zod';
 import { intClamp, num, text } from '../../../../shared/fields';
 import { crudRoutes } from '../../../core/http/crud';
 import { defineRoute } from '../../../core/http/define-route';
-import { badRequest, conflict, notFound } from '../../../core/http/errors';
+import { badRequest, conflict, notFound } from '../../../core/errors';
 import { randomKey } from '../../../core/security/platform';
 import type { Doc, Tx } from '../../../core/store/types';
 import { checkEmail, formLimit, newestFirst, putLead, str } from './forms.service';

@@ -2,7 +2,7 @@ import type { Request } from 'express';
 import { z } from 'zod';
 import { clip } from '../../../../shared/fields';
 import type { AppContext } from '../../../core/context';
-import { badRequest } from '../../../core/http/errors';
+import { badRequest } from '../../../core/errors';
 import { hitLimit } from '../../../core/security/limits';
 import { randomKey } from '../../../core/security/platform';
 import type { Doc, Tx } from '../../../core/store/types';

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { text } from '../../../../shared/fields';
 import { crudRoutes } from '../../../core/http/crud';
 import { defineRoute } from '../../../core/http/define-route';
-import { badRequest } from '../../../core/http/errors';
+import { badRequest } from '../../../core/errors';
 import { checkEmail, formLimit, LEADS, newestFirst, putLead, str } from './forms.service';
 
 const leadCrud = crudRoutes({

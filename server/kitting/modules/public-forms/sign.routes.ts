@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { defineRoute } from '../../../core/http/define-route';
-import { badRequest, conflict, notFound } from '../../../core/http/errors';
+import { badRequest, conflict, notFound } from '../../../core/errors';
 import { randomKey } from '../../../core/security/platform';
 import type { Doc } from '../../../core/store/types';
 import { checkEmail, formLimit, newestFirst, str } from './forms.service';

@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { z } from 'zod';
 import { clip } from '../../../../shared/fields';
-import { badRequest } from '../../../core/http/errors';
+import { badRequest } from '../../../core/errors';
 import { SEEDS_DIR } from '../../../core/store/seed';
 import { declareSeries, padNumber } from '../../../core/store/series';
 import type { Doc, Tx } from '../../../core/store/types';

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { jstYymm } from '../../../../shared/dates';
 import { defineRoute, Reply } from '../../../core/http/define-route';
-import { badRequest, conflict, HttpError, notFound } from '../../../core/http/errors';
+import { badRequest, conflict, notFound } from '../../../core/errors';
 import { readCompany } from '../settings/settings.service';
 import { renderQuotePdf, revisionOf } from './quote-pdf';
 import type { AppContext } from '../../../core/context';
@@ -284,7 +284,7 @@ export const quoteRoutes = [
         const now = Date.now();
         const issuedAt = typeof current.issuedAt === 'number' ? current.issuedAt : now;
         const q = await tx.patch<Quote>(QUOTES, params.id, { custId: String(customer.id), issuedAt, updatedAt: now });
-        if (!q) throw new HttpError(404, 'not_found');
+        if (!q) throw notFound('not_found');
         return { quote: q, totals };
       });
       const document = quoteDocument(quote, totals);

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { text } from '../../../../shared/fields';
 import { defineRoute } from '../../../core/http/define-route';
-import { badRequest } from '../../../core/http/errors';
+import { badRequest } from '../../../core/errors';
 
 export const REPLACE = 'replace';
 export const PROPOSALS_ID = 'proposals';

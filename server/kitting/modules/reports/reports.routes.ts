@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { jstYymm } from '../../../../shared/dates';
 import { defineRoute } from '../../../core/http/define-route';
-import { notFound } from '../../../core/http/errors';
+import { notFound } from '../../../core/errors';
 import type { AppContext } from '../../../core/context';
 import type { Doc } from '../../../core/store/types';
 import { INVOICES, readMonth } from '../invoices/invoices.service';

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { clip } from '../../../../shared/fields';
 import { defineRoute } from '../../../core/http/define-route';
-import { badRequest, HttpError } from '../../../core/http/errors';
+import { badRequest, tooLarge } from '../../../core/errors';
 import {
   COMPANY_ID,
   COMPANY_TEXT_FIELDS,
@@ -28,7 +28,7 @@ function readCompanyPatch(body: Record<string, unknown>): Partial<Company> {
   const logo = body.logo;
   if (logo !== undefined && logo !== null) {
     if (typeof logo !== 'string') throw badRequest('invalid logo', { message: 'ロゴ(logo)は画像のデータURLで指定してください' });
-    if (logo.length > LOGO_MAX) throw new HttpError(413, 'logo too large', { message: 'ロゴ画像は6MBまでです' });
+    if (logo.length > LOGO_MAX) throw tooLarge('logo too large', { message: 'ロゴ画像は6MBまでです' });
     if (logo !== '' && !LOGO_PATTERN.test(logo)) throw badRequest('invalid logo', { message: 'ロゴ(logo)は data:image/…;base64, 形式のデータURLで指定してください' });
     patch.logo = logo;
   }
@@ -120,7 +120,7 @@ export const settingsRoutes = [
           else if (typeof v === 'string') state[key] = v;
         }
         const size = Buffer.byteLength(JSON.stringify(state), 'utf8');
-        if (size > UI_MAX_BYTES) throw new HttpError(413, 'ui state too large', { message: '画面設定が512KBを超えています', size, max: UI_MAX_BYTES });
+        if (size > UI_MAX_BYTES) throw tooLarge('ui state too large', { message: '画面設定が512KBを超えています', size, max: UI_MAX_BYTES });
         await tx.put(SETTINGS, UI_ID, { id: UI_ID, state });
         return { keys: Object.keys(state).length, size };
       });

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { defineRoute } from '../../../core/http/define-route';
-import { badRequest, notFound } from '../../../core/http/errors';
+import { badRequest, notFound } from '../../../core/errors';
 import {
   DRAFT_ID,
   gridDiff,

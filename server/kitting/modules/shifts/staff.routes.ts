@@ -3,7 +3,7 @@ import { jstTime } from '../../../../shared/dates';
 import { clip, createShape, json, patchShape, text } from '../../../../shared/fields';
 import { randomId } from '../../../core/http/crud';
 import { defineRoute } from '../../../core/http/define-route';
-import { badRequest, conflict, notFound } from '../../../core/http/errors';
+import { badRequest, conflict, notFound } from '../../../core/errors';
 import type { Tx } from '../../../core/store/types';
 import { collectionSchema } from '../../../core/http/collection-schema';
 import { DRAFT_ID, readRoster, SHIFTS, STAFF, writeRoster, type ClockRow, type Grid } from './shifts.service';

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { clip } from '../../../../shared/fields';
 import { defineRoute, Reply } from '../../../core/http/define-route';
-import { badRequest, conflict, HttpError, notFound } from '../../../core/http/errors';
+import { badRequest, conflict, forbidden, notFound, tooLarge } from '../../../core/errors';
 import { indexSite, siteIndex } from './site-index';
 import { P, PLATFORM_WS } from '../../../core/security/platform';
 import type { Doc } from '../../../core/store/types';
@@ -42,14 +42,14 @@ export const siteRoutes = [
       if (!SLUG.test(slug)) throw badRequest('invalid slug', { message: 'スラッグは英小文字・数字・ハイフン（40文字以内）です' });
       const page = typeof body.html === 'string' ? body.html : '';
       if (!page.trim()) throw badRequest('html required');
-      if (Buffer.byteLength(page) > MAX_SITE_HTML) throw new HttpError(413, 'html too large', { limit: MAX_SITE_HTML, message: `ページは${MAX_SITE_HTML / 1000}KB以内にしてください` });
+      if (Buffer.byteLength(page) > MAX_SITE_HTML) throw tooLarge('html too large', { limit: MAX_SITE_HTML, message: `ページは${MAX_SITE_HTML / 1000}KB以内にしてください` });
       await hitStoredLimit(app, `publish:${ws}`, PUBLISH_PER_WINDOW, PUBLISH_WINDOW_MS, 'too many publishes');
       const name = typeof body.name === 'string' ? clip(body.name.trim(), 120) : '';
       await app.store.transact(PLATFORM_WS, async (tx) => {
         const cur = await tx.get<Doc>(P.sites, slug);
         if (cur && cur.tenant !== ws) throw conflict('slug taken', { message: 'このスラッグは使用されています' });
         const mine = await siteIndex(tx, ws);
-        if (!cur && mine.length >= MAX_SITES) throw new HttpError(403, 'site_limit', { limit: MAX_SITES, message: `公開できるサイトは${MAX_SITES}件までです` });
+        if (!cur && mine.length >= MAX_SITES) throw forbidden('site_limit', { limit: MAX_SITES, message: `公開できるサイトは${MAX_SITES}件までです` });
         const updated = Date.now();
         await tx.put(P.sites, slug, { slug, name: name || slug, html: page, tenant: ws, updated, live: true });
         await indexSite(tx, ws, { slug, name: name || slug, updated }, slug);

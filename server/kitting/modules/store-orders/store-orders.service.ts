@@ -1,5 +1,5 @@
 import { clip } from '../../../../shared/fields';
-import { badRequest } from '../../../core/http/errors';
+import { badRequest } from '../../../core/errors';
 import { readSeed } from '../../../core/store/seed';
 import { declareSeries, padNumber } from '../../../core/store/series';
 import type { Doc, Tx } from '../../../core/store/types';

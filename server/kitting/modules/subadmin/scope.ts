@@ -1,6 +1,6 @@
 import type { Request } from 'express';
 import type { AppContext } from '../../../core/context';
-import { forbidden } from '../../../core/http/errors';
+import { forbidden } from '../../../core/errors';
 import { principalOf, type Principal } from '../../../core/security/auth';
 import type { Doc } from '../../../core/store/types';
 import { getTenant, listTenants } from '../admin/tenants.service';

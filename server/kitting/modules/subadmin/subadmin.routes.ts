@@ -2,7 +2,7 @@ import { randomInt } from 'node:crypto';
 import { z } from 'zod';
 import { oneOf, text } from '../../../../shared/fields';
 import { defineRoute } from '../../../core/http/define-route';
-import { badRequest, forbidden, notFound, unauthorized } from '../../../core/http/errors';
+import { badRequest, forbidden, notFound, unauthorized } from '../../../core/errors';
 import { hitLimit } from '../../../core/security/limits';
 import { burnPasswordCheck, hashPassword, PLATFORM_PASSWORD_MIN, needsRehash, rehash, safeEqual, verifyPassword } from '../../../core/security/passwords';
 import { logActivity, P, PLATFORM_WS, randomKey, requireCentral } from '../../../core/security/platform';

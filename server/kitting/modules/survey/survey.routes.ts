@@ -3,7 +3,7 @@ import { clamp, clip, createShape, json, num, oneOf, text } from '../../../../sh
 import { jstDate } from '../../../../shared/dates';
 import { randomId } from '../../../core/http/crud';
 import { defineRoute } from '../../../core/http/define-route';
-import { badRequest, notFound } from '../../../core/http/errors';
+import { badRequest, notFound } from '../../../core/errors';
 import type { Doc } from '../../../core/store/types';
 
 export const SURVEY_RESPONSES = 'surveyResponses';

@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { z } from 'zod';
 import { clip, createShape, patchShape } from '../../../../shared/fields';
 import { defineRoute } from '../../../core/http/define-route';
-import { badRequest, conflict, forbidden, notFound, unauthorized } from '../../../core/http/errors';
+import { badRequest, conflict, forbidden, notFound, unauthorized } from '../../../core/errors';
 import { hitLimit } from '../../../core/security/limits';
 import { hashPassword } from '../../../core/security/passwords';
 import { PLATFORM_WS } from '../../../core/security/platform';

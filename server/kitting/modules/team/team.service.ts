@@ -3,7 +3,7 @@ import { actorOf } from '../../../core/security/auth';
 import { workspaceRole } from '../../../core/security/policy';
 import { z } from 'zod';
 import { json, oneOf, text } from '../../../../shared/fields';
-import { conflict, forbidden, HttpError } from '../../../core/http/errors';
+import { conflict, forbidden } from '../../../core/errors';
 import type { CountedCollection } from '../../../core/store/count-guard';
 import type { Doc, Tx } from '../../../core/store/types';
 import { declareLookup } from '../../../core/store/lookups';
@@ -65,7 +65,7 @@ export async function assertSeat(tx: Tx): Promise<void> {
   const limit = TEAM_PLANS[await teamPlan(tx)];
   if (limit === null) return;
   const used = await tx.count(TEAM);
-  if (used >= limit) throw new HttpError(403, 'plan_limit', { resource: 'members', limit, current: used, message: `メンバー上限（${limit}名）に達しています` });
+  if (used >= limit) throw forbidden('plan_limit', { resource: 'members', limit, current: used, message: `メンバー上限（${limit}名）に達しています` });
 }
 
 /** The caller's role in its workspace (anonymous workspace holder and bench operator: owner). */

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { text } from '../../../../shared/fields';
 import { crudRoutes, randomId } from '../../../core/http/crud';
 import { defineRoute } from '../../../core/http/define-route';
-import { badRequest, notFound } from '../../../core/http/errors';
+import { badRequest, notFound } from '../../../core/errors';
 import { declareSeries, issueNumber } from '../../../core/store/series';
 import type { Tx } from '../../../core/store/types';
 import { declareLookup } from '../../../core/store/lookups';

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { jstDate, jstYear } from '../../../../shared/dates';
 import { randomId } from '../../../core/http/crud';
 import { defineRoute, type RouteDef } from '../../../core/http/define-route';
-import { badRequest, notFound } from '../../../core/http/errors';
+import { badRequest, notFound } from '../../../core/errors';
 import { issueNumber } from '../../../core/store/series';
 import type { Doc } from '../../../core/store/types';
 import {

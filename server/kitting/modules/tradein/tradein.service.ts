@@ -1,5 +1,5 @@
 import { clip } from '../../../../shared/fields';
-import { badRequest } from '../../../core/http/errors';
+import { badRequest } from '../../../core/errors';
 import { declareSeries, mirrorField, padNumber } from '../../../core/store/series';
 import type { Doc } from '../../../core/store/types';
 

@@ -3,7 +3,7 @@ import { jstDate } from '../../../../shared/dates';
 import { clip, createShape, intClamp, num, text } from '../../../../shared/fields';
 import { randomId } from '../../../core/http/crud';
 import { defineRoute } from '../../../core/http/define-route';
-import { badRequest, notFound } from '../../../core/http/errors';
+import { badRequest, notFound } from '../../../core/errors';
 import type { Doc } from '../../../core/store/types';
 import { isDate } from '../compliance/compliance.service';
 import { CONN_ID, MSGS_MAX, search, WORKDESK, WORKDESK_DOCS, WORKDESK_THREADS } from './workdesk.service';

@@ -1,7 +1,7 @@
 import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { HttpError } from '../../../core/http/errors';
+import { DomainError } from '../../../core/errors';
 import { ensureWorkspace, readSeed, type SeedSpec } from '../../../core/store/seed';
 import { declareCap } from '../../../core/store/caps';
 import { SqliteStore } from '../../../core/store/sqlite-store';
@@ -256,7 +256,7 @@ export class World {
       else for (const [series, n] of issued) this.noteIssued(series, n);
       if (bench && enrolled && !this.net.centralUp) for (const [series] of issued) this.offline[series] = (this.offline[series] ?? 0) + 1;
     } catch (err) {
-      if (err instanceof HttpError && err.status === 503 && err.error === 'series_exhausted' && typeof err.extra.series === 'string') {
+      if (err instanceof DomainError && err.kind === 'unavailable' && err.error === 'series_exhausted' && typeof err.extra.series === 'string') {
         this.stats.refused503 += 1;
         // Allowed only for a bench whose block and reserve of the series are both spent.
         const series = err.extra.series;
