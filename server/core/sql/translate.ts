@@ -26,7 +26,7 @@ export function toPostgres(sql: string): string {
       i++;
       continue;
     }
-    if ((c === 'L' || c === 'l') && /^like\b/i.test(sql.slice(i, i + 5)) && (i === 0 || /[\s(]/.test(sql[i - 1] as string)) && /^like\s/i.test(sql.slice(i, i + 5))) {
+    if ((c === 'L' || c === 'l') && /^like\s/i.test(sql.slice(i, i + 5)) && (i === 0 || /\s/.test(sql[i - 1] as string))) {
       out += 'ILIKE';
       i += 4;
       continue;
