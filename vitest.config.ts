@@ -9,6 +9,9 @@ const ALL = ['e2e/**/*.test.ts', 'shared/**/*.test.ts', 'server/**/*.test.ts', '
  */
 const ON_POSTGRES = ['server/kitting/modules/**/*.test.ts', 'server/kitting/tests/**/*.test.ts', 'server/kitting/sync/*.routes.test.ts', 'server/kitting/sync/sync.sim.test.ts'];
 
+/** The Conversational Agent Platform's suites run a second time with its database on PostgreSQL (AGENTS_TEST_STORE=pg). */
+const AGENTS_ON_POSTGRES = ['server/agents/**/*.test.ts'];
+
 export default defineConfig({
   test: {
     environment: 'node',
@@ -23,6 +26,7 @@ export default defineConfig({
       { extends: true, test: { name: 'sqlite', include: ALL } },
       // Every write is a round trip to PostgreSQL: bulk routes (1,000 devices) get more time than on SQLite.
       { extends: true, test: { name: 'pg', include: ON_POSTGRES, env: { KITTING_TEST_STORE: 'pg' }, testTimeout: 60000, hookTimeout: 90000 } },
+      { extends: true, test: { name: 'agents-pg', include: AGENTS_ON_POSTGRES, env: { AGENTS_TEST_STORE: 'pg' }, testTimeout: 60000, hookTimeout: 90000 } },
     ],
   },
 });

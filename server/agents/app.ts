@@ -87,7 +87,7 @@ const envelope: ErrorEnvelope = (e) => {
 export function createAgentsApp(opts: AgentsAppOptions): { app: Express; ctx: AgentsContext; close: () => Promise<void> } {
   const { config } = opts;
   const log = opts.log ?? ((line: string) => console.error(line));
-  const db = openAgentsDb(join(config.dataDir, 'agents.db'));
+  const db = openAgentsDb({ file: join(config.dataDir, 'agents.db'), databaseUrl: config.databaseUrl });
   const anthropic = opts.engines?.anthropic !== undefined ? opts.engines.anthropic : config.anthropicKey ? new AnthropicEngine(config.anthropicKey) : null;
   const openai = opts.engines?.openai !== undefined ? opts.engines.openai : config.openaiKey ? new OpenAiEngine(config.openaiKey) : null;
   const ctx: AgentsContext = {

@@ -17,6 +17,8 @@ export interface PaymentsConfig {
 export interface AgentsConfig {
   port: number;
   dataDir: string;
+  /** PostgreSQL URL (AGENTS_DATABASE_URL); null keeps the SQLite file agents.db in the data folder. */
+  databaseUrl: string | null;
   /** HS256 secret of session tokens; generated into the data folder when unset. */
   jwtSecret: string | null;
   adminEmails: string[];
@@ -67,6 +69,7 @@ export function readAgentsConfig(env: NodeJS.ProcessEnv = process.env): AgentsCo
   return {
     port,
     dataDir: resolve(env.AGENTS_DATA_DIR || './data/agents'),
+    databaseUrl: env.AGENTS_DATABASE_URL || null,
     jwtSecret: env.AGENTS_JWT_SECRET || null,
     adminEmails: (env.AGENTS_ADMIN_EMAILS ?? '').split(',').map((s) => s.trim().toLowerCase()).filter(Boolean),
     signupCredits: Math.max(0, int(env.AGENTS_SIGNUP_CREDITS, 100)),

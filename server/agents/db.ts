@@ -3,16 +3,20 @@ import { mkdirSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { loadMigrations, migrate } from '../core/store/migrate';
+import { migratePostgres } from '../core/sql/migrate';
+import { PgSyncDb } from '../core/sql/pg-sync';
+import type { SqlDb, SqlDialect, SqlStatement } from '../core/sql/types';
 
-export type Db = Database.Database;
+/** The platform's database: SQLite (better-sqlite3) by default, PostgreSQL with AGENTS_DATABASE_URL. */
+export type Db = SqlDb;
 
-const statements = new WeakMap<Db, Map<string, Database.Statement>>();
+const statements = new WeakMap<Db, Map<string, SqlStatement>>();
 
 /**
  * A prepared statement kept per connection for SQL run on every chat turn (preparing costs more
- * than running a small indexed query). Only fixed SQL text; never change its mode (pluck, raw).
+ * than running a small indexed query). Only fixed SQL text.
  */
-export function stmt(db: Db, sql: string): Database.Statement {
+export function stmt(db: Db, sql: string): SqlStatement {
   let m = statements.get(db);
   if (!m) statements.set(db, (m = new Map()));
   let s = m.get(sql);
@@ -24,16 +28,59 @@ export function stmt(db: Db, sql: string): Database.Statement {
   return s;
 }
 
-const MIGRATIONS = join(dirname(fileURLToPath(import.meta.url)), 'migrations');
+export const dialectOf = (db: Db): SqlDialect => (db instanceof PgSyncDb ? 'postgres' : 'sqlite');
 
-/** One connection per process, WAL, foreign keys on, numbered migrations applied in order. */
-export function openAgentsDb(file: string): Db {
+/** The SQLite connection behind db, or null on PostgreSQL (file snapshots exist only for SQLite). */
+export const sqliteOf = (db: Db): Database.Database | null => (db instanceof Database ? db : null);
+
+const HERE = dirname(fileURLToPath(import.meta.url));
+
+/** Where the data lives: a SQLite file (default) or a PostgreSQL URL. */
+export interface AgentsDbLocation {
+  file: string;
+  databaseUrl?: string | null;
+}
+
+/** One connection per process, numbered migrations applied in order (SQLite: WAL, foreign keys on). */
+export function openAgentsDb(where: string | AgentsDbLocation): Db {
+  const loc = typeof where === 'string' ? { file: where } : where;
+  if (loc.databaseUrl) {
+    const db = new PgSyncDb(loc.databaseUrl);
+    try {
+      migratePostgres(db, loadMigrations(join(HERE, 'pg-migrations')));
+    } catch (err) {
+      db.close();
+      throw err;
+    }
+    return db;
+  }
+  const file = loc.file;
   if (file !== ':memory:') mkdirSync(dirname(file), { recursive: true });
   const db = new Database(file);
   db.pragma('journal_mode = WAL');
   db.pragma('synchronous = NORMAL');
   db.pragma('foreign_keys = ON');
   db.pragma('busy_timeout = 5000');
-  migrate(db, loadMigrations(MIGRATIONS));
+  migrate(db, loadMigrations(join(HERE, 'migrations')));
   return db;
+}
+
+/** SQL text of a top-level string field of a JSON text column (key: letters, digits, underscores). */
+export function jsonText(db: Db, column: string, key: string): string {
+  if (!/^\w+$/.test(key)) throw new Error(`invalid JSON key ${key}`);
+  return dialectOf(db) === 'postgres' ? `(${column}::jsonb ->> '${key}')` : `json_extract(${column}, '$.${key}')`;
+}
+
+/** SQL text of the UTC month (YYYY-MM) of an epoch-milliseconds expression. */
+export function utcMonthOfMs(db: Db, expr: string): string {
+  return dialectOf(db) === 'postgres' ? `to_char(to_timestamp((${expr}) / 1000.0) AT TIME ZONE 'UTC', 'YYYY-MM')` : `strftime('%Y-%m', (${expr}) / 1000, 'unixepoch')`;
+}
+
+/** True when the table exists in the database (current schema on PostgreSQL). */
+export function tableExists(db: Db, name: string): boolean {
+  const sql =
+    dialectOf(db) === 'postgres'
+      ? 'SELECT 1 FROM information_schema.tables WHERE table_schema = current_schema() AND table_name = ?'
+      : "SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = ?";
+  return !!db.prepare(sql).get(name);
 }

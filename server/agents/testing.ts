@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import { createAgentsApp, type AgentsAppOptions } from './app';
 import { testAgentsConfig, type AgentsConfig } from './config';
 import type { AgentsContext } from './context';
+import { createTestDatabase, testStore } from './test-store';
 
 /** Parsed JSON as a test walks it (any property path); values are checked with expect(). */
 export interface J {
@@ -83,7 +84,8 @@ let seq = 0;
 
 export async function startAgentsServer(over: Partial<AgentsConfig> = {}, opts: Omit<AgentsAppOptions, 'config'> = {}): Promise<AgentsTestServer> {
   const dir = mkdtempSync(join(tmpdir(), 'agents-test-'));
-  const { app, ctx, close } = createAgentsApp({ config: testAgentsConfig(dir, { trustProxy: true, ...over }), log: () => {}, ...opts });
+  const pg = testStore() === 'pg' && over.databaseUrl === undefined ? createTestDatabase() : null;
+  const { app, ctx, close } = createAgentsApp({ config: testAgentsConfig(dir, { trustProxy: true, databaseUrl: pg?.url ?? null, ...over }), log: () => {}, ...opts });
   const server: Server = await new Promise((resolve) => {
     const s = app.listen(0, '127.0.0.1', () => resolve(s));
   });
@@ -111,6 +113,7 @@ export async function startAgentsServer(over: Partial<AgentsConfig> = {}, opts: 
       server.closeAllConnections();
       await new Promise<void>((resolve) => server.close(() => resolve()));
       await close();
+      pg?.drop();
       rmSync(dir, { recursive: true, force: true });
     },
   };

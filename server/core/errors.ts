@@ -17,7 +17,8 @@ export type ErrorKind =
   | 'too_many'
   | 'internal'
   | 'upstream'
-  | 'unavailable';
+  | 'unavailable'
+  | 'not_implemented';
 
 export class DomainError extends Error {
   constructor(
@@ -49,3 +50,5 @@ export const tooMany = (retryAfterSec: number, error = 'too many requests') => n
 export const internalError = (error = 'internal error', extra?: Extra) => new DomainError('internal', error, extra);
 export const upstreamFailed = (error: string, extra?: Extra) => new DomainError('upstream', error, extra);
 export const unavailable = (error: string, extra?: Extra) => new DomainError('unavailable', error, extra);
+/** A feature the running configuration does not offer (e.g. file snapshots of a PostgreSQL store). */
+export const notImplemented = (error: string, extra?: Extra) => new DomainError('not_implemented', error, extra);

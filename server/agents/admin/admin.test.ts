@@ -3,6 +3,7 @@ import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { arr, startAgentsServer, str, type AgentsTestServer } from '../testing';
+import { testStore } from '../test-store';
 
 let t: AgentsTestServer;
 /** Accounts made by withAgent carry their email like signup's. */
@@ -132,7 +133,7 @@ describe('operator tickets', () => {
   });
 });
 
-describe('backups', () => {
+describe.skipIf(testStore() === 'pg')('backups (SQLite file snapshots)', () => {
   it('POST takes a consistent snapshot of the live database, listed and downloadable by name', async () => {
     const u = await t.signup();
     const created = await ops.post('/api/backups');
@@ -165,6 +166,17 @@ describe('backups', () => {
     expect(res.headers.get('content-type')).toBe('application/vnd.sqlite3');
     const bytes = Buffer.from(await res.arrayBuffer());
     expect(bytes.subarray(0, 16).toString('latin1')).toBe('SQLite format 3\u0000');
+  });
+
+});
+
+describe('backups', () => {
+  it.runIf(testStore() === 'pg')('on PostgreSQL, taking a snapshot answers 501 and the list stays empty (pg_dump is the tool there)', async () => {
+    const created = await ops.post('/api/backups');
+    expect(created.status).toBe(501);
+    expect(created.body).toEqual({ error: 'snapshots are taken of the SQLite store only; back up the PostgreSQL database with its own tools (pg_dump)' });
+    expect((await ops.get('/api/backups')).body.backups).toEqual([]);
+    expect((await fetch(`${t.base}/api/admin/backup`, { headers: { authorization: `Bearer ${ops.token}` } })).status).toBe(501);
   });
 
   it('refuses any name that is not a snapshot (path traversal, the live database, other files)', async () => {

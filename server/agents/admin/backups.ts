@@ -2,8 +2,9 @@ import { randomBytes } from 'node:crypto';
 import { mkdirSync, readdirSync, renameSync, rmSync, statSync } from 'node:fs';
 import { join, resolve, sep } from 'node:path';
 import type { Response } from 'express';
-import { badRequest, notFound } from '../../core/errors';
+import { badRequest, notFound, notImplemented } from '../../core/errors';
 import type { AgentsContext } from '../context';
+import { sqliteOf } from '../db';
 
 /** Snapshot files: `agents-<YYYYMMDD>-<HHMMSS>-<4 random>.db`; nothing else is ever served. */
 export const BACKUP_NAME = /^agents-\d{8}-\d{6}-[0-9a-f]{4}\.db$/;
@@ -40,13 +41,15 @@ export function listBackups(ctx: AgentsContext): BackupInfo[] {
  * temporary name and renamed, so a listed snapshot is always complete.
  */
 export async function createBackup(ctx: AgentsContext): Promise<BackupInfo> {
+  const sqlite = sqliteOf(ctx.db);
+  if (!sqlite) throw notImplemented('snapshots are taken of the SQLite store only; back up the PostgreSQL database with its own tools (pg_dump)');
   const dir = backupDir(ctx);
   mkdirSync(dir, { recursive: true });
   const stamp = new Date().toISOString().replace(/[-:]/g, '').replace('T', '-').slice(0, 15);
   const name = `agents-${stamp}-${randomBytes(2).toString('hex')}.db`;
   const tmp = join(dir, `.${name}.partial`);
   try {
-    await ctx.db.backup(tmp);
+    await sqlite.backup(tmp);
     renameSync(tmp, join(dir, name));
   } catch (err) {
     rmSync(tmp, { force: true });

@@ -1,6 +1,7 @@
 import type { Request } from 'express';
 import { forbidden, gone } from '../../core/errors';
 import type { AgentsContext, Caller } from '../context';
+import { tableExists } from '../db';
 
 /** `before` hook of every operator route: a session of an operator account (never an impersonation). */
 export function operatorOnly(_req: Request, caller: Caller): void {
@@ -47,5 +48,5 @@ export function paging(q: { limit?: number; page?: number }) {
 
 /** True when a table exists (tables of other parts of the service may not be migrated in every build). */
 export function hasTable(ctx: AgentsContext, name: string): boolean {
-  return !!ctx.db.prepare("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = ?").get(name);
+  return tableExists(ctx.db, name);
 }

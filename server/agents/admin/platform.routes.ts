@@ -6,6 +6,7 @@ import { billingOf, TIER_ALLOWANCE } from '../billing';
 import { getWorkspace, type WorkspaceRow } from '../accounts/accounts.service';
 import { deleteAgent, presentAgent, type AgentRow } from '../agents/agents.service';
 import { audit, hasTable, iso, operatorOnly, paging, presentAudit, type AuditEntry } from './guard';
+import { utcMonthOfMs } from '../db';
 
 const DAY = 86_400_000;
 const idParam = z.object({ id: z.string().max(64) });
@@ -39,7 +40,7 @@ function revenue(ctx: AgentsContext) {
   const paid = "status = 'paid'";
   const totalCents = count(ctx, `SELECT SUM(amount_cents) AS n FROM payments WHERE ${paid}`);
   const byMonth = ctx.db
-    .prepare(`SELECT strftime('%Y-%m', COALESCE(paid_at, created_at) / 1000, 'unixepoch') AS month, SUM(amount_cents) AS cents, COUNT(*) AS payments FROM payments WHERE ${paid} GROUP BY month ORDER BY month DESC LIMIT 12`)
+    .prepare(`SELECT ${utcMonthOfMs(ctx.db, 'COALESCE(paid_at, created_at)')} AS month, SUM(amount_cents) AS cents, COUNT(*) AS payments FROM payments WHERE ${paid} GROUP BY month ORDER BY month DESC LIMIT 12`)
     .all() as { month: string; cents: number; payments: number }[];
   const group = (col: string) => ctx.db.prepare(`SELECT ${col} AS key, SUM(amount_cents) AS cents, COUNT(*) AS payments FROM payments WHERE ${paid} GROUP BY ${col} ORDER BY cents DESC`).all() as { key: string; cents: number; payments: number }[];
   return {

@@ -232,7 +232,7 @@ export function leaderboard(ctx: AgentsContext, userId: string) {
     SELECT *, ROW_NUMBER() OVER (ORDER BY cents DESC, created_at, id) AS rank FROM e`;
   type Ranked = { id: string; user_id: string; display_name: string; cents: number; referrals: number; rank: number };
   const top = ctx.db.prepare(`${ranked} ORDER BY rank LIMIT ?`).all(LEADERBOARD_SIZE) as Ranked[];
-  const mine = ctx.db.prepare(`SELECT * FROM (${ranked}) WHERE user_id = ?`).get(userId) as Ranked | undefined;
+  const mine = ctx.db.prepare(`SELECT * FROM (${ranked}) AS r WHERE user_id = ?`).get(userId) as Ranked | undefined;
   return {
     leaderboard: top.map((r) => ({ rank: r.rank, displayName: r.display_name, earnings: usd(r.cents), referrals: r.referrals, you: r.user_id === userId })),
     me: mine ? { rank: mine.rank, earnings: usd(mine.cents), referrals: mine.referrals } : null,

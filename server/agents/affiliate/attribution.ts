@@ -27,11 +27,11 @@ export interface LinkHit {
 /** A referral code: a campaign link's code, or an affiliate's promo code (its primary link). */
 export function resolveCode(ctx: AgentsContext, code: string): LinkHit | null {
   const byLink = ctx.db
-    .prepare("SELECT l.id AS linkId, a.id AS affiliateId, a.user_id AS userId FROM affiliate_links l JOIN affiliates a ON a.id = l.affiliate_id WHERE l.code = ? AND a.status = 'active'")
+    .prepare(`SELECT l.id AS "linkId", a.id AS "affiliateId", a.user_id AS "userId" FROM affiliate_links l JOIN affiliates a ON a.id = l.affiliate_id WHERE l.code = ? AND a.status = 'active'`)
     .get(code) as LinkHit | undefined;
   if (byLink) return byLink;
   const byPromo = ctx.db
-    .prepare("SELECT l.id AS linkId, a.id AS affiliateId, a.user_id AS userId FROM affiliates a JOIN affiliate_links l ON l.affiliate_id = a.id AND l.is_primary = 1 WHERE a.promo_code = ? AND a.status = 'active'")
+    .prepare(`SELECT l.id AS "linkId", a.id AS "affiliateId", a.user_id AS "userId" FROM affiliates a JOIN affiliate_links l ON l.affiliate_id = a.id AND l.is_primary = 1 WHERE a.promo_code = ? AND a.status = 'active'`)
     .get(code.toUpperCase()) as LinkHit | undefined;
   return byPromo ?? null;
 }
@@ -44,5 +44,5 @@ export function attributeSignup(ctx: AgentsContext, req: Request, userId: string
   if (!hit || hit.userId === userId) return;
   const ws = ctx.db.prepare("SELECT workspace_id FROM members WHERE user_id = ? AND role = 'owner' ORDER BY created_at LIMIT 1").get(userId) as { workspace_id: string } | undefined;
   if (!ws) return;
-  ctx.db.prepare('INSERT OR IGNORE INTO affiliate_referrals (workspace_id, affiliate_id, link_id, created_at) VALUES (?, ?, ?, ?)').run(ws.workspace_id, hit.affiliateId, hit.linkId, Date.now());
+  ctx.db.prepare('INSERT INTO affiliate_referrals (workspace_id, affiliate_id, link_id, created_at) VALUES (?, ?, ?, ?) ON CONFLICT DO NOTHING').run(ws.workspace_id, hit.affiliateId, hit.linkId, Date.now());
 }

@@ -18,7 +18,7 @@ export function recordCommission(db: Db, ws: string, ref: string, feeCents: numb
   if (!referral) return null;
   const cents = commissionCents(feeCents);
   const r = db
-    .prepare('INSERT OR IGNORE INTO affiliate_commissions (affiliate_id, workspace_id, ref, fee_cents, commission_cents, created_at) VALUES (?, ?, ?, ?, ?, ?)')
+    .prepare('INSERT INTO affiliate_commissions (affiliate_id, workspace_id, ref, fee_cents, commission_cents, created_at) VALUES (?, ?, ?, ?, ?, ?) ON CONFLICT DO NOTHING')
     .run(referral.affiliate_id, ws, ref, feeCents, cents, Date.now());
   return r.changes ? { affiliateId: referral.affiliate_id, commissionCents: cents } : null;
 }

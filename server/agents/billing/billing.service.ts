@@ -46,7 +46,7 @@ const iso = (ms: number | null) => (ms === null ? null : new Date(ms).toISOStrin
 
 /** The workspace's subscription row (created on first use); a trial past its end reads as expired. */
 export function subscriptionRow(ctx: AgentsContext, ws: string): SubscriptionRow {
-  ctx.db.prepare('INSERT OR IGNORE INTO subscriptions (workspace_id, updated_at) VALUES (?, ?)').run(ws, Date.now());
+  ctx.db.prepare('INSERT INTO subscriptions (workspace_id, updated_at) VALUES (?, ?) ON CONFLICT DO NOTHING').run(ws, Date.now());
   const row = ctx.db.prepare('SELECT * FROM subscriptions WHERE workspace_id = ?').get(ws) as SubscriptionRow;
   if (row.status === 'trialing' && row.trial_ends_at !== null && row.trial_ends_at <= Date.now()) {
     ctx.db.transaction(() => {
@@ -181,5 +181,5 @@ export function setAutoRecharge(ctx: AgentsContext, ws: string, a: AutoRecharge)
 
 /** A provider webhook event is handled once; a replay is acknowledged and ignored. */
 export function firstDelivery(ctx: AgentsContext, provider: string, eventId: string, type: string): boolean {
-  return ctx.db.prepare('INSERT OR IGNORE INTO provider_events (provider, event_id, type, received_at) VALUES (?, ?, ?, ?)').run(provider, eventId, type, Date.now()).changes === 1;
+  return ctx.db.prepare('INSERT INTO provider_events (provider, event_id, type, received_at) VALUES (?, ?, ?, ?) ON CONFLICT DO NOTHING').run(provider, eventId, type, Date.now()).changes === 1;
 }

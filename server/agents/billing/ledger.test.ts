@@ -1,12 +1,14 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { openAgentsDb, type Db } from '../db';
+import type { Db } from '../db';
+import { openTestDb } from '../test-store';
 import { balanceOf, ledgerEntries, postLedger, setBalance } from './ledger';
 
 let db: Db;
-afterEach(() => db.close());
+let close = () => {};
+afterEach(() => close());
 
 function workspace(credits: number): string {
-  db = openAgentsDb(':memory:');
+  ({ db, close } = openTestDb());
   db.prepare("INSERT INTO users (id, email, password_hash, created_at) VALUES ('u1', 'a@example.com', 'x', 1)").run();
   db.prepare("INSERT INTO workspaces (id, name, owner_id, credits, created_at) VALUES ('ws1', 'W', 'u1', ?, 1)").run(credits);
   return 'ws1';

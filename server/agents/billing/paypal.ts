@@ -91,7 +91,7 @@ export class PayPalClient {
       ],
       payment_preferences: { auto_bill_outstanding: true, payment_failure_threshold: 1 },
     });
-    db.prepare('INSERT OR REPLACE INTO paypal_plans (plan, product_id, plan_id) VALUES (?, ?, ?)').run(plan.id, product.id, created.id);
+    db.prepare('INSERT INTO paypal_plans (plan, product_id, plan_id) VALUES (?, ?, ?) ON CONFLICT (plan) DO UPDATE SET product_id = excluded.product_id, plan_id = excluded.plan_id').run(plan.id, product.id, created.id);
     return created.id;
   }
 

@@ -7,6 +7,7 @@ import { Reply } from '../../core/http/route-core';
 import type { AgentsContext } from '../context';
 import { route, type AgentRoute } from '../http';
 import { receiveChannelMessage } from '../channels/delivery';
+import { jsonText } from '../db';
 
 /** Team-chat signatures older (or newer) than this are refused, and a signature is accepted once within it. */
 export const REPLAY_WINDOW_S = 300;
@@ -41,7 +42,7 @@ function parseJson(buf: Buffer): Record<string, unknown> {
 /** Remember a key once; false when it was already seen (replay or provider retry). */
 function firstSighting(ctx: AgentsContext, key: string, nowMs: number): boolean {
   ctx.db.prepare('DELETE FROM callback_seen WHERE seen_at < ?').run(nowMs - 24 * 3600_000);
-  return ctx.db.prepare('INSERT OR IGNORE INTO callback_seen (key, seen_at) VALUES (?, ?)').run(key, nowMs).changes === 1;
+  return ctx.db.prepare('INSERT INTO callback_seen (key, seen_at) VALUES (?, ?) ON CONFLICT DO NOTHING').run(key, nowMs).changes === 1;
 }
 
 function inBackground(ctx: AgentsContext, work: Promise<unknown>): void {
@@ -76,7 +77,7 @@ export function callbackRoutes(ctx: AgentsContext, now: () => number = Date.now)
         const isUserMessage = (ev.type === 'message' || ev.type === 'app_mention') && !ev.bot_id && !ev.subtype && typeof ev.text === 'string' && typeof ev.channel === 'string';
         if (!isUserMessage) return { ok: true };
         const conn = ctx.db
-          .prepare("SELECT agent_id FROM channel_connections WHERE channel = 'slack' AND enabled = 1 AND json_extract(account, '$.team_id') = ?")
+          .prepare(`SELECT agent_id FROM channel_connections WHERE channel = 'slack' AND enabled = 1 AND ${jsonText(ctx.db, 'account', 'team_id')} = ?`)
           .get(String(payload.team_id ?? '')) as { agent_id: string } | undefined;
         if (!conn) return { ok: true };
         const thread = String(ev.thread_ts ?? ev.ts ?? '');
@@ -118,7 +119,7 @@ export function callbackRoutes(ctx: AgentsContext, now: () => number = Date.now)
             const value = (change.value ?? {}) as Record<string, unknown>;
             const phoneId = String(((value.metadata ?? {}) as Record<string, unknown>).phone_number_id ?? '');
             const conn = ctx.db
-              .prepare("SELECT agent_id FROM channel_connections WHERE channel = 'whatsapp' AND enabled = 1 AND json_extract(account, '$.phone_number_id') = ?")
+              .prepare(`SELECT agent_id FROM channel_connections WHERE channel = 'whatsapp' AND enabled = 1 AND ${jsonText(ctx.db, 'account', 'phone_number_id')} = ?`)
               .get(phoneId) as { agent_id: string } | undefined;
             for (const m of Array.isArray(value.messages) ? (value.messages as Record<string, unknown>[]) : []) {
               const text = String(((m.text ?? {}) as Record<string, unknown>).body ?? '').trim();

@@ -6,6 +6,7 @@ import { selectAgent } from '../agents/agents.service';
 import { connection, openCredentials, type ConnectionRow } from './delivery';
 import { CHANNELS, validatorOf, type ChannelName, type Check } from './providers';
 import { secretBox } from './secret-box';
+import { jsonText } from '../db';
 
 const iso = (t: number | null | undefined) => (typeof t === 'number' ? new Date(t).toISOString() : null);
 const parse = (s: string) => JSON.parse(s) as Record<string, unknown>;
@@ -72,7 +73,7 @@ export function channelRoutes(ctx: AgentsContext): AgentRoute[] {
         const check = await validatorOf(spec)(ctx.config, creds);
         if (!check.ok) throw badRequest(check.error);
         if (name === 'slack' && check.account.team_id) {
-          const taken = ctx.db.prepare("SELECT agent_id FROM channel_connections WHERE channel = 'slack' AND json_extract(account, '$.team_id') = ? AND agent_id <> ?").get(check.account.team_id, a.id);
+          const taken = ctx.db.prepare(`SELECT agent_id FROM channel_connections WHERE channel = 'slack' AND ${jsonText(ctx.db, 'account', 'team_id')} = ? AND agent_id <> ?`).get(check.account.team_id, a.id);
           if (taken) throw conflict('this Slack workspace is already connected to another agent');
         }
         const now = Date.now();

@@ -100,7 +100,7 @@ export function widgetRoutes(ctx: AgentsContext): AgentRoute[] {
       handler: ({ caller, body }) => {
         const { agentId, ...input } = body;
         const agent = agentOf(caller.ws, agentId) ?? null;
-        const dup = ctx.db.prepare('SELECT 1 FROM attributes WHERE workspace_id = ? AND agent_id IS ? AND name = ?').get(caller.ws, agent, input.name);
+        const dup = ctx.db.prepare('SELECT 1 FROM attributes WHERE workspace_id = ? AND agent_id IS NOT DISTINCT FROM ? AND name = ?').get(caller.ws, agent, input.name);
         if (dup) throw conflict('attribute already exists');
         return { attribute: presentAttr(attributes.create(ctx, caller.ws, agent, { ...input, label: input.label || input.name })) };
       },

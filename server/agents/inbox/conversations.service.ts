@@ -119,9 +119,9 @@ export function feedbackStats(ctx: AgentsContext, ws: string, agentId: string | 
   const scope = agentId ? 'AND c.agent_id = ?' : '';
   const args = agentId ? [ws, agentId] : [ws];
   const m = ctx.db
-    .prepare(`SELECT SUM(m.feedback = 'up') AS up, SUM(m.feedback = 'down') AS down FROM messages m JOIN conversations c ON c.id = m.conversation_id WHERE c.workspace_id = ? ${scope}`)
+    .prepare(`SELECT SUM(CASE WHEN m.feedback = 'up' THEN 1 ELSE 0 END) AS up, SUM(CASE WHEN m.feedback = 'down' THEN 1 ELSE 0 END) AS down FROM messages m JOIN conversations c ON c.id = m.conversation_id WHERE c.workspace_id = ? ${scope}`)
     .get(...args) as { up: number | null; down: number | null };
-  const c = ctx.db.prepare(`SELECT SUM(c.feedback = 'up') AS up, SUM(c.feedback = 'down') AS down FROM conversations c WHERE c.workspace_id = ? ${scope}`).get(...args) as { up: number | null; down: number | null };
+  const c = ctx.db.prepare(`SELECT SUM(CASE WHEN c.feedback = 'up' THEN 1 ELSE 0 END) AS up, SUM(CASE WHEN c.feedback = 'down' THEN 1 ELSE 0 END) AS down FROM conversations c WHERE c.workspace_id = ? ${scope}`).get(...args) as { up: number | null; down: number | null };
   const up = m.up ?? 0;
   const down = m.down ?? 0;
   return {

@@ -47,7 +47,7 @@ export function insightRoutes(ctx: AgentsContext): AgentRoute[] {
         const start = monthStart();
         const perAgent = ctx.db
           .prepare(
-            `SELECT a.id AS agentId, a.name,
+            `SELECT a.id AS "agentId", a.name,
                (SELECT COUNT(*) FROM messages m JOIN conversations c ON c.id = m.conversation_id WHERE c.agent_id = a.id AND m.role = 'assistant' AND m.created_at >= ?) AS messages,
                (SELECT COUNT(*) FROM conversations c WHERE c.agent_id = a.id AND c.created_at >= ?) AS conversations
              FROM agents a WHERE a.workspace_id = ? ORDER BY a.created_at`,

@@ -1,10 +1,14 @@
-import { describe, expect, it } from 'vitest';
-import { openAgentsDb } from '../db';
+import { afterEach, describe, expect, it } from 'vitest';
+import { openTestDb } from '../test-store';
 import { ANSWER_THRESHOLD, indexSource, searchPassages } from './search';
 import { chunk, ftsQuery } from './text';
 
+const open: (() => void)[] = [];
+afterEach(() => open.splice(0).forEach((close) => close()));
+
 function fixture() {
-  const db = openAgentsDb(':memory:');
+  const { db, close } = openTestDb();
+  open.push(close);
   db.prepare("INSERT INTO users (id, email, password_hash, created_at) VALUES ('u', 'u@example.com', 'x', 0)").run();
   db.prepare("INSERT INTO workspaces (id, name, owner_id, created_at) VALUES ('w', 'W', 'u', 0)").run();
   for (const a of ['a1', 'a2']) {

@@ -1,4 +1,4 @@
-import { stmt, type Db } from '../db';
+import { dialectOf, stmt, type Db } from '../db';
 import { chunk, ftsPhrases, matchExpression, shortJapaneseTerms, terms, trigramsOf } from './text';
 
 export interface Passage {
@@ -102,19 +102,40 @@ function selectPhrases(db: Db, phrases: string[]): { phrases: string[]; all: boo
   return { phrases: out, all: false };
 }
 
-export function searchPassages(db: Db, agentId: string, question: string, k = 5, candidates = 40): Passage[] {
+/** FTS5 candidates ranked by bm25 (question weighted 2, text 1). */
+function sqliteCandidates(db: Db, agentId: string, question: string, candidates: number): Row[] {
   const sel = selectPhrases(db, ftsPhrases(question));
   const match = matchExpression(sel.phrases, sel.all ? 'AND' : 'OR');
-  let rows: Row[] = [];
-  if (match) {
-    rows = stmt(
-      db,
-      `SELECT p.id, p.source_id, p.kind, p.question, p.text, bm25(passages_fts, 2.0, 1.0) AS rank
-           FROM passages_fts JOIN passages p ON p.id = passages_fts.rowid
-          WHERE passages_fts MATCH ? AND p.agent_id = ?
-          ORDER BY rank LIMIT ?`,
-    ).all(match, agentId, candidates) as Row[];
-  }
+  if (!match) return [];
+  return stmt(
+    db,
+    `SELECT p.id, p.source_id, p.kind, p.question, p.text, bm25(passages_fts, 2.0, 1.0) AS rank
+         FROM passages_fts JOIN passages p ON p.id = passages_fts.rowid
+        WHERE passages_fts MATCH ? AND p.agent_id = ?
+        ORDER BY rank LIMIT ?`,
+  ).all(match, agentId, candidates) as Row[];
+}
+
+const likeArg = (phrase: string) => `%${phrase.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+
+/**
+ * PostgreSQL (pg_trgm indexes): passages holding any of the phrases as a substring, case-insensitive
+ * like the FTS5 trigram tokenizer, ranked by the phrases they hold (question weighted 2, text 1).
+ */
+function postgresCandidates(db: Db, agentId: string, question: string, candidates: number): Row[] {
+  const phrases = ftsPhrases(question);
+  if (phrases.length === 0) return [];
+  const has = (col: string) => `${col} LIKE ? ESCAPE '\\'`;
+  const score = phrases.map(() => `(CASE WHEN ${has('p.question')} THEN 2 ELSE 0 END + CASE WHEN ${has('p.text')} THEN 1 ELSE 0 END)`).join(' + ');
+  const any = phrases.map(() => `${has('p.question')} OR ${has('p.text')}`).join(' OR ');
+  const args = phrases.flatMap((p) => [likeArg(p), likeArg(p)]);
+  return db
+    .prepare(`SELECT p.id, p.source_id, p.kind, p.question, p.text, -(${score}) AS rank FROM passages p WHERE p.agent_id = ? AND (${any}) ORDER BY rank, p.id LIMIT ?`)
+    .all(...args, agentId, ...args, candidates) as Row[];
+}
+
+export function searchPassages(db: Db, agentId: string, question: string, k = 5, candidates = 40): Passage[] {
+  const rows = dialectOf(db) === 'postgres' ? postgresCandidates(db, agentId, question, candidates) : sqliteCandidates(db, agentId, question, candidates);
   const short = shortJapaneseTerms(question);
   if (rows.length < k && short.length > 0) {
     const like = short.map(() => '(p.question LIKE ? OR p.text LIKE ?)').join(' OR ');

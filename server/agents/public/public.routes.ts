@@ -105,7 +105,7 @@ export function publicRoutes(ctx: AgentsContext): AgentRoute[] {
         const lead = ctx.db.transaction(() => {
           if (cid) {
             const r = saveCaptured(ctx, ws, agent.id, cid, { email: body.email || undefined, phone: body.phone || undefined, name: body.name || undefined });
-            if (body.note) ctx.db.prepare("UPDATE leads SET notes = CASE WHEN notes = '' THEN ? ELSE notes || char(10) || ? END, source = 'widget' WHERE id = ?").run(body.note, body.note, r.leadId);
+            if (body.note) ctx.db.prepare("UPDATE leads SET notes = CASE WHEN notes = '' THEN ? ELSE notes || ? || ? END, source = 'widget' WHERE id = ?").run(body.note, '\n', body.note, r.leadId);
             return r.leadId;
           }
           const now = Date.now();

@@ -49,7 +49,7 @@ export function workspaceSecret(ctx: AgentsContext, ws: string): string {
   const row = ctx.db.prepare('SELECT secret FROM webhook_secrets WHERE workspace_id = ?').get(ws) as { secret: string } | undefined;
   if (row) return row.secret;
   const secret = `whsec_${newId('x', 32).slice(2)}`;
-  ctx.db.prepare('INSERT OR IGNORE INTO webhook_secrets (workspace_id, secret, created_at) VALUES (?, ?, ?)').run(ws, secret, Date.now());
+  ctx.db.prepare('INSERT INTO webhook_secrets (workspace_id, secret, created_at) VALUES (?, ?, ?) ON CONFLICT DO NOTHING').run(ws, secret, Date.now());
   return (ctx.db.prepare('SELECT secret FROM webhook_secrets WHERE workspace_id = ?').get(ws) as { secret: string }).secret;
 }
 

@@ -139,7 +139,7 @@ export function acceptInvitations(ctx: AgentsContext, userId: string, email: str
   ctx.db.transaction(() => {
     const invites = ctx.db.prepare('SELECT id, workspace_id, role, created_at FROM invitations WHERE email = ?').all(email) as (InvitationRow & { workspace_id: string })[];
     for (const i of invites) {
-      ctx.db.prepare('INSERT OR IGNORE INTO members (workspace_id, user_id, role, created_at) VALUES (?, ?, ?, ?)').run(i.workspace_id, userId, i.role, i.created_at);
+      ctx.db.prepare('INSERT INTO members (workspace_id, user_id, role, created_at) VALUES (?, ?, ?, ?) ON CONFLICT DO NOTHING').run(i.workspace_id, userId, i.role, i.created_at);
       ctx.db.prepare('DELETE FROM invitations WHERE id = ?').run(i.id);
     }
   })();

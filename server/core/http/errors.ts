@@ -16,6 +16,7 @@ export const STATUS_OF: Record<ErrorKind, number> = {
   internal: 500,
   upstream: 502,
   unavailable: 503,
+  not_implemented: 501,
 };
 
 /** A failure as the wire sees it: status, headers and the fields the service's envelope writes. */
