@@ -81,3 +81,17 @@ export function fieldProblem(schema: CollectionSchema, id: string, fields: Recor
   }
   return null;
 }
+
+/**
+ * A route's field as the route stores it: a blank text of a field with a default is replaced by the route, so
+ * it is refused, and `check` adds the route's own test of the stored value (a real date, a non-empty name ...).
+ */
+export function storedField<T>(field: Field<T>, check?: (v: T) => boolean, message = 'value the routes would not store as given'): Field<T> {
+  const blank = (v: T) => field.blankIsMissing && typeof v === 'string' && v.trim() === '';
+  return new Field(
+    field.zod.refine((v) => !blank(v) && (!check || check(v)), message),
+    field.fallback,
+    field.blankIsMissing,
+    field.keepsNull,
+  );
+}

@@ -22,6 +22,14 @@ import { settingsSchema } from './settings/settings.routes';
 import { dockReservationSchema } from './dock/dock.routes';
 import { capacityLoadSchema } from './capacity/capacity.routes';
 import { quoteDraftSchema, quoteSchema } from './quotes/quotes.routes';
+import { surveyResponseSchema, surveySchema } from './survey/survey.routes';
+import { workdeskDocSchema, workdeskSchema, workdeskThreadSchema } from './workdesk/workdesk.routes';
+import { reportSchema } from './reports/reports.service';
+import { forecastSchema } from './forecast/forecast.routes';
+import { esgSchema } from './esg/esg.service';
+import { auditLogSchema, capaSchema, complianceSchema, custodySchema } from './compliance/compliance.schema';
+import { centerSchema, networkDealSchema, networkSchema } from './network/network.routes';
+import { integrationsSchema, syncLogSchema } from './integrations/integrations.routes';
 
 /** Every route of the API, mounted explicitly in this order (no folder scanning). */
 export const allRoutes: RouteDef[] = [
@@ -50,4 +58,6 @@ export const collectionSchemas: readonly CollectionSchema[] = [
   deviceSchema, jobSchema, shipmentSchema, inquirySchema, ticketSchema, ticketMessageSchema, customerSchema, staffSchema, teamSchema,
   invoiceSchema, portalSchema, settingsSchema, quoteSchema, quoteDraftSchema,
   dockReservationSchema, capacityLoadSchema,
+  surveySchema, surveyResponseSchema, workdeskSchema, workdeskDocSchema, workdeskThreadSchema, reportSchema, forecastSchema, esgSchema,
+  complianceSchema, capaSchema, auditLogSchema, custodySchema, centerSchema, networkSchema, networkDealSchema, integrationsSchema, syncLogSchema,
 ];

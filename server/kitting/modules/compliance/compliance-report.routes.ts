@@ -6,13 +6,8 @@ import { badRequest, unprocessable } from '../../../core/errors';
 import type { Doc } from '../../../core/store/types';
 import { isValidRegno, readCompany } from '../settings/settings.service';
 import { AUDIT_LOG, CAPA, CUSTODY, CUSTODY_MAX_STEPS, isDate, isMonth, isOpen, isStamp, thisMonth, today } from './compliance.service';
+import { custodyFields, stepIssues, type Issue } from './compliance.schema';
 import { complianceResponses } from '../../../../shared/api/contracts/backoffice';
-
-interface Issue {
-  code: string;
-  message: string;
-  [k: string]: unknown;
-}
 
 const reportBody = z.object(
   {
@@ -22,28 +17,7 @@ const reportBody = z.object(
   { error: 'body must be a JSON object' },
 );
 
-const stepStr = (n: number) =>
-  z
-    .union([z.string(), z.number()], { error: 'must be a string' })
-    .nullish()
-    .transform((v) => (v === null || v === undefined ? '' : clip(String(v).trim(), n)));
-
-const stepSchema = z.object({ label: stepStr(120), role: stepStr(60), who: stepStr(60), dt: stepStr(40), state: stepStr(20), sign: stepStr(200) }, { error: 'steps must be objects' });
-
-const custodyBody = z.object(
-  {
-    imei: stepStr(40),
-    model: stepStr(60),
-    cust: stepStr(120),
-    steps: z.array(stepSchema, { error: 'steps must be an array' }).nullish(),
-  },
-  { error: 'body must be a JSON object' },
-);
-
-const CONFIRMED = '完了';
-const isUnsigned = (sign: string) => sign === '' || sign === '—' || sign === '(未署名)' || sign === '（未署名）';
-/** Step time: 'YYYY-MM-DD HH:mm' or 'YYYY-MM-DDTHH:mm', read as a sortable 'YYYY-MM-DD HH:mm'. */
-const stepTime = (dt: string) => (isStamp(dt.replace('T', ' ').slice(0, 16)) && dt.length <= 19 ? dt.replace('T', ' ').slice(0, 16) : null);
+const custodyBody = z.object({ ...custodyFields, steps: custodyFields.steps.nullish() }, { error: 'body must be a JSON object' });
 
 export const complianceReportRoutes = [
   defineRoute({
@@ -116,25 +90,9 @@ export const complianceReportRoutes = [
     handler: async ({ app, ws, body }) => {
       const steps = body.steps ?? [];
       if (steps.length > CUSTODY_MAX_STEPS) throw badRequest('too many steps', { message: `工程は${CUSTODY_MAX_STEPS}件までです`, max: CUSTODY_MAX_STEPS });
-      const invalid: Issue[] = [];
-      const incomplete: Issue[] = [];
-      if (!body.imei) invalid.push({ code: 'imei_required', message: 'IMEIがありません', step: null, field: 'imei' });
-      if (steps.length === 0) incomplete.push({ code: 'steps_required', message: '工程がありません', step: null, field: 'steps' });
-      let last: string | null = null;
-      steps.forEach((s, i) => {
-        const n = i + 1;
-        const confirmed = s.state === CONFIRMED;
-        const unsigned = isUnsigned(s.sign);
-        if (!s.label) invalid.push({ code: 'label_required', message: `工程${n}: 工程名がありません`, step: i, field: 'label' });
-        const t = s.dt ? stepTime(s.dt) : null;
-        if (s.dt && !t) invalid.push({ code: 'dt_invalid', message: `工程${n}: 日時「${s.dt}」が読めません (YYYY-MM-DD HH:mm)`, step: i, field: 'dt' });
-        if (t && last && t < last) invalid.push({ code: 'dt_out_of_order', message: `工程${n}: 日時が前の工程より前になっています`, step: i, field: 'dt' });
-        if (t) last = t;
-        if (confirmed && unsigned) invalid.push({ code: 'confirmed_unsigned', message: `工程${n}: 完了なのに署名がありません`, step: i, field: 'sign' });
-        if (confirmed && !s.who) invalid.push({ code: 'confirmed_without_person', message: `工程${n}: 完了なのに担当者がありません`, step: i, field: 'who' });
-        const missing = [!confirmed && 'state', unsigned && 'sign', !s.dt && 'dt', !s.who && 'who'].filter((x): x is string => !!x);
-        if (missing.length) incomplete.push({ code: 'step_incomplete', message: `工程${n}「${s.label || '—'}」が未完了です`, step: i, label: s.label, missing });
-      });
+      const found = stepIssues(steps);
+      const invalid: Issue[] = [...(body.imei ? [] : [{ code: 'imei_required', message: 'IMEIがありません', step: null, field: 'imei' }]), ...found.invalid];
+      const incomplete = found.incomplete;
       if (invalid.length || incomplete.length) {
         throw unprocessable('custody_incomplete', {
           issues: [...invalid, ...incomplete].map((x) => x.message),

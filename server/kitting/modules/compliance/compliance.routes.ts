@@ -1,26 +1,17 @@
 import { z } from 'zod';
-import { clip } from '../../../../shared/fields';
 import { defineRoute } from '../../../core/http/define-route';
 import { badRequest, notFound } from '../../../core/errors';
 import { issueNumber } from '../../../core/store/series';
 import type { Doc } from '../../../core/store/types';
 import { AUDIT_LOG, AUDIT_NUMBERS, auditRow, CAPA, COMPLIANCE, CONTROL_KEYS, CONTROLS_ID, CONTROLS_MAX, isStamp, nowStamp, type ControlKey } from './compliance.service';
+import { auditFields, readCapaState, readControls } from './compliance.schema';
 import { complianceResponses } from '../../../../shared/api/contracts/backoffice';
 
 export const AUDIT_SERIES = AUDIT_NUMBERS.name;
 
-const str = (n: number) =>
-  z
-    .union([z.string(), z.number()], { error: 'must be a string' })
-    .nullish()
-    .transform((v) => (v === null || v === undefined ? '' : clip(String(v).trim(), n)));
-
 const capaBody = z.object({ state: z.unknown().optional() }, { error: 'body must be a JSON object' });
 const controlsBody = z.object({ controls: z.unknown().optional() }, { error: 'body must be a JSON object' });
-const auditBody = z.object(
-  { action: str(200), ts: str(40), user: str(60), target: str(200), result: str(20), cat: str(20) },
-  { error: 'body must be a JSON object' },
-);
+const auditBody = z.object(auditFields, { error: 'body must be a JSON object' });
 
 function controlsOf(doc: Doc | null): Record<ControlKey, boolean[]> {
   const out = {} as Record<ControlKey, boolean[]>;
@@ -49,8 +40,7 @@ export const complianceRoutes = [
     params: z.object({ id: z.string().min(1).max(60) }),
     body: capaBody,
     handler: async ({ app, ws, params, body }) => {
-      const state = typeof body.state === 'string' ? clip(body.state.trim(), 20) : '';
-      if (!state) throw badRequest('state required', { message: '状態(state)を入力してください' });
+      const state = readCapaState(body.state);
       const capa = await app.store.transact(ws, async (tx) => {
         const updated = await tx.patch(CAPA, params.id, { state, updated: Date.now() });
         if (!updated) throw notFound('capa not found');
@@ -69,11 +59,7 @@ export const complianceRoutes = [
     handler: async ({ app, ws, params, body }) => {
       const key = CONTROL_KEYS.find((k) => k === params.key);
       if (!key) throw badRequest('unknown control set', { message: '管理策の種別は isms / pmark / soc2 / appi のいずれかです' });
-      // bool[]: an entry that is not true/false is refused, never read as false
-      if (!Array.isArray(body.controls) || !body.controls.every((v) => typeof v === 'boolean')) {
-        throw badRequest('controls required', { message: 'controls を真偽値(true/false)の配列で指定してください' });
-      }
-      const controls = (body.controls as boolean[]).slice(0, CONTROLS_MAX);
+      const controls = readControls(body.controls);
       await app.store.transact(ws, async (tx) => {
         if (await tx.get(COMPLIANCE, CONTROLS_ID)) await tx.patch(COMPLIANCE, CONTROLS_ID, { [key]: controls });
         else await tx.put(COMPLIANCE, CONTROLS_ID, { id: CONTROLS_ID, [key]: controls });

@@ -1,4 +1,8 @@
+import { z } from 'zod';
+import { json } from '../../../../shared/fields';
+import { collectionSchema } from '../../../core/http/collection-schema';
 import type { Doc } from '../../../core/store/types';
+import { isMonth } from '../compliance/compliance.service';
 
 export const ESG = 'esg';
 export const ESG_SETTINGS_ID = 'settings';
@@ -131,3 +135,22 @@ export function buildEsgReport(input: EsgInput) {
   }
   return { issues, warnings, doc };
 }
+
+const units = z.number().int().nonnegative();
+const factor = z.number().nonnegative().max(1_000_000);
+/** The CO2e factor must be positive: the report refuses to issue without one (factor_not_positive). */
+const co2eFactor = factor.positive();
+/**
+ * ESG records are the center's own figures (no route writes them): the settings record's factors (kg per
+ * reused device: CO2e positive, e-waste never negative) and monthly records of whole, non-negative counts, per customer likewise.
+ * A pushed record has exactly the fields the report reads, so it can never hold text where a count belongs.
+ */
+export const esgSchema = collectionSchema(ESG, {}, {
+  co2e: json(co2eFactor),
+  ewaste: json(factor),
+  month: json(z.string().refine(isMonth, 'month must be YYYY-MM')),
+  units: json(units),
+  ret: json(units),
+  reuse: json(units),
+  customers: json(z.record(z.string().min(1).max(120), z.strictObject({ units, ret: units, reuse: units })).refine((c) => Object.keys(c).length <= 10_000, 'too many customers')),
+});

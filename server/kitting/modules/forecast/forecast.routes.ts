@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { jstDate } from '../../../../shared/dates';
 import { defineRoute } from '../../../core/http/define-route';
+import { collectionSchema, ruleFields } from '../../../core/http/collection-schema';
 import { badRequest } from '../../../core/errors';
 import { addDays, CAPACITY_LOAD } from '../capacity/capacity.service';
 import { forecastResponses } from '../../../../shared/api/contracts/workspace';
@@ -60,6 +61,15 @@ function pick<T extends number>(raw: unknown, allowed: readonly T[], name: strin
   return found;
 }
 
+/** The prefs fields as the prefs route reads them: 8 | 12 | 16 weeks, scenario 0 | 1 | 2, anything else 400. */
+const prefRules = {
+  horizon: (v: unknown) => pick(v, HORIZONS, 'horizon'),
+  sim: (v: unknown) => pick(v, SIMS, 'sim'),
+};
+
+/** The forecast prefs record: pushed values pass the prefs route's readers (a numeric string is refused: the route stores numbers). */
+export const forecastSchema = collectionSchema(FORECAST, ruleFields(prefRules));
+
 export const forecastRoutes = [
   defineRoute({
     method: 'get',
@@ -79,8 +89,8 @@ export const forecastRoutes = [
     auth: 'mgmt:edit',
     body: z.object({ horizon: z.unknown().optional(), sim: z.unknown().optional() }, { error: 'body must be a JSON object' }),
     handler: async ({ app, ws, body }) => {
-      const horizon = pick(body.horizon, HORIZONS, 'horizon');
-      const sim = pick(body.sim, SIMS, 'sim');
+      const horizon = prefRules.horizon(body.horizon);
+      const sim = prefRules.sim(body.sim);
       const prefs = await app.store.transact(ws, async (tx) => {
         const current = prefsOf(await tx.get(FORECAST, PREFS_ID));
         const next = { horizon: horizon ?? current.horizon, sim: sim ?? current.sim };

@@ -1,6 +1,7 @@
 import { z } from 'zod';
-import { clip } from '../../../../shared/fields';
+import { clip, json } from '../../../../shared/fields';
 import { defineRoute } from '../../../core/http/define-route';
+import { collectionSchema, ruleFields } from '../../../core/http/collection-schema';
 import { badRequest } from '../../../core/errors';
 import { declareCap } from '../../../core/store/caps';
 import { declareSeries, followSeq, issueNumber, padNumber } from '../../../core/store/series';
@@ -40,18 +41,44 @@ const s = (n: number) =>
 
 const flag = z.union([z.boolean(), z.literal(0), z.literal(1), z.literal('true'), z.literal('false')], { error: 'must be true or false' }).transform((v) => v === true || v === 1 || v === 'true');
 
-const rulesBody = z.object(
-  {
-    rules: z.record(z.string(), flag, { error: 'rules must be an object of true/false' }).nullish(),
-    extraRules: z
-      .array(z.object({ id: s(40), trig: s(200), act: s(200), ic: s(20), on: flag.nullish() }, { error: 'extraRules must be objects' }), { error: 'extraRules must be an array' })
-      .max(EXTRA_RULES_MAX, `extraRules: at most ${EXTRA_RULES_MAX}`)
-      .nullish(),
-  },
-  { error: 'body must be a JSON object' },
+const ruleMap = z.record(z.string(), flag, { error: 'rules must be an object of true/false' });
+const extraRuleList = z
+  .array(z.object({ id: s(40), trig: s(200), act: s(200), ic: s(20), on: flag.nullish() }, { error: 'extraRules must be objects' }), { error: 'extraRules must be an array' })
+  .max(EXTRA_RULES_MAX, `extraRules: at most ${EXTRA_RULES_MAX}`);
+const rulesBody = z.object({ rules: ruleMap.nullish(), extraRules: extraRuleList.nullish() }, { error: 'body must be a JSON object' });
+
+/** The rule switches as the rules route stores them: ids clipped to 40, true/false. */
+const storedRules = (rules: z.infer<typeof ruleMap>) => Object.fromEntries(Object.entries(rules).map(([k, v]) => [clip(k, 40), v]));
+/** Extra rules as the rules route stores them: an id (x-<n> when blank), texts clipped, on false when missing. */
+const storedExtraRules = (list: z.infer<typeof extraRuleList>) => list.map((r, i) => ({ id: r.id || `x-${i + 1}`, trig: r.trig, act: r.act, ic: r.ic, on: r.on ?? false }));
+
+const logFields = { service: s(60), kind: s(60), result: s(60), time: s(40) };
+const logBody = z.object(logFields, { error: 'body must be a JSON object' });
+
+/** A log entry's time as the log route stores it: ISO 8601, normalised (else 400). */
+function logTime(raw: string): string {
+  const t = new Date(raw);
+  if (Number.isNaN(t.getTime())) throw badRequest('invalid time', { message: '日時(time)はISO 8601形式で指定してください' });
+  return t.toISOString();
+}
+
+/** The automation rules record: pushed switches and extra rules pass the rules route's readers. */
+export const integrationsSchema = collectionSchema(
+  INTEGRATIONS,
+  ruleFields({ rules: (v) => storedRules(ruleMap.parse(v)), extraRules: (v) => storedExtraRules(extraRuleList.parse(v)) }),
 );
 
-const logBody = z.object({ service: s(60), kind: s(60), result: s(60), time: s(40) }, { error: 'body must be a JSON object' });
+/** A pushed sync log entry is one the log route would store: texts within their limits, no blanks (the route fills defaults), an ISO time. */
+const filledText = (rule: (typeof logFields)['service']) => (v: unknown) => {
+  const t = rule.parse(v);
+  if (!t) throw badRequest('invalid request', { message: 'must not be blank' });
+  return t;
+};
+export const syncLogSchema = collectionSchema(
+  SYNC_LOG,
+  ruleFields({ service: filledText(logFields.service), kind: filledText(logFields.kind), result: filledText(logFields.result), time: (v) => logTime(logFields.time.parse(v)) }),
+  { seq: json(z.number().int().positive()) },
+);
 
 function rulesOf(doc: Doc | null) {
   return {
@@ -79,10 +106,8 @@ export const integrationRoutes = [
     handler: async ({ app, ws, body }) =>
       app.store.transact(ws, async (tx) => {
         const current = rulesOf(await tx.get(INTEGRATIONS, RULES_ID));
-        const rules = body.rules ? Object.fromEntries(Object.entries(body.rules).map(([k, v]) => [clip(k, 40), v])) : current.rules;
-        const extraRules = body.extraRules
-          ? body.extraRules.map((r, i) => ({ id: r.id || `x-${i + 1}`, trig: r.trig, act: r.act, ic: r.ic, on: r.on ?? false }))
-          : current.extraRules;
+        const rules = body.rules ? storedRules(body.rules) : current.rules;
+        const extraRules = body.extraRules ? storedExtraRules(body.extraRules) : current.extraRules;
         await tx.put(INTEGRATIONS, RULES_ID, { id: RULES_ID, rules, extraRules });
         return { rules, extraRules };
       }),
@@ -104,12 +129,7 @@ export const integrationRoutes = [
     auth: 'settings:edit',
     body: logBody,
     handler: async ({ app, ws, body }) => {
-      let time = new Date().toISOString();
-      if (body.time) {
-        const t = new Date(body.time);
-        if (Number.isNaN(t.getTime())) throw badRequest('invalid time', { message: '日時(time)はISO 8601形式で指定してください' });
-        time = t.toISOString();
-      }
+      const time = body.time ? logTime(body.time) : new Date().toISOString();
       return app.store.transact(ws, async (tx) => {
         const { n: seq, value: id } = await issueNumber(tx, SYNC_LOG_NUMBERS);
         const entry = { id, seq, service: body.service || '—', kind: body.kind || 'sync', result: body.result || '成功', time };

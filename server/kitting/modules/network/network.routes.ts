@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { clip, createShape, json, oneOf, text } from '../../../../shared/fields';
 import { randomKey } from '../../../core/ids';
 import { defineRoute } from '../../../core/http/define-route';
+import { collectionSchema, ruleField, stamp, storedField } from '../../../core/http/collection-schema';
 import { badRequest, notFound } from '../../../core/errors';
 import { declareSeries, issueNumber } from '../../../core/store/series';
 import type { Doc, Tx } from '../../../core/store/types';
@@ -26,7 +27,7 @@ export const OEM_ID = 'oem';
 const DIRS = ['provide', 'accept', 'request'] as const;
 const STATUS_BY_DIR: Record<(typeof DIRS)[number], string> = { provide: '募集中', accept: '対応中', request: '承認待ち' };
 
-const dealBody = createShape({
+const dealFields = {
   units: json(z.unknown()).optional(),
   dir: oneOf(DIRS, 'provide'),
   partner: text(120).default('ネットワーク公開'),
@@ -34,7 +35,8 @@ const dealBody = createShape({
   period: text(40).default('—'),
   rate: text(20).optional(),
   status: text(24).optional(),
-});
+};
+const dealBody = createShape(dealFields);
 
 function readUnits(raw: unknown): number {
   const n = typeof raw === 'number' ? raw : typeof raw === 'string' && raw.trim() !== '' ? Number(raw) : NaN;
@@ -64,27 +66,75 @@ const nonNeg = z.union([z.number(), z.string()]).transform((v, ctx) => {
   }
   return n;
 });
+const centerRules = { name: text(120).zod, region: text(60).zod, mdm: strList, slots: nonNeg, shelf: nonNeg, rate: nonNeg, certs: strList };
 const centerBody = z.object(
   {
     id: z.string().max(60).nullish(),
-    name: text(120).zod.nullish(),
-    region: text(60).zod.nullish(),
-    mdm: strList.nullish(),
-    slots: nonNeg.nullish(),
-    shelf: nonNeg.nullish(),
-    rate: nonNeg.nullish(),
-    certs: strList.nullish(),
+    name: centerRules.name.nullish(),
+    region: centerRules.region.nullish(),
+    mdm: centerRules.mdm.nullish(),
+    slots: centerRules.slots.nullish(),
+    shelf: centerRules.shelf.nullish(),
+    rate: centerRules.rate.nullish(),
+    certs: centerRules.certs.nullish(),
   },
   { error: 'body must be a JSON object' },
 );
 
-const oemBody = z.object({ brand: text(24).zod.nullish(), logo: text(2).zod.nullish(), domain: text(48).zod.nullish(), plan: z.unknown().optional() }, { error: 'body must be a JSON object' });
+const oemRules = { brand: text(24).zod, logo: text(2).zod, domain: text(48).zod };
+const oemBody = z.object({ brand: oemRules.brand.nullish(), logo: oemRules.logo.nullish(), domain: oemRules.domain.nullish(), plan: z.unknown().optional() }, { error: 'body must be a JSON object' });
+/** The OEM plan: rev, any other value reads as seat. */
+const readPlan = (v: unknown) => (v === 'rev' ? 'rev' : 'seat');
 const oemOf = (d: Doc | null) => ({
   brand: typeof d?.brand === 'string' ? d.brand : '',
   logo: typeof d?.logo === 'string' ? d.logo : '',
   domain: typeof d?.domain === 'string' ? d.domain : '',
-  plan: d?.plan === 'rev' ? 'rev' : 'seat',
+  plan: readPlan(d?.plan),
 });
+
+const nonBlank = (v: string) => v.trim() !== '';
+/** The deal's rate as the deal route stores it: its text rule, then read as a whole number (else 400). */
+const readDealRate = (v: unknown) => readRate(dealFields.rate.zod.parse(v));
+
+/**
+ * Pushed network deals pass the deal route's rules: a known direction, texts the route would neither clip nor
+ * replace by their defaults, units a whole number > 0, a whole-number rate; seq and created are the server's.
+ */
+export const networkDealSchema = collectionSchema(
+  NETWORK_DEALS,
+  {
+    dir: dealFields.dir,
+    partner: storedField(dealFields.partner),
+    kind: storedField(dealFields.kind),
+    period: storedField(dealFields.period),
+    units: ruleField(readUnits),
+    rate: ruleField(readDealRate),
+    status: storedField(dealFields.status, (v) => v !== '' && v === v.trim(), 'status must be a trimmed, non-empty text'),
+  },
+  { seq: json(z.number().int().positive()), created: stamp() },
+);
+
+/** Pushed centers pass the center route's rules (a non-blank name, lists of trimmed names, figures ≥ 0); updated is the server's stamp. */
+export const centerSchema = collectionSchema(
+  CENTERS,
+  {
+    name: json(centerRules.name.refine(nonBlank, 'name required')),
+    region: json(centerRules.region),
+    mdm: json(centerRules.mdm),
+    slots: json(centerRules.slots),
+    shelf: json(centerRules.shelf),
+    rate: json(centerRules.rate),
+    certs: json(centerRules.certs),
+  },
+  { updated: stamp() },
+);
+
+/** The OEM config record as the OEM route stores it; updated is the server's stamp. */
+export const networkSchema = collectionSchema(
+  NETWORK,
+  { brand: json(oemRules.brand), logo: json(oemRules.logo), domain: json(oemRules.domain), plan: ruleField(readPlan) },
+  { updated: stamp() },
+);
 
 export const networkRoutes = [
   defineRoute({
@@ -179,7 +229,7 @@ export const networkRoutes = [
     auth: 'settings:edit',
     body: oemBody,
     handler: async ({ app, ws, body }) => {
-      const oem = { brand: body.brand ?? '', logo: body.logo ?? '', domain: body.domain ?? '', plan: body.plan === 'rev' ? 'rev' : 'seat' };
+      const oem = { brand: body.brand ?? '', logo: body.logo ?? '', domain: body.domain ?? '', plan: readPlan(body.plan) };
       await app.store.transact(ws, (tx) => tx.put(NETWORK, OEM_ID, { id: OEM_ID, ...oem, updated: Date.now() }));
       return { oem };
     },

@@ -12,8 +12,13 @@
  *   wipe   devices on erasure certificates dated in the month;  wipeCerts  those certificates
  *   revenue  amounts of the month's invoices (YYMM), any status
  */
+import { z } from 'zod';
 import { jstDate, jstYymm } from '../../../../shared/dates';
+import { json } from '../../../../shared/fields';
+import { collectionSchema, derivedText, ruleField, stamp } from '../../../core/http/collection-schema';
 import type { Doc } from '../../../core/store/types';
+import { isDate } from '../compliance/compliance.service';
+import { readMonth } from '../invoices/invoices.service';
 
 export const REPORTS = 'reports';
 
@@ -27,6 +32,13 @@ export interface ReportInput {
 }
 
 export type Scope = 'month' | 'current';
+
+/** Each figure of a report and what it describes (the month, or the ledger's current state). */
+export const FIGURE_SCOPES = {
+  dev: 'current', kit: 'month', swap: 'month', tk: 'month', slaPct: 'month', sla: 'month', lost: 'month',
+  wipe: 'month', inb: 'month', out: 'month', store: 'current', revenue: 'month', wipeCerts: 'month',
+} as const satisfies Record<string, Scope>;
+type Figure = keyof typeof FIGURE_SCOPES;
 
 const unitsIn = (detail: unknown) => {
   let n = 0;
@@ -69,10 +81,7 @@ export function reportFigures(d: ReportInput, month: string, cust: string | null
     revenue: d.invoices.filter((i) => mine(i.cust) && i.month === month).reduce((s, i) => s + (Number(i.amount) || 0), 0),
     wipeCerts: certs.length,
   };
-  const scope: Record<keyof typeof figures, Scope> = {
-    dev: 'current', kit: 'month', swap: 'month', tk: 'month', slaPct: 'month', sla: 'month', lost: 'month',
-    wipe: 'month', inb: 'month', out: 'month', store: 'current', revenue: 'month', wipeCerts: 'month',
-  };
+  const scope: Record<keyof typeof figures, Scope> = FIGURE_SCOPES;
   const hasData =
     figures.tk + figures.inb + figures.out + figures.wipeCerts > 0 || d.invoices.some((i) => mine(i.cust) && i.month === month);
   const undated = {
@@ -99,3 +108,31 @@ export function buildReport(d: ReportInput, month: string, customer: { key: stri
     generatedAt: now,
   };
 }
+
+const count = z.number().int().nonnegative();
+const figureRules: Record<Figure, z.ZodType> = {
+  dev: count, kit: count, swap: count, tk: count, lost: count, wipe: count, inb: count, out: count, store: count, wipeCerts: count,
+  slaPct: z.number().int().min(0).max(100).nullable(),
+  sla: z.string().regex(/^\d+\/\d+$/, 'sla must be met/total'),
+  revenue: z.number().int().nonnegative(),
+};
+const scopeRules = Object.fromEntries(Object.entries(FIGURE_SCOPES).map(([k, v]) => [k, z.literal(v)]));
+/** A customer name (the customer routes clip names to 120), or 全顧客 for a report of all customers. */
+const custLabel = derivedText(120);
+
+/**
+ * Reports are written by the server only (POST /api/report/generate): a pushed one has the generated shape,
+ * its figures whole counts, its month a YYMM, its scopes those of each figure, its dates real ones.
+ */
+export const reportSchema = collectionSchema(REPORTS, {}, {
+  cust: custLabel,
+  custLabel,
+  month: ruleField(readMonth),
+  monthLabel: derivedText(20),
+  hasData: json(z.boolean()),
+  figures: json(z.strictObject(figureRules)),
+  scope: json(z.strictObject(scopeRules)),
+  asOf: json(z.string().refine(isDate, 'asOf must be a real YYYY-MM-DD')),
+  undated: json(z.strictObject({ jobs: count, tickets: count, shipments: count })),
+  generatedAt: stamp(),
+});

@@ -3,6 +3,7 @@ import { clamp, clip, createShape, json, num, oneOf, text } from '../../../../sh
 import { jstDate } from '../../../../shared/dates';
 import { randomKey } from '../../../core/ids';
 import { defineRoute } from '../../../core/http/define-route';
+import { collectionSchema, stamp, storedField } from '../../../core/http/collection-schema';
 import { badRequest, notFound } from '../../../core/errors';
 import type { Doc } from '../../../core/store/types';
 import { surveyResponses } from '../../../../shared/api/contracts/workspace';
@@ -12,7 +13,7 @@ export const SURVEY = 'survey';
 export const FOLLOWUPS_ID = 'followups';
 export const SENT_ID = 'sent';
 
-const responseBody = createShape({
+const responseFields = {
   id: text(60).optional(),
   date: text(10).optional(),
   cust: text(120),
@@ -22,12 +23,37 @@ const responseBody = createShape({
   nps: json(num().zod.transform((n) => clamp(Math.round(n), 0, 10))).optional(),
   csat: json(num().zod.transform((n) => clamp(Math.round(n), 1, 5))).optional(),
   comment: text(1000),
-});
+};
+const responseBody = createShape(responseFields);
 
-const followupBody = createShape({ action: text(60), note: text(600), date: text(10).optional() });
+const followupFields = { action: text(60), note: text(600), date: text(10).optional() };
+const followupBody = createShape(followupFields);
 
 const isDate = (v: string) => /^\d{4}-\d{2}-\d{2}$/.test(v) && !Number.isNaN(Date.parse(`${v}T00:00:00Z`)) && new Date(`${v}T00:00:00Z`).toISOString().startsWith(v);
 const badDate = () => badRequest('invalid date', { message: '日付(date)は YYYY-MM-DD 形式で指定してください' });
+/** A date as the survey routes store it: their text rule, then a real YYYY-MM-DD (else 400). */
+const storedDate = (field: typeof responseFields.date) => storedField(field, isDate, 'date must be a real YYYY-MM-DD');
+/** The key of a follow-up: a response id as the follow-up route clips it. */
+const followupKey = z.string().refine((k) => k !== '' && clip(k, 60) === k, 'a response id of at most 60 characters');
+
+/**
+ * Pushed survey responses pass the response route's field rules (a score out of range, an unknown kind or a
+ * clipped text is refused); ts is the server's stamp.
+ */
+export const surveyResponseSchema = collectionSchema(SURVEY_RESPONSES, { ...responseFields, src: storedField(responseFields.src), date: storedDate(responseFields.date) }, { ts: stamp() });
+
+/**
+ * The survey records: the follow-up map (each entry as the follow-up route stores it) and the sent counter
+ * (a whole number the send route only ever raises by 1..100,000).
+ */
+export const surveySchema = collectionSchema(
+  SURVEY,
+  {},
+  {
+    map: json(z.record(followupKey, z.strictObject({ action: followupFields.action.zod, note: followupFields.note.zod, date: storedDate(followupFields.date).zod }))),
+    count: json(z.number().int().nonnegative().max(Number.MAX_SAFE_INTEGER)),
+  },
+);
 
 function batchOf(raw: unknown): number {
   const n = typeof raw === 'number' ? raw : typeof raw === 'string' && raw.trim() !== '' ? Number(raw) : NaN;

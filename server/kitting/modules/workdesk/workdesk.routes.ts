@@ -1,15 +1,16 @@
 import { z } from 'zod';
 import { jstDate } from '../../../../shared/dates';
-import { clip, createShape, intClamp, num, text } from '../../../../shared/fields';
+import { clip, createShape, intClamp, json, num, text } from '../../../../shared/fields';
 import { randomKey } from '../../../core/ids';
 import { defineRoute } from '../../../core/http/define-route';
+import { collectionSchema, ruleField, stamp, storedField } from '../../../core/http/collection-schema';
 import { badRequest, notFound } from '../../../core/errors';
 import type { Doc } from '../../../core/store/types';
 import { isDate } from '../compliance/compliance.service';
-import { CONN_ID, MSGS_MAX, search, WORKDESK, WORKDESK_DOCS, WORKDESK_THREADS } from './workdesk.service';
+import { CONN_ID, MSGS_MAX, readConn, search, WORKDESK, WORKDESK_DOCS, WORKDESK_THREADS } from './workdesk.service';
 import { workdeskResponses } from '../../../../shared/api/contracts/workspace';
 
-const docBody = createShape({
+const docFields = {
   id: text(60).optional(),
   name: text(200).optional(),
   type: text(40).optional(),
@@ -17,7 +18,8 @@ const docBody = createShape({
   status: text(40).optional(),
   date: text(10).optional(),
   text: text(200_000).optional(),
-});
+};
+const docBody = createShape(docFields);
 
 const msgSchema = z.object(
   {
@@ -38,6 +40,26 @@ const threadFields = { title: text(120).zod.nullish(), ts: num().zod.nullish(), 
 const threadBody = z.object({ id: text(60).zod.nullish(), ...threadFields }, { error: 'body must be a JSON object' });
 const threadPatch = z.object({ ...threadFields, append: z.union([msgSchema, z.array(msgSchema)]).nullish() }, { error: 'body must be a JSON object' });
 const idParams = z.object({ id: z.string().min(1).max(60) });
+
+/** Pushed workdesk documents pass the document route's field rules (date a real YYYY-MM-DD); created is the server's stamp. */
+export const workdeskDocSchema = collectionSchema(WORKDESK_DOCS, { ...docFields, date: storedField(docFields.date, isDate, 'date must be a real YYYY-MM-DD') }, { created: stamp() });
+
+/**
+ * Pushed chat threads pass the thread routes' rules: a title the routes would not replace by the default, a
+ * finite ts, at most 500 messages each as the routes store it (role set, no null keys); created is the server's.
+ */
+export const workdeskThreadSchema = collectionSchema(
+  WORKDESK_THREADS,
+  {
+    title: json(threadFields.title.refine((t) => typeof t === 'string' && t !== '', 'title must be a non-empty text')),
+    ts: json(threadFields.ts.refine((t) => typeof t === 'number', 'ts must be a number')),
+    msgs: json(msgs),
+  },
+  { created: stamp() },
+);
+
+/** The connector map (id → on/off) as the connector route stores it: keys of at most 40 characters, booleans only. */
+export const workdeskSchema = collectionSchema(WORKDESK, {}, { map: ruleField(readConn) });
 
 const byTsDesc = (a: Doc, b: Doc) => Number(b.ts ?? 0) - Number(a.ts ?? 0);
 const connOf = (d: Doc | null) => ((d?.map as Record<string, boolean> | undefined) ?? {});
@@ -150,12 +172,7 @@ export const workdeskRoutes = [
     auth: 'support:edit',
     body: z.record(z.string(), z.unknown(), { error: 'body must be a JSON object' }),
     handler: async ({ app, ws, body }) => {
-      const src = body.map && typeof body.map === 'object' && !Array.isArray(body.map) ? (body.map as Record<string, unknown>) : body;
-      const patch: Record<string, boolean> = {};
-      for (const [k, v] of Object.entries(src)) {
-        if (typeof v !== 'boolean') throw badRequest('invalid request', { message: `${clip(k, 40)}: true か false で指定してください` });
-        patch[clip(k, 40)] = v;
-      }
+      const patch = readConn(body.map && typeof body.map === 'object' && !Array.isArray(body.map) ? body.map : body);
       const conn = await app.store.transact(ws, async (tx) => {
         const map = { ...connOf(await tx.get(WORKDESK, CONN_ID)), ...patch };
         await tx.put(WORKDESK, CONN_ID, { id: CONN_ID, map });

@@ -1,3 +1,5 @@
+import { clip } from '../../../../shared/fields';
+import { badRequest } from '../../../core/errors';
 import type { Doc } from '../../../core/store/types';
 
 export const WORKDESK_DOCS = 'workdeskDocs';
@@ -5,6 +7,17 @@ export const WORKDESK_THREADS = 'workdeskThreads';
 export const WORKDESK = 'workdesk';
 export const CONN_ID = 'conn';
 export const MSGS_MAX = 500;
+
+/** Connector switches as the connector route stores them: keys clipped to 40 characters, true/false only (else 400). */
+export function readConn(src: unknown): Record<string, boolean> {
+  if (!src || typeof src !== 'object' || Array.isArray(src)) throw badRequest('invalid request', { message: '接続設定は {id: true/false} の形で指定してください' });
+  const out: Record<string, boolean> = {};
+  for (const [k, v] of Object.entries(src)) {
+    if (typeof v !== 'boolean') throw badRequest('invalid request', { message: `${clip(k, 40)}: true か false で指定してください` });
+    out[clip(k, 40)] = v;
+  }
+  return out;
+}
 
 export interface Hit {
   type: 'doc' | 'thread';
