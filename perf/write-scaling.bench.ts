@@ -33,7 +33,7 @@ import { drive, listen } from './http-client';
 
 const SIZES = (process.env.PERF_SIZES ?? '1000,10000,100000').split(',').map(Number);
 const REQUESTS = Number(process.env.PERF_REQUESTS ?? 1000);
-const ROUNDS = Number(process.env.PERF_ROUNDS ?? 9);
+const ROUNDS = Number(process.env.PERF_ROUNDS ?? 15);
 const CONCURRENCY = 16;
 /** Requests that bring each server to steady state (JIT, caches); their rows are removed before measuring. */
 const WARMUP = Number(process.env.PERF_WARMUP ?? 3000);
