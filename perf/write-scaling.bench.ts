@@ -4,9 +4,11 @@
  * in central mode, each against a floor measured in the same run at the same size: bare express +
  * better-sqlite3, one row inserted per POST into a table holding as many rows. Every server runs in
  * its own process (NODE_ENV=production, request log off); this process is the client (16 requests in
- * flight over keep-alive connections). Floor and full stack take turns, round by round, so load from
- * elsewhere on the machine falls on both. Prints requests/s (wall clock) and requests per CPU-second of
- * each server process (what a write costs, little affected by other load), the ratios and the targets.
+ * flight over keep-alive connections). Each round runs a burst against the floor and one against the full
+ * stack back to back (who goes first alternates), so load from elsewhere on the machine falls on both; the
+ * ratio at a size is the median of the rounds' ratios, so one burst of outside load cannot move it.
+ * Prints requests/s (wall clock) and requests per CPU-second of each server process (what a write costs,
+ * little affected by other load), each round's ratio, the medians and the targets.
  */
 import Database from 'better-sqlite3';
 import express from 'express';
@@ -16,6 +18,8 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { Session } from 'node:inspector';
+import { writeFileSync } from 'node:fs';
 import { generateImei } from '../shared/imei';
 import { createApp } from '../server/kitting/app';
 import { readConfig, type Mode } from '../server/core/config';
@@ -28,15 +32,15 @@ import { SqliteStore } from '../server/core/store/sqlite-store';
 import { drive, listen } from './http-client';
 
 const SIZES = (process.env.PERF_SIZES ?? '1000,10000,100000').split(',').map(Number);
-const REQUESTS = Number(process.env.PERF_REQUESTS ?? 500);
-const ROUNDS = Number(process.env.PERF_ROUNDS ?? 6);
+const REQUESTS = Number(process.env.PERF_REQUESTS ?? 1000);
+const ROUNDS = Number(process.env.PERF_ROUNDS ?? 15);
 const CONCURRENCY = 16;
 /** Requests that bring each server to steady state (JIT, caches); their rows are removed before measuring. */
 const WARMUP = Number(process.env.PERF_WARMUP ?? 3000);
 const MODES: Mode[] = (process.env.PERF_MODES ?? 'bench,central').split(',') as Mode[];
 
 type Kind = 'floor' | Mode;
-type ToServer = { fill: number } | { purge: true } | { cpu: true };
+type ToServer = { fill: number } | { purge: true } | { cpu: true } | { profile: string | null };
 type FromServer = { ready: { port: number; cookie: string | null } } | { value: number };
 
 const deviceBody = (i: number) => JSON.stringify({ model: 'iPhone 16', cust: 'ベンチ株式会社', status: '保管中', loc: `A-${i % 50}`, note: `perf ${i}` });
@@ -121,6 +125,31 @@ async function stackServer(
   return { port, cookie, fill, purge };
 }
 
+/**
+ * With PERF_PROFILE=<folder>, each product server records a V8 CPU profile of its measured rounds at
+ * each size (warm-up and fill excluded): <folder>/<mode>-<size>.cpuprofile.
+ */
+const profiler = { session: null as Session | null, name: '' };
+function profile(name: string | null): number {
+  if (!profiler.session) {
+    profiler.session = new Session();
+    profiler.session.connect();
+  }
+  const session = profiler.session;
+  if (name) {
+    session.post('Profiler.enable', () => session.post('Profiler.setSamplingInterval', { interval: 200 }, () => session.post('Profiler.start')));
+    return 0;
+  }
+  let written = 0;
+  session.post('Profiler.stop', (err, res) => {
+    if (!err && process.env.PERF_PROFILE) {
+      writeFileSync(join(process.env.PERF_PROFILE, `${profiler.name}.cpuprofile`), JSON.stringify(res.profile));
+      written = 1;
+    }
+  });
+  return written;
+}
+
 /** CPU time this server process has used (user + system), seconds. */
 function cpuSeconds(): number {
   const u = process.cpuUsage();
@@ -135,7 +164,8 @@ async function serve(kind: Kind): Promise<void> {
   process.on('SIGTERM', () => process.exit(0));
   const s = kind === 'floor' ? { ...(await floorServer(dir)), cookie: null } : await stackServer(dir, kind);
   process.on('message', (m: ToServer) => {
-    const answer = 'cpu' in m ? cpuSeconds() : 'purge' in m ? s.purge() : s.fill(m.fill);
+    if ('profile' in m && m.profile) profiler.name = `${kind}-${m.profile}`;
+    const answer = 'profile' in m ? profile(m.profile) : 'cpu' in m ? cpuSeconds() : 'purge' in m ? s.purge() : s.fill(m.fill);
     void Promise.resolve(answer).then((value) => process.send?.({ value } satisfies FromServer));
   });
   process.send?.({ ready: { port: s.port, cookie: s.cookie } } satisfies FromServer);
@@ -152,6 +182,8 @@ interface Remote {
   purge(): Promise<number>;
   /** CPU seconds the server process has used so far. */
   cpu(): Promise<number>;
+  /** Start (name) or stop and write (null) the server's CPU profile. */
+  profile(name: string | null): Promise<number>;
   stop(): void;
 }
 
@@ -176,6 +208,7 @@ function start(kind: Kind): Promise<Remote> {
         fill: (n) => ask({ fill: n }),
         purge: () => ask({ purge: true }),
         cpu: () => ask({ cpu: true }),
+        profile: (name) => ask({ profile: name }),
         stop: () => child.kill('SIGTERM'),
       });
     });
@@ -187,12 +220,28 @@ const post = (r: Remote, count: number) => drive(r.port, '/api/device', deviceBo
 interface Row {
   mode: Mode;
   size: number;
-  /** Requests per second (wall clock). */
+  /** Requests per second (wall clock), over all rounds. */
   floor: number;
   stack: number;
-  /** Requests per CPU-second of the server process: what one write costs, whatever else the machine runs. */
+  /** Requests per CPU-second of the server process over all rounds: what one write costs, whatever else the machine runs. */
   floorCpu: number;
   stackCpu: number;
+  /** Median over the rounds of product ÷ floor, each round's two bursts run back to back (wall clock, CPU). */
+  ratio: number;
+  cpuRatio: number;
+}
+
+const median = (xs: number[]) => {
+  const s = [...xs].sort((a, b) => a - b);
+  const m = Math.floor(s.length / 2);
+  return s.length % 2 ? (s[m] as number) : ((s[m - 1] as number) + (s[m] as number)) / 2;
+};
+
+/** One burst of REQUESTS posts: wall seconds and server CPU seconds. */
+async function burst(r: Remote): Promise<{ wall: number; cpu: number }> {
+  const cpu0 = await r.cpu();
+  const wall = REQUESTS / (await post(r, REQUESTS));
+  return { wall, cpu: (await r.cpu()) - cpu0 };
 }
 
 async function measureMode(mode: Mode): Promise<Row[]> {
@@ -204,28 +253,35 @@ async function measureMode(mode: Mode): Promise<Row[]> {
     const rows: Row[] = [];
     for (const size of SIZES) {
       const [f, s] = await Promise.all([floor.fill(size), stack.fill(size)]);
-      const wall = new Map<Remote, number>([[floor, 0], [stack, 0]]);
-      const cpu = new Map<Remote, number>([[floor, 0], [stack, 0]]);
+      const sum = { fw: 0, sw: 0, fc: 0, sc: 0 };
+      const ratios: number[] = [];
+      const cpuRatios: number[] = [];
+      if (process.env.PERF_PROFILE) await stack.profile(`${size}-${rows.length}`);
       for (let round = 0; round < ROUNDS; round++) {
-        // alternate who goes first, so a burst of load elsewhere does not always hit the same one
-        const order = round % 2 === 0 ? [floor, stack] : [stack, floor];
-        for (const r of order) {
-          const cpu0 = await r.cpu();
-          const secs = REQUESTS / (await post(r, REQUESTS));
-          cpu.set(r, (cpu.get(r) as number) + (await r.cpu()) - cpu0);
-          wall.set(r, (wall.get(r) as number) + secs);
-        }
+        // Alternate who goes first, so a burst of load elsewhere does not always hit the same one; each
+        // round's ratio compares two bursts run back to back, under the same load.
+        const [a, b] = round % 2 === 0 ? [floor, stack] : [stack, floor];
+        const first = await burst(a);
+        const second = await burst(b);
+        const [fl, st] = a === floor ? [first, second] : [second, first];
+        sum.fw += fl.wall;
+        sum.sw += st.wall;
+        sum.fc += fl.cpu;
+        sum.sc += st.cpu;
+        ratios.push(fl.wall / st.wall);
+        cpuRatios.push(fl.cpu / st.cpu);
       }
+      if (process.env.PERF_PROFILE) await stack.profile(null);
       const total = REQUESTS * ROUNDS;
       const row: Row = {
         mode, size,
-        floor: total / (wall.get(floor) as number), stack: total / (wall.get(stack) as number),
-        floorCpu: total / (cpu.get(floor) as number), stackCpu: total / (cpu.get(stack) as number),
+        floor: total / sum.fw, stack: total / sum.sw, floorCpu: total / sum.fc, stackCpu: total / sum.sc,
+        ratio: median(ratios), cpuRatio: median(cpuRatios),
       };
       console.log(
         `${mode.padEnd(7)} ${size.toLocaleString('en').padStart(7)} devices (floor table ${f.toLocaleString('en')}, workspace ${s.toLocaleString('en')}): ` +
-          `floor ${row.floor.toFixed(0)} req/s, POST /api/device ${row.stack.toFixed(0)} req/s, ${((row.stack / row.floor) * 100).toFixed(1)} %; ` +
-          `per server CPU-second ${row.floorCpu.toFixed(0)} / ${row.stackCpu.toFixed(0)}, ${((row.stackCpu / row.floorCpu) * 100).toFixed(1)} %`,
+          `floor ${row.floor.toFixed(0)} req/s, POST /api/device ${row.stack.toFixed(0)} req/s; per server CPU-second ${row.floorCpu.toFixed(0)} / ${row.stackCpu.toFixed(0)}; ` +
+          `rounds (of floor): ${ratios.map((x) => `${(x * 100).toFixed(0)}`).join(' ')} %, median ${(row.ratio * 100).toFixed(1)} %`,
       );
       rows.push(row);
     }
@@ -242,16 +298,14 @@ async function main(): Promise<void> {
   for (const mode of MODES) all.push(...(await measureMode(mode)));
   const pct = (x: number) => `${(x * 100).toFixed(1)} %`;
   const drift = (x: number, first: number) => `${x >= first ? '+' : ''}${((x / first - 1) * 100).toFixed(1)} %`;
-  console.log('\n| mode | devices | floor req/s | POST /api/device req/s | of floor | vs 1,000 | floor req/CPU-s | POST req/CPU-s | of floor (CPU) | vs 1,000 (CPU) |');
+  console.log('\n| mode | devices | floor req/s | POST /api/device req/s | of floor (median of rounds) | vs first size | floor req/CPU-s | POST req/CPU-s | of floor by CPU (median) | vs first size (CPU) |');
   console.log('|---|---|---|---|---|---|---|---|---|---|');
   for (const r of all) {
     const first = all.find((x) => x.mode === r.mode && x.size === SIZES[0]) as Row;
-    const [ratio, ratio0] = [r.stack / r.floor, first.stack / first.floor];
-    const [cpuRatio, cpuRatio0] = [r.stackCpu / r.floorCpu, first.stackCpu / first.floorCpu];
     const isFirst = r === first;
     console.log(
-      `| ${r.mode} | ${r.size.toLocaleString('en')} | ${r.floor.toFixed(0)} | ${r.stack.toFixed(0)} | ${pct(ratio)} | ${isFirst ? '–' : drift(ratio, ratio0)} ` +
-        `| ${r.floorCpu.toFixed(0)} | ${r.stackCpu.toFixed(0)} | ${pct(cpuRatio)} | ${isFirst ? '–' : drift(cpuRatio, cpuRatio0)} |`,
+      `| ${r.mode} | ${r.size.toLocaleString('en')} | ${r.floor.toFixed(0)} | ${r.stack.toFixed(0)} | ${pct(r.ratio)} | ${isFirst ? '–' : drift(r.ratio, first.ratio)} ` +
+        `| ${r.floorCpu.toFixed(0)} | ${r.stackCpu.toFixed(0)} | ${pct(r.cpuRatio)} | ${isFirst ? '–' : drift(r.cpuRatio, first.cpuRatio)} |`,
     );
   }
   console.log('targets: at least 50 % of the floor at every size; the ratio at 100,000 within 15 % of the ratio at 1,000');

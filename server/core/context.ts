@@ -23,6 +23,8 @@ export interface AppContext extends AppExtensions {
   log: (line: string) => void;
   /** The seed data a new workspace starts with (the app's seed specs). */
   seeds: SeedSpec[];
+  /** The fields a new tenant record starts with, by workspace kind (the app's plan and labels; core adds id, kind, created). */
+  tenantDefaults?: (kind: string) => Record<string, unknown>;
   /** Declared record schemas by collection (sync pushes are checked against them). */
   collections?: ReadonlyMap<string, CollectionSchema>;
   /** Central: the enrolled bench a sync request's token names (refusing unknown or revoked tokens). */

@@ -18,6 +18,7 @@ import { ensureWorkspace } from '../core/store/seed';
 import type { Store } from '../core/store/types';
 import { declaredLookups } from '../core/store/lookups';
 import { allRoutes, collectionSchemas, planCounted } from './modules';
+import { tenantDefaults } from './modules/admin/tenants.service';
 import { backfillSiteIndex } from './modules/sites/site-index';
 import { createSyncRuntime } from './sync/runtime';
 
@@ -56,6 +57,7 @@ export async function createApp(opts: CreateAppOptions): Promise<{ app: Express;
     secret: opts.secret ?? randomBytes(32),
     benchWorkspace: mode === 'bench' ? await benchWorkspace(opts.store) : null,
     collections: new Map(collectionSchemas.map((s) => [s.coll, s])),
+    tenantDefaults,
     log,
     seeds: seedSpecs,
   };

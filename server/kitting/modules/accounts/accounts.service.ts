@@ -3,7 +3,7 @@ import type { Request } from 'express';
 import { z } from 'zod';
 import type { AppContext } from '../../../core/context';
 import { forbidden, tooMany, unauthorized } from '../../../core/errors';
-import { P, PLATFORM_WS } from '../../../core/security/platform';
+import { P, PLATFORM_WS } from '../platform-collections';
 import { securityEvent } from '../../../core/security/activity';
 import { registerWorkspace } from '../../../core/security/tenants';
 import { assertNotLocked, clearFailures, lockKey, recordFailure } from '../../../core/security/limits';

@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { configureLimit } from '../../../core/security/limits';
+import { P, PLATFORM_WS } from '../platform-collections';
 import { startTestServer, type TestServer } from '../../testing/harness';
 
 type Body = Record<string, unknown> & { ok: boolean; error?: string };
@@ -104,6 +105,10 @@ describe('workspaces and plans', () => {
     const list = await server.client().get<{ workspaces: { id: string }[]; plans: unknown[] }>('/api/admin/workspaces', admin);
     expect(list.body.workspaces.some((w) => w.id === ws)).toBe(true);
     expect(list.body.plans).toHaveLength(3);
+    // a new browser workspace starts on the kitting defaults: an active Starter with three seats
+    const tenant = await server.store.get(PLATFORM_WS, P.tenants, ws);
+    expect(tenant).toMatchObject({ id: ws, kind: 'anonymous', name: '匿名ワークスペース', plan: 'Starter', seats: 3, status: 'active', clients: [] });
+    expect(typeof tenant?.created).toBe('number');
     expect((await server.client().post<Body>('/api/admin/workspace/BAD!/plan', { planKey: 'starter' }, admin)).status).toBe(400);
     expect((await server.client().post<Body>('/api/admin/workspace/w-0000/plan', { planKey: 'starter' }, admin)).body.error).toBe('no such workspace');
     const plan = await server.client().post<Body>(`/api/admin/workspace/${ws}/plan`, { planKey: 'starter', reason: 'test' }, admin);

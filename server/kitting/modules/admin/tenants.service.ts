@@ -2,12 +2,28 @@ import { randomBytes } from 'node:crypto';
 import type { Request } from 'express';
 import type { AppContext } from '../../../core/context';
 import { badRequest, notFound } from '../../../core/errors';
-import { P, PLATFORM_WS } from '../../../core/security/platform';
+import { P, PLATFORM_WS } from '../platform-collections';
 import { registerWorkspace } from '../../../core/security/tenants';
 import { mintToken } from '../../../core/security/tokens';
 import type { Doc } from '../../../core/store/types';
 import { ensurePortalForClient, mintPortalToken, slugify } from '../portal/portal.service';
 import { limitsOf, planByName } from './plans';
+
+/** What a kitting tenant record holds before anyone sets it: the plan a new workspace starts on. */
+export function tenantDefaults(kind: string): Doc {
+  return {
+    name: kind === 'anonymous' ? '匿名ワークスペース' : '新規テナント',
+    plan: 'Starter',
+    seats: 3,
+    used: 0,
+    status: kind === 'anonymous' ? 'active' : 'trial',
+    email: '',
+    devices: 0,
+    mrr: 0,
+    features: {},
+    clients: [],
+  };
+}
 
 export const origin = (req: Request) => `${req.protocol}://${req.get('host') ?? 'localhost'}`;
 
