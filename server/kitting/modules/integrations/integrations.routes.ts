@@ -68,12 +68,13 @@ export const integrationsSchema = collectionSchema(
   ruleFields({ rules: (v) => storedRules(ruleMap.parse(v)), extraRules: (v) => storedExtraRules(extraRuleList.parse(v)) }),
 );
 
-/** A pushed sync log entry is one the log route would store: texts within their limits, no blanks (the route fills defaults), an ISO time. */
+/** A log text as the log route stores it: within its limit and not blank (the route puts its default in place of a blank). */
 const filledText = (rule: (typeof logFields)['service']) => (v: unknown) => {
   const t = rule.parse(v);
   if (!t) throw badRequest('invalid request', { message: 'must not be blank' });
   return t;
 };
+/** A pushed sync log entry is one the log route would store: texts within their limits, no blanks, an ISO time; seq numbers it. */
 export const syncLogSchema = collectionSchema(
   SYNC_LOG,
   ruleFields({ service: filledText(logFields.service), kind: filledText(logFields.kind), result: filledText(logFields.result), time: (v) => logTime(logFields.time.parse(v)) }),
