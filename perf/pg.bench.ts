@@ -159,9 +159,11 @@ async function postmasterOf(url: string): Promise<number | null> {
   const client = new pg.Client({ connectionString: url });
   await client.connect();
   const pid = (await client.query<{ pid: number }>('SELECT pg_backend_pid() AS pid')).rows[0]?.pid;
+  // Read while the backend still lives (it exits with the connection). Only a server on this machine can be
+  // accounted (a remote KITTING_TEST_DATABASE_URL cannot).
+  const postmaster = pid ? (statOf(pid)?.ppid ?? null) : null;
   await client.end();
-  // Only a server on this machine can be accounted (a remote KITTING_TEST_DATABASE_URL cannot).
-  return pid ? (statOf(pid)?.ppid ?? null) : null;
+  return postmaster;
 }
 
 const selfCpu = () => {

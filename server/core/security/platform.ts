@@ -2,9 +2,10 @@ import type { AppContext } from '../context';
 import { notFound } from '../errors';
 
 /**
- * Platform-level data (tenants, accounts, sub-admins, admin config, backups, security
- * events) lives in this reserved workspace: written through the Store API so it is
- * change-logged, but never reachable through kit_tid or a session (see isReservedWorkspace).
+ * Platform-level data (tenants, accounts, sessions, sub-admins, admin config, activity and security
+ * events; an app adds its own collections beside these) lives in this reserved workspace: written
+ * through the Store API so it is change-logged, but never reachable through kit_tid or a session
+ * (see isReservedWorkspace).
  */
 export const PLATFORM_WS = '_platform';
 
@@ -13,22 +14,9 @@ export const P = {
   accounts: 'accounts',
   subadmins: 'subadmins',
   config: 'siteConfig',
-  backups: 'backups',
   activity: 'activity',
   security: 'securityEvents',
-  outbox: 'outbox',
-  challenges: 'challenges',
-  phoneCodes: 'phoneCodes',
-  deleteRequests: 'deleteRequests',
-  portalRevocations: 'portalRevocations',
-  notes: 'notes',
-  files: 'files',
-  sites: 'sites',
-  connections: 'connections',
-  portalSlugs: 'portalSlugs',
   sessions: 'sessions',
-  benchEnrollers: 'benchEnrollers',
-  siteIndex: 'siteIndex',
 } as const;
 
 /** Ids starting with `_` are reserved for platform data and never resolve as a workspace. */

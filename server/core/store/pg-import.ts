@@ -136,6 +136,8 @@ export async function importSqlite(from: string, to: string, out: (s: string) =>
         client.release();
       }
       out('\n');
+      // The planner's statistics of the imported tables, before the first central process plans a query on them.
+      await store.pool.query('ANALYZE');
       const report: ImportReport = { tables: [], ok: true };
       for (const t of tables) {
         const where = t.table === 'meta' ? ` WHERE key NOT IN ('node_id', '${SECRET_META_KEY}')` : '';

@@ -7,6 +7,7 @@ import { pgCompactedThrough, pgCompactLog, pgLogSize } from './pg-compaction';
 import { loadMigrations } from './migrate';
 import { changesOfRecord, mergeChange, mergeRecord, type RowState } from './merge';
 import { BATCH_MEMORY_MS, capBytes, toBench, toChange, type BenchDbRow, type ChangeRow } from './pg-replica-rows';
+import { PlannerStats } from './pg-stats';
 import { inWorkspace, keyOf, SEQ_UPSERT, type ChangeInsert, type DbRecord, type HeadQuery, type WsWriter } from './pg-txn';
 import type {
   ApplyOptions,
@@ -45,6 +46,7 @@ export class PgReplica implements ReplicaStore {
   constructor(
     private readonly pool: pg.Pool,
     private readonly clock: HlcClock,
+    private readonly stats: PlannerStats = new PlannerStats(pool),
   ) {}
 
   /** After a restart (or with a wall clock set back) new stamps still sort after every stored one. */
@@ -140,6 +142,7 @@ export class PgReplica implements ReplicaStore {
       if (origin !== null) logged.push({ coll: c.coll, id: c.id, hlc: c.hlc, fields: merged.won, origin });
     }
     await w.write([...touched.values()], logged);
+    this.stats.wrote(touched.size);
     await this.trimTouched(w.client, w.ws, new Set(changes.map((c) => c.coll)));
     if (max) this.clock.observe(max);
     return applied;
@@ -174,6 +177,7 @@ export class PgReplica implements ReplicaStore {
         touched.set(key, { coll: r.coll, id: r.id, row: merged });
       }
       await w.upsert([...touched.values()]);
+      this.stats.wrote(touched.size);
       await this.trimTouched(w.client, ws, new Set(records.map((r) => r.coll)));
       await this.finish(w.client, opts);
       if (max) this.clock.observe(max);

@@ -1,7 +1,7 @@
 import type { Request } from 'express';
 import type { AppContext } from '../../core/context';
 import { forbidden, gone } from '../../core/errors';
-import { P, PLATFORM_WS } from '../../core/security/platform';
+import { P, PLATFORM_WS } from '../modules/platform-collections';
 import type { Actor, Level, Role, Scope } from '../../core/security/policy';
 import { isOwnedWorkspace, memberOf } from '../../core/security/sessions';
 import type { Doc } from '../../core/store/types';

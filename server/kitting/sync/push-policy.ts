@@ -1,6 +1,6 @@
 import type { AppContext } from '../../core/context';
 import { conflict, forbidden, unprocessable } from '../../core/errors';
-import { P, PLATFORM_WS } from '../../core/security/platform';
+import { P, PLATFORM_WS } from '../modules/platform-collections';
 import { allows, levelOf, type Actor, type Level, type Role, type Scope } from '../../core/security/policy';
 import type { Doc } from '../../core/store/types';
 import { limitsOf } from '../modules/admin/plans';

@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import { expect } from 'vitest';
 import { createApp } from '../app';
 import { testConfig, type Mode } from '../../core/config';
-import { P, PLATFORM_WS } from '../../core/security/platform';
+import { P, PLATFORM_WS } from '../modules/platform-collections';
 import { loadOrCreateSecret } from '../../core/security/signing';
 import { declaredLookups, lookupIndexName } from '../../core/store/lookups';
 import { SqliteStore } from '../../core/store/sqlite-store';

@@ -4,7 +4,7 @@ import { badRequest, conflict, forbidden, notFound, unauthorized } from '../../.
 import { optionalSession, principalOf } from '../../../core/security/auth';
 import { hitLimit } from '../../../core/security/limits';
 import { burnPasswordCheck, hashPassword, needsRehash, rehash, verifyPassword } from '../../../core/security/passwords';
-import { P, PLATFORM_WS } from '../../../core/security/platform';
+import { P, PLATFORM_WS } from '../platform-collections';
 import { randomKey } from '../../../core/ids';
 import { securityEvent } from '../../../core/security/activity';
 import { registerWorkspace } from '../../../core/security/tenants';

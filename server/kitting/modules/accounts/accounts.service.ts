@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import type { Request } from 'express';
 import type { AppContext } from '../../../core/context';
 import { forbidden, tooMany, unauthorized } from '../../../core/errors';
-import { P, PLATFORM_WS } from '../../../core/security/platform';
+import { P, PLATFORM_WS } from '../platform-collections';
 import { securityEvent } from '../../../core/security/activity';
 import { registerWorkspace } from '../../../core/security/tenants';
 import { assertNotLocked, clearFailures, lockKey, recordFailure } from '../../../core/security/limits';

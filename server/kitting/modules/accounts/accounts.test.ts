@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { configureLimit } from '../../../core/security/limits';
-import { P, PLATFORM_WS } from '../../../core/security/platform';
+import { P, PLATFORM_WS } from '../platform-collections';
 import { startTestServer, type TestServer } from '../../testing/harness';
 
 type Body = Record<string, unknown> & { ok: boolean; error?: string; token?: string };

@@ -6,7 +6,7 @@ import { forbidden, unauthorized, unavailable, upstreamFailed } from '../../../c
 import { hitLimit } from '../../../core/security/limits';
 import { safeEqual } from '../../../core/security/passwords';
 import { readCookie } from '../../../core/security/sessions';
-import { P, PLATFORM_WS } from '../../../core/security/platform';
+import { P, PLATFORM_WS } from '../platform-collections';
 import { readSiteConfig } from '../../../core/security/site-config';
 import { mintToken, readToken } from '../../../core/security/tokens';
 import type { Doc } from '../../../core/store/types';

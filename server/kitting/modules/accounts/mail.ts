@@ -1,5 +1,5 @@
 import type { AppContext } from '../../../core/context';
-import { P, PLATFORM_WS } from '../../../core/security/platform';
+import { P, PLATFORM_WS } from '../platform-collections';
 import { randomKey } from '../../../core/ids';
 
 export interface MailMessage {

@@ -2,7 +2,7 @@ import { defineRoute } from '../../../core/http/define-route';
 import { DomainError, badRequest, notFound, unauthorized } from '../../../core/errors';
 import { hitLimit } from '../../../core/security/limits';
 import { safeEqual } from '../../../core/security/passwords';
-import { P, PLATFORM_WS, requireCentral } from '../../../core/security/platform';
+import { P, PLATFORM_WS, requireCentral } from '../platform-collections';
 import { logActivity } from '../../../core/security/activity';
 import { mintToken } from '../../../core/security/tokens';
 import type { Doc } from '../../../core/store/types';

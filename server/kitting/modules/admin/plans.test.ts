@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { P, PLATFORM_WS } from '../../../core/security/platform';
+import { P, PLATFORM_WS } from '../platform-collections';
 import { startTestServer, type Client, type TestServer } from '../../testing/harness';
 import { DEVICES } from '../devices/devices.service';
 

@@ -1,5 +1,5 @@
 import { forbidden } from '../../../core/errors';
-import { P, PLATFORM_WS } from '../../../core/security/platform';
+import { P, PLATFORM_WS } from '../platform-collections';
 import type { CountedCollection, CountGuard } from '../../../core/store/count-guard';
 import type { Doc } from '../../../core/store/types';
 

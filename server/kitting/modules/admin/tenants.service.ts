@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import type { Request } from 'express';
 import type { AppContext } from '../../../core/context';
 import { badRequest, notFound } from '../../../core/errors';
-import { P, PLATFORM_WS } from '../../../core/security/platform';
+import { P, PLATFORM_WS } from '../platform-collections';
 import { registerWorkspace } from '../../../core/security/tenants';
 import { mintToken } from '../../../core/security/tokens';
 import type { Doc } from '../../../core/store/types';

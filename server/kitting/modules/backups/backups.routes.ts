@@ -2,7 +2,7 @@ import { clip } from '../../../../shared/fields';
 import { defineRoute } from '../../../core/http/define-route';
 import { notFound, unauthorized } from '../../../core/errors';
 import { safeEqual } from '../../../core/security/passwords';
-import { P, PLATFORM_WS, requireCentral } from '../../../core/security/platform';
+import { P, PLATFORM_WS, requireCentral } from '../platform-collections';
 import { logActivity } from '../../../core/security/activity';
 import { publicAccount } from '../accounts/accounts.service';
 import { operatorName, operatorRole, publicSub, scopedTenant } from '../subadmin/scope';

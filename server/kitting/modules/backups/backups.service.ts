@@ -1,6 +1,6 @@
 import type { AppContext } from '../../../core/context';
 import { notFound } from '../../../core/errors';
-import { P, PLATFORM_WS } from '../../../core/security/platform';
+import { P, PLATFORM_WS } from '../platform-collections';
 import { randomKey } from '../../../core/ids';
 import type { Doc } from '../../../core/store/types';
 import { rebuildSiteIndex } from '../sites/site-index';

@@ -1,5 +1,5 @@
 import { defineRoute } from '../../../core/http/define-route';
-import { P, PLATFORM_WS } from '../../../core/security/platform';
+import { P, PLATFORM_WS } from '../platform-collections';
 import { PUBLIC_KEYS, readSiteConfig } from '../../../core/security/site-config';
 import type { Doc } from '../../../core/store/types';
 import { configResponses } from '../../../../shared/api/contracts/workspace';

@@ -5,7 +5,7 @@ import { defineRoute } from '../../../core/http/define-route';
 import { DomainError, badRequest, conflict, notFound, upstreamFailed } from '../../../core/errors';
 import { workspaceFromCookie } from '../../../core/http/workspace';
 import { hitLimit } from '../../../core/security/limits';
-import { P, PLATFORM_WS } from '../../../core/security/platform';
+import { P, PLATFORM_WS } from '../platform-collections';
 import { randomKey } from '../../../core/ids';
 import type { Doc } from '../../../core/store/types';
 import {

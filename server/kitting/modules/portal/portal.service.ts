@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import type { AppContext } from '../../../core/context';
 import { notFound, unauthorized, unavailable } from '../../../core/errors';
-import { isReservedWorkspace, P, PLATFORM_WS } from '../../../core/security/platform';
+import { isReservedWorkspace, P, PLATFORM_WS } from '../platform-collections';
 import { mintToken, readToken } from '../../../core/security/tokens';
 import { declareLookup } from '../../../core/store/lookups';
 import type { Doc, Tx } from '../../../core/store/types';

@@ -4,7 +4,7 @@ import type { AppContext } from '../../../core/context';
 import { defineRoute, Reply } from '../../../core/http/define-route';
 import { badRequest, notFound, unauthorized, upstreamFailed } from '../../../core/errors';
 import { principalOf } from '../../../core/security/auth';
-import { P, PLATFORM_WS } from '../../../core/security/platform';
+import { P, PLATFORM_WS } from '../platform-collections';
 import { mintToken, readToken } from '../../../core/security/tokens';
 import type { Doc } from '../../../core/store/types';
 import { findProvider, oauthClient, PROVIDERS, type Provider } from './catalog';

@@ -1,4 +1,4 @@
-import { P, PLATFORM_WS } from '../../../core/security/platform';
+import { P, PLATFORM_WS } from '../platform-collections';
 import type { Doc, Store, Tx } from '../../../core/store/types';
 
 /** Published sites one workspace may keep, and publishes it may make per 10 minutes. */

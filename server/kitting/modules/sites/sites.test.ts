@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestServer, type TestServer } from '../../testing/harness';
-import { P, PLATFORM_WS } from '../../../core/security/platform';
+import { P, PLATFORM_WS } from '../platform-collections';
 import { backfillSiteIndex, siteIndex } from './site-index';
 import { MAX_SITE_HTML } from '../../../../shared/api/contracts/public';
 

@@ -2,7 +2,7 @@ import type { Request } from 'express';
 import type { AppContext } from '../../../core/context';
 import { forbidden } from '../../../core/errors';
 import { principalOf, type Principal } from '../../../core/security/auth';
-import { P } from '../../../core/security/platform';
+import { P } from '../platform-collections';
 import { declareLookup } from '../../../core/store/lookups';
 import type { Doc } from '../../../core/store/types';
 import { getTenant, listTenants } from '../admin/tenants.service';

@@ -3,7 +3,7 @@ import { defineRoute } from '../../../core/http/define-route';
 import { badRequest, forbidden, notFound, unauthorized } from '../../../core/errors';
 import { hitLimit } from '../../../core/security/limits';
 import { burnPasswordCheck, hashPassword, PLATFORM_PASSWORD_MIN, needsRehash, rehash, safeEqual, verifyPassword } from '../../../core/security/passwords';
-import { P, PLATFORM_WS, requireCentral } from '../../../core/security/platform';
+import { P, PLATFORM_WS, requireCentral } from '../platform-collections';
 import { randomKey } from '../../../core/ids';
 import { logActivity } from '../../../core/security/activity';
 import { mintToken } from '../../../core/security/tokens';

@@ -4,7 +4,7 @@ import { defineRoute } from '../../../core/http/define-route';
 import { badRequest, conflict, forbidden, notFound, unauthorized } from '../../../core/errors';
 import { hitLimit } from '../../../core/security/limits';
 import { hashPassword } from '../../../core/security/passwords';
-import { PLATFORM_WS } from '../../../core/security/platform';
+import { PLATFORM_WS } from '../platform-collections';
 import { readSiteConfig } from '../../../core/security/site-config';
 import { mintToken, readToken } from '../../../core/security/tokens';
 import type { Doc } from '../../../core/store/types';

@@ -3,7 +3,7 @@ import { createServer, type Server } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestServer, type TestServer, FAST_TEST_COST } from '../../testing/harness';
 import { hashPassword, needsRehash, OWASP_SCRYPT, PLATFORM_PASSWORD_MIN, setPasswordCost, verifyPassword } from '../../../core/security/passwords';
-import { P, PLATFORM_WS } from '../../../core/security/platform';
+import { P, PLATFORM_WS } from '../../modules/platform-collections';
 import { isInternalAddress, pinnedLookup, postToPublicUrl } from '../../../core/security/ssrf';
 
 let bench: TestServer;

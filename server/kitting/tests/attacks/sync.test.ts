@@ -2,7 +2,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestServer, type Client, type TestServer } from '../../testing/harness';
 import { configureLimit } from '../../../core/security/limits';
-import { PLATFORM_WS } from '../../../core/security/platform';
+import { PLATFORM_WS } from '../../modules/platform-collections';
 import { addMember, signUp, type Body } from './helpers';
 
 let server: TestServer;
