@@ -35,8 +35,6 @@ export interface CrudOptions<F extends FieldMap> {
   onDelete?: (tx: Tx, id: string) => Promise<void>;
   /** Runs in the delete's transaction with the record about to be removed. */
   beforeDelete?: (tx: Tx, current: Doc) => Promise<void>;
-  /** Rewrites the raw body before validation (e.g. the `customer` alias of `cust`); only without `requests`. */
-  preprocess?: (body: unknown) => unknown;
   /** Body schemas of create and update, from the collection's contract in shared/api/contracts (else built from `fields`). */
   requests?: CrudRequests<F>;
   /** Success bodies of the four routes, from the collection's contract in shared/api/contracts. */
@@ -58,9 +56,8 @@ export interface CrudResponses {
 /** List, create, update and delete routes for a plain collection, per the contract's conventions. */
 export function crudRoutes<F extends FieldMap>(o: CrudOptions<F>): RouteDef[] {
   const idField = o.idField ?? 'id';
-  const pre = o.preprocess ?? ((b: unknown) => b);
-  const create = o.requests?.create ?? (z.preprocess(pre, createShape(o.fields)) as unknown as z.ZodType<Shape<F>>);
-  const patch = o.requests?.patch ?? (z.preprocess(pre, patchShape(o.fields)) as unknown as z.ZodType<Partial<Shape<F>>>);
+  const create = o.requests?.create ?? createShape(o.fields);
+  const patch = o.requests?.patch ?? patchShape(o.fields);
   return [
     defineRoute({
       method: 'get',
