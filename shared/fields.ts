@@ -9,9 +9,13 @@ import { z } from 'zod';
 
 type Fallback<T> = T | (() => T);
 
-export class Field<T> {
+/**
+ * One field's rule. `T` is the value stored; `I` is what a client sends for it (the request type the
+ * renderer's client reads from the contract with `z.input`).
+ */
+export class Field<T, I = unknown> {
   constructor(
-    readonly zod: z.ZodType<T>,
+    readonly zod: z.ZodType<T, I>,
     readonly fallback?: () => T,
     /** An empty string counts as missing, so the default applies. */
     readonly blankIsMissing = false,
@@ -20,19 +24,19 @@ export class Field<T> {
   ) {}
 
   /** Value used on create when the field is missing, null (or blank for text). */
-  default(value: Fallback<T>): Field<T> {
+  default(value: Fallback<T>): Field<T, I> {
     const fn = typeof value === 'function' ? (value as () => T) : () => value;
     return new Field(this.zod, fn, true, this.keepsNull);
   }
 
   /** No value on create when missing (the key is left out). */
-  optional(): Field<T> {
+  optional(): Field<T, I> {
     return new Field(this.zod, undefined, this.blankIsMissing, this.keepsNull);
   }
 
   /** Accept null as a value (e.g. `renew: null` clears a customer's renewal). */
-  nullable(): Field<T | null> {
-    return new Field<T | null>(this.zod, this.fallback, this.blankIsMissing, true);
+  nullable(): Field<T | null, I | null> {
+    return new Field<T | null, I | null>(this.zod as z.ZodType<T | null, I | null>, this.fallback, this.blankIsMissing, true);
   }
 }
 
@@ -57,12 +61,12 @@ const stringLike = z.union([z.string(), z.number().refine(Number.isFinite, 'must
 });
 
 /** String clipped to n characters; numbers are accepted and written as text. */
-export function text(n: number): Field<string> {
+export function text(n: number): Field<string, string | number> {
   return new Field(stringLike.transform((v) => clip(String(v), n)), () => '');
 }
 
 /** Finite number (numeric strings accepted), stored as given. */
-export function num(): Field<number> {
+export function num(): Field<number, number | string> {
   return new Field(
     z.union([z.number(), z.string()]).transform((v, ctx) => {
       const n = looseNumber(v);
@@ -76,24 +80,26 @@ export function num(): Field<number> {
 }
 
 /** Integer clamped to [min, max]; anything not finite reads as `fallback`. */
-export function intClamp(min: number, max: number, fallback: number): Field<number> {
+export function intClamp(min: number, max: number, fallback: number): Field<number, number | string> {
   const read = (v: unknown): number => {
     const n = looseNumber(v);
     return Number.isFinite(n) ? clamp(Math.trunc(n), min, max) : fallback;
   };
-  return new Field(z.unknown().transform(read), () => fallback);
+  // Any value is read (and falls back); the input type names what a client means to send.
+  return new Field(z.unknown().transform(read) as z.ZodType<number, number | string>, () => fallback);
 }
 
 /** One of the listed values; any other value reads as `fallback`. */
-export function oneOf<const T extends string>(values: readonly T[], fallback: T): Field<T> {
+export function oneOf<const T extends string>(values: readonly T[], fallback: T): Field<T, T> {
   const allowed = new Set<string>(values);
   return new Field(
-    z.unknown().transform((v) => (typeof v === 'string' && allowed.has(v) ? (v as T) : fallback)),
+    // Any value is read (and falls back); the input type names what a client means to send.
+    z.unknown().transform((v) => (typeof v === 'string' && allowed.has(v) ? (v as T) : fallback)) as z.ZodType<T, T>,
     () => fallback,
   );
 }
 
-export function bool(): Field<boolean> {
+export function bool(): Field<boolean, boolean | 'true' | 'false' | 0 | 1> {
   return new Field(
     z.union([z.boolean(), z.literal('true'), z.literal('false'), z.literal(0), z.literal(1)], {
       error: 'must be true or false',
@@ -102,12 +108,19 @@ export function bool(): Field<boolean> {
   );
 }
 
-export function json<T>(schema: z.ZodType<T>): Field<T> {
+export function json<T, I = T>(schema: z.ZodType<T, I>): Field<T, I> {
   return new Field(schema);
 }
 
-export type FieldMap = Record<string, Field<unknown>>;
-export type Shape<F extends FieldMap> = { [K in keyof F]: F[K] extends Field<infer T> ? T : never };
+export type FieldMap = Record<string, Field<unknown, unknown>>;
+export type Shape<F extends FieldMap> = { [K in keyof F]: F[K] extends Field<infer T, unknown> ? T : never };
+/** What a client sends for a field map: any subset of the fields; null means "default" on create, "unchanged" on update. */
+export type ShapeInput<F extends FieldMap> = { [K in keyof F]?: (F[K] extends Field<unknown, infer I> ? I : never) | null };
+
+/** A schema that rewrites the raw body first (an alias, a required field's check), keeping the schema's types. */
+export function preprocessed<O, I>(fn: (body: unknown) => unknown, schema: z.ZodType<O, I>): z.ZodType<O, I> {
+  return z.preprocess(fn, schema) as unknown as z.ZodType<O, I>;
+}
 
 function isMissing(field: Field<unknown>, v: unknown): boolean {
   return v === undefined || v === null || (field.blankIsMissing && typeof v === 'string' && v.trim() === '');
@@ -119,7 +132,7 @@ function inputObject(fields: FieldMap) {
 }
 
 /** Schema for a new record: every declared field present, defaults applied. */
-export function createShape<F extends FieldMap>(fields: F): z.ZodType<Shape<F>> {
+export function createShape<F extends FieldMap>(fields: F): z.ZodType<Shape<F>, ShapeInput<F>> {
   return inputObject(fields).transform((input, ctx) => {
     const out: Record<string, unknown> = {};
     for (const [k, f] of Object.entries(fields)) {
@@ -140,11 +153,11 @@ export function createShape<F extends FieldMap>(fields: F): z.ZodType<Shape<F>> 
       out[k] = r.data;
     }
     return out as Shape<F>;
-  }) as unknown as z.ZodType<Shape<F>>;
+  }) as unknown as z.ZodType<Shape<F>, ShapeInput<F>>;
 }
 
 /** Schema for an update: only fields the caller sent with a non-null value. */
-export function patchShape<F extends FieldMap>(fields: F): z.ZodType<Partial<Shape<F>>> {
+export function patchShape<F extends FieldMap>(fields: F): z.ZodType<Partial<Shape<F>>, ShapeInput<F>> {
   return inputObject(fields).transform((input, ctx) => {
     const out: Record<string, unknown> = {};
     for (const [k, f] of Object.entries(fields)) {
@@ -162,5 +175,5 @@ export function patchShape<F extends FieldMap>(fields: F): z.ZodType<Partial<Sha
       out[k] = r.data;
     }
     return out as Partial<Shape<F>>;
-  }) as unknown as z.ZodType<Partial<Shape<F>>>;
+  }) as unknown as z.ZodType<Partial<Shape<F>>, ShapeInput<F>>;
 }

@@ -25,3 +25,4 @@ export * from './contracts/accounts';
 export * from './contracts/admin';
 export * from './contracts/public';
 export * from './contracts/sync';
+export * from './contracts/common';

@@ -1,11 +1,10 @@
 import { z } from 'zod';
 import { createShape, patchShape, type FieldMap, type Shape } from '../../../shared/fields';
+import { idParams } from '../../../shared/api/contracts/common';
 import type { Doc, Tx } from '../store/types';
 import { defineRoute, type RouteDef } from './define-route';
 import { notFound } from '../errors';
 import type { Scope } from '../security/policy';
-
-const idParams = z.object({ id: z.string().min(1).max(200) });
 
 export interface CrudOptions<F extends FieldMap> {
   coll: string;
@@ -36,10 +35,15 @@ export interface CrudOptions<F extends FieldMap> {
   onDelete?: (tx: Tx, id: string) => Promise<void>;
   /** Runs in the delete's transaction with the record about to be removed. */
   beforeDelete?: (tx: Tx, current: Doc) => Promise<void>;
-  /** Rewrites the raw body before validation (e.g. the `customer` alias of `cust`). */
-  preprocess?: (body: unknown) => unknown;
+  /** Body schemas of create and update, from the collection's contract in shared/api/contracts (else built from `fields`). */
+  requests?: CrudRequests<F>;
   /** Success bodies of the four routes, from the collection's contract in shared/api/contracts. */
   responses?: CrudResponses;
+}
+
+export interface CrudRequests<F extends FieldMap> {
+  create: z.ZodType<Shape<F>, unknown>;
+  patch: z.ZodType<Partial<Shape<F>>, unknown>;
 }
 
 export interface CrudResponses {
@@ -52,9 +56,8 @@ export interface CrudResponses {
 /** List, create, update and delete routes for a plain collection, per the contract's conventions. */
 export function crudRoutes<F extends FieldMap>(o: CrudOptions<F>): RouteDef[] {
   const idField = o.idField ?? 'id';
-  const pre = o.preprocess ?? ((b: unknown) => b);
-  const create = z.preprocess(pre, createShape(o.fields)) as unknown as z.ZodType<Shape<F>>;
-  const patch = z.preprocess(pre, patchShape(o.fields)) as unknown as z.ZodType<Partial<Shape<F>>>;
+  const create = o.requests?.create ?? createShape(o.fields);
+  const patch = o.requests?.patch ?? patchShape(o.fields);
   return [
     defineRoute({
       method: 'get',

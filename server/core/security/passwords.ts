@@ -3,8 +3,7 @@ import type { AppContext } from '../context';
 import { PLATFORM_WS } from './platform';
 
 const KEYLEN = 32;
-/** Shortest password a platform account (admin master password, sub-admin) may have. */
-export const PLATFORM_PASSWORD_MIN = 10;
+export { PLATFORM_PASSWORD_MIN } from '../../../shared/api/contracts/common';
 
 export interface ScryptCost {
   /** log2 of the CPU/memory cost N. */

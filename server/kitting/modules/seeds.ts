@@ -3,9 +3,9 @@ import { commercialSeeds } from './commercial';
 import { operationsSeeds } from './operations';
 import type { SeedSpec } from '../../core/store/seed';
 import { DEVICES } from './devices/devices.service';
-import { INQUIRIES } from './inquiries/inquiries.routes';
+import { INQUIRIES } from './inquiries/inquiries.service';
 import { SHIPMENTS } from './shipments/shipments.routes';
-import { TICKET_MESSAGES, TICKETS } from './tickets/tickets.routes';
+import { TICKET_MESSAGES, TICKETS } from './tickets/tickets.service';
 
 /**
  * The demo workspace: every data file of seeds/. The number series of the records (their declared

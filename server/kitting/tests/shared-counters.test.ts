@@ -71,7 +71,7 @@ describe('attempt counters kept in the database', () => {
   });
 
   it("a workspace's publish limit survives a restart", async () => {
-    const { PUBLISH_PER_WINDOW } = await import('../modules/sites/sites.routes');
+    const { PUBLISH_PER_WINDOW } = await import('../modules/sites/site-index');
     const first = await start();
     const browser = first.client();
     for (let i = 0; i < PUBLISH_PER_WINDOW; i++) expect((await browser.post('/api/site/publish', { slug: 'keep-count', html: `<p>${i}</p>` })).status).toBe(200);

@@ -1,6 +1,8 @@
 /** Wire contract of accounts and sign-in (password, emailed code, Google, phone) and the customer portal. */
 import { z } from 'zod';
+import { clip } from '../../fields';
 import { num, ok, okItem, str } from '../primitives';
+import { emailField, passwordField } from './common';
 import { PortalEntry, PortalView } from './platform';
 import { PublicAccount } from './workspace';
 
@@ -29,3 +31,32 @@ export const portalResponses = {
   action: ok({ portal: PortalEntry, tickets: num, dls: num }),
   status: ok({ site: str, published: z.literal(true), status: str, label: str, devices: z.looseObject({ total: num.nullable(), active: num.nullable(), computed: z.boolean() }), lastTouch: str, generated: num }),
 };
+
+/** A phone number for SMS sign-in: spaces, brackets and dashes dropped, then 8..15 digits with an optional +. */
+const phoneField = z
+  .string({ error: 'phone required' })
+  .transform((v) => v.replace(/[\s()-]/g, ''))
+  .pipe(z.string().regex(/^\+?[0-9]{8,15}$/, 'invalid phone'));
+
+const code = z.union([z.string(), z.number()], { error: 'code required' }).transform(String);
+
+/** Request schemas of the account and sign-in routes. */
+export const accountRequests = {
+  /** POST /api/account/signup (read after the registration switch and rate limit are checked). */
+  signup: z.object({
+    email: emailField,
+    password: passwordField,
+    company: z.string().optional().transform((v) => clip(v ?? '', 80)),
+    name: z.string().optional().transform((v) => clip(v ?? '', 80)),
+  }),
+  login: z.object({ email: emailField, password: z.string({ error: 'password required' }).max(200) }),
+  /** POST /api/account/login/verify: the emailed code of a two-factor challenge. */
+  verify: z.object({ email: emailField, challenge: z.string({ error: 'challenge required' }).max(100), code }),
+  password: z.object({ current: z.string({ error: 'current required' }).max(200), next: passwordField }),
+  phoneStart: z.object({ phone: phoneField }),
+  phoneVerify: z.object({ phone: phoneField, code }),
+};
+export type SignupInput = z.input<typeof accountRequests.signup>;
+export type LoginInput = z.input<typeof accountRequests.login>;
+export type LoginVerifyInput = z.input<typeof accountRequests.verify>;
+export type PasswordChange = z.input<typeof accountRequests.password>;

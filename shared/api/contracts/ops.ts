@@ -54,3 +54,11 @@ export const metricsResponses = {
   overview: MetricsOverview.extend({ ok: z.literal(true), month: str }),
   mix: ok({ months: z.array(str), recurring: z.array(num), onetime: z.array(num) }),
 };
+
+/** The revenue mix covers 1..120 months (12 when omitted). */
+export const MIX_MONTHS = { default: 12, max: 120 } as const;
+/** Request schemas of the metrics routes (months is read by the server: 1..MIX_MONTHS.max whole months, else 400). */
+export const metricsRequests = {
+  mix: z.object({ months: z.unknown().optional() }),
+};
+export type RevenueMixQuery = z.input<typeof metricsRequests.mix>;

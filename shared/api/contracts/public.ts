@@ -51,3 +51,29 @@ export const siteResponses = {
   list: okList('sites', z.looseObject({ slug: str, name: optStr, url: str })),
   unpublish: done,
 };
+
+/** Request schemas of the provider connection and advisor routes. */
+export const providerRequests = {
+  params: z.object({ provider: z.string().min(1).max(40) }),
+  /** POST /api/connect/{provider}/credentials: the provider's credential fields (tested before they are kept). */
+  credentials: z.object({ fields: z.record(z.string(), z.unknown()).optional() }),
+  /** POST /api/advisor: the question (clipped to 4,000 characters) and up to 8 earlier turns. */
+  advisor: z.object({ message: z.unknown().optional(), history: z.unknown().optional() }),
+};
+export type ProviderCredentials = z.input<typeof providerRequests.credentials>;
+export type AdvisorQuestion = z.input<typeof providerRequests.advisor>;
+
+/** A site's slug: lower-case letters, digits and inner hyphens, at most 40 characters. */
+export const SITE_SLUG = /^[a-z0-9](?:[a-z0-9-]{0,38}[a-z0-9])?$/;
+/** A published page holds at most this many bytes of HTML (413 beyond). */
+export const MAX_SITE_HTML = 200_000;
+
+/** Request schemas of the published site routes. */
+export const siteRequests = {
+  /** POST /api/site/publish: slug (SITE_SLUG), html (non-empty, at most MAX_SITE_HTML bytes) and a name. */
+  publish: z.object({ slug: z.unknown().optional(), html: z.unknown().optional(), name: z.unknown().optional() }),
+  unpublishParams: z.object({ slug: z.string().min(1).max(60) }),
+  /** GET /site/{slug}: any slug reads (one that is not a site's answers the 404 page). */
+  pageParams: z.object({ slug: z.string().max(200) }),
+};
+export type SitePublish = z.input<typeof siteRequests.publish>;

@@ -1,6 +1,50 @@
 /** Wire contract of quotes, invoices and billing. */
 import { z } from 'zod';
 import { crudResponses, num, ok, okItem, okList, optStr, str, textish } from '../primitives';
+import { idParams, objectBody } from './common';
+
+/** A quote holds at most this many lines per section. */
+export const MAX_QUOTE_LINES = 200;
+
+/** Text input: a string or a number (written as text); null or missing means none. Objects, arrays and booleans are a 400. */
+export const quoteTextInput = z.union([z.string(), z.number()], { error: 'must be a string' }).nullish();
+/** Number input: a number or numeric text ('' reads as 0 when the line is normalised). Anything else is a 400. */
+const numIn = z
+  .union([z.number(), z.string().refine((v) => v.trim() === '' || Number.isFinite(Number(v)), 'must be a number')], { error: 'must be a number' })
+  .nullish();
+/** A quote line as a client sends it: name, quantity, unit price and description. */
+export const quoteLineInput = z.object({ n: quoteTextInput, q: numIn, p: numIn, d: quoteTextInput }, { error: 'line must be an object' });
+export const quoteLinesInput = z.array(quoteLineInput, { error: 'must be an array of lines' }).max(MAX_QUOTE_LINES);
+/** One query value (the first when repeated). */
+const one = z.union([z.string(), z.array(z.string())]).transform((v) => (Array.isArray(v) ? v[0] : v)).optional();
+
+/** Request schemas of the quote routes. */
+export const quoteRequests = {
+  /**
+   * Body of draft, preview, create and update: every field optional, lines checked per line. pattern
+   * (A/B), costRate and qty are read by the server's quote rules; totals are recomputed, never taken.
+   */
+  body: z.object(
+    {
+      id: quoteTextInput,
+      cust: quoteTextInput,
+      custId: quoteTextInput,
+      pattern: z.unknown().optional(),
+      costRate: z.unknown().optional(),
+      qty: z.unknown().optional(),
+      ini: quoteLinesInput.optional().nullable(),
+      run: quoteLinesInput.optional().nullable(),
+      signId: quoteTextInput,
+      totals: z.record(z.string(), z.unknown()).optional().nullable(),
+    },
+    { error: 'body must be a JSON object' },
+  ),
+  /** GET /api/quote/new: a customer (custId or cust), optionally a device count and pattern. */
+  fresh: z.object({ custId: one, cust: one, devices: one, pattern: one }),
+  params: idParams,
+};
+export type QuoteInput = z.input<typeof quoteRequests.body>;
+export type NewQuoteQuery = z.input<typeof quoteRequests.fresh>;
 
 export const QuoteLine = z.looseObject({ n: textish, q: num, p: num, d: textish.optional() });
 export type QuoteLine = z.infer<typeof QuoteLine>;
@@ -40,19 +84,6 @@ export const Quote = z.looseObject({
   totals: QuoteTotals.optional(),
 });
 export type Quote = z.infer<typeof Quote>;
-export interface QuoteInput {
-  id?: string | null;
-  cust?: string;
-  custId?: string | null;
-  pattern?: 'A' | 'B';
-  costRate?: number;
-  /** Device quantity (drives per-device price and the volume discount). */
-  qty?: number;
-  ini: { n: string; q: number; p: number; d?: string }[];
-  run: { n: string; q: number; p: number; d?: string }[];
-  signId?: string | null;
-}
-
 export const Invoice = z.looseObject({
   id: str,
   cust: optStr,
@@ -110,3 +141,34 @@ export const invoiceResponses = {
   issue: ok({ count: num, month: str }),
   summary: okItem('summary', BillingSummary),
 };
+
+export const INVOICE_STATUSES = ['draft', 'issued', 'paid', 'overdue'] as const;
+export type InvoiceStatus = (typeof INVOICE_STATUSES)[number];
+
+/** An invoice as a client writes it (month YYMM; amount in whole yen, commas and ¥ allowed). */
+interface InvoiceFields {
+  cust?: string;
+  desc?: string;
+  month?: string;
+  due?: string;
+  amount?: number | string;
+  status?: InvoiceStatus;
+  recurring?: boolean;
+}
+
+/**
+ * Request schemas of the invoice routes. Each field is read by the server's invoice rules (the same
+ * rules check pushed invoices), which answer the contract's error strings; the schemas name what a
+ * client sends.
+ */
+export const invoiceRequests = {
+  /** POST /api/invoice: cust and amount required; an INV-… id of the caller's is kept when free. */
+  create: objectBody<InvoiceFields & { id?: string }>(),
+  /** POST /api/invoice/{id}: only the fields sent; an issued invoice changes only its status. */
+  patch: objectBody<InvoiceFields>(),
+  /** POST /api/invoices/issue: the month's drafts (this month in Japan when omitted) become issued. */
+  issue: objectBody<{ month?: string }>(),
+  params: idParams,
+};
+export type InvoiceCreate = z.input<typeof invoiceRequests.create>;
+export type InvoicePatch = z.input<typeof invoiceRequests.patch>;

@@ -1,5 +1,6 @@
 /** Wire contract of staff, shifts, time clock and dock reservations. */
 import { z } from 'zod';
+import { createShape, intClamp, text } from '../../fields';
 import { crudResponses, num, ok, okItem, okList, optStr, str } from '../primitives';
 
 export const Staff = z.looseObject({ id: str, name: optStr, type: optStr });
@@ -60,3 +61,25 @@ export const dockResponses = {
   save: okItem('reservation', DockReservation),
   remove: ok({}),
 };
+
+/** A dock reservation as a client writes it: a known id updates it, else a new RV-NNNN is made with the defaults. */
+export const dockReservationFields = {
+  id: text(40).optional(),
+  date: text(10).optional(),
+  start: text(5).optional(),
+  dur: intClamp(5, 1440, 60).optional(),
+  size: text(20).optional(),
+  dir: text(20).optional(),
+  cust: text(120).optional(),
+  note: text(300).optional(),
+  berth: text(20).optional(),
+  road: text(60).optional(),
+  roadStatus: text(20).optional(),
+  permit: text(60).optional(),
+};
+/** Request schemas of the dock reservation routes (date YYYY-MM-DD and start HH:MM are checked by the server). */
+export const dockRequests = {
+  save: createShape(dockReservationFields),
+  params: z.object({ id: z.string().min(1).max(40) }),
+};
+export type DockReservationInput = z.input<typeof dockRequests.save>;

@@ -1,6 +1,8 @@
 /** Wire contract of job cards, shipments, inquiries and tickets. */
 import { z } from 'zod';
+import { createShape, patchShape, preprocessed, text } from '../../fields';
 import { crudResponses, num, ok, okItem, okList, optStr, str } from '../primitives';
+import { idParams } from './common';
 
 export const JOB_STAGE_COUNT = 8;
 export const Job = z.looseObject({
@@ -86,3 +88,61 @@ export const ticketResponses = {
   messages: okList('messages', TicketMessage),
   message: okItem('message', TicketMessage),
 };
+
+/** An inquiry as a client writes it; id and inquiryId are the server's (5-digit numbers). */
+export const inquiryFields = {
+  status: text(40).default('オープン'),
+  type: text(40).default('故障'),
+  customer: text(120),
+  title: text(300),
+  inquirerName: text(120),
+  department: text(120),
+  summary: text(2000),
+  faultyDeviceId: text(40),
+  sentDeviceId: text(40),
+  remarks: text(2000),
+  inquiryDate: text(20),
+  returnDeadline: text(20),
+  shipDate: text(20),
+  arrivalDate: text(20),
+  returnDate: text(20),
+  returnReceivedDate: text(20),
+};
+/** Request schemas of the inquiry routes (POST /api/inquiry, POST /api/inquiry/{id}). */
+export const inquiryRequests = { create: createShape(inquiryFields), patch: patchShape(inquiryFields) };
+export type InquiryCreate = z.input<typeof inquiryRequests.create>;
+export type InquiryPatch = z.input<typeof inquiryRequests.patch>;
+
+/** A ticket as a client writes it; the id (TK-0673 …) and created are the server's. */
+export const ticketFields = {
+  cust: text(120).default('—'),
+  kind: text(60).default('問合せ'),
+  subject: text(300),
+  owner: text(60).default('—'),
+  sla: text(60).default('4h 00m'),
+  status: text(40).default('受付'),
+  priority: text(40),
+};
+/** A message of a ticket's thread. */
+export const ticketMessageFields = { ticketId: text(200), from: text(60), text: text(2000) };
+
+/** `customer` is accepted as an alias of `cust` on input. */
+function aliasCustomer(body: unknown): unknown {
+  if (body && typeof body === 'object' && !Array.isArray(body)) {
+    const b = body as Record<string, unknown>;
+    if ((b.cust === undefined || b.cust === null) && b.customer !== undefined) return { ...b, cust: b.customer };
+  }
+  return body;
+}
+
+/** Request schemas of the ticket routes. */
+export const ticketRequests = {
+  create: preprocessed(aliasCustomer, createShape(ticketFields)),
+  patch: preprocessed(aliasCustomer, patchShape(ticketFields)),
+  params: idParams,
+  /** POST /api/ticket/{id}/message: text is required (blank is refused), from defaults to —. */
+  message: z.object({ from: ticketMessageFields.from.zod.nullish(), text: z.unknown().optional() }),
+};
+export type TicketCreate = z.input<typeof ticketRequests.create>;
+export type TicketPatch = z.input<typeof ticketRequests.patch>;
+export type TicketMessageInput = z.input<typeof ticketRequests.message>;

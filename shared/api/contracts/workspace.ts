@@ -3,13 +3,38 @@
  * partner network, surveys, onboarding, replacement proposals, workdesk, ESG and team.
  */
 import { z } from 'zod';
+import { createShape, json, oneOf, patchShape, text } from '../../fields';
 import { num, ok, okItem, okList, optStr, str } from '../primitives';
+import { emailField, objectBody, passwordField, shortIdParams } from './common';
 
 const flags = z.record(z.string(), z.boolean());
 const strings = z.record(z.string(), z.string());
 
 export const Company = z.looseObject({ name: optStr, brand: optStr, addr: optStr, tel: optStr, email: optStr, regno: optStr, rep: optStr, web: optStr, bank: optStr, logo: optStr });
 export const Prefs = z.looseObject({ emailNotify: z.boolean(), slaAlert: z.boolean() });
+/** The company profile's text fields (each clipped to 300 characters); the logo is an image data URL. */
+export const COMPANY_TEXT_FIELDS = ['name', 'brand', 'addr', 'tel', 'email', 'regno', 'rep', 'web', 'bank'] as const;
+export type CompanyTextField = (typeof COMPANY_TEXT_FIELDS)[number];
+/** The company logo is '' or a data URL of an image (png, jpeg, gif, webp, svg). */
+export const LOGO_PATTERN = /^data:image\/(png|jpeg|gif|webp|svg\+xml);base64,[A-Za-z0-9+/=\s]*$/;
+
+/**
+ * Request schemas of the settings routes. Their fields are read by the server's own rules (texts
+ * clipped, the logo checked and size-limited, preferences coerced to bool), which answer the
+ * contract's error strings; the schemas name what a client sends.
+ */
+export const settingsRequests = {
+  /** PUT /api/settings/company: only the fields sent change. */
+  company: objectBody<Partial<Record<CompanyTextField, string | number>> & { logo?: string }>(),
+  /** PUT /api/settings/prefs: coerced to bool (a non-empty string is true unless it spells off). */
+  prefs: objectBody<{ emailNotify?: boolean | string | number; slaAlert?: boolean | string | number }>(),
+  /** PUT /api/settings/ui: keys to set (string values) or remove (null). */
+  ui: objectBody<{ state: Record<string, string | null> }>(),
+};
+export type CompanyPatch = z.input<typeof settingsRequests.company>;
+export type PrefsPatch = z.input<typeof settingsRequests.prefs>;
+export type UiStatePatch = z.input<typeof settingsRequests.ui>;
+
 /** Success bodies of the settings routes. */
 export const settingsResponses = {
   company: okItem('company', Company),
@@ -106,3 +131,33 @@ export const teamResponses = {
   invite: ok({ inviteUrl: str, token: str, member: TeamMember }),
   accept: ok({ token: str, account: PublicAccount, joinedTenant: str }),
 };
+
+export const ROLES = ['owner', 'admin', 'exec', 'member', 'viewer'] as const;
+const SCOPE = z.enum(['none', 'view', 'edit']);
+/** A team member as a client writes it; invites and sign-ups add their state and the account. */
+export const MEMBER_FIELDS = {
+  name: text(80),
+  ini: text(2),
+  role: oneOf(ROLES, 'member'),
+  dept: text(60).default('—'),
+  email: text(120),
+  scopes: json(z.object({ mgmt: SCOPE, ops: SCOPE, sales: SCOPE, support: SCOPE, settings: SCOPE }).partial()),
+};
+
+/** Request schemas of the team routes. */
+export const teamRequests = {
+  params: shortIdParams,
+  /** POST /api/team/member: name required; ini NA when none is given. */
+  create: createShape(MEMBER_FIELDS),
+  patch: patchShape(MEMBER_FIELDS),
+  /** POST /api/team/plan: starter, pro or ent (anything else is a 400 naming them). */
+  plan: z.object({ planKey: z.unknown().optional() }),
+  /** POST /api/team/invite: role falls back to member (an invite never makes an owner). */
+  invite: z.object({ email: emailField, role: z.unknown().optional(), name: z.string().optional() }),
+  /** POST /api/team/accept: the invite link's token and the new account's credentials. */
+  accept: z.object({ inviteToken: z.string().max(4096).optional(), email: emailField, password: passwordField, name: z.string().optional() }),
+};
+export type MemberCreate = z.input<typeof teamRequests.create>;
+export type MemberPatch = z.input<typeof teamRequests.patch>;
+export type TeamInvite = z.input<typeof teamRequests.invite>;
+export type InviteAccept = z.input<typeof teamRequests.accept>;

@@ -1,6 +1,4 @@
 import { createHmac, randomInt } from 'node:crypto';
-import { z } from 'zod';
-import { clip } from '../../../../shared/fields';
 import { defineRoute } from '../../../core/http/define-route';
 import { badRequest, conflict, forbidden, notFound, unauthorized } from '../../../core/errors';
 import { optionalSession, principalOf } from '../../../core/security/auth';
@@ -13,27 +11,15 @@ import { registerWorkspace } from '../../../core/security/tenants';
 import { readSiteConfig } from '../../../core/security/site-config';
 import type { Doc } from '../../../core/store/types';
 import {
-  ACCOUNTS, addTeamMember, emailField, newWorkspace, passwordField, publicAccount,
+  ACCOUNTS, addTeamMember, newWorkspace, publicAccount,
   signInFailed, signInGate, signInOk, touchLogin,
 } from './accounts.service';
 import { closeSession, openSession } from './session.http';
 import { resolveWorkspace } from '../../../core/http/workspace';
 import { sendMail } from './mail';
-import { accountResponses } from '../../../../shared/api/contracts/accounts';
+import { accountRequests, accountResponses } from '../../../../shared/api/contracts/accounts';
 
-const signupBody = z.object({
-  email: emailField,
-  password: passwordField,
-  company: z.string().optional().transform((v) => clip(v ?? '', 80)),
-  name: z.string().optional().transform((v) => clip(v ?? '', 80)),
-});
-const loginBody = z.object({ email: emailField, password: z.string({ error: 'password required' }).max(200) });
-const verifyBody = z.object({
-  email: emailField,
-  challenge: z.string({ error: 'challenge required' }).max(100),
-  code: z.union([z.string(), z.number()], { error: 'code required' }).transform(String),
-});
-const passwordBody = z.object({ current: z.string({ error: 'current required' }).max(200), next: passwordField });
+const { signup: signupBody, login: loginBody, verify: verifyBody, password: passwordBody } = accountRequests;
 
 const CHALLENGE_TTL = 10 * 60_000;
 const codeHash = (secret: Buffer, id: string, code: string) => createHmac('sha256', secret).update(`otp\n${id}\n${code}`).digest('hex');

@@ -1,6 +1,5 @@
 import { randomBytes } from 'node:crypto';
 import type { Request } from 'express';
-import { z } from 'zod';
 import type { AppContext } from '../../../core/context';
 import { forbidden, tooMany, unauthorized } from '../../../core/errors';
 import { P, PLATFORM_WS } from '../platform-collections';
@@ -14,15 +13,6 @@ import type { Doc, Tx } from '../../../core/store/types';
 import { declareLookup } from '../../../core/store/lookups';
 
 export const ACCOUNTS = P.accounts;
-
-export const emailField = z
-  .string({ error: 'email required' })
-  .trim()
-  .toLowerCase()
-  .max(160, 'email too long')
-  .regex(/^[^\s@]+@[^\s@]+\.[^\s@]+$/, 'invalid email');
-
-export const passwordField = z.string({ error: 'password required' }).min(8, 'password too short').max(200, 'password too long');
 
 /** The account as clients see it: never password material or token versions. */
 export function publicAccount(a: Doc) {

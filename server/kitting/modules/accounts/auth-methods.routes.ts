@@ -1,6 +1,5 @@
 import { createHash, createHmac, randomBytes, randomInt } from 'node:crypto';
 import type { Request } from 'express';
-import { z } from 'zod';
 import type { AppContext } from '../../../core/context';
 import { defineRoute, Reply } from '../../../core/http/define-route';
 import { forbidden, unauthorized, unavailable, upstreamFailed } from '../../../core/errors';
@@ -14,12 +13,7 @@ import type { Doc } from '../../../core/store/types';
 import { ACCOUNTS, addTeamMember, newWorkspace, publicAccount } from './accounts.service';
 import { openSession } from './session.http';
 import { googleAuthorizeUrl, googleConfig, googleEmail, sendSms, smsConfig } from './sign-in-providers';
-import { accountResponses } from '../../../../shared/api/contracts/accounts';
-
-const phoneField = z
-  .string({ error: 'phone required' })
-  .transform((v) => v.replace(/[\s()-]/g, ''))
-  .pipe(z.string().regex(/^\+?[0-9]{8,15}$/, 'invalid phone'));
+import { accountRequests, accountResponses } from '../../../../shared/api/contracts/accounts';
 
 const redirect = (to: string) => new Reply(302, '', { Location: to, 'Cache-Control': 'no-store' });
 
@@ -114,7 +108,7 @@ export const authMethodRoutes = [
     response: accountResponses.phoneStart,
     auth: 'public',
     workspace: false,
-    body: z.object({ phone: phoneField }),
+    body: accountRequests.phoneStart,
     handler: async ({ app, req, body }) => {
       const cfg = smsConfig();
       if (!cfg) throw unavailable('phone_not_configured', { message: 'SMSログインは設定されていません' });
@@ -133,7 +127,7 @@ export const authMethodRoutes = [
     response: accountResponses.phoneVerify,
     auth: 'public',
     workspace: false,
-    body: z.object({ phone: phoneField, code: z.union([z.string(), z.number()], { error: 'code required' }).transform(String) }),
+    body: accountRequests.phoneVerify,
     handler: async ({ app, req, res, body }) => {
       if (!smsConfig()) throw unavailable('phone_not_configured');
       await hitLimit(app, 'otp', req.ip);

@@ -1,6 +1,3 @@
-import { z } from 'zod';
-import { PLATFORM_PASSWORD_MIN } from '../../../core/security/passwords';
-import { bool, text } from '../../../../shared/fields';
 import { defineRoute } from '../../../core/http/define-route';
 import { badRequest, conflict, notFound } from '../../../core/errors';
 import { hashPassword, randomPassword } from '../../../core/security/passwords';
@@ -13,21 +10,9 @@ import { publicAccount } from '../accounts/accounts.service';
 import { limitsOf, PLAN_KEYS, PLANS } from './plans';
 import { publicSub, SUBADMINS_BY_EMAIL } from '../subadmin/scope';
 import { assistLink, listTenants } from './tenants.service';
-import { adminResponses } from '../../../../shared/api/contracts/admin';
+import { adminRequests, adminResponses, TENANT_STATUSES } from '../../../../shared/api/contracts/admin';
 
-const tidParams = z.object({ tid: z.string().min(1).max(120) });
-const idParams = z.object({ id: z.string().min(1).max(120) });
-const emailNorm = z.string().trim().toLowerCase().max(160).regex(/^[^\s@]+@[^\s@]+\.[^\s@]+$/, 'invalid email');
-const tenantIds = z.array(z.string().max(120)).transform((a) => [...new Set(a)].slice(0, 200));
-
-const subBody = z.object({
-  name: text(80).zod.optional(),
-  email: emailNorm.optional(),
-  password: z.string().min(PLATFORM_PASSWORD_MIN, 'password too short').max(200).optional(),
-  tenants: tenantIds.optional(),
-  canDelete: bool().zod.optional(),
-  active: bool().zod.optional(),
-});
+const { workspaceParams: tidParams, params: idParams, subadmin: subBody } = adminRequests;
 
 async function emailTaken(tx: Tx, email: string, except?: string): Promise<boolean> {
   return (await tx.find(SUBADMINS_BY_EMAIL.coll, SUBADMINS_BY_EMAIL.field, email)).some((s) => s.id !== except);
@@ -64,12 +49,12 @@ export const adminPlatformRoutes = [
     auth: 'admin',
     workspace: false,
     params: tidParams,
-    body: z.object({ planKey: z.unknown().optional(), status: z.unknown().optional(), reason: text(200).zod.optional() }),
+    body: adminRequests.plan,
     handler: async ({ app, params, body }) => {
       if (!/^[a-z][a-z0-9-]{2,80}$/.test(params.tid)) throw badRequest('malformed workspace id');
       if (typeof body.planKey !== 'string' || !(PLAN_KEYS as readonly string[]).includes(body.planKey)) throw badRequest('invalid planKey', { allowed: PLAN_KEYS });
       const status = body.status === undefined ? 'active' : body.status;
-      if (!['active', 'trial', 'suspended'].includes(String(status))) throw badRequest('invalid status');
+      if (!(TENANT_STATUSES as readonly string[]).includes(String(status))) throw badRequest('invalid status');
       const planKey = body.planKey;
       const out = await app.store.transact(PLATFORM_WS, async (tx) => {
         const cur = await tx.get<Doc>(P.tenants, params.tid);
@@ -111,7 +96,7 @@ export const adminPlatformRoutes = [
     response: adminResponses.removeAccount,
     auth: 'admin',
     workspace: false,
-    params: z.object({ email: z.string().min(1).max(200) }),
+    params: adminRequests.accountParams,
     handler: async ({ app, params }) => {
       const key = params.email.trim().toLowerCase();
       const removed = await app.store.transact(PLATFORM_WS, async (tx) => {
@@ -140,7 +125,7 @@ export const adminPlatformRoutes = [
     response: adminResponses.saveConfig,
     auth: 'admin',
     workspace: false,
-    body: z.record(z.string(), z.unknown(), { error: 'body must be a JSON object' }),
+    body: adminRequests.config,
     handler: async ({ app, body }) => {
       const raw = body.config && typeof body.config === 'object' && !Array.isArray(body.config) ? (body.config as Doc) : body;
       const patch = cleanConfigPatch(raw);

@@ -1,5 +1,3 @@
-import { z } from 'zod';
-import { intClamp, json, num, oneOf, patchShape, text } from '../../../../shared/fields';
 import { defineRoute } from '../../../core/http/define-route';
 import { DomainError, badRequest, notFound, unauthorized } from '../../../core/errors';
 import { hitLimit } from '../../../core/security/limits';
@@ -14,24 +12,12 @@ import {
   assistLink, clientLink, createTenant, getTenant, listTenants, origin, tenantStats, tenantView, withCounts,
 } from './tenants.service';
 import { declareLookup } from '../../../core/store/lookups';
-import { adminResponses } from '../../../../shared/api/contracts/admin';
+import { adminRequests, adminResponses, TENANT_PLANS, TENANT_STATUSES } from '../../../../shared/api/contracts/admin';
 
 /** A tenant's published sites are found by tenant (never by reading every tenant's pages). */
 const SITES_BY_TENANT = declareLookup(P.sites, 'tenant');
 
-const idParams = z.object({ id: z.string().min(1).max(120) });
-const TENANT_FIELDS = {
-  name: text(80),
-  plan: oneOf(['Starter', 'Business', 'Enterprise'], 'Starter'),
-  seats: intClamp(0, 100000, 3),
-  used: intClamp(0, 100000, 0),
-  status: oneOf(['active', 'trial', 'suspended'], 'active'),
-  email: text(120),
-  devices: intClamp(0, 10_000_000, 0),
-  mrr: num(),
-  features: json(z.record(z.string(), z.unknown())),
-  clients: json(z.array(z.string().max(80))),
-};
+const { params: idParams } = adminRequests;
 
 export const adminRoutes = [
   defineRoute({
@@ -40,7 +26,7 @@ export const adminRoutes = [
     response: adminResponses.login,
     auth: 'public',
     workspace: false,
-    body: z.object({ password: z.string().max(500).optional() }),
+    body: adminRequests.login,
     handler: async ({ app, req, body }) => {
       requireCentral(app);
       await hitLimit(app, 'signIn', req.ip);
@@ -86,10 +72,10 @@ export const adminRoutes = [
     response: adminResponses.saveTenant,
     auth: 'admin',
     workspace: false,
-    body: z.object({ name: text(80).default('新規テナント').zod.optional(), plan: TENANT_FIELDS.plan.zod.optional(), seats: TENANT_FIELDS.seats.zod.optional(), email: text(120).zod.optional() }),
+    body: adminRequests.createTenant,
     handler: async ({ app, req, body }) => {
       const rawPlan = ((req.body ?? {}) as Doc).plan;
-      if (rawPlan != null && !['Starter', 'Business', 'Enterprise'].includes(String(rawPlan))) throw badRequest('invalid plan', { allowed: ['Starter', 'Business', 'Enterprise'] });
+      if (rawPlan != null && !(TENANT_PLANS as readonly string[]).includes(String(rawPlan))) throw badRequest('invalid plan', { allowed: TENANT_PLANS });
       const name = body.name?.trim() || '新規テナント';
       const tenant = await createTenant(app, { name, plan: body.plan ?? 'Starter', seats: body.seats ?? 3, email: body.email ?? '' });
       await logActivity(app, { by: 'admin', role: 'admin', action: 'tenant_create', tenantId: String(tenant.id), tenantName: name });
@@ -103,12 +89,12 @@ export const adminRoutes = [
     auth: 'admin',
     workspace: false,
     params: idParams,
-    body: patchShape(TENANT_FIELDS),
+    body: adminRequests.patchTenant,
     handler: async ({ app, req, params, body }) => {
       // A typo must not silently fall back (a suspended tenant turned active): unknown enum values are 400.
       const raw = (req.body ?? {}) as Doc;
-      if (raw.status != null && !['active', 'trial', 'suspended'].includes(String(raw.status))) throw badRequest('invalid status', { allowed: ['active', 'trial', 'suspended'] });
-      if (raw.plan != null && !['Starter', 'Business', 'Enterprise'].includes(String(raw.plan))) throw badRequest('invalid plan', { allowed: ['Starter', 'Business', 'Enterprise'] });
+      if (raw.status != null && !(TENANT_STATUSES as readonly string[]).includes(String(raw.status))) throw badRequest('invalid status', { allowed: TENANT_STATUSES });
+      if (raw.plan != null && !(TENANT_PLANS as readonly string[]).includes(String(raw.plan))) throw badRequest('invalid plan', { allowed: TENANT_PLANS });
       const tenant = await app.store.transact(PLATFORM_WS, async (tx) => {
         const cur = await tx.get<Doc>(P.tenants, params.id);
         if (!cur) throw notFound('tenant not found');
@@ -146,7 +132,7 @@ export const adminRoutes = [
     auth: 'admin',
     workspace: false,
     params: idParams,
-    body: z.object({ client: text(80).zod.optional() }),
+    body: adminRequests.client,
     handler: async ({ app, params, body }) => {
       const client = body.client?.trim();
       if (!client) throw badRequest('client required', { message: '顧客名を入力してください' });
@@ -162,7 +148,7 @@ export const adminRoutes = [
     auth: 'admin',
     workspace: false,
     params: idParams,
-    body: z.object({ client: text(80).zod.optional() }),
+    body: adminRequests.client,
     handler: async ({ app, params, body }) => {
       const client = body.client?.trim();
       if (!client) throw badRequest('client name required');

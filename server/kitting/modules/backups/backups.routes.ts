@@ -1,4 +1,3 @@
-import { z } from 'zod';
 import { clip } from '../../../../shared/fields';
 import { defineRoute } from '../../../core/http/define-route';
 import { notFound, unauthorized } from '../../../core/errors';
@@ -8,9 +7,9 @@ import { logActivity } from '../../../core/security/activity';
 import { publicAccount } from '../accounts/accounts.service';
 import { operatorName, operatorRole, publicSub, scopedTenant } from '../subadmin/scope';
 import { backupMeta, restoreBackup, takeBackup, tenantBackups } from './backups.service';
-import { tenantToolResponses } from '../../../../shared/api/contracts/admin';
+import { tenantToolRequests, tenantToolResponses } from '../../../../shared/api/contracts/admin';
 
-const tParams = z.object({ tenantId: z.string().min(1).max(120) });
+const { params: tParams } = tenantToolRequests;
 
 export const backupRoutes = [
   defineRoute({
@@ -32,7 +31,7 @@ export const backupRoutes = [
     auth: 'subadmin',
     workspace: false,
     params: tParams,
-    body: z.object({ reason: z.unknown().optional() }),
+    body: tenantToolRequests.backup,
     handler: async ({ app, req, params, body }) => {
       const { op, tenant } = await scopedTenant(app, req, params.tenantId);
       const reason = typeof body.reason === 'string' && body.reason.trim() ? clip(body.reason.trim(), 120) : '手動バックアップ';
@@ -47,7 +46,7 @@ export const backupRoutes = [
     response: tenantToolResponses.restore,
     auth: 'subadmin:canDelete',
     workspace: false,
-    params: z.object({ tenantId: z.string().min(1).max(120), backupId: z.string().min(1).max(120) }),
+    params: tenantToolRequests.restoreParams,
     handler: async ({ app, req, params }) => {
       const { op, tenant: cur } = await scopedTenant(app, req, params.tenantId);
       const b = await app.store.get(PLATFORM_WS, P.backups, params.backupId);

@@ -1,29 +1,10 @@
-import { z } from 'zod';
-import { createShape, num, patchShape, text } from '../../../../shared/fields';
 import { defineRoute, Reply } from '../../../core/http/define-route';
 import { badRequest, conflict, notFound } from '../../../core/errors';
 import type { Doc } from '../../../core/store/types';
 import { collectionSchema, derivedList, derivedObject, derivedText, stamp } from '../../../core/http/collection-schema';
-import { DEFAULT_DEVICE_STATUS, DEFAULT_MDM, deviceChip } from '../../../../shared/devices';
+import { deviceChip } from '../../../../shared/devices';
 import { completeDevice, DEVICES } from './devices.service';
-import { deviceResponses } from '../../../../shared/api/contracts/devices';
-
-const deviceFields = {
-  imei: text(40).optional(),
-  serial: text(40).optional(),
-  asset: text(40).optional(),
-  model: text(60).default('iPhone 16'),
-  maker: text(120).optional(),
-  // Not named in the contract's Device row, so "all other strings clip 120" applies.
-  os: text(120).optional(),
-  cust: text(60).default('社内検証機'),
-  mdm: text(40).default(DEFAULT_MDM),
-  status: text(20).default(DEFAULT_DEVICE_STATUS),
-  bat: num().default(100),
-  loc: text(120),
-  user: text(120),
-  note: text(300),
-};
+import { BULK_MAX, deviceFields, deviceRequests, deviceResponses } from '../../../../shared/api/contracts/devices';
 
 /** A ledger row as routes and sync pushes accept it (keyed by its IMEI); the rest is derived by the server. */
 export const deviceSchema = collectionSchema(
@@ -33,23 +14,13 @@ export const deviceSchema = collectionSchema(
   'imei',
 );
 
-const createDevice = createShape(deviceFields);
-const patchDevice = patchShape(deviceFields);
-const imeiParams = z.object({ imei: z.string().min(1).max(40) });
+const { create: createDevice, patch: patchDevice, bulk: bulkBody, params: imeiParams } = deviceRequests;
 
-const bulkBody = z.object({
-  qty: z.unknown().optional(),
-  model: deviceFields.model.zod.optional(),
-  cust: deviceFields.cust.zod.optional(),
-  mdm: deviceFields.mdm.zod.optional(),
-  status: deviceFields.status.zod.optional(),
-});
-
-/** qty: required, 0 or missing is 400, otherwise clamped 1..1000. */
+/** qty: required, 0 or missing is 400, otherwise clamped 1..1000 (a server-side reader: it answers the contract's 400). */
 function bulkQty(raw: unknown): number {
   const n = typeof raw === 'number' ? raw : typeof raw === 'string' && raw.trim() !== '' ? Number(raw) : NaN;
-  if (!Number.isFinite(n) || Math.trunc(n) === 0) throw badRequest('qty required', { message: '台数(qty)を1〜1000で指定してください' });
-  return Math.min(1000, Math.max(1, Math.trunc(n)));
+  if (!Number.isFinite(n) || Math.trunc(n) === 0) throw badRequest('qty required', { message: `台数(qty)を1〜${BULK_MAX}で指定してください` });
+  return Math.min(BULK_MAX, Math.max(1, Math.trunc(n)));
 }
 
 export const deviceRoutes = [

@@ -1,35 +1,18 @@
-import { z } from 'zod';
 import { jstDate } from '../../../../shared/dates';
-import { createShape, intClamp, text } from '../../../../shared/fields';
 import { defineRoute } from '../../../core/http/define-route';
 import { collectionSchema, stamp } from '../../../core/http/collection-schema';
 import { badRequest, notFound } from '../../../core/errors';
 import { issueNumber } from '../../../core/store/series';
 import type { Doc } from '../../../core/store/types';
 import { isDate } from '../compliance/compliance.service';
-import { DOCK_NUMBERS, DOCK_RESERVATIONS } from './dock.service';
-import { dockResponses } from '../../../../shared/api/contracts/staffing';
+import { DOCK_NUMBERS, DOCK_RESERVATIONS, RESERVATION_DEFAULTS } from './dock.service';
+import { dockRequests, dockReservationFields, dockResponses } from '../../../../shared/api/contracts/staffing';
 
-const reservationFields = {
-  id: text(40).optional(),
-  date: text(10).optional(),
-  start: text(5).optional(),
-  dur: intClamp(5, 1440, 60).optional(),
-  size: text(20).optional(),
-  dir: text(20).optional(),
-  cust: text(120).optional(),
-  note: text(300).optional(),
-  berth: text(20).optional(),
-  road: text(60).optional(),
-  roadStatus: text(20).optional(),
-  permit: text(60).optional(),
-};
-const reservationBody = createShape(reservationFields);
+const { save: reservationBody, params: reservationParams } = dockRequests;
 /** Pushed reservations pass the reservation route's field rules; created and updated are the server's stamps. */
-export const dockReservationSchema = collectionSchema(DOCK_RESERVATIONS, reservationFields, { created: stamp(), updated: stamp() });
+export const dockReservationSchema = collectionSchema(DOCK_RESERVATIONS, dockReservationFields, { created: stamp(), updated: stamp() });
 
-const DEFAULTS = { start: '09:00', dur: 60, size: '2t', dir: '入荷', cust: '', note: '', berth: '1', road: '', roadStatus: '', permit: '' };
-
+// Server-side checks: they answer the contract's 400 and message through the server's errors.
 function checkDate(v: string | undefined): void {
   if (v === undefined) return;
   if (!isDate(v)) throw badRequest('invalid date', { message: '日付(date)は YYYY-MM-DD 形式で指定してください' });
@@ -67,7 +50,7 @@ export const dockRoutes = [
         const existing = givenId ? await tx.get(DOCK_RESERVATIONS, givenId) : null;
         if (existing && givenId) return (await tx.patch(DOCK_RESERVATIONS, givenId, { ...present, updated: now })) ?? existing;
         const id = (await issueNumber(tx, DOCK_NUMBERS)).value;
-        return tx.put(DOCK_RESERVATIONS, id, { id, created: now, updated: now, date: jstDate(), ...DEFAULTS, ...present });
+        return tx.put(DOCK_RESERVATIONS, id, { id, created: now, updated: now, date: jstDate(), ...RESERVATION_DEFAULTS, ...present });
       });
       return { reservation };
     },
@@ -77,7 +60,7 @@ export const dockRoutes = [
     path: '/api/dock/reservation/:id/delete',
     response: dockResponses.remove,
     auth: 'ops:edit',
-    params: z.object({ id: z.string().min(1).max(40) }),
+    params: reservationParams,
     handler: async ({ app, ws, params }) => {
       if (!(await app.store.transact(ws, (tx) => tx.remove(DOCK_RESERVATIONS, params.id)))) throw notFound('reservation not found');
       return {};

@@ -14,3 +14,6 @@ export const DOCK_NUMBERS = declareSeries({
   reserve: 100,
 });
 export const DOCK_SERIES = DOCK_NUMBERS.name;
+
+/** What a new reservation holds for the fields its request leaves out (date: today in Japan). */
+export const RESERVATION_DEFAULTS = { start: '09:00', dur: 60, size: '2t', dir: '入荷', cust: '', note: '', berth: '1', road: '', roadStatus: '', permit: '' };

@@ -1,4 +1,3 @@
-import { z } from 'zod';
 import { clip } from '../../../../shared/fields';
 import { defineRoute } from '../../../core/http/define-route';
 import { badRequest, notFound, tooLarge } from '../../../core/errors';
@@ -6,11 +5,9 @@ import { P, PLATFORM_WS } from '../platform-collections';
 import { randomKey } from '../../../core/ids';
 import type { Doc } from '../../../core/store/types';
 import { operatorName, scopedTenant } from '../subadmin/scope';
-import { tenantToolResponses } from '../../../../shared/api/contracts/admin';
+import { MAX_FILE_CHARS, tenantToolRequests, tenantToolResponses } from '../../../../shared/api/contracts/admin';
 
-export const MAX_FILE_CHARS = 2_800_000;
-const tParams = z.object({ tenantId: z.string().min(1).max(120) });
-const fParams = z.object({ tenantId: z.string().min(1).max(120), fileId: z.string().min(1).max(120) });
+const { params: tParams, fileParams: fParams } = tenantToolRequests;
 const meta = ({ data: _d, ...m }: Doc) => m;
 
 async function scopedFile(app: Parameters<typeof scopedTenant>[0], req: Parameters<typeof scopedTenant>[1], tenantId: string, fileId: string) {
@@ -40,7 +37,7 @@ export const fileRoutes = [
     auth: 'subadmin',
     workspace: false,
     params: tParams,
-    body: z.object({ name: z.unknown().optional(), type: z.unknown().optional(), data: z.unknown().optional(), size: z.unknown().optional() }),
+    body: tenantToolRequests.upload,
     handler: async ({ app, req, params, body }) => {
       const { op } = await scopedTenant(app, req, params.tenantId);
       const raw = typeof body.data === 'string' ? body.data : '';

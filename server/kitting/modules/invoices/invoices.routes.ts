@@ -1,4 +1,3 @@
-import { z } from 'zod';
 import { jstYymm } from '../../../../shared/dates';
 import { defineRoute, Reply } from '../../../core/http/define-route';
 import { issueNumber } from '../../../core/store/series';
@@ -8,13 +7,14 @@ import { badRequest, conflict, notFound } from '../../../core/errors';
 import { declareLookup } from '../../../core/store/lookups';
 import {
   billingSummary,
+  CONTENT_FIELDS,
   INVOICES,
   INVOICE_NUMBERS,
   invoiceRules,
   type Invoice,
 } from './invoices.service';
 import { collectionSchema, ruleFields, stamp } from '../../../core/http/collection-schema';
-import { invoiceResponses } from '../../../../shared/api/contracts/quotes';
+import { invoiceRequests, invoiceResponses } from '../../../../shared/api/contracts/quotes';
 
 /** A month's invoices are found by their month (issuing drafts never reads every invoice). */
 const INVOICES_BY_MONTH = declareLookup(INVOICES, 'month');
@@ -22,15 +22,12 @@ const INVOICES_BY_MONTH = declareLookup(INVOICES, 'month');
 /** Pushed invoices pass the rules of the invoice routes; created, updated and issuedAt are the server's stamps. */
 export const invoiceSchema = collectionSchema(INVOICES, ruleFields(invoiceRules), { created: stamp(), updated: stamp(), issuedAt: stamp() });
 
-const idParams = z.object({ id: z.string().min(1).max(200) });
-const anyObject = z.record(z.string(), z.unknown(), { error: 'body must be a JSON object' });
+const { params: idParams } = invoiceRequests;
 const given = (v: unknown) => v !== undefined && v !== null;
 
 /** Newest id first: INV-2611-002 before INV-2611-001 before INV-2610-009. */
 const newestFirst = (a: Invoice, b: Invoice) => (a.id < b.id ? 1 : a.id > b.id ? -1 : 0);
 
-/** What an issued invoice says to its customer: fixed once it leaves draft (only its status moves on). */
-const CONTENT_FIELDS = ['cust', 'desc', 'month', 'due', 'amount', 'recurring'] as const;
 const invoiceLocked = (id: string, fields: string[]) =>
   conflict('invoice issued', {
     id,
@@ -54,7 +51,7 @@ export const invoiceRoutes = [
     path: '/api/invoice',
     response: invoiceResponses.one,
     auth: 'sales:edit',
-    body: anyObject,
+    body: invoiceRequests.create,
     handler: async ({ app, ws, body }) => {
       const cust = invoiceRules.cust(body.cust);
       if (!given(body.amount)) throw badRequest('invalid amount', { message: '金額(amount)は必須です' });
@@ -85,7 +82,7 @@ export const invoiceRoutes = [
     path: '/api/invoices/issue',
     response: invoiceResponses.issue,
     auth: 'sales:edit',
-    body: anyObject,
+    body: invoiceRequests.issue,
     handler: async ({ app, ws, body }) => {
       const month = given(body.month) && body.month !== '' ? invoiceRules.month(body.month) : jstYymm();
       const count = await app.store.transact(ws, async (tx) => {
@@ -103,7 +100,7 @@ export const invoiceRoutes = [
     response: invoiceResponses.one,
     auth: 'sales:edit',
     params: idParams,
-    body: anyObject,
+    body: invoiceRequests.patch,
     handler: async ({ app, ws, params, body }) => {
       const patch: Partial<Invoice> = {};
       if (given(body.status)) patch.status = invoiceRules.status(body.status);

@@ -1,12 +1,11 @@
 import { clip } from '../../../../shared/fields';
+import { INVOICE_STATUSES, type InvoiceStatus } from '../../../../shared/api/contracts/quotes';
 import { badRequest } from '../../../core/errors';
 import type { SeedSpec } from '../../../core/store/seed';
 import { declareSeries, padNumber } from '../../../core/store/series';
 import type { Doc } from '../../../core/store/types';
 
 export const INVOICES = 'invoices';
-export const INVOICE_STATUSES = ['draft', 'issued', 'paid', 'overdue'] as const;
-export type InvoiceStatus = (typeof INVOICE_STATUSES)[number];
 
 export interface Invoice {
   [k: string]: unknown;
@@ -146,3 +145,6 @@ export function billingSummary(invoices: Doc[], yymm: string) {
 
 /** Seeded invoices; each month's number series continues after the seeded ids (INVOICE_NUMBERS). */
 export const invoiceSeed: SeedSpec = { file: 'invoices.json', coll: INVOICES };
+
+/** What an issued invoice says to its customer: fixed once it leaves draft (only its status moves on). */
+export const CONTENT_FIELDS = ['cust', 'desc', 'month', 'due', 'amount', 'recurring'] as const;

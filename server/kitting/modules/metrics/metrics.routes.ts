@@ -1,20 +1,17 @@
-import { z } from 'zod';
 import { defineRoute } from '../../../core/http/define-route';
 import { badRequest } from '../../../core/errors';
 import { DAAS_QUOTES } from '../daas/daas.service';
 import { INVOICES } from '../invoices/invoices.service';
 import { QUOTES } from '../quotes/quote-model';
 import { overview, revenueMix } from './metrics.service';
-import { metricsResponses } from '../../../../shared/api/contracts/ops';
+import { metricsRequests, metricsResponses, MIX_MONTHS } from '../../../../shared/api/contracts/ops';
 
-const DEFAULT_POINTS = 12;
-const mixQuery = z.object({ months: z.unknown().optional() });
-
+/** months as the route reads it (a server-side reader: it answers the contract's 400). */
 function readMonths(v: unknown): number {
-  if (v === undefined || v === '') return DEFAULT_POINTS;
+  if (v === undefined || v === '') return MIX_MONTHS.default;
   const s = Array.isArray(v) ? v[0] : v;
   const n = typeof s === 'string' && /^\d+$/.test(s.trim()) ? Number(s) : NaN;
-  if (!Number.isInteger(n) || n < 1 || n > 120) throw badRequest('invalid months', { message: 'months は 1〜120 の整数で指定してください' });
+  if (!Number.isInteger(n) || n < 1 || n > MIX_MONTHS.max) throw badRequest('invalid months', { message: `months は 1〜${MIX_MONTHS.max} の整数で指定してください` });
   return n;
 }
 
@@ -36,7 +33,7 @@ export const metricsRoutes = [
     path: '/api/revenue/mix',
     response: metricsResponses.mix,
     auth: 'mgmt:view',
-    query: mixQuery,
+    query: metricsRequests.mix,
     handler: async ({ app, ws, query }) => revenueMix(await app.store.list(ws, INVOICES), readMonths(query.months)),
   }),
 ];

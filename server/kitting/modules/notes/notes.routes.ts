@@ -1,14 +1,13 @@
-import { z } from 'zod';
-import { bool, clip } from '../../../../shared/fields';
+import { clip } from '../../../../shared/fields';
 import { defineRoute } from '../../../core/http/define-route';
 import { badRequest, notFound } from '../../../core/errors';
 import { P, PLATFORM_WS } from '../platform-collections';
 import { randomKey } from '../../../core/ids';
 import type { Doc } from '../../../core/store/types';
 import { operatorName, scopedTenant } from '../subadmin/scope';
-import { tenantToolResponses } from '../../../../shared/api/contracts/admin';
+import { tenantToolRequests, tenantToolResponses } from '../../../../shared/api/contracts/admin';
 
-const tParams = z.object({ tenantId: z.string().min(1).max(120) });
+const { params: tParams } = tenantToolRequests;
 const noteText = (v: unknown) => (typeof v === 'string' ? clip(v.trim(), 600) : '');
 
 export const noteRoutes = [
@@ -31,7 +30,7 @@ export const noteRoutes = [
     auth: 'subadmin',
     workspace: false,
     params: tParams,
-    body: z.object({ text: z.unknown().optional() }),
+    body: tenantToolRequests.addNote,
     handler: async ({ app, req, params, body }) => {
       const { op } = await scopedTenant(app, req, params.tenantId);
       const text = noteText(body.text);
@@ -49,8 +48,8 @@ export const noteRoutes = [
     response: tenantToolResponses.changeNote,
     auth: 'subadmin',
     workspace: false,
-    params: z.object({ tenantId: z.string().min(1).max(120), noteId: z.string().min(1).max(120) }),
-    body: z.object({ del: bool().zod.optional(), done: bool().zod.optional(), text: z.unknown().optional() }),
+    params: tenantToolRequests.noteParams,
+    body: tenantToolRequests.changeNote,
     handler: async ({ app, req, params, body }) => {
       await scopedTenant(app, req, params.tenantId);
       return app.store.transact(PLATFORM_WS, async (tx) => {

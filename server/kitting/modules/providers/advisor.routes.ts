@@ -1,10 +1,9 @@
-import { z } from 'zod';
 import { clip } from '../../../../shared/fields';
 import { defineRoute, Reply } from '../../../core/http/define-route';
 import { badRequest } from '../../../core/errors';
 import { hitLimit } from '../../../core/security/limits';
 import { chat, llmConfigured, searchConfigured, searchWeb, type ChatTurn } from './ai-provider';
-import { providerResponses } from '../../../../shared/api/contracts/public';
+import { providerRequests, providerResponses } from '../../../../shared/api/contracts/public';
 
 const json = (status: number, body: unknown) => new Reply(status, JSON.stringify(body), { 'Content-Type': 'application/json; charset=utf-8', 'Cache-Control': 'no-store' });
 
@@ -25,7 +24,7 @@ export const advisorRoutes = [
     response: providerResponses.advisor,
     auth: 'public',
     workspace: false,
-    body: z.object({ message: z.unknown().optional(), history: z.unknown().optional() }),
+    body: providerRequests.advisor,
     handler: async ({ app, req, body }) => {
       const message = typeof body.message === 'string' ? clip(body.message.trim(), 4000) : '';
       if (!message) throw badRequest('message required', { message: '質問を入力してください' });

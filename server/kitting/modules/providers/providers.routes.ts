@@ -1,6 +1,5 @@
 import { isInternalAddress, postToPublicUrl } from '../../../core/security/ssrf';
 import type { Request } from 'express';
-import { z } from 'zod';
 import type { AppContext } from '../../../core/context';
 import { defineRoute, Reply } from '../../../core/http/define-route';
 import { badRequest, notFound, unauthorized, upstreamFailed } from '../../../core/errors';
@@ -9,9 +8,9 @@ import { P, PLATFORM_WS } from '../platform-collections';
 import { mintToken, readToken } from '../../../core/security/tokens';
 import type { Doc } from '../../../core/store/types';
 import { findProvider, oauthClient, PROVIDERS, type Provider } from './catalog';
-import { providerResponses } from '../../../../shared/api/contracts/public';
+import { providerRequests, providerResponses } from '../../../../shared/api/contracts/public';
 
-const pParams = z.object({ provider: z.string().min(1).max(40) });
+const { params: pParams } = providerRequests;
 const connId = (tid: string, key: string) => `${tid}:${key}`;
 const origin = (req: Request) => `${req.protocol}://${req.get('host') ?? 'localhost'}`;
 const esc = (s: string) => s.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
@@ -135,7 +134,7 @@ export const providerRoutes = [
     auth: 'account:manager',
     workspace: false,
     params: pParams,
-    body: z.object({ fields: z.record(z.string(), z.unknown()).optional() }),
+    body: providerRequests.credentials,
     handler: async ({ app, req, params, body }) => {
       const p = provider(params.provider);
       const tid = tenantOf(req);

@@ -8,6 +8,7 @@ import { declareSeries, padNumber } from '../../../core/store/series';
 import type { Doc, Tx } from '../../../core/store/types';
 import { declareLookup } from '../../../core/store/lookups';
 import { computeTotals, type QuoteLine, type QuoteTotals } from './quote-pricing';
+import { quoteLineInput, quoteLinesInput, quoteRequests, quoteTextInput } from '../../../../shared/api/contracts/quotes';
 
 export const QUOTES = 'quotes';
 /** Quotes restart every month: Q-YYMM-NNN. */
@@ -25,7 +26,6 @@ export const QUOTE_DRAFTS = 'quoteDrafts';
 export const DRAFT_ID = 'current';
 export const DEFAULT_COST_RATE = 45;
 export const DEFAULT_CUST = '御中';
-const MAX_LINES = 200;
 /** Largest line quantity a stored quote keeps (also the largest devices override of quote/new). */
 export const MAX_Q = 100_000;
 const MAX_P = 100_000_000;
@@ -68,37 +68,12 @@ export interface Quote {
   issuedAt?: number | null;
 }
 
-/** Text input: a string or a number (written as text); null or missing means none. Objects, arrays and booleans are a 400. */
-const textIn = z.union([z.string(), z.number()], { error: 'must be a string' }).nullish();
-/** Number input: a number or numeric text ('' reads as 0 when the line is normalised). Anything else is a 400. */
-const numIn = z
-  .union([z.number(), z.string().refine((v) => v.trim() === '' || Number.isFinite(Number(v)), 'must be a number')], { error: 'must be a number' })
-  .nullish();
-const lineSchema = z.object({ n: textIn, q: numIn, p: numIn, d: textIn }, { error: 'line must be an object' });
-const linesSchema = z.array(lineSchema, { error: 'must be an array of lines' }).max(MAX_LINES);
-
-/** Request body of draft, preview, create and update: every field optional, lines checked per line. */
-export const quoteBody = z.object(
-  {
-    id: textIn,
-    cust: textIn,
-    custId: textIn,
-    pattern: z.unknown().optional(),
-    costRate: z.unknown().optional(),
-    qty: z.unknown().optional(),
-    ini: linesSchema.optional().nullable(),
-    run: linesSchema.optional().nullable(),
-    signId: textIn,
-    totals: z.record(z.string(), z.unknown()).optional().nullable(),
-  },
-  { error: 'body must be a JSON object' },
-);
-export type QuoteBody = z.infer<typeof quoteBody>;
+export type QuoteBody = z.infer<typeof quoteRequests.body>;
 
 const toText = (v: unknown, n: number): string => (typeof v === 'string' || typeof v === 'number' ? clip(String(v), n) : '');
 
 /** A line as stored: name and description clipped, quantity a whole number 0..100000, unit price whole yen. */
-export function normLine(raw: z.infer<typeof lineSchema>): QuoteLine {
+export function normLine(raw: z.infer<typeof quoteLineInput>): QuoteLine {
   const q = looseNumber(raw.q);
   const p = looseNumber(raw.p);
   return {
@@ -128,9 +103,9 @@ const readId = (v: unknown): string | null => (v === null || v === undefined || 
 
 /** The id a draft will be saved under (the caller's, up to 120 characters), or null. */
 export const draftId = (v: unknown): string | null => (typeof v === 'string' && v ? v.slice(0, 120) : null);
-const readLines = (v: unknown): QuoteLine[] => linesSchema.parse(v).map(normLine);
+const readLines = (v: unknown): QuoteLine[] => quoteLinesInput.parse(v).map(normLine);
 const custText = (v: unknown): string => (v === undefined || v === null ? '' : toText(v, 200).trim());
-const readCust = (v: unknown): string => custText(textIn.parse(v)) || DEFAULT_CUST;
+const readCust = (v: unknown): string => custText(quoteTextInput.parse(v)) || DEFAULT_CUST;
 
 /**
  * Each stored quote field as buildQuote reads it from a request (throwing where the value is not one it

@@ -1,4 +1,3 @@
-import { z } from 'zod';
 import { jstYymm } from '../../../../shared/dates';
 import { defineRoute, Reply } from '../../../core/http/define-route';
 import { badRequest, conflict, notFound } from '../../../core/errors';
@@ -23,13 +22,12 @@ import {
   draftId,
   QUOTE_NUMBERS,
   QUOTES,
-  quoteBody,
   readPattern,
   validateQuote,
   withTotals,
   type Quote,
 } from './quote-model';
-import { quoteResponses } from '../../../../shared/api/contracts/quotes';
+import { quoteRequests, quoteResponses } from '../../../../shared/api/contracts/quotes';
 
 /** Pushed quotes and the quote draft pass the rules the quote routes store them by. */
 const quoteDerived = { createdAt: stamp(), updatedAt: stamp(), issuedAt: stamp(), revisionOf: derivedText(120), supersededBy: derivedText(120) };
@@ -37,9 +35,7 @@ export const quoteSchema = collectionSchema(QUOTES, ruleFields(quoteRules), quot
 /** The draft (key "current") keeps the id the quote will be saved under, or null. */
 export const quoteDraftSchema = collectionSchema(QUOTE_DRAFTS, ruleFields({ ...quoteRules, id: draftId }), quoteDerived, '');
 
-const idParams = z.object({ id: z.string().min(1).max(200) });
-const one = z.union([z.string(), z.array(z.string())]).transform((v) => (Array.isArray(v) ? v[0] : v)).optional();
-const newQuery = z.object({ custId: one, cust: one, devices: one, pattern: one });
+const { body: quoteBody, fresh: newQuery, params: idParams } = quoteRequests;
 
 const quoteNotFound = () => notFound('not_found', { message: '見積が見つかりません' });
 const quoteLocked = (id: string) => conflict('quote issued', { id, message: `見積 ${id} は発行済みのため変更できません。「改訂版を作成」で新しい版を作ってください` });

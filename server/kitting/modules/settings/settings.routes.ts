@@ -5,19 +5,21 @@ import { defineRoute } from '../../../core/http/define-route';
 import { badRequest, tooLarge } from '../../../core/errors';
 import {
   COMPANY_ID,
-  COMPANY_TEXT_FIELDS,
   completeCompany,
   LOGO_MAX,
+  PLAN_KEYS,
   PREFS_ID,
+  prefsOf,
   SETTINGS,
+  truthy,
   UI_ID,
   UI_MAX_BYTES,
+  uiState,
   type Company,
 } from './settings.service';
-import { settingsResponses } from '../../../../shared/api/contracts/workspace';
+import { COMPANY_TEXT_FIELDS, LOGO_PATTERN, settingsRequests, settingsResponses } from '../../../../shared/api/contracts/workspace';
 
-const objectBody = z.record(z.string(), z.unknown(), { error: 'body must be a JSON object' });
-const LOGO_PATTERN = /^data:image\/(png|jpeg|gif|webp|svg\+xml);base64,[A-Za-z0-9+/=\s]*$/;
+// The readers below stay with the server: they answer the contract's 400/413 through the server's errors.
 
 /** A company text field as the company route stores it (text or number, clipped to 300), else 400. */
 const companyText = (k: string) => (v: unknown): string => {
@@ -47,9 +49,6 @@ function readCompanyPatch(body: Record<string, unknown>): Partial<Company> {
   return patch as Partial<Company>;
 }
 
-/** What the plan route stores in the teamPlan record. */
-export const PLAN_KEYS = ['starter', 'pro', 'ent'] as const;
-
 /**
  * The settings records (company, prefs, ui, teamPlan) as their routes store them: pushed settings pass the
  * same rules (company texts and logo, boolean preferences, ui state of string values, a known plan key).
@@ -66,25 +65,6 @@ export const settingsSchema = collectionSchema(
   { updated: stamp() },
 );
 
-/** Words that read as "off" when a form or script sends a string; any other non-empty string is on. */
-const FALSE_WORDS = new Set(['', 'false', '0', 'off', 'no', 'n']);
-
-/** Coerced to bool as the contract says: a non-empty string is true unless it spells "off" (false, 0, off, no). */
-function truthy(v: unknown): boolean {
-  if (typeof v === 'string') return !FALSE_WORDS.has(v.trim().toLowerCase());
-  if (typeof v === 'number') return v !== 0 && !Number.isNaN(v);
-  return v === true;
-}
-
-function prefsOf(doc: Record<string, unknown> | null) {
-  return { emailNotify: doc?.emailNotify === true, slaAlert: doc?.slaAlert === undefined ? true : doc.slaAlert === true };
-}
-
-function uiState(doc: Record<string, unknown> | null): Record<string, string> {
-  const state = doc?.state;
-  return state && typeof state === 'object' ? (state as Record<string, string>) : {};
-}
-
 export const settingsRoutes = [
   defineRoute({
     method: 'get',
@@ -98,7 +78,7 @@ export const settingsRoutes = [
     path: '/api/settings/company',
     response: settingsResponses.company,
     auth: 'settings:edit',
-    body: objectBody,
+    body: settingsRequests.company,
     handler: async ({ app, ws, body }) => {
       const patch = readCompanyPatch(body);
       const company = await app.store.transact(ws, async (tx) => {
@@ -121,7 +101,7 @@ export const settingsRoutes = [
     path: '/api/settings/prefs',
     response: settingsResponses.prefs,
     auth: 'settings:edit',
-    body: objectBody,
+    body: settingsRequests.prefs,
     handler: async ({ app, ws, body }) => {
       const prefs = await app.store.transact(ws, async (tx) => {
         const next = prefsOf(await tx.get(SETTINGS, PREFS_ID));
@@ -145,7 +125,7 @@ export const settingsRoutes = [
     path: '/api/settings/ui',
     response: settingsResponses.saveUi,
     auth: 'member',
-    body: objectBody,
+    body: settingsRequests.ui,
     handler: async ({ app, ws, body }) => {
       const patch = body.state;
       if (!patch || typeof patch !== 'object' || Array.isArray(patch)) throw badRequest('state required', { message: 'state をオブジェクトで指定してください' });

@@ -1,4 +1,5 @@
 import type { Doc, Store, Tx } from '../../../core/store/types';
+import { COMPANY_TEXT_FIELDS, type CompanyTextField } from '../../../../shared/api/contracts/workspace';
 
 /** Company profile, notification prefs and UI state are single records of this collection. */
 export const SETTINGS = 'settings';
@@ -6,14 +7,34 @@ export const COMPANY_ID = 'company';
 export const PREFS_ID = 'prefs';
 export const UI_ID = 'ui';
 
-export const COMPANY_TEXT_FIELDS = ['name', 'brand', 'addr', 'tel', 'email', 'regno', 'rep', 'web', 'bank'] as const;
-export type CompanyTextField = (typeof COMPANY_TEXT_FIELDS)[number];
 export type Company = Record<CompanyTextField, string> & { logo: string };
 
 /** A company logo is a data URL of at most 6 MB. */
 export const LOGO_MAX = 6 * 1024 * 1024;
 /** The whole UI state document is at most 512 KB (UTF-8 bytes of its JSON). */
 export const UI_MAX_BYTES = 512 * 1024;
+
+/** What the plan route stores in the teamPlan record. */
+export const PLAN_KEYS = ['starter', 'pro', 'ent'] as const;
+
+/** Words that read as "off" when a form or script sends a string; any other non-empty string is on. */
+const FALSE_WORDS = new Set(['', 'false', '0', 'off', 'no', 'n']);
+
+/** Coerced to bool as the contract says: a non-empty string is true unless it spells "off" (false, 0, off, no). */
+export function truthy(v: unknown): boolean {
+  if (typeof v === 'string') return !FALSE_WORDS.has(v.trim().toLowerCase());
+  if (typeof v === 'number') return v !== 0 && !Number.isNaN(v);
+  return v === true;
+}
+
+export function prefsOf(doc: Record<string, unknown> | null) {
+  return { emailNotify: doc?.emailNotify === true, slaAlert: doc?.slaAlert === undefined ? true : doc.slaAlert === true };
+}
+
+export function uiState(doc: Record<string, unknown> | null): Record<string, string> {
+  const state = doc?.state;
+  return state && typeof state === 'object' ? (state as Record<string, string>) : {};
+}
 
 export function emptyCompany(): Company {
   return { name: '', brand: '', addr: '', tel: '', email: '', regno: '', rep: '', web: '', bank: '', logo: '' };

@@ -1,6 +1,11 @@
 import { P, PLATFORM_WS } from '../platform-collections';
 import type { Doc, Store, Tx } from '../../../core/store/types';
 
+/** Published sites one workspace may keep, and publishes it may make per 10 minutes. */
+export const MAX_SITES = 20;
+export const PUBLISH_PER_WINDOW = 30;
+export const PUBLISH_WINDOW_MS = 10 * 60_000;
+
 /**
  * One small record per tenant listing its published sites (slug, name, updated), kept current by
  * every publish, unpublish and restore in the same transaction: the site list reads one record

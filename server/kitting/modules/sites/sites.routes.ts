@@ -1,19 +1,11 @@
-import { z } from 'zod';
 import { clip } from '../../../../shared/fields';
 import { defineRoute, Reply } from '../../../core/http/define-route';
 import { badRequest, conflict, forbidden, notFound, tooLarge } from '../../../core/errors';
-import { indexSite, siteIndex } from './site-index';
+import { indexSite, MAX_SITES, PUBLISH_PER_WINDOW, PUBLISH_WINDOW_MS, siteIndex } from './site-index';
 import { P, PLATFORM_WS } from '../platform-collections';
 import type { Doc } from '../../../core/store/types';
 import { hitStoredLimit } from '../../../core/security/limits';
-import { siteResponses } from '../../../../shared/api/contracts/public';
-
-const SLUG = /^[a-z0-9](?:[a-z0-9-]{0,38}[a-z0-9])?$/;
-export const MAX_SITE_HTML = 200_000;
-/** Published sites one workspace may keep, and publishes it may make per 10 minutes. */
-export const MAX_SITES = 20;
-export const PUBLISH_PER_WINDOW = 30;
-const PUBLISH_WINDOW_MS = 10 * 60_000;
+import { MAX_SITE_HTML, SITE_SLUG as SLUG, siteRequests, siteResponses } from '../../../../shared/api/contracts/public';
 
 /**
  * Published pages are user HTML: the sandbox CSP gives them an opaque origin with no
@@ -38,7 +30,7 @@ export const siteRoutes = [
     path: '/api/site/publish',
     response: siteResponses.publish,
     auth: 'sales:edit',
-    body: z.object({ slug: z.unknown().optional(), html: z.unknown().optional(), name: z.unknown().optional() }),
+    body: siteRequests.publish,
     handler: async ({ app, ws, body }) => {
       const slug = typeof body.slug === 'string' ? body.slug.trim() : '';
       if (!SLUG.test(slug)) throw badRequest('invalid slug', { message: 'スラッグは英小文字・数字・ハイフン（40文字以内）です' });
@@ -73,7 +65,7 @@ export const siteRoutes = [
     path: '/api/site/:slug/unpublish',
     response: siteResponses.unpublish,
     auth: 'sales:edit',
-    params: z.object({ slug: z.string().min(1).max(60) }),
+    params: siteRequests.unpublishParams,
     handler: async ({ app, ws, params }) => {
       await app.store.transact(PLATFORM_WS, async (tx) => {
         const cur = await tx.get<Doc>(P.sites, params.slug);
@@ -90,7 +82,7 @@ export const siteRoutes = [
     produces: 'text/html',
     auth: 'public',
     workspace: false,
-    params: z.object({ slug: z.string().max(200) }),
+    params: siteRequests.pageParams,
     handler: async ({ app, params }) => {
       const s = SLUG.test(params.slug) ? await app.store.get<Doc>(PLATFORM_WS, P.sites, params.slug) : null;
       return s && s.live !== false ? html(200, String(s.html)) : html(404, NOT_FOUND_PAGE);

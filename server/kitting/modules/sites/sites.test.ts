@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestServer, type TestServer } from '../../testing/harness';
 import { P, PLATFORM_WS } from '../platform-collections';
 import { backfillSiteIndex, siteIndex } from './site-index';
-import { MAX_SITE_HTML } from './sites.routes';
+import { MAX_SITE_HTML } from '../../../../shared/api/contracts/public';
 
 type Body = Record<string, unknown> & { ok: boolean; error?: string };
 let server: TestServer;

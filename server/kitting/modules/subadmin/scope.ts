@@ -40,3 +40,8 @@ export function publicSub(s: Doc) {
 
 /** Sub-admins are found by email through its lookup index, never by reading them all. */
 export const SUBADMINS_BY_EMAIL = declareLookup(P.subadmins, 'email');
+
+/** Tenant fields only the admin may change (a sub-admin's write naming one is a 403). */
+export const CORE_FIELDS = ['plan', 'seats', 'mrr', 'status', 'features', 'used', 'devices', 'clients', 'name'] as const;
+/** A delete request's emailed code is valid for 10 minutes. */
+export const DELETE_TTL = 10 * 60_000;

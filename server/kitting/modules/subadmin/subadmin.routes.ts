@@ -1,6 +1,4 @@
 import { randomInt } from 'node:crypto';
-import { z } from 'zod';
-import { oneOf, text } from '../../../../shared/fields';
 import { defineRoute } from '../../../core/http/define-route';
 import { badRequest, forbidden, notFound, unauthorized } from '../../../core/errors';
 import { hitLimit } from '../../../core/security/limits';
@@ -16,12 +14,10 @@ import { sendMail } from '../accounts/mail';
 import { assistLink, clientLink, origin, tenantView, withCounts } from '../admin/tenants.service';
 import { takeBackup, tenantBackups } from '../backups/backups.service';
 import { portalByNameOrId, portalReader, revokePortalLinks } from '../portal/portal.service';
-import { inScope, operator, operatorName, operatorRole, publicSub, scopedTenant, scopedTenants, SUBADMINS_BY_EMAIL } from './scope';
-import { subadminResponses } from '../../../../shared/api/contracts/admin';
+import { CORE_FIELDS, DELETE_TTL, inScope, operator, operatorName, operatorRole, publicSub, scopedTenant, scopedTenants, SUBADMINS_BY_EMAIL } from './scope';
+import { subadminRequests, subadminResponses } from '../../../../shared/api/contracts/admin';
 
-const idParams = z.object({ id: z.string().min(1).max(120) });
-const CORE_FIELDS = ['plan', 'seats', 'mrr', 'status', 'features', 'used', 'devices', 'clients', 'name'] as const;
-const DELETE_TTL = 10 * 60_000;
+const { params: idParams } = subadminRequests;
 
 const act = (op: ReturnType<typeof operator>, action: string, tenant: Doc | null, detail = '') => ({
   by: operatorName(op), role: operatorRole(op), action, tenantId: tenant ? String(tenant.id) : '', tenantName: tenant ? String(tenant.name) : '', detail,
@@ -35,7 +31,7 @@ export const subadminRoutes = [
     response: subadminResponses.login,
     auth: 'public',
     workspace: false,
-    body: z.object({ email: z.string().max(200).optional(), password: z.string().max(200).optional() }),
+    body: subadminRequests.login,
     handler: async ({ app, req, body }) => {
       requireCentral(app);
       await hitLimit(app, 'signIn', req.ip);
@@ -96,7 +92,7 @@ export const subadminRoutes = [
     auth: 'subadmin',
     workspace: false,
     params: idParams,
-    body: z.record(z.string(), z.unknown(), { error: 'body must be a JSON object' }),
+    body: subadminRequests.patchTenant,
     handler: async ({ app, req, params, body }) => {
       const { op } = await scopedTenant(app, req, params.id);
       const blocked = CORE_FIELDS.filter((k) => body[k] !== undefined);
@@ -118,7 +114,7 @@ export const subadminRoutes = [
     auth: 'subadmin',
     workspace: false,
     params: idParams,
-    body: z.object({ client: text(80).zod.optional() }),
+    body: subadminRequests.client,
     handler: async ({ app, req, params, body }) => {
       const { op, tenant } = await scopedTenant(app, req, params.id);
       const client = body.client?.trim();
@@ -148,7 +144,7 @@ export const subadminRoutes = [
     response: subadminResponses.assist,
     auth: 'subadmin',
     workspace: false,
-    params: z.object({ tid: z.string().min(1).max(120) }),
+    params: subadminRequests.workspaceParams,
     handler: async ({ app, req, params }) => {
       const { op, tenant } = await scopedTenant(app, req, params.tid);
       const link = await assistLink(app, params.tid, `subadmin:${operatorName(op)}`);
@@ -162,7 +158,7 @@ export const subadminRoutes = [
     response: subadminResponses.deleteRequest,
     auth: 'subadmin',
     workspace: false,
-    body: z.object({ tenantId: z.string().max(120).optional(), targetType: oneOf(['client', 'site', 'tenant'], 'client').zod.optional(), targetId: text(120).zod.optional() }),
+    body: subadminRequests.deleteRequest,
     handler: async ({ app, req, body }) => {
       if (!body.tenantId) throw badRequest('tenantId required');
       const { op, tenant } = await scopedTenant(app, req, body.tenantId);
@@ -187,7 +183,7 @@ export const subadminRoutes = [
     response: subadminResponses.deleteConfirm,
     auth: 'subadmin',
     workspace: false,
-    body: z.object({ requestId: z.string().max(120).optional(), code: z.union([z.string(), z.number()]).transform(String).optional() }),
+    body: subadminRequests.deleteConfirm,
     handler: async ({ app, req, body }) => {
       const op = operator(req);
       const r = body.requestId ? await app.store.get<Doc>(PLATFORM_WS, P.deleteRequests, body.requestId) : null;
@@ -254,7 +250,7 @@ export const subadminRoutes = [
     response: subadminResponses.password,
     auth: 'subadmin',
     workspace: false,
-    body: z.object({ current: z.string().max(200).optional(), next: z.string().max(200).optional() }),
+    body: subadminRequests.password,
     handler: async ({ app, req, body }) => {
       const op = operator(req);
       if (op.kind !== 'subadmin') throw forbidden();

@@ -1,6 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { z } from 'zod';
-import { clip, createShape, patchShape } from '../../../../shared/fields';
+import { clip } from '../../../../shared/fields';
 import { defineRoute } from '../../../core/http/define-route';
 import { badRequest, conflict, forbidden, notFound, unauthorized } from '../../../core/errors';
 import { hitLimit } from '../../../core/security/limits';
@@ -9,12 +8,12 @@ import { PLATFORM_WS } from '../platform-collections';
 import { readSiteConfig } from '../../../core/security/site-config';
 import { mintToken, readToken } from '../../../core/security/tokens';
 import type { Doc } from '../../../core/store/types';
-import { ACCOUNTS, ALL_EDIT, emailField, passwordField, publicAccount } from '../accounts/accounts.service';
+import { ACCOUNTS, ALL_EDIT, publicAccount } from '../accounts/accounts.service';
 import { openSession } from '../accounts/session.http';
-import { assertKeepsOwner, assertOwnerRules, assertSeat, MEMBER_FIELDS, memberWithOwners, normIni, ROLES, TEAM, TEAM_BY_EMAIL, teamPlan } from './team.service';
-import { teamResponses } from '../../../../shared/api/contracts/workspace';
+import { assertKeepsOwner, assertOwnerRules, assertSeat, memberWithOwners, normIni, TEAM, TEAM_BY_EMAIL, teamPlan } from './team.service';
+import { ROLES, teamRequests, teamResponses } from '../../../../shared/api/contracts/workspace';
 
-const idParams = z.object({ id: z.string().min(1).max(120) });
+const { params: idParams } = teamRequests;
 const newMemberId = () => `t${Date.now().toString(36)}${randomBytes(3).toString('hex')}`;
 
 export const teamRoutes = [
@@ -30,7 +29,7 @@ export const teamRoutes = [
     path: '/api/team/member',
     response: teamResponses.member,
     auth: 'manager',
-    body: createShape(MEMBER_FIELDS),
+    body: teamRequests.create,
     handler: async ({ app, ws, req, body }) => {
       if (!body.name.trim()) throw badRequest('name required', { message: '氏名を入力してください' });
       assertOwnerRules(req, null, body.role);
@@ -47,7 +46,7 @@ export const teamRoutes = [
     response: teamResponses.member,
     auth: 'manager',
     params: idParams,
-    body: patchShape(MEMBER_FIELDS),
+    body: teamRequests.patch,
     handler: async ({ app, ws, req, params, body }) => {
       const member = await app.store.transact(ws, async (tx) => {
         const { cur, members } = await memberWithOwners(tx, params.id);
@@ -91,7 +90,7 @@ export const teamRoutes = [
     path: '/api/team/plan',
     response: teamResponses.plan,
     auth: 'account:manager',
-    body: z.object({ planKey: z.unknown().optional() }),
+    body: teamRequests.plan,
     handler: async ({ app, ws, req, body }) => {
       if (body.planKey !== 'starter' && body.planKey !== 'pro' && body.planKey !== 'ent') throw badRequest('invalid planKey', { allowed: ['starter', 'pro', 'ent'] });
       const planKey = body.planKey;
@@ -104,7 +103,7 @@ export const teamRoutes = [
     path: '/api/team/invite',
     response: teamResponses.invite,
     auth: 'account:manager',
-    body: z.object({ email: emailField, role: z.unknown().optional(), name: z.string().optional() }),
+    body: teamRequests.invite,
     handler: async ({ app, ws, req, body }) => {
       const role = (ROLES as readonly unknown[]).includes(body.role) && body.role !== 'owner' ? String(body.role) : 'member';
       const member = await app.store.transact(ws, async (tx) => {
@@ -124,7 +123,7 @@ export const teamRoutes = [
     response: teamResponses.accept,
     auth: 'token',
     workspace: false,
-    body: z.object({ inviteToken: z.string().max(4096).optional(), email: emailField, password: passwordField, name: z.string().optional() }),
+    body: teamRequests.accept,
     handler: async ({ app, req, res, body }) => {
       await hitLimit(app, 'signup', req.ip);
       const inv = readToken(app.secret, 'invite', body.inviteToken);

@@ -1,8 +1,7 @@
 import type { Request } from 'express';
 import { actorOf } from '../../../core/security/auth';
 import { workspaceRole } from '../../../core/security/policy';
-import { z } from 'zod';
-import { json, oneOf, text } from '../../../../shared/fields';
+import { MEMBER_FIELDS } from '../../../../shared/api/contracts/workspace';
 import { conflict, forbidden } from '../../../core/errors';
 import type { CountedCollection } from '../../../core/store/count-guard';
 import type { Doc, Tx } from '../../../core/store/types';
@@ -12,16 +11,6 @@ import { collectionSchema, derivedText, stamp } from '../../../core/http/collect
 export const TEAM = 'team';
 /** Team members (pending invites included) count against a central tenant's plan. */
 export const teamPlanCounted: CountedCollection = { coll: TEAM, resource: 'members' };
-export const ROLES = ['owner', 'admin', 'exec', 'member', 'viewer'] as const;
-const SCOPE = z.enum(['none', 'view', 'edit']);
-export const MEMBER_FIELDS = {
-  name: text(80),
-  ini: text(2),
-  role: oneOf(ROLES, 'member'),
-  dept: text(60).default('—'),
-  email: text(120),
-  scopes: json(z.object({ mgmt: SCOPE, ops: SCOPE, sales: SCOPE, support: SCOPE, settings: SCOPE }).partial()),
-};
 
 /** A team member as routes and sync pushes accept it; invites and sign-ups add their state and the account. */
 export const teamSchema = collectionSchema(TEAM, MEMBER_FIELDS, { status: derivedText(20), invitedAt: stamp(), joinedAt: stamp(), account: derivedText(200) });

@@ -84,7 +84,8 @@ describe('lockouts', () => {
 
 describe('site publishing', () => {
   it('refuses oversize pages, bursts and more sites than the cap, and lists from the index', async () => {
-    const { MAX_SITE_HTML, MAX_SITES, PUBLISH_PER_WINDOW } = await import('../../modules/sites/sites.routes');
+    const { MAX_SITES, PUBLISH_PER_WINDOW } = await import('../../modules/sites/site-index');
+    const { MAX_SITE_HTML } = await import('../../../../shared/api/contracts/public');
     const c = server.client();
     expect((await c.post<Body>('/api/site/publish', { slug: 'huge', html: 'x'.repeat(MAX_SITE_HTML + 1) })).status).toBe(413);
     const statuses: number[] = [];
