@@ -10,9 +10,8 @@ import { PUSHED_COLLECTIONS } from './push-policy';
 
 const UNCHECKED = new Set([
   'alerts', 'ops', 'erasureCerts', 'labelTemplates', 'labelLog', 'capacity', 'replace', 'onboarding',
-  'deviceRequests', 'shifts', 'shiftHistory', 'daasQuotes', 'daasSends', 'daasState', 'storeOrders', 'storeProducts',
-  'buybacks', 'buybackReceipts', 'refurbStock', 'portalStats', 'networkDeals', 'leads', 'signs', 'bookings', 'referrals', 'partners',
-  'survey', 'surveyResponses', 'workdesk', 'workdeskDocs', 'workdeskThreads', 'reviews', 'reports', 'forecast', 'esg', 'compliance',
+  'deviceRequests', 'shifts', 'shiftHistory', 'networkDeals',
+  'survey', 'surveyResponses', 'workdesk', 'workdeskDocs', 'workdeskThreads', 'reports', 'forecast', 'esg', 'compliance',
   'capa', 'auditLog', 'custody', 'centers', 'network', 'integrations', 'syncLog',
 ]);
 
