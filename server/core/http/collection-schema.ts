@@ -17,14 +17,23 @@ export interface CollectionSchema {
   derived: FieldMap;
   /** Field holding the record's key, which must name the record itself (default id). */
   idField: string;
+  /** The only keys the routes write, for collections of fixed records (a simulator state, counters). */
+  keys?: readonly string[];
 }
 
 export function collectionSchema(coll: string, fields: FieldMap, derived: FieldMap = {}, idField = 'id'): CollectionSchema {
   return { coll, fields, derived, idField };
 }
 
+/** The schema of a collection whose routes write only the named records. */
+export const fixedKeys = (schema: CollectionSchema, keys: readonly string[]): CollectionSchema => ({ ...schema, keys });
+
 /** A millisecond time stamp (created, updated, ts ...). */
 export const stamp = (): Field<number> => new Field(z.number().int().nonnegative());
+/** A whole number the server counts or computes (totals, counters), within [min, max]. */
+export const derivedInt = (min = 0, max = Number.MAX_SAFE_INTEGER): Field<number> => new Field(z.number().int().min(min).max(max));
+/** A calendar date YYYY-MM-DD the server writes (order and receipt dates, contract dates). */
+export const derivedDate = (): Field<string> => new Field(z.string().regex(/^\d{4}-(0[1-9]|1[0-2])-(0[1-9]|[12]\d|3[01])$/, 'must be a YYYY-MM-DD date'));
 /** A short derived text (chip colours, labels, stage names). */
 export const derivedText = (n = 120): Field<string> => new Field(z.string().max(n));
 /** A bounded list of small records (history, message lists), as derived by the server. */
@@ -64,6 +73,9 @@ export interface FieldProblem {
  * null values are accepted for every known field: in the change log they mean "field removed".
  */
 export function fieldProblem(schema: CollectionSchema, id: string, fields: Record<string, unknown>): FieldProblem | null {
+  if (schema.keys && !schema.keys.includes(id)) {
+    return { field: schema.idField || 'id', message: `${schema.coll} holds only the records ${schema.keys.join(', ')}` };
+  }
   for (const [name, value] of Object.entries(fields)) {
     if (name === '_deleted') continue;
     if (name === schema.idField) {

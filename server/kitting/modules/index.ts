@@ -18,7 +18,11 @@ import { ticketMessageSchema, ticketRoutes, ticketSchema } from './tickets/ticke
 import { syncRoutes } from '../sync/routes';
 import { teamPlanCounted, teamSchema } from './team/team.service';
 import { invoiceSchema } from './invoices/invoices.routes';
-import { portalSchema } from './portal/portal.routes';
+import { portalSchema, portalStatsSchema } from './portal/portal.routes';
+import { daasSchemas } from './daas/daas.schema';
+import { storeSchemas } from './store-orders/store-orders.schema';
+import { tradeinSchemas } from './tradein/tradein.schema';
+import { formSchemas } from './public-forms/forms.schema';
 import { settingsSchema } from './settings/settings.routes';
 import { dockReservationSchema } from './dock/dock.routes';
 import { capacityLoadSchema } from './capacity/capacity.routes';
@@ -61,4 +65,5 @@ export const collectionSchemas: readonly CollectionSchema[] = [
   dockReservationSchema, capacityLoadSchema,
   surveySchema, surveyResponseSchema, workdeskSchema, workdeskDocSchema, workdeskThreadSchema, reportSchema, forecastSchema, esgSchema,
   complianceSchema, capaSchema, auditLogSchema, custodySchema, centerSchema, networkSchema, networkDealSchema, integrationsSchema, syncLogSchema,
+  ...daasSchemas, ...storeSchemas, ...tradeinSchemas, portalStatsSchema, ...formSchemas,
 ];

@@ -9,6 +9,23 @@ import { collectionSchemas } from '../modules';
 import { startTestServer, type TestResponse, type TestServer } from '../testing/harness';
 
 let bench: TestServer;
+let checked = 0;
+
+/** Every record of every collection with a schema in the bench workspace, checked as a push of all its fields. */
+async function schemaProblems(): Promise<string[]> {
+  const ws = bench.ctx.benchWorkspace ?? '';
+  const problems: string[] = [];
+  checked = 0;
+  for (const schema of collectionSchemas) {
+    for (const doc of await bench.store.list(ws, schema.coll)) {
+      checked += 1;
+      const id = schema.idField ? String(doc[schema.idField]) : String(schema.keys?.[0] ?? doc.id);
+      const p = fieldProblem(schema, id, doc);
+      if (p) problems.push(`${schema.coll} ${id}: ${p.field} ${p.message}`);
+    }
+  }
+  return problems;
+}
 beforeAll(async () => {
   bench = await startTestServer({ mode: 'bench' });
 });
@@ -39,18 +56,57 @@ describe('records written by the routes pass the push schema', () => {
     await ok(api.post('/api/invoice', { cust: 'F社', amount: '12,000', month: 2611, desc: '保守' }));
     await ok(api.post('/api/quote', { cust: 'G社', ini: [{ n: '作業', q: '3.7', p: 1000.4 }], costRate: '40' }));
 
-    const ws = bench.ctx.benchWorkspace ?? '';
-    const problems: string[] = [];
-    let checked = 0;
-    for (const schema of collectionSchemas) {
-      for (const doc of await bench.store.list(ws, schema.coll)) {
-        checked += 1;
-        const p = fieldProblem(schema, String(doc[schema.idField]), doc);
-        if (p) problems.push(`${schema.coll} ${String(doc[schema.idField])}: ${p.field} ${p.message}`);
-      }
-    }
-    expect(problems).toEqual([]);
+    expect(await schemaProblems()).toEqual([]);
     expect(checked).toBeGreaterThan(200);
+  });
+
+  it('covers records the sales routes write (DaaS, store, trade-in, portal counters, public forms)', async () => {
+    const api = bench.client();
+    const ok = async <T,>(p: Promise<TestResponse<T>>): Promise<T> => {
+      const r = await p;
+      expect(r.status, r.text).toBe(200);
+      return r.body;
+    };
+    const { quote } = await ok(api.post<{ quote: { id: string } }>('/api/daas/quote', { cust: ' 株式会社テスト ', model: 'Galaxy', price: '88000.4', qty: '250000', term: 7, res: 99, lcm: 'false', expires: '2099-12-31' }));
+    await ok(api.post('/api/daas/quote', { id: quote.id, qty: 3.6, war: 0 }));
+    await ok(api.post(`/api/daas/quote/${quote.id}/status`, { status: 'proposed' }));
+    await ok(api.post(`/api/daas/quote/${quote.id}/status`, { status: 'approved' }));
+    await ok(api.post(`/api/daas/quote/${quote.id}/status`, { status: 'contracted' }));
+    await ok(api.post(`/api/daas/quote/${quote.id}/status`, { status: 'draft' }));
+    await ok(api.post('/api/daas/sim', { model: 'x'.repeat(80), qty: -5, term: 100 }));
+    await ok(api.post('/api/daas/send', { quoteId: quote.id, channel: '', to: 't'.repeat(300) }));
+    await ok(api.post('/api/daas/send', { cust: 'A社', qty: 12.5, mrr: -1, doc: 42 }));
+    const { product } = await ok(api.post<{ product: { id: string } }>('/api/store/product', { name: ' ケース ', price: '1200.6', ic: '' }));
+    const { order } = await ok(api.post<{ order: { id: string } }>('/api/store/order', { cust: 'B社', lines: [{ id: product.id, qty: 3 }, { id: 'acc-x', name: '独自品', price: 500, qty: '2' }] }));
+    await ok(api.post(`/api/store/order/${order.id}`, { status: '出荷済', dest: 'd'.repeat(400) }));
+    await ok(api.post('/api/tradein/buyback', { model: 'iPhone 13', grade: 'c', bat: '71.6', offer: '¥12,000', resell: 9000, note: 'n'.repeat(400) }));
+    await ok(api.post('/api/tradein/inventory', { model: 'iPhone 12', grade: 'S', cost: 30000, ask: 20000 }));
+    await ok(api.post('/api/tradein/receipt', { cust: 'C社', items: [{ model: 'iPhone 13', qty: 2, price: '3,000' }, { imei: 35 }] }));
+    const { state } = await ok(api.get<{ state: Record<string, { id?: string; published?: boolean }> }>('/api/portals'));
+    const portal = Object.values(state).find((p) => p?.published === true);
+    expect(portal?.id).toBeDefined();
+    await ok(api.post(`/api/portal/${String(portal?.id)}`, { action: 'dl' }));
+    await ok(api.post(`/api/portal/${String(portal?.id)}`, { action: 'ticket' }));
+    await ok(api.post('/api/lead', { name: ' 営業 ', email: 'a@example.jp', message: 'm'.repeat(2000) }));
+    const { leads } = await ok(api.get<{ leads: { id: string }[] }>('/api/leads'));
+    await ok(api.post(`/api/lead/${leads[0]?.id}`, { status: '商談中', notes: 'x'.repeat(4000), email: '' }));
+    const { id: signId } = await ok(api.post<{ id: string }>('/api/sign/create', { client: 'D社', amount: '1500.5', bodyHtml: '<p>見積</p>' }));
+    await ok(api.post(`/api/sign/${signId}/submit`, { name: '署名 太郎', agreed: true, signature: 'data:image/png;base64,AAAA' }));
+    const { id: bookingId } = await ok(api.post<{ id: string }>('/api/booking', { name: '予約者', when: '来週', topic: 'MDM' }));
+    await ok(api.post(`/api/booking/${bookingId}`, { status: '確定' }));
+    const { code } = await ok(api.post<{ code: string }>('/api/referral', { code: 'ab c!d' }));
+    await ok(api.post(`/api/referral/${code}/track`, {}));
+    const { id: partnerId } = await ok(api.post<{ id: string }>('/api/partner', { company: 'E社', email: 'p@example.jp', note: 'n'.repeat(900) }));
+    await ok(api.post(`/api/partner/${partnerId}`, { deals: 5000000, revenue: '1200.5', tier: 'gold' }));
+    await ok(api.post('/api/review', { comment: '良い', rating: 9, nps: '-3', name: '' }));
+    await ok(api.post('/api/review', { comment: '普通', rating: '3.4' }));
+    await ok(api.post('/api/event/ev-mdm/register', { email: 'w@example.jp', name: '参加者' }));
+
+    const sales = new Set(['daasQuotes', 'daasSends', 'daasState', 'storeOrders', 'storeProducts', 'buybacks', 'buybackReceipts', 'refurbStock', 'portalStats', 'leads', 'signs', 'bookings', 'referrals', 'partners', 'reviews']);
+    expect(await schemaProblems()).toEqual([]);
+    const ws = bench.ctx.benchWorkspace ?? '';
+    for (const coll of sales) expect((await bench.store.list(ws, coll)).length, coll).toBeGreaterThan(0);
+    expect(collectionSchemas.filter((s) => sales.has(s.coll)).length).toBe(sales.size);
   });
 
   it('refuses what the routes would clip, replace or never store', () => {

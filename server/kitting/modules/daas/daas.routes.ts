@@ -3,7 +3,7 @@ import { clip } from '../../../../shared/fields';
 import { jstDate } from '../../../../shared/dates';
 import { randomKey } from '../../../core/ids';
 import { defineRoute } from '../../../core/http/define-route';
-import { badRequest, notFound } from '../../../core/errors';
+import { notFound } from '../../../core/errors';
 import type { Doc } from '../../../core/store/types';
 import {
   checkTransition,
@@ -11,6 +11,7 @@ import {
   DAAS_QUOTES,
   DAAS_SENDS,
   DAAS_STATE,
+  daasSendRules,
   daasPricing,
   daasTotals,
   daasTotalsOf,
@@ -143,20 +144,18 @@ export const daasRoutes = [
       const send = await app.store.transact(ws, async (tx) => {
         const q = typeof body.quoteId === 'string' ? await tx.get(DAAS_QUOTES, body.quoteId) : null;
         if (typeof body.quoteId === 'string' && !q) throw quoteNotFound();
-        const cust = clip(String(body.cust ?? q?.cust ?? '').trim(), 120);
-        if (!cust) throw badRequest('cust required', { message: '送付先の顧客名(cust)は必須です' });
-        const num = (v: unknown) => (typeof v === 'number' && Number.isFinite(v) && v >= 0 ? Math.round(v) : 0);
+        const r = daasSendRules;
         const entry: Doc = {
           id: randomKey('ds-', 4),
           ts: Date.now(),
-          cust,
-          channel: clip(String(body.channel ?? 'メール'), 40) || 'メール',
-          to: clip(String(body.to ?? ''), 200),
-          doc: clip(String(body.doc ?? ''), 200),
+          cust: r.cust(body.cust ?? q?.cust),
+          channel: r.channel(body.channel),
+          to: r.to(body.to),
+          doc: r.doc(body.doc),
           quoteId: q ? q.id : null,
-          model: q ? q.model : clip(String(body.model ?? ''), 60),
-          qty: q ? q.qty : num(body.qty),
-          mrr: q ? q.mrr : num(body.mrr),
+          model: q ? q.model : r.model(body.model),
+          qty: q ? q.qty : r.qty(body.qty),
+          mrr: q ? q.mrr : r.mrr(body.mrr),
         };
         const saved = await tx.put(DAAS_SENDS, String(entry.id), entry);
         // A capped list is trimmed locally, never synced as deletions (docs/DESIGN.md §4).

@@ -77,32 +77,70 @@ const intIn = (v: unknown, min: number, max: number, fallback: number) => {
 const boolOr = (v: unknown, fallback: boolean) => (v === true || v === 'true' || v === 1 ? true : v === false || v === 'false' || v === 0 ? false : fallback);
 const textOr = (v: unknown, n: number, fallback: string) => (typeof v === 'string' || typeof v === 'number' ? clip(String(v).trim(), n) || fallback : fallback);
 
+/** Each simulator input and quote term as the daas routes store it (defaults filled, numbers clamped). */
+export const daasTermRules = {
+  cust: (v: unknown) => textOr(v, 120, ''),
+  model: (v: unknown) => textOr(v, 60, 'iPhone 16'),
+  qty: (v: unknown) => intIn(v, 1, 100000, 1),
+  term: (v: unknown) => intIn(v, 12, 60, 36),
+  res: (v: unknown) => intIn(v, 0, 50, 20),
+  lcm: (v: unknown) => boolOr(v, true),
+  war: (v: unknown) => boolOr(v, true),
+};
+
 /** The simulator inputs (sim prefs and quote terms), defaults filled, numbers clamped. */
 export function readTerms(b: Doc, base: Doc = {}) {
   const pick = (k: string) => (b[k] === undefined || b[k] === null ? base[k] : b[k]);
+  const r = daasTermRules;
   return {
-    cust: textOr(pick('cust'), 120, ''),
-    model: textOr(pick('model'), 60, 'iPhone 16'),
-    qty: intIn(pick('qty'), 1, 100000, 1),
-    term: intIn(pick('term'), 12, 60, 36),
-    res: intIn(pick('res'), 0, 50, 20),
-    lcm: boolOr(pick('lcm'), true),
-    war: boolOr(pick('war'), true),
+    cust: r.cust(pick('cust')),
+    model: r.model(pick('model')),
+    qty: r.qty(pick('qty')),
+    term: r.term(pick('term')),
+    res: r.res(pick('res')),
+    lcm: r.lcm(pick('lcm')),
+    war: r.war(pick('war')),
   };
+}
+
+/** An explicit device unit price: whole yen from 1 to 10,000,000, else 400. */
+export function readUnitPrice(v: unknown): number {
+  const n = Math.round(looseNumber(v));
+  if (!Number.isFinite(n) || n < 1 || n > 10_000_000) throw badRequest('invalid price', { message: '端末単価(price)は正の金額で指定してください' });
+  return n;
 }
 
 /** Device unit price: an explicit positive price, else the model's list price, else 400. */
 export function readPrice(b: Doc, model: string, base: Doc = {}): number {
   const given = b.price ?? base.price;
-  const n = looseNumber(given);
-  if (given !== undefined && given !== null && given !== '') {
-    if (!Number.isFinite(n) || n <= 0 || n > 10_000_000) throw badRequest('invalid price', { message: '端末単価(price)は正の金額で指定してください' });
-    return Math.round(n);
-  }
+  if (given !== undefined && given !== null && given !== '') return readUnitPrice(given);
   const list = MODEL_PRICES[model];
   if (!list) throw badRequest('price required', { message: `機種「${model}」の定価が未登録です。端末単価(price)を指定してください`, models: Object.keys(MODEL_PRICES) });
   return list;
 }
+
+const sendText = (v: unknown, n: number) => clip(String(v ?? ''), n);
+const sendFigure = (v: unknown) => (typeof v === 'number' && Number.isFinite(v) && v >= 0 ? Math.round(v) : 0);
+
+/** Each field of a send entry as the send route stores it from a request. */
+export const daasSendRules = {
+  cust: (v: unknown): string => {
+    const cust = clip(String(v ?? '').trim(), 120);
+    if (!cust) throw badRequest('cust required', { message: '送付先の顧客名(cust)は必須です' });
+    return cust;
+  },
+  channel: (v: unknown): string => clip(String(v ?? 'メール'), 40) || 'メール',
+  to: (v: unknown): string => sendText(v, 200),
+  doc: (v: unknown): string => sendText(v, 200),
+  model: (v: unknown): string => sendText(v, 60),
+  qty: sendFigure,
+  mrr: sendFigure,
+  /** The quote the send is about (the route checks that it exists). */
+  quoteId: (v: unknown): string => {
+    if (typeof v !== 'string' || v === '' || v.length > 200) throw badRequest('invalid quoteId', { message: 'quoteId は見積IDの文字列です' });
+    return v;
+  },
+};
 
 /** YYYY-MM-DD that is a real calendar date, or empty; else 400. */
 export function readExpires(v: unknown, fallback: string): string {
@@ -115,15 +153,20 @@ export function readExpires(v: unknown, fallback: string): string {
   return s;
 }
 
+/** One of the four stages, else 400 unknown status with the list. */
+export function readDaasStatus(v: unknown): DaasStatus {
+  if (typeof v !== 'string' || !(DAAS_STATUSES as readonly string[]).includes(v)) {
+    throw badRequest('unknown status', { message: `status は ${DAAS_STATUSES.join(' / ')} のいずれかです`, allowed: DAAS_STATUSES });
+  }
+  return v as DaasStatus;
+}
+
 /**
  * Section 3 state machine: one stage forward at a time; any earlier stage always (the
  * contract date is cleared); approved and contracted need a customer and an unexpired date.
  */
 export function checkTransition(q: Doc, to: unknown, today = jstDate()): { from: DaasStatus; to: DaasStatus } {
-  if (typeof to !== 'string' || !(DAAS_STATUSES as readonly string[]).includes(to)) {
-    throw badRequest('unknown status', { message: `status は ${DAAS_STATUSES.join(' / ')} のいずれかです`, allowed: DAAS_STATUSES });
-  }
-  const target = to as DaasStatus;
+  const target = readDaasStatus(to);
   const from = (DAAS_STATUSES as readonly string[]).includes(String(q.status)) ? (q.status as DaasStatus) : 'draft';
   const fi = DAAS_STATUSES.indexOf(from);
   const ti = DAAS_STATUSES.indexOf(target);

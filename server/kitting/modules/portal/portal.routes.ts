@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { clip, json, oneOf, text } from '../../../../shared/fields';
-import { collectionSchema, derivedText } from '../../../core/http/collection-schema';
+import { collectionSchema, derivedInt, derivedText, fixedKeys } from '../../../core/http/collection-schema';
 import { defineRoute } from '../../../core/http/define-route';
 import { DomainError, badRequest, conflict, notFound, upstreamFailed } from '../../../core/errors';
 import { workspaceFromCookie } from '../../../core/http/workspace';
@@ -9,7 +9,7 @@ import { P, PLATFORM_WS } from '../platform-collections';
 import { randomKey } from '../../../core/ids';
 import type { Doc } from '../../../core/store/types';
 import {
-  bumpCounter, clientDevices, mintPortalToken, PORTALS, portalByNameOrId, portalEntry, portalLinkInvalid, portalReader, portalState, publishedPortalBySlug, readPortalToken,
+  bumpCounter, clientDevices, PORTAL_COUNTERS, PORTAL_STATS, mintPortalToken, PORTALS, portalByNameOrId, portalEntry, portalLinkInvalid, portalReader, portalState, publishedPortalBySlug, readPortalToken,
 } from './portal.service';
 import { portalResponses } from '../../../../shared/api/contracts/accounts';
 
@@ -19,6 +19,8 @@ const NO_STORE = 'no-store';
 const portalFields = { published: json(z.boolean()), last: text(40) };
 /** Pushed portals pass the portal routes' rules (their slugs are also checked for uniqueness across workspaces). */
 export const portalSchema = collectionSchema(PORTALS, portalFields, { name: derivedText(200), slug: derivedText(64), suffix: derivedText(64) });
+/** The portal counters are the server's own tallies: no route takes them from a caller. */
+export const portalStatsSchema = fixedKeys(collectionSchema(PORTAL_STATS, {}, { _tickets: derivedInt(), _dls: derivedInt() }), [PORTAL_COUNTERS]);
 const KINDS = ['問合せ', '故障', '交換', '紛失', '返却', 'その他'] as const;
 
 /** Workspace and portal key named by a portal token (or, outside production, a legacy c= name). */
@@ -174,7 +176,7 @@ export const portalRoutes = [
           const published = body.published ?? cur.published !== true;
           fields = { published, ...(published ? { last: body.last ?? 'たった今' } : {}) };
         } else if (action === 'touch') fields = { last: body.last ?? 'たった今' };
-        const counters = action === 'ticket' ? await bumpCounter(tx, '_tickets') : action === 'dl' ? await bumpCounter(tx, '_dls') : await tx.get<Doc>('portalStats', 'counters');
+        const counters = action === 'ticket' ? await bumpCounter(tx, '_tickets') : action === 'dl' ? await bumpCounter(tx, '_dls') : await tx.get<Doc>(PORTAL_STATS, PORTAL_COUNTERS);
         const portal = (await tx.patch(PORTALS, params.custId, fields)) as Doc;
         return { portal, tickets: counters?._tickets ?? 0, dls: counters?._dls ?? 0 };
       });

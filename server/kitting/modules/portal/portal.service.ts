@@ -30,6 +30,8 @@ export async function publishedPortalBySlug(r: PortalReader, slug: string): Prom
   return (await r.find(PORTALS_BY_SLUG.coll, PORTALS_BY_SLUG.field, slug)).find((p) => p.published === true) ?? null;
 }
 export const PORTAL_STATS = 'portalStats';
+/** The one record of portalStats: tickets raised and downloads made through the portals. */
+export const PORTAL_COUNTERS = 'counters';
 
 export interface PortalBinding {
   tid: string;
@@ -80,14 +82,14 @@ export async function ensurePortalForClient(tx: Tx, name: string): Promise<Doc> 
 }
 
 export async function bumpCounter(tx: Tx, key: '_tickets' | '_dls'): Promise<Doc> {
-  const cur = (await tx.get<Doc>(PORTAL_STATS, 'counters')) ?? { id: 'counters', _tickets: 0, _dls: 0 };
-  return tx.put(PORTAL_STATS, 'counters', { ...cur, [key]: ((cur[key] as number) ?? 0) + 1 });
+  const cur = (await tx.get<Doc>(PORTAL_STATS, PORTAL_COUNTERS)) ?? { id: PORTAL_COUNTERS, _tickets: 0, _dls: 0 };
+  return tx.put(PORTAL_STATS, PORTAL_COUNTERS, { ...cur, [key]: ((cur[key] as number) ?? 0) + 1 });
 }
 
 export async function portalState(app: AppContext, ws: string): Promise<Doc> {
   const state: Doc = {};
   for (const p of await app.store.list(ws, PORTALS)) state[String(p.id)] = p;
-  const c = await app.store.get<Doc>(ws, PORTAL_STATS, 'counters');
+  const c = await app.store.get<Doc>(ws, PORTAL_STATS, PORTAL_COUNTERS);
   state._tickets = c?._tickets ?? 0;
   state._dls = c?._dls ?? 0;
   return state;

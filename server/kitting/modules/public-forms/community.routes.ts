@@ -1,5 +1,4 @@
 import { z } from 'zod';
-import { clamp, looseNumber } from '../../../../shared/fields';
 import { defineRoute } from '../../../core/http/define-route';
 import { badRequest, forbidden, notFound } from '../../../core/errors';
 import { readSiteConfig } from '../../../core/security/site-config';
@@ -8,9 +7,9 @@ import { randomKey } from '../../../core/ids';
 import type { Doc } from '../../../core/store/types';
 import { createTenant } from '../admin/tenants.service';
 import { checkEmail, EMAIL_RE, formLimit, putLead, str } from './forms.service';
+import { readNps, REVIEWS, reviewForm, reviewRules } from './forms.schema';
 import { formResponses } from '../../../../shared/api/contracts/public';
 
-const REVIEWS = 'reviews';
 const EVENT_REGS = 'eventRegs';
 const AB = 'abStats';
 
@@ -27,17 +26,14 @@ export const communityRoutes = [
     path: '/api/review',
     response: formResponses.review,
     auth: 'public',
-    body: z.object({ comment: str(800), rating: z.unknown().optional(), name: str(80), company: str(120), nps: z.unknown().optional() }),
+    body: z.object(reviewForm),
     handler: async ({ app, ws, req, body }) => {
       await formLimit(app, req);
-      if (!body.comment) throw badRequest('comment required', { message: 'コメントを入力してください' });
-      const r = looseNumber(body.rating);
-      if (!Number.isFinite(r)) throw badRequest('rating required', { message: '評価（1〜5）を選んでください' });
-      const rating = clamp(Math.round(r), 1, 5);
-      const n = looseNumber(body.nps);
-      const nps = Number.isFinite(n) ? clamp(Math.round(n), 0, 10) : rating * 2;
+      const comment = reviewRules.comment(body.comment);
+      const rating = reviewRules.rating(body.rating);
+      const nps = readNps(body.nps, rating * 2);
       const id = randomKey('rv-', 3);
-      await app.store.transact(ws, (tx) => tx.put(REVIEWS, id, { id, name: body.name || '匿名', company: body.company, rating, nps, comment: body.comment, approved: false, created: Date.now() }));
+      await app.store.transact(ws, (tx) => tx.put(REVIEWS, id, { id, name: reviewRules.name(body.name), company: reviewRules.company(body.company), rating, nps, comment, approved: false, created: Date.now() }));
       return {};
     },
   }),

@@ -1,37 +1,32 @@
 import { randomBytes } from 'node:crypto';
 import { z } from 'zod';
-import { intClamp, num, text } from '../../../../shared/fields';
 import { crudRoutes } from '../../../core/http/crud';
 import { defineRoute } from '../../../core/http/define-route';
 import { badRequest, conflict, notFound } from '../../../core/errors';
 import { randomKey } from '../../../core/ids';
 import type { Doc, Tx } from '../../../core/store/types';
-import { checkEmail, formLimit, newestFirst, putLead, str } from './forms.service';
+import { checkEmail, formLimit, newestFirst, putLead } from './forms.service';
+import { BOOKINGS, bookingEditFields, bookingForm, cleanCode, PARTNERS, partnerEditFields, partnerForm, partnerRules, REFERRALS, referralForm, referralRules } from './forms.schema';
 import { formResponses } from '../../../../shared/api/contracts/public';
 
-const BOOKINGS = 'bookings';
-const REFERRALS = 'referrals';
-const PARTNERS = 'partners';
-
 const refCode = () => randomBytes(4).toString('hex').toUpperCase();
-const cleanCode = (c: string) => c.replace(/[^A-Za-z0-9_-]/g, '').slice(0, 24);
 
 async function putReferral(tx: Tx, code: string, referrer: string): Promise<Doc> {
   if (await tx.get(REFERRALS, code)) throw conflict('code already exists', { message: 'この紹介コードは使用済みです' });
-  return tx.put(REFERRALS, code, { id: code, code, referrer: referrer || '紹介者', clicks: 0, leads: 0, created: Date.now() });
+  return tx.put(REFERRALS, code, { id: code, code, referrer: referralRules.referrer(referrer), clicks: 0, leads: 0, created: Date.now() });
 }
 
 const bookingCrud = crudRoutes({
   scope: 'sales',
   coll: BOOKINGS, listPath: '/api/bookings', listKey: 'bookings', itemPath: '/api/booking', itemKey: 'booking', responses: formResponses.bookings,
-  notFoundError: 'booking not found', fields: { status: text(30) }, newId: async () => '', sort: newestFirst,
+  notFoundError: 'booking not found', fields: bookingEditFields, newId: async () => '', sort: newestFirst,
 }).filter((r) => r.path === '/api/bookings' || r.path === '/api/booking/:id');
 
 const partnerCrud = crudRoutes({
   scope: 'sales',
   coll: PARTNERS, listPath: '/api/partners', listKey: 'partners', itemPath: '/api/partner', itemKey: 'partner', responses: formResponses.partners,
   notFoundError: 'partner not found',
-  fields: { status: text(30), tier: text(30), note: text(800), deals: intClamp(0, 1_000_000, 0), revenue: num() },
+  fields: partnerEditFields,
   newId: async () => '', sort: newestFirst,
 }).filter((r) => r.path === '/api/partners' || r.path === '/api/partner/:id');
 
@@ -41,7 +36,7 @@ export const engagementRoutes = [
     path: '/api/booking',
     response: formResponses.booking,
     auth: 'public',
-    body: z.object({ name: str(120), email: str(160), company: str(120), phone: str(40), when: str(60), topic: str(300) }),
+    body: z.object(bookingForm),
     handler: async ({ app, ws, req, body }) => {
       await formLimit(app, req);
       if (!body.name && !body.email) throw badRequest('name or email required', { message: '氏名またはメールアドレスを入力してください' });
@@ -60,7 +55,7 @@ export const engagementRoutes = [
     path: '/api/referral',
     response: formResponses.referral,
     auth: 'public',
-    body: z.object({ referrer: str(120), code: str(24) }),
+    body: z.object(referralForm),
     handler: async ({ app, ws, req, body }) => {
       await formLimit(app, req);
       const code = cleanCode(body.code) || refCode();
@@ -96,17 +91,16 @@ export const engagementRoutes = [
     path: '/api/partner',
     response: formResponses.partner,
     auth: 'public',
-    body: z.object({ company: str(120), email: str(160), contact: str(120), region: str(60), note: str(800) }),
+    body: z.object(partnerForm),
     handler: async ({ app, ws, req, body }) => {
       await formLimit(app, req);
-      if (!body.company) throw badRequest('company required', { message: '会社名を入力してください' });
-      if (!body.email) throw badRequest('email required', { message: 'メールアドレスを入力してください' });
-      checkEmail(body.email);
+      const company = partnerRules.company(body.company);
+      const email = partnerRules.email(body.email);
       const id = randomKey('P-', 3);
       const code = `P${refCode()}`;
       await app.store.transact(ws, async (tx) => {
-        await tx.put(PARTNERS, id, { id, ...body, tier: 'registered', status: 'pending', deals: 0, revenue: 0, code, created: Date.now() });
-        await putReferral(tx, code, body.company);
+        await tx.put(PARTNERS, id, { id, ...body, company, email, tier: 'registered', status: 'pending', deals: 0, revenue: 0, code, created: Date.now() });
+        await putReferral(tx, code, company);
       });
       return { id, code, referralUrl: `?ref=${code}` };
     },

@@ -1,9 +1,9 @@
 import { z } from 'zod';
-import { text } from '../../../../shared/fields';
 import { crudRoutes } from '../../../core/http/crud';
 import { defineRoute } from '../../../core/http/define-route';
 import { badRequest } from '../../../core/errors';
-import { checkEmail, formLimit, LEADS, newestFirst, putLead, str } from './forms.service';
+import { checkEmail, formLimit, LEADS, newestFirst, putLead } from './forms.service';
+import { leadEditFields, leadForm } from './forms.schema';
 import { formResponses } from '../../../../shared/api/contracts/public';
 
 const leadCrud = crudRoutes({
@@ -15,7 +15,7 @@ const leadCrud = crudRoutes({
   itemKey: 'lead',
   responses: formResponses.leads,
   notFoundError: 'lead not found',
-  fields: { status: text(30), notes: text(3000), name: text(120), company: text(120), email: text(160), phone: text(40) },
+  fields: leadEditFields,
   newId: async () => '',
   sort: newestFirst,
   deleteResponse: () => ({}),
@@ -27,7 +27,7 @@ export const leadRoutes = [
     path: '/api/lead',
     response: formResponses.lead,
     auth: 'public',
-    body: z.object({ name: str(120), email: str(160), company: str(120), phone: str(40), message: str(1500), source: str(40), tenant: str(120) }),
+    body: z.object(leadForm),
     handler: async ({ app, ws, req, body }) => {
       await formLimit(app, req);
       if (!body.name && !body.email && !body.company) throw badRequest('name, email or company required', { message: '氏名・メール・会社名のいずれかを入力してください' });

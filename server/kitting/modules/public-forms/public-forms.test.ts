@@ -33,6 +33,12 @@ describe('leads', () => {
     const upd = await api.post<{ lead: Record<string, unknown> }>(`/api/lead/${a.body.id}`, { status: 'contacted', notes: 'n'.repeat(4000) });
     expect(upd.body.lead.status).toBe('contacted');
     expect(String(upd.body.lead.notes)).toHaveLength(3000);
+    // an edited email is checked like the form's: an address or nothing
+    const badEmail = await api.post<Body>(`/api/lead/${a.body.id}`, { email: 'not-an-address' });
+    expect(badEmail.status).toBe(400);
+    expect(String(badEmail.body.message)).toContain('メールアドレスの形式が正しくありません');
+    expect((await leads()).find((l) => l.id === a.body.id)?.email).toBe('');
+    expect((await api.post<{ lead: Lead }>(`/api/lead/${a.body.id}`, { email: 'tanaka@example.jp' })).body.lead.email).toBe('tanaka@example.jp');
     expect((await api.post<Body>('/api/lead/L-nope', { status: 'x' })).status).toBe(404);
     expect((await api.post<Body>(`/api/lead/${a.body.id}/delete`)).body).toEqual({ ok: true });
   });

@@ -3,10 +3,10 @@ import { defineRoute } from '../../../core/http/define-route';
 import { badRequest, conflict, notFound } from '../../../core/errors';
 import { randomKey } from '../../../core/ids';
 import type { Doc } from '../../../core/store/types';
-import { checkEmail, formLimit, newestFirst, str } from './forms.service';
+import { formLimit, newestFirst } from './forms.service';
+import { SIGNS, signForm, signRules } from './forms.schema';
 import { formResponses } from '../../../../shared/api/contracts/public';
 
-const SIGNS = 'signs';
 const idParams = z.object({ id: z.string().min(1).max(80) });
 const publicDoc = ({ signature: _s, signedIp: _ip, ...d }: Doc) => d;
 
@@ -16,17 +16,15 @@ export const signRoutes = [
     path: '/api/sign/create',
     response: formResponses.signCreate,
     auth: 'sales:edit',
-    body: z.object({ title: str(200), client: str(200), email: str(160), amount: z.unknown().optional(), bodyHtml: z.unknown().optional() }),
+    body: z.object(signForm),
     handler: async ({ app, ws, req, body }) => {
       await formLimit(app, req);
-      checkEmail(body.email);
-      const html = typeof body.bodyHtml === 'string' ? body.bodyHtml : '';
-      if (html.length > 200_000) throw badRequest('bodyHtml too large', { limit: 200_000 });
-      const amount = Number(body.amount ?? 0);
-      if (!Number.isFinite(amount) || amount < 0) throw badRequest('invalid amount');
+      const email = signRules.email(body.email);
+      const bodyHtml = signRules.bodyHtml(body.bodyHtml);
+      const amount = signRules.amount(body.amount);
       const id = randomKey('SG-', 6);
       await app.store.transact(ws, (tx) =>
-        tx.put(SIGNS, id, { id, title: body.title || '御見積書', client: body.client, email: body.email, amount: Math.round(amount), bodyHtml: html, status: 'pending', signedName: null, signedAt: null, created: Date.now() }),
+        tx.put(SIGNS, id, { id, title: signRules.title(body.title), client: signRules.client(body.client), email, amount, bodyHtml, status: 'pending', signedName: null, signedAt: null, created: Date.now() }),
       );
       return { id, url: `/sign.html?id=${id}` };
     },
@@ -68,19 +66,18 @@ export const signRoutes = [
     response: formResponses.signSubmit,
     auth: 'public',
     params: idParams,
-    body: z.object({ name: str(120), agreed: z.unknown().optional(), signature: z.unknown().optional() }),
+    body: z.object({ name: z.unknown().optional(), agreed: z.unknown().optional(), signature: z.unknown().optional() }),
     handler: async ({ app, ws, req, params, body }) => {
       await formLimit(app, req);
-      if (!body.name) throw badRequest('name required', { message: '署名者の氏名を入力してください' });
+      const signedName = signRules.signedName(body.name);
       if (body.agreed !== true) throw badRequest('agreed required', { message: '内容に同意してください' });
-      const signature = typeof body.signature === 'string' ? body.signature : '';
-      if (signature.length > 200_000) throw badRequest('signature too large', { limit: 200_000 });
+      const signature = signRules.signature(body.signature);
       const signedAt = Date.now();
       await app.store.transact(ws, async (tx) => {
         const doc = await tx.get<Doc>(SIGNS, params.id);
         if (!doc) throw notFound('not found');
         if (doc.status === 'signed') throw conflict('already signed', { message: 'この書類は署名済みです' });
-        await tx.patch(SIGNS, params.id, { status: 'signed', signedName: body.name, signature, signedAt, signedIp: req.ip ?? '' });
+        await tx.patch(SIGNS, params.id, { status: 'signed', signedName, signature, signedAt, signedIp: req.ip ?? '' });
       });
       return { status: 'signed', signedAt };
     },

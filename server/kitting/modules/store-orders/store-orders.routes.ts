@@ -2,10 +2,10 @@ import { z } from 'zod';
 import { jstDate } from '../../../../shared/dates';
 import { randomKey } from '../../../core/ids';
 import { defineRoute } from '../../../core/http/define-route';
-import { badRequest, notFound } from '../../../core/errors';
+import { notFound } from '../../../core/errors';
 import { issueNumber } from '../../../core/store/series';
 import type { Doc } from '../../../core/store/types';
-import { builtInProducts, customProductsOf, ORDER_NUMBERS, orderTotals, readLines, STORE_ORDERS, STORE_PRODUCTS, text, yen } from './store-orders.service';
+import { builtInProducts, customProductsOf, ORDER_NUMBERS, orderEditRules, orderTotals, productRules, readLines, STORE_ORDERS, STORE_PRODUCTS } from './store-orders.service';
 import { storeResponses } from '../../../../shared/api/contracts/backoffice';
 
 const idParams = z.object({ id: z.string().min(1).max(200) });
@@ -52,9 +52,9 @@ export const storeOrderRoutes = [
           id,
           date,
           dateStr: dateJa(date),
-          cust: text(body.cust, 120),
-          job: text(body.job, 120),
-          dest: text(body.dest, 300),
+          cust: orderEditRules.cust(body.cust),
+          job: orderEditRules.job(body.job),
+          dest: orderEditRules.dest(body.dest),
           lines,
           ...orderTotals(lines),
           status: '確定',
@@ -74,10 +74,7 @@ export const storeOrderRoutes = [
     body: anyObject,
     handler: async ({ app, ws, params, body }) => {
       const patch: Doc = {};
-      for (const [k, n] of [['status', 20], ['cust', 120], ['job', 120], ['dest', 300]] as const) {
-        if (body[k] !== undefined && body[k] !== null) patch[k] = text(body[k], n);
-      }
-      if (patch.status === '') throw badRequest('status required', { message: 'status を空にはできません' });
+      for (const [k, read] of Object.entries(orderEditRules)) if (body[k] !== undefined && body[k] !== null) patch[k] = read(body[k]);
       const order = await app.store.transact(ws, async (tx) => {
         if (!(await tx.get(STORE_ORDERS, params.id))) throw orderNotFound();
         return tx.patch(STORE_ORDERS, params.id, { ...patch, updated: Date.now() });
@@ -105,16 +102,15 @@ export const storeOrderRoutes = [
     auth: 'sales:edit',
     body: anyObject,
     handler: async ({ app, ws, body }) => {
-      const name = text(body.name, 120);
-      if (!name) throw badRequest('name required', { message: '商品名(name)は必須です' });
+      const p = productRules;
       const product: Doc = {
         id: randomKey('cp-', 4),
-        name,
-        cat: text(body.cat, 40) || 'その他',
-        ic: text(body.ic, 4) || '📦',
-        price: yen(body.price, 'price', null),
-        cost: yen(body.cost, 'cost', 0),
-        note: text(body.note, 300),
+        name: p.name(body.name),
+        cat: p.cat(body.cat),
+        ic: p.ic(body.ic),
+        price: p.price(body.price),
+        cost: p.cost(body.cost),
+        note: p.note(body.note),
         custom: true,
         created: Date.now(),
       };

@@ -6,9 +6,9 @@ import type { Doc, Tx } from '../../../core/store/types';
 
 export const STORE_PRODUCTS = 'storeProducts';
 export const STORE_ORDERS = 'storeOrders';
-const MAX_LINES = 200;
-const MAX_QTY = 100_000;
-const MAX_PRICE = 10_000_000;
+export const MAX_LINES = 200;
+export const MAX_QTY = 100_000;
+export const MAX_PRICE = 10_000_000;
 
 export interface OrderLine {
   id: string;
@@ -50,7 +50,6 @@ export function yen(v: unknown, field: string, fallback: number | null): number 
   return Math.round(n);
 }
 
-/** Order lines: a known product fills name, price and cost the caller leaves out; qty a whole number ≥ 1. */
 /** The registered products an order's lines name, read by id (never the whole catalogue). */
 export async function customProductsOf(tx: Pick<Tx, 'get'>, raw: unknown): Promise<Doc[]> {
   // readLines refuses these before looking at any product
@@ -65,6 +64,7 @@ export async function customProductsOf(tx: Pick<Tx, 'get'>, raw: unknown): Promi
   return out;
 }
 
+/** Order lines: a known product fills name, price and cost the caller leaves out; qty a whole number ≥ 1. */
 export function readLines(raw: unknown, products: Doc[]): OrderLine[] {
   if (!Array.isArray(raw) || raw.length === 0) throw badRequest('lines required', { message: '注文明細(lines)を1行以上指定してください' });
   if (raw.length > MAX_LINES) throw badRequest('too many lines', { message: `注文明細は${MAX_LINES}行までです` });
@@ -86,6 +86,32 @@ export function readLines(raw: unknown, products: Doc[]): OrderLine[] {
     };
   });
 }
+
+/** The fields an operator edits on an order (the update route), as it stores them. */
+export const orderEditRules = {
+  status: (v: unknown): string => {
+    const status = text(v, 20);
+    if (!status) throw badRequest('status required', { message: 'status を空にはできません' });
+    return status;
+  },
+  cust: (v: unknown) => text(v, 120),
+  job: (v: unknown) => text(v, 120),
+  dest: (v: unknown) => text(v, 300),
+};
+
+/** Each field of a registered product as the product route stores it. */
+export const productRules = {
+  name: (v: unknown): string => {
+    const name = text(v, 120);
+    if (!name) throw badRequest('name required', { message: '商品名(name)は必須です' });
+    return name;
+  },
+  cat: (v: unknown) => text(v, 40) || 'その他',
+  ic: (v: unknown) => text(v, 4) || '📦',
+  price: (v: unknown) => yen(v, 'price', null),
+  cost: (v: unknown) => yen(v, 'cost', 0),
+  note: (v: unknown) => text(v, 300),
+};
 
 /** count, total and gp of an order — always computed here, never taken from the caller. */
 export function orderTotals(lines: OrderLine[]) {

@@ -2,21 +2,19 @@ import { z } from 'zod';
 import { jstDate, jstYear } from '../../../../shared/dates';
 import { randomKey } from '../../../core/ids';
 import { defineRoute, type RouteDef } from '../../../core/http/define-route';
-import { badRequest, notFound } from '../../../core/errors';
+import { notFound } from '../../../core/errors';
 import { issueNumber } from '../../../core/store/series';
 import type { Doc } from '../../../core/store/types';
 import {
   BUYBACKS,
   buybackFigures,
-  readBat,
-  readGrade,
+  buybackRules,
   readItems,
-  readModel,
   RECEIPTS,
   RECEIPT_NUMBERS,
+  receiptRules,
   REFURB_STOCK,
-  text,
-  yen,
+  stockRules,
 } from './tradein.service';
 import { tradeinResponses } from '../../../../shared/api/contracts/backoffice';
 
@@ -60,16 +58,10 @@ export const tradeinRoutes = [
     auth: 'sales:edit',
     body: anyObject,
     handler: async ({ ws, app, body }) => {
-      const base = {
-        model: readModel(body.model),
-        cust: text(body.cust, 120),
-        grade: readGrade(body.grade),
-        bat: readBat(body.bat),
-        offer: yen(body.offer, 'offer', true),
-        resell: yen(body.resell, 'resell', true),
-      };
+      const r = buybackRules;
+      const base = { model: r.model(body.model), cust: r.cust(body.cust), grade: r.grade(body.grade), bat: r.bat(body.bat), offer: r.offer(body.offer), resell: r.resell(body.resell) };
       const now = Date.now();
-      const doc: Doc = { id: randomKey('BB-', 4), date: jstDate(now), ...base, ...buybackFigures(base), imei: text(body.imei, 40), note: text(body.note, 300), ts: now };
+      const doc: Doc = { id: randomKey('BB-', 4), date: jstDate(now), ...base, ...buybackFigures(base), imei: r.imei(body.imei), note: r.note(body.note), ts: now };
       return { buyback: await app.store.transact(ws, (tx) => tx.put(BUYBACKS, String(doc.id), doc)) };
     },
   }),
@@ -81,9 +73,10 @@ export const tradeinRoutes = [
     auth: 'sales:edit',
     body: anyObject,
     handler: async ({ ws, app, body }) => {
-      const cost = yen(body.cost, 'cost');
-      const ask = yen(body.ask, 'ask');
-      const doc: Doc = { id: randomKey('RF-', 4), model: readModel(body.model), grade: readGrade(body.grade), cost, ask, margin: ask - cost, note: text(body.note, 300), ts: Date.now() };
+      const r = stockRules;
+      const cost = r.cost(body.cost);
+      const ask = r.ask(body.ask);
+      const doc: Doc = { id: randomKey('RF-', 4), model: r.model(body.model), grade: r.grade(body.grade), cost, ask, margin: ask - cost, note: r.note(body.note), ts: Date.now() };
       return { stock: await app.store.transact(ws, (tx) => tx.put(REFURB_STOCK, String(doc.id), doc)) };
     },
   }),
@@ -95,15 +88,14 @@ export const tradeinRoutes = [
     auth: 'sales:edit',
     body: anyObject,
     handler: async ({ ws, app, body }) => {
-      const cust = text(body.cust, 120);
-      if (!cust) throw badRequest('cust required', { message: '顧客名(cust)は必須です' });
+      const cust = receiptRules.cust(body.cust);
       const { items, total } = readItems(body.items);
       const receipt = await app.store.transact(ws, async (tx) => {
         const now = Date.now();
         const year = jstYear(now);
         const no = (await issueNumber(tx, RECEIPT_NUMBERS, String(year))).value;
         const date = jstDate(now);
-        return tx.put(RECEIPTS, no, { no, id: no, date, dateJa: dateJa(date), cust, person: text(body.person, 60), items, total, note: text(body.note, 300), ts: now });
+        return tx.put(RECEIPTS, no, { no, id: no, date, dateJa: dateJa(date), cust, person: receiptRules.person(body.person), items, total, note: receiptRules.note(body.note), ts: now });
       });
       return { receipt };
     },

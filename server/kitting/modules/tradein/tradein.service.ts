@@ -41,7 +41,7 @@ export function yen(v: unknown, field: string, required = false): number {
     return 0;
   }
   const n = typeof v === 'number' ? v : typeof v === 'string' ? Number(v.replace(/[,¥￥\s]/g, '')) : NaN;
-  if (!Number.isFinite(n) || n < 0 || n > 100_000_000) throw badRequest(`invalid ${field}`, { message: `${field} は0以上の金額で指定してください` });
+  if (!Number.isFinite(n) || n < 0 || n > MAX_YEN) throw badRequest(`invalid ${field}`, { message: `${field} は0以上の金額で指定してください` });
   return Math.round(n);
 }
 
@@ -64,22 +64,59 @@ export function readModel(v: unknown): string {
   return m;
 }
 
+export const MAX_YEN = 100_000_000;
+export const MAX_ITEMS = 500;
+export const MAX_ITEM_QTY = 100_000;
+
+/** Each field of a buyback as the buyback route stores it from a request. */
+export const buybackRules = {
+  model: readModel,
+  cust: (v: unknown) => text(v, 120),
+  grade: readGrade,
+  bat: readBat,
+  offer: (v: unknown) => yen(v, 'offer', true),
+  resell: (v: unknown) => yen(v, 'resell', true),
+  imei: (v: unknown) => text(v, 40),
+  note: (v: unknown) => text(v, 300),
+};
+
+/** Each field of a refurbished stock entry as the inventory route stores it. */
+export const stockRules = {
+  model: readModel,
+  grade: readGrade,
+  cost: (v: unknown) => yen(v, 'cost'),
+  ask: (v: unknown) => yen(v, 'ask'),
+  note: (v: unknown) => text(v, 300),
+};
+
 /** Receipt items {model, imei, grade, qty, price}; total = Σ price × qty. */
 export function readItems(raw: unknown): { items: Doc[]; total: number } {
   if (raw === undefined || raw === null) return { items: [], total: 0 };
-  if (!Array.isArray(raw) || raw.length > 500) throw badRequest('invalid items', { message: '明細(items)は配列で指定してください' });
+  if (!Array.isArray(raw) || raw.length > MAX_ITEMS) throw badRequest('invalid items', { message: '明細(items)は配列で指定してください' });
   let total = 0;
   const items = raw.map((r: unknown, i) => {
     if (!r || typeof r !== 'object') throw badRequest('invalid items', { message: `${i + 1}行目が不正です` });
     const it = r as Doc;
     const qtyRaw = it.qty === undefined || it.qty === null || it.qty === '' ? 1 : Number(it.qty);
-    if (!Number.isInteger(qtyRaw) || qtyRaw < 1 || qtyRaw > 100_000) throw badRequest('invalid qty', { message: `${i + 1}行目の数量(qty)は1以上の整数です` });
+    if (!Number.isInteger(qtyRaw) || qtyRaw < 1 || qtyRaw > MAX_ITEM_QTY) throw badRequest('invalid qty', { message: `${i + 1}行目の数量(qty)は1以上の整数です` });
     const price = yen(it.price, 'price');
     total += price * qtyRaw;
     return { model: text(it.model, 60), imei: text(it.imei, 40), grade: text(it.grade, 2), qty: qtyRaw, price };
   });
   return { items, total };
 }
+
+/** Each field of a receipt as the receipt route stores it from a request. */
+export const receiptRules = {
+  cust: (v: unknown): string => {
+    const cust = text(v, 120);
+    if (!cust) throw badRequest('cust required', { message: '顧客名(cust)は必須です' });
+    return cust;
+  },
+  person: (v: unknown) => text(v, 60),
+  items: (v: unknown) => readItems(v).items,
+  note: (v: unknown) => text(v, 300),
+};
 
 /** Buyback receipts restart every year: KIT-BUY-YYYY-NNNN (id repeats no). */
 export const RECEIPT_NUMBERS = declareSeries({
