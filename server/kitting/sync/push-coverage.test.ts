@@ -10,7 +10,7 @@ import { PUSHED_COLLECTIONS } from './push-policy';
 
 const UNCHECKED = new Set([
   'alerts', 'ops', 'erasureCerts', 'labelTemplates', 'labelLog', 'capacity', 'replace', 'onboarding',
-  'deviceRequests', 'shifts', 'shiftHistory',
+  'deviceRequests', 'shifts', 'shiftHistory', 'eventRegs', 'abStats',
 ]);
 
 describe('push schema coverage', () => {

@@ -20,7 +20,7 @@ const SCOPE_OF: Record<string, Scope> = {
   customers: 'sales', quotes: 'sales', quoteDrafts: 'sales', invoices: 'sales', daasQuotes: 'sales', daasSends: 'sales',
   daasState: 'sales', storeOrders: 'sales', storeProducts: 'sales', buybacks: 'sales', buybackReceipts: 'sales',
   refurbStock: 'sales', portals: 'sales', portalStats: 'sales', networkDeals: 'sales', leads: 'sales', signs: 'sales',
-  bookings: 'sales', referrals: 'sales', partners: 'sales',
+  bookings: 'sales', referrals: 'sales', partners: 'sales', eventRegs: 'sales', abStats: 'sales',
   inquiries: 'support', tickets: 'support', ticketMessages: 'support', survey: 'support', surveyResponses: 'support',
   workdesk: 'support', workdeskDocs: 'support', workdeskThreads: 'support', reviews: 'support',
   reports: 'mgmt', forecast: 'mgmt', esg: 'mgmt', compliance: 'mgmt', capa: 'mgmt', auditLog: 'mgmt', custody: 'mgmt',
@@ -29,7 +29,7 @@ const SCOPE_OF: Record<string, Scope> = {
 };
 /** Collections only an owner or admin may write from a bench (membership and team plan). */
 const MANAGER_ONLY = new Set(['team']);
-/** Every collection a bench pushes (the scope table and the manager-only ones). */
+/** Every collection a bench pushes (the scope table and the manager-only ones); any other is refused. */
 export const PUSHED_COLLECTIONS: readonly string[] = [...Object.keys(SCOPE_OF), ...MANAGER_ONLY];
 const ROLES: readonly string[] = ['owner', 'admin', 'exec', 'member', 'viewer'];
 const LEVELS: readonly string[] = ['none', 'view', 'edit'];
@@ -96,7 +96,10 @@ export async function checkPush(app: AppContext, bench: { ws: string; role: Role
   for (const c of body.changes) {
     checkValues(app, c);
     const scope = SCOPE_OF[c.coll];
-    if (MANAGER_ONLY.has(c.coll) || !scope) {
+    if (!scope && !MANAGER_ONLY.has(c.coll)) {
+      throw unprocessable('unknown_collection', { coll: c.coll, id: c.id, message: `${c.coll} は作業台から同期できるデータではありません` });
+    }
+    if (!scope) {
       if (!allows('manager', actor)) throw refuse(c, 'forbidden', 'この作業台の登録者にはこのデータを変更する権限がありません');
     } else if (levelOf(role, bench.scopes, scope) !== 'edit') {
       throw refuse(c, 'forbidden', 'この作業台の登録者にはこのデータを変更する権限がありません');

@@ -81,6 +81,24 @@ describe('sync pushes are authorized like the routes', () => {
     expect((await b.push([{ coll: 'team', id: 'tx', fields: { role: 'superuser' } }])).status).toBe(422);
     expect((await b.push([{ coll: 'jobs', id: 'job-x', fields: { 'bad\u0000field': 1 } }])).status).toBe(422);
   });
+
+  it('a collection no route writes is refused, even from an owner bench, and nothing of the batch is stored', async () => {
+    const o = await signUp(server, 'sync-unknown@example.jp');
+    const b = await enrol(o.c, o.auth);
+    const before = await server.store.replica.lastSeq(o.ws);
+    for (const coll of ['tenants', 'accounts', 'sessions', 'portalSlugs', 'anything']) {
+      const res = await b.push([
+        { coll: 'customers', id: 'cust-unknown', fields: { id: 'cust-unknown', name: '同じ一括の顧客' } },
+        { coll, id: 'x1', fields: { id: 'x1', status: 'active' } },
+      ]);
+      expect(res.status).toBe(422);
+      expect(res.body).toMatchObject({ ok: false, error: 'unknown_collection', coll, id: 'x1' });
+      expect(String(res.body.message)).toContain('同期できる');
+    }
+    expect(await server.store.replica.lastSeq(o.ws)).toBe(before);
+    expect(await server.store.get(o.ws, 'customers', 'cust-unknown')).toBeNull();
+    expect(await server.store.get(o.ws, 'anything', 'x1')).toBeNull();
+  });
 });
 
 describe('pushed values pass the schema of the routes that write the collection', () => {
