@@ -3,7 +3,7 @@ import { notFound } from '../../core/errors';
 import type { AgentsContext } from '../context';
 import { route, type AgentRoute } from '../http';
 import { addSource, deleteSource, getSource, listSources, presentSource, retrain } from '../knowledge/sources.service';
-import { sourceBody } from '../knowledge/sources.routes';
+import { sourceBody } from '../knowledge/sources.schema';
 import { fetchPublic } from '../knowledge/net-guard';
 import { metaContent, pageTitle } from '../knowledge/text';
 import { playgroundTurn } from '../chat/chat.service';
