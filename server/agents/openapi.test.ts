@@ -50,4 +50,4 @@ describe('GET /api/openapi.json (agents, public)', () => {
   });
 });
 
-const RESPONSE_SCHEMAS_MISSING = 200;
+const RESPONSE_SCHEMAS_MISSING = 188;
