@@ -129,6 +129,14 @@ describe('import graph', () => {
     expect(up).toEqual([]);
   });
 
+  it('keeps route files apart: no *.routes.ts of kitting, studio or agents imports another one (shared logic lives in services and schemas)', () => {
+    const routeFile = (f: string) => APPS.some((a) => f.startsWith(a)) && f.endsWith('.routes.ts');
+    const across = [...plain]
+      .filter(([from]) => routeFile(from))
+      .flatMap(([from, tos]) => tos.filter(routeFile).map((to) => `${from} → ${to}`));
+    expect(across).toEqual([]);
+  });
+
   it('keeps HTTP errors in the HTTP layer: services, store and security throw server/core/errors.ts, which imports nothing', () => {
     // The one exception relays another service's HTTP status as it came (the sync client's refusals from central).
     const RELAYS = new Set(['server/kitting/sync/endpoints.ts']);

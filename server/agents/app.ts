@@ -7,7 +7,7 @@ import { notFound } from '../core/errors';
 import type { AgentsConfig } from './config';
 import type { AgentsContext } from './context';
 import { openAgentsDb } from './db';
-import { createLimits, jsonBodies, mountAgentRoutes, publicCors, type AgentsLimits } from './http';
+import { createLimits, jsonBodies, mountAgentRoutes, publicCors, type AgentRoute, type AgentsLimits } from './http';
 import { createMailer, type Mailer } from './accounts/mailer';
 import { createEngineSet, type ChatEngine } from './chat/engine';
 import { LocalEngine } from './chat/local-engine';
@@ -45,6 +45,7 @@ import { adminAffiliateRoutes } from './admin/affiliates.routes';
 import { workspaceRoutes } from './workspace/workspace.routes';
 import { billingRoutes } from './billing/billing.routes';
 import { affiliateRoutes } from './affiliate/affiliate.routes';
+import { agentsOpenApiRoutes } from './openapi.routes';
 
 export interface AgentsAppOptions {
   config: AgentsConfig;
@@ -84,7 +85,7 @@ const envelope: ErrorEnvelope = (e) => {
   return { error: e.error, ...named };
 };
 
-export function createAgentsApp(opts: AgentsAppOptions): { app: Express; ctx: AgentsContext; close: () => Promise<void> } {
+export function createAgentsApp(opts: AgentsAppOptions): { app: Express; ctx: AgentsContext; close: () => Promise<void>; routes: readonly AgentRoute[] } {
   const { config } = opts;
   const log = opts.log ?? ((line: string) => console.error(line));
   const db = openAgentsDb({ file: join(config.dataDir, 'agents.db'), databaseUrl: config.databaseUrl });
@@ -111,12 +112,18 @@ export function createAgentsApp(opts: AgentsAppOptions): { app: Express; ctx: Ag
   app.use(callbackBodies());
   app.use(...jsonBodies());
   const router = express.Router();
-  mountAgentRoutes(router, ctx, [...authRoutes(ctx), ...agentRoutes(ctx), ...sourceRoutes(ctx), ...chatRoutes(ctx), ...conversationRoutes(ctx), ...contactRoutes(ctx), ...leadRoutes(ctx), ...widgetRoutes(ctx), ...publicRoutes(ctx), ...insightRoutes(ctx), ...webhookRoutes(ctx, webhooks, outbound.allowPrivate), ...domainRoutes(ctx, opts.resolveCname ?? systemCnameResolver), ...settingsRoutes(ctx), ...campaignRoutes(ctx), ...channelRoutes(ctx), ...actionRoutes(ctx), ...integrationRoutes(ctx), ...callbackRoutes(ctx, opts.now)]);
-  mountAgentRoutes(router, ctx, widgetScriptRoutes(ctx));
+  const routes: AgentRoute[] = [];
+  const mount = (list: AgentRoute[]) => {
+    routes.push(...list);
+    mountAgentRoutes(router, ctx, list);
+  };
+  mount([...authRoutes(ctx), ...agentRoutes(ctx), ...sourceRoutes(ctx), ...chatRoutes(ctx), ...conversationRoutes(ctx), ...contactRoutes(ctx), ...leadRoutes(ctx), ...widgetRoutes(ctx), ...publicRoutes(ctx), ...insightRoutes(ctx), ...webhookRoutes(ctx, webhooks, outbound.allowPrivate), ...domainRoutes(ctx, opts.resolveCname ?? systemCnameResolver), ...settingsRoutes(ctx), ...campaignRoutes(ctx), ...channelRoutes(ctx), ...actionRoutes(ctx), ...integrationRoutes(ctx), ...callbackRoutes(ctx, opts.now)]);
+  mount(widgetScriptRoutes(ctx));
   const media = opts.media !== undefined ? opts.media : config.openaiKey ? new OpenAiMedia(config.openaiKey) : null;
-  mountAgentRoutes(router, ctx, mediaRoutes(ctx, media));
-  mountAgentRoutes(router, ctx, [...supportRoutes(ctx), ...adminUserRoutes(ctx), ...adminPlatformRoutes(ctx), ...adminContentRoutes(ctx), ...adminAffiliateRoutes(ctx), ...backupRoutes(ctx)]);
-  mountAgentRoutes(router, ctx, [...workspaceRoutes(ctx), ...billingRoutes(ctx), ...affiliateRoutes(ctx)]);
+  mount(mediaRoutes(ctx, media));
+  mount([...supportRoutes(ctx), ...adminUserRoutes(ctx), ...adminPlatformRoutes(ctx), ...adminContentRoutes(ctx), ...adminAffiliateRoutes(ctx), ...backupRoutes(ctx)]);
+  mount([...workspaceRoutes(ctx), ...billingRoutes(ctx), ...affiliateRoutes(ctx)]);
+  mount(agentsOpenApiRoutes(() => routes));
   app.use(router);
   app.use('/api', (_req, _res, next) => next(notFound('Unknown API route')));
   app.use((_req, _res, next) => next(notFound('Not found')));
@@ -129,5 +136,5 @@ export function createAgentsApp(opts: AgentsAppOptions): { app: Express; ctx: Ag
     await Promise.allSettled([...ctx.background]);
     db.close();
   };
-  return { app, ctx, close };
+  return { app, ctx, close, routes };
 }

@@ -27,6 +27,10 @@ export interface AgentRouteDef<P = unknown, Q = unknown, B = unknown> {
   params?: z.ZodType<P>;
   query?: z.ZodType<Q>;
   body?: z.ZodType<B>;
+  /** Schema of the success body (checked in tests, published in /api/openapi.json). */
+  response?: z.ZodType<unknown>;
+  /** Content type(s) of a route that answers with a Reply instead of JSON. */
+  produces?: string | readonly string[];
   /** Runs after authentication, before the input is read (rate limits). */
   before?: (req: Request, caller: Caller) => void;
   /** Undefined when the handler answered itself (a server-sent-event stream). */

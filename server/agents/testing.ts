@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import { createAgentsApp, type AgentsAppOptions } from './app';
 import { testAgentsConfig, type AgentsConfig } from './config';
 import type { AgentsContext } from './context';
+import type { AgentRoute } from './http';
 import { createTestDatabase, testStore } from './test-store';
 
 /** Parsed JSON as a test walks it (any property path); values are checked with expect(). */
@@ -72,6 +73,8 @@ export interface AgentsTestServer {
   base: string;
   ctx: AgentsContext;
   dir: string;
+  /** Every route the app mounted (the OpenAPI coverage test walks them). */
+  routes: readonly AgentRoute[];
   api(token?: string | null, headers?: Record<string, string>): Api;
   /** A new account (own workspace) signed in by Bearer token. */
   signup(email?: string): Promise<Api & { email: string }>;
@@ -85,7 +88,7 @@ let seq = 0;
 export async function startAgentsServer(over: Partial<AgentsConfig> = {}, opts: Omit<AgentsAppOptions, 'config'> = {}): Promise<AgentsTestServer> {
   const dir = mkdtempSync(join(tmpdir(), 'agents-test-'));
   const pg = testStore() === 'pg' && over.databaseUrl === undefined ? createTestDatabase() : null;
-  const { app, ctx, close } = createAgentsApp({ config: testAgentsConfig(dir, { trustProxy: true, databaseUrl: pg?.url ?? null, ...over }), log: () => {}, ...opts });
+  const { app, ctx, close, routes } = createAgentsApp({ config: testAgentsConfig(dir, { trustProxy: true, databaseUrl: pg?.url ?? null, ...over }), log: () => {}, ...opts });
   const server: Server = await new Promise((resolve) => {
     const s = app.listen(0, '127.0.0.1', () => resolve(s));
   });
@@ -95,6 +98,7 @@ export async function startAgentsServer(over: Partial<AgentsConfig> = {}, opts: 
     base,
     ctx,
     dir,
+    routes,
     api: (token = null, headers = {}) => new Api(base, token, headers),
     async signup(email) {
       const e = email ?? `user${seq + 1}-${Date.now()}@example.com`;

@@ -1,9 +1,10 @@
 import { z } from 'zod';
+import { AgentList, AgentOne, CompanyInfo, DefaultPrompt, Ok, PromptLibrary, SourceList, SourceOne, Trained } from '../../../shared/api/contracts/agents';
 import { notFound } from '../../core/errors';
 import type { AgentsContext } from '../context';
 import { route, type AgentRoute } from '../http';
 import { addSource, deleteSource, getSource, listSources, presentSource, retrain } from '../knowledge/sources.service';
-import { sourceBody } from '../knowledge/sources.routes';
+import { sourceBody } from '../knowledge/sources.schema';
 import { fetchPublic } from '../knowledge/net-guard';
 import { metaContent, pageTitle } from '../knowledge/text';
 import { playgroundTurn } from '../chat/chat.service';
@@ -28,25 +29,25 @@ const idParam = z.object({ id: z.string().max(64) });
 
 export function agentRoutes(ctx: AgentsContext): AgentRoute[] {
   return [
-    route({ method: 'get', path: '/api/agents', auth: 'bearer', handler: ({ caller }) => ({ agents: listAgents(ctx, caller.ws) }) }),
+    route({ method: 'get', path: '/api/agents', response: AgentList, auth: 'bearer', handler: ({ caller }) => ({ agents: listAgents(ctx, caller.ws) }) }),
     route({
       method: 'post',
-      path: '/api/agents',
+      path: '/api/agents', response: AgentOne,
       auth: 'bearer',
       body: z.object({ name, ...fields }),
       handler: ({ caller, body }) => ({ agent: presentAgent(createAgent(ctx, caller.ws, body)) }),
     }),
     route({
       method: 'get',
-      path: '/api/agents/default-prompt',
+      path: '/api/agents/default-prompt', response: DefaultPrompt,
       auth: 'bearer',
       query: z.object({ company: z.string().max(120).optional(), website: z.string().max(300).optional(), name: z.string().max(80).optional() }),
       handler: ({ query }) => ({ prompt: defaultPrompt(query.name ?? 'the assistant', query.company ?? '', query.website ?? '') }),
     }),
-    route({ method: 'get', path: '/api/agents/prompt-library', auth: 'bearer', handler: () => ({ genres: PROMPT_LIBRARY }) }),
+    route({ method: 'get', path: '/api/agents/prompt-library', response: PromptLibrary, auth: 'bearer', handler: () => ({ genres: PROMPT_LIBRARY }) }),
     route({
       method: 'get',
-      path: '/api/agents/company-info',
+      path: '/api/agents/company-info', response: CompanyInfo,
       auth: 'bearer',
       query: z.object({ url: z.string().min(1, 'url is required').max(2000) }),
       handler: async ({ query }) => {
@@ -58,10 +59,10 @@ export function agentRoutes(ctx: AgentsContext): AgentRoute[] {
         return { name, bio, logo: icon ? new URL(icon, page.url).toString() : null, url: page.url };
       },
     }),
-    route({ method: 'get', path: '/api/agents/:id', auth: 'bearer', params: idParam, handler: ({ caller, params }) => ({ agent: presentAgent(getAgent(ctx, caller.ws, params.id)) }) }),
+    route({ method: 'get', path: '/api/agents/:id', response: AgentOne, auth: 'bearer', params: idParam, handler: ({ caller, params }) => ({ agent: presentAgent(getAgent(ctx, caller.ws, params.id)) }) }),
     route({
       method: 'patch',
-      path: '/api/agents/:id',
+      path: '/api/agents/:id', response: AgentOne,
       auth: 'bearer',
       params: idParam,
       body: z.object({ name: name.optional(), ...fields }),
@@ -69,7 +70,7 @@ export function agentRoutes(ctx: AgentsContext): AgentRoute[] {
     }),
     route({
       method: 'delete',
-      path: '/api/agents/:id',
+      path: '/api/agents/:id', response: Ok,
       auth: 'bearer',
       params: idParam,
       handler: ({ caller, params }) => {
@@ -93,10 +94,10 @@ export function agentRoutes(ctx: AgentsContext): AgentRoute[] {
         return playgroundTurn(ctx, agent, body);
       },
     }),
-    route({ method: 'post', path: '/api/agents/:id/train', auth: 'bearer', params: idParam, handler: ({ caller, params }) => ({ ok: true, ...retrain(ctx, caller.ws, params.id) }) }),
+    route({ method: 'post', path: '/api/agents/:id/train', response: Trained, auth: 'bearer', params: idParam, handler: ({ caller, params }) => ({ ok: true, ...retrain(ctx, caller.ws, params.id) }) }),
     route({
       method: 'get',
-      path: '/api/agents/:id/sources',
+      path: '/api/agents/:id/sources', response: SourceList,
       auth: 'bearer',
       params: idParam,
       handler: ({ caller, params }) => {
@@ -106,7 +107,7 @@ export function agentRoutes(ctx: AgentsContext): AgentRoute[] {
     }),
     route({
       method: 'post',
-      path: '/api/agents/:id/sources',
+      path: '/api/agents/:id/sources', response: SourceOne,
       auth: 'bearer',
       params: idParam,
       body: sourceBody.extend({ name }),
@@ -117,7 +118,7 @@ export function agentRoutes(ctx: AgentsContext): AgentRoute[] {
     }),
     route({
       method: 'delete',
-      path: '/api/agents/:id/sources/:sid',
+      path: '/api/agents/:id/sources/:sid', response: Ok,
       auth: 'bearer',
       params: z.object({ id: z.string().max(64), sid: z.string().max(64) }),
       handler: ({ caller, params }) => {

@@ -4,8 +4,8 @@ import { Reply } from '../../core/http/define-route';
 import type { AgentsContext } from '../context';
 import { perIp, route, type AgentRoute } from '../http';
 import { assertCanChat } from '../billing';
-import { MESSAGE_MAX } from '../chat/chat.routes';
-import { publicAgent } from './public.routes';
+import { MESSAGE_MAX } from '../chat/turn';
+import { publicAgent } from './public-agent';
 import { AUDIO_TYPES, VOICES, type WidgetMedia } from './media';
 
 const publicParam = z.object({ publicId: z.string().max(64) });

@@ -3,13 +3,14 @@ import { badRequest, notFound } from '../../core/errors';
 import type { AgentsContext } from '../context';
 import { perIp, route, type AgentRoute } from '../http';
 import { agentByPublicId, type AgentRow } from '../agents/agents.service';
-import { widgetConfig } from '../crm/widget.routes';
-import { answerTurn, countryOf, MESSAGE_MAX, wantsStream } from '../chat/chat.routes';
+import { widgetConfig } from '../crm/widget';
+import { answerTurn, countryOf, MESSAGE_MAX, wantsStream } from '../chat/turn';
 import { saveCaptured } from '../chat/capture';
 import { recordEvent } from '../events';
 import { CREDIT_COST } from '../billing';
 import { CSV_MAX_ROWS } from '../csv';
 import { pageContent } from './content';
+import { publicAgent } from './public-agent';
 import { platformSettings } from '../platform-settings';
 import { newId } from '../ids';
 import { Reply } from '../../core/http/define-route';
@@ -17,12 +18,6 @@ import { Reply } from '../../core/http/define-route';
 const publicParam = z.object({ publicId: z.string().max(64) });
 const started = Date.now();
 
-/** A public agent by its public id; private or unknown agents answer 404. */
-export function publicAgent(ctx: AgentsContext, publicId: string): AgentRow {
-  const a = agentByPublicId(ctx, publicId);
-  if (a.visibility === 'private') throw notFound('agent not found');
-  return a;
-}
 
 /** Operator-set notices the platform UI shows (never a secret setting). */
 function announcement(s: ReturnType<typeof platformSettings>) {
