@@ -1,5 +1,3 @@
-import { z } from 'zod';
-import { clip } from '../../../../shared/fields';
 import { jstDate, jstYear } from '../../../../shared/dates';
 import type { AppContext } from '../../../core/context';
 import { defineRoute, Reply } from '../../../core/http/define-route';
@@ -19,32 +17,11 @@ import {
   type CertDevice,
   type ErasureCert,
 } from './certs.service';
-import { certResponses } from '../../../../shared/api/contracts/certs-labels';
+import { CERT_MAX_DEVICES, certRequests, certResponses } from '../../../../shared/api/contracts/certs-labels';
 
-/** Most devices one certificate lists. */
-export const CERT_MAX_DEVICES = 5000;
+export { CERT_MAX_DEVICES };
 
-const str = (n: number) =>
-  z
-    .union([z.string(), z.number()])
-    .nullish()
-    .transform((v) => (v === null || v === undefined ? '' : clip(String(v).trim(), n)));
-
-const deviceSchema = z.object({ model: str(60), id: str(40), storage: str(40) }, { error: 'devices must be objects {model, id, storage}' });
-
-const certBody = z.object(
-  {
-    cust: str(120),
-    methodKey: z.unknown().optional(),
-    date: z.unknown().optional(),
-    count: z.unknown().optional(),
-    devices: z.array(deviceSchema, { error: 'devices must be an array' }).max(CERT_MAX_DEVICES, `devices: at most ${CERT_MAX_DEVICES}`).nullish(),
-    operator: str(60),
-  },
-  { error: 'body must be a JSON object' },
-);
-
-const noParams = z.object({ no: z.string().min(1).max(60) });
+const { issue: certBody, params: noParams } = certRequests;
 
 function validDate(v: string): boolean {
   if (!/^\d{4}-\d{2}-\d{2}$/.test(v)) return false;

@@ -1,10 +1,7 @@
-import { z } from 'zod';
 import { defineRoute, Reply } from '../../../core/http/define-route';
 import { notFound, unavailable } from '../../../core/errors';
 import type { Doc } from '../../../core/store/types';
-import { opsResponses } from '../../../../shared/api/contracts/ops';
-
-const idParams = z.object({ id: z.string().min(1).max(200) });
+import { opsRequests, opsResponses } from '../../../../shared/api/contracts/ops';
 
 const lateCount = (alerts: Doc[]) => alerts.filter((a) => a.late === true && a.ack !== true).length;
 
@@ -53,7 +50,7 @@ export const healthRoutes = [
     path: '/api/alert/:id/ack',
     response: opsResponses.ack,
     auth: 'ops:edit',
-    params: idParams,
+    params: opsRequests.ack,
     handler: async ({ app, ws, params }) => {
       const alert = await app.store.transact(ws, async (tx) => {
         const current = await tx.get('alerts', params.id);
