@@ -28,7 +28,8 @@ const certText = (n: number) =>
     .nullish()
     .transform((v) => (v === null || v === undefined ? '' : clip(String(v).trim(), n)));
 
-const certDevice = z.object({ model: certText(60), id: certText(40), storage: certText(40) }, { error: 'devices must be objects {model, id, storage}' });
+/** One device a certificate lists, as the issue route reads it (each text trimmed and clipped). */
+export const certDevice = z.object({ model: certText(60), id: certText(40), storage: certText(40) }, { error: 'devices must be objects {model, id, storage}' });
 
 /** Request schemas of the erasure certificate routes (methodKey, date and count are read by the server, which answers their 400s). */
 export const certRequests = {

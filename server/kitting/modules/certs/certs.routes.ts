@@ -17,11 +17,45 @@ import {
   type CertDevice,
   type ErasureCert,
 } from './certs.service';
-import { CERT_MAX_DEVICES, certRequests, certResponses } from '../../../../shared/api/contracts/certs-labels';
+import { z } from 'zod';
+import { Field } from '../../../../shared/fields';
+import { collectionSchema, storedField, derivedDate, derivedInt, derivedObject, derivedText, stamp } from '../../../core/http/collection-schema';
+import { CERT_MAX_DEVICES, certDevice, certRequests, certResponses } from '../../../../shared/api/contracts/certs-labels';
 
 export { CERT_MAX_DEVICES };
 
 const { issue: certBody, params: noParams } = certRequests;
+
+/** A text the issue route stores: trimmed, at most n characters, never blank (cust is required, operator defaults to —). */
+const storedText = (n: number) => new Field(z.string().max(n).refine((v) => v !== '' && v.trim() === v, 'value the routes would not store as given'));
+
+/**
+ * An erasure certificate as the issue route stores it (keyed by its number): only issuing writes one, so a
+ * pushed certificate may carry nothing the route would refuse or rewrite. Method names, issuer, digest and
+ * stamps are the server's; formerNo/formerDigest are written when a bench's number is renumbered.
+ */
+export const certSchema = collectionSchema(
+  ERASURE_CERTS,
+  {
+    cust: storedText(120),
+    methodKey: new Field(z.enum(Object.keys(METHODS) as [keyof typeof METHODS])),
+    date: storedField(derivedDate(), validDate, 'must be a real YYYY-MM-DD date'),
+    count: derivedInt(1),
+    devices: new Field(z.array(certDevice).max(CERT_MAX_DEVICES)),
+    operator: storedText(60),
+  },
+  {
+    method: derivedText(60),
+    nist: derivedText(60),
+    issuer: derivedObject(),
+    issuedAt: stamp(),
+    created: stamp(),
+    digest: derivedText(64),
+    formerNo: derivedText(60),
+    formerDigest: derivedText(64),
+  },
+  'no',
+);
 
 function validDate(v: string): boolean {
   if (!/^\d{4}-\d{2}-\d{2}$/.test(v)) return false;

@@ -1,5 +1,6 @@
 import fontkit from 'fontkit';
 import { clip } from '../../../../shared/fields';
+import { collectionSchema, derivedDate, derivedInt, storedField } from '../../../core/http/collection-schema';
 import { jstDate } from '../../../../shared/dates';
 import { randomKey } from '../../../core/ids';
 import { defineRoute, Reply } from '../../../core/http/define-route';
@@ -9,10 +10,34 @@ import { loadFontBytes } from '../certs/cert-pdf';
 import { isDate } from '../compliance/compliance.service';
 import { LABEL_SIZES, renderLabelHtml, renderLabelSvg, renderLabelZpl, type LabelDevice, type LabelSize } from './label-render';
 import type { OutlineFont } from './zpl-bitmap';
-import { allLabelFlags, labelFlags, labelRequests, labelResponses } from '../../../../shared/api/contracts/certs-labels';
+import { allLabelFlags, labelFlags, labelLogFields, labelRequests, labelResponses, labelTemplateFields } from '../../../../shared/api/contracts/certs-labels';
 
 export const LABEL_TEMPLATES = 'labelTemplates';
 export const LABEL_LOG = 'labelLog';
+
+/** A stamp the label routes store: the client's ts, or the time of the write (never 0). */
+const storedTs = () => derivedInt(1, 8_640_000_000_000_000);
+/** A template as the save route stores it: a blank name is replaced by the route, so it is refused. */
+export const labelTemplateSchema = collectionSchema(
+  LABEL_TEMPLATES,
+  { name: storedField(labelTemplateFields.name), size: labelTemplateFields.size, fields: labelTemplateFields.fields },
+  { ts: storedTs() },
+);
+/**
+ * A print log entry as the log route stores it (only that route writes the log): a real date, a stamp, and a
+ * reason or printer only when one was given.
+ */
+export const labelLogSchema = collectionSchema(
+  LABEL_LOG,
+  {
+    size: labelLogFields.size,
+    count: labelLogFields.count,
+    result: labelLogFields.result,
+    reason: storedField(labelLogFields.reason, (v) => v !== ''),
+    printer: storedField(labelLogFields.printer, (v) => v !== ''),
+  },
+  { date: storedField(derivedDate(), isDate, 'must be a real YYYY-MM-DD date'), ts: storedTs() },
+);
 
 const { template: templateBody, log: logBody, params: idParams, render: renderQuery } = labelRequests;
 

@@ -84,7 +84,7 @@ export function randomOps(ctx: OpContext, enrolled: boolean): Op[] {
   };
   const cert: Op = async (tx, issued) => {
     const no = await next(tx, issued, CERT_NUMBERS);
-    await tx.put('erasureCerts', no, { no, date: new Date(now).toISOString().slice(0, 10), count: rng.int(1, 30), devices: [rng.pick(ctx.imeis)] });
+    await tx.put('erasureCerts', no, { no, date: new Date(now).toISOString().slice(0, 10), count: rng.int(1, 30), devices: [{ model: 'iPhone 16', id: rng.pick(ctx.imeis), storage: '128GB' }] });
   };
   const log: Op = async (tx, issued) => {
     const id = await next(tx, issued, SYNC_LOG_NUMBERS);
