@@ -10,10 +10,10 @@ import { loadFontBytes } from '../certs/cert-pdf';
 import { isDate } from '../compliance/compliance.service';
 import { LABEL_SIZES, renderLabelHtml, renderLabelSvg, renderLabelZpl, type LabelDevice, type LabelSize } from './label-render';
 import type { OutlineFont } from './zpl-bitmap';
+import { LABEL_LOG, LABEL_TEMPLATES } from './labels.service';
 import { allLabelFlags, labelFlags, labelLogFields, labelRequests, labelResponses, labelTemplateFields } from '../../../../shared/api/contracts/certs-labels';
 
-export const LABEL_TEMPLATES = 'labelTemplates';
-export const LABEL_LOG = 'labelLog';
+export { LABEL_LOG, LABEL_TEMPLATES };
 
 /** A stamp the label routes store: the client's ts, or the time of the write (never 0). */
 const storedTs = () => derivedInt(1, 8_640_000_000_000_000);

@@ -1,22 +1,10 @@
 import { crudRoutes } from '../../../core/http/crud';
-import { declareSeries, issueNumber, padNumber } from '../../../core/store/series';
+import { issueNumber } from '../../../core/store/series';
+import { SHIPMENT_NUMBERS, SHIPMENT_SERIES, SHIPMENTS } from './shipments.service';
 import { collectionSchema, stamp } from '../../../core/http/collection-schema';
 import { shipmentFields, shipmentRequests, shipmentResponses } from '../../../../shared/api/contracts/work';
 
-export const SHIPMENTS = 'shipments';
-/** SHP-1001, SHP-1002, … */
-export const SHIPMENT_NUMBERS = declareSeries({
-  name: 'shipment',
-  period: 'none',
-  start: 1001,
-  coll: SHIPMENTS,
-  field: 'id',
-  keyed: true,
-  format: (n) => `SHP-${padNumber(n, 4)}`,
-  pattern: /^SHP-(?<n>\d{4,})$/,
-  reserve: 500,
-});
-export const SHIPMENT_SERIES = SHIPMENT_NUMBERS.name;
+export { SHIPMENT_NUMBERS, SHIPMENT_SERIES, SHIPMENTS };
 
 export const shipmentSchema = collectionSchema(SHIPMENTS, shipmentFields, { created: stamp(), updated: stamp() });
 

@@ -3,7 +3,7 @@ import type { Tx } from '../../../core/store/types';
 import { CERT_NUMBERS } from '../../modules/certs/certs.service';
 import { SYNC_LOG_NUMBERS } from '../../modules/integrations/integrations.routes';
 import { INVOICE_NUMBERS } from '../../modules/invoices/invoices.service';
-import { SHIPMENT_NUMBERS } from '../../modules/shipments/shipments.routes';
+import { SHIPMENT_NUMBERS } from '../../modules/shipments/shipments.service';
 import { TICKET_NUMBERS } from '../../modules/tickets/tickets.service';
 import { issueNumber, SeriesRegistry, type NumberedSeries } from '../../../core/store/series';
 
