@@ -163,8 +163,8 @@ export function createApiClient(opts: ApiClientOptions = {}) {
     jobDevices: (id: string, change: { add?: string[]; remove?: string[] }) => post(`/api/job/${e(id)}/devices`, S.jobResponses.devices, change),
 
     shipments: () => get('/api/shipments', S.shipmentResponses.list),
-    createShipment: (s: Partial<S.Shipment>) => post('/api/shipment', S.shipmentResponses.create, s),
-    updateShipment: (id: string, s: Partial<S.Shipment>) => post(`/api/shipment/${e(id)}`, S.shipmentResponses.update, s),
+    createShipment: (s: S.ShipmentCreate) => post('/api/shipment', S.shipmentResponses.create, s),
+    updateShipment: (id: string, s: S.ShipmentPatch) => post(`/api/shipment/${e(id)}`, S.shipmentResponses.update, s),
     deleteShipment: (id: string) => post(`/api/shipment/${e(id)}/delete`, S.shipmentResponses.remove),
 
     inquiries: () => get('/api/inquiries', S.inquiryResponses.list),
@@ -191,11 +191,11 @@ export function createApiClient(opts: ApiClientOptions = {}) {
     certPdfUrl: (no: string) => url(`/api/cert/${e(no)}/pdf`),
 
     labelTemplates: () => get('/api/labels/templates', S.labelResponses.templates),
-    saveLabelTemplate: (t: { id?: string; name: string; size: S.LabelSize; fields: Record<S.LabelField, boolean>; ts?: number }) =>
+    saveLabelTemplate: (t: S.LabelTemplateInput) =>
       post('/api/labels/template', S.labelResponses.save, t),
     deleteLabelTemplate: (id: string) => post(`/api/labels/template/${e(id)}/delete`, S.labelResponses.remove),
     labelLog: () => get('/api/labels/log', S.labelResponses.log),
-    addLabelLog: (entry: { size: S.LabelSize; count: number; date: string; ts: number }) => post('/api/labels/log', S.labelResponses.addLog, entry),
+    addLabelLog: (entry: S.LabelLogInput) => post('/api/labels/log', S.labelResponses.addLog, entry),
 
     quoteCatalog: () => get('/api/quote/catalog', S.quoteResponses.catalog),
     newQuote: (q: S.NewQuoteQuery & Query) => get('/api/quote/new', S.quoteResponses.fresh, q),

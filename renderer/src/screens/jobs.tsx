@@ -5,8 +5,9 @@ import { Async, Chip, Modal, confirmAction, toast, toastError, todayJst, useLoad
 import { useScanHandler } from '../lib/scan-service';
 import { playScanSound } from '../lib/sound';
 import { ScanBar, scanMsg, type ScanMsg } from './ledger-scan';
+import { JOB_STAGE_NAMES } from '../../../shared/jobs';
 
-export const STAGES = ['受付', '入荷待ち', '入荷検品', 'キッティング', '動作検証', '梱包', '出荷', '完了'];
+export const STAGES: readonly string[] = JOB_STAGE_NAMES;
 const CHIPS = ['c-blue', 'c-cyan', 'c-green', 'c-orange', 'c-red', 'c-gray'];
 export const CHIP_NAMES: Record<string, string> = { 'c-blue': '青', 'c-cyan': '水色', 'c-green': '緑', 'c-orange': 'オレンジ', 'c-red': '赤', 'c-gray': 'グレー' };
 const ISO_DATE = /^\d{4}-\d{2}-\d{2}$/;
@@ -18,8 +19,11 @@ export function dueLabel(due: string | undefined): { text: string; late: boolean
   return { text: `期限 ${due.replace(/-/g, '/')}`, late: due < todayJst() };
 }
 
+/** The card editor's form: every field of the contract's JobInput, filled in. */
+type JobForm = { [K in keyof JobInput]-?: K extends 's' ? number : string };
+
 function JobModal({ job, onClose, onSaved }: { job: Job | null; onClose: () => void; onSaved: (j: Job) => void }) {
-  const [f, setF] = useState<Required<JobInput>>({ c: job?.c ?? '', t: job?.t ?? '', s: job?.s ?? 0, due: job?.due ?? '', ch: job?.ch ?? 'c-blue', tag: job?.tag ?? '' });
+  const [f, setF] = useState<JobForm>({ c: job?.c ?? '', t: job?.t ?? '', s: job?.s ?? 0, due: job?.due ?? '', ch: job?.ch ?? 'c-blue', tag: job?.tag ?? '' });
   const [busy, setBusy] = useState(false);
   const save = async () => {
     if (!f.t.trim()) return toast('件名を入力してください', true);
@@ -33,7 +37,7 @@ function JobModal({ job, onClose, onSaved }: { job: Job | null; onClose: () => v
       setBusy(false);
     }
   };
-  const set = (k: keyof JobInput) => (e: { target: { value: string } }) => setF((p) => ({ ...p, [k]: k === 's' ? Number(e.target.value) : e.target.value }));
+  const set = (k: keyof JobForm) => (e: { target: { value: string } }) => setF((p) => ({ ...p, [k]: k === 's' ? Number(e.target.value) : e.target.value }));
   return (
     <Modal
       title={job ? '案件を編集' : '新規案件'}

@@ -8,7 +8,9 @@ import { customerRoutes, customerSchema } from './customers/customers.routes';
 import { customersPlanCounted } from './customers/customers.service';
 import { deviceRoutes, deviceSchema } from './devices/devices.routes';
 import { devicesPlanCounted } from './devices/devices.service';
-import { healthRoutes } from './health/health.routes';
+import { alertSchema, healthRoutes, opsBoardSchema } from './health/health.routes';
+import { certSchema } from './certs/certs.routes';
+import { labelLogSchema, labelTemplateSchema } from './labels/labels.routes';
 import { openApiRoutes } from './health/openapi.routes';
 import { inquiryRoutes, inquirySchema } from './inquiries/inquiries.routes';
 import { jobRoutes, jobSchema } from './jobs/jobs.routes';
@@ -66,4 +68,5 @@ export const collectionSchemas: readonly CollectionSchema[] = [
   surveySchema, surveyResponseSchema, workdeskSchema, workdeskDocSchema, workdeskThreadSchema, reportSchema, forecastSchema, esgSchema,
   complianceSchema, capaSchema, auditLogSchema, custodySchema, centerSchema, networkSchema, networkDealSchema, integrationsSchema, syncLogSchema,
   ...daasSchemas, ...storeSchemas, ...tradeinSchemas, portalStatsSchema, ...formSchemas,
+  alertSchema, opsBoardSchema, certSchema, labelTemplateSchema, labelLogSchema,
 ];

@@ -4,7 +4,7 @@ import { operationsSeeds } from './operations';
 import type { SeedSpec } from '../../core/store/seed';
 import { DEVICES } from './devices/devices.service';
 import { INQUIRIES } from './inquiries/inquiries.service';
-import { SHIPMENTS } from './shipments/shipments.routes';
+import { SHIPMENTS } from './shipments/shipments.service';
 import { TICKET_MESSAGES, TICKETS } from './tickets/tickets.service';
 
 /**

@@ -1,15 +1,10 @@
-import { z } from 'zod';
 import { defineRoute, type RouteDef } from '../../core/http/define-route';
 import { conflict, unavailable } from '../../core/errors';
 import { describe } from './protocol';
 import { benchOf, mapSyncErrors } from './endpoints';
-import { syncResponses } from '../../../shared/api/contracts/sync';
+import { syncRequests, syncResponses } from '../../../shared/api/contracts/sync';
 
-const enrolRequest = z.object({
-  central: z.string().trim().regex(/^https?:\/\/[^\s]+$/, 'central must be an http(s) URL').max(500),
-  code: z.string().trim().min(1).max(100),
-  name: z.string().max(100).default(''),
-});
+const { enrol: enrolRequest } = syncRequests;
 
 /** Bench: sync status for the UI, a manual cycle, and enrolment from the settings screen. */
 export const benchSyncRoutes: RouteDef[] = [

@@ -1,5 +1,4 @@
 import type { Request } from 'express';
-import { z } from 'zod';
 import { defineRoute, type RouteDef } from '../../core/http/define-route';
 import { DomainError, notFound } from '../../core/errors';
 import { actorOf } from '../../core/security/auth';
@@ -8,7 +7,7 @@ import { moveEnroller, recordCodeEnroller } from './enrollers';
 import { checkPush, indexPushedPortals } from './push-policy';
 import { enrolBody, leaseBody, pushBody, SCHEMA_HEADER, SYNC_V1, TOKEN_HEADER } from './protocol';
 import { centralOf, mapSyncErrors } from './endpoints';
-import { syncResponses } from '../../../shared/api/contracts/sync';
+import { syncRequests, syncResponses } from '../../../shared/api/contracts/sync';
 
 /** Wrong enrolment codes one address may try before it is locked out. */
 export const ENROL_ATTEMPTS = 10;
@@ -22,28 +21,7 @@ const tokenOf = (req: Request) => {
   return typeof t === 'string' ? t : undefined;
 };
 
-const cursorQuery = z.object({
-  after: z.coerce.number().int().nonnegative().default(0),
-  limit: z.coerce.number().int().positive().default(2000),
-});
-/** A snapshot cursor is '' or the `nextKey` central answered: a JSON pair [collection, id]. */
-const snapshotCursor = z
-  .string()
-  .max(1000)
-  .default('')
-  .refine((v) => {
-    if (v === '') return true;
-    try {
-      const k: unknown = JSON.parse(v);
-      return Array.isArray(k) && k.length === 2 && typeof k[0] === 'string' && typeof k[1] === 'string';
-    } catch {
-      return false;
-    }
-  }, 'after must be a cursor from a previous snapshot page');
-const snapshotQuery = z.object({
-  after: snapshotCursor,
-  limit: z.coerce.number().int().positive().default(5000),
-});
+const { v1Changes: cursorQuery, v1Snapshot: snapshotQuery, bench: benchParams } = syncRequests;
 
 /** Central: enrolment codes and bench management for a workspace, and the versioned bench protocol. */
 export const centralSyncRoutes: RouteDef[] = [
@@ -73,7 +51,7 @@ export const centralSyncRoutes: RouteDef[] = [
     path: '/api/sync/benches/:bench/revoke',
     response: syncResponses.revoke,
     auth: 'manager',
-    params: z.object({ bench: z.string().min(1).max(64) }),
+    params: benchParams,
     handler: async ({ ws, app, req, params }) => {
       const central = centralOf(app);
       if (!(await central.revoke(ws, params.bench))) throw notFound('bench not found');

@@ -11,7 +11,7 @@ import { invoiceId, INVOICES, invoiceSeries } from '../modules/invoices/invoices
 import { NETWORK_DEALS } from '../modules/network/network.routes';
 import { QUOTES } from '../modules/quotes/quote-model';
 import { SHIFT_HISTORY } from '../modules/shifts/shifts.service';
-import { SHIPMENT_SERIES } from '../modules/shipments/shipments.routes';
+import { SHIPMENT_SERIES } from '../modules/shipments/shipments.service';
 import { orderSeries, STORE_ORDERS } from '../modules/store-orders/store-orders.service';
 import { TICKET_MESSAGES, TICKET_SERIES, ticketId, TICKETS } from '../modules/tickets/tickets.service';
 import { RECEIPTS, receiptSeries } from '../modules/tradein/tradein.service';

@@ -1,5 +1,6 @@
-import { z } from 'zod';
+import type { z } from 'zod';
 import type { LeaseBlock, WireChange, WireRecord } from '../../core/store/types';
+import { changeSchema, enrolBody, leaseBody, MAX_BATCH, PULL_PAGE, pushBody, SNAPSHOT_PAGE } from '../../../shared/api/contracts/sync';
 
 /** Versioned prefix of the central sync routes. */
 export const SYNC_V1 = '/api/sync/v1';
@@ -8,14 +9,14 @@ export const SCHEMA_HEADER = 'x-kitting-schema';
 /** The bench token (not a Bearer header: those are account sessions). */
 export const TOKEN_HEADER = 'x-kitting-bench-token';
 
-/** Most changes one push batch may carry. */
-export const MAX_BATCH = 500;
+/** Most changes one push batch may carry (the request schemas are the contract's, shared/api/contracts/sync.ts). */
+export { MAX_BATCH, changeSchema, pushBody, enrolBody, leaseBody };
 /** Changes a bench sends per batch. */
 export const PUSH_BATCH = 500;
 export const MAX_PULL = 5000;
-export const PULL_PAGE = 2000;
+export { PULL_PAGE };
 export const MAX_SNAPSHOT = 10000;
-export const SNAPSHOT_PAGE = 5000;
+export { SNAPSHOT_PAGE };
 /** Central refuses stamps further than this in its future. */
 export const FUTURE_LIMIT_MS = 120_000;
 /**
@@ -24,50 +25,6 @@ export const FUTURE_LIMIT_MS = 120_000;
  */
 export const DEFAULT_BLOCK = 100;
 export const TOP_UP_BELOW = 0.3;
-
-const HLC_RE = /^\d{15}:\d{6}:[^:]{1,64}$/;
-
-export const changeSchema = z.object({
-  seq: z.number().int().nonnegative(),
-  coll: z.string().min(1).max(100),
-  id: z.string().min(1).max(300),
-  hlc: z.string().regex(HLC_RE),
-  fields: z.record(z.string(), z.unknown()),
-});
-
-export const pushBody = z.object({
-  batch: z.string().min(1).max(100),
-  changes: z.array(changeSchema).max(MAX_BATCH),
-});
-
-export const enrolBody = z.object({
-  code: z.string().min(1).max(100),
-  bench: z.string().regex(/^[A-Za-z0-9_-]{1,64}$/),
-  name: z.string().max(100).default(''),
-  /** The bench's local series levels, so central never issues a number the bench already used. */
-  series: z.record(z.string().max(100), z.number().int().nonnegative()).default({}),
-  /**
-   * The bench's series levels right after its demo data was loaded: its own numbers lie above them.
-   * Where central issued numbers in the same range, it answers a renumbering plan.
-   */
-  base: z.record(z.string().max(100), z.number().int().nonnegative()).optional(),
-  /** Size of the regular blocks the bench keeps (its KITTING_LEASE_BLOCK). */
-  block: z.number().int().min(1).max(10000).optional(),
-});
-
-export const leaseBody = z.object({
-  requests: z
-    .array(
-      z.object({
-        series: z.string().min(1).max(100),
-        size: z.number().int().min(1).max(10000),
-        start: z.number().int().nullable(),
-        atLeast: z.number().int().nonnegative(),
-        overflow: z.boolean().optional(),
-      }),
-    )
-    .max(500),
-});
 
 export type PushBody = z.infer<typeof pushBody>;
 export type EnrolBody = z.input<typeof enrolBody>;

@@ -4,16 +4,12 @@ import * as contracts from '../../../shared/api/schemas';
 import type { RouteDef } from '../../core/http/define-route';
 import { allRoutes } from '../modules';
 import { capacityRoutes } from '../modules/capacity/capacity.routes';
-import { certRoutes } from '../modules/certs/certs.routes';
 import { complianceReportRoutes } from '../modules/compliance/compliance-report.routes';
 import { complianceRoutes } from '../modules/compliance/compliance.routes';
 import { daasRoutes } from '../modules/daas/daas.routes';
 import { esgRoutes } from '../modules/esg/esg.routes';
 import { forecastRoutes } from '../modules/forecast/forecast.routes';
-import { healthRoutes } from '../modules/health/health.routes';
 import { integrationRoutes } from '../modules/integrations/integrations.routes';
-import { jobRoutes } from '../modules/jobs/jobs.routes';
-import { labelRoutes } from '../modules/labels/labels.routes';
 import { networkRoutes } from '../modules/network/network.routes';
 import { onboardingRoutes } from '../modules/onboarding/onboarding.routes';
 import { portalRoutes } from '../modules/portal/portal.routes';
@@ -25,12 +21,10 @@ import { replaceRoutes } from '../modules/replace/replace.routes';
 import { reportRoutes } from '../modules/reports/reports.routes';
 import { shiftRoutes } from '../modules/shifts/shifts.routes';
 import { staffRoutes } from '../modules/shifts/staff.routes';
-import { shipmentRoutes } from '../modules/shipments/shipments.routes';
 import { storeOrderRoutes } from '../modules/store-orders/store-orders.routes';
 import { surveyRoutes } from '../modules/survey/survey.routes';
 import { tradeinRoutes } from '../modules/tradein/tradein.routes';
 import { workdeskRoutes } from '../modules/workdesk/workdesk.routes';
-import { syncRoutes } from '../sync/routes';
 
 /**
  * Modules whose routes still declare request schemas of their own (not yet in shared/api/contracts).
@@ -38,16 +32,10 @@ import { syncRoutes } from '../sync/routes';
  * params schemas from the contracts, the same objects the renderer's client reads its request types from.
  */
 const NOT_CONVERTED: Record<string, readonly RouteDef[]> = {
-  health: healthRoutes,
-  jobs: jobRoutes,
-  shipments: shipmentRoutes,
-  sync: syncRoutes,
   daas: daasRoutes,
   'store-orders': storeOrderRoutes,
   tradein: tradeinRoutes,
   reports: reportRoutes,
-  certs: certRoutes,
-  labels: labelRoutes,
   shifts: [...shiftRoutes, ...staffRoutes],
   compliance: [...complianceRoutes, ...complianceReportRoutes],
   integrations: integrationRoutes,

@@ -1,6 +1,7 @@
 /** Wire contract of health, operations board, alerts and metrics (docs/spec/kitting-api.md section 4). */
 import { z } from 'zod';
-import { crudResponses, num, ok, okItem, okList, optStr, str } from '../primitives';
+import { num, ok, okItem, okList, optStr, str } from '../primitives';
+import { idParams } from './common';
 
 export const Alert = z.looseObject({
   id: str,
@@ -48,6 +49,9 @@ export const opsResponses = {
   alerts: ok({ alerts: z.array(Alert), lateCount: num }),
   ack: okItem('alert', Alert),
 };
+
+/** Request schemas of the alert routes (POST /api/alert/{id}/ack). */
+export const opsRequests = { ack: idParams };
 
 /** Success bodies of the metrics routes (figures in yen; the revenue mix in 万円). */
 export const metricsResponses = {

@@ -31,3 +31,95 @@ export const syncResponses = {
   v1Snapshot: timed({ records: z.array(z.looseObject({ coll: str, id: str })), nextKey: str.nullable(), serverSeq: num }),
   v1Lease: timed({ blocks: z.array(Lease), series: z.array(str) }),
 };
+
+/** Most changes one push batch may carry. */
+export const MAX_BATCH = 500;
+/** Changes one page of GET changes answers when no limit is given. */
+export const PULL_PAGE = 2000;
+/** Records one page of GET snapshot answers when no limit is given. */
+export const SNAPSHOT_PAGE = 5000;
+
+const HLC_RE = /^\d{15}:\d{6}:[^:]{1,64}$/;
+
+export const changeSchema = z.object({
+  seq: z.number().int().nonnegative(),
+  coll: z.string().min(1).max(100),
+  id: z.string().min(1).max(300),
+  hlc: z.string().regex(HLC_RE),
+  fields: z.record(z.string(), z.unknown()),
+});
+
+export const pushBody = z.object({
+  batch: z.string().min(1).max(100),
+  changes: z.array(changeSchema).max(MAX_BATCH),
+});
+
+export const enrolBody = z.object({
+  code: z.string().min(1).max(100),
+  bench: z.string().regex(/^[A-Za-z0-9_-]{1,64}$/),
+  name: z.string().max(100).default(''),
+  /** The bench's local series levels, so central never issues a number the bench already used. */
+  series: z.record(z.string().max(100), z.number().int().nonnegative()).default({}),
+  /**
+   * The bench's series levels right after its demo data was loaded: its own numbers lie above them.
+   * Where central issued numbers in the same range, it answers a renumbering plan.
+   */
+  base: z.record(z.string().max(100), z.number().int().nonnegative()).optional(),
+  /** Size of the regular blocks the bench keeps (its KITTING_LEASE_BLOCK). */
+  block: z.number().int().min(1).max(10000).optional(),
+});
+
+export const leaseBody = z.object({
+  requests: z
+    .array(
+      z.object({
+        series: z.string().min(1).max(100),
+        size: z.number().int().min(1).max(10000),
+        start: z.number().int().nullable(),
+        atLeast: z.number().int().nonnegative(),
+        overflow: z.boolean().optional(),
+      }),
+    )
+    .max(500),
+});
+
+/** A snapshot cursor is '' or the `nextKey` central answered: a JSON pair [collection, id]. */
+const snapshotCursor = z
+  .string()
+  .max(1000)
+  .default('')
+  .refine((v) => {
+    if (v === '') return true;
+    try {
+      const k: unknown = JSON.parse(v);
+      return Array.isArray(k) && k.length === 2 && typeof k[0] === 'string' && typeof k[1] === 'string';
+    } catch {
+      return false;
+    }
+  }, 'after must be a cursor from a previous snapshot page');
+
+/** Request schemas of the sync routes: the bench's own (enrol from the settings screen) and central's /api/sync/v1. */
+export const syncRequests = {
+  /** POST /api/sync/enrol on a bench. */
+  enrol: z.object({
+    central: z.string().trim().regex(/^https?:\/\/[^\s]+$/, 'central must be an http(s) URL').max(500),
+    code: z.string().trim().min(1).max(100),
+    name: z.string().max(100).default(''),
+  }),
+  /** POST /api/sync/benches/{bench}/revoke. */
+  bench: z.object({ bench: z.string().min(1).max(64) }),
+  v1Enrol: enrolBody,
+  v1Push: pushBody,
+  v1Lease: leaseBody,
+  /** GET /api/sync/v1/changes. */
+  v1Changes: z.object({
+    after: z.coerce.number().int().nonnegative().default(0),
+    limit: z.coerce.number().int().positive().default(PULL_PAGE),
+  }),
+  /** GET /api/sync/v1/snapshot. */
+  v1Snapshot: z.object({
+    after: snapshotCursor,
+    limit: z.coerce.number().int().positive().default(SNAPSHOT_PAGE),
+  }),
+};
+export type SyncEnrolRequest = z.input<typeof syncRequests.enrol>;

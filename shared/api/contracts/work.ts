@@ -1,10 +1,11 @@
 /** Wire contract of job cards, shipments, inquiries and tickets. */
 import { z } from 'zod';
-import { createShape, patchShape, preprocessed, text } from '../../fields';
+import { bool, createShape, intClamp, oneOf, patchShape, preprocessed, text } from '../../fields';
+import { JOB_DEVICES_MAX, JOB_STAGE_COUNT } from '../../jobs';
 import { crudResponses, num, ok, okItem, okList, optStr, str } from '../primitives';
 import { idParams } from './common';
 
-export const JOB_STAGE_COUNT = 8;
+export { JOB_STAGE_COUNT };
 export const Job = z.looseObject({
   id: str,
   c: optStr,
@@ -17,14 +18,30 @@ export const Job = z.looseObject({
   devices: z.array(z.string()).optional(),
 });
 export type Job = z.infer<typeof Job>;
-export interface JobInput {
-  c?: string;
-  t?: string;
-  s?: number;
-  due?: string;
-  ch?: string;
-  tag?: string;
-}
+/** A job card as a client writes it; `devices` is kept by the job's device routes. */
+export const jobFields = {
+  c: text(120),
+  t: text(300),
+  s: intClamp(0, JOB_STAGE_COUNT - 1, 0),
+  due: text(40),
+  ch: text(40).default('c-blue'),
+  tag: text(40),
+};
+const imeiList = z
+  .array(z.string().trim().min(1).max(40), { error: 'add/remove must be arrays of IMEIs' })
+  .max(JOB_DEVICES_MAX, `at most ${JOB_DEVICES_MAX} devices at once`)
+  .optional()
+  .default([]);
+/** Request schemas of the job card routes. */
+export const jobRequests = {
+  create: createShape(jobFields),
+  patch: patchShape(jobFields),
+  params: idParams,
+  /** POST /api/job/{id}/devices: IMEIs to put on the card and to take off it (at most JOB_DEVICES_MAX each). */
+  devices: z.object({ add: imeiList, remove: imeiList }, { error: 'body must be a JSON object' }),
+};
+export type JobInput = z.input<typeof jobRequests.patch>;
+export type JobDevicesChange = z.input<typeof jobRequests.devices>;
 
 export const Shipment = z.looseObject({
   id: str,
@@ -39,6 +56,21 @@ export const Shipment = z.looseObject({
   status: optStr,
 });
 export type Shipment = z.infer<typeof Shipment>;
+
+/** A shipment as a client writes it; the id (SHP-1001 …) and stamps are the server's. */
+export const shipmentFields = {
+  kind: oneOf(['out', 'in'], 'out'),
+  customer: text(120),
+  date: text(40),
+  detail: text(300),
+  carrier: text(60),
+  status: text(40).default('予定'),
+  late: bool(),
+};
+/** Request schemas of the shipment routes. */
+export const shipmentRequests = { create: createShape(shipmentFields), patch: patchShape(shipmentFields) };
+export type ShipmentCreate = z.input<typeof shipmentRequests.create>;
+export type ShipmentPatch = z.input<typeof shipmentRequests.patch>;
 
 export const Inquiry = z.looseObject({
   id: str,

@@ -1,5 +1,3 @@
-import { z } from 'zod';
-import { clip } from '../../../../shared/fields';
 import { jstDate, jstYear } from '../../../../shared/dates';
 import type { AppContext } from '../../../core/context';
 import { defineRoute, Reply } from '../../../core/http/define-route';
@@ -19,32 +17,45 @@ import {
   type CertDevice,
   type ErasureCert,
 } from './certs.service';
-import { certResponses } from '../../../../shared/api/contracts/certs-labels';
+import { z } from 'zod';
+import { Field } from '../../../../shared/fields';
+import { collectionSchema, storedField, derivedDate, derivedInt, derivedObject, derivedText, stamp } from '../../../core/http/collection-schema';
+import { CERT_MAX_DEVICES, certDevice, certRequests, certResponses } from '../../../../shared/api/contracts/certs-labels';
 
-/** Most devices one certificate lists. */
-export const CERT_MAX_DEVICES = 5000;
+export { CERT_MAX_DEVICES };
 
-const str = (n: number) =>
-  z
-    .union([z.string(), z.number()])
-    .nullish()
-    .transform((v) => (v === null || v === undefined ? '' : clip(String(v).trim(), n)));
+const { issue: certBody, params: noParams } = certRequests;
 
-const deviceSchema = z.object({ model: str(60), id: str(40), storage: str(40) }, { error: 'devices must be objects {model, id, storage}' });
+/** A text the issue route stores: trimmed, at most n characters, never blank (cust is required, operator defaults to —). */
+const storedText = (n: number) => new Field(z.string().max(n).refine((v) => v !== '' && v.trim() === v, 'value the routes would not store as given'));
 
-const certBody = z.object(
+/**
+ * An erasure certificate as the issue route stores it (keyed by its number): only issuing writes one, so a
+ * pushed certificate may carry nothing the route would refuse or rewrite. Method names, issuer, digest and
+ * stamps are the server's; formerNo/formerDigest are written when a bench's number is renumbered.
+ */
+export const certSchema = collectionSchema(
+  ERASURE_CERTS,
   {
-    cust: str(120),
-    methodKey: z.unknown().optional(),
-    date: z.unknown().optional(),
-    count: z.unknown().optional(),
-    devices: z.array(deviceSchema, { error: 'devices must be an array' }).max(CERT_MAX_DEVICES, `devices: at most ${CERT_MAX_DEVICES}`).nullish(),
-    operator: str(60),
+    cust: storedText(120),
+    methodKey: new Field(z.enum(Object.keys(METHODS) as [keyof typeof METHODS])),
+    date: storedField(derivedDate(), validDate, 'must be a real YYYY-MM-DD date'),
+    count: derivedInt(1),
+    devices: new Field(z.array(certDevice).max(CERT_MAX_DEVICES)),
+    operator: storedText(60),
   },
-  { error: 'body must be a JSON object' },
+  {
+    method: derivedText(60),
+    nist: derivedText(60),
+    issuer: derivedObject(),
+    issuedAt: stamp(),
+    created: stamp(),
+    digest: derivedText(64),
+    formerNo: derivedText(60),
+    formerDigest: derivedText(64),
+  },
+  'no',
 );
-
-const noParams = z.object({ no: z.string().min(1).max(60) });
 
 function validDate(v: string): boolean {
   if (!/^\d{4}-\d{2}-\d{2}$/.test(v)) return false;

@@ -1,10 +1,36 @@
-import { z } from 'zod';
 import { defineRoute, Reply } from '../../../core/http/define-route';
 import { notFound, unavailable } from '../../../core/errors';
 import type { Doc } from '../../../core/store/types';
-import { opsResponses } from '../../../../shared/api/contracts/ops';
+import { z } from 'zod';
+import { Field } from '../../../../shared/fields';
+import { collectionSchema, derivedText, stamp } from '../../../core/http/collection-schema';
+import { opsRequests, opsResponses } from '../../../../shared/api/contracts/ops';
 
-const idParams = z.object({ id: z.string().min(1).max(200) });
+const flag = () => new Field(z.boolean());
+/**
+ * Alerts and the operations board are the server's (seeded, acknowledged by POST /api/alert/{id}/ack): no
+ * route takes their fields from a client, so a pushed record may carry only what the server itself writes.
+ */
+export const alertSchema = collectionSchema('alerts', {}, {
+  label: derivedText(60),
+  late: flag(),
+  ack: flag(),
+  acked: stamp(),
+  chip: derivedText(40),
+  chipLabel: derivedText(40),
+  what: derivedText(200),
+  detail: derivedText(300),
+  action: new Field(z.object({ label: z.string().max(60), danger: z.boolean().optional(), toast: z.string().max(300).optional() })),
+});
+export const opsBoardSchema = collectionSchema('ops', {}, {
+  time: derivedText(20),
+  chip: derivedText(40),
+  chipLabel: derivedText(40),
+  title: derivedText(200),
+  detail: derivedText(300),
+  status: derivedText(40),
+  statusColor: derivedText(40),
+});
 
 const lateCount = (alerts: Doc[]) => alerts.filter((a) => a.late === true && a.ack !== true).length;
 
@@ -53,7 +79,7 @@ export const healthRoutes = [
     path: '/api/alert/:id/ack',
     response: opsResponses.ack,
     auth: 'ops:edit',
-    params: idParams,
+    params: opsRequests.ack,
     handler: async ({ app, ws, params }) => {
       const alert = await app.store.transact(ws, async (tx) => {
         const current = await tx.get('alerts', params.id);

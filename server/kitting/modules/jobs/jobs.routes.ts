@@ -1,30 +1,13 @@
-import { z } from 'zod';
-import { intClamp, text } from '../../../../shared/fields';
 import { crudRoutes } from '../../../core/http/crud';
 import { randomKey } from '../../../core/ids';
 import { defineRoute } from '../../../core/http/define-route';
 import { badRequest, notFound } from '../../../core/errors';
 import { collectionSchema, derivedList } from '../../../core/http/collection-schema';
 import { changeJobDevices, JOB_DEVICES_MAX, JOB_STAGES, JobDeviceError, JOBS, moveJobDevices, releaseJobDevices } from './jobs.service';
-import { jobResponses } from '../../../../shared/api/contracts/work';
+import { jobFields, jobRequests, jobResponses } from '../../../../shared/api/contracts/work';
 
 export { JOB_STAGES };
 
-const imeiList = z
-  .array(z.string().trim().min(1).max(40), { error: 'add/remove must be arrays of IMEIs' })
-  .max(JOB_DEVICES_MAX, `at most ${JOB_DEVICES_MAX} devices at once`)
-  .optional()
-  .default([]);
-const devicesBody = z.object({ add: imeiList, remove: imeiList }, { error: 'body must be a JSON object' });
-
-const jobFields = {
-  c: text(120),
-  t: text(300),
-  s: intClamp(0, JOB_STAGES - 1, 0),
-  due: text(40),
-  ch: text(40).default('c-blue'),
-  tag: text(40),
-};
 /** A job card as routes and sync pushes accept it; `devices` is kept by the job's device routes. */
 export const jobSchema = collectionSchema(JOBS, jobFields, { devices: derivedList(JOB_DEVICES_MAX) });
 
@@ -36,6 +19,7 @@ export const jobRoutes = [
     listKey: 'jobs',
     itemPath: '/api/job',
     itemKey: 'job',
+    requests: jobRequests,
     responses: jobResponses,
     notFoundError: 'job not found',
     fields: jobFields,
@@ -49,8 +33,8 @@ export const jobRoutes = [
     path: '/api/job/:id/devices',
     response: jobResponses.devices,
     auth: 'ops:edit',
-    params: z.object({ id: z.string().min(1).max(200) }),
-    body: devicesBody,
+    params: jobRequests.params,
+    body: jobRequests.devices,
     handler: async ({ app, ws, params, body }) => {
       if (body.add.length === 0 && body.remove.length === 0) throw badRequest('nothing to change', { message: '追加または外す端末(add / remove)を指定してください' });
       try {

@@ -2,12 +2,12 @@ import type { Doc, Tx } from '../../../core/store/types';
 import { deviceChip } from '../../../../shared/devices';
 import { DEVICES } from '../devices/devices.service';
 
+import { JOB_DEVICES_MAX, JOB_STAGE_COUNT, JOB_STAGE_NAMES } from '../../../../shared/jobs';
+
+export { JOB_DEVICES_MAX };
 export const JOBS = 'jobs';
 /** The board's 8 stages are 0..7. */
-export const JOB_STAGES = 8;
-export const STAGE_NAMES = ['受付', '入荷待ち', '入荷検品', 'キッティング', '動作検証', '梱包', '出荷', '完了'] as const;
-/** Most devices one job card carries. */
-export const JOB_DEVICES_MAX = 5000;
+export const JOB_STAGES = JOB_STAGE_COUNT;
 const HISTORY_MAX = 50;
 
 /** The ledger status a device has while its job is at a stage. */
@@ -18,7 +18,7 @@ export function deviceStatusForStage(stage: number): string {
   return '出荷済';
 }
 
-const stageName = (s: number) => STAGE_NAMES[s] ?? String(s);
+const stageName = (s: number) => JOB_STAGE_NAMES[s] ?? String(s);
 const jobDevices = (job: Doc): string[] => (Array.isArray(job.devices) ? job.devices.filter((x): x is string => typeof x === 'string') : []);
 
 async function followStage(tx: Tx, imei: string, job: Doc, what: string, detail: string): Promise<void> {

@@ -1,8 +1,9 @@
 import bwipjs from 'bwip-js/node';
 import { bitmapToZpl, rasterizeText, type OutlineFont } from './zpl-bitmap';
 
-export type LabelSize = 's' | 'm' | 'l';
-export const LABEL_SIZES: readonly LabelSize[] = ['s', 'm', 'l'];
+import { LABEL_SIZES, type LabelSize } from '../../../../shared/api/contracts/certs-labels';
+
+export { LABEL_SIZES, type LabelSize };
 
 /** Physical label stock per size, in millimetres (width × height). */
 export const LABEL_MM: Record<LabelSize, { w: number; h: number }> = {

@@ -1,6 +1,6 @@
 import fontkit from 'fontkit';
-import { z } from 'zod';
-import { bool, clip, createShape, intClamp, json, oneOf, text } from '../../../../shared/fields';
+import { clip } from '../../../../shared/fields';
+import { collectionSchema, derivedDate, derivedInt, storedField } from '../../../core/http/collection-schema';
 import { jstDate } from '../../../../shared/dates';
 import { randomKey } from '../../../core/ids';
 import { defineRoute, Reply } from '../../../core/http/define-route';
@@ -8,65 +8,38 @@ import { badRequest, notFound } from '../../../core/errors';
 import type { Doc } from '../../../core/store/types';
 import { loadFontBytes } from '../certs/cert-pdf';
 import { isDate } from '../compliance/compliance.service';
-import { LABEL_SIZES, renderLabelHtml, renderLabelSvg, renderLabelZpl, type LabelDevice, type LabelFields, type LabelSize } from './label-render';
+import { LABEL_SIZES, renderLabelHtml, renderLabelSvg, renderLabelZpl, type LabelDevice, type LabelSize } from './label-render';
 import type { OutlineFont } from './zpl-bitmap';
-import { labelResponses } from '../../../../shared/api/contracts/certs-labels';
+import { LABEL_LOG, LABEL_TEMPLATES } from './labels.service';
+import { allLabelFlags, labelFlags, labelLogFields, labelRequests, labelResponses, labelTemplateFields } from '../../../../shared/api/contracts/certs-labels';
 
-export const LABEL_TEMPLATES = 'labelTemplates';
-export const LABEL_LOG = 'labelLog';
+export { LABEL_LOG, LABEL_TEMPLATES };
 
-const FIELD_KEYS = ['mgmt', 'imei', 'cust', 'model', 'qr', 'barcode'] as const;
+/** A stamp the label routes store: the client's ts, or the time of the write (never 0). */
+const storedTs = () => derivedInt(1, 8_640_000_000_000_000);
+/** A template as the save route stores it: a blank name is replaced by the route, so it is refused. */
+export const labelTemplateSchema = collectionSchema(
+  LABEL_TEMPLATES,
+  { name: storedField(labelTemplateFields.name), size: labelTemplateFields.size, fields: labelTemplateFields.fields },
+  { ts: storedTs() },
+);
+/**
+ * A print log entry as the log route stores it (only that route writes the log): a real date, a stamp, and a
+ * reason or printer only when one was given.
+ */
+export const labelLogSchema = collectionSchema(
+  LABEL_LOG,
+  {
+    size: labelLogFields.size,
+    count: labelLogFields.count,
+    result: labelLogFields.result,
+    reason: storedField(labelLogFields.reason, (v) => v !== ''),
+    printer: storedField(labelLogFields.printer, (v) => v !== ''),
+  },
+  { date: storedField(derivedDate(), isDate, 'must be a real YYYY-MM-DD date'), ts: storedTs() },
+);
 
-/** Template fields: every flag a bool, a missing flag reads as shown (true). */
-const fieldsSchema = z
-  .record(z.string(), z.unknown(), { error: 'fields must be an object' })
-  .transform((raw, ctx) => {
-    const out = {} as LabelFields;
-    for (const k of FIELD_KEYS) {
-      if (raw[k] === undefined || raw[k] === null) {
-        out[k] = true;
-        continue;
-      }
-      const r = bool().zod.safeParse(raw[k]);
-      if (!r.success) {
-        ctx.addIssue({ code: 'custom', message: 'must be true or false', path: [k] });
-        continue;
-      }
-      out[k] = r.data;
-    }
-    return out;
-  });
-
-const allFields = (): LabelFields => ({ mgmt: true, imei: true, cust: true, model: true, qr: true, barcode: true });
-
-const templateBody = createShape({
-  id: text(40).optional(),
-  name: text(60).default('ラベル'),
-  size: oneOf(LABEL_SIZES, 'm'),
-  fields: json(fieldsSchema).default(allFields),
-  ts: intClamp(0, 8_640_000_000_000_000, 0).optional(),
-});
-
-const logBody = createShape({
-  size: oneOf(LABEL_SIZES, 'm'),
-  count: intClamp(1, 100_000, 1),
-  date: text(10).optional(),
-  ts: intClamp(0, 8_640_000_000_000_000, 0).optional(),
-  /** Outcome of the print job (the desktop app logs failures too, with the printer's reason). */
-  result: oneOf(['ok', 'failed'], 'ok'),
-  reason: text(200).optional(),
-  printer: text(120).optional(),
-});
-
-const idParams = z.object({ id: z.string().min(1).max(60) });
-
-const renderQuery = z.object({
-  imei: z.string({ error: 'imei required' }).trim().min(1, 'imei required').max(40),
-  tpl: z.string().max(60).optional(),
-  size: z.enum(['s', 'm', 'l'], { error: 'size must be s, m or l' }).optional(),
-  format: z.enum(['svg', 'html', 'zpl'], { error: 'format must be svg, html or zpl' }).default('svg'),
-  dpi: z.enum(['203', '300'], { error: 'dpi must be 203 or 300' }).default('203'),
-});
+const { template: templateBody, log: logBody, params: idParams, render: renderQuery } = labelRequests;
 
 let labelFont: Promise<OutlineFont> | null = null;
 /** The label font's outlines (the font the SVG label names), parsed once; ZPL draws non-ASCII lines from it. */
@@ -161,8 +134,8 @@ export const labelRoutes = [
         tpl = await app.store.get(ws, LABEL_TEMPLATES, query.tpl);
         if (!tpl) throw notFound('template not found');
       }
-      const tplFields = tpl ? fieldsSchema.safeParse(tpl.fields ?? {}) : null;
-      const fields = tplFields?.success ? tplFields.data : allFields();
+      const tplFields = tpl ? labelFlags.safeParse(tpl.fields ?? {}) : null;
+      const fields = tplFields?.success ? tplFields.data : allLabelFlags();
       const tplSize = LABEL_SIZES.find((x) => x === tpl?.size);
       const size: LabelSize = query.size ?? tplSize ?? 'm';
       const device: LabelDevice = {

@@ -1,33 +1,11 @@
-import { bool, oneOf, text } from '../../../../shared/fields';
 import { crudRoutes } from '../../../core/http/crud';
-import { declareSeries, issueNumber, padNumber } from '../../../core/store/series';
+import { issueNumber } from '../../../core/store/series';
+import { SHIPMENT_NUMBERS, SHIPMENT_SERIES, SHIPMENTS } from './shipments.service';
 import { collectionSchema, stamp } from '../../../core/http/collection-schema';
-import { shipmentResponses } from '../../../../shared/api/contracts/work';
+import { shipmentFields, shipmentRequests, shipmentResponses } from '../../../../shared/api/contracts/work';
 
-export const SHIPMENTS = 'shipments';
-/** SHP-1001, SHP-1002, … */
-export const SHIPMENT_NUMBERS = declareSeries({
-  name: 'shipment',
-  period: 'none',
-  start: 1001,
-  coll: SHIPMENTS,
-  field: 'id',
-  keyed: true,
-  format: (n) => `SHP-${padNumber(n, 4)}`,
-  pattern: /^SHP-(?<n>\d{4,})$/,
-  reserve: 500,
-});
-export const SHIPMENT_SERIES = SHIPMENT_NUMBERS.name;
+export { SHIPMENT_NUMBERS, SHIPMENT_SERIES, SHIPMENTS };
 
-const shipmentFields = {
-  kind: oneOf(['out', 'in'], 'out'),
-  customer: text(120),
-  date: text(40),
-  detail: text(300),
-  carrier: text(60),
-  status: text(40).default('予定'),
-  late: bool(),
-};
 export const shipmentSchema = collectionSchema(SHIPMENTS, shipmentFields, { created: stamp(), updated: stamp() });
 
 export const shipmentRoutes = crudRoutes({
@@ -37,6 +15,7 @@ export const shipmentRoutes = crudRoutes({
   listKey: 'shipments',
   itemPath: '/api/shipment',
   itemKey: 'shipment',
+  requests: shipmentRequests,
   responses: shipmentResponses,
   notFoundError: 'shipment not found',
   fields: shipmentFields,

@@ -3,7 +3,7 @@ import type { Tx } from '../../../core/store/types';
 import { CERT_NUMBERS } from '../../modules/certs/certs.service';
 import { SYNC_LOG_NUMBERS } from '../../modules/integrations/integrations.routes';
 import { INVOICE_NUMBERS } from '../../modules/invoices/invoices.service';
-import { SHIPMENT_NUMBERS } from '../../modules/shipments/shipments.routes';
+import { SHIPMENT_NUMBERS } from '../../modules/shipments/shipments.service';
 import { TICKET_NUMBERS } from '../../modules/tickets/tickets.service';
 import { issueNumber, SeriesRegistry, type NumberedSeries } from '../../../core/store/series';
 
@@ -84,7 +84,7 @@ export function randomOps(ctx: OpContext, enrolled: boolean): Op[] {
   };
   const cert: Op = async (tx, issued) => {
     const no = await next(tx, issued, CERT_NUMBERS);
-    await tx.put('erasureCerts', no, { no, date: new Date(now).toISOString().slice(0, 10), count: rng.int(1, 30), devices: [rng.pick(ctx.imeis)] });
+    await tx.put('erasureCerts', no, { no, date: new Date(now).toISOString().slice(0, 10), count: rng.int(1, 30), devices: [{ model: 'iPhone 16', id: rng.pick(ctx.imeis), storage: '128GB' }] });
   };
   const log: Op = async (tx, issued) => {
     const id = await next(tx, issued, SYNC_LOG_NUMBERS);
