@@ -9,8 +9,7 @@ import { collectionSchemas } from '../modules';
 import { PUSHED_COLLECTIONS } from './push-policy';
 
 const UNCHECKED = new Set([
-  'alerts', 'ops', 'erasureCerts', 'labelTemplates', 'labelLog', 'capacity', 'replace', 'onboarding',
-  'deviceRequests', 'shifts', 'shiftHistory',
+  'alerts', 'ops', 'erasureCerts', 'labelTemplates', 'labelLog', 'capacity',
 ]);
 
 describe('push schema coverage', () => {

@@ -11,9 +11,9 @@ export const ONBOARDING = 'onboarding';
 export const PROJECTS_ID = 'projects';
 export const DEVICE_REQUESTS = 'deviceRequests';
 
-const STEP_KEYS = ['kickoff', 'abm', 'apns', 'design', 'pilot', 'rollout', 'handover'] as const;
-const PROJECTS_MAX = 500;
-const STATUSES = ['pending', 'approved', 'rejected'] as const;
+export const STEP_KEYS = ['kickoff', 'abm', 'apns', 'design', 'pilot', 'rollout', 'handover'] as const;
+export const PROJECTS_MAX = 500;
+export const STATUSES = ['pending', 'approved', 'rejected'] as const;
 
 interface Project {
   mdm: string;
@@ -39,7 +39,8 @@ const stateOf = (d: Doc | null) => ({
   projects: (d?.projects as Record<string, Project> | undefined) ?? {},
 });
 
-const requestBody = createShape({
+/** A device request as a client writes it (the push check reads pushed requests with the same rules). */
+export const deviceRequestFields = {
   id: text(60).optional(),
   name: text(120),
   dept: text(120),
@@ -48,7 +49,8 @@ const requestBody = createShape({
   use: text(300),
   ticket: text(40),
   ts: num().optional(),
-});
+};
+const requestBody = createShape(deviceRequestFields);
 
 const updateBody = z.object({ status: z.unknown().optional(), lead: z.unknown().optional() }, { error: 'body must be a JSON object' });
 
