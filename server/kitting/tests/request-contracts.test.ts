@@ -15,16 +15,12 @@ import { integrationRoutes } from '../modules/integrations/integrations.routes';
 import { jobRoutes } from '../modules/jobs/jobs.routes';
 import { labelRoutes } from '../modules/labels/labels.routes';
 import { networkRoutes } from '../modules/network/network.routes';
-import { onboardingRoutes } from '../modules/onboarding/onboarding.routes';
 import { portalRoutes } from '../modules/portal/portal.routes';
 import { communityRoutes } from '../modules/public-forms/community.routes';
 import { engagementRoutes } from '../modules/public-forms/engagement.routes';
 import { leadRoutes } from '../modules/public-forms/leads.routes';
 import { signRoutes } from '../modules/public-forms/sign.routes';
-import { replaceRoutes } from '../modules/replace/replace.routes';
 import { reportRoutes } from '../modules/reports/reports.routes';
-import { shiftRoutes } from '../modules/shifts/shifts.routes';
-import { staffRoutes } from '../modules/shifts/staff.routes';
 import { shipmentRoutes } from '../modules/shipments/shipments.routes';
 import { storeOrderRoutes } from '../modules/store-orders/store-orders.routes';
 import { surveyRoutes } from '../modules/survey/survey.routes';
@@ -48,15 +44,12 @@ const NOT_CONVERTED: Record<string, readonly RouteDef[]> = {
   reports: reportRoutes,
   certs: certRoutes,
   labels: labelRoutes,
-  shifts: [...shiftRoutes, ...staffRoutes],
   compliance: [...complianceRoutes, ...complianceReportRoutes],
   integrations: integrationRoutes,
   capacity: capacityRoutes,
   forecast: forecastRoutes,
   network: networkRoutes,
   survey: surveyRoutes,
-  onboarding: onboardingRoutes,
-  replace: replaceRoutes,
   workdesk: workdeskRoutes,
   esg: esgRoutes,
   portal: portalRoutes,

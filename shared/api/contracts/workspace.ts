@@ -3,7 +3,8 @@
  * partner network, surveys, onboarding, replacement proposals, workdesk, ESG and team.
  */
 import { z } from 'zod';
-import { createShape, json, oneOf, patchShape, text } from '../../fields';
+import { createShape, json, num as numField, oneOf, patchShape, text } from '../../fields';
+import { DEFAULT_MDM } from '../../devices';
 import { num, ok, okItem, okList, optStr, str } from '../primitives';
 import { emailField, objectBody, passwordField, shortIdParams } from './common';
 
@@ -98,11 +99,37 @@ export const onboardingResponses = {
   request: okItem('request', DeviceRequest),
 };
 
+/** A device request as a client writes it (the push check reads pushed requests with the same rules). */
+export const deviceRequestFields = {
+  id: text(60).optional(),
+  name: text(120),
+  dept: text(120),
+  model: text(60).default('iPhone 16'),
+  mdm: text(60).default(DEFAULT_MDM),
+  use: text(300),
+  ticket: text(40),
+  ts: numField().optional(),
+};
+/** Request schemas of the onboarding routes (the project board is read entry by entry by the server). */
+export const onboardingRequests = {
+  projects: z.object({ sel: z.unknown().optional(), tab: z.unknown().optional(), projects: z.unknown().optional() }, { error: 'body must be a JSON object' }),
+  /** POST /api/onboarding/request: name and dept required (checked by the server after trimming). */
+  create: createShape(deviceRequestFields),
+  params: z.object({ id: z.string().min(1).max(60) }),
+  /** POST /api/onboarding/request/:id: status approved|rejected|pending; lead (days) only when approved. */
+  update: z.object({ status: z.unknown().optional(), lead: z.unknown().optional() }, { error: 'body must be a JSON object' }),
+};
+export type DeviceRequestInput = z.input<typeof onboardingRequests.create>;
+export type OnboardingProjectsInput = z.input<typeof onboardingRequests.projects>;
+
 /** Success bodies of the replacement proposal routes (customer name → ISO time). */
 export const replaceResponses = {
   proposals: okItem('proposals', strings),
   propose: ok({ cust: str, at: str, proposals: strings }),
 };
+/** Request schema of the replacement proposal route (cust required after trimming, checked by the server). */
+export const replaceRequests = { propose: z.object({ cust: text(120).zod.nullish() }, { error: 'body must be a JSON object' }) };
+export type ReplaceProposalInput = z.input<typeof replaceRequests.propose>;
 
 export const WorkdeskDoc = z.looseObject({ id: str, name: optStr, type: optStr, size: num.optional(), status: optStr, date: optStr, created: num.optional() });
 export const Thread = z.looseObject({ id: str, title: optStr, ts: num.optional(), msgs: z.array(z.looseObject({ role: optStr, text: optStr })), created: num.optional() });

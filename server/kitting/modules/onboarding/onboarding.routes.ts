@@ -1,11 +1,9 @@
-import { z } from 'zod';
-import { clip, createShape, num, text } from '../../../../shared/fields';
+import { clip } from '../../../../shared/fields';
 import { randomKey } from '../../../core/ids';
 import { defineRoute } from '../../../core/http/define-route';
 import { badRequest, conflict, notFound } from '../../../core/errors';
 import type { Doc } from '../../../core/store/types';
-import { DEFAULT_MDM } from '../../../../shared/devices';
-import { onboardingResponses } from '../../../../shared/api/contracts/workspace';
+import { onboardingRequests, onboardingResponses } from '../../../../shared/api/contracts/workspace';
 
 export const ONBOARDING = 'onboarding';
 export const PROJECTS_ID = 'projects';
@@ -39,20 +37,7 @@ const stateOf = (d: Doc | null) => ({
   projects: (d?.projects as Record<string, Project> | undefined) ?? {},
 });
 
-/** A device request as a client writes it (the push check reads pushed requests with the same rules). */
-export const deviceRequestFields = {
-  id: text(60).optional(),
-  name: text(120),
-  dept: text(120),
-  model: text(60).default('iPhone 16'),
-  mdm: text(60).default(DEFAULT_MDM),
-  use: text(300),
-  ticket: text(40),
-  ts: num().optional(),
-};
-const requestBody = createShape(deviceRequestFields);
-
-const updateBody = z.object({ status: z.unknown().optional(), lead: z.unknown().optional() }, { error: 'body must be a JSON object' });
+const { create: requestBody, update: updateBody, params: requestParams, projects: projectsBody } = onboardingRequests;
 
 /** Lead time in days when none is given: 0.8 to 2.4 with one decimal. */
 export const randomLead = () => Math.round((0.8 + Math.random() * 1.6) * 10) / 10;
@@ -70,7 +55,7 @@ export const onboardingRoutes = [
     path: '/api/onboarding/projects',
     response: onboardingResponses.projects,
     auth: 'ops:edit',
-    body: z.object({ sel: z.unknown().optional(), tab: z.unknown().optional(), projects: z.unknown().optional() }, { error: 'body must be a JSON object' }),
+    body: projectsBody,
     handler: async ({ app, ws, body }) => {
       if (!body.projects || typeof body.projects !== 'object' || Array.isArray(body.projects)) {
         throw badRequest('projects required', { message: 'projects をオブジェクトで指定してください' });
@@ -114,7 +99,7 @@ export const onboardingRoutes = [
     path: '/api/onboarding/request/:id',
     response: onboardingResponses.request,
     auth: 'ops:edit',
-    params: z.object({ id: z.string().min(1).max(60) }),
+    params: requestParams,
     body: updateBody,
     handler: async ({ app, ws, params, body }) => {
       const status = STATUSES.find((s) => s === body.status);
