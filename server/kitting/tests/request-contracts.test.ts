@@ -8,8 +8,6 @@ import { certRoutes } from '../modules/certs/certs.routes';
 import { complianceReportRoutes } from '../modules/compliance/compliance-report.routes';
 import { complianceRoutes } from '../modules/compliance/compliance.routes';
 import { daasRoutes } from '../modules/daas/daas.routes';
-import { esgRoutes } from '../modules/esg/esg.routes';
-import { forecastRoutes } from '../modules/forecast/forecast.routes';
 import { healthRoutes } from '../modules/health/health.routes';
 import { integrationRoutes } from '../modules/integrations/integrations.routes';
 import { jobRoutes } from '../modules/jobs/jobs.routes';
@@ -23,7 +21,6 @@ import { signRoutes } from '../modules/public-forms/sign.routes';
 import { reportRoutes } from '../modules/reports/reports.routes';
 import { shipmentRoutes } from '../modules/shipments/shipments.routes';
 import { storeOrderRoutes } from '../modules/store-orders/store-orders.routes';
-import { surveyRoutes } from '../modules/survey/survey.routes';
 import { tradeinRoutes } from '../modules/tradein/tradein.routes';
 import { workdeskRoutes } from '../modules/workdesk/workdesk.routes';
 import { syncRoutes } from '../sync/routes';
@@ -47,11 +44,8 @@ const NOT_CONVERTED: Record<string, readonly RouteDef[]> = {
   compliance: [...complianceRoutes, ...complianceReportRoutes],
   integrations: integrationRoutes,
   capacity: capacityRoutes,
-  forecast: forecastRoutes,
   network: networkRoutes,
-  survey: surveyRoutes,
   workdesk: workdeskRoutes,
-  esg: esgRoutes,
   portal: portalRoutes,
   'public-forms': [...leadRoutes, ...signRoutes, ...engagementRoutes, ...communityRoutes],
 };

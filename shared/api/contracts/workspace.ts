@@ -3,7 +3,7 @@
  * partner network, surveys, onboarding, replacement proposals, workdesk, ESG and team.
  */
 import { z } from 'zod';
-import { createShape, json, num as numField, oneOf, patchShape, text } from '../../fields';
+import { clamp, clip, createShape, json, num as numField, oneOf, patchShape, text } from '../../fields';
 import { DEFAULT_MDM } from '../../devices';
 import { num, ok, okItem, okList, optStr, str } from '../primitives';
 import { emailField, objectBody, passwordField, shortIdParams } from './common';
@@ -66,6 +66,9 @@ export const forecastResponses = {
   view: ok({ weekly: z.array(num), constants: z.record(z.string(), num), prefs: ForecastPrefs }),
   prefs: okItem('prefs', ForecastPrefs),
 };
+/** Request schema of POST /api/forecast/prefs: horizon 8 | 12 | 16 weeks, scenario sim 0 | 1 | 2 (read by the server, anything else 400). */
+export const forecastRequests = { prefs: z.object({ horizon: z.unknown().optional(), sim: z.unknown().optional() }, { error: 'body must be a JSON object' }) };
+export type ForecastPrefsInput = z.input<typeof forecastRequests.prefs>;
 
 export const NetworkDeal = z.looseObject({ id: str, dir: str, partner: str, kind: str, units: num, period: str, rate: num, status: str });
 export const Center = z.looseObject({ id: str, name: optStr, region: optStr, mdm: z.array(str).optional(), slots: z.unknown().optional(), shelf: z.unknown().optional(), rate: z.unknown().optional(), certs: z.array(str).optional() });
@@ -89,6 +92,30 @@ export const surveyResponses = {
   response: okItem('response', SurveyResponse),
   followup: okItem('followup', Followup),
 };
+/** A survey response as a client writes it (the push check reads pushed responses with the same fields). */
+export const surveyResponseFields = {
+  id: text(60).optional(),
+  date: text(10).optional(),
+  cust: text(120),
+  src: text(40).default('メール'),
+  k: oneOf(['NPS', 'CSAT'], 'NPS'),
+  // a score that is not a number is refused (400), never read as 0 or 5
+  nps: json(numField().zod.transform((n) => clamp(Math.round(n), 0, 10))).optional(),
+  csat: json(numField().zod.transform((n) => clamp(Math.round(n), 1, 5))).optional(),
+  comment: text(1000),
+};
+/** A follow-up of a response (date YYYY-MM-DD, checked by the server; today when none is given). */
+export const surveyFollowupFields = { action: text(60), note: text(600), date: text(10).optional() };
+/** Request schemas of the survey routes. */
+export const surveyRequests = {
+  /** POST /api/survey/send: batch size, read by the server. */
+  send: z.object({ batch: z.unknown().optional() }, { error: 'body must be a JSON object' }),
+  response: createShape(surveyResponseFields),
+  followup: createShape(surveyFollowupFields),
+  followupParams: z.object({ id: z.string().min(1).max(200).transform((v) => clip(v, 60)) }),
+};
+export type SurveyResponseInput = z.input<typeof surveyRequests.response>;
+export type SurveyFollowupInput = z.input<typeof surveyRequests.followup>;
 
 export const OnboardingState = z.looseObject({ sel: str, tab: z.enum(['emp', 'cust']), projects: z.record(z.string(), z.looseObject({ mdm: optStr, steps: z.record(z.string(), z.unknown()).optional(), start: optStr })) });
 export const DeviceRequest = z.looseObject({ id: str, name: str, dept: str, model: optStr, mdm: optStr, use: optStr, ticket: optStr, status: z.enum(['pending', 'approved', 'rejected']), lead: num.nullable().optional(), ts: num.optional() });
@@ -146,6 +173,17 @@ export const workdeskResponses = {
 
 const EsgDoc = z.looseObject({ scope: str, fy: z.union([str, num]), units: num.optional(), co2e: num.nullable().optional(), actualUnits: num.optional(), forecastUnits: num.optional(), settings: z.looseObject({ co2e: num, ewaste: num }).optional() });
 export const esgResponses = { report: ok({ warnings: z.array(z.unknown()), doc: EsgDoc }) };
+/** Request schema of POST /api/esg/report: scope (blank or center → the whole center) and the figures a claim states. */
+export const esgRequests = {
+  report: z.object(
+    {
+      scope: z.union([z.string(), z.number()], { error: 'scope must be a string' }).nullish(),
+      claim: z.record(z.string(), z.unknown(), { error: 'claim must be an object' }).nullish(),
+    },
+    { error: 'body must be a JSON object' },
+  ),
+};
+export type EsgReportInput = z.input<typeof esgRequests.report>;
 
 export const TeamMember = z.looseObject({ id: str, name: str, ini: optStr, role: str, dept: optStr, email: optStr, scopes: z.record(z.string(), z.string()).optional(), status: optStr });
 export const PublicAccount = z.looseObject({ email: str.nullable(), company: optStr, name: optStr, tenantId: optStr, created: num.optional(), lastLogin: num.nullable().optional() });
