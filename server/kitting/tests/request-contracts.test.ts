@@ -22,7 +22,6 @@ import { reportRoutes } from '../modules/reports/reports.routes';
 import { shipmentRoutes } from '../modules/shipments/shipments.routes';
 import { storeOrderRoutes } from '../modules/store-orders/store-orders.routes';
 import { tradeinRoutes } from '../modules/tradein/tradein.routes';
-import { workdeskRoutes } from '../modules/workdesk/workdesk.routes';
 import { syncRoutes } from '../sync/routes';
 
 /**
@@ -45,7 +44,6 @@ const NOT_CONVERTED: Record<string, readonly RouteDef[]> = {
   integrations: integrationRoutes,
   capacity: capacityRoutes,
   network: networkRoutes,
-  workdesk: workdeskRoutes,
   portal: portalRoutes,
   'public-forms': [...leadRoutes, ...signRoutes, ...engagementRoutes, ...communityRoutes],
 };

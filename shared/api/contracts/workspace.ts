@@ -3,7 +3,7 @@
  * partner network, surveys, onboarding, replacement proposals, workdesk, ESG and team.
  */
 import { z } from 'zod';
-import { clamp, clip, createShape, json, num as numField, oneOf, patchShape, text } from '../../fields';
+import { clamp, clip, createShape, intClamp, json, num as numField, oneOf, patchShape, text } from '../../fields';
 import { DEFAULT_MDM } from '../../devices';
 import { num, ok, okItem, okList, optStr, str } from '../primitives';
 import { emailField, objectBody, passwordField, shortIdParams } from './common';
@@ -170,6 +170,48 @@ export const workdeskResponses = {
   conn: okItem('conn', flags),
   search: ok({ q: str, hits: z.array(z.looseObject({})), indexed: num }),
 };
+/** A thread holds at most 500 messages. */
+export const MSGS_MAX = 500;
+/** A workdesk document as a client writes it (the push check reads pushed documents with the same fields). */
+export const workdeskDocFields = {
+  id: text(60).optional(),
+  name: text(200).optional(),
+  type: text(40).optional(),
+  size: intClamp(0, Number.MAX_SAFE_INTEGER, 0).optional(),
+  status: text(40).optional(),
+  date: text(10).optional(),
+  text: text(200_000).optional(),
+};
+const workdeskMessage = z.object(
+  {
+    role: text(20).zod.nullish(),
+    text: text(20_000).zod.nullish(),
+    html: text(50_000).zod.nullish(),
+    srcs: z.array(z.union([z.string(), z.number(), z.record(z.string(), z.unknown())])).max(50).nullish(),
+    typing: z.boolean().nullish(),
+  },
+  { error: 'msgs must be objects {role, text}' },
+);
+/** A thread's messages as the routes store them: role user when none is given, no null keys. */
+export const workdeskMessages = z
+  .array(workdeskMessage, { error: 'msgs must be an array' })
+  .max(MSGS_MAX, `msgs: at most ${MSGS_MAX}`)
+  .transform((list) => list.map((m) => Object.fromEntries(Object.entries({ ...m, role: m.role || 'user' }).filter(([, v]) => v !== null && v !== undefined))));
+/** A chat thread as a client writes it (shared with the push check). */
+export const workdeskThreadFields = { title: text(120).zod.nullish(), ts: numField().zod.nullish(), msgs: workdeskMessages.nullish() };
+/** Request schemas of the workdesk routes. */
+export const workdeskRequests = {
+  doc: createShape(workdeskDocFields),
+  thread: z.object({ id: text(60).zod.nullish(), ...workdeskThreadFields }, { error: 'body must be a JSON object' }),
+  threadPatch: z.object({ ...workdeskThreadFields, append: z.union([workdeskMessage, z.array(workdeskMessage)]).nullish() }, { error: 'body must be a JSON object' }),
+  params: z.object({ id: z.string().min(1).max(60) }),
+  /** POST /api/workdesk/conn: {map} or the map itself (connector id → on/off), read by the server. */
+  conn: z.record(z.string(), z.unknown(), { error: 'body must be a JSON object' }),
+  search: z.object({ q: text(200).zod.nullish() }, { error: 'body must be a JSON object' }),
+};
+export type WorkdeskDocInput = z.input<typeof workdeskRequests.doc>;
+export type WorkdeskThreadInput = z.input<typeof workdeskRequests.thread>;
+export type WorkdeskThreadPatch = z.input<typeof workdeskRequests.threadPatch>;
 
 const EsgDoc = z.looseObject({ scope: str, fy: z.union([str, num]), units: num.optional(), co2e: num.nullable().optional(), actualUnits: num.optional(), forecastUnits: num.optional(), settings: z.looseObject({ co2e: num, ewaste: num }).optional() });
 export const esgResponses = { report: ok({ warnings: z.array(z.unknown()), doc: EsgDoc }) };
