@@ -12,7 +12,6 @@ import { healthRoutes } from '../modules/health/health.routes';
 import { integrationRoutes } from '../modules/integrations/integrations.routes';
 import { jobRoutes } from '../modules/jobs/jobs.routes';
 import { labelRoutes } from '../modules/labels/labels.routes';
-import { networkRoutes } from '../modules/network/network.routes';
 import { portalRoutes } from '../modules/portal/portal.routes';
 import { communityRoutes } from '../modules/public-forms/community.routes';
 import { engagementRoutes } from '../modules/public-forms/engagement.routes';
@@ -43,7 +42,6 @@ const NOT_CONVERTED: Record<string, readonly RouteDef[]> = {
   compliance: [...complianceRoutes, ...complianceReportRoutes],
   integrations: integrationRoutes,
   capacity: capacityRoutes,
-  network: networkRoutes,
   portal: portalRoutes,
   'public-forms': [...leadRoutes, ...signRoutes, ...engagementRoutes, ...communityRoutes],
 };

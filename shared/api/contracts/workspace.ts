@@ -82,6 +82,58 @@ export const networkResponses = {
   removeCenter: ok({ id: str, centers: z.array(Center) }),
   oem: okItem('oem', OemConfig),
 };
+export const NETWORK_DIRS = ['provide', 'accept', 'request'] as const;
+/** A capacity deal as a client writes it (units a whole number ≥ 1 and rate a number, read by the server; shared with the push check). */
+export const networkDealFields = {
+  units: json(z.unknown()).optional(),
+  dir: oneOf(NETWORK_DIRS, 'provide'),
+  partner: text(120).default('ネットワーク公開'),
+  kind: text(40).default('キッティング枠'),
+  period: text(40).default('—'),
+  rate: text(20).optional(),
+  status: text(24).optional(),
+};
+const centerStrList = z
+  .array(z.union([z.string(), z.number()]), { error: 'must be an array of strings' })
+  .max(50)
+  .transform((a) => a.map((v) => clip(String(v).trim(), 40)).filter(Boolean));
+const nonNeg = z.union([z.number(), z.string()]).transform((v, ctx) => {
+  const n = typeof v === 'number' ? v : Number(v);
+  if (!Number.isFinite(n) || n < 0) {
+    ctx.addIssue({ code: 'custom', message: 'must be a number ≥ 0' });
+    return z.NEVER;
+  }
+  return n;
+});
+/** A kitting center's fields as the center route reads them (shared with the push check). */
+export const networkCenterRules = { name: text(120).zod, region: text(60).zod, mdm: centerStrList, slots: nonNeg, shelf: nonNeg, rate: nonNeg, certs: centerStrList };
+/** The OEM branding's texts as the OEM route reads them (plan rev, anything else seat). */
+export const networkOemRules = { brand: text(24).zod, logo: text(2).zod, domain: text(48).zod };
+/** Request schemas of the partner network routes. */
+export const networkRequests = {
+  deal: createShape(networkDealFields),
+  center: z.object(
+    {
+      id: z.string().max(60).nullish(),
+      name: networkCenterRules.name.nullish(),
+      region: networkCenterRules.region.nullish(),
+      mdm: networkCenterRules.mdm.nullish(),
+      slots: networkCenterRules.slots.nullish(),
+      shelf: networkCenterRules.shelf.nullish(),
+      rate: networkCenterRules.rate.nullish(),
+      certs: networkCenterRules.certs.nullish(),
+    },
+    { error: 'body must be a JSON object' },
+  ),
+  centerParams: z.object({ id: z.string().min(1).max(60) }),
+  oem: z.object(
+    { brand: networkOemRules.brand.nullish(), logo: networkOemRules.logo.nullish(), domain: networkOemRules.domain.nullish(), plan: z.unknown().optional() },
+    { error: 'body must be a JSON object' },
+  ),
+};
+export type NetworkDealInput = z.input<typeof networkRequests.deal>;
+export type NetworkCenterInput = z.input<typeof networkRequests.center>;
+export type NetworkOemInput = z.input<typeof networkRequests.oem>;
 
 export const SurveyResponse = z.looseObject({ id: str, date: optStr, cust: optStr, src: optStr, k: optStr, nps: num.nullable().optional(), csat: num.nullable().optional(), comment: optStr });
 export const Followup = z.looseObject({ action: optStr, note: optStr, date: optStr });
