@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { collectionSchema, fixedKeys, stamp, storedField } from '../../../core/http/collection-schema';
 import { Field } from '../../../../shared/fields';
 import { deviceRequestFields } from '../../../../shared/api/contracts/workspace';
-import { DEVICE_REQUESTS, ONBOARDING, PROJECTS_ID, PROJECTS_MAX, STATUSES, STEP_KEYS } from './onboarding.routes';
+import { DEVICE_REQUESTS, ONBOARDING, PROJECTS_ID, PROJECTS_MAX, STATUSES, STEP_KEYS } from './onboarding.service';
 
 /**
  * What a bench may push into the onboarding collections: the project board exactly as PUT
