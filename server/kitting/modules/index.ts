@@ -25,6 +25,9 @@ import { daasSchemas } from './daas/daas.schema';
 import { storeSchemas } from './store-orders/store-orders.schema';
 import { tradeinSchemas } from './tradein/tradein.schema';
 import { formSchemas } from './public-forms/forms.schema';
+import { shiftSchemas } from './shifts/shifts.schema';
+import { replaceSchema } from './replace/replace.schema';
+import { onboardingSchemas } from './onboarding/onboarding.schema';
 import { settingsSchema } from './settings/settings.routes';
 import { dockReservationSchema } from './dock/dock.routes';
 import { capacityLoadSchema } from './capacity/capacity.routes';
@@ -69,4 +72,5 @@ export const collectionSchemas: readonly CollectionSchema[] = [
   complianceSchema, capaSchema, auditLogSchema, custodySchema, centerSchema, networkSchema, networkDealSchema, integrationsSchema, syncLogSchema,
   ...daasSchemas, ...storeSchemas, ...tradeinSchemas, portalStatsSchema, ...formSchemas,
   alertSchema, opsBoardSchema, certSchema, labelTemplateSchema, labelLogSchema,
+  ...shiftSchemas, replaceSchema, ...onboardingSchemas,
 ];

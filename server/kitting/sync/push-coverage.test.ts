@@ -9,8 +9,7 @@ import { collectionSchemas } from '../modules';
 import { PUSHED_COLLECTIONS } from './push-policy';
 
 const UNCHECKED = new Set([
-  'capacity', 'replace', 'onboarding',
-  'deviceRequests', 'shifts', 'shiftHistory', 'eventRegs', 'abStats',
+  'capacity', 'eventRegs', 'abStats',
 ]);
 
 describe('push schema coverage', () => {

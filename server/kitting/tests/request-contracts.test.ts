@@ -7,24 +7,15 @@ import { capacityRoutes } from '../modules/capacity/capacity.routes';
 import { complianceReportRoutes } from '../modules/compliance/compliance-report.routes';
 import { complianceRoutes } from '../modules/compliance/compliance.routes';
 import { daasRoutes } from '../modules/daas/daas.routes';
-import { esgRoutes } from '../modules/esg/esg.routes';
-import { forecastRoutes } from '../modules/forecast/forecast.routes';
 import { integrationRoutes } from '../modules/integrations/integrations.routes';
-import { networkRoutes } from '../modules/network/network.routes';
-import { onboardingRoutes } from '../modules/onboarding/onboarding.routes';
 import { portalRoutes } from '../modules/portal/portal.routes';
 import { communityRoutes } from '../modules/public-forms/community.routes';
 import { engagementRoutes } from '../modules/public-forms/engagement.routes';
 import { leadRoutes } from '../modules/public-forms/leads.routes';
 import { signRoutes } from '../modules/public-forms/sign.routes';
-import { replaceRoutes } from '../modules/replace/replace.routes';
 import { reportRoutes } from '../modules/reports/reports.routes';
-import { shiftRoutes } from '../modules/shifts/shifts.routes';
-import { staffRoutes } from '../modules/shifts/staff.routes';
 import { storeOrderRoutes } from '../modules/store-orders/store-orders.routes';
-import { surveyRoutes } from '../modules/survey/survey.routes';
 import { tradeinRoutes } from '../modules/tradein/tradein.routes';
-import { workdeskRoutes } from '../modules/workdesk/workdesk.routes';
 
 /**
  * Modules whose routes still declare request schemas of their own (not yet in shared/api/contracts).
@@ -36,17 +27,9 @@ const NOT_CONVERTED: Record<string, readonly RouteDef[]> = {
   'store-orders': storeOrderRoutes,
   tradein: tradeinRoutes,
   reports: reportRoutes,
-  shifts: [...shiftRoutes, ...staffRoutes],
   compliance: [...complianceRoutes, ...complianceReportRoutes],
   integrations: integrationRoutes,
   capacity: capacityRoutes,
-  forecast: forecastRoutes,
-  network: networkRoutes,
-  survey: surveyRoutes,
-  onboarding: onboardingRoutes,
-  replace: replaceRoutes,
-  workdesk: workdeskRoutes,
-  esg: esgRoutes,
   portal: portalRoutes,
   'public-forms': [...leadRoutes, ...signRoutes, ...engagementRoutes, ...communityRoutes],
 };

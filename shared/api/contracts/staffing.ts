@@ -1,6 +1,6 @@
 /** Wire contract of staff, shifts, time clock and dock reservations. */
 import { z } from 'zod';
-import { createShape, intClamp, text } from '../../fields';
+import { clip, createShape, intClamp, json, patchShape, text } from '../../fields';
 import { crudResponses, num, ok, okItem, okList, optStr, str } from '../primitives';
 
 export const Staff = z.looseObject({ id: str, name: optStr, type: optStr });
@@ -83,3 +83,25 @@ export const dockRequests = {
   params: z.object({ id: z.string().min(1).max(40) }),
 };
 export type DockReservationInput = z.input<typeof dockRequests.save>;
+
+/** Request schemas of the roster routes (grid and clock are read row by row by the server; unknown shifts become off). */
+export const shiftRequests = {
+  grid: z.object({ grid: z.unknown().optional(), clock: z.unknown().optional() }, { error: 'body must be a JSON object' }),
+  hidParams: z.object({ hid: z.string().min(1).max(60) }),
+};
+export type ShiftGridInput = z.input<typeof shiftRequests.grid>;
+
+/** A staff member as a client writes it: type own|agency (default own); any other value is refused (400), never read as own. */
+export const staffFields = { name: text(60), type: json(z.enum(['own', 'agency'], { error: 'type must be own or agency' })).default('own') };
+/** Request schemas of the staff and time clock routes. */
+export const staffRequests = {
+  create: createShape(staffFields),
+  patch: patchShape(staffFields),
+  params: z.object({ id: z.string().min(1).max(60) }),
+  punchParams: z.object({ staffId: z.string().min(1).max(200).transform((v) => clip(v, 40)) }),
+  /** dir in|out; anything else toggles from the current state. */
+  punch: z.object({ dir: z.unknown().optional() }, { error: 'body must be a JSON object' }),
+};
+export type StaffCreate = z.input<typeof staffRequests.create>;
+export type StaffPatch = z.input<typeof staffRequests.patch>;
+export type PunchInput = z.input<typeof staffRequests.punch>;

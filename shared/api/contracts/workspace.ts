@@ -3,7 +3,8 @@
  * partner network, surveys, onboarding, replacement proposals, workdesk, ESG and team.
  */
 import { z } from 'zod';
-import { createShape, json, oneOf, patchShape, text } from '../../fields';
+import { clamp, clip, createShape, intClamp, json, num as numField, oneOf, patchShape, text } from '../../fields';
+import { DEFAULT_MDM } from '../../devices';
 import { num, ok, okItem, okList, optStr, str } from '../primitives';
 import { emailField, objectBody, passwordField, shortIdParams } from './common';
 
@@ -65,6 +66,9 @@ export const forecastResponses = {
   view: ok({ weekly: z.array(num), constants: z.record(z.string(), num), prefs: ForecastPrefs }),
   prefs: okItem('prefs', ForecastPrefs),
 };
+/** Request schema of POST /api/forecast/prefs: horizon 8 | 12 | 16 weeks, scenario sim 0 | 1 | 2 (read by the server, anything else 400). */
+export const forecastRequests = { prefs: z.object({ horizon: z.unknown().optional(), sim: z.unknown().optional() }, { error: 'body must be a JSON object' }) };
+export type ForecastPrefsInput = z.input<typeof forecastRequests.prefs>;
 
 export const NetworkDeal = z.looseObject({ id: str, dir: str, partner: str, kind: str, units: num, period: str, rate: num, status: str });
 export const Center = z.looseObject({ id: str, name: optStr, region: optStr, mdm: z.array(str).optional(), slots: z.unknown().optional(), shelf: z.unknown().optional(), rate: z.unknown().optional(), certs: z.array(str).optional() });
@@ -78,6 +82,58 @@ export const networkResponses = {
   removeCenter: ok({ id: str, centers: z.array(Center) }),
   oem: okItem('oem', OemConfig),
 };
+export const NETWORK_DIRS = ['provide', 'accept', 'request'] as const;
+/** A capacity deal as a client writes it (units a whole number ≥ 1 and rate a number, read by the server; shared with the push check). */
+export const networkDealFields = {
+  units: json(z.unknown()).optional(),
+  dir: oneOf(NETWORK_DIRS, 'provide'),
+  partner: text(120).default('ネットワーク公開'),
+  kind: text(40).default('キッティング枠'),
+  period: text(40).default('—'),
+  rate: text(20).optional(),
+  status: text(24).optional(),
+};
+const centerStrList = z
+  .array(z.union([z.string(), z.number()]), { error: 'must be an array of strings' })
+  .max(50)
+  .transform((a) => a.map((v) => clip(String(v).trim(), 40)).filter(Boolean));
+const nonNeg = z.union([z.number(), z.string()]).transform((v, ctx) => {
+  const n = typeof v === 'number' ? v : Number(v);
+  if (!Number.isFinite(n) || n < 0) {
+    ctx.addIssue({ code: 'custom', message: 'must be a number ≥ 0' });
+    return z.NEVER;
+  }
+  return n;
+});
+/** A kitting center's fields as the center route reads them (shared with the push check). */
+export const networkCenterRules = { name: text(120).zod, region: text(60).zod, mdm: centerStrList, slots: nonNeg, shelf: nonNeg, rate: nonNeg, certs: centerStrList };
+/** The OEM branding's texts as the OEM route reads them (plan rev, anything else seat). */
+export const networkOemRules = { brand: text(24).zod, logo: text(2).zod, domain: text(48).zod };
+/** Request schemas of the partner network routes. */
+export const networkRequests = {
+  deal: createShape(networkDealFields),
+  center: z.object(
+    {
+      id: z.string().max(60).nullish(),
+      name: networkCenterRules.name.nullish(),
+      region: networkCenterRules.region.nullish(),
+      mdm: networkCenterRules.mdm.nullish(),
+      slots: networkCenterRules.slots.nullish(),
+      shelf: networkCenterRules.shelf.nullish(),
+      rate: networkCenterRules.rate.nullish(),
+      certs: networkCenterRules.certs.nullish(),
+    },
+    { error: 'body must be a JSON object' },
+  ),
+  centerParams: z.object({ id: z.string().min(1).max(60) }),
+  oem: z.object(
+    { brand: networkOemRules.brand.nullish(), logo: networkOemRules.logo.nullish(), domain: networkOemRules.domain.nullish(), plan: z.unknown().optional() },
+    { error: 'body must be a JSON object' },
+  ),
+};
+export type NetworkDealInput = z.input<typeof networkRequests.deal>;
+export type NetworkCenterInput = z.input<typeof networkRequests.center>;
+export type NetworkOemInput = z.input<typeof networkRequests.oem>;
 
 export const SurveyResponse = z.looseObject({ id: str, date: optStr, cust: optStr, src: optStr, k: optStr, nps: num.nullable().optional(), csat: num.nullable().optional(), comment: optStr });
 export const Followup = z.looseObject({ action: optStr, note: optStr, date: optStr });
@@ -88,6 +144,30 @@ export const surveyResponses = {
   response: okItem('response', SurveyResponse),
   followup: okItem('followup', Followup),
 };
+/** A survey response as a client writes it (the push check reads pushed responses with the same fields). */
+export const surveyResponseFields = {
+  id: text(60).optional(),
+  date: text(10).optional(),
+  cust: text(120),
+  src: text(40).default('メール'),
+  k: oneOf(['NPS', 'CSAT'], 'NPS'),
+  // a score that is not a number is refused (400), never read as 0 or 5
+  nps: json(numField().zod.transform((n) => clamp(Math.round(n), 0, 10))).optional(),
+  csat: json(numField().zod.transform((n) => clamp(Math.round(n), 1, 5))).optional(),
+  comment: text(1000),
+};
+/** A follow-up of a response (date YYYY-MM-DD, checked by the server; today when none is given). */
+export const surveyFollowupFields = { action: text(60), note: text(600), date: text(10).optional() };
+/** Request schemas of the survey routes. */
+export const surveyRequests = {
+  /** POST /api/survey/send: batch size, read by the server. */
+  send: z.object({ batch: z.unknown().optional() }, { error: 'body must be a JSON object' }),
+  response: createShape(surveyResponseFields),
+  followup: createShape(surveyFollowupFields),
+  followupParams: z.object({ id: z.string().min(1).max(200).transform((v) => clip(v, 60)) }),
+};
+export type SurveyResponseInput = z.input<typeof surveyRequests.response>;
+export type SurveyFollowupInput = z.input<typeof surveyRequests.followup>;
 
 export const OnboardingState = z.looseObject({ sel: str, tab: z.enum(['emp', 'cust']), projects: z.record(z.string(), z.looseObject({ mdm: optStr, steps: z.record(z.string(), z.unknown()).optional(), start: optStr })) });
 export const DeviceRequest = z.looseObject({ id: str, name: str, dept: str, model: optStr, mdm: optStr, use: optStr, ticket: optStr, status: z.enum(['pending', 'approved', 'rejected']), lead: num.nullable().optional(), ts: num.optional() });
@@ -98,11 +178,37 @@ export const onboardingResponses = {
   request: okItem('request', DeviceRequest),
 };
 
+/** A device request as a client writes it (the push check reads pushed requests with the same rules). */
+export const deviceRequestFields = {
+  id: text(60).optional(),
+  name: text(120),
+  dept: text(120),
+  model: text(60).default('iPhone 16'),
+  mdm: text(60).default(DEFAULT_MDM),
+  use: text(300),
+  ticket: text(40),
+  ts: numField().optional(),
+};
+/** Request schemas of the onboarding routes (the project board is read entry by entry by the server). */
+export const onboardingRequests = {
+  projects: z.object({ sel: z.unknown().optional(), tab: z.unknown().optional(), projects: z.unknown().optional() }, { error: 'body must be a JSON object' }),
+  /** POST /api/onboarding/request: name and dept required (checked by the server after trimming). */
+  create: createShape(deviceRequestFields),
+  params: z.object({ id: z.string().min(1).max(60) }),
+  /** POST /api/onboarding/request/:id: status approved|rejected|pending; lead (days) only when approved. */
+  update: z.object({ status: z.unknown().optional(), lead: z.unknown().optional() }, { error: 'body must be a JSON object' }),
+};
+export type DeviceRequestInput = z.input<typeof onboardingRequests.create>;
+export type OnboardingProjectsInput = z.input<typeof onboardingRequests.projects>;
+
 /** Success bodies of the replacement proposal routes (customer name → ISO time). */
 export const replaceResponses = {
   proposals: okItem('proposals', strings),
   propose: ok({ cust: str, at: str, proposals: strings }),
 };
+/** Request schema of the replacement proposal route (cust required after trimming, checked by the server). */
+export const replaceRequests = { propose: z.object({ cust: text(120).zod.nullish() }, { error: 'body must be a JSON object' }) };
+export type ReplaceProposalInput = z.input<typeof replaceRequests.propose>;
 
 export const WorkdeskDoc = z.looseObject({ id: str, name: optStr, type: optStr, size: num.optional(), status: optStr, date: optStr, created: num.optional() });
 export const Thread = z.looseObject({ id: str, title: optStr, ts: num.optional(), msgs: z.array(z.looseObject({ role: optStr, text: optStr })), created: num.optional() });
@@ -116,9 +222,62 @@ export const workdeskResponses = {
   conn: okItem('conn', flags),
   search: ok({ q: str, hits: z.array(z.looseObject({})), indexed: num }),
 };
+/** A thread holds at most 500 messages. */
+export const MSGS_MAX = 500;
+/** A workdesk document as a client writes it (the push check reads pushed documents with the same fields). */
+export const workdeskDocFields = {
+  id: text(60).optional(),
+  name: text(200).optional(),
+  type: text(40).optional(),
+  size: intClamp(0, Number.MAX_SAFE_INTEGER, 0).optional(),
+  status: text(40).optional(),
+  date: text(10).optional(),
+  text: text(200_000).optional(),
+};
+const workdeskMessage = z.object(
+  {
+    role: text(20).zod.nullish(),
+    text: text(20_000).zod.nullish(),
+    html: text(50_000).zod.nullish(),
+    srcs: z.array(z.union([z.string(), z.number(), z.record(z.string(), z.unknown())])).max(50).nullish(),
+    typing: z.boolean().nullish(),
+  },
+  { error: 'msgs must be objects {role, text}' },
+);
+/** A thread's messages as the routes store them: role user when none is given, no null keys. */
+export const workdeskMessages = z
+  .array(workdeskMessage, { error: 'msgs must be an array' })
+  .max(MSGS_MAX, `msgs: at most ${MSGS_MAX}`)
+  .transform((list) => list.map((m) => Object.fromEntries(Object.entries({ ...m, role: m.role || 'user' }).filter(([, v]) => v !== null && v !== undefined))));
+/** A chat thread as a client writes it (shared with the push check). */
+export const workdeskThreadFields = { title: text(120).zod.nullish(), ts: numField().zod.nullish(), msgs: workdeskMessages.nullish() };
+/** Request schemas of the workdesk routes. */
+export const workdeskRequests = {
+  doc: createShape(workdeskDocFields),
+  thread: z.object({ id: text(60).zod.nullish(), ...workdeskThreadFields }, { error: 'body must be a JSON object' }),
+  threadPatch: z.object({ ...workdeskThreadFields, append: z.union([workdeskMessage, z.array(workdeskMessage)]).nullish() }, { error: 'body must be a JSON object' }),
+  params: z.object({ id: z.string().min(1).max(60) }),
+  /** POST /api/workdesk/conn: {map} or the map itself (connector id → on/off), read by the server. */
+  conn: z.record(z.string(), z.unknown(), { error: 'body must be a JSON object' }),
+  search: z.object({ q: text(200).zod.nullish() }, { error: 'body must be a JSON object' }),
+};
+export type WorkdeskDocInput = z.input<typeof workdeskRequests.doc>;
+export type WorkdeskThreadInput = z.input<typeof workdeskRequests.thread>;
+export type WorkdeskThreadPatch = z.input<typeof workdeskRequests.threadPatch>;
 
 const EsgDoc = z.looseObject({ scope: str, fy: z.union([str, num]), units: num.optional(), co2e: num.nullable().optional(), actualUnits: num.optional(), forecastUnits: num.optional(), settings: z.looseObject({ co2e: num, ewaste: num }).optional() });
 export const esgResponses = { report: ok({ warnings: z.array(z.unknown()), doc: EsgDoc }) };
+/** Request schema of POST /api/esg/report: scope (blank or center → the whole center) and the figures a claim states. */
+export const esgRequests = {
+  report: z.object(
+    {
+      scope: z.union([z.string(), z.number()], { error: 'scope must be a string' }).nullish(),
+      claim: z.record(z.string(), z.unknown(), { error: 'claim must be an object' }).nullish(),
+    },
+    { error: 'body must be a JSON object' },
+  ),
+};
+export type EsgReportInput = z.input<typeof esgRequests.report>;
 
 export const TeamMember = z.looseObject({ id: str, name: str, ini: optStr, role: str, dept: optStr, email: optStr, scopes: z.record(z.string(), z.string()).optional(), status: optStr });
 export const PublicAccount = z.looseObject({ email: str.nullable(), company: optStr, name: optStr, tenantId: optStr, created: num.optional(), lastLogin: num.nullable().optional() });

@@ -1,18 +1,9 @@
-import { z } from 'zod';
 import { jstMonth } from '../../../../shared/dates';
 import { clip } from '../../../../shared/fields';
 import { defineRoute } from '../../../core/http/define-route';
 import { unprocessable } from '../../../core/errors';
 import { buildEsgReport, ESG, ESG_SETTINGS_ID } from './esg.service';
-import { esgResponses } from '../../../../shared/api/contracts/workspace';
-
-const body = z.object(
-  {
-    scope: z.union([z.string(), z.number()], { error: 'scope must be a string' }).nullish(),
-    claim: z.record(z.string(), z.unknown(), { error: 'claim must be an object' }).nullish(),
-  },
-  { error: 'body must be a JSON object' },
-);
+import { esgRequests, esgResponses } from '../../../../shared/api/contracts/workspace';
 
 export const esgRoutes = [
   defineRoute({
@@ -20,7 +11,7 @@ export const esgRoutes = [
     path: '/api/esg/report',
     response: esgResponses.report,
     auth: 'mgmt:view',
-    body,
+    body: esgRequests.report,
     handler: async ({ app, ws, body: b }) => {
       const all = await app.store.list(ws, ESG);
       const settingsDoc = all.find((d) => d.id === ESG_SETTINGS_ID);

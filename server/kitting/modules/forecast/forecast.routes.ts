@@ -1,10 +1,9 @@
-import { z } from 'zod';
 import { jstDate } from '../../../../shared/dates';
 import { defineRoute } from '../../../core/http/define-route';
 import { collectionSchema, ruleFields } from '../../../core/http/collection-schema';
 import { badRequest } from '../../../core/errors';
 import { addDays, CAPACITY_LOAD } from '../capacity/capacity.service';
-import { forecastResponses } from '../../../../shared/api/contracts/workspace';
+import { forecastRequests, forecastResponses } from '../../../../shared/api/contracts/workspace';
 
 export const FORECAST = 'forecast';
 export const PREFS_ID = 'prefs';
@@ -87,7 +86,7 @@ export const forecastRoutes = [
     path: '/api/forecast/prefs',
     response: forecastResponses.prefs,
     auth: 'mgmt:edit',
-    body: z.object({ horizon: z.unknown().optional(), sim: z.unknown().optional() }, { error: 'body must be a JSON object' }),
+    body: forecastRequests.prefs,
     handler: async ({ app, ws, body }) => {
       const horizon = prefRules.horizon(body.horizon);
       const sim = prefRules.sim(body.sim);

@@ -1,12 +1,12 @@
 import { z } from 'zod';
-import { clip, createShape, json, oneOf, text } from '../../../../shared/fields';
+import { json } from '../../../../shared/fields';
 import { randomKey } from '../../../core/ids';
 import { defineRoute } from '../../../core/http/define-route';
 import { collectionSchema, ruleField, stamp, storedField } from '../../../core/http/collection-schema';
 import { badRequest, notFound } from '../../../core/errors';
 import { declareSeries, issueNumber } from '../../../core/store/series';
 import type { Doc, Tx } from '../../../core/store/types';
-import { networkResponses } from '../../../../shared/api/contracts/workspace';
+import { NETWORK_DIRS, networkCenterRules, networkDealFields, networkOemRules, networkRequests, networkResponses } from '../../../../shared/api/contracts/workspace';
 
 export const NETWORK_DEALS = 'networkDeals';
 /** A deal's seq orders deals created in the same millisecond (its key is random). */
@@ -24,19 +24,11 @@ export const CENTERS = 'centers';
 export const NETWORK = 'network';
 export const OEM_ID = 'oem';
 
-const DIRS = ['provide', 'accept', 'request'] as const;
+const DIRS = NETWORK_DIRS;
 const STATUS_BY_DIR: Record<(typeof DIRS)[number], string> = { provide: '募集中', accept: '対応中', request: '承認待ち' };
 
-const dealFields = {
-  units: json(z.unknown()).optional(),
-  dir: oneOf(DIRS, 'provide'),
-  partner: text(120).default('ネットワーク公開'),
-  kind: text(40).default('キッティング枠'),
-  period: text(40).default('—'),
-  rate: text(20).optional(),
-  status: text(24).optional(),
-};
-const dealBody = createShape(dealFields);
+const dealFields = networkDealFields;
+const { deal: dealBody, center: centerBody, oem: oemBody, centerParams } = networkRequests;
 
 function readUnits(raw: unknown): number {
   const n = typeof raw === 'number' ? raw : typeof raw === 'string' && raw.trim() !== '' ? Number(raw) : NaN;
@@ -54,35 +46,9 @@ function readRate(raw: string | undefined): number {
 const newestFirst = (a: Doc, b: Doc) => Number(b.created ?? 0) - Number(a.created ?? 0) || Number(b.seq ?? 0) - Number(a.seq ?? 0);
 const listDeals = async (tx: Tx) => (await tx.list(NETWORK_DEALS)).sort(newestFirst);
 
-const strList = z
-  .array(z.union([z.string(), z.number()]), { error: 'must be an array of strings' })
-  .max(50)
-  .transform((a) => a.map((v) => clip(String(v).trim(), 40)).filter(Boolean));
-const nonNeg = z.union([z.number(), z.string()]).transform((v, ctx) => {
-  const n = typeof v === 'number' ? v : Number(v);
-  if (!Number.isFinite(n) || n < 0) {
-    ctx.addIssue({ code: 'custom', message: 'must be a number ≥ 0' });
-    return z.NEVER;
-  }
-  return n;
-});
-const centerRules = { name: text(120).zod, region: text(60).zod, mdm: strList, slots: nonNeg, shelf: nonNeg, rate: nonNeg, certs: strList };
-const centerBody = z.object(
-  {
-    id: z.string().max(60).nullish(),
-    name: centerRules.name.nullish(),
-    region: centerRules.region.nullish(),
-    mdm: centerRules.mdm.nullish(),
-    slots: centerRules.slots.nullish(),
-    shelf: centerRules.shelf.nullish(),
-    rate: centerRules.rate.nullish(),
-    certs: centerRules.certs.nullish(),
-  },
-  { error: 'body must be a JSON object' },
-);
+const centerRules = networkCenterRules;
+const oemRules = networkOemRules;
 
-const oemRules = { brand: text(24).zod, logo: text(2).zod, domain: text(48).zod };
-const oemBody = z.object({ brand: oemRules.brand.nullish(), logo: oemRules.logo.nullish(), domain: oemRules.domain.nullish(), plan: z.unknown().optional() }, { error: 'body must be a JSON object' });
 /** The OEM plan: rev, any other value reads as seat. */
 const readPlan = (v: unknown) => (v === 'rev' ? 'rev' : 'seat');
 const oemOf = (d: Doc | null) => ({
@@ -208,7 +174,7 @@ export const networkRoutes = [
     path: '/api/network/center/:id/delete',
     response: networkResponses.removeCenter,
     auth: 'mgmt:edit',
-    params: z.object({ id: z.string().min(1).max(60) }),
+    params: centerParams,
     handler: async ({ app, ws, params }) =>
       app.store.transact(ws, async (tx) => {
         if (!(await tx.remove(CENTERS, params.id))) throw notFound('center not found');

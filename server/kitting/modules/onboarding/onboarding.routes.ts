@@ -1,37 +1,10 @@
-import { z } from 'zod';
-import { clip, createShape, num, text } from '../../../../shared/fields';
 import { randomKey } from '../../../core/ids';
 import { defineRoute } from '../../../core/http/define-route';
 import { badRequest, conflict, notFound } from '../../../core/errors';
+import { clip } from '../../../../shared/fields';
 import type { Doc } from '../../../core/store/types';
-import { DEFAULT_MDM } from '../../../../shared/devices';
-import { onboardingResponses } from '../../../../shared/api/contracts/workspace';
-
-export const ONBOARDING = 'onboarding';
-export const PROJECTS_ID = 'projects';
-export const DEVICE_REQUESTS = 'deviceRequests';
-
-const STEP_KEYS = ['kickoff', 'abm', 'apns', 'design', 'pilot', 'rollout', 'handover'] as const;
-const PROJECTS_MAX = 500;
-const STATUSES = ['pending', 'approved', 'rejected'] as const;
-
-interface Project {
-  mdm: string;
-  steps: Partial<Record<(typeof STEP_KEYS)[number], string>>;
-  start: string;
-}
-
-function readProjects(raw: Record<string, unknown>): Record<string, Project> {
-  const out: Record<string, Project> = {};
-  for (const [name, value] of Object.entries(raw).slice(0, PROJECTS_MAX)) {
-    const v = value && typeof value === 'object' && !Array.isArray(value) ? (value as Record<string, unknown>) : {};
-    const stepsIn = v.steps && typeof v.steps === 'object' && !Array.isArray(v.steps) ? (v.steps as Record<string, unknown>) : {};
-    const steps: Project['steps'] = {};
-    for (const k of STEP_KEYS) if (typeof stepsIn[k] === 'string') steps[k] = clip(stepsIn[k] as string, 20);
-    out[clip(name, 120)] = { mdm: typeof v.mdm === 'string' ? clip(v.mdm, 60) : '', steps, start: typeof v.start === 'string' ? clip(v.start, 20) : '' };
-  }
-  return out;
-}
+import { DEVICE_REQUESTS, ONBOARDING, PROJECTS_ID, randomLead, readProjects, STATUSES, type Project } from './onboarding.service';
+import { onboardingRequests, onboardingResponses } from '../../../../shared/api/contracts/workspace';
 
 const stateOf = (d: Doc | null) => ({
   sel: typeof d?.sel === 'string' ? d.sel : '',
@@ -39,21 +12,7 @@ const stateOf = (d: Doc | null) => ({
   projects: (d?.projects as Record<string, Project> | undefined) ?? {},
 });
 
-const requestBody = createShape({
-  id: text(60).optional(),
-  name: text(120),
-  dept: text(120),
-  model: text(60).default('iPhone 16'),
-  mdm: text(60).default(DEFAULT_MDM),
-  use: text(300),
-  ticket: text(40),
-  ts: num().optional(),
-});
-
-const updateBody = z.object({ status: z.unknown().optional(), lead: z.unknown().optional() }, { error: 'body must be a JSON object' });
-
-/** Lead time in days when none is given: 0.8 to 2.4 with one decimal. */
-export const randomLead = () => Math.round((0.8 + Math.random() * 1.6) * 10) / 10;
+const { create: requestBody, update: updateBody, params: requestParams, projects: projectsBody } = onboardingRequests;
 
 export const onboardingRoutes = [
   defineRoute({
@@ -68,7 +27,7 @@ export const onboardingRoutes = [
     path: '/api/onboarding/projects',
     response: onboardingResponses.projects,
     auth: 'ops:edit',
-    body: z.object({ sel: z.unknown().optional(), tab: z.unknown().optional(), projects: z.unknown().optional() }, { error: 'body must be a JSON object' }),
+    body: projectsBody,
     handler: async ({ app, ws, body }) => {
       if (!body.projects || typeof body.projects !== 'object' || Array.isArray(body.projects)) {
         throw badRequest('projects required', { message: 'projects をオブジェクトで指定してください' });
@@ -112,7 +71,7 @@ export const onboardingRoutes = [
     path: '/api/onboarding/request/:id',
     response: onboardingResponses.request,
     auth: 'ops:edit',
-    params: z.object({ id: z.string().min(1).max(60) }),
+    params: requestParams,
     body: updateBody,
     handler: async ({ app, ws, params, body }) => {
       const status = STATUSES.find((s) => s === body.status);

@@ -1,8 +1,6 @@
-import { z } from 'zod';
-import { text } from '../../../../shared/fields';
 import { defineRoute } from '../../../core/http/define-route';
 import { badRequest } from '../../../core/errors';
-import { replaceResponses } from '../../../../shared/api/contracts/workspace';
+import { replaceRequests, replaceResponses } from '../../../../shared/api/contracts/workspace';
 
 export const REPLACE = 'replace';
 export const PROPOSALS_ID = 'proposals';
@@ -24,7 +22,7 @@ export const replaceRoutes = [
     path: '/api/replace/proposal',
     response: replaceResponses.propose,
     auth: 'ops:edit',
-    body: z.object({ cust: text(120).zod.nullish() }, { error: 'body must be a JSON object' }),
+    body: replaceRequests.propose,
     handler: async ({ app, ws, body }) => {
       const cust = (body.cust ?? '').trim();
       if (!cust) throw badRequest('cust required', { message: '顧客名(cust)を指定してください' });

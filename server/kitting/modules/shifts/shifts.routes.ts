@@ -1,4 +1,3 @@
-import { z } from 'zod';
 import { defineRoute } from '../../../core/http/define-route';
 import { badRequest, notFound } from '../../../core/errors';
 import {
@@ -20,10 +19,9 @@ import {
   type Grid,
   type Snapshot,
 } from './shifts.service';
-import { shiftResponses } from '../../../../shared/api/contracts/staffing';
+import { shiftRequests, shiftResponses } from '../../../../shared/api/contracts/staffing';
 
-const gridBody = z.object({ grid: z.unknown().optional(), clock: z.unknown().optional() }, { error: 'body must be a JSON object' });
-const hidParams = z.object({ hid: z.string().min(1).max(60) });
+const { grid: gridBody, hidParams } = shiftRequests;
 
 const gridRequired = () => badRequest('grid required', { message: 'シフト表(grid)をスタッフごとに7日分で指定してください' });
 

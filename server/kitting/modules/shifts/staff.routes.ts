@@ -1,22 +1,15 @@
-import { z } from 'zod';
 import { jstTime } from '../../../../shared/dates';
-import { clip, createShape, json, patchShape, text } from '../../../../shared/fields';
+import { clip } from '../../../../shared/fields';
 import { randomKey } from '../../../core/ids';
 import { defineRoute } from '../../../core/http/define-route';
 import { badRequest, conflict, notFound } from '../../../core/errors';
 import type { Tx } from '../../../core/store/types';
 import { collectionSchema } from '../../../core/http/collection-schema';
 import { DRAFT_ID, readRoster, SHIFTS, STAFF, writeRoster, type ClockRow, type Grid } from './shifts.service';
-import { staffResponses } from '../../../../shared/api/contracts/staffing';
+import { staffFields, staffRequests, staffResponses } from '../../../../shared/api/contracts/staffing';
 
-// type own|agency (default own); any other value is refused (400), never read as own
-const staffFields = { name: text(60), type: json(z.enum(['own', 'agency'], { error: 'type must be own or agency' })).default('own') };
 export const staffSchema = collectionSchema(STAFF, staffFields);
-const createStaff = createShape(staffFields);
-const patchStaff = patchShape(staffFields);
-const idParams = z.object({ id: z.string().min(1).max(60) });
-const punchParams = z.object({ staffId: z.string().min(1).max(200).transform((v) => clip(v, 40)) });
-const punchBody = z.object({ dir: z.unknown().optional() }, { error: 'body must be a JSON object' });
+const { create: createStaff, patch: patchStaff, params: idParams, punchParams, punch: punchBody } = staffRequests;
 
 const nameRequired = () => badRequest('name required', { message: '氏名(name)を入力してください' });
 const staffList = (tx: Tx) => tx.list(STAFF);

@@ -1,33 +1,21 @@
 import { z } from 'zod';
-import { clamp, clip, createShape, json, num, oneOf, text } from '../../../../shared/fields';
+import { clip, json } from '../../../../shared/fields';
 import { jstDate } from '../../../../shared/dates';
 import { randomKey } from '../../../core/ids';
 import { defineRoute } from '../../../core/http/define-route';
 import { collectionSchema, stamp, storedField } from '../../../core/http/collection-schema';
 import { badRequest, notFound } from '../../../core/errors';
 import type { Doc } from '../../../core/store/types';
-import { surveyResponses } from '../../../../shared/api/contracts/workspace';
+import { surveyFollowupFields, surveyRequests, surveyResponseFields, surveyResponses } from '../../../../shared/api/contracts/workspace';
 
 export const SURVEY_RESPONSES = 'surveyResponses';
 export const SURVEY = 'survey';
 export const FOLLOWUPS_ID = 'followups';
 export const SENT_ID = 'sent';
 
-const responseFields = {
-  id: text(60).optional(),
-  date: text(10).optional(),
-  cust: text(120),
-  src: text(40).default('メール'),
-  k: oneOf(['NPS', 'CSAT'], 'NPS'),
-  // a score that is not a number is refused (400), never read as 0 or 5
-  nps: json(num().zod.transform((n) => clamp(Math.round(n), 0, 10))).optional(),
-  csat: json(num().zod.transform((n) => clamp(Math.round(n), 1, 5))).optional(),
-  comment: text(1000),
-};
-const responseBody = createShape(responseFields);
-
-const followupFields = { action: text(60), note: text(600), date: text(10).optional() };
-const followupBody = createShape(followupFields);
+const responseFields = surveyResponseFields;
+const followupFields = surveyFollowupFields;
+const { response: responseBody, followup: followupBody } = surveyRequests;
 
 const isDate = (v: string) => /^\d{4}-\d{2}-\d{2}$/.test(v) && !Number.isNaN(Date.parse(`${v}T00:00:00Z`)) && new Date(`${v}T00:00:00Z`).toISOString().startsWith(v);
 const badDate = () => badRequest('invalid date', { message: '日付(date)は YYYY-MM-DD 形式で指定してください' });
@@ -80,7 +68,7 @@ export const surveyRoutes = [
     path: '/api/survey/send',
     response: surveyResponses.send,
     auth: 'support:edit',
-    body: z.object({ batch: z.unknown().optional() }, { error: 'body must be a JSON object' }),
+    body: surveyRequests.send,
     handler: async ({ app, ws, body }) => {
       const batch = batchOf(body.batch);
       const sent = await app.store.transact(ws, async (tx) => {
@@ -118,7 +106,7 @@ export const surveyRoutes = [
     path: '/api/survey/followup/:id',
     response: surveyResponses.followup,
     auth: 'support:edit',
-    params: z.object({ id: z.string().min(1).max(200).transform((v) => clip(v, 60)) }),
+    params: surveyRequests.followupParams,
     body: followupBody,
     handler: async ({ app, ws, params, body }) => {
       const date = body.date || jstDate();

@@ -1,45 +1,18 @@
-import { z } from 'zod';
 import { jstDate } from '../../../../shared/dates';
-import { clip, createShape, intClamp, json, num, text } from '../../../../shared/fields';
+import { clip, json } from '../../../../shared/fields';
 import { randomKey } from '../../../core/ids';
 import { defineRoute } from '../../../core/http/define-route';
 import { collectionSchema, ruleField, stamp, storedField } from '../../../core/http/collection-schema';
 import { badRequest, notFound } from '../../../core/errors';
 import type { Doc } from '../../../core/store/types';
 import { isDate } from '../compliance/compliance.service';
-import { CONN_ID, MSGS_MAX, readConn, search, WORKDESK, WORKDESK_DOCS, WORKDESK_THREADS } from './workdesk.service';
-import { workdeskResponses } from '../../../../shared/api/contracts/workspace';
+import { CONN_ID, readConn, search, WORKDESK, WORKDESK_DOCS, WORKDESK_THREADS } from './workdesk.service';
+import { MSGS_MAX, workdeskDocFields, workdeskMessages, workdeskRequests, workdeskResponses, workdeskThreadFields } from '../../../../shared/api/contracts/workspace';
 
-const docFields = {
-  id: text(60).optional(),
-  name: text(200).optional(),
-  type: text(40).optional(),
-  size: intClamp(0, Number.MAX_SAFE_INTEGER, 0).optional(),
-  status: text(40).optional(),
-  date: text(10).optional(),
-  text: text(200_000).optional(),
-};
-const docBody = createShape(docFields);
-
-const msgSchema = z.object(
-  {
-    role: text(20).zod.nullish(),
-    text: text(20_000).zod.nullish(),
-    html: text(50_000).zod.nullish(),
-    srcs: z.array(z.union([z.string(), z.number(), z.record(z.string(), z.unknown())])).max(50).nullish(),
-    typing: z.boolean().nullish(),
-  },
-  { error: 'msgs must be objects {role, text}' },
-);
-const msgs = z
-  .array(msgSchema, { error: 'msgs must be an array' })
-  .max(MSGS_MAX, `msgs: at most ${MSGS_MAX}`)
-  .transform((list) => list.map((m) => Object.fromEntries(Object.entries({ ...m, role: m.role || 'user' }).filter(([, v]) => v !== null && v !== undefined))));
-
-const threadFields = { title: text(120).zod.nullish(), ts: num().zod.nullish(), msgs: msgs.nullish() };
-const threadBody = z.object({ id: text(60).zod.nullish(), ...threadFields }, { error: 'body must be a JSON object' });
-const threadPatch = z.object({ ...threadFields, append: z.union([msgSchema, z.array(msgSchema)]).nullish() }, { error: 'body must be a JSON object' });
-const idParams = z.object({ id: z.string().min(1).max(60) });
+const docFields = workdeskDocFields;
+const threadFields = workdeskThreadFields;
+const msgs = workdeskMessages;
+const { doc: docBody, thread: threadBody, threadPatch, params: idParams } = workdeskRequests;
 
 /** Pushed workdesk documents pass the document route's field rules (date a real YYYY-MM-DD); created is the server's stamp. */
 export const workdeskDocSchema = collectionSchema(WORKDESK_DOCS, { ...docFields, date: storedField(docFields.date, isDate, 'date must be a real YYYY-MM-DD') }, { created: stamp() });
@@ -170,7 +143,7 @@ export const workdeskRoutes = [
     path: '/api/workdesk/conn',
     response: workdeskResponses.conn,
     auth: 'support:edit',
-    body: z.record(z.string(), z.unknown(), { error: 'body must be a JSON object' }),
+    body: workdeskRequests.conn,
     handler: async ({ app, ws, body }) => {
       const patch = readConn(body.map && typeof body.map === 'object' && !Array.isArray(body.map) ? body.map : body);
       const conn = await app.store.transact(ws, async (tx) => {
@@ -186,7 +159,7 @@ export const workdeskRoutes = [
     path: '/api/workdesk/search',
     response: workdeskResponses.search,
     auth: 'support:view',
-    body: z.object({ q: text(200).zod.nullish() }, { error: 'body must be a JSON object' }),
+    body: workdeskRequests.search,
     handler: async ({ app, ws, body }) => {
       const q = (body.q ?? '').trim();
       if (!q) throw badRequest('q required', { message: '検索語(q)を入力してください' });
