@@ -25,7 +25,7 @@ import { tradeinSchemas } from './tradein/tradein.schema';
 import { formSchemas } from './public-forms/forms.schema';
 import { settingsSchema } from './settings/settings.routes';
 import { dockReservationSchema } from './dock/dock.routes';
-import { capacityLoadSchema } from './capacity/capacity.routes';
+import { capacityConfigSchema, capacityLoadSchema } from './capacity/capacity.routes';
 import { quoteDraftSchema, quoteSchema } from './quotes/quotes.routes';
 import { surveyResponseSchema, surveySchema } from './survey/survey.routes';
 import { workdeskDocSchema, workdeskSchema, workdeskThreadSchema } from './workdesk/workdesk.routes';
@@ -62,7 +62,7 @@ export const planCounted: readonly CountedCollection[] = [devicesPlanCounted, cu
 export const collectionSchemas: readonly CollectionSchema[] = [
   deviceSchema, jobSchema, shipmentSchema, inquirySchema, ticketSchema, ticketMessageSchema, customerSchema, staffSchema, teamSchema,
   invoiceSchema, portalSchema, settingsSchema, quoteSchema, quoteDraftSchema,
-  dockReservationSchema, capacityLoadSchema,
+  dockReservationSchema, capacityLoadSchema, capacityConfigSchema,
   surveySchema, surveyResponseSchema, workdeskSchema, workdeskDocSchema, workdeskThreadSchema, reportSchema, forecastSchema, esgSchema,
   complianceSchema, capaSchema, auditLogSchema, custodySchema, centerSchema, networkSchema, networkDealSchema, integrationsSchema, syncLogSchema,
   ...daasSchemas, ...storeSchemas, ...tradeinSchemas, portalStatsSchema, ...formSchemas,

@@ -9,7 +9,7 @@ import { collectionSchemas } from '../modules';
 import { PUSHED_COLLECTIONS } from './push-policy';
 
 const UNCHECKED = new Set([
-  'alerts', 'ops', 'erasureCerts', 'labelTemplates', 'labelLog', 'capacity', 'replace', 'onboarding',
+  'alerts', 'ops', 'erasureCerts', 'labelTemplates', 'labelLog', 'replace', 'onboarding',
   'deviceRequests', 'shifts', 'shiftHistory',
 ]);
 

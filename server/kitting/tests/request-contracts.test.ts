@@ -3,7 +3,6 @@ import { z } from 'zod';
 import * as contracts from '../../../shared/api/schemas';
 import type { RouteDef } from '../../core/http/define-route';
 import { allRoutes } from '../modules';
-import { capacityRoutes } from '../modules/capacity/capacity.routes';
 import { certRoutes } from '../modules/certs/certs.routes';
 import { complianceReportRoutes } from '../modules/compliance/compliance-report.routes';
 import { complianceRoutes } from '../modules/compliance/compliance.routes';
@@ -51,7 +50,6 @@ const NOT_CONVERTED: Record<string, readonly RouteDef[]> = {
   shifts: [...shiftRoutes, ...staffRoutes],
   compliance: [...complianceRoutes, ...complianceReportRoutes],
   integrations: integrationRoutes,
-  capacity: capacityRoutes,
   forecast: forecastRoutes,
   network: networkRoutes,
   survey: surveyRoutes,

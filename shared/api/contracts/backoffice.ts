@@ -1,5 +1,6 @@
 /** Wire schemas of the back-office screens: capacity, DaaS, store, trade-in, reports, compliance, integrations. */
 import { z } from 'zod';
+import { clamp, createShape, json, num as numField, patchShape, text } from '../../fields';
 import { num, ok, okItem, okList, optStr, str } from '../primitives';
 
 // ---- Back office: capacity, DaaS, store, trade-in, reports, compliance, integrations ----
@@ -29,13 +30,24 @@ export const CapacityDay = z.looseObject({
 export type CapacityDay = z.infer<typeof CapacityDay>;
 export const CapacitySummary = z.record(z.string(), z.union([num, str]).nullable());
 export type CapacitySummary = z.infer<typeof CapacitySummary>;
-export interface LoadInput {
-  date?: string;
-  cust?: string;
-  qty?: number;
-  kind?: string;
-  note?: string;
-}
+/** A planned load entry as a client writes it (shared by the load routes and the push check). */
+export const capacityLoadFields = {
+  date: text(10),
+  cust: text(120),
+  // units: a number (clamped 0..1,000,000); a value that is not a number is refused (400)
+  qty: json(numField().zod.transform((n) => clamp(Math.trunc(n), 0, 1_000_000))).default(0),
+  kind: text(40).default('キッティング'),
+  note: text(300),
+};
+/** Request schemas of the capacity routes. */
+export const capacityRequests = {
+  /** POST /api/capacity/config: any JSON object; each sent key of CAPACITY_KEYS must be a number ≥ 0. */
+  config: z.record(z.string(), z.unknown(), { error: 'body must be a JSON object' }),
+  createLoad: createShape(capacityLoadFields),
+  patchLoad: patchShape(capacityLoadFields),
+  params: z.object({ id: z.string().min(1).max(40) }),
+};
+export type LoadInput = z.input<typeof capacityRequests.createLoad>;
 
 export const DAAS_STATUSES = ['draft', 'proposed', 'approved', 'contracted'] as const;
 export type DaasStatus = (typeof DAAS_STATUSES)[number];
