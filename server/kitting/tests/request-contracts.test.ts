@@ -6,7 +6,6 @@ import { allRoutes } from '../modules';
 import { certRoutes } from '../modules/certs/certs.routes';
 import { complianceReportRoutes } from '../modules/compliance/compliance-report.routes';
 import { complianceRoutes } from '../modules/compliance/compliance.routes';
-import { daasRoutes } from '../modules/daas/daas.routes';
 import { esgRoutes } from '../modules/esg/esg.routes';
 import { forecastRoutes } from '../modules/forecast/forecast.routes';
 import { healthRoutes } from '../modules/health/health.routes';
@@ -21,13 +20,10 @@ import { engagementRoutes } from '../modules/public-forms/engagement.routes';
 import { leadRoutes } from '../modules/public-forms/leads.routes';
 import { signRoutes } from '../modules/public-forms/sign.routes';
 import { replaceRoutes } from '../modules/replace/replace.routes';
-import { reportRoutes } from '../modules/reports/reports.routes';
 import { shiftRoutes } from '../modules/shifts/shifts.routes';
 import { staffRoutes } from '../modules/shifts/staff.routes';
 import { shipmentRoutes } from '../modules/shipments/shipments.routes';
-import { storeOrderRoutes } from '../modules/store-orders/store-orders.routes';
 import { surveyRoutes } from '../modules/survey/survey.routes';
-import { tradeinRoutes } from '../modules/tradein/tradein.routes';
 import { workdeskRoutes } from '../modules/workdesk/workdesk.routes';
 import { syncRoutes } from '../sync/routes';
 
@@ -41,10 +37,6 @@ const NOT_CONVERTED: Record<string, readonly RouteDef[]> = {
   jobs: jobRoutes,
   shipments: shipmentRoutes,
   sync: syncRoutes,
-  daas: daasRoutes,
-  'store-orders': storeOrderRoutes,
-  tradein: tradeinRoutes,
-  reports: reportRoutes,
   certs: certRoutes,
   labels: labelRoutes,
   shifts: [...shiftRoutes, ...staffRoutes],

@@ -72,30 +72,12 @@ export const DaasQuote = z.looseObject({
 export type DaasQuote = z.infer<typeof DaasQuote>;
 export const DaasTotals = z.looseObject({ units: num, mrr: num, arr: num, contracts: num, pipelineUnits: num, pipelineMrr: num, byStatus: z.record(z.string(), num).optional() });
 export type DaasTotals = z.infer<typeof DaasTotals>;
-export interface DaasQuoteInput {
-  id?: string;
-  cust?: string;
-  model?: string;
-  qty?: number;
-  term?: number;
-  res?: number;
-  lcm?: boolean;
-  war?: boolean;
-  price?: number;
-  expires?: string;
-}
 
 export const StoreProduct = z.looseObject({ id: str, name: str, cat: optStr, ic: optStr, price: num, cost: money, note: optStr, custom: z.boolean().optional() });
 export type StoreProduct = z.infer<typeof StoreProduct>;
 export const StoreOrderLine = z.looseObject({ id: optStr, name: optStr, price: num, cost: money, qty: num });
 export const StoreOrder = z.looseObject({ id: str, date: optStr, dateStr: optStr, cust: optStr, job: optStr, dest: optStr, count: num, total: num, gp: num, lines: z.array(StoreOrderLine).optional(), status: optStr });
 export type StoreOrder = z.infer<typeof StoreOrder>;
-export interface StoreOrderInput {
-  cust?: string;
-  job?: string;
-  dest?: string;
-  lines: { id: string; qty: number; name?: string; price?: number; cost?: number }[];
-}
 
 export const Buyback = z.looseObject({ id: str, date: optStr, model: optStr, cust: optStr, grade: optStr, bat: num.optional(), offer: money, resell: money, margin: money, residual: money, refurb: money });
 export type Buyback = z.infer<typeof Buyback>;
@@ -145,25 +127,9 @@ export type SyncLogEntry = z.infer<typeof SyncLogEntry>;
 /** DaaS simulator prefs (GET /api/daas `sim`, POST /api/daas/sim). */
 export const DaasSim = z.looseObject({ cust: optStr, model: optStr, qty: num.optional(), term: num.optional(), res: num.optional(), lcm: z.boolean().optional(), war: z.boolean().optional(), updated: num.optional() });
 export type DaasSim = z.infer<typeof DaasSim>;
-export interface DaasSimInput {
-  cust?: string;
-  model?: string;
-  qty?: number;
-  term?: number;
-  res?: number;
-  lcm?: boolean;
-  war?: boolean;
-}
 /** One DaaS send (history keeps the 50 newest). */
 export const DaasSend = z.looseObject({ id: optStr, ts: num.optional(), cust: optStr, channel: optStr, to: optStr, doc: optStr, quoteId: optStr, model: optStr, qty: num.nullable().optional(), mrr: num.nullable().optional() });
 export type DaasSend = z.infer<typeof DaasSend>;
-export interface DaasSendInput {
-  cust: string;
-  doc?: string;
-  channel?: string;
-  to?: string;
-  quoteId?: string;
-}
 
 /** Chain-of-custody record (POST /api/compliance/custody). */
 export const CustodyStep = z.looseObject({ label: z.string(), role: z.string(), who: z.string(), dt: z.string(), state: z.string(), sign: z.string() });
