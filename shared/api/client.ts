@@ -265,10 +265,10 @@ export function createApiClient(opts: ApiClientOptions = {}) {
     auditLog: () => get('/api/audit-log', S.complianceResponses.auditLog),
     addAudit: (a: S.AuditInput) => post('/api/audit-log', S.complianceResponses.audit, a),
     custody: (r: S.CustodyInput) => post('/api/compliance/custody', S.complianceResponses.custody, r),
-    complianceReport: (b: { month?: string; claim?: { count: number } }) => post('/api/compliance/report', S.complianceResponses.report, b),
+    complianceReport: (b: S.ComplianceReportInput) => post('/api/compliance/report', S.complianceResponses.report, b),
 
     integrationRules: () => get('/api/integrations/rules', S.integrationResponses.rules),
-    saveIntegrationRules: (b: { rules: Record<string, boolean>; extraRules: S.ExtraRule[] }) => put('/api/integrations/rules', S.integrationResponses.saveRules, b),
+    saveIntegrationRules: (b: S.IntegrationRulesInput) => put('/api/integrations/rules', S.integrationResponses.saveRules, b),
     integrationLog: () => get('/api/integrations/log', S.integrationResponses.log),
 
     list: (path: string, key: string) => get(path, anyList(key)),

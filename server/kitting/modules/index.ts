@@ -34,7 +34,7 @@ import { forecastSchema } from './forecast/forecast.routes';
 import { esgSchema } from './esg/esg.service';
 import { auditLogSchema, capaSchema, complianceSchema, custodySchema } from './compliance/compliance.schema';
 import { centerSchema, networkDealSchema, networkSchema } from './network/network.routes';
-import { integrationsSchema, syncLogSchema } from './integrations/integrations.routes';
+import { integrationsSchema, syncLogSchema } from './integrations/integrations.service';
 
 /** Every route of the API, mounted explicitly in this order (no folder scanning). */
 export const allRoutes: RouteDef[] = [

@@ -4,12 +4,9 @@ import * as contracts from '../../../shared/api/schemas';
 import type { RouteDef } from '../../core/http/define-route';
 import { allRoutes } from '../modules';
 import { certRoutes } from '../modules/certs/certs.routes';
-import { complianceReportRoutes } from '../modules/compliance/compliance-report.routes';
-import { complianceRoutes } from '../modules/compliance/compliance.routes';
 import { esgRoutes } from '../modules/esg/esg.routes';
 import { forecastRoutes } from '../modules/forecast/forecast.routes';
 import { healthRoutes } from '../modules/health/health.routes';
-import { integrationRoutes } from '../modules/integrations/integrations.routes';
 import { jobRoutes } from '../modules/jobs/jobs.routes';
 import { labelRoutes } from '../modules/labels/labels.routes';
 import { networkRoutes } from '../modules/network/network.routes';
@@ -40,8 +37,6 @@ const NOT_CONVERTED: Record<string, readonly RouteDef[]> = {
   certs: certRoutes,
   labels: labelRoutes,
   shifts: [...shiftRoutes, ...staffRoutes],
-  compliance: [...complianceRoutes, ...complianceReportRoutes],
-  integrations: integrationRoutes,
   forecast: forecastRoutes,
   network: networkRoutes,
   survey: surveyRoutes,

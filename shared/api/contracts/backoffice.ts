@@ -108,14 +108,6 @@ export type Capa = z.infer<typeof Capa>;
 /** Audit row [ts 'YYYY-MM-DD HH:mm', user, action, target, result, cat]. */
 export const AuditRow = z.array(z.string());
 export type AuditRow = z.infer<typeof AuditRow>;
-export interface AuditInput {
-  action: string;
-  user?: string;
-  target?: string;
-  result?: string;
-  cat?: string;
-  ts?: string;
-}
 export const ComplianceDoc = z.looseObject({ month: str, count: num, byCat: z.record(z.string(), num).optional(), capa: z.array(Capa.extend({ overdue: z.boolean().optional() })).optional(), overdue: num.optional(), org: z.record(z.string(), z.unknown()).optional(), issuedAt: num.optional() });
 export type ComplianceDoc = z.infer<typeof ComplianceDoc>;
 
@@ -136,12 +128,6 @@ export const CustodyStep = z.looseObject({ label: z.string(), role: z.string(), 
 export type CustodyStep = z.infer<typeof CustodyStep>;
 export const CustodyRecord = z.looseObject({ id: str, imei: optStr, model: optStr, cust: optStr, steps: z.array(CustodyStep), created: num.optional() });
 export type CustodyRecord = z.infer<typeof CustodyRecord>;
-export interface CustodyInput {
-  imei: string;
-  model?: string;
-  cust?: string;
-  steps: CustodyStep[];
-}
 /** One entry of a custody 422's invalid[] / incomplete[]. */
 export const CustodyIssue = z.looseObject({ code: optStr, message: z.string(), step: num.nullable().optional(), field: optStr, label: optStr, missing: z.array(z.string()).optional() });
 export type CustodyIssue = z.infer<typeof CustodyIssue>;
