@@ -277,7 +277,7 @@ export function createApiClient(opts: ApiClientOptions = {}) {
     issuePortal: (custId: string) => post('/api/portal/issue', S.portalResponses.issue, { custId }),
     togglePortal: (key: string, published?: boolean) => post(`/api/portal/${e(key)}`, S.portalResponses.action, published === undefined ? { action: 'toggle' } : { action: 'toggle', published }),
     portalView: (t: string) => get('/api/portal/view', S.portalResponses.view, { t }),
-    portalInquiry: (t: string, q: { kind: string; message: string; name?: string; email?: string }) =>
+    portalInquiry: (t: string, q: S.PortalInquiry) =>
       post('/api/portal/inquiry', S.portalResponses.inquiry, { ...q, t }, { t }),
 
     adminLogin: (password: string) => post('/api/admin/login', S.adminResponses.login, { password }),

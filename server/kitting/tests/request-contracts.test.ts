@@ -11,7 +11,6 @@ import { jobRoutes } from '../modules/jobs/jobs.routes';
 import { labelRoutes } from '../modules/labels/labels.routes';
 import { networkRoutes } from '../modules/network/network.routes';
 import { onboardingRoutes } from '../modules/onboarding/onboarding.routes';
-import { portalRoutes } from '../modules/portal/portal.routes';
 import { communityRoutes } from '../modules/public-forms/community.routes';
 import { engagementRoutes } from '../modules/public-forms/engagement.routes';
 import { leadRoutes } from '../modules/public-forms/leads.routes';
@@ -44,7 +43,6 @@ const NOT_CONVERTED: Record<string, readonly RouteDef[]> = {
   replace: replaceRoutes,
   workdesk: workdeskRoutes,
   esg: esgRoutes,
-  portal: portalRoutes,
   'public-forms': [...leadRoutes, ...signRoutes, ...engagementRoutes, ...communityRoutes],
 };
 
