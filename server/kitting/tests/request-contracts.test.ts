@@ -11,10 +11,6 @@ import { jobRoutes } from '../modules/jobs/jobs.routes';
 import { labelRoutes } from '../modules/labels/labels.routes';
 import { networkRoutes } from '../modules/network/network.routes';
 import { onboardingRoutes } from '../modules/onboarding/onboarding.routes';
-import { communityRoutes } from '../modules/public-forms/community.routes';
-import { engagementRoutes } from '../modules/public-forms/engagement.routes';
-import { leadRoutes } from '../modules/public-forms/leads.routes';
-import { signRoutes } from '../modules/public-forms/sign.routes';
 import { replaceRoutes } from '../modules/replace/replace.routes';
 import { shiftRoutes } from '../modules/shifts/shifts.routes';
 import { staffRoutes } from '../modules/shifts/staff.routes';
@@ -43,7 +39,6 @@ const NOT_CONVERTED: Record<string, readonly RouteDef[]> = {
   replace: replaceRoutes,
   workdesk: workdeskRoutes,
   esg: esgRoutes,
-  'public-forms': [...leadRoutes, ...signRoutes, ...engagementRoutes, ...communityRoutes],
 };
 
 /** Every zod schema the contracts export, directly or inside an exported object (`deviceRequests.create`). */
