@@ -227,7 +227,7 @@ export function createApiClient(opts: ApiClientOptions = {}) {
     deleteDockReservation: (id: string) => post(`/api/dock/reservation/${e(id)}/delete`, S.dockResponses.remove),
 
     capacity: () => get('/api/capacity', S.capacityResponses.view),
-    saveCapacityConfig: (c: Partial<Record<S.CapacityKey, number>>) => post('/api/capacity/config', S.capacityResponses.config, c),
+    saveCapacityConfig: (c: S.CapacityConfigInput) => post('/api/capacity/config', S.capacityResponses.config, c),
     createLoad: (l: S.LoadInput) => post('/api/capacity/load', S.capacityResponses.load, l),
     updateLoad: (id: string, l: S.LoadInput) => post(`/api/capacity/load/${e(id)}`, S.capacityResponses.load, l),
     deleteLoad: (id: string) => post(`/api/capacity/load/${e(id)}/delete`, S.capacityResponses.remove),

@@ -2,6 +2,7 @@
 import { z } from 'zod';
 import { clamp, createShape, json, num as numField, patchShape, text } from '../../fields';
 import { num, ok, okItem, okList, optStr, str } from '../primitives';
+import { objectBody } from './common';
 
 // ---- Back office: capacity, DaaS, store, trade-in, reports, compliance, integrations ----
 const money = num.optional();
@@ -42,12 +43,13 @@ export const capacityLoadFields = {
 /** Request schemas of the capacity routes. */
 export const capacityRequests = {
   /** POST /api/capacity/config: any JSON object; each sent key of CAPACITY_KEYS must be a number ≥ 0. */
-  config: z.record(z.string(), z.unknown(), { error: 'body must be a JSON object' }),
+  config: objectBody<Partial<Record<CapacityKey, number>>>(),
   createLoad: createShape(capacityLoadFields),
   patchLoad: patchShape(capacityLoadFields),
   params: z.object({ id: z.string().min(1).max(40) }),
 };
 export type LoadInput = z.input<typeof capacityRequests.createLoad>;
+export type CapacityConfigInput = z.input<typeof capacityRequests.config>;
 
 export const DAAS_STATUSES = ['draft', 'proposed', 'approved', 'contracted'] as const;
 export type DaasStatus = (typeof DAAS_STATUSES)[number];
