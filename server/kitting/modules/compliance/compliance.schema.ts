@@ -6,8 +6,9 @@ import { badRequest } from '../../../core/errors';
 import { AUDIT_LOG, CAPA, COMPLIANCE, CONTROL_KEYS, CONTROLS_MAX, CUSTODY, CUSTODY_MAX_STEPS, isDate, isStamp } from './compliance.service';
 
 /**
- * The rules the compliance routes read their bodies with (CAPA state, control sets, audit rows, custody
- * records), and the schemas of the collections they write: a pushed record passes the same rules.
+ * The rules the compliance routes read their bodies with (CAPA state, control sets; the audit row and
+ * custody field maps are in the shared contract), and the schemas of the collections they write: a pushed
+ * record passes the same rules.
  */
 
 const filled = (v: string) => v !== '';

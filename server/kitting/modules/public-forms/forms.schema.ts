@@ -6,10 +6,11 @@ import { badRequest } from '../../../core/errors';
 import { checkEmail, LEADS } from './forms.service';
 
 /**
- * The fields of the public forms and of the pages that follow them up (leads, signature documents,
- * bookings, referrals, partners, reviews): each defined once here, read by the routes and by the check
- * of what a bench pushes into the same collections. What the server derives (stamps, counters, codes,
- * the signer's address) is bounded in each schema's derived part.
+ * The rules and collection schemas of the public forms and of the pages that follow them up (leads,
+ * signature documents, bookings, referrals, partners, reviews). Their fields are declared once in the
+ * shared contract (shared/api/contracts/public.ts), read by the routes and by the check of what a bench
+ * pushes into the same collections. What the server derives (stamps, counters, codes, the signer's
+ * address) is bounded in each schema's derived part.
  */
 
 export const SIGNS = 'signs';
