@@ -38,3 +38,6 @@ export function jstTime(ms: number = Date.now()): string {
 export function jstStamp(ms: number = Date.now()): string {
   return `${jstDate(ms)} ${jstTime(ms)}`;
 }
+
+/** A YYYY-MM-DD date as written on Japanese documents: 2026年11月4日. */
+export const dateJa = (d: string): string => `${d.slice(0, 4)}年${Number(d.slice(5, 7))}月${Number(d.slice(8, 10))}日`;

@@ -1,11 +1,13 @@
 import { StrictMode, useState } from 'react';
 import { createRoot } from 'react-dom/client';
 import { ApiError, createApiClient, describeError } from '../../shared/api/client';
+import { PORTAL_INQUIRY_KINDS } from '../../shared/api/schemas';
 import { Async, Chip, Overlays, Panel, fmtTs, toast, useLoad } from './components/ui';
 import './styles.css';
 
 const api = createApiClient();
-const KINDS = ['問合せ', '故障', '交換', '紛失', '返却', 'その他'];
+const KINDS = PORTAL_INQUIRY_KINDS;
+type Kind = (typeof KINDS)[number];
 
 function Invalid({ title, text }: { title: string; text: string }) {
   return (
@@ -24,7 +26,7 @@ function Invalid({ title, text }: { title: string; text: string }) {
 }
 
 function InquiryForm({ token }: { token: string }) {
-  const [kind, setKind] = useState('問合せ');
+  const [kind, setKind] = useState<Kind>('問合せ');
   const [message, setMessage] = useState('');
   const [name, setName] = useState('');
   const [email, setEmail] = useState('');
@@ -55,7 +57,7 @@ function InquiryForm({ token }: { token: string }) {
           </>
         )}
         <label htmlFor="pi-kind">種別</label>
-        <select id="pi-kind" className="in" value={kind} onChange={(e) => setKind(e.target.value)}>
+        <select id="pi-kind" className="in" value={kind} onChange={(e) => setKind(e.target.value as Kind)}>
           {KINDS.map((k) => (
             <option key={k}>{k}</option>
           ))}

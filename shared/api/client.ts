@@ -227,7 +227,7 @@ export function createApiClient(opts: ApiClientOptions = {}) {
     deleteDockReservation: (id: string) => post(`/api/dock/reservation/${e(id)}/delete`, S.dockResponses.remove),
 
     capacity: () => get('/api/capacity', S.capacityResponses.view),
-    saveCapacityConfig: (c: Partial<Record<S.CapacityKey, number>>) => post('/api/capacity/config', S.capacityResponses.config, c),
+    saveCapacityConfig: (c: S.CapacityConfigInput) => post('/api/capacity/config', S.capacityResponses.config, c),
     createLoad: (l: S.LoadInput) => post('/api/capacity/load', S.capacityResponses.load, l),
     updateLoad: (id: string, l: S.LoadInput) => post(`/api/capacity/load/${e(id)}`, S.capacityResponses.load, l),
     deleteLoad: (id: string) => post(`/api/capacity/load/${e(id)}/delete`, S.capacityResponses.remove),
@@ -242,21 +242,21 @@ export function createApiClient(opts: ApiClientOptions = {}) {
     storeCatalog: () => get('/api/store/catalog', S.storeResponses.catalog),
     storeOrders: () => get('/api/store/orders', S.storeResponses.orders),
     createStoreOrder: (o: S.StoreOrderInput) => post('/api/store/order', S.storeResponses.order, o),
-    updateStoreOrder: (id: string, o: { status?: string; cust?: string; job?: string; dest?: string }) => post(`/api/store/order/${e(id)}`, S.storeResponses.order, o),
+    updateStoreOrder: (id: string, o: S.StoreOrderEdit) => post(`/api/store/order/${e(id)}`, S.storeResponses.order, o),
     deleteStoreOrder: (id: string) => post(`/api/store/order/${e(id)}/delete`, S.storeResponses.remove),
-    createStoreProduct: (p: { name: string; cat?: string; price: number; cost?: number; note?: string }) => post('/api/store/product', S.storeResponses.product, p),
+    createStoreProduct: (p: S.StoreProductInput) => post('/api/store/product', S.storeResponses.product, p),
 
     tradein: () => get('/api/tradein', S.tradeinResponses.view),
-    createBuyback: (b: { model: string; cust?: string; grade?: string; bat?: number; offer: number; resell: number; imei?: string; note?: string }) => post('/api/tradein/buyback', S.tradeinResponses.buyback, b),
+    createBuyback: (b: S.BuybackInput) => post('/api/tradein/buyback', S.tradeinResponses.buyback, b),
     deleteBuyback: (id: string) => post(`/api/tradein/buyback/${e(id)}/delete`, S.tradeinResponses.remove),
-    createStock: (s: { model: string; grade?: string; cost?: number; ask?: number; note?: string }) => post('/api/tradein/inventory', S.tradeinResponses.stock, s),
+    createStock: (s: S.RefurbStockInput) => post('/api/tradein/inventory', S.tradeinResponses.stock, s),
     deleteStock: (id: string) => post(`/api/tradein/inventory/${e(id)}/delete`, S.tradeinResponses.remove),
-    createReceipt: (r: { cust: string; person?: string; note?: string; items?: { model?: string; imei?: string; grade?: string; qty?: number; price?: number }[] }) => post('/api/tradein/receipt', S.tradeinResponses.receipt, r),
+    createReceipt: (r: S.BuybackReceiptInput) => post('/api/tradein/receipt', S.tradeinResponses.receipt, r),
     deleteReceipt: (no: string) => post(`/api/tradein/receipt/${e(no)}/delete`, S.tradeinResponses.remove),
 
     reports: () => get('/api/reports', S.reportResponses.list),
-    previewReport: (q: { cust?: string; month?: string }) => get('/api/report/generate', S.reportResponses.generate, q),
-    saveReport: (q: { cust?: string; month?: string }) => post('/api/report/generate', S.reportResponses.generate, q),
+    previewReport: (q: S.ReportQuery) => get('/api/report/generate', S.reportResponses.generate, q),
+    saveReport: (q: S.ReportQuery) => post('/api/report/generate', S.reportResponses.generate, q),
     report: (id: string) => get(`/api/report/${e(id)}`, S.reportResponses.one),
 
     compliance: () => get('/api/compliance', S.complianceResponses.view),
@@ -265,10 +265,10 @@ export function createApiClient(opts: ApiClientOptions = {}) {
     auditLog: () => get('/api/audit-log', S.complianceResponses.auditLog),
     addAudit: (a: S.AuditInput) => post('/api/audit-log', S.complianceResponses.audit, a),
     custody: (r: S.CustodyInput) => post('/api/compliance/custody', S.complianceResponses.custody, r),
-    complianceReport: (b: { month?: string; claim?: { count: number } }) => post('/api/compliance/report', S.complianceResponses.report, b),
+    complianceReport: (b: S.ComplianceReportInput) => post('/api/compliance/report', S.complianceResponses.report, b),
 
     integrationRules: () => get('/api/integrations/rules', S.integrationResponses.rules),
-    saveIntegrationRules: (b: { rules: Record<string, boolean>; extraRules: S.ExtraRule[] }) => put('/api/integrations/rules', S.integrationResponses.saveRules, b),
+    saveIntegrationRules: (b: S.IntegrationRulesInput) => put('/api/integrations/rules', S.integrationResponses.saveRules, b),
     integrationLog: () => get('/api/integrations/log', S.integrationResponses.log),
 
     list: (path: string, key: string) => get(path, anyList(key)),
@@ -277,7 +277,7 @@ export function createApiClient(opts: ApiClientOptions = {}) {
     issuePortal: (custId: string) => post('/api/portal/issue', S.portalResponses.issue, { custId }),
     togglePortal: (key: string, published?: boolean) => post(`/api/portal/${e(key)}`, S.portalResponses.action, published === undefined ? { action: 'toggle' } : { action: 'toggle', published }),
     portalView: (t: string) => get('/api/portal/view', S.portalResponses.view, { t }),
-    portalInquiry: (t: string, q: { kind: string; message: string; name?: string; email?: string }) =>
+    portalInquiry: (t: string, q: S.PortalInquiry) =>
       post('/api/portal/inquiry', S.portalResponses.inquiry, { ...q, t }, { t }),
 
     adminLogin: (password: string) => post('/api/admin/login', S.adminResponses.login, { password }),

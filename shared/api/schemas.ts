@@ -19,6 +19,7 @@ export * from './contracts/staffing';
 export * from './contracts/platform';
 export * from './contracts/errors';
 export * from './contracts/backoffice';
+export * from './contracts/backoffice-requests';
 export * from './contracts/meta';
 export * from './contracts/workspace';
 export * from './contracts/accounts';

@@ -30,7 +30,7 @@ import { replaceSchema } from './replace/replace.schema';
 import { onboardingSchemas } from './onboarding/onboarding.schema';
 import { settingsSchema } from './settings/settings.routes';
 import { dockReservationSchema } from './dock/dock.routes';
-import { capacityLoadSchema } from './capacity/capacity.routes';
+import { capacityConfigSchema, capacityLoadSchema } from './capacity/capacity.routes';
 import { quoteDraftSchema, quoteSchema } from './quotes/quotes.routes';
 import { surveyResponseSchema, surveySchema } from './survey/survey.routes';
 import { workdeskDocSchema, workdeskSchema, workdeskThreadSchema } from './workdesk/workdesk.routes';
@@ -39,7 +39,7 @@ import { forecastSchema } from './forecast/forecast.routes';
 import { esgSchema } from './esg/esg.service';
 import { auditLogSchema, capaSchema, complianceSchema, custodySchema } from './compliance/compliance.schema';
 import { centerSchema, networkDealSchema, networkSchema } from './network/network.routes';
-import { integrationsSchema, syncLogSchema } from './integrations/integrations.routes';
+import { integrationsSchema, syncLogSchema } from './integrations/integrations.service';
 
 /** Every route of the API, mounted explicitly in this order (no folder scanning). */
 export const allRoutes: RouteDef[] = [
@@ -67,7 +67,7 @@ export const planCounted: readonly CountedCollection[] = [devicesPlanCounted, cu
 export const collectionSchemas: readonly CollectionSchema[] = [
   deviceSchema, jobSchema, shipmentSchema, inquirySchema, ticketSchema, ticketMessageSchema, customerSchema, staffSchema, teamSchema,
   invoiceSchema, portalSchema, settingsSchema, quoteSchema, quoteDraftSchema,
-  dockReservationSchema, capacityLoadSchema,
+  dockReservationSchema, capacityLoadSchema, capacityConfigSchema,
   surveySchema, surveyResponseSchema, workdeskSchema, workdeskDocSchema, workdeskThreadSchema, reportSchema, forecastSchema, esgSchema,
   complianceSchema, capaSchema, auditLogSchema, custodySchema, centerSchema, networkSchema, networkDealSchema, integrationsSchema, syncLogSchema,
   ...daasSchemas, ...storeSchemas, ...tradeinSchemas, portalStatsSchema, ...formSchemas,

@@ -9,7 +9,7 @@ import { collectionSchemas } from '../modules';
 import { PUSHED_COLLECTIONS } from './push-policy';
 
 const UNCHECKED = new Set([
-  'capacity', 'eventRegs', 'abStats',
+  'eventRegs', 'abStats',
 ]);
 
 describe('push schema coverage', () => {

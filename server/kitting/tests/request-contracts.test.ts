@@ -3,36 +3,6 @@ import { z } from 'zod';
 import * as contracts from '../../../shared/api/schemas';
 import type { RouteDef } from '../../core/http/define-route';
 import { allRoutes } from '../modules';
-import { capacityRoutes } from '../modules/capacity/capacity.routes';
-import { complianceReportRoutes } from '../modules/compliance/compliance-report.routes';
-import { complianceRoutes } from '../modules/compliance/compliance.routes';
-import { daasRoutes } from '../modules/daas/daas.routes';
-import { integrationRoutes } from '../modules/integrations/integrations.routes';
-import { portalRoutes } from '../modules/portal/portal.routes';
-import { communityRoutes } from '../modules/public-forms/community.routes';
-import { engagementRoutes } from '../modules/public-forms/engagement.routes';
-import { leadRoutes } from '../modules/public-forms/leads.routes';
-import { signRoutes } from '../modules/public-forms/sign.routes';
-import { reportRoutes } from '../modules/reports/reports.routes';
-import { storeOrderRoutes } from '../modules/store-orders/store-orders.routes';
-import { tradeinRoutes } from '../modules/tradein/tradein.routes';
-
-/**
- * Modules whose routes still declare request schemas of their own (not yet in shared/api/contracts).
- * Converting a module removes it from this list; every other route must take its body, query and
- * params schemas from the contracts, the same objects the renderer's client reads its request types from.
- */
-const NOT_CONVERTED: Record<string, readonly RouteDef[]> = {
-  daas: daasRoutes,
-  'store-orders': storeOrderRoutes,
-  tradein: tradeinRoutes,
-  reports: reportRoutes,
-  compliance: [...complianceRoutes, ...complianceReportRoutes],
-  integrations: integrationRoutes,
-  capacity: capacityRoutes,
-  portal: portalRoutes,
-  'public-forms': [...leadRoutes, ...signRoutes, ...engagementRoutes, ...communityRoutes],
-};
 
 /** Every zod schema the contracts export, directly or inside an exported object (`deviceRequests.create`). */
 function exportedSchemas(): Set<z.ZodType> {
@@ -61,19 +31,7 @@ describe('request contracts', () => {
     expect(shared.size).toBeGreaterThan(50);
   });
 
-  it('every route outside the not-yet-converted modules takes its body, query and params schemas from shared/api/contracts', () => {
-    const pending = new Set(Object.values(NOT_CONVERTED).flat());
-    const own = allRoutes.filter((r) => !pending.has(r)).flatMap(ownSchemas);
-    expect(own).toEqual([]);
-  });
-
-  it('lists only modules that still have a request schema of their own (a converted module leaves the list)', () => {
-    const mounted = new Set(allRoutes);
-    const done = Object.entries(NOT_CONVERTED)
-      .filter(([, routes]) => routes.every((r) => ownSchemas(r).length === 0))
-      .map(([name]) => name);
-    expect(done).toEqual([]);
-    const unmounted = Object.entries(NOT_CONVERTED).filter(([, routes]) => routes.some((r) => !mounted.has(r)));
-    expect(unmounted.map(([name]) => name)).toEqual([]);
+  it('every route takes its body, query and params schemas from shared/api/contracts', () => {
+    expect(allRoutes.flatMap(ownSchemas)).toEqual([]);
   });
 });

@@ -1,6 +1,8 @@
 /** Wire schemas of the back-office screens: capacity, DaaS, store, trade-in, reports, compliance, integrations. */
 import { z } from 'zod';
+import { clamp, createShape, json, num as numField, patchShape, text } from '../../fields';
 import { num, ok, okItem, okList, optStr, str } from '../primitives';
+import { objectBody } from './common';
 
 // ---- Back office: capacity, DaaS, store, trade-in, reports, compliance, integrations ----
 const money = num.optional();
@@ -29,13 +31,25 @@ export const CapacityDay = z.looseObject({
 export type CapacityDay = z.infer<typeof CapacityDay>;
 export const CapacitySummary = z.record(z.string(), z.union([num, str]).nullable());
 export type CapacitySummary = z.infer<typeof CapacitySummary>;
-export interface LoadInput {
-  date?: string;
-  cust?: string;
-  qty?: number;
-  kind?: string;
-  note?: string;
-}
+/** A planned load entry as a client writes it (shared by the load routes and the push check). */
+export const capacityLoadFields = {
+  date: text(10),
+  cust: text(120),
+  // units: a number (clamped 0..1,000,000); a value that is not a number is refused (400)
+  qty: json(numField().zod.transform((n) => clamp(Math.trunc(n), 0, 1_000_000))).default(0),
+  kind: text(40).default('キッティング'),
+  note: text(300),
+};
+/** Request schemas of the capacity routes. */
+export const capacityRequests = {
+  /** POST /api/capacity/config: any JSON object; each sent key of CAPACITY_KEYS must be a number ≥ 0. */
+  config: objectBody<Partial<Record<CapacityKey, number>>>(),
+  createLoad: createShape(capacityLoadFields),
+  patchLoad: patchShape(capacityLoadFields),
+  params: z.object({ id: z.string().min(1).max(40) }),
+};
+export type LoadInput = z.input<typeof capacityRequests.createLoad>;
+export type CapacityConfigInput = z.input<typeof capacityRequests.config>;
 
 export const DAAS_STATUSES = ['draft', 'proposed', 'approved', 'contracted'] as const;
 export type DaasStatus = (typeof DAAS_STATUSES)[number];
@@ -60,30 +74,12 @@ export const DaasQuote = z.looseObject({
 export type DaasQuote = z.infer<typeof DaasQuote>;
 export const DaasTotals = z.looseObject({ units: num, mrr: num, arr: num, contracts: num, pipelineUnits: num, pipelineMrr: num, byStatus: z.record(z.string(), num).optional() });
 export type DaasTotals = z.infer<typeof DaasTotals>;
-export interface DaasQuoteInput {
-  id?: string;
-  cust?: string;
-  model?: string;
-  qty?: number;
-  term?: number;
-  res?: number;
-  lcm?: boolean;
-  war?: boolean;
-  price?: number;
-  expires?: string;
-}
 
 export const StoreProduct = z.looseObject({ id: str, name: str, cat: optStr, ic: optStr, price: num, cost: money, note: optStr, custom: z.boolean().optional() });
 export type StoreProduct = z.infer<typeof StoreProduct>;
 export const StoreOrderLine = z.looseObject({ id: optStr, name: optStr, price: num, cost: money, qty: num });
 export const StoreOrder = z.looseObject({ id: str, date: optStr, dateStr: optStr, cust: optStr, job: optStr, dest: optStr, count: num, total: num, gp: num, lines: z.array(StoreOrderLine).optional(), status: optStr });
 export type StoreOrder = z.infer<typeof StoreOrder>;
-export interface StoreOrderInput {
-  cust?: string;
-  job?: string;
-  dest?: string;
-  lines: { id: string; qty: number; name?: string; price?: number; cost?: number }[];
-}
 
 export const Buyback = z.looseObject({ id: str, date: optStr, model: optStr, cust: optStr, grade: optStr, bat: num.optional(), offer: money, resell: money, margin: money, residual: money, refurb: money });
 export type Buyback = z.infer<typeof Buyback>;
@@ -114,14 +110,6 @@ export type Capa = z.infer<typeof Capa>;
 /** Audit row [ts 'YYYY-MM-DD HH:mm', user, action, target, result, cat]. */
 export const AuditRow = z.array(z.string());
 export type AuditRow = z.infer<typeof AuditRow>;
-export interface AuditInput {
-  action: string;
-  user?: string;
-  target?: string;
-  result?: string;
-  cat?: string;
-  ts?: string;
-}
 export const ComplianceDoc = z.looseObject({ month: str, count: num, byCat: z.record(z.string(), num).optional(), capa: z.array(Capa.extend({ overdue: z.boolean().optional() })).optional(), overdue: num.optional(), org: z.record(z.string(), z.unknown()).optional(), issuedAt: num.optional() });
 export type ComplianceDoc = z.infer<typeof ComplianceDoc>;
 
@@ -133,37 +121,15 @@ export type SyncLogEntry = z.infer<typeof SyncLogEntry>;
 /** DaaS simulator prefs (GET /api/daas `sim`, POST /api/daas/sim). */
 export const DaasSim = z.looseObject({ cust: optStr, model: optStr, qty: num.optional(), term: num.optional(), res: num.optional(), lcm: z.boolean().optional(), war: z.boolean().optional(), updated: num.optional() });
 export type DaasSim = z.infer<typeof DaasSim>;
-export interface DaasSimInput {
-  cust?: string;
-  model?: string;
-  qty?: number;
-  term?: number;
-  res?: number;
-  lcm?: boolean;
-  war?: boolean;
-}
 /** One DaaS send (history keeps the 50 newest). */
 export const DaasSend = z.looseObject({ id: optStr, ts: num.optional(), cust: optStr, channel: optStr, to: optStr, doc: optStr, quoteId: optStr, model: optStr, qty: num.nullable().optional(), mrr: num.nullable().optional() });
 export type DaasSend = z.infer<typeof DaasSend>;
-export interface DaasSendInput {
-  cust: string;
-  doc?: string;
-  channel?: string;
-  to?: string;
-  quoteId?: string;
-}
 
 /** Chain-of-custody record (POST /api/compliance/custody). */
 export const CustodyStep = z.looseObject({ label: z.string(), role: z.string(), who: z.string(), dt: z.string(), state: z.string(), sign: z.string() });
 export type CustodyStep = z.infer<typeof CustodyStep>;
 export const CustodyRecord = z.looseObject({ id: str, imei: optStr, model: optStr, cust: optStr, steps: z.array(CustodyStep), created: num.optional() });
 export type CustodyRecord = z.infer<typeof CustodyRecord>;
-export interface CustodyInput {
-  imei: string;
-  model?: string;
-  cust?: string;
-  steps: CustodyStep[];
-}
 /** One entry of a custody 422's invalid[] / incomplete[]. */
 export const CustodyIssue = z.looseObject({ code: optStr, message: z.string(), step: num.nullable().optional(), field: optStr, label: optStr, missing: z.array(z.string()).optional() });
 export type CustodyIssue = z.infer<typeof CustodyIssue>;

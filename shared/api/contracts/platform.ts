@@ -1,5 +1,6 @@
 /** Wire contract of the customer portal and platform administration (tenants, sub-admins, backups). */
 import { z } from 'zod';
+import { json, oneOf, text } from '../../fields';
 import { crudResponses, num, ok, okItem, okList, optStr, str } from '../primitives';
 import { Ticket } from './work';
 
@@ -17,6 +18,28 @@ export type PortalView = z.infer<typeof PortalView>;
 /** One customer's portal state (GET /api/portals `state[key]`, POST /api/portal/*). */
 export const PortalEntry = z.looseObject({ id: str, name: optStr, slug: optStr, suffix: optStr, published: z.boolean().optional(), last: optStr });
 export type PortalEntry = z.infer<typeof PortalEntry>;
+
+/** What an operator sets on a portal (published, the last-update label); name and slug come from the server. */
+export const portalFields = { published: json(z.boolean()), last: text(40) };
+/** The kinds of inquiry a portal visitor may send (anything else reads as 問合せ). */
+export const PORTAL_INQUIRY_KINDS = ['問合せ', '故障', '交換', '紛失', '返却', 'その他'] as const;
+/** Request schemas of the customer portal routes. */
+export const portalRequests = {
+  /** POST /api/portal/inquiry: t (the portal token) may come in the query instead. */
+  inquiry: z.object({
+    t: z.unknown().optional(),
+    kind: oneOf(PORTAL_INQUIRY_KINDS, '問合せ').zod.optional(),
+    message: z.unknown().optional(),
+    name: text(60).zod.optional(),
+    email: text(120).zod.optional(),
+  }),
+  issue: z.object({ custId: text(40).zod.optional(), id: text(40).zod.optional() }),
+  /** POST /api/portal/{custId}: action toggle (default) / ticket / dl / touch. */
+  action: z.object({ action: z.unknown().optional(), published: portalFields.published.zod.optional(), last: portalFields.last.zod.optional() }),
+  actionParams: z.object({ custId: z.string().min(1).max(40) }),
+};
+export type PortalInquiry = Omit<z.input<typeof portalRequests.inquiry>, 't'>;
+export type PortalAction = z.input<typeof portalRequests.action>;
 
 export const Tenant = z.looseObject({
   id: str,

@@ -1,5 +1,6 @@
 /** Wire contract of the public forms (leads, signatures, bookings, referrals, partners, reviews), providers and sites. */
 import { z } from 'zod';
+import { clip, createShape, Field, intClamp, num as numField, patchShape, text } from '../../fields';
 import { crudResponses, num, ok, okItem, okList, optStr, str } from '../primitives';
 
 const done = ok({});
@@ -9,6 +10,52 @@ export const SignDoc = z.looseObject({ id: str, title: optStr, client: optStr, e
 export const Booking = z.looseObject({ id: str, name: optStr, email: optStr, company: optStr, phone: optStr, when: optStr, topic: optStr, status: optStr });
 export const Partner = z.looseObject({ id: str, company: optStr, email: optStr, contact: optStr, region: optStr, note: optStr, tier: optStr, status: optStr, code: optStr });
 export const Review = z.looseObject({ id: str, name: optStr, company: optStr, rating: num, nps: num.optional(), comment: str, approved: z.boolean().optional() });
+
+// ---- Requests of the public forms and of the pages that follow them up ----
+/** An address of the usual form (name@domain.tld). */
+export const EMAIL_RE = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
+/** A form's text: a string or number, trimmed and clipped to n characters; anything else reads as ''. */
+export const formText = (n: number) => z.unknown().optional().transform((v) => (typeof v === 'string' || typeof v === 'number' ? clip(String(v).trim(), n) : ''));
+const t = formText;
+
+export const leadForm = { name: t(120), email: t(160), company: t(120), phone: t(40), message: t(1500), source: t(40), tenant: t(120) };
+/** What an operator edits on a lead; an email given must be an address. */
+export const leadEditFields = {
+  status: text(30),
+  notes: text(3000),
+  name: text(120),
+  company: text(120),
+  email: new Field(text(160).zod.refine((v) => v === '' || EMAIL_RE.test(v), 'メールアドレスの形式が正しくありません'), () => ''),
+  phone: text(40),
+};
+export const signForm = { title: t(200), client: t(200), email: t(160), amount: z.unknown().optional(), bodyHtml: z.unknown().optional() };
+export const bookingForm = { name: t(120), email: t(160), company: t(120), phone: t(40), when: t(60), topic: t(300) };
+export const bookingEditFields = { status: text(30) };
+export const referralForm = { referrer: t(120), code: t(24) };
+export const partnerForm = { company: t(120), email: t(160), contact: t(120), region: t(60), note: t(800) };
+/** What an operator edits on a partner. */
+export const partnerEditFields = { status: text(30), tier: text(30), note: text(800), deals: intClamp(0, 1_000_000, 0), revenue: numField() };
+export const reviewForm = { comment: t(800), rating: z.unknown().optional(), name: t(80), company: t(120), nps: z.unknown().optional() };
+
+/** Request schemas of the public form routes and of the operator pages that follow them up. */
+export const formRequests = {
+  lead: z.object(leadForm),
+  leadEdit: { create: createShape(leadEditFields), patch: patchShape(leadEditFields) },
+  sign: z.object(signForm),
+  signParams: z.object({ id: z.string().min(1).max(80) }),
+  signSubmit: z.object({ name: z.unknown().optional(), agreed: z.unknown().optional(), signature: z.unknown().optional() }),
+  booking: z.object(bookingForm),
+  bookingEdit: { create: createShape(bookingEditFields), patch: patchShape(bookingEditFields) },
+  referral: z.object(referralForm),
+  referralParams: z.object({ code: z.string().min(1).max(40) }),
+  partner: z.object(partnerForm),
+  partnerEdit: { create: createShape(partnerEditFields), patch: patchShape(partnerEditFields) },
+  review: z.object(reviewForm),
+  eventParams: z.object({ id: z.string().min(1).max(40) }),
+  eventRegister: z.object({ email: t(160), name: t(120), company: t(120) }),
+  abEvent: z.object({ variant: z.unknown().optional(), event: z.unknown().optional() }),
+  trial: z.object({ email: z.unknown().optional(), company: t(80), name: t(80), plan: t(40) }),
+};
 
 /** Success bodies of the public form routes. */
 export const formResponses = {

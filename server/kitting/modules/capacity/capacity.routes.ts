@@ -1,29 +1,20 @@
-import { z } from 'zod';
-import { clamp, createShape, json, looseNumber, num, patchShape, text } from '../../../../shared/fields';
+import { looseNumber } from '../../../../shared/fields';
 import { jstDate } from '../../../../shared/dates';
 import { defineRoute } from '../../../core/http/define-route';
-import { collectionSchema, stamp } from '../../../core/http/collection-schema';
+import { collectionSchema, fixedKeys, stamp } from '../../../core/http/collection-schema';
 import { badRequest, notFound } from '../../../core/errors';
 import { issueNumber } from '../../../core/store/series';
 import type { Doc } from '../../../core/store/types';
 import { DOCK_RESERVATIONS } from '../dock/dock.service';
 import { JOBS } from '../jobs/jobs.service';
-import { CAPACITY, CAPACITY_LOAD, CONFIG_ID, CONFIG_KEYS, configOf, LOAD_NUMBERS, mergeConfig, weekView } from './capacity.service';
-import { capacityResponses } from '../../../../shared/api/contracts/backoffice';
+import { CAPACITY, CAPACITY_LOAD, CONFIG_ID, CONFIG_KEYS, configFields, configOf, LOAD_NUMBERS, mergeConfig, weekView } from './capacity.service';
+import { capacityLoadFields, capacityRequests, capacityResponses } from '../../../../shared/api/contracts/backoffice';
 
-const loadFields = {
-  date: text(10),
-  cust: text(120),
-  // units: a number (clamped 0..1,000,000); a value that is not a number is refused (400)
-  qty: json(num().zod.transform((n) => clamp(Math.trunc(n), 0, 1_000_000))).default(0),
-  kind: text(40).default('キッティング'),
-  note: text(300),
-};
 /** Pushed load entries pass the load routes' field rules; created and updated are the server's stamps. */
-export const capacityLoadSchema = collectionSchema(CAPACITY_LOAD, loadFields, { created: stamp(), updated: stamp() });
-const createLoad = createShape(loadFields);
-const patchLoad = patchShape(loadFields);
-const idParams = z.object({ id: z.string().min(1).max(40) });
+export const capacityLoadSchema = collectionSchema(CAPACITY_LOAD, capacityLoadFields, { created: stamp(), updated: stamp() });
+/** The config record holds the numbers the config route stores (finite, ≥ 0) and its stamp. */
+export const capacityConfigSchema = fixedKeys(collectionSchema(CAPACITY, configFields, { updated: stamp() }), [CONFIG_ID]);
+const { config: configBody, createLoad, patchLoad, params: idParams } = capacityRequests;
 
 function checkDate(date: string | undefined): void {
   if (date === undefined) return;
@@ -65,7 +56,7 @@ export const capacityRoutes = [
     path: '/api/capacity/config',
     response: capacityResponses.config,
     auth: 'ops:edit',
-    body: z.record(z.string(), z.unknown(), { error: 'body must be a JSON object' }),
+    body: configBody,
     handler: async ({ app, ws, body }) => {
       checkConfig(body);
       const config = await app.store.transact(ws, async (tx) => {

@@ -1,4 +1,6 @@
-import { looseNumber } from '../../../../shared/fields';
+import { z } from 'zod';
+import { Field, looseNumber } from '../../../../shared/fields';
+import { CAPACITY_KEYS } from '../../../../shared/api/contracts/backoffice';
 import { jstDate } from '../../../../shared/dates';
 import { declareSeries, padNumber } from '../../../core/store/series';
 import type { Doc } from '../../../core/store/types';
@@ -20,7 +22,7 @@ export const LOAD_NUMBERS = declareSeries({
 });
 export const LOAD_SERIES = LOAD_NUMBERS.name;
 
-export const CONFIG_KEYS = ['kittingDaily', 'storageMax', 'storageUsed', 'palletMax', 'palletUsed', 'warehouseMax', 'warehouseUsed', 'staffCount', 'perStaff'] as const;
+export const CONFIG_KEYS = CAPACITY_KEYS;
 export type ConfigKey = (typeof CONFIG_KEYS)[number];
 export type CapacityConfig = Record<ConfigKey, number> & { updated: number | null };
 
@@ -35,6 +37,9 @@ export const DEFAULT_CONFIG: Record<ConfigKey, number> = {
   staffCount: 5,
   perStaff: 80,
 };
+
+/** Each config number as the config route stores it: a finite number ≥ 0 (the push check of the config record). */
+export const configFields = Object.fromEntries(CONFIG_KEYS.map((k) => [k, new Field(z.number().finite().nonnegative())])) as Record<ConfigKey, Field<number>>;
 
 const finiteNonNeg = (v: unknown): number | null => {
   const n = looseNumber(v);

@@ -1,4 +1,3 @@
-import { z } from 'zod';
 import { clip } from '../../../../shared/fields';
 import { randomKey } from '../../../core/ids';
 import { defineRoute } from '../../../core/http/define-route';
@@ -6,18 +5,11 @@ import { badRequest, unprocessable } from '../../../core/errors';
 import type { Doc } from '../../../core/store/types';
 import { isValidRegno, readCompany } from '../settings/settings.service';
 import { AUDIT_LOG, CAPA, CUSTODY, CUSTODY_MAX_STEPS, isDate, isMonth, isOpen, isStamp, thisMonth, today } from './compliance.service';
-import { custodyFields, stepIssues, type Issue } from './compliance.schema';
+import { stepIssues, type Issue } from './compliance.schema';
 import { complianceResponses } from '../../../../shared/api/contracts/backoffice';
+import { complianceRequests } from '../../../../shared/api/contracts/backoffice-requests';
 
-const reportBody = z.object(
-  {
-    month: z.unknown().optional(),
-    claim: z.object({ count: z.unknown().optional() }, { error: 'claim must be an object' }).passthrough().nullish(),
-  },
-  { error: 'body must be a JSON object' },
-);
-
-const custodyBody = z.object({ ...custodyFields, steps: custodyFields.steps.nullish() }, { error: 'body must be a JSON object' });
+const { report: reportBody, custody: custodyBody } = complianceRequests;
 
 export const complianceReportRoutes = [
   defineRoute({

@@ -1,17 +1,13 @@
-import { z } from 'zod';
 import { defineRoute } from '../../../core/http/define-route';
 import { badRequest, notFound } from '../../../core/errors';
 import { issueNumber } from '../../../core/store/series';
 import type { Doc } from '../../../core/store/types';
 import { AUDIT_LOG, AUDIT_NUMBERS, auditRow, CAPA, COMPLIANCE, CONTROL_KEYS, CONTROLS_ID, CONTROLS_MAX, isStamp, nowStamp, type ControlKey } from './compliance.service';
-import { auditFields, readCapaState, readControls } from './compliance.schema';
+import { readCapaState, readControls } from './compliance.schema';
 import { complianceResponses } from '../../../../shared/api/contracts/backoffice';
+import { complianceRequests } from '../../../../shared/api/contracts/backoffice-requests';
 
-export const AUDIT_SERIES = AUDIT_NUMBERS.name;
-
-const capaBody = z.object({ state: z.unknown().optional() }, { error: 'body must be a JSON object' });
-const controlsBody = z.object({ controls: z.unknown().optional() }, { error: 'body must be a JSON object' });
-const auditBody = z.object(auditFields, { error: 'body must be a JSON object' });
+const { capa: capaBody, capaParams, controls: controlsBody, controlsParams, audit: auditBody } = complianceRequests;
 
 function controlsOf(doc: Doc | null): Record<ControlKey, boolean[]> {
   const out = {} as Record<ControlKey, boolean[]>;
@@ -37,7 +33,7 @@ export const complianceRoutes = [
     path: '/api/compliance/capa/:id',
     response: complianceResponses.capa,
     auth: 'mgmt:edit',
-    params: z.object({ id: z.string().min(1).max(60) }),
+    params: capaParams,
     body: capaBody,
     handler: async ({ app, ws, params, body }) => {
       const state = readCapaState(body.state);
@@ -54,7 +50,7 @@ export const complianceRoutes = [
     path: '/api/compliance/controls/:key',
     response: complianceResponses.controls,
     auth: 'mgmt:edit',
-    params: z.object({ key: z.string().max(20) }),
+    params: controlsParams,
     body: controlsBody,
     handler: async ({ app, ws, params, body }) => {
       const key = CONTROL_KEYS.find((k) => k === params.key);

@@ -1,20 +1,15 @@
 import { z } from 'zod';
 import { clip, json } from '../../../../shared/fields';
+import { auditFields, custodyFields, custodyStepSchema } from '../../../../shared/api/contracts/backoffice-requests';
 import { collectionSchema, derivedText, ruleField, ruleFields, stamp } from '../../../core/http/collection-schema';
 import { badRequest } from '../../../core/errors';
 import { AUDIT_LOG, CAPA, COMPLIANCE, CONTROL_KEYS, CONTROLS_MAX, CUSTODY, CUSTODY_MAX_STEPS, isDate, isStamp } from './compliance.service';
 
 /**
- * The rules the compliance routes read their bodies with (CAPA state, control sets, audit rows, custody
- * records), and the schemas of the collections they write: a pushed record passes the same rules.
+ * The rules the compliance routes read their bodies with (CAPA state, control sets; the audit row and
+ * custody field maps are in the shared contract), and the schemas of the collections they write: a pushed
+ * record passes the same rules.
  */
-
-/** Text or number, trimmed and clipped to n characters; missing or null reads as ''. */
-export const trimmedText = (n: number) =>
-  z
-    .union([z.string(), z.number()], { error: 'must be a string' })
-    .nullish()
-    .transform((v) => (v === null || v === undefined ? '' : clip(String(v).trim(), n)));
 
 const filled = (v: string) => v !== '';
 
@@ -33,21 +28,7 @@ export function readControls(v: unknown): boolean[] {
   return (v as boolean[]).slice(0, CONTROLS_MAX);
 }
 
-/** The fields of an audit row as the audit route reads them. */
-export const auditFields = { action: trimmedText(200), ts: trimmedText(40), user: trimmedText(60), target: trimmedText(200), result: trimmedText(20), cat: trimmedText(20) };
-
-/** A custody step as the custody route reads it. */
-export const stepSchema = z.object(
-  { label: trimmedText(120), role: trimmedText(60), who: trimmedText(60), dt: trimmedText(40), state: trimmedText(20), sign: trimmedText(200) },
-  { error: 'steps must be objects' },
-);
-export type CustodyStep = z.infer<typeof stepSchema>;
-export const custodyFields = {
-  imei: trimmedText(40),
-  model: trimmedText(60),
-  cust: trimmedText(120),
-  steps: z.array(stepSchema, { error: 'steps must be an array' }),
-};
+export type CustodyStep = z.infer<typeof custodyStepSchema>;
 
 export interface Issue {
   code: string;

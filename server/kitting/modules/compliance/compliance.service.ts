@@ -18,6 +18,7 @@ export const AUDIT_NUMBERS = declareSeries({
   reserve: 500,
   follow: followSeq,
 });
+export const AUDIT_SERIES = AUDIT_NUMBERS.name;
 export const CUSTODY = 'custody';
 
 export const CONTROL_KEYS = ['isms', 'pmark', 'soc2', 'appi'] as const;

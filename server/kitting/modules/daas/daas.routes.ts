@@ -1,4 +1,3 @@
-import { z } from 'zod';
 import { clip } from '../../../../shared/fields';
 import { jstDate } from '../../../../shared/dates';
 import { randomKey } from '../../../core/ids';
@@ -25,9 +24,9 @@ import {
   type DaasStatus,
 } from './daas.service';
 import { daasResponses } from '../../../../shared/api/contracts/backoffice';
+import { daasRequests } from '../../../../shared/api/contracts/backoffice-requests';
 
-const idParams = z.object({ id: z.string().min(1).max(200) });
-const anyObject = z.record(z.string(), z.unknown(), { error: 'body must be a JSON object' });
+const { params: idParams } = daasRequests;
 const byTsDesc = (a: Doc, b: Doc) => (Number(b.ts) || 0) - (Number(a.ts) || 0);
 const quoteNotFound = () => notFound('quote not found', { message: 'DaaS見積が見つかりません' });
 
@@ -49,7 +48,7 @@ export const daasRoutes = [
     path: '/api/daas/quote',
     response: daasResponses.quote,
     auth: 'sales:edit',
-    body: anyObject,
+    body: daasRequests.quote,
     handler: async ({ app, ws, body }) => {
       const quote = await app.store.transact(ws, async (tx) => {
         const id = typeof body.id === 'string' && body.id.trim() ? clip(body.id.trim(), 60) : null;
@@ -91,7 +90,7 @@ export const daasRoutes = [
     response: daasResponses.status,
     auth: 'sales:edit',
     params: idParams,
-    body: anyObject,
+    body: daasRequests.status,
     handler: async ({ app, ws, params, body }) => {
       return app.store.transact(ws, async (tx) => {
         const current = await tx.get(DAAS_QUOTES, params.id);
@@ -125,7 +124,7 @@ export const daasRoutes = [
     path: '/api/daas/sim',
     response: daasResponses.sim,
     auth: 'sales:edit',
-    body: anyObject,
+    body: daasRequests.sim,
     handler: async ({ app, ws, body }) => {
       const sim = await app.store.transact(ws, async (tx) => {
         const terms = readTerms(body, (await tx.get(DAAS_STATE, SIM_ID)) ?? {});
@@ -139,7 +138,7 @@ export const daasRoutes = [
     path: '/api/daas/send',
     response: daasResponses.send,
     auth: 'sales:edit',
-    body: anyObject,
+    body: daasRequests.send,
     handler: async ({ app, ws, body }) => {
       const send = await app.store.transact(ws, async (tx) => {
         const q = typeof body.quoteId === 'string' ? await tx.get(DAAS_QUOTES, body.quoteId) : null;

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { declaredCap } from '../../../core/store/caps';
 import { startTestServer, type TestServer } from '../../testing/harness';
-import { SYNC_LOG, SYNC_LOG_MAX } from './integrations.routes';
+import { SYNC_LOG, SYNC_LOG_MAX } from './integrations.service';
 
 let server: TestServer;
 beforeAll(async () => {

@@ -1,5 +1,4 @@
-import { z } from 'zod';
-import { clip, json, oneOf, text } from '../../../../shared/fields';
+import { clip } from '../../../../shared/fields';
 import { collectionSchema, derivedInt, derivedText, fixedKeys } from '../../../core/http/collection-schema';
 import { defineRoute } from '../../../core/http/define-route';
 import { DomainError, badRequest, conflict, notFound, upstreamFailed } from '../../../core/errors';
@@ -12,16 +11,15 @@ import {
   bumpCounter, clientDevices, PORTAL_COUNTERS, PORTAL_STATS, mintPortalToken, PORTALS, portalByNameOrId, portalEntry, portalLinkInvalid, portalReader, portalState, publishedPortalBySlug, readPortalToken,
 } from './portal.service';
 import { portalResponses } from '../../../../shared/api/contracts/accounts';
+import { portalFields, portalRequests } from '../../../../shared/api/contracts/platform';
 
 const NO_STORE = 'no-store';
 
-/** What an operator sets on a portal (published, the last-update label); name and slug come from the server. */
-const portalFields = { published: json(z.boolean()), last: text(40) };
 /** Pushed portals pass the portal routes' rules (their slugs are also checked for uniqueness across workspaces). */
 export const portalSchema = collectionSchema(PORTALS, portalFields, { name: derivedText(200), slug: derivedText(64), suffix: derivedText(64) });
 /** The portal counters are the server's own tallies: no route takes them from a caller. */
 export const portalStatsSchema = fixedKeys(collectionSchema(PORTAL_STATS, {}, { _tickets: derivedInt(), _dls: derivedInt() }), [PORTAL_COUNTERS]);
-const KINDS = ['問合せ', '故障', '交換', '紛失', '返却', 'その他'] as const;
+const { inquiry: inquiryBody, issue: issueBody, action: actionBody, actionParams } = portalRequests;
 
 /** Workspace and portal key named by a portal token (or, outside production, a legacy c= name). */
 async function resolvePortal(app: Parameters<typeof readPortalToken>[0], t: unknown, legacy: unknown, cookieWs: () => Promise<string | null>) {
@@ -69,14 +67,6 @@ async function latestTickets(app: Parameters<typeof readPortalToken>[0], ws: str
   all.sort((a, b) => Number(b.created ?? 0) - Number(a.created ?? 0));
   return all.slice(0, 20).map((t) => ({ id: t.id, kind: t.kind, subject: t.subject, status: t.status, created: t.created }));
 }
-
-const inquiryBody = z.object({
-  t: z.unknown().optional(),
-  kind: oneOf(KINDS, '問合せ').zod.optional(),
-  message: z.unknown().optional(),
-  name: text(60).zod.optional(),
-  email: text(120).zod.optional(),
-});
 
 export const portalRoutes = [
   defineRoute({
@@ -144,7 +134,7 @@ export const portalRoutes = [
     path: '/api/portal/issue',
     response: portalResponses.issue,
     auth: 'sales:edit',
-    body: z.object({ custId: text(40).zod.optional(), id: text(40).zod.optional() }),
+    body: issueBody,
     handler: async ({ app, ws, body }) => {
       const key = body.custId || body.id || '';
       await assertSlugFree(app, ws, key);
@@ -162,8 +152,8 @@ export const portalRoutes = [
     path: '/api/portal/:custId',
     response: portalResponses.action,
     auth: 'sales:edit',
-    params: z.object({ custId: z.string().min(1).max(40) }),
-    body: z.object({ action: z.unknown().optional(), published: portalFields.published.zod.optional(), last: portalFields.last.zod.optional() }),
+    params: actionParams,
+    body: actionBody,
     handler: async ({ app, ws, params, body }) => {
       const action = body.action ?? 'toggle';
       if (!['toggle', 'ticket', 'dl', 'touch'].includes(String(action))) throw badRequest('unknown action', { message: '不明な操作です' });

@@ -1,4 +1,3 @@
-import { z } from 'zod';
 import { defineRoute } from '../../../core/http/define-route';
 import { badRequest, forbidden, notFound } from '../../../core/errors';
 import { readSiteConfig } from '../../../core/security/site-config';
@@ -6,19 +5,9 @@ import { hitLimit } from '../../../core/security/limits';
 import { randomKey } from '../../../core/ids';
 import type { Doc } from '../../../core/store/types';
 import { createTenant } from '../admin/tenants.service';
-import { checkEmail, EMAIL_RE, formLimit, putLead, str } from './forms.service';
-import { readNps, REVIEWS, reviewForm, reviewRules } from './forms.schema';
-import { formResponses } from '../../../../shared/api/contracts/public';
-
-const EVENT_REGS = 'eventRegs';
-const AB = 'abStats';
-
-/** Three fixed webinars. */
-export const EVENTS = [
-  { id: 'ev-mdm', title: 'MDM導入の基礎：ABM・Intune連携ウェビナー', date: '2026-12-10 15:00', capacity: 100 },
-  { id: 'ev-lcm', title: '端末ライフサイクル管理（LCM）の実務', date: '2027-01-21 15:00', capacity: 100 },
-  { id: 'ev-ai', title: 'AIで変わるキッティング現場', date: '2027-02-18 15:00', capacity: 100 },
-] as const;
+import { AB, checkEmail, EVENT_REGS, EVENTS, formLimit, putLead } from './forms.service';
+import { readNps, REVIEWS, reviewRules } from './forms.schema';
+import { EMAIL_RE, formRequests, formResponses } from '../../../../shared/api/contracts/public';
 
 export const communityRoutes = [
   defineRoute({
@@ -26,7 +15,7 @@ export const communityRoutes = [
     path: '/api/review',
     response: formResponses.review,
     auth: 'public',
-    body: z.object(reviewForm),
+    body: formRequests.review,
     handler: async ({ app, ws, req, body }) => {
       await formLimit(app, req);
       const comment = reviewRules.comment(body.comment);
@@ -67,8 +56,8 @@ export const communityRoutes = [
     path: '/api/event/:id/register',
     response: formResponses.register,
     auth: 'public',
-    params: z.object({ id: z.string().min(1).max(40) }),
-    body: z.object({ email: str(160), name: str(120), company: str(120) }),
+    params: formRequests.eventParams,
+    body: formRequests.eventRegister,
     handler: async ({ app, ws, req, params, body }) => {
       await formLimit(app, req);
       const ev = EVENTS.find((e) => e.id === params.id);
@@ -88,7 +77,7 @@ export const communityRoutes = [
     path: '/api/ab',
     response: formResponses.ab,
     auth: 'public',
-    body: z.object({ variant: z.unknown().optional(), event: z.unknown().optional() }),
+    body: formRequests.abEvent,
     handler: async ({ app, ws, req, body }) => {
       await hitLimit(app, 'publicStatus', req.ip);
       if (body.variant !== 'a' && body.variant !== 'b') throw badRequest('invalid variant', { allowed: ['a', 'b'] });
@@ -117,7 +106,7 @@ export const communityRoutes = [
     path: '/api/signup',
     response: formResponses.signup,
     auth: 'public',
-    body: z.object({ email: z.unknown().optional(), company: str(80), name: str(80), plan: str(40) }),
+    body: formRequests.trial,
     handler: async ({ app, ws, req, body }) => {
       await hitLimit(app, 'signup', req.ip);
       const { config } = await readSiteConfig(app);

@@ -1,13 +1,12 @@
 import { randomBytes } from 'node:crypto';
-import { z } from 'zod';
 import { crudRoutes } from '../../../core/http/crud';
 import { defineRoute } from '../../../core/http/define-route';
 import { badRequest, conflict, notFound } from '../../../core/errors';
 import { randomKey } from '../../../core/ids';
 import type { Doc, Tx } from '../../../core/store/types';
 import { checkEmail, formLimit, newestFirst, putLead } from './forms.service';
-import { BOOKINGS, bookingEditFields, bookingForm, cleanCode, PARTNERS, partnerEditFields, partnerForm, partnerRules, REFERRALS, referralForm, referralRules } from './forms.schema';
-import { formResponses } from '../../../../shared/api/contracts/public';
+import { BOOKINGS, cleanCode, PARTNERS, partnerRules, REFERRALS, referralRules } from './forms.schema';
+import { bookingEditFields, formRequests, formResponses, partnerEditFields } from '../../../../shared/api/contracts/public';
 
 const refCode = () => randomBytes(4).toString('hex').toUpperCase();
 
@@ -19,7 +18,7 @@ async function putReferral(tx: Tx, code: string, referrer: string): Promise<Doc>
 const bookingCrud = crudRoutes({
   scope: 'sales',
   coll: BOOKINGS, listPath: '/api/bookings', listKey: 'bookings', itemPath: '/api/booking', itemKey: 'booking', responses: formResponses.bookings,
-  notFoundError: 'booking not found', fields: bookingEditFields, newId: async () => '', sort: newestFirst,
+  notFoundError: 'booking not found', fields: bookingEditFields, requests: formRequests.bookingEdit, newId: async () => '', sort: newestFirst,
 }).filter((r) => r.path === '/api/bookings' || r.path === '/api/booking/:id');
 
 const partnerCrud = crudRoutes({
@@ -27,6 +26,7 @@ const partnerCrud = crudRoutes({
   coll: PARTNERS, listPath: '/api/partners', listKey: 'partners', itemPath: '/api/partner', itemKey: 'partner', responses: formResponses.partners,
   notFoundError: 'partner not found',
   fields: partnerEditFields,
+  requests: formRequests.partnerEdit,
   newId: async () => '', sort: newestFirst,
 }).filter((r) => r.path === '/api/partners' || r.path === '/api/partner/:id');
 
@@ -36,7 +36,7 @@ export const engagementRoutes = [
     path: '/api/booking',
     response: formResponses.booking,
     auth: 'public',
-    body: z.object(bookingForm),
+    body: formRequests.booking,
     handler: async ({ app, ws, req, body }) => {
       await formLimit(app, req);
       if (!body.name && !body.email) throw badRequest('name or email required', { message: '氏名またはメールアドレスを入力してください' });
@@ -55,7 +55,7 @@ export const engagementRoutes = [
     path: '/api/referral',
     response: formResponses.referral,
     auth: 'public',
-    body: z.object(referralForm),
+    body: formRequests.referral,
     handler: async ({ app, ws, req, body }) => {
       await formLimit(app, req);
       const code = cleanCode(body.code) || refCode();
@@ -75,7 +75,7 @@ export const engagementRoutes = [
     path: '/api/referral/:code/track',
     response: formResponses.track,
     auth: 'public',
-    params: z.object({ code: z.string().min(1).max(40) }),
+    params: formRequests.referralParams,
     handler: async ({ app, ws, req, params }) => {
       await formLimit(app, req);
       await app.store.transact(ws, async (tx) => {
@@ -91,7 +91,7 @@ export const engagementRoutes = [
     path: '/api/partner',
     response: formResponses.partner,
     auth: 'public',
-    body: z.object(partnerForm),
+    body: formRequests.partner,
     handler: async ({ app, ws, req, body }) => {
       await formLimit(app, req);
       const company = partnerRules.company(body.company);

@@ -1,14 +1,16 @@
 import { z } from 'zod';
-import { clamp, Field, intClamp, looseNumber, num, text, type FieldMap } from '../../../../shared/fields';
+import { clamp, Field, looseNumber, type FieldMap } from '../../../../shared/fields';
+import { bookingEditFields, bookingForm, formText as str, leadEditFields, leadForm, partnerEditFields, partnerForm, referralForm, reviewForm, signForm } from '../../../../shared/api/contracts/public';
 import { collectionSchema, derivedInt, derivedText, ruleField, ruleFields, stamp } from '../../../core/http/collection-schema';
 import { badRequest } from '../../../core/errors';
-import { checkEmail, EMAIL_RE, LEADS, str } from './forms.service';
+import { checkEmail, LEADS } from './forms.service';
 
 /**
- * The fields of the public forms and of the pages that follow them up (leads, signature documents,
- * bookings, referrals, partners, reviews): each defined once here, read by the routes and by the check
- * of what a bench pushes into the same collections. What the server derives (stamps, counters, codes,
- * the signer's address) is bounded in each schema's derived part.
+ * The rules and collection schemas of the public forms and of the pages that follow them up (leads,
+ * signature documents, bookings, referrals, partners, reviews). Their fields are declared once in the
+ * shared contract (shared/api/contracts/public.ts), read by the routes and by the check of what a bench
+ * pushes into the same collections. What the server derives (stamps, counters, codes, the signer's
+ * address) is bounded in each schema's derived part.
  */
 
 export const SIGNS = 'signs';
@@ -38,16 +40,6 @@ const withDefault = (zod: z.ZodType<string>, fallback: string) => (v: unknown): 
 
 // --- leads -------------------------------------------------------------------------------------
 
-export const leadForm = { name: str(120), email: str(160), company: str(120), phone: str(40), message: str(1500), source: str(40), tenant: str(120) };
-/** What an operator edits on a lead; an email given must be an address. */
-export const leadEditFields = {
-  status: text(30),
-  notes: text(3000),
-  name: text(120),
-  company: text(120),
-  email: new Field(text(160).zod.refine((v) => v === '' || EMAIL_RE.test(v), 'メールアドレスの形式が正しくありません'), () => ''),
-  phone: text(40),
-};
 export const leadSchema = collectionSchema(
   LEADS,
   {
@@ -61,7 +53,6 @@ export const leadSchema = collectionSchema(
 
 // --- signature documents -----------------------------------------------------------------------
 
-export const signForm = { title: str(200), client: str(200), email: str(160), amount: z.unknown().optional(), bodyHtml: z.unknown().optional() };
 const html = (error: string) => (v: unknown): string => {
   const s = typeof v === 'string' ? v : '';
   if (s.length > MAX_HTML) throw badRequest(error, { limit: MAX_HTML });
@@ -89,8 +80,6 @@ export const signSchema = collectionSchema(SIGNS, ruleFields(signRules), { signe
 
 // --- bookings ----------------------------------------------------------------------------------
 
-export const bookingForm = { name: str(120), email: str(160), company: str(120), phone: str(40), when: str(60), topic: str(300) };
-export const bookingEditFields = { status: text(30) };
 export const bookingSchema = collectionSchema(
   BOOKINGS,
   { ...formFields(bookingForm), email: ruleField(email(bookingForm.email)), ...bookingEditFields },
@@ -99,7 +88,6 @@ export const bookingSchema = collectionSchema(
 
 // --- referrals and partners --------------------------------------------------------------------
 
-export const referralForm = { referrer: str(120), code: str(24) };
 /** A referral code keeps letters, digits, _ and - (up to 24). */
 export const cleanCode = (c: string) => c.replace(/[^A-Za-z0-9_-]/g, '').slice(0, 24);
 const CODE = /^[A-Za-z0-9_-]{1,24}$/;
@@ -113,9 +101,6 @@ export const referralRules = {
 };
 export const referralSchema = collectionSchema(REFERRALS, ruleFields(referralRules), { clicks: derivedInt(), leads: derivedInt(), created: stamp() });
 
-export const partnerForm = { company: str(120), email: str(160), contact: str(120), region: str(60), note: str(800) };
-/** What an operator edits on a partner. */
-export const partnerEditFields = { status: text(30), tier: text(30), note: text(800), deals: intClamp(0, 1_000_000, 0), revenue: num() };
 export const partnerRules = {
   company: required(partnerForm.company, 'company required', '会社名を入力してください'),
   email: (v: unknown): string => email(partnerForm.email)(required(partnerForm.email, 'email required', 'メールアドレスを入力してください')(v)),
@@ -128,7 +113,6 @@ export const partnerSchema = collectionSchema(
 
 // --- reviews -----------------------------------------------------------------------------------
 
-export const reviewForm = { comment: str(800), rating: z.unknown().optional(), name: str(80), company: str(120), nps: z.unknown().optional() };
 /** NPS 0..10; a missing or unreadable value takes `fallback` (the route's rating × 2), or is refused without one. */
 export function readNps(v: unknown, fallback?: number): number {
   const n = looseNumber(v);

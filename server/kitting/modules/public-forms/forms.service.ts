@@ -1,6 +1,6 @@
 import type { Request } from 'express';
-import { z } from 'zod';
 import { clip } from '../../../../shared/fields';
+import { EMAIL_RE } from '../../../../shared/api/contracts/public';
 import type { AppContext } from '../../../core/context';
 import { badRequest } from '../../../core/errors';
 import { hitLimit } from '../../../core/security/limits';
@@ -8,10 +8,16 @@ import { randomKey } from '../../../core/ids';
 import type { Doc, Tx } from '../../../core/store/types';
 
 export const LEADS = 'leads';
-export const EMAIL_RE = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
+/** Event registrations and the landing page's A/B tallies. */
+export const EVENT_REGS = 'eventRegs';
+export const AB = 'abStats';
 
-/** Optional string input clipped to n (non-strings read as empty). */
-export const str = (n: number) => z.unknown().optional().transform((v) => (typeof v === 'string' || typeof v === 'number' ? clip(String(v).trim(), n) : ''));
+/** Three fixed webinars. */
+export const EVENTS = [
+  { id: 'ev-mdm', title: 'MDM導入の基礎：ABM・Intune連携ウェビナー', date: '2026-12-10 15:00', capacity: 100 },
+  { id: 'ev-lcm', title: '端末ライフサイクル管理（LCM）の実務', date: '2027-01-21 15:00', capacity: 100 },
+  { id: 'ev-ai', title: 'AIで変わるキッティング現場', date: '2027-02-18 15:00', capacity: 100 },
+] as const;
 
 export function checkEmail(email: string): void {
   if (email && !EMAIL_RE.test(email)) throw badRequest('invalid email', { message: 'メールアドレスの形式が正しくありません' });

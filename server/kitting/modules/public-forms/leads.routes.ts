@@ -1,10 +1,8 @@
-import { z } from 'zod';
 import { crudRoutes } from '../../../core/http/crud';
 import { defineRoute } from '../../../core/http/define-route';
 import { badRequest } from '../../../core/errors';
 import { checkEmail, formLimit, LEADS, newestFirst, putLead } from './forms.service';
-import { leadEditFields, leadForm } from './forms.schema';
-import { formResponses } from '../../../../shared/api/contracts/public';
+import { formRequests, formResponses, leadEditFields } from '../../../../shared/api/contracts/public';
 
 const leadCrud = crudRoutes({
   scope: 'sales',
@@ -16,6 +14,7 @@ const leadCrud = crudRoutes({
   responses: formResponses.leads,
   notFoundError: 'lead not found',
   fields: leadEditFields,
+  requests: formRequests.leadEdit,
   newId: async () => '',
   sort: newestFirst,
   deleteResponse: () => ({}),
@@ -27,7 +26,7 @@ export const leadRoutes = [
     path: '/api/lead',
     response: formResponses.lead,
     auth: 'public',
-    body: z.object(leadForm),
+    body: formRequests.lead,
     handler: async ({ app, ws, req, body }) => {
       await formLimit(app, req);
       if (!body.name && !body.email && !body.company) throw badRequest('name, email or company required', { message: '氏名・メール・会社名のいずれかを入力してください' });

@@ -1,13 +1,12 @@
-import { z } from 'zod';
 import { defineRoute } from '../../../core/http/define-route';
 import { badRequest, conflict, notFound } from '../../../core/errors';
 import { randomKey } from '../../../core/ids';
 import type { Doc } from '../../../core/store/types';
 import { formLimit, newestFirst } from './forms.service';
-import { SIGNS, signForm, signRules } from './forms.schema';
-import { formResponses } from '../../../../shared/api/contracts/public';
+import { SIGNS, signRules } from './forms.schema';
+import { formRequests, formResponses } from '../../../../shared/api/contracts/public';
 
-const idParams = z.object({ id: z.string().min(1).max(80) });
+const { signParams: idParams } = formRequests;
 const publicDoc = ({ signature: _s, signedIp: _ip, ...d }: Doc) => d;
 
 export const signRoutes = [
@@ -16,7 +15,7 @@ export const signRoutes = [
     path: '/api/sign/create',
     response: formResponses.signCreate,
     auth: 'sales:edit',
-    body: z.object(signForm),
+    body: formRequests.sign,
     handler: async ({ app, ws, req, body }) => {
       await formLimit(app, req);
       const email = signRules.email(body.email);
@@ -66,7 +65,7 @@ export const signRoutes = [
     response: formResponses.signSubmit,
     auth: 'public',
     params: idParams,
-    body: z.object({ name: z.unknown().optional(), agreed: z.unknown().optional(), signature: z.unknown().optional() }),
+    body: formRequests.signSubmit,
     handler: async ({ app, ws, req, params, body }) => {
       await formLimit(app, req);
       const signedName = signRules.signedName(body.name);

@@ -1,4 +1,3 @@
-import { z } from 'zod';
 import { jstYymm } from '../../../../shared/dates';
 import { defineRoute } from '../../../core/http/define-route';
 import { notFound } from '../../../core/errors';
@@ -7,11 +6,9 @@ import type { Doc } from '../../../core/store/types';
 import { INVOICES, readMonth } from '../invoices/invoices.service';
 import { buildReport, REPORTS } from './reports.service';
 import { reportResponses } from '../../../../shared/api/contracts/backoffice';
+import { reportRequests } from '../../../../shared/api/contracts/backoffice-requests';
 
-const idParams = z.object({ id: z.string().min(1).max(200) });
-const one = z.union([z.string(), z.array(z.string())]).transform((v) => (Array.isArray(v) ? v[0] : v)).optional();
-const genQuery = z.object({ cust: one, month: one });
-const anyObject = z.record(z.string(), z.unknown(), { error: 'body must be a JSON object' });
+const { preview: genQuery, generate: generateBody, params: idParams } = reportRequests;
 
 /** The customer a report is for: by id, key or exact name; null for all customers; 404 unknown. */
 async function resolveCustomer(app: AppContext, ws: string, cust: unknown): Promise<{ key: string; name: string } | null> {
@@ -58,7 +55,7 @@ export const reportRoutes = [
     path: '/api/report/generate',
     response: reportResponses.generate,
     auth: 'mgmt:edit',
-    body: anyObject,
+    body: generateBody,
     handler: async ({ app, ws, body }) => {
       const report = await generate(app, ws, body.cust, body.month);
       await app.store.transact(ws, (tx) => tx.put(REPORTS, report.id, report));

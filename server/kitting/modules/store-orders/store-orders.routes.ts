@@ -1,5 +1,4 @@
-import { z } from 'zod';
-import { jstDate } from '../../../../shared/dates';
+import { dateJa, jstDate } from '../../../../shared/dates';
 import { randomKey } from '../../../core/ids';
 import { defineRoute } from '../../../core/http/define-route';
 import { notFound } from '../../../core/errors';
@@ -7,12 +6,11 @@ import { issueNumber } from '../../../core/store/series';
 import type { Doc } from '../../../core/store/types';
 import { builtInProducts, customProductsOf, ORDER_NUMBERS, orderEditRules, orderTotals, productRules, readLines, STORE_ORDERS, STORE_PRODUCTS } from './store-orders.service';
 import { storeResponses } from '../../../../shared/api/contracts/backoffice';
+import { storeRequests } from '../../../../shared/api/contracts/backoffice-requests';
 
-const idParams = z.object({ id: z.string().min(1).max(200) });
-const anyObject = z.record(z.string(), z.unknown(), { error: 'body must be a JSON object' });
+const { params: idParams } = storeRequests;
 const orderNotFound = () => notFound('order not found', { message: '注文が見つかりません' });
 
-const dateJa = (d: string) => `${d.slice(0, 4)}年${Number(d.slice(5, 7))}月${Number(d.slice(8, 10))}日`;
 
 export const storeOrderRoutes = [
   defineRoute({
@@ -40,7 +38,7 @@ export const storeOrderRoutes = [
     path: '/api/store/order',
     response: storeResponses.order,
     auth: 'sales:edit',
-    body: anyObject,
+    body: storeRequests.order,
     handler: async ({ app, ws, body }) => {
       const order = await app.store.transact(ws, async (tx) => {
         const lines = readLines(body.lines, [...builtInProducts(), ...(await customProductsOf(tx, body.lines))]);
@@ -71,7 +69,7 @@ export const storeOrderRoutes = [
     response: storeResponses.order,
     auth: 'sales:edit',
     params: idParams,
-    body: anyObject,
+    body: storeRequests.editOrder,
     handler: async ({ app, ws, params, body }) => {
       const patch: Doc = {};
       for (const [k, read] of Object.entries(orderEditRules)) if (body[k] !== undefined && body[k] !== null) patch[k] = read(body[k]);
@@ -100,7 +98,7 @@ export const storeOrderRoutes = [
     path: '/api/store/product',
     response: storeResponses.product,
     auth: 'sales:edit',
-    body: anyObject,
+    body: storeRequests.product,
     handler: async ({ app, ws, body }) => {
       const p = productRules;
       const product: Doc = {

@@ -1,5 +1,4 @@
-import { z } from 'zod';
-import { jstDate, jstYear } from '../../../../shared/dates';
+import { dateJa, jstDate, jstYear } from '../../../../shared/dates';
 import { randomKey } from '../../../core/ids';
 import { defineRoute, type RouteDef } from '../../../core/http/define-route';
 import { notFound } from '../../../core/errors';
@@ -17,10 +16,9 @@ import {
   stockRules,
 } from './tradein.service';
 import { tradeinResponses } from '../../../../shared/api/contracts/backoffice';
+import { tradeinRequests } from '../../../../shared/api/contracts/backoffice-requests';
 
-const idParams = z.object({ id: z.string().min(1).max(200) });
-const anyObject = z.record(z.string(), z.unknown(), { error: 'body must be a JSON object' });
-const dateJa = (d: string) => `${d.slice(0, 4)}年${Number(d.slice(5, 7))}月${Number(d.slice(8, 10))}日`;
+const { params: idParams } = tradeinRequests;
 
 /** POST …/{id}/delete for one trade-in collection. */
 function deleteRoute(path: string, coll: string, error: string): RouteDef {
@@ -56,7 +54,7 @@ export const tradeinRoutes = [
     path: '/api/tradein/buyback',
     response: tradeinResponses.buyback,
     auth: 'sales:edit',
-    body: anyObject,
+    body: tradeinRequests.buyback,
     handler: async ({ ws, app, body }) => {
       const r = buybackRules;
       const base = { model: r.model(body.model), cust: r.cust(body.cust), grade: r.grade(body.grade), bat: r.bat(body.bat), offer: r.offer(body.offer), resell: r.resell(body.resell) };
@@ -71,7 +69,7 @@ export const tradeinRoutes = [
     path: '/api/tradein/inventory',
     response: tradeinResponses.stock,
     auth: 'sales:edit',
-    body: anyObject,
+    body: tradeinRequests.stock,
     handler: async ({ ws, app, body }) => {
       const r = stockRules;
       const cost = r.cost(body.cost);
@@ -86,7 +84,7 @@ export const tradeinRoutes = [
     path: '/api/tradein/receipt',
     response: tradeinResponses.receipt,
     auth: 'sales:edit',
-    body: anyObject,
+    body: tradeinRequests.receipt,
     handler: async ({ ws, app, body }) => {
       const cust = receiptRules.cust(body.cust);
       const { items, total } = readItems(body.items);

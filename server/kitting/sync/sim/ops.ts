@@ -1,7 +1,7 @@
 import type { Rng } from './rng';
 import type { Tx } from '../../../core/store/types';
 import { CERT_NUMBERS } from '../../modules/certs/certs.service';
-import { SYNC_LOG_NUMBERS } from '../../modules/integrations/integrations.routes';
+import { SYNC_LOG_NUMBERS } from '../../modules/integrations/integrations.service';
 import { INVOICE_NUMBERS } from '../../modules/invoices/invoices.service';
 import { SHIPMENT_NUMBERS } from '../../modules/shipments/shipments.service';
 import { TICKET_NUMBERS } from '../../modules/tickets/tickets.service';
