@@ -1,15 +1,13 @@
 /** Response shapes of the conversational agent platform (docs/spec/agents-api.md). */
 import { z } from 'zod';
+import { Ok } from './agents-common';
 
-/** Failure body of the platform: `{ error }` with an HTTP status. */
-export const AgentsErrorBody = z.looseObject({ error: z.string() });
-export type AgentsErrorBody = z.infer<typeof AgentsErrorBody>;
+export { AgentsErrorBody, Ok } from './agents-common';
 
 /** An agent as the API shows it. */
 export const Agent = z.looseObject({ id: z.string(), name: z.string(), public_id: z.string() });
 /** A knowledge source of an agent. */
 export const Source = z.looseObject({ id: z.string(), agentId: z.string(), type: z.string() });
-export const Ok = z.looseObject({ ok: z.literal(true) });
 
 export const AgentList = z.looseObject({ agents: z.array(z.looseObject({ id: z.string(), name: z.string() })) });
 export const AgentOne = z.looseObject({ agent: Agent });
