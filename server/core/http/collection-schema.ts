@@ -19,6 +19,8 @@ export interface CollectionSchema {
   idField: string;
   /** The only keys the routes write, for collections of fixed records (a simulator state, counters). */
   keys?: readonly string[];
+  /** For records whose key the route derives from their fields: why these fields cannot be stored under this key, or null. */
+  keyCheck?: (id: string, fields: Record<string, unknown>) => string | null;
 }
 
 export function collectionSchema(coll: string, fields: FieldMap, derived: FieldMap = {}, idField = 'id'): CollectionSchema {
@@ -27,6 +29,9 @@ export function collectionSchema(coll: string, fields: FieldMap, derived: FieldM
 
 /** The schema of a collection whose routes write only the named records. */
 export const fixedKeys = (schema: CollectionSchema, keys: readonly string[]): CollectionSchema => ({ ...schema, keys });
+
+/** The schema of a collection whose routes key each record by its fields (one registration per event and address). */
+export const derivedKey = (schema: CollectionSchema, keyCheck: (id: string, fields: Record<string, unknown>) => string | null): CollectionSchema => ({ ...schema, keyCheck });
 
 /** A millisecond time stamp (created, updated, ts ...). */
 export const stamp = (): Field<number> => new Field(z.number().int().nonnegative());
@@ -76,6 +81,8 @@ export function fieldProblem(schema: CollectionSchema, id: string, fields: Recor
   if (schema.keys && !schema.keys.includes(id)) {
     return { field: schema.idField || 'id', message: `${schema.coll} holds only the records ${schema.keys.join(', ')}` };
   }
+  const keyProblem = schema.keyCheck?.(id, fields);
+  if (keyProblem) return { field: schema.idField || 'id', message: keyProblem };
   for (const [name, value] of Object.entries(fields)) {
     if (name === '_deleted') continue;
     if (name === schema.idField) {

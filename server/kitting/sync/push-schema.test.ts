@@ -101,8 +101,11 @@ describe('records written by the routes pass the push schema', () => {
     await ok(api.post('/api/review', { comment: '良い', rating: 9, nps: '-3', name: '' }));
     await ok(api.post('/api/review', { comment: '普通', rating: '3.4' }));
     await ok(api.post('/api/event/ev-mdm/register', { email: 'w@example.jp', name: '参加者' }));
+    await ok(api.post('/api/event/ev-ai/register', { email: 'Mixed.Case@Example.jp', name: 'n'.repeat(300), company: 7 }));
+    await ok(api.post('/api/ab', { variant: 'a', event: 'view' }));
+    await ok(api.post('/api/ab', { variant: 'b', event: 'convert' }));
 
-    const sales = new Set(['daasQuotes', 'daasSends', 'daasState', 'storeOrders', 'storeProducts', 'buybacks', 'buybackReceipts', 'refurbStock', 'portalStats', 'leads', 'signs', 'bookings', 'referrals', 'partners', 'reviews']);
+    const sales = new Set(['daasQuotes', 'daasSends', 'daasState', 'storeOrders', 'storeProducts', 'buybacks', 'buybackReceipts', 'refurbStock', 'portalStats', 'leads', 'signs', 'bookings', 'referrals', 'partners', 'reviews', 'eventRegs', 'abStats']);
     expect(await schemaProblems()).toEqual([]);
     const ws = bench.ctx.benchWorkspace ?? '';
     for (const coll of sales) expect((await bench.store.list(ws, coll)).length, coll).toBeGreaterThan(0);

@@ -5,7 +5,7 @@ import { hitLimit } from '../../../core/security/limits';
 import { randomKey } from '../../../core/ids';
 import type { Doc } from '../../../core/store/types';
 import { createTenant } from '../admin/tenants.service';
-import { AB, checkEmail, EVENT_REGS, EVENTS, formLimit, putLead } from './forms.service';
+import { AB, AB_EVENTS, AB_ID, AB_VARIANTS, checkEmail, EVENT_REGS, eventRegKey, EVENTS, formLimit, putLead } from './forms.service';
 import { readNps, REVIEWS, reviewRules } from './forms.schema';
 import { EMAIL_RE, formRequests, formResponses } from '../../../../shared/api/contracts/public';
 
@@ -65,7 +65,7 @@ export const communityRoutes = [
       if (!body.email) throw badRequest('email required', { message: 'メールアドレスを入力してください' });
       checkEmail(body.email);
       await app.store.transact(ws, async (tx) => {
-        const id = `${ev.id}:${body.email.toLowerCase()}`;
+        const id = eventRegKey(ev.id, body.email);
         if (!(await tx.get(EVENT_REGS, id))) await tx.put(EVENT_REGS, id, { id, event: ev.id, email: body.email, name: body.name, company: body.company, created: Date.now() });
         await putLead(tx, { name: body.name, email: body.email, company: body.company, message: ev.title, source: 'webinar' });
       });
@@ -80,12 +80,12 @@ export const communityRoutes = [
     body: formRequests.abEvent,
     handler: async ({ app, ws, req, body }) => {
       await hitLimit(app, 'publicStatus', req.ip);
-      if (body.variant !== 'a' && body.variant !== 'b') throw badRequest('invalid variant', { allowed: ['a', 'b'] });
-      if (body.event !== 'view' && body.event !== 'convert') throw badRequest('invalid event', { allowed: ['view', 'convert'] });
+      if (!AB_VARIANTS.includes(body.variant as never)) throw badRequest('invalid variant', { allowed: AB_VARIANTS });
+      if (!AB_EVENTS.includes(body.event as never)) throw badRequest('invalid event', { allowed: AB_EVENTS });
       const key = `${body.variant}_${body.event}`;
       await app.store.transact(ws, async (tx) => {
-        const cur = (await tx.get<Doc>(AB, 'stats')) ?? { id: 'stats' };
-        await tx.put(AB, 'stats', { ...cur, [key]: Number(cur[key] ?? 0) + 1 });
+        const cur = (await tx.get<Doc>(AB, AB_ID)) ?? { id: AB_ID };
+        await tx.put(AB, AB_ID, { ...cur, [key]: Number(cur[key] ?? 0) + 1 });
       });
       return {};
     },
@@ -96,7 +96,7 @@ export const communityRoutes = [
     response: formResponses.abStats,
     auth: 'mgmt:view',
     handler: async ({ app, ws }) => {
-      const s = (await app.store.get<Doc>(ws, AB, 'stats')) ?? {};
+      const s = (await app.store.get<Doc>(ws, AB, AB_ID)) ?? {};
       const v = (k: string) => Number(s[k] ?? 0);
       return { stats: { a: { view: v('a_view'), convert: v('a_convert') }, b: { view: v('b_view'), convert: v('b_convert') } } };
     },

@@ -1,9 +1,9 @@
 import { z } from 'zod';
 import { clamp, Field, looseNumber, type FieldMap } from '../../../../shared/fields';
-import { bookingEditFields, bookingForm, formText as str, leadEditFields, leadForm, partnerEditFields, partnerForm, referralForm, reviewForm, signForm } from '../../../../shared/api/contracts/public';
-import { collectionSchema, derivedInt, derivedText, ruleField, ruleFields, stamp } from '../../../core/http/collection-schema';
+import { bookingEditFields, bookingForm, formRequests, formText as str, leadEditFields, leadForm, partnerEditFields, partnerForm, referralForm, reviewForm, signForm } from '../../../../shared/api/contracts/public';
+import { collectionSchema, derivedInt, derivedKey, derivedText, fixedKeys, ruleField, ruleFields, stamp } from '../../../core/http/collection-schema';
 import { badRequest } from '../../../core/errors';
-import { checkEmail, LEADS } from './forms.service';
+import { AB, AB_COUNTERS, AB_ID, checkEmail, EVENT_REGS, EVENTS, eventRegKey, LEADS, splitEventRegKey } from './forms.service';
 
 /**
  * The rules and collection schemas of the public forms and of the pages that follow them up (leads,
@@ -134,4 +134,39 @@ export const reviewRules = {
 /** approved is the moderation flag (stored false by the public form; the public list shows approved reviews). */
 export const reviewSchema = collectionSchema(REVIEWS, { ...ruleFields(reviewRules), approved: new Field(z.boolean()) }, { created: stamp() });
 
-export const formSchemas = [leadSchema, signSchema, bookingSchema, referralSchema, partnerSchema, reviewSchema];
+// --- event registrations and A/B counters ------------------------------------------------------
+
+const registration = formRequests.eventRegister.shape;
+/** One registration per event and address, keyed `<event>:<address in lower case>` as the register route writes it. */
+export const eventRegSchema = derivedKey(
+  collectionSchema(
+    EVENT_REGS,
+    {
+      event: ruleField((v: unknown): string => {
+        const ev = EVENTS.find((e) => e.id === v);
+        if (!ev) throw badRequest('event not found', { allowed: EVENTS.map((e) => e.id) });
+        return ev.id;
+      }),
+      email: ruleField((v: unknown): string => {
+        const s = required(registration.email, 'email required', 'メールアドレスを入力してください')(v);
+        checkEmail(s);
+        return s;
+      }),
+      name: asField(registration.name),
+      company: asField(registration.company),
+    },
+    { created: stamp() },
+  ),
+  (id, f) => {
+    const [event, email] = splitEventRegKey(id);
+    if (!email || eventRegKey(event, email) !== id) return 'a registration is keyed <event>:<address in lower case>';
+    if (f.event != null && f.event !== event) return `the event of ${id} is ${event}`;
+    if (f.email != null && (typeof f.email !== 'string' || f.email.toLowerCase() !== email)) return `the address of ${id} is ${email}`;
+    return null;
+  },
+);
+
+/** The one record of A/B counters (views and conversions of variants a and b), counted by POST /api/ab. */
+export const abSchema = fixedKeys(collectionSchema(AB, {}, Object.fromEntries(AB_COUNTERS.map((k) => [k, derivedInt()]))), [AB_ID]);
+
+export const formSchemas = [leadSchema, signSchema, bookingSchema, referralSchema, partnerSchema, reviewSchema, eventRegSchema, abSchema];

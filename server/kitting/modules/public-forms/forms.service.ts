@@ -11,6 +11,18 @@ export const LEADS = 'leads';
 /** Event registrations and the landing page's A/B tallies. */
 export const EVENT_REGS = 'eventRegs';
 export const AB = 'abStats';
+/** The one record of A/B counters, and the counters it holds (`<variant>_<event>`). */
+export const AB_ID = 'stats';
+export const AB_VARIANTS = ['a', 'b'] as const;
+export const AB_EVENTS = ['view', 'convert'] as const;
+export const AB_COUNTERS = AB_VARIANTS.flatMap((v) => AB_EVENTS.map((e) => `${v}_${e}`));
+/** The key of a registration: one per event and address. */
+export const eventRegKey = (event: string, email: string) => `${event}:${email.toLowerCase()}`;
+/** The event and address a registration key names (event ids hold no colon). */
+export const splitEventRegKey = (key: string): [string, string] => {
+  const at = key.indexOf(':');
+  return at < 0 ? [key, ''] : [key.slice(0, at), key.slice(at + 1)];
+};
 
 /** Three fixed webinars. */
 export const EVENTS = [

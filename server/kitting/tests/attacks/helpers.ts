@@ -1,4 +1,6 @@
-import type { Client, TestServer } from '../../testing/harness';
+import { afterAll, beforeAll, expect } from 'vitest';
+import { configureLimit } from '../../../core/security/limits';
+import { startTestServer, type Client, type TestServer } from '../../testing/harness';
 
 export type Body = Record<string, unknown> & { ok: boolean; error?: string; message?: string };
 export const bearer = (t: string) => ({ authorization: `Bearer ${t}` });
@@ -19,4 +21,57 @@ export async function addMember(server: TestServer, owner: Record<string, string
   const ok = await c.post<{ token: string }>('/api/team/accept', { inviteToken: inv.body.token, email, password: 'attack-pass-1' });
   if (ok.status !== 200) throw new Error(`accept ${email}: ${ok.status} ${ok.text}`);
   return { c, token: ok.body.token, auth: bearer(ok.body.token), memberId: inv.body.member.id };
+}
+
+export type Change = { coll: string; id: string; fields: Record<string, unknown> };
+
+/** Pushes of an enrolled bench: each call is one batch, with increasing sequence numbers and clocks. */
+export function benchPusher(server: TestServer, token: string, bench: string) {
+  let n = 0;
+  const hlc = () => `${String(Date.now()).padStart(15, '0')}:${String(n++).padStart(6, '0')}:${bench}`;
+  return (changes: Change[]) =>
+    server.client().post<Body>('/api/sync/v1/push', { batch: `${bench}-${n++}`, changes: changes.map((c, i) => ({ seq: ++n * 10 + i, hlc: hlc(), ...c })) }, { 'x-kitting-bench-token': token });
+}
+
+/**
+ * A test server with an owner's workspace and an enrolled bench, and the two questions every push attack
+ * asks: `refused` (a valid marker change sent first is not stored either, the change log does not move,
+ * the answer is 422 invalid_field naming the field) and `accepted`. Registers its own beforeAll/afterAll.
+ */
+export function pushHarness(email: string, bench: string) {
+  let n = 0;
+  let send: (changes: Change[]) => ReturnType<ReturnType<typeof benchPusher>> = () => {
+    throw new Error('the bench is enrolled in beforeAll');
+  };
+  const h = {
+    server: undefined as unknown as TestServer,
+    owner: undefined as unknown as Awaited<ReturnType<typeof signUp>>,
+    push: (changes: Change[]) => send(changes),
+    /** Whether the customer `id` (the marker) reads back through the routes. */
+    stored: async (id: string) => (await h.owner.c.get<{ customers: { id: string }[] }>('/api/customers', h.owner.auth)).body.customers.some((c) => c.id === id),
+    async refused(coll: string, id: string, fields: Record<string, unknown>, field: string) {
+      const mark = `mark-${n++}`;
+      const before = await h.server.store.replica.lastSeq(h.owner.ws);
+      const res = await h.push([{ coll: 'customers', id: mark, fields: { id: mark, name: `目印${mark}` } }, { coll, id, fields }]);
+      expect(res.status, `${coll} ${JSON.stringify(fields).slice(0, 120)}: ${JSON.stringify(res.body)}`).toBe(422);
+      expect(res.body).toMatchObject({ ok: false, error: 'invalid_field', coll, field });
+      expect(await h.server.store.replica.lastSeq(h.owner.ws)).toBe(before);
+      expect(await h.stored(mark)).toBe(false);
+    },
+    async accepted(coll: string, id: string, fields: Record<string, unknown>) {
+      const res = await h.push([{ coll, id, fields }]);
+      expect(res.status, `${coll}: ${JSON.stringify(res.body)}`).toBe(200);
+    },
+  };
+  beforeAll(async () => {
+    h.server = await startTestServer();
+    configureLimit(h.server.ctx, 'signup', 1000);
+    h.owner = await signUp(h.server, email);
+    const code = (await h.owner.c.post<{ code: string }>('/api/sync/enrol-code', {}, h.owner.auth)).body.code;
+    const r = await h.server.client().post<{ token: string }>('/api/sync/v1/enrol', { code, bench, name: bench });
+    expect(r.status, r.text).toBe(200);
+    send = benchPusher(h.server, r.body.token, bench);
+  });
+  afterAll(() => h.server.close());
+  return h;
 }

@@ -4,51 +4,14 @@
  * refused with 422 invalid_field and nothing of the batch is stored, while records as the routes store
  * them go through and read back through the routes.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestServer, type TestServer } from '../../testing/harness';
-import { configureLimit } from '../../../core/security/limits';
-import { signUp, type Body } from './helpers';
+import { describe, expect, it } from 'vitest';
+import { pushHarness } from './helpers';
 
-let server: TestServer;
-let owner: Awaited<ReturnType<typeof signUp>>;
-let push: (changes: { coll: string; id: string; fields: Record<string, unknown> }[]) => Promise<{ status: number; body: Body }>;
-let n = 0;
-const hlc = (bench: string) => `${String(Date.now()).padStart(15, '0')}:${String(n++).padStart(6, '0')}:${bench}`;
-
-beforeAll(async () => {
-  server = await startTestServer();
-  configureLimit(server.ctx, 'signup', 1000);
-  owner = await signUp(server, 'push-sales@example.jp');
-  const code = (await owner.c.post<{ code: string }>('/api/sync/enrol-code', {}, owner.auth)).body.code;
-  const bench = 'bench-sales';
-  const r = await server.client().post<{ token: string }>('/api/sync/v1/enrol', { code, bench, name: 'sales' });
-  expect(r.status).toBe(200);
-  push = (changes) =>
-    server.client().post<Body>('/api/sync/v1/push', { batch: `bt-${n++}`, changes: changes.map((c, i) => ({ seq: ++n * 10 + i, hlc: hlc(bench), ...c })) }, { 'x-kitting-bench-token': r.body.token });
-});
-afterAll(() => server.close());
-
-/** A harmless valid change sent first in every refused batch: it must not be stored either. */
-const marker = (id: string) => ({ coll: 'customers', id, fields: { id, name: `目印${id}` } });
-const stored = async (id: string) => (await owner.c.get<{ customers: { id: string }[] }>('/api/customers', owner.auth)).body.customers.some((c) => c.id === id);
-
-async function refused(coll: string, id: string, fields: Record<string, unknown>, field: string) {
-  const mark = `mark-${n++}`;
-  const before = await server.store.replica.lastSeq(owner.ws);
-  const res = await push([marker(mark), { coll, id, fields }]);
-  expect(res.status, JSON.stringify(res.body)).toBe(422);
-  expect(res.body).toMatchObject({ ok: false, error: 'invalid_field', coll, field });
-  expect(await server.store.replica.lastSeq(owner.ws)).toBe(before);
-  expect(await stored(mark)).toBe(false);
-}
-
-async function accepted(coll: string, id: string, fields: Record<string, unknown>) {
-  const res = await push([{ coll, id, fields }]);
-  expect(res.status, JSON.stringify(res.body)).toBe(200);
-}
+const h = pushHarness('push-sales@example.jp', 'bench-sales');
+const { refused, accepted } = h;
 
 const get = async <T,>(path: string) => {
-  const r = await owner.c.get<T>(path, owner.auth);
+  const r = await h.owner.c.get<T>(path, h.owner.auth);
   expect(r.status, r.text).toBe(200);
   return r.body;
 };
@@ -204,5 +167,29 @@ describe('public form pushes pass the forms’ rules', () => {
     await accepted('reviews', 'rv-push', { id: 'rv-push', name: '匿名', company: '', rating: 4, nps: 8, comment: '丁寧でした', approved: true, created: 1 });
     expect((await get<{ signs: { id: string }[] }>('/api/signs')).signs.some((s) => s.id === 'SG-push')).toBe(true);
     expect((await get<{ reviews: { id: string }[] }>('/api/reviews')).reviews.some((r) => r.id === 'rv-push')).toBe(true);
+  });
+
+  it('event registrations and A/B counters: unknown events, keys that are not the event and address, counters the route would not count', async () => {
+    const reg = { id: 'ev-mdm:reg@example.jp', event: 'ev-mdm', email: 'Reg@example.jp', name: '参加者', company: '', created: 1 };
+    await refused('eventRegs', 'ev-x:reg@example.jp', { ...reg, id: 'ev-x:reg@example.jp', event: 'ev-x' }, 'event');
+    await refused('eventRegs', 'ev-mdm:other@example.jp', { ...reg, id: 'ev-mdm:other@example.jp' }, 'id');
+    await refused('eventRegs', 'seat-1', { id: 'seat-1', event: 'ev-mdm', email: 'seat@example.jp' }, 'id');
+    await refused('eventRegs', 'ev-mdm:x@', { id: 'ev-mdm:x@', event: 'ev-mdm', email: 'x@' }, 'email');
+    await refused('eventRegs', 'ev-mdm:reg@example.jp', { name: 'n'.repeat(121) }, 'name');
+    await refused('eventRegs', 'ev-mdm:reg@example.jp', { event: 'ev-ai' }, 'id');
+    await refused('eventRegs', 'ev-mdm:reg@example.jp', { email: 'other@example.jp' }, 'id');
+    await refused('eventRegs', 'ev-mdm:REG@example.jp', { name: '大文字' }, 'id');
+    await refused('eventRegs', 'ev-mdm:reg@example.jp', { seats: 100 }, 'seats');
+    await refused('abStats', 'stats', { id: 'stats', a_view: -1 }, 'a_view');
+    await refused('abStats', 'stats', { b_convert: 2.5 }, 'b_convert');
+    await refused('abStats', 'stats', { c_view: 1 }, 'c_view');
+    await refused('abStats', 'other', { id: 'other', a_view: 1 }, 'id');
+    await accepted('eventRegs', reg.id, reg);
+    await accepted('abStats', 'stats', { id: 'stats', a_view: 10, a_convert: 2, b_view: 12, b_convert: 3 });
+    const { stats } = await get<{ stats: { a: { view: number }; b: { convert: number } } }>('/api/ab');
+    expect(stats.a.view).toBe(10);
+    expect(stats.b.convert).toBe(3);
+    const { events } = (await h.server.client().get<{ events: { id: string; seats: number }[] }>('/api/events', h.owner.auth)).body;
+    expect(events.find((e) => e.id === 'ev-mdm')?.seats).toBe(99);
   });
 });

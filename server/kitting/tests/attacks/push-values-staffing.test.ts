@@ -3,48 +3,11 @@
  * refused with 422 invalid_field and nothing of the batch is stored, while records with values the routes
  * would store go through.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestServer, type TestServer } from '../../testing/harness';
-import { configureLimit } from '../../../core/security/limits';
-import { signUp, type Body } from './helpers';
+import { describe, expect, it } from 'vitest';
+import { pushHarness } from './helpers';
 
-let server: TestServer;
-let owner: Awaited<ReturnType<typeof signUp>>;
-let push: (changes: { coll: string; id: string; fields: Record<string, unknown> }[]) => Promise<{ status: number; body: Body }>;
-let n = 0;
-const hlc = (bench: string) => `${String(Date.now()).padStart(15, '0')}:${String(n++).padStart(6, '0')}:${bench}`;
-
-beforeAll(async () => {
-  server = await startTestServer();
-  configureLimit(server.ctx, 'signup', 1000);
-  owner = await signUp(server, 'push-staffing@example.jp');
-  const code = (await owner.c.post<{ code: string }>('/api/sync/enrol-code', {}, owner.auth)).body.code;
-  const bench = 'bench-staffing';
-  const r = await server.client().post<{ token: string }>('/api/sync/v1/enrol', { code, bench, name: 'staffing' });
-  expect(r.status).toBe(200);
-  push = (changes) =>
-    server.client().post<Body>('/api/sync/v1/push', { batch: `bs-${n++}`, changes: changes.map((c, i) => ({ seq: ++n * 10 + i, hlc: hlc(bench), ...c })) }, { 'x-kitting-bench-token': r.body.token });
-});
-afterAll(() => server.close());
-
-/** A harmless valid change sent first in every refused batch: it must not be stored either. */
-const marker = (id: string) => ({ coll: 'customers', id, fields: { id, name: `目印${id}` } });
-const stored = async (id: string) => (await owner.c.get<{ customers: { id: string }[] }>('/api/customers', owner.auth)).body.customers.some((c) => c.id === id);
-
-async function refused(coll: string, id: string, fields: Record<string, unknown>, field: string) {
-  const mark = `mark-${n++}`;
-  const before = await server.store.replica.lastSeq(owner.ws);
-  const res = await push([marker(mark), { coll, id, fields }]);
-  expect(res.status, `${coll} ${JSON.stringify(fields).slice(0, 120)}: ${JSON.stringify(res.body)}`).toBe(422);
-  expect(res.body).toMatchObject({ ok: false, error: 'invalid_field', coll, field });
-  expect(await server.store.replica.lastSeq(owner.ws)).toBe(before);
-  expect(await stored(mark)).toBe(false);
-}
-
-async function accepted(coll: string, id: string, fields: Record<string, unknown>) {
-  const res = await push([{ coll, id, fields }]);
-  expect(res.status, `${coll}: ${JSON.stringify(res.body)}`).toBe(200);
-}
+const h = pushHarness('push-staffing@example.jp', 'bench-staffing');
+const { refused, accepted } = h;
 
 
 const week = (v: string) => Array(7).fill(v);

@@ -3,43 +3,11 @@
  * rules (invoices, quotes, portals, settings): each is refused with 422 invalid_field and nothing of the batch
  * is stored, while the same records with values the routes would store go through.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestServer, type TestServer } from '../../testing/harness';
-import { configureLimit } from '../../../core/security/limits';
-import { addMember, signUp, type Body } from './helpers';
+import { describe, expect, it } from 'vitest';
+import { addMember, benchPusher, pushHarness, signUp } from './helpers';
 
-let server: TestServer;
-let owner: Awaited<ReturnType<typeof signUp>>;
-let push: (changes: { coll: string; id: string; fields: Record<string, unknown> }[]) => Promise<{ status: number; body: Body }>;
-let n = 0;
-const hlc = (bench: string) => `${String(Date.now()).padStart(15, '0')}:${String(n++).padStart(6, '0')}:${bench}`;
-
-beforeAll(async () => {
-  server = await startTestServer();
-  configureLimit(server.ctx, 'signup', 1000);
-  owner = await signUp(server, 'push-values@example.jp');
-  const code = (await owner.c.post<{ code: string }>('/api/sync/enrol-code', {}, owner.auth)).body.code;
-  const bench = 'bench-values';
-  const r = await server.client().post<{ token: string }>('/api/sync/v1/enrol', { code, bench, name: 'values' });
-  expect(r.status).toBe(200);
-  push = (changes) =>
-    server.client().post<Body>('/api/sync/v1/push', { batch: `bt-${n++}`, changes: changes.map((c, i) => ({ seq: ++n * 10 + i, hlc: hlc(bench), ...c })) }, { 'x-kitting-bench-token': r.body.token });
-});
-afterAll(() => server.close());
-
-/** A harmless valid change sent first in every refused batch: it must not be stored either. */
-const marker = (id: string) => ({ coll: 'customers', id, fields: { id, name: `目印${id}` } });
-const stored = async (id: string) => (await owner.c.get<{ customers: { id: string }[] }>('/api/customers', owner.auth)).body.customers.some((c) => c.id === id);
-
-async function refused(coll: string, id: string, fields: Record<string, unknown>, field: string) {
-  const mark = `mark-${n++}`;
-  const before = await server.store.replica.lastSeq(owner.ws);
-  const res = await push([marker(mark), { coll, id, fields }]);
-  expect(res.status, JSON.stringify(res.body)).toBe(422);
-  expect(res.body).toMatchObject({ ok: false, error: 'invalid_field', coll, field });
-  expect(await server.store.replica.lastSeq(owner.ws)).toBe(before);
-  expect(await stored(mark)).toBe(false);
-}
+const h = pushHarness('push-values@example.jp', 'bench-values');
+const { push, refused } = h;
 
 describe('pushes into invoices, quotes, portals and settings pass the routes’ rules', () => {
   it('quotes: a negative unit price, a cost rate over 100, an unknown pattern, lines that are not lines', async () => {
@@ -88,35 +56,35 @@ describe('pushes into invoices, quotes, portals and settings pass the routes’ 
     await refused('settings', 'prefs', { emailNotify: 'off' }, 'emailNotify');
     await refused('settings', 'teamPlan', { planKey: 'unlimited' }, 'planKey');
     await refused('settings', 'ui', { state: { tab: { nested: true } } }, 'state');
-    const company = (await owner.c.get<{ company: { name: string } }>('/api/settings/company', owner.auth)).body.company;
+    const company = (await h.owner.c.get<{ company: { name: string } }>('/api/settings/company', h.owner.auth)).body.company;
     expect(typeof company.name).toBe('string');
     expect((await push([{ coll: 'settings', id: 'company', fields: { name: '作業台から更新', logo: '' } }])).status).toBe(200);
-    expect((await owner.c.get<{ company: { name: string } }>('/api/settings/company', owner.auth)).body.company.name).toBe('作業台から更新');
+    expect((await h.owner.c.get<{ company: { name: string } }>('/api/settings/company', h.owner.auth)).body.company.name).toBe('作業台から更新');
   });
 });
 
 describe('a bench acts with the scopes of whoever enrolled it', () => {
   it("a member's bench writes the scopes the member may edit, nothing else", async () => {
-    const o = await signUp(server, 'push-scopes@example.jp');
+    const o = await signUp(h.server, 'push-scopes@example.jp');
     // an admin enrols the bench (only owners and admins make enrolment codes), then becomes a member with scopes
-    const m = await addMember(server, o.auth, 'push-scopes-member@example.jp', 'admin');
+    const m = await addMember(h.server, o.auth, 'push-scopes-member@example.jp', 'admin');
     const code = (await m.c.post<{ code: string }>('/api/sync/enrol-code', {}, m.auth)).body.code;
     const bench = 'bench-scopes';
-    const r = await server.client().post<{ token: string }>('/api/sync/v1/enrol', { code, bench, name: 'scopes' });
+    const r = await h.server.client().post<{ token: string }>('/api/sync/v1/enrol', { code, bench, name: 'scopes' });
     expect(r.status).toBe(200);
-    const demoted = await server.client().post(`/api/team/member/${m.memberId}`, { role: 'member', scopes: { sales: 'edit', ops: 'none', support: 'view', settings: 'view' } }, o.auth);
+    const demoted = await h.server.client().post(`/api/team/member/${m.memberId}`, { role: 'member', scopes: { sales: 'edit', ops: 'none', support: 'view', settings: 'view' } }, o.auth);
     expect(demoted.status, demoted.text).toBe(200);
-    const send = (coll: string, id: string, fields: Record<string, unknown>) =>
-      server.client().post<Body>('/api/sync/v1/push', { batch: `bs-${n++}`, changes: [{ seq: ++n * 10, hlc: hlc(bench), coll, id, fields }] }, { 'x-kitting-bench-token': r.body.token });
+    const pushAs = benchPusher(h.server, r.body.token, bench);
+    const send = (coll: string, id: string, fields: Record<string, unknown>) => pushAs([{ coll, id, fields }]);
     // sales: edit (the same table the customer and invoice routes check)
     expect((await send('customers', 'cust-scoped', { id: 'cust-scoped', name: '営業の顧客' })).status).toBe(200);
     expect((await send('invoices', 'INV-2611-950', { id: 'INV-2611-950', cust: '営業の顧客', amount: 1000 })).status).toBe(200);
     // ops: none, support and settings unset (view): refused, nothing stored
-    const before = await server.store.replica.lastSeq(o.ws);
+    const before = await h.server.store.replica.lastSeq(o.ws);
     expect((await send('devices', '350000000000950', { imei: '350000000000950', model: 'iPhone' })).status).toBe(403);
     expect((await send('tickets', 'TK-950', { subject: '件名' })).status).toBe(403);
     expect((await send('settings', 'company', { name: '乗っ取り' })).status).toBe(403);
-    expect(await server.store.replica.lastSeq(o.ws)).toBe(before);
+    expect(await h.server.store.replica.lastSeq(o.ws)).toBe(before);
     // the same member through the routes: refused alike
     expect((await m.c.request('PUT', '/api/settings/company', { name: '乗っ取り' }, m.auth)).status).toBe(403);
   });
