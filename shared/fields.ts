@@ -47,6 +47,9 @@ export function clip(value: string, n: number): string {
   return points.length <= n ? value : points.slice(0, n).join('');
 }
 
+/** A form value as text: a string or number, trimmed and clipped to n characters; anything else reads as ''. */
+export const textValue = (v: unknown, n: number): string => (typeof v === 'string' || typeof v === 'number' ? clip(String(v).trim(), n) : '');
+
 /** A number as clients send it: a number as is, a numeric string read, anything else (or '') NaN. */
 export function looseNumber(v: unknown): number {
   return typeof v === 'number' ? v : typeof v === 'string' && v.trim() !== '' ? Number(v) : NaN;

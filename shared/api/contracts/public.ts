@@ -1,6 +1,6 @@
 /** Wire contract of the public forms (leads, signatures, bookings, referrals, partners, reviews), providers and sites. */
 import { z } from 'zod';
-import { clip, createShape, Field, intClamp, num as numField, patchShape, text } from '../../fields';
+import { createShape, Field, intClamp, num as numField, patchShape, text, textValue } from '../../fields';
 import { crudResponses, num, ok, okItem, okList, optStr, str } from '../primitives';
 
 const done = ok({});
@@ -15,7 +15,7 @@ export const Review = z.looseObject({ id: str, name: optStr, company: optStr, ra
 /** An address of the usual form (name@domain.tld). */
 export const EMAIL_RE = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
 /** A form's text: a string or number, trimmed and clipped to n characters; anything else reads as ''. */
-export const formText = (n: number) => z.unknown().optional().transform((v) => (typeof v === 'string' || typeof v === 'number' ? clip(String(v).trim(), n) : ''));
+export const formText = (n: number) => z.unknown().optional().transform((v) => textValue(v, n));
 const t = formText;
 
 export const leadForm = { name: t(120), email: t(160), company: t(120), phone: t(40), message: t(1500), source: t(40), tenant: t(120) };

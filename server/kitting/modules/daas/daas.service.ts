@@ -1,4 +1,4 @@
-import { clip, looseNumber } from '../../../../shared/fields';
+import { clip, looseNumber, textValue } from '../../../../shared/fields';
 import { jstDate } from '../../../../shared/dates';
 import { badRequest } from '../../../core/errors';
 import { declareCap } from '../../../core/store/caps';
@@ -75,7 +75,7 @@ const intIn = (v: unknown, min: number, max: number, fallback: number) => {
   return Number.isFinite(n) ? Math.min(max, Math.max(min, Math.round(n))) : fallback;
 };
 const boolOr = (v: unknown, fallback: boolean) => (v === true || v === 'true' || v === 1 ? true : v === false || v === 'false' || v === 0 ? false : fallback);
-const textOr = (v: unknown, n: number, fallback: string) => (typeof v === 'string' || typeof v === 'number' ? clip(String(v).trim(), n) || fallback : fallback);
+const textOr = (v: unknown, n: number, fallback: string) => textValue(v, n) || fallback;
 
 /** Each simulator input and quote term as the daas routes store it (defaults filled, numbers clamped). */
 export const daasTermRules = {

@@ -1,6 +1,6 @@
-import { clip } from '../../../../shared/fields';
+import { clip, textValue } from '../../../../shared/fields';
 import { INVOICE_STATUSES, type InvoiceStatus } from '../../../../shared/api/contracts/quotes';
-import { badRequest } from '../../../core/errors';
+import { badRequest, required } from '../../../core/errors';
 import type { SeedSpec } from '../../../core/store/seed';
 import { declareSeries, padNumber } from '../../../core/store/series';
 import type { Doc } from '../../../core/store/types';
@@ -55,11 +55,7 @@ export function readStatus(v: unknown): InvoiceStatus {
   throw badRequest('invalid status', { message: `status は ${INVOICE_STATUSES.join(', ')} のいずれかです`, allowed: INVOICE_STATUSES });
 }
 
-export function readCust(v: unknown): string {
-  const s = typeof v === 'string' || typeof v === 'number' ? clip(String(v).trim(), 120) : '';
-  if (!s) throw badRequest('cust required', { message: '請求先(cust)は必須です' });
-  return s;
-}
+export const readCust = (v: unknown): string => required(textValue(v, 120), 'cust required', '請求先(cust)は必須です');
 
 export function readBool(v: unknown): boolean {
   if (v === true || v === 'true' || v === 1) return true;

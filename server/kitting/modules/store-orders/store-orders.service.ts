@@ -1,5 +1,5 @@
-import { clip } from '../../../../shared/fields';
-import { badRequest } from '../../../core/errors';
+import { textValue } from '../../../../shared/fields';
+import { badRequest, required } from '../../../core/errors';
 import { readSeed } from '../../../core/store/seed';
 import { declareSeries, padNumber } from '../../../core/store/series';
 import type { Doc, Tx } from '../../../core/store/types';
@@ -37,8 +37,6 @@ export const ORDER_NUMBERS = declareSeries({
 /** Order number series of a month. */
 export const orderSeries = (yyyymm: string) => ORDER_NUMBERS.counter(yyyymm);
 
-export const text = (v: unknown, n: number) => (typeof v === 'string' || typeof v === 'number' ? clip(String(v).trim(), n) : '');
-
 /** Whole yen ≥ 0; a missing value takes `fallback`; anything else is 400. */
 export function yen(v: unknown, field: string, fallback: number | null): number {
   if (v === undefined || v === null || v === '') {
@@ -75,10 +73,10 @@ export function readLines(raw: unknown, products: Doc[]): OrderLine[] {
     const p = byId.get(String(l.id ?? ''));
     const qty = typeof l.qty === 'number' ? l.qty : Number(l.qty);
     if (!Number.isInteger(qty) || qty < 1 || qty > MAX_QTY) throw badRequest('invalid qty', { message: `${i + 1}行目の数量(qty)は1以上の整数で指定してください` });
-    const name = text(l.name, 120) || (p ? String(p.name) : '');
+    const name = textValue(l.name, 120) || (p ? String(p.name) : '');
     if (!name) throw badRequest('invalid line', { message: `${i + 1}行目: 未登録の商品には name が必要です` });
     return {
-      id: text(l.id, 60),
+      id: textValue(l.id, 60),
       name,
       price: yen(l.price, 'price', p ? Number(p.price) : null),
       cost: yen(l.cost, 'cost', p ? Number(p.cost) : 0),
@@ -89,28 +87,20 @@ export function readLines(raw: unknown, products: Doc[]): OrderLine[] {
 
 /** The fields an operator edits on an order (the update route), as it stores them. */
 export const orderEditRules = {
-  status: (v: unknown): string => {
-    const status = text(v, 20);
-    if (!status) throw badRequest('status required', { message: 'status を空にはできません' });
-    return status;
-  },
-  cust: (v: unknown) => text(v, 120),
-  job: (v: unknown) => text(v, 120),
-  dest: (v: unknown) => text(v, 300),
+  status: (v: unknown): string => required(textValue(v, 20), 'status required', 'status を空にはできません'),
+  cust: (v: unknown) => textValue(v, 120),
+  job: (v: unknown) => textValue(v, 120),
+  dest: (v: unknown) => textValue(v, 300),
 };
 
 /** Each field of a registered product as the product route stores it. */
 export const productRules = {
-  name: (v: unknown): string => {
-    const name = text(v, 120);
-    if (!name) throw badRequest('name required', { message: '商品名(name)は必須です' });
-    return name;
-  },
-  cat: (v: unknown) => text(v, 40) || 'その他',
-  ic: (v: unknown) => text(v, 4) || '📦',
+  name: (v: unknown): string => required(textValue(v, 120), 'name required', '商品名(name)は必須です'),
+  cat: (v: unknown) => textValue(v, 40) || 'その他',
+  ic: (v: unknown) => textValue(v, 4) || '📦',
   price: (v: unknown) => yen(v, 'price', null),
   cost: (v: unknown) => yen(v, 'cost', 0),
-  note: (v: unknown) => text(v, 300),
+  note: (v: unknown) => textValue(v, 300),
 };
 
 /** count, total and gp of an order — always computed here, never taken from the caller. */

@@ -1,5 +1,5 @@
-import { clip } from '../../../../shared/fields';
-import { badRequest } from '../../../core/errors';
+import { textValue } from '../../../../shared/fields';
+import { badRequest, required } from '../../../core/errors';
 import { declareSeries, mirrorField, padNumber } from '../../../core/store/series';
 import type { Doc } from '../../../core/store/types';
 
@@ -32,7 +32,6 @@ export function buybackFigures(b: { grade: string; bat: number; offer: number; r
   return { refurb: refurbCost(b.grade, b.bat), residual, margin: residual - b.offer };
 }
 
-export const text = (v: unknown, n: number) => (typeof v === 'string' || typeof v === 'number' ? clip(String(v).trim(), n) : '');
 
 /** Whole yen ≥ 0 (missing reads as 0 unless required), else 400. */
 export function yen(v: unknown, field: string, required = false): number {
@@ -46,7 +45,7 @@ export function yen(v: unknown, field: string, required = false): number {
 }
 
 export function readGrade(v: unknown): string {
-  const g = text(v, 2).toUpperCase() || 'B';
+  const g = textValue(v, 2).toUpperCase() || 'B';
   if (!(GRADES as readonly string[]).includes(g)) throw badRequest('invalid grade', { message: `grade は ${GRADES.join(' / ')} のいずれかです`, allowed: GRADES });
   return g;
 }
@@ -58,11 +57,7 @@ export function readBat(v: unknown): number {
   return Math.round(n);
 }
 
-export function readModel(v: unknown): string {
-  const m = text(v, 60);
-  if (!m) throw badRequest('model required', { message: '機種(model)は必須です' });
-  return m;
-}
+export const readModel = (v: unknown): string => required(textValue(v, 60), 'model required', '機種(model)は必須です');
 
 export const MAX_YEN = 100_000_000;
 export const MAX_ITEMS = 500;
@@ -71,13 +66,13 @@ export const MAX_ITEM_QTY = 100_000;
 /** Each field of a buyback as the buyback route stores it from a request. */
 export const buybackRules = {
   model: readModel,
-  cust: (v: unknown) => text(v, 120),
+  cust: (v: unknown) => textValue(v, 120),
   grade: readGrade,
   bat: readBat,
   offer: (v: unknown) => yen(v, 'offer', true),
   resell: (v: unknown) => yen(v, 'resell', true),
-  imei: (v: unknown) => text(v, 40),
-  note: (v: unknown) => text(v, 300),
+  imei: (v: unknown) => textValue(v, 40),
+  note: (v: unknown) => textValue(v, 300),
 };
 
 /** Each field of a refurbished stock entry as the inventory route stores it. */
@@ -86,7 +81,7 @@ export const stockRules = {
   grade: readGrade,
   cost: (v: unknown) => yen(v, 'cost'),
   ask: (v: unknown) => yen(v, 'ask'),
-  note: (v: unknown) => text(v, 300),
+  note: (v: unknown) => textValue(v, 300),
 };
 
 /** Receipt items {model, imei, grade, qty, price}; total = Σ price × qty. */
@@ -101,21 +96,17 @@ export function readItems(raw: unknown): { items: Doc[]; total: number } {
     if (!Number.isInteger(qtyRaw) || qtyRaw < 1 || qtyRaw > MAX_ITEM_QTY) throw badRequest('invalid qty', { message: `${i + 1}行目の数量(qty)は1以上の整数です` });
     const price = yen(it.price, 'price');
     total += price * qtyRaw;
-    return { model: text(it.model, 60), imei: text(it.imei, 40), grade: text(it.grade, 2), qty: qtyRaw, price };
+    return { model: textValue(it.model, 60), imei: textValue(it.imei, 40), grade: textValue(it.grade, 2), qty: qtyRaw, price };
   });
   return { items, total };
 }
 
 /** Each field of a receipt as the receipt route stores it from a request. */
 export const receiptRules = {
-  cust: (v: unknown): string => {
-    const cust = text(v, 120);
-    if (!cust) throw badRequest('cust required', { message: '顧客名(cust)は必須です' });
-    return cust;
-  },
-  person: (v: unknown) => text(v, 60),
+  cust: (v: unknown): string => required(textValue(v, 120), 'cust required', '顧客名(cust)は必須です'),
+  person: (v: unknown) => textValue(v, 60),
   items: (v: unknown) => readItems(v).items,
-  note: (v: unknown) => text(v, 300),
+  note: (v: unknown) => textValue(v, 300),
 };
 
 /** Buyback receipts restart every year: KIT-BUY-YYYY-NNNN (id repeats no). */
