@@ -4,9 +4,8 @@
  * (seeded demo data included, with values the routes clip, default or normalise) passes the push check.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { fieldProblem } from '../../core/http/collection-schema';
-import { collectionSchemas } from '../modules';
-import { startTestServer, type TestResponse, type TestServer } from '../testing/harness';
+import { startTestServer, type TestServer } from '../testing/harness';
+import { ok, storedRecordProblems } from '../testing/route-records';
 
 let bench: TestServer;
 beforeAll(async () => {
@@ -22,11 +21,6 @@ const COLLS = [
 describe('records written by the back-office routes pass the push schema', () => {
   it('covers seeded records and records the routes create, update, clip and default', async () => {
     const api = bench.client();
-    const ok = async <T,>(p: Promise<TestResponse<T>>): Promise<T> => {
-      const r = await p;
-      expect(r.status, r.text).toBe(200);
-      return r.body;
-    };
     // survey
     await ok(api.post('/api/survey/send', { batch: '3' }));
     const { response } = await ok(api.post<{ response: { id: string } }>('/api/survey/response', { cust: 'A社', k: 'NPS', nps: '12', comment: 'c'.repeat(1200) }));
@@ -61,21 +55,6 @@ describe('records written by the back-office routes pass the push schema', () =>
     await ok(api.post('/api/integrations/log', { service: '', time: '2026-11-24' }));
     await ok(api.post('/api/integrations/log', { service: 'MDM', kind: 'push', result: 12 }));
 
-    const ws = bench.ctx.benchWorkspace ?? '';
-    const problems: string[] = [];
-    const seen: Record<string, number> = {};
-    for (const coll of COLLS) {
-      const schema = collectionSchemas.find((s) => s.coll === coll);
-      expect(schema, coll).toBeDefined();
-      if (!schema) continue;
-      for (const d of await bench.store.list(ws, coll)) {
-        seen[coll] = (seen[coll] ?? 0) + 1;
-        const p = fieldProblem(schema, String(d[schema.idField]), d);
-        if (p) problems.push(`${coll} ${String(d[schema.idField])}: ${p.field} ${p.message}`);
-      }
-    }
-    expect(problems).toEqual([]);
-    // every collection was written (seeded ESG figures included)
-    expect(COLLS.filter((c) => !seen[c])).toEqual([]);
+    expect(await storedRecordProblems(bench, COLLS)).toEqual({ problems: [], empty: [] });
   });
 });

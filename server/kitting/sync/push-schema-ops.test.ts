@@ -4,9 +4,8 @@
  * trims, clips and defaults) and label templates and print log entries pass the push check.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { fieldProblem } from '../../core/http/collection-schema';
-import { collectionSchemas } from '../modules';
-import { startTestServer, type TestResponse, type TestServer } from '../testing/harness';
+import { startTestServer, type TestServer } from '../testing/harness';
+import { ok, storedRecordProblems } from '../testing/route-records';
 
 let bench: TestServer;
 beforeAll(async () => {
@@ -19,11 +18,6 @@ const COLLS = ['alerts', 'ops', 'erasureCerts', 'labelTemplates', 'labelLog'];
 describe('records written by the alert, certificate and label routes pass the push schema', () => {
   it('covers seeded records and records the routes create, clip and default', async () => {
     const api = bench.client();
-    const ok = async <T,>(p: Promise<TestResponse<T>>): Promise<T> => {
-      const r = await p;
-      expect(r.status, r.text).toBe(200);
-      return r.body;
-    };
     const { alerts } = await ok(api.get<{ alerts: { id: string }[] }>('/api/alerts'));
     await ok(api.post(`/api/alert/${alerts[0]?.id ?? ''}/ack`, {}));
     await ok(api.post('/api/cert', { cust: '  A社 ', count: 3 }));
@@ -33,20 +27,6 @@ describe('records written by the alert, certificate and label routes pass the pu
     await ok(api.post('/api/labels/log', { count: '0' }));
     await ok(api.post('/api/labels/log', { size: 'l', count: 500000, date: '2026-11-20', result: 'failed', reason: 'r'.repeat(300), printer: ' ZD421 ' }));
 
-    const ws = bench.ctx.benchWorkspace ?? '';
-    const problems: string[] = [];
-    const seen: Record<string, number> = {};
-    for (const coll of COLLS) {
-      const schema = collectionSchemas.find((s) => s.coll === coll);
-      expect(schema, coll).toBeDefined();
-      if (!schema) continue;
-      for (const d of await bench.store.list(ws, coll)) {
-        seen[coll] = (seen[coll] ?? 0) + 1;
-        const p = fieldProblem(schema, String(d[schema.idField]), d);
-        if (p) problems.push(`${coll} ${String(d[schema.idField])}: ${p.field} ${p.message}`);
-      }
-    }
-    expect(problems).toEqual([]);
-    expect(COLLS.filter((c) => !seen[c])).toEqual([]);
+    expect(await storedRecordProblems(bench, COLLS)).toEqual({ problems: [], empty: [] });
   });
 });

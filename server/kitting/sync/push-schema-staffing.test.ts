@@ -4,9 +4,8 @@
  * clip, default or normalise) passes the push check.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { fieldProblem } from '../../core/http/collection-schema';
-import { collectionSchemas } from '../modules';
-import { startTestServer, type TestResponse, type TestServer } from '../testing/harness';
+import { startTestServer, type TestServer } from '../testing/harness';
+import { ok, storedRecordProblems } from '../testing/route-records';
 
 let bench: TestServer;
 beforeAll(async () => {
@@ -19,11 +18,6 @@ const COLLS = ['shifts', 'shiftHistory', 'replace', 'onboarding', 'deviceRequest
 describe('records written by the roster, replace and onboarding routes pass the push schema', () => {
   it('covers records the routes create, update, clip and default', async () => {
     const api = bench.client();
-    const ok = async <T,>(p: Promise<TestResponse<T>>): Promise<T> => {
-      const r = await p;
-      expect(r.status, r.text).toBe(200);
-      return r.body;
-    };
     // staff, roster, clock, draft, history
     const a = (await ok(api.post<{ staff: { id: string } }>('/api/staff', { name: ' 高橋 ' }))).staff.id;
     const b = (await ok(api.post<{ staff: { id: string } }>('/api/staff', { name: '鈴木' }))).staff.id;
@@ -47,20 +41,6 @@ describe('records written by the roster, replace and onboarding routes pass the 
     await ok(api.post('/api/onboarding/request/REQ-own', { status: 'approved' }));
     await ok(api.post('/api/onboarding/request/REQ-own', { status: 'rejected' }));
 
-    const ws = bench.ctx.benchWorkspace ?? '';
-    const problems: string[] = [];
-    const seen: Record<string, number> = {};
-    for (const coll of COLLS) {
-      const schema = collectionSchemas.find((s) => s.coll === coll);
-      expect(schema, coll).toBeDefined();
-      if (!schema) continue;
-      for (const d of await bench.store.list(ws, coll)) {
-        seen[coll] = (seen[coll] ?? 0) + 1;
-        const p = fieldProblem(schema, String(d[schema.idField]), d);
-        if (p) problems.push(`${coll} ${String(d[schema.idField])}: ${p.field} ${p.message}`);
-      }
-    }
-    expect(problems).toEqual([]);
-    expect(COLLS.filter((c) => !seen[c])).toEqual([]);
+    expect(await storedRecordProblems(bench, COLLS)).toEqual({ problems: [], empty: [] });
   });
 });
