@@ -9,6 +9,7 @@ import { acceptInvitations } from '../workspace/workspace.service';
 import { attributeSignup } from '../affiliate/attribution';
 import { clearSessionCookie, mintSession, setSessionCookie } from './session';
 import { checkTotp, newTotpSecret, otpauthUri } from './totp';
+import { authResponses } from '../../../shared/api/contracts/agents-accounts';
 
 const email = z.string().trim().toLowerCase().max(254).pipe(z.email('enter a valid email'));
 const password = z.string().min(6, 'password must be at least 6 characters').max(200);
@@ -29,7 +30,7 @@ export function authRoutes(ctx: AgentsContext): AgentRoute[] {
   return [
     route({
       method: 'post',
-      path: '/api/auth/register',
+      path: '/api/auth/register', response: authResponses['POST /api/auth/register'],
       auth: 'public',
       before: limited,
       body: z.object({ email, password, name: z.string().trim().max(120).optional() }),
@@ -42,7 +43,7 @@ export function authRoutes(ctx: AgentsContext): AgentRoute[] {
     }),
     route({
       method: 'post',
-      path: '/api/auth/login',
+      path: '/api/auth/login', response: authResponses['POST /api/auth/login'],
       auth: 'public',
       before: limited,
       body: z.object({ email: z.string().trim().max(254), password: z.string().max(200), code: code.optional() }),
@@ -53,7 +54,7 @@ export function authRoutes(ctx: AgentsContext): AgentRoute[] {
     }),
     route({
       method: 'post',
-      path: '/api/auth/logout',
+      path: '/api/auth/logout', response: authResponses['POST /api/auth/logout'],
       auth: 'public',
       handler: ({ res }) => {
         clearSessionCookie(res);
@@ -62,7 +63,7 @@ export function authRoutes(ctx: AgentsContext): AgentRoute[] {
     }),
     route({
       method: 'get',
-      path: '/api/auth/me',
+      path: '/api/auth/me', response: authResponses['GET /api/auth/me'],
       auth: 'bearer',
       handler: ({ caller }) => {
         const u = getUser(ctx, caller.userId);
@@ -77,7 +78,7 @@ export function authRoutes(ctx: AgentsContext): AgentRoute[] {
     }),
     route({
       method: 'post',
-      path: '/api/auth/forgot',
+      path: '/api/auth/forgot', response: authResponses['POST /api/auth/forgot'],
       auth: 'public',
       before: limited,
       body: z.object({ email: z.string().max(254).optional() }),
@@ -94,7 +95,7 @@ export function authRoutes(ctx: AgentsContext): AgentRoute[] {
     }),
     route({
       method: 'post',
-      path: '/api/auth/reset',
+      path: '/api/auth/reset', response: authResponses['POST /api/auth/reset'],
       auth: 'public',
       before: limited,
       body: z.object({ token: z.string().min(1, 'token is required').max(200), password }),
@@ -106,7 +107,7 @@ export function authRoutes(ctx: AgentsContext): AgentRoute[] {
     }),
     route({
       method: 'post',
-      path: '/api/auth/password',
+      path: '/api/auth/password', response: authResponses['POST /api/auth/password'],
       auth: 'bearer',
       body: z.object({ currentPassword: z.string().max(200), password }),
       handler: async ({ caller, body, req, res }) => {
@@ -118,7 +119,7 @@ export function authRoutes(ctx: AgentsContext): AgentRoute[] {
     }),
     route({
       method: 'post',
-      path: '/api/auth/2fa/setup',
+      path: '/api/auth/2fa/setup', response: authResponses['POST /api/auth/2fa/setup'],
       auth: 'bearer',
       handler: ({ caller }) => {
         const u = getUser(ctx, caller.userId);
@@ -130,7 +131,7 @@ export function authRoutes(ctx: AgentsContext): AgentRoute[] {
     }),
     route({
       method: 'post',
-      path: '/api/auth/2fa/enable',
+      path: '/api/auth/2fa/enable', response: authResponses['POST /api/auth/2fa/enable'],
       auth: 'bearer',
       body: z.object({ code }),
       handler: ({ caller, body }) => {
@@ -144,7 +145,7 @@ export function authRoutes(ctx: AgentsContext): AgentRoute[] {
     }),
     route({
       method: 'post',
-      path: '/api/auth/2fa/disable',
+      path: '/api/auth/2fa/disable', response: authResponses['POST /api/auth/2fa/disable'],
       auth: 'bearer',
       body: z.object({ code }),
       handler: ({ caller, body }) => {
@@ -157,13 +158,13 @@ export function authRoutes(ctx: AgentsContext): AgentRoute[] {
     }),
     route({
       method: 'get',
-      path: '/api/auth/2fa/status',
+      path: '/api/auth/2fa/status', response: authResponses['GET /api/auth/2fa/status'],
       auth: 'bearer',
       handler: ({ caller }) => ({ enabled: getUser(ctx, caller.userId).totp_enabled === 1 }),
     }),
     route({
       method: 'patch',
-      path: '/api/auth/theme',
+      path: '/api/auth/theme', response: authResponses['PATCH /api/auth/theme'],
       auth: 'bearer',
       body: z.object({ theme: z.enum(['light', 'dark'], 'theme must be light or dark') }),
       handler: ({ caller, body }) => {

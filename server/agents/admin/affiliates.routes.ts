@@ -4,6 +4,7 @@ import type { AgentsContext } from '../context';
 import { route, type AgentRoute } from '../http';
 import { balances, payoutView } from '../affiliate/affiliate.service';
 import { audit, iso, operatorOnly, paging } from './guard';
+import { affiliatesResponses } from '../../../shared/api/contracts/agents-admin';
 
 const usd = (cents: number) => Math.round(cents) / 100;
 const affParam = z.object({ id: z.string().min(1).max(64) });
@@ -76,7 +77,7 @@ export function adminAffiliateRoutes(ctx: AgentsContext): AgentRoute[] {
     route({
       ...admin,
       method: 'get',
-      path: '/api/admin/affiliates',
+      path: '/api/admin/affiliates', response: affiliatesResponses['GET /api/admin/affiliates'],
       query: listQuery,
       handler: ({ query }) => {
         const { limit, page, offset } = paging(query);
@@ -93,7 +94,7 @@ export function adminAffiliateRoutes(ctx: AgentsContext): AgentRoute[] {
     route({
       ...admin,
       method: 'get',
-      path: '/api/admin/affiliates/:id/kyc-doc',
+      path: '/api/admin/affiliates/:id/kyc-doc', response: affiliatesResponses['GET /api/admin/affiliates/:id/kyc-doc'],
       params: affParam,
       handler: ({ caller, params }) => {
         affiliateById(params.id);
@@ -106,7 +107,7 @@ export function adminAffiliateRoutes(ctx: AgentsContext): AgentRoute[] {
     route({
       ...admin,
       method: 'post',
-      path: '/api/admin/affiliates/:id/kyc',
+      path: '/api/admin/affiliates/:id/kyc', response: affiliatesResponses['POST /api/admin/affiliates/:id/kyc'],
       params: affParam,
       body: kycDecision,
       handler: ({ caller, params, body }) => {
@@ -125,7 +126,7 @@ export function adminAffiliateRoutes(ctx: AgentsContext): AgentRoute[] {
     route({
       ...admin,
       method: 'get',
-      path: '/api/admin/affiliates/payouts',
+      path: '/api/admin/affiliates/payouts', response: affiliatesResponses['GET /api/admin/affiliates/payouts'],
       query: payoutQuery,
       handler: ({ query }) => {
         const { limit, page, offset } = paging(query);
@@ -139,7 +140,7 @@ export function adminAffiliateRoutes(ctx: AgentsContext): AgentRoute[] {
     route({
       ...admin,
       method: 'post',
-      path: '/api/admin/affiliates/payouts/:pid',
+      path: '/api/admin/affiliates/payouts/:pid', response: affiliatesResponses['POST /api/admin/affiliates/payouts/:pid'],
       params: payoutParam,
       body: payoutDecision,
       handler: ({ caller, params, body }) => {

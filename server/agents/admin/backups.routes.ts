@@ -3,6 +3,7 @@ import type { AgentsContext } from '../context';
 import { route, type AgentRoute } from '../http';
 import { audit, operatorOnly } from './guard';
 import { backupPath, createBackup, listBackups, sendBackup } from './backups';
+import { backupsResponses } from '../../../shared/api/contracts/agents-admin';
 
 /** Database snapshots for operators: take one, list them, download one by name. */
 export function backupRoutes(ctx: AgentsContext): AgentRoute[] {
@@ -11,7 +12,7 @@ export function backupRoutes(ctx: AgentsContext): AgentRoute[] {
     route({
       ...admin,
       method: 'get',
-      path: '/api/admin/backup',
+      path: '/api/admin/backup', produces: 'application/vnd.sqlite3',
       handler: async ({ caller, res }) => {
         const b = await createBackup(ctx);
         audit(ctx, caller, 'backup.download', 'backup', b.name);
@@ -19,11 +20,11 @@ export function backupRoutes(ctx: AgentsContext): AgentRoute[] {
         return undefined;
       },
     }),
-    route({ ...admin, method: 'get', path: '/api/backups', handler: () => ({ backups: listBackups(ctx) }) }),
+    route({ ...admin, method: 'get', path: '/api/backups', response: backupsResponses['GET /api/backups'], handler: () => ({ backups: listBackups(ctx) }) }),
     route({
       ...admin,
       method: 'post',
-      path: '/api/backups',
+      path: '/api/backups', response: backupsResponses['POST /api/backups'],
       handler: async ({ caller }) => {
         const backup = await createBackup(ctx);
         audit(ctx, caller, 'backup.create', 'backup', backup.name, { size: backup.size });
@@ -33,7 +34,7 @@ export function backupRoutes(ctx: AgentsContext): AgentRoute[] {
     route({
       ...admin,
       method: 'get',
-      path: '/api/backups/download/:name',
+      path: '/api/backups/download/:name', produces: 'application/vnd.sqlite3',
       params: z.object({ name: z.string().max(200) }),
       handler: async ({ caller, params, res }) => {
         const file = backupPath(ctx, params.name);

@@ -7,6 +7,7 @@ import { audit, operatorOnly, paging } from './guard';
 import { bundleSchema, DEFAULT_SETTINGS, platformBundles, platformSettings, settingsSchema, writeKey } from '../platform-settings';
 import { BUILT_IN_BUNDLES } from '../billing/catalog';
 import { contentPages, contentSchema, pageContent } from '../public/content';
+import { contentResponses } from '../../../shared/api/contracts/agents-admin';
 
 const pageParam = z.object({ page: z.string().max(40).regex(/^[a-z0-9][a-z0-9-]*$/, 'page may hold a-z, 0-9 and -') });
 
@@ -23,12 +24,12 @@ export function adminContentRoutes(ctx: AgentsContext): AgentRoute[] {
     return { bundles: saved ?? BUILT_IN_BUNDLES, overridden: saved !== null };
   };
   return [
-    route({ ...admin, method: 'get', path: '/api/admin/content', handler: () => ({ pages: contentPages(ctx).map(page) }) }),
-    route({ ...admin, method: 'get', path: '/api/admin/content/:page', params: pageParam, handler: ({ params }) => page(params.page) }),
+    route({ ...admin, method: 'get', path: '/api/admin/content', response: contentResponses['GET /api/admin/content'], handler: () => ({ pages: contentPages(ctx).map(page) }) }),
+    route({ ...admin, method: 'get', path: '/api/admin/content/:page', response: contentResponses['PUT /api/admin/content/:page'], params: pageParam, handler: ({ params }) => page(params.page) }),
     route({
       ...admin,
       method: 'put',
-      path: '/api/admin/content/:page',
+      path: '/api/admin/content/:page', response: contentResponses['PUT /api/admin/content/:page'],
       params: pageParam,
       body: contentSchema,
       handler: ({ caller, params, body }) => {
@@ -42,7 +43,7 @@ export function adminContentRoutes(ctx: AgentsContext): AgentRoute[] {
     route({
       ...admin,
       method: 'post',
-      path: '/api/admin/content/:page/reset',
+      path: '/api/admin/content/:page/reset', response: contentResponses['POST /api/admin/content/:page/reset'],
       params: pageParam,
       handler: ({ caller, params }) => {
         const removed = ctx.db.prepare('DELETE FROM content_pages WHERE page = ?').run(params.page).changes;
@@ -52,11 +53,11 @@ export function adminContentRoutes(ctx: AgentsContext): AgentRoute[] {
         return after ? { page: params.page, ...after } : { page: params.page, removed: true };
       },
     }),
-    route({ ...admin, method: 'get', path: '/api/admin/settings', handler: () => ({ settings: platformSettings(ctx.db), defaults: DEFAULT_SETTINGS }) }),
+    route({ ...admin, method: 'get', path: '/api/admin/settings', response: contentResponses['GET /api/admin/settings'], handler: () => ({ settings: platformSettings(ctx.db), defaults: DEFAULT_SETTINGS }) }),
     route({
       ...admin,
       method: 'put',
-      path: '/api/admin/settings',
+      path: '/api/admin/settings', response: contentResponses['PUT /api/admin/settings'],
       body: settingsSchema.partial(),
       handler: ({ caller, body }) => {
         const next = { ...platformSettings(ctx.db), ...body };
@@ -68,18 +69,18 @@ export function adminContentRoutes(ctx: AgentsContext): AgentRoute[] {
     route({
       ...admin,
       method: 'post',
-      path: '/api/admin/settings/reset',
+      path: '/api/admin/settings/reset', response: contentResponses['POST /api/admin/settings/reset'],
       handler: ({ caller }) => {
         ctx.db.prepare("DELETE FROM platform_settings WHERE key = 'settings'").run();
         audit(ctx, caller, 'settings.reset', 'settings', 'platform');
         return { settings: platformSettings(ctx.db) };
       },
     }),
-    route({ ...admin, method: 'get', path: '/api/admin/bundles', handler: bundles }),
+    route({ ...admin, method: 'get', path: '/api/admin/bundles', response: contentResponses['GET /api/admin/bundles'], handler: bundles }),
     route({
       ...admin,
       method: 'put',
-      path: '/api/admin/bundles',
+      path: '/api/admin/bundles', response: contentResponses['PUT /api/admin/bundles'],
       body: z.object({ bundles: z.array(bundleSchema).min(1, 'bundles must hold at least one bundle').max(20) }),
       handler: ({ caller, body }) => {
         const ids = body.bundles.map((b) => b.id);
@@ -92,7 +93,7 @@ export function adminContentRoutes(ctx: AgentsContext): AgentRoute[] {
     route({
       ...admin,
       method: 'post',
-      path: '/api/admin/bundles/reset',
+      path: '/api/admin/bundles/reset', response: contentResponses['POST /api/admin/bundles/reset'],
       handler: ({ caller }) => {
         ctx.db.prepare("DELETE FROM platform_settings WHERE key = 'bundles'").run();
         audit(ctx, caller, 'bundles.reset', 'settings', 'bundles');
@@ -102,7 +103,7 @@ export function adminContentRoutes(ctx: AgentsContext): AgentRoute[] {
     route({
       ...admin,
       method: 'get',
-      path: '/api/admin/tickets',
+      path: '/api/admin/tickets', response: contentResponses['GET /api/admin/tickets'],
       query: z.object({ status: z.enum(TICKET_STATUSES).optional(), limit: z.coerce.number().int().optional(), page: z.coerce.number().int().optional() }),
       handler: ({ query }) => {
         const { limit, page: p, offset } = paging(query);
@@ -122,7 +123,7 @@ export function adminContentRoutes(ctx: AgentsContext): AgentRoute[] {
     route({
       ...admin,
       method: 'get',
-      path: '/api/admin/tickets/:id',
+      path: '/api/admin/tickets/:id', response: contentResponses['GET /api/admin/tickets/:id'],
       params: z.object({ id: z.string().max(64) }),
       handler: ({ params }) => {
         const t = ctx.db.prepare('SELECT * FROM support_tickets WHERE id = ?').get(params.id) as TicketRow | undefined;
@@ -133,7 +134,7 @@ export function adminContentRoutes(ctx: AgentsContext): AgentRoute[] {
     route({
       ...admin,
       method: 'patch',
-      path: '/api/admin/tickets/:id',
+      path: '/api/admin/tickets/:id', response: contentResponses['PATCH /api/admin/tickets/:id'],
       params: z.object({ id: z.string().max(64) }),
       body: z.object({
         status: z.enum(TICKET_STATUSES, `status must be one of ${TICKET_STATUSES.join(', ')}`).optional(),

@@ -7,6 +7,7 @@ import { getWorkspace, type WorkspaceRow } from '../accounts/accounts.service';
 import { deleteAgent, presentAgent, type AgentRow } from '../agents/agents.service';
 import { audit, hasTable, iso, operatorOnly, paging, presentAudit, type AuditEntry } from './guard';
 import { utcMonthOfMs } from '../db';
+import { platformResponses } from '../../../shared/api/contracts/agents-admin';
 
 const DAY = 86_400_000;
 const idParam = z.object({ id: z.string().max(64) });
@@ -114,14 +115,14 @@ function diagnostics(ctx: AgentsContext) {
 export function adminPlatformRoutes(ctx: AgentsContext): AgentRoute[] {
   const admin = { auth: 'bearer' as const, before: operatorOnly };
   return [
-    route({ ...admin, method: 'get', path: '/api/admin/revenue', handler: () => revenue(ctx) }),
-    route({ ...admin, method: 'get', path: '/api/admin/stats', handler: () => stats(ctx) }),
-    route({ ...admin, method: 'get', path: '/api/admin/activity', query: z.object({ limit: z.coerce.number().int().min(1).max(500).default(100) }), handler: ({ query }) => ({ activity: activity(ctx, query.limit) }) }),
-    route({ ...admin, method: 'get', path: '/api/admin/llm-diagnostics', handler: () => diagnostics(ctx) }),
+    route({ ...admin, method: 'get', path: '/api/admin/revenue', response: platformResponses['GET /api/admin/revenue'], handler: () => revenue(ctx) }),
+    route({ ...admin, method: 'get', path: '/api/admin/stats', response: platformResponses['GET /api/admin/stats'], handler: () => stats(ctx) }),
+    route({ ...admin, method: 'get', path: '/api/admin/activity', response: platformResponses['GET /api/admin/activity'], query: z.object({ limit: z.coerce.number().int().min(1).max(500).default(100) }), handler: ({ query }) => ({ activity: activity(ctx, query.limit) }) }),
+    route({ ...admin, method: 'get', path: '/api/admin/llm-diagnostics', response: platformResponses['GET /api/admin/llm-diagnostics'], handler: () => diagnostics(ctx) }),
     route({
       ...admin,
       method: 'get',
-      path: '/api/admin/workspaces',
+      path: '/api/admin/workspaces', response: platformResponses['GET /api/admin/workspaces'],
       query: listQuery,
       handler: ({ query }) => {
         const { limit, page, offset } = paging(query);
@@ -136,7 +137,7 @@ export function adminPlatformRoutes(ctx: AgentsContext): AgentRoute[] {
     route({
       ...admin,
       method: 'get',
-      path: '/api/admin/workspaces/:id',
+      path: '/api/admin/workspaces/:id', response: platformResponses['GET /api/admin/workspaces/:id'],
       params: idParam,
       handler: ({ params }) => {
         const w = getWorkspace(ctx, params.id);
@@ -148,7 +149,7 @@ export function adminPlatformRoutes(ctx: AgentsContext): AgentRoute[] {
     route({
       ...admin,
       method: 'patch',
-      path: '/api/admin/workspaces/:id',
+      path: '/api/admin/workspaces/:id', response: platformResponses['PATCH /api/admin/workspaces/:id'],
       params: idParam,
       body: z.object({
         name: z.string().trim().min(1, 'name must not be empty').max(120).optional(),
@@ -165,7 +166,7 @@ export function adminPlatformRoutes(ctx: AgentsContext): AgentRoute[] {
     route({
       ...admin,
       method: 'get',
-      path: '/api/admin/agents',
+      path: '/api/admin/agents', response: platformResponses['GET /api/admin/agents'],
       query: listQuery,
       handler: ({ query }) => {
         const { limit, page, offset } = paging(query);
@@ -180,7 +181,7 @@ export function adminPlatformRoutes(ctx: AgentsContext): AgentRoute[] {
     route({
       ...admin,
       method: 'get',
-      path: '/api/admin/agents/:id',
+      path: '/api/admin/agents/:id', response: platformResponses['GET /api/admin/agents/:id'],
       params: idParam,
       handler: ({ params }) => {
         const a = agentById(ctx, params.id);
@@ -198,7 +199,7 @@ export function adminPlatformRoutes(ctx: AgentsContext): AgentRoute[] {
     route({
       ...admin,
       method: 'patch',
-      path: '/api/admin/agents/:id',
+      path: '/api/admin/agents/:id', response: platformResponses['PATCH /api/admin/agents/:id'],
       params: idParam,
       body: z.object({ status: z.enum(['active', 'paused', 'draft'], 'status must be active, paused or draft').optional(), visibility: z.enum(['public', 'private'], 'visibility must be public or private').optional() }),
       handler: ({ caller, params, body }) => {
@@ -211,7 +212,7 @@ export function adminPlatformRoutes(ctx: AgentsContext): AgentRoute[] {
     route({
       ...admin,
       method: 'delete',
-      path: '/api/admin/agents/:id',
+      path: '/api/admin/agents/:id', response: platformResponses['DELETE /api/admin/agents/:id'],
       params: idParam,
       handler: ({ caller, params }) => {
         const a = agentById(ctx, params.id);

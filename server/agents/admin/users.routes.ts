@@ -7,6 +7,7 @@ import { normEmail, presentUser, setPassword, type UserRow } from '../accounts/a
 import { IMPERSONATION_SECONDS, membership, mintSession } from '../accounts/session';
 import { audit, operatorOnly, paging } from './guard';
 import { deleteUser, grantCredits, homeWorkspace, presentAdminUser, userById, workspaceBilling } from './users.service';
+import { usersResponses } from '../../../shared/api/contracts/agents-admin';
 
 const idParam = z.object({ id: z.string().max(64) });
 const listQuery = z.object({ search: z.string().max(200).optional(), limit: z.coerce.number().int().optional(), page: z.coerce.number().int().optional() });
@@ -21,7 +22,7 @@ export function adminUserRoutes(ctx: AgentsContext): AgentRoute[] {
     route({
       ...admin,
       method: 'get',
-      path: '/api/admin/users',
+      path: '/api/admin/users', response: usersResponses['GET /api/admin/users'],
       query: listQuery,
       handler: ({ query }) => {
         const { limit, page, offset } = paging(query);
@@ -32,11 +33,11 @@ export function adminUserRoutes(ctx: AgentsContext): AgentRoute[] {
         return { users: rows.map((u) => presentAdminUser(ctx, u)), total, page, limit };
       },
     }),
-    route({ ...admin, method: 'get', path: '/api/admin/users/:id', params: idParam, handler: ({ params }) => ({ user: presentAdminUser(ctx, userById(ctx, params.id)) }) }),
+    route({ ...admin, method: 'get', path: '/api/admin/users/:id', response: usersResponses['GET /api/admin/users/:id'], params: idParam, handler: ({ params }) => ({ user: presentAdminUser(ctx, userById(ctx, params.id)) }) }),
     route({
       ...admin,
       method: 'patch',
-      path: '/api/admin/users/:id',
+      path: '/api/admin/users/:id', response: usersResponses['PATCH /api/admin/users/:id'],
       params: idParam,
       body: z.object({
         name: z.string().trim().max(120).optional(),
@@ -57,7 +58,7 @@ export function adminUserRoutes(ctx: AgentsContext): AgentRoute[] {
     route({
       ...admin,
       method: 'delete',
-      path: '/api/admin/users/:id',
+      path: '/api/admin/users/:id', response: usersResponses['DELETE /api/admin/users/:id'],
       params: idParam,
       handler: ({ caller, params }) => {
         notSelf(caller.userId, params.id, 'delete');
@@ -70,7 +71,7 @@ export function adminUserRoutes(ctx: AgentsContext): AgentRoute[] {
     route({
       ...admin,
       method: 'post',
-      path: '/api/admin/users/:id/password',
+      path: '/api/admin/users/:id/password', response: usersResponses['POST /api/admin/users/:id/password'],
       params: idParam,
       body: z.object({ password: z.string().min(6, 'password must be at least 6 characters').max(200) }),
       handler: async ({ caller, params, body }) => {
@@ -83,7 +84,7 @@ export function adminUserRoutes(ctx: AgentsContext): AgentRoute[] {
     route({
       ...admin,
       method: 'post',
-      path: '/api/admin/users/:id/credits',
+      path: '/api/admin/users/:id/credits', response: usersResponses['POST /api/admin/users/:id/credits'],
       params: idParam,
       body: z.object({ amount: z.number().int('amount must be a whole number').refine((n) => n !== 0, 'amount must not be 0').refine((n) => Math.abs(n) <= 10_000_000, 'amount is too large'), note: z.string().max(500).optional() }),
       handler: ({ caller, params, body }) => {
@@ -96,7 +97,7 @@ export function adminUserRoutes(ctx: AgentsContext): AgentRoute[] {
     route({
       ...admin,
       method: 'post',
-      path: '/api/admin/users/:id/role',
+      path: '/api/admin/users/:id/role', response: usersResponses['POST /api/admin/users/:id/role'],
       params: idParam,
       body: z.object({ role: z.enum(['user', 'admin'], 'role must be user or admin') }),
       handler: ({ caller, params, body }) => {
@@ -110,7 +111,7 @@ export function adminUserRoutes(ctx: AgentsContext): AgentRoute[] {
     route({
       ...admin,
       method: 'post',
-      path: '/api/admin/users/:id/subscription',
+      path: '/api/admin/users/:id/subscription', response: usersResponses['POST /api/admin/users/:id/subscription'],
       params: idParam,
       body: z
         .object({
@@ -128,7 +129,7 @@ export function adminUserRoutes(ctx: AgentsContext): AgentRoute[] {
     route({
       ...admin,
       method: 'post',
-      path: '/api/admin/users/:id/edit-session',
+      path: '/api/admin/users/:id/edit-session', response: usersResponses['POST /api/admin/users/:id/edit-session'],
       params: idParam,
       body: z.object({ action: z.enum(['revoke', 'suspend', 'restore'], 'action must be revoke, suspend or restore') }),
       handler: ({ caller, params, body }) => {
@@ -145,7 +146,7 @@ export function adminUserRoutes(ctx: AgentsContext): AgentRoute[] {
     route({
       ...admin,
       method: 'post',
-      path: '/api/admin/users/:id/impersonate',
+      path: '/api/admin/users/:id/impersonate', response: usersResponses['POST /api/admin/users/:id/impersonate'],
       params: idParam,
       handler: async ({ caller, params }) => {
         notSelf(caller.userId, params.id, 'impersonate');

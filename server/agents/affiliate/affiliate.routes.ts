@@ -22,6 +22,7 @@ import {
   submitKyc,
   updateProfile,
 } from './affiliate.service';
+import { affiliateResponses } from '../../../shared/api/contracts/agents-affiliate';
 
 const editor = (_req: unknown, caller: Parameters<typeof requireEditor>[0]) => requireEditor(caller);
 const displayName = z.string().trim().min(1, 'displayName must not be empty').max(80);
@@ -45,10 +46,10 @@ const payoutMethod = z
 
 export function affiliateRoutes(ctx: AgentsContext): AgentRoute[] {
   return [
-    route({ method: 'get', path: '/api/affiliate', auth: 'bearer', handler: ({ caller }) => dashboard(ctx, caller.userId) }),
+    route({ method: 'get', path: '/api/affiliate', response: affiliateResponses['GET /api/affiliate'], auth: 'bearer', handler: ({ caller }) => dashboard(ctx, caller.userId) }),
     route({
       method: 'post',
-      path: '/api/affiliate/enroll',
+      path: '/api/affiliate/enroll', response: affiliateResponses['POST /api/affiliate/enroll'],
       auth: 'bearer',
       before: editor,
       body: z.object({ displayName: displayName.optional(), socials: socials.optional(), agree: z.literal(true, 'you must agree to the program terms (agree:true)') }),
@@ -59,7 +60,7 @@ export function affiliateRoutes(ctx: AgentsContext): AgentRoute[] {
     }),
     route({
       method: 'patch',
-      path: '/api/affiliate',
+      path: '/api/affiliate', response: affiliateResponses['PATCH /api/affiliate'],
       auth: 'bearer',
       before: editor,
       body: z.object({ displayName: displayName.optional(), socials: socials.optional(), promoCode: promoCode.nullable().optional(), notify: z.boolean().optional() }),
@@ -70,7 +71,7 @@ export function affiliateRoutes(ctx: AgentsContext): AgentRoute[] {
     }),
     route({
       method: 'post',
-      path: '/api/affiliate/links',
+      path: '/api/affiliate/links', response: affiliateResponses['POST /api/affiliate/links'],
       auth: 'bearer',
       before: editor,
       body: z.object({ name: z.string().trim().min(1, 'name is required').max(80), channel: z.string().trim().max(40).default('') }),
@@ -78,7 +79,7 @@ export function affiliateRoutes(ctx: AgentsContext): AgentRoute[] {
     }),
     route({
       method: 'delete',
-      path: '/api/affiliate/links/:id',
+      path: '/api/affiliate/links/:id', response: affiliateResponses['DELETE /api/affiliate/links/:id'],
       auth: 'bearer',
       before: editor,
       params: z.object({ id: z.string().max(64) }),
@@ -89,7 +90,7 @@ export function affiliateRoutes(ctx: AgentsContext): AgentRoute[] {
     }),
     route({
       method: 'post',
-      path: '/api/affiliate/payout-method',
+      path: '/api/affiliate/payout-method', response: affiliateResponses['POST /api/affiliate/payout-method'],
       auth: 'bearer',
       before: editor,
       body: payoutMethod,
@@ -100,7 +101,7 @@ export function affiliateRoutes(ctx: AgentsContext): AgentRoute[] {
     }),
     route({
       method: 'post',
-      path: '/api/affiliate/kyc',
+      path: '/api/affiliate/kyc', response: affiliateResponses['POST /api/affiliate/kyc'],
       auth: 'bearer',
       before: editor,
       body: z.object({ document: z.string().min(1, 'document is required'), mime: z.string().max(100).optional(), filename: z.string().max(200).optional() }),
@@ -112,7 +113,7 @@ export function affiliateRoutes(ctx: AgentsContext): AgentRoute[] {
     }),
     route({
       method: 'post',
-      path: '/api/affiliate/payout',
+      path: '/api/affiliate/payout', response: affiliateResponses['POST /api/affiliate/payout'],
       auth: 'bearer',
       before: editor,
       body: z.object({ amount: z.number('amount must be a number in USD').positive('amount must be positive').max(1_000_000) }),
@@ -125,11 +126,11 @@ export function affiliateRoutes(ctx: AgentsContext): AgentRoute[] {
         return { payout: payoutView(ctx, id), available: b.availableCents / 100 };
       },
     }),
-    route({ method: 'get', path: '/api/affiliate/leaderboard', auth: 'bearer', handler: ({ caller }) => leaderboard(ctx, caller.userId) }),
-    route({ method: 'get', path: '/api/affiliate/assets', auth: 'bearer', handler: () => brandAssets(ctx.config.appUrl) }),
+    route({ method: 'get', path: '/api/affiliate/leaderboard', response: affiliateResponses['GET /api/affiliate/leaderboard'], auth: 'bearer', handler: ({ caller }) => leaderboard(ctx, caller.userId) }),
+    route({ method: 'get', path: '/api/affiliate/assets', response: affiliateResponses['GET /api/affiliate/assets'], auth: 'bearer', handler: () => brandAssets(ctx.config.appUrl) }),
     route({
       method: 'get',
-      path: '/r/:code',
+      path: '/r/:code', produces: 'redirect',
       auth: 'public',
       params: z.object({ code: z.string().max(64) }),
       handler: ({ params, req, res }) => {

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { AgentList, AgentOne, CompanyInfo, DefaultPrompt, Ok, PromptLibrary, SourceList, SourceOne, Trained } from '../../../shared/api/contracts/agents';
+import { AgentList, AgentOne, AgentTestReply, CompanyInfo, DefaultPrompt, Ok, PromptLibrary, SourceList, SourceOne, Trained } from '../../../shared/api/contracts/agents';
 import { notFound } from '../../core/errors';
 import type { AgentsContext } from '../context';
 import { route, type AgentRoute } from '../http';
@@ -80,7 +80,7 @@ export function agentRoutes(ctx: AgentsContext): AgentRoute[] {
     }),
     route({
       method: 'post',
-      path: '/api/agents/:id/test',
+      path: '/api/agents/:id/test', response: AgentTestReply,
       auth: 'bearer',
       params: idParam,
       body: z.object({

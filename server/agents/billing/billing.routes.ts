@@ -9,6 +9,7 @@ import { cancelSubscription, confirmCheckout, confirmPayPal, createBundleCheckou
 import { paypalConfigured } from './paypal';
 import { confirmPayPalOrder, createPayPalOrder } from './paypal-orders';
 import { handlePayPalWebhook, handleStripeWebhook } from './webhooks';
+import { billingResponses } from '../../../shared/api/contracts/agents-billing';
 
 const editor = (_req: unknown, caller: Parameters<typeof requireEditor>[0]) => requireEditor(caller);
 const provider = z.enum(['stripe', 'paypal'], 'provider must be stripe or paypal').default('stripe');
@@ -18,17 +19,17 @@ export function billingRoutes(ctx: AgentsContext): AgentRoute[] {
   const configured = () => ({ stripe: Boolean(ctx.config.payments.stripeSecretKey), paypal: paypalConfigured(ctx.config.payments) });
   const email = (userId: string) => (ctx.db.prepare('SELECT email FROM users WHERE id = ?').get(userId) as { email: string }).email;
   return [
-    route({ method: 'get', path: '/api/billing/pricing', auth: 'public', handler: () => pricing(ctx.db) }),
-    route({ method: 'get', path: '/api/billing/wallet', auth: 'bearer', handler: ({ caller }) => walletView(ctx, caller.ws) }),
+    route({ method: 'get', path: '/api/billing/pricing', response: billingResponses['GET /api/billing/pricing'], auth: 'public', handler: () => pricing(ctx.db) }),
+    route({ method: 'get', path: '/api/billing/wallet', response: billingResponses['GET /api/billing/wallet'], auth: 'bearer', handler: ({ caller }) => walletView(ctx, caller.ws) }),
     route({
       method: 'get',
-      path: '/api/billing/subscription',
+      path: '/api/billing/subscription', response: billingResponses['GET /api/billing/subscription'],
       auth: 'bearer',
       handler: ({ caller }) => ({ subscription: subscriptionView(ctx, caller.ws), plans: plansView(), providers: configured() }),
     }),
     route({
       method: 'post',
-      path: '/api/billing/checkout',
+      path: '/api/billing/checkout', response: billingResponses['POST /api/billing/checkout'],
       auth: 'bearer',
       before: editor,
       body: z.object({ bundle: z.string().max(64).optional(), provider }),
@@ -40,7 +41,7 @@ export function billingRoutes(ctx: AgentsContext): AgentRoute[] {
     }),
     route({
       method: 'post',
-      path: '/api/billing/checkout/confirm',
+      path: '/api/billing/checkout/confirm', response: billingResponses['POST /api/billing/checkout/confirm'],
       auth: 'bearer',
       before: editor,
       body: z.object({ sessionId: id('sessionId').optional(), orderId: id('orderId').optional() }),
@@ -53,7 +54,7 @@ export function billingRoutes(ctx: AgentsContext): AgentRoute[] {
     }),
     route({
       method: 'post',
-      path: '/api/billing/subscribe',
+      path: '/api/billing/subscribe', response: billingResponses['POST /api/billing/subscribe'],
       auth: 'bearer',
       before: editor,
       body: z.object({ plan: id('plan'), provider }),
@@ -61,7 +62,7 @@ export function billingRoutes(ctx: AgentsContext): AgentRoute[] {
     }),
     route({
       method: 'post',
-      path: '/api/billing/paypal/confirm',
+      path: '/api/billing/paypal/confirm', response: billingResponses['POST /api/billing/paypal/confirm'],
       auth: 'bearer',
       before: editor,
       body: z.object({ subscriptionId: id('subscriptionId') }),
@@ -72,7 +73,7 @@ export function billingRoutes(ctx: AgentsContext): AgentRoute[] {
     }),
     route({
       method: 'post',
-      path: '/api/billing/payment-method',
+      path: '/api/billing/payment-method', response: billingResponses['POST /api/billing/payment-method'],
       auth: 'bearer',
       before: editor,
       body: z.object({ paymentMethodId: id('paymentMethodId') }),
@@ -83,7 +84,7 @@ export function billingRoutes(ctx: AgentsContext): AgentRoute[] {
     }),
     route({
       method: 'post',
-      path: '/api/billing/auto-recharge',
+      path: '/api/billing/auto-recharge', response: billingResponses['POST /api/billing/auto-recharge'],
       auth: 'bearer',
       before: editor,
       body: z.object({
@@ -95,7 +96,7 @@ export function billingRoutes(ctx: AgentsContext): AgentRoute[] {
     }),
     route({
       method: 'post',
-      path: '/api/billing/cancel',
+      path: '/api/billing/cancel', response: billingResponses['POST /api/billing/cancel'],
       auth: 'bearer',
       before: editor,
       handler: async ({ caller }) => {
@@ -103,7 +104,7 @@ export function billingRoutes(ctx: AgentsContext): AgentRoute[] {
         return { subscription: subscriptionView(ctx, caller.ws) };
       },
     }),
-    route({ method: 'post', path: '/api/billing/webhook', auth: 'public', handler: ({ req }) => handleStripeWebhook(ctx, req) }),
-    route({ method: 'post', path: '/api/billing/paypal/webhook', auth: 'public', handler: ({ req }) => handlePayPalWebhook(ctx, req) }),
+    route({ method: 'post', path: '/api/billing/webhook', response: billingResponses['POST /api/billing/webhook'], auth: 'public', handler: ({ req }) => handleStripeWebhook(ctx, req) }),
+    route({ method: 'post', path: '/api/billing/paypal/webhook', response: billingResponses['POST /api/billing/paypal/webhook'], auth: 'public', handler: ({ req }) => handlePayPalWebhook(ctx, req) }),
   ];
 }

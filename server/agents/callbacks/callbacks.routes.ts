@@ -8,6 +8,7 @@ import type { AgentsContext } from '../context';
 import { route, type AgentRoute } from '../http';
 import { receiveChannelMessage } from '../channels/delivery';
 import { jsonText } from '../db';
+import { callbacksResponses } from '../../../shared/api/contracts/agents-callbacks';
 
 /** Team-chat signatures older (or newer) than this are refused, and a signature is accepted once within it. */
 export const REPLAY_WINDOW_S = 300;
@@ -54,7 +55,7 @@ export function callbackRoutes(ctx: AgentsContext, now: () => number = Date.now)
   return [
     route({
       method: 'post',
-      path: '/api/slack/events',
+      path: '/api/slack/events', response: callbacksResponses['POST /api/slack/events'],
       auth: 'public',
       handler: ({ req }) => {
         const secret = ctx.config.slackSigningSecret;
@@ -88,7 +89,7 @@ export function callbackRoutes(ctx: AgentsContext, now: () => number = Date.now)
     }),
     route({
       method: 'get',
-      path: '/api/whatsapp/webhook',
+      path: '/api/whatsapp/webhook', produces: 'text/plain',
       auth: 'public',
       query: z.object({ 'hub.mode': z.string().max(40).optional(), 'hub.verify_token': z.string().max(500).optional(), 'hub.challenge': z.string().max(500).optional() }),
       handler: ({ query }) => {
@@ -100,7 +101,7 @@ export function callbackRoutes(ctx: AgentsContext, now: () => number = Date.now)
     }),
     route({
       method: 'post',
-      path: '/api/whatsapp/webhook',
+      path: '/api/whatsapp/webhook', response: callbacksResponses['POST /api/whatsapp/webhook'],
       auth: 'public',
       handler: ({ req }) => {
         const secret = ctx.config.whatsappAppSecret;

@@ -3,6 +3,7 @@ import { badRequest, notFound } from '../../core/errors';
 import type { AgentsContext } from '../context';
 import { route, type AgentRoute } from '../http';
 import { selectAgent } from '../agents/agents.service';
+import { actionsResponses } from '../../../shared/api/contracts/agents-channels';
 
 const httpsUrl = z.string().trim().url().max(2000).refine((u) => u.startsWith('https://'), 'must be an https address');
 const email = z.string().trim().toLowerCase().email().max(254);
@@ -66,7 +67,7 @@ export function actionRoutes(ctx: AgentsContext): AgentRoute[] {
   return [
     route({
       method: 'get',
-      path: '/api/actions',
+      path: '/api/actions', response: actionsResponses['GET /api/actions'],
       auth: 'bearer',
       query: agentQuery,
       handler: ({ caller, query }) => {
@@ -76,7 +77,7 @@ export function actionRoutes(ctx: AgentsContext): AgentRoute[] {
     }),
     route({
       method: 'post',
-      path: '/api/actions/:type/toggle',
+      path: '/api/actions/:type/toggle', response: actionsResponses['POST /api/actions/:type/toggle'],
       auth: 'bearer',
       params,
       query: agentQuery,
@@ -90,7 +91,7 @@ export function actionRoutes(ctx: AgentsContext): AgentRoute[] {
     }),
     route({
       method: 'post',
-      path: '/api/actions/:type/config',
+      path: '/api/actions/:type/config', response: actionsResponses['POST /api/actions/:type/config'],
       auth: 'bearer',
       params,
       query: agentQuery,

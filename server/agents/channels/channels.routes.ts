@@ -7,6 +7,7 @@ import { connection, openCredentials, type ConnectionRow } from './delivery';
 import { CHANNELS, validatorOf, type ChannelName, type Check } from './providers';
 import { secretBox } from './secret-box';
 import { jsonText } from '../db';
+import { channelsResponses } from '../../../shared/api/contracts/agents-channels';
 
 const iso = (t: number | null | undefined) => (typeof t === 'number' ? new Date(t).toISOString() : null);
 const parse = (s: string) => JSON.parse(s) as Record<string, unknown>;
@@ -50,7 +51,7 @@ export function channelRoutes(ctx: AgentsContext): AgentRoute[] {
   return [
     route({
       method: 'get',
-      path: '/api/channels',
+      path: '/api/channels', response: channelsResponses['GET /api/channels'],
       auth: 'bearer',
       query: agentQuery,
       handler: ({ caller, query }) => {
@@ -60,7 +61,7 @@ export function channelRoutes(ctx: AgentsContext): AgentRoute[] {
     }),
     route({
       method: 'post',
-      path: '/api/channels/:channel/connect',
+      path: '/api/channels/:channel/connect', response: channelsResponses['POST /api/channels/:channel/connect'],
       auth: 'bearer',
       params: channelParam,
       query: agentQuery,
@@ -87,7 +88,7 @@ export function channelRoutes(ctx: AgentsContext): AgentRoute[] {
     }),
     route({
       method: 'post',
-      path: '/api/channels/:channel/test',
+      path: '/api/channels/:channel/test', response: channelsResponses['POST /api/channels/:channel/test'],
       auth: 'bearer',
       params: channelParam,
       query: agentQuery,
@@ -107,7 +108,7 @@ export function channelRoutes(ctx: AgentsContext): AgentRoute[] {
     }),
     route({
       method: 'patch',
-      path: '/api/channels/:channel',
+      path: '/api/channels/:channel', response: channelsResponses['PATCH /api/channels/:channel'],
       auth: 'bearer',
       params: channelParam,
       query: agentQuery,

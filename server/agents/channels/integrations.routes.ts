@@ -5,6 +5,7 @@ import { route, type AgentRoute } from '../http';
 import { openCredentials } from './delivery';
 import { INTEGRATIONS, validatorOf, type IntegrationName } from './providers';
 import { secretBox } from './secret-box';
+import { integrationsResponses } from '../../../shared/api/contracts/agents-channels';
 
 interface IntegrationRow {
   provider: IntegrationName;
@@ -40,10 +41,10 @@ export function integrationRoutes(ctx: AgentsContext): AgentRoute[] {
   const get = (ws: string, p: IntegrationName) => ctx.db.prepare('SELECT * FROM integrations WHERE workspace_id = ? AND provider = ?').get(ws, p) as IntegrationRow | undefined;
   const params = z.object({ provider: z.string().max(40) });
   return [
-    route({ method: 'get', path: '/api/integrations', auth: 'bearer', handler: ({ caller }) => ({ integrations: NAMES.map((n) => present(n, get(caller.ws, n))) }) }),
+    route({ method: 'get', path: '/api/integrations', response: integrationsResponses['GET /api/integrations'], auth: 'bearer', handler: ({ caller }) => ({ integrations: NAMES.map((n) => present(n, get(caller.ws, n))) }) }),
     route({
       method: 'post',
-      path: '/api/integrations/:provider/connect',
+      path: '/api/integrations/:provider/connect', response: integrationsResponses['POST /api/integrations/:provider/connect'],
       auth: 'bearer',
       params,
       body: z.record(z.string(), z.unknown()),
@@ -68,7 +69,7 @@ export function integrationRoutes(ctx: AgentsContext): AgentRoute[] {
     }),
     route({
       method: 'post',
-      path: '/api/integrations/:provider/test',
+      path: '/api/integrations/:provider/test', response: integrationsResponses['POST /api/integrations/:provider/test'],
       auth: 'bearer',
       params,
       handler: async ({ caller, params: p }) => {
@@ -85,7 +86,7 @@ export function integrationRoutes(ctx: AgentsContext): AgentRoute[] {
     }),
     route({
       method: 'post',
-      path: '/api/integrations/:provider/disconnect',
+      path: '/api/integrations/:provider/disconnect', response: integrationsResponses['POST /api/integrations/:provider/disconnect'],
       auth: 'bearer',
       params,
       handler: ({ caller, params: p }) => {

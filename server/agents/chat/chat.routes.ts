@@ -4,12 +4,13 @@ import { perWorkspace, route, type AgentRoute } from '../http';
 import { selectAgent } from '../agents/agents.service';
 import type { TurnInput } from './chat.service';
 import { answerTurn, countryOf, MESSAGE_MAX, wantsStream } from './turn';
+import { chatResponses } from '../../../shared/api/contracts/agents-chat';
 
 export function chatRoutes(ctx: AgentsContext): AgentRoute[] {
   return [
     route({
       method: 'post',
-      path: '/api/chat',
+      path: '/api/chat', response: chatResponses['POST /api/chat'],
       auth: 'bearer',
       before: perWorkspace(ctx.limits.chat),
       query: z.object({ stream: z.string().optional(), agent: z.string().max(64).optional() }),

@@ -5,6 +5,7 @@ import { route, type AgentRoute } from '../http';
 import { getAgent } from '../agents/agents.service';
 import { csvReply, CSV_MAX_ROWS } from '../csv';
 import { iso, pageQuery, WorkspaceTable, type Row } from './table';
+import { contactsResponses } from '../../../shared/api/contracts/agents-crm';
 
 const contacts = new WorkspaceTable<{ external_id: string; email: string; name: string; phone: string }>('contacts', 'ct', 'contact not found', {
   external_id: 'external_id', email: 'email', name: 'name', phone: 'phone',
@@ -29,7 +30,7 @@ export function contactRoutes(ctx: AgentsContext): AgentRoute[] {
   return [
     route({
       method: 'get',
-      path: '/api/contacts',
+      path: '/api/contacts', response: contactsResponses['GET /api/contacts'],
       auth: 'bearer',
       query: listQuery,
       handler: ({ caller, query }) => {
@@ -39,7 +40,7 @@ export function contactRoutes(ctx: AgentsContext): AgentRoute[] {
     }),
     route({
       method: 'get',
-      path: '/api/contacts/export',
+      path: '/api/contacts/export', produces: 'text/csv',
       auth: 'bearer',
       query: z.object({ agent: z.string().max(64).optional() }),
       handler: ({ caller, query }) => {
@@ -49,7 +50,7 @@ export function contactRoutes(ctx: AgentsContext): AgentRoute[] {
     }),
     route({
       method: 'post',
-      path: '/api/contacts',
+      path: '/api/contacts', response: contactsResponses['POST /api/contacts'],
       auth: 'bearer',
       body: z.object({ ...fields, agentId: z.string().max(64).optional() }),
       handler: ({ caller, body }) => {
@@ -60,7 +61,7 @@ export function contactRoutes(ctx: AgentsContext): AgentRoute[] {
     }),
     route({
       method: 'patch',
-      path: '/api/contacts/:cid',
+      path: '/api/contacts/:cid', response: contactsResponses['PATCH /api/contacts/:cid'],
       auth: 'bearer',
       params: z.object({ cid: z.string().max(64) }),
       body: z.object(fields),
@@ -68,7 +69,7 @@ export function contactRoutes(ctx: AgentsContext): AgentRoute[] {
     }),
     route({
       method: 'delete',
-      path: '/api/contacts/:cid',
+      path: '/api/contacts/:cid', response: contactsResponses['DELETE /api/contacts/:cid'],
       auth: 'bearer',
       params: z.object({ cid: z.string().max(64) }),
       handler: ({ caller, params }) => {

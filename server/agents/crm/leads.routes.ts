@@ -4,6 +4,7 @@ import { route, type AgentRoute } from '../http';
 import { getAgent } from '../agents/agents.service';
 import { csvReply, CSV_MAX_ROWS } from '../csv';
 import { iso, pageQuery, WorkspaceTable, type Row } from './table';
+import { leadsResponses } from '../../../shared/api/contracts/agents-crm';
 
 export const LEAD_STATUSES = ['new', 'contacted', 'qualified', 'won', 'lost'] as const;
 
@@ -34,7 +35,7 @@ export function leadRoutes(ctx: AgentsContext): AgentRoute[] {
   return [
     route({
       method: 'get',
-      path: '/api/leads',
+      path: '/api/leads', response: leadsResponses['GET /api/leads'],
       auth: 'bearer',
       query: z.object({
         agent: z.string().max(64).optional(),
@@ -55,7 +56,7 @@ export function leadRoutes(ctx: AgentsContext): AgentRoute[] {
     }),
     route({
       method: 'get',
-      path: '/api/leads/stats',
+      path: '/api/leads/stats', response: leadsResponses['GET /api/leads/stats'],
       auth: 'bearer',
       query: z.object({ agent: z.string().max(64).optional() }),
       handler: ({ caller, query }) => {
@@ -70,7 +71,7 @@ export function leadRoutes(ctx: AgentsContext): AgentRoute[] {
     }),
     route({
       method: 'get',
-      path: '/api/leads/export.csv',
+      path: '/api/leads/export.csv', produces: 'text/csv',
       auth: 'bearer',
       query: z.object({ agent: z.string().max(64).optional() }),
       handler: ({ caller, query }) => {
@@ -81,7 +82,7 @@ export function leadRoutes(ctx: AgentsContext): AgentRoute[] {
     }),
     route({
       method: 'post',
-      path: '/api/leads',
+      path: '/api/leads', response: leadsResponses['POST /api/leads'],
       auth: 'bearer',
       body: z.object({ ...fields, agentId: z.string().max(64).optional() }),
       handler: ({ caller, body }) => {
@@ -91,7 +92,7 @@ export function leadRoutes(ctx: AgentsContext): AgentRoute[] {
     }),
     route({
       method: 'patch',
-      path: '/api/leads/:lid',
+      path: '/api/leads/:lid', response: leadsResponses['PATCH /api/leads/:lid'],
       auth: 'bearer',
       params: z.object({ lid: z.string().max(64) }),
       body: z.object(fields),
@@ -99,7 +100,7 @@ export function leadRoutes(ctx: AgentsContext): AgentRoute[] {
     }),
     route({
       method: 'delete',
-      path: '/api/leads/:lid',
+      path: '/api/leads/:lid', response: leadsResponses['DELETE /api/leads/:lid'],
       auth: 'bearer',
       params: z.object({ lid: z.string().max(64) }),
       handler: ({ caller, params }) => {

@@ -5,6 +5,7 @@ import { route, type AgentRoute } from '../http';
 import { getAgent, selectAgent, type AgentRow } from '../agents/agents.service';
 import { iso, WorkspaceTable, type Row } from './table';
 import { widgetConfig, widgetSchema } from './widget';
+import { widgetResponses } from '../../../shared/api/contracts/agents-crm';
 
 export function embedSnippet(ctx: AgentsContext, a: AgentRow): string {
   return `<script src="${ctx.config.appUrl}/widget.js" data-agent="${a.public_id}" async></script>`;
@@ -43,10 +44,10 @@ export function widgetRoutes(ctx: AgentsContext): AgentRoute[] {
   const agentOf = (ws: string, id?: string) => (id ? getAgent(ctx, ws, id).id : undefined);
   const show = (a: AgentRow) => ({ agentId: a.id, publicId: a.public_id, widget: widgetConfig(a), embed: embedSnippet(ctx, a) });
   return [
-    route({ method: 'get', path: '/api/attributes', auth: 'bearer', query: agentQuery, handler: ({ caller, query }) => ({ attributes: attributes.all(ctx, caller.ws, agentOf(caller.ws, query.agent), 1000).reverse().map(presentAttr) }) }),
+    route({ method: 'get', path: '/api/attributes', response: widgetResponses['GET /api/attributes'], auth: 'bearer', query: agentQuery, handler: ({ caller, query }) => ({ attributes: attributes.all(ctx, caller.ws, agentOf(caller.ws, query.agent), 1000).reverse().map(presentAttr) }) }),
     route({
       method: 'post',
-      path: '/api/attributes',
+      path: '/api/attributes', response: widgetResponses['POST /api/attributes'],
       auth: 'bearer',
       body: z.object({
         name: z.string().trim().min(1, 'name is required').max(60).regex(/^[\p{L}\p{N}_.-]+$/u, 'name may hold letters, digits, _ . -'),
@@ -65,7 +66,7 @@ export function widgetRoutes(ctx: AgentsContext): AgentRoute[] {
     }),
     route({
       method: 'delete',
-      path: '/api/attributes/:id',
+      path: '/api/attributes/:id', response: widgetResponses['DELETE /api/attributes/:id'],
       auth: 'bearer',
       params: z.object({ id: z.string().max(64) }),
       handler: ({ caller, params }) => {
@@ -73,10 +74,10 @@ export function widgetRoutes(ctx: AgentsContext): AgentRoute[] {
         return { ok: true };
       },
     }),
-    route({ method: 'get', path: '/api/widget', auth: 'bearer', query: agentQuery, handler: ({ caller, query }) => show(selectAgent(ctx, caller.ws, query.agent)) }),
+    route({ method: 'get', path: '/api/widget', response: widgetResponses['GET /api/widget'], auth: 'bearer', query: agentQuery, handler: ({ caller, query }) => show(selectAgent(ctx, caller.ws, query.agent)) }),
     route({
       method: 'put',
-      path: '/api/widget',
+      path: '/api/widget', response: widgetResponses['PUT /api/widget'],
       auth: 'bearer',
       query: agentQuery,
       body: widgetSchema.extend({ agentId: z.string().max(64).optional() }),
@@ -88,11 +89,11 @@ export function widgetRoutes(ctx: AgentsContext): AgentRoute[] {
         return show(getAgent(ctx, caller.ws, a.id));
       },
     }),
-    route({ method: 'get', path: '/api/widgets', auth: 'bearer', query: agentQuery, handler: ({ caller, query }) => ({ widgets: widgets.all(ctx, caller.ws, agentOf(caller.ws, query.agent), 500).map(presentWidget) }) }),
-    route({ method: 'get', path: '/api/widgets/:id', auth: 'bearer', params: z.object({ id: z.string().max(64) }), handler: ({ caller, params }) => ({ widget: presentWidget(widgets.get(ctx, caller.ws, params.id)) }) }),
+    route({ method: 'get', path: '/api/widgets', response: widgetResponses['GET /api/widgets'], auth: 'bearer', query: agentQuery, handler: ({ caller, query }) => ({ widgets: widgets.all(ctx, caller.ws, agentOf(caller.ws, query.agent), 500).map(presentWidget) }) }),
+    route({ method: 'get', path: '/api/widgets/:id', response: widgetResponses['GET /api/widgets/:id'], auth: 'bearer', params: z.object({ id: z.string().max(64) }), handler: ({ caller, params }) => ({ widget: presentWidget(widgets.get(ctx, caller.ws, params.id)) }) }),
     route({
       method: 'post',
-      path: '/api/widgets',
+      path: '/api/widgets', response: widgetResponses['POST /api/widgets'],
       auth: 'bearer',
       query: agentQuery,
       body: z.object({ ...widgetBody, agentId: z.string().max(64).optional() }),
@@ -104,7 +105,7 @@ export function widgetRoutes(ctx: AgentsContext): AgentRoute[] {
     }),
     route({
       method: 'patch',
-      path: '/api/widgets/:id',
+      path: '/api/widgets/:id', response: widgetResponses['PATCH /api/widgets/:id'],
       auth: 'bearer',
       params: z.object({ id: z.string().max(64) }),
       body: z.object(widgetBody),
@@ -112,7 +113,7 @@ export function widgetRoutes(ctx: AgentsContext): AgentRoute[] {
     }),
     route({
       method: 'delete',
-      path: '/api/widgets/:id',
+      path: '/api/widgets/:id', response: widgetResponses['DELETE /api/widgets/:id'],
       auth: 'bearer',
       params: z.object({ id: z.string().max(64) }),
       handler: ({ caller, params }) => {

@@ -8,6 +8,7 @@ import {
   correct, feedbackStats, getConversation, getMessage, HANDOFF_ACTIONS, inbox, listConversations, messagesOf, operatorReply,
   presentConversation, presentMessage, setHandoff,
 } from './conversations.service';
+import { conversationsResponses } from '../../../shared/api/contracts/agents-inbox';
 
 const agentQuery = z.object({ agent: z.string().max(64).optional() });
 const cidParam = z.object({ cid: z.string().max(64) });
@@ -18,7 +19,7 @@ export function conversationRoutes(ctx: AgentsContext): AgentRoute[] {
   return [
     route({
       method: 'get',
-      path: '/api/conversations',
+      path: '/api/conversations', response: conversationsResponses['GET /api/conversations'],
       auth: 'bearer',
       query: agentQuery.extend({ limit: z.coerce.number().int().catch(50).optional(), channel: z.string().max(40).optional() }),
       handler: ({ caller, query }) => ({
@@ -27,14 +28,14 @@ export function conversationRoutes(ctx: AgentsContext): AgentRoute[] {
     }),
     route({
       method: 'get',
-      path: '/api/conversations/inbox',
+      path: '/api/conversations/inbox', response: conversationsResponses['GET /api/conversations/inbox'],
       auth: 'bearer',
       query: agentQuery,
       handler: ({ caller, query }) => ({ conversations: inbox(ctx, caller.ws, scopedAgent(caller.ws, query.agent)) }),
     }),
     route({
       method: 'get',
-      path: '/api/conversations/channels',
+      path: '/api/conversations/channels', response: conversationsResponses['GET /api/conversations/channels'],
       auth: 'bearer',
       query: agentQuery,
       handler: ({ caller, query }) => {
@@ -47,14 +48,14 @@ export function conversationRoutes(ctx: AgentsContext): AgentRoute[] {
     }),
     route({
       method: 'get',
-      path: '/api/conversations/feedback-stats',
+      path: '/api/conversations/feedback-stats', response: conversationsResponses['GET /api/conversations/feedback-stats'],
       auth: 'bearer',
       query: agentQuery,
       handler: ({ caller, query }) => feedbackStats(ctx, caller.ws, scopedAgent(caller.ws, query.agent)),
     }),
     route({
       method: 'get',
-      path: '/api/conversations/export.csv',
+      path: '/api/conversations/export.csv', produces: 'text/csv',
       auth: 'bearer',
       query: agentQuery,
       handler: ({ caller, query }) => {
@@ -72,7 +73,7 @@ export function conversationRoutes(ctx: AgentsContext): AgentRoute[] {
     }),
     route({
       method: 'delete',
-      path: '/api/conversations',
+      path: '/api/conversations', response: conversationsResponses['DELETE /api/conversations'],
       auth: 'bearer',
       query: agentQuery,
       handler: ({ caller, query }) => {
@@ -83,7 +84,7 @@ export function conversationRoutes(ctx: AgentsContext): AgentRoute[] {
     }),
     route({
       method: 'get',
-      path: '/api/conversations/:cid',
+      path: '/api/conversations/:cid', response: conversationsResponses['GET /api/conversations/:cid'],
       auth: 'bearer',
       params: cidParam,
       handler: ({ caller, params }) => {
@@ -93,7 +94,7 @@ export function conversationRoutes(ctx: AgentsContext): AgentRoute[] {
     }),
     route({
       method: 'post',
-      path: '/api/conversations/:cid/reply',
+      path: '/api/conversations/:cid/reply', response: conversationsResponses['POST /api/conversations/:cid/reply'],
       auth: 'bearer',
       params: cidParam,
       body: z.object({ text: z.string().trim().min(1, 'text is required').max(4_000) }),
@@ -106,7 +107,7 @@ export function conversationRoutes(ctx: AgentsContext): AgentRoute[] {
     }),
     route({
       method: 'patch',
-      path: '/api/conversations/:cid/handoff',
+      path: '/api/conversations/:cid/handoff', response: conversationsResponses['PATCH /api/conversations/:cid/handoff'],
       auth: 'bearer',
       params: cidParam,
       body: z.object({ action: z.enum(Object.keys(HANDOFF_ACTIONS) as [keyof typeof HANDOFF_ACTIONS], 'action must be takeover, resolve or bot') }),
@@ -114,7 +115,7 @@ export function conversationRoutes(ctx: AgentsContext): AgentRoute[] {
     }),
     route({
       method: 'patch',
-      path: '/api/conversations/:cid/messages/:mid',
+      path: '/api/conversations/:cid/messages/:mid', response: conversationsResponses['PATCH /api/conversations/:cid/messages/:mid'],
       auth: 'bearer',
       params: z.object({ cid: z.string().max(64), mid: z.string().max(64) }),
       body: z.object({ feedback }),
@@ -127,7 +128,7 @@ export function conversationRoutes(ctx: AgentsContext): AgentRoute[] {
     }),
     route({
       method: 'post',
-      path: '/api/conversations/:cid/messages/:mid/correct',
+      path: '/api/conversations/:cid/messages/:mid/correct', response: conversationsResponses['POST /api/conversations/:cid/messages/:mid/correct'],
       auth: 'bearer',
       params: z.object({ cid: z.string().max(64), mid: z.string().max(64) }),
       body: z.object({ answer: z.string().trim().min(1, 'answer is required').max(20_000) }),
@@ -135,7 +136,7 @@ export function conversationRoutes(ctx: AgentsContext): AgentRoute[] {
     }),
     route({
       method: 'patch',
-      path: '/api/conversations/:cid',
+      path: '/api/conversations/:cid', response: conversationsResponses['PATCH /api/conversations/:cid'],
       auth: 'bearer',
       params: cidParam,
       body: z.object({ feedback }),
@@ -147,7 +148,7 @@ export function conversationRoutes(ctx: AgentsContext): AgentRoute[] {
     }),
     route({
       method: 'delete',
-      path: '/api/conversations/:cid',
+      path: '/api/conversations/:cid', response: conversationsResponses['DELETE /api/conversations/:cid'],
       auth: 'bearer',
       params: cidParam,
       handler: ({ caller, params }) => {

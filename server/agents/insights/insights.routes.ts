@@ -8,6 +8,7 @@ import { presentConversation } from '../inbox/conversations.service';
 import type { ConversationRow } from '../chat/chat.service';
 import { chatAnalytics, monthStart, sentiment, topics } from './analytics.service';
 import { advisorChat, analysis, kpis, type Attachment } from './advisor';
+import { insightsResponses } from '../../../shared/api/contracts/agents-insights';
 
 const agentQuery = z.object({ agent: z.string().max(64).optional() });
 const ATTACH_MAX = 16 * 1024 * 1024;
@@ -28,7 +29,7 @@ export function insightRoutes(ctx: AgentsContext): AgentRoute[] {
   return [
     route({
       method: 'get',
-      path: '/api/dashboard/overview',
+      path: '/api/dashboard/overview', response: insightsResponses['GET /api/dashboard/overview'],
       auth: 'bearer',
       handler: ({ caller }) => {
         const k = kpis(ctx, caller.ws);
@@ -40,7 +41,7 @@ export function insightRoutes(ctx: AgentsContext): AgentRoute[] {
     }),
     route({
       method: 'get',
-      path: '/api/dashboard/usage',
+      path: '/api/dashboard/usage', response: insightsResponses['GET /api/dashboard/usage'],
       auth: 'bearer',
       handler: ({ caller }) => {
         const k = kpis(ctx, caller.ws);
@@ -61,19 +62,19 @@ export function insightRoutes(ctx: AgentsContext): AgentRoute[] {
         };
       },
     }),
-    route({ method: 'get', path: '/api/analytics/chats', auth: 'bearer', query: agentQuery, handler: ({ caller, query }) => chatAnalytics(ctx, caller.ws, agentOf(caller.ws, query.agent)) }),
-    route({ method: 'get', path: '/api/analytics/topics', auth: 'bearer', query: agentQuery, handler: ({ caller, query }) => topics(ctx, caller.ws, agentOf(caller.ws, query.agent)) }),
-    route({ method: 'get', path: '/api/analytics/sentiment', auth: 'bearer', query: agentQuery, handler: ({ caller, query }) => sentiment(ctx, caller.ws, agentOf(caller.ws, query.agent)) }),
+    route({ method: 'get', path: '/api/analytics/chats', response: insightsResponses['GET /api/analytics/chats'], auth: 'bearer', query: agentQuery, handler: ({ caller, query }) => chatAnalytics(ctx, caller.ws, agentOf(caller.ws, query.agent)) }),
+    route({ method: 'get', path: '/api/analytics/topics', response: insightsResponses['GET /api/analytics/topics'], auth: 'bearer', query: agentQuery, handler: ({ caller, query }) => topics(ctx, caller.ws, agentOf(caller.ws, query.agent)) }),
+    route({ method: 'get', path: '/api/analytics/sentiment', response: insightsResponses['GET /api/analytics/sentiment'], auth: 'bearer', query: agentQuery, handler: ({ caller, query }) => sentiment(ctx, caller.ws, agentOf(caller.ws, query.agent)) }),
     route({
       method: 'get',
-      path: '/api/assistant/analysis',
+      path: '/api/assistant/analysis', response: insightsResponses['GET /api/assistant/analysis'],
       auth: 'bearer',
       query: z.object({ lang: z.string().max(10).optional() }),
       handler: ({ caller, query }) => analysis(ctx, caller.ws, query.lang ?? 'en'),
     }),
     route({
       method: 'post',
-      path: '/api/assistant/chat',
+      path: '/api/assistant/chat', response: insightsResponses['POST /api/assistant/chat'],
       auth: 'bearer',
       body: z.object({
         message: z.string().trim().min(1, 'message is required').max(20_000),

@@ -4,6 +4,7 @@ import { route, type AgentRoute } from '../http';
 import { getAgent, selectAgent } from '../agents/agents.service';
 import { addSocial, addSource, deleteSource, getSource, listSources, presentSource, retrain, SOURCE_TYPES, summary, updateSource } from './sources.service';
 import { sourceBody } from './sources.schema';
+import { sourcesResponses } from '../../../shared/api/contracts/agents-knowledge';
 
 
 const agentQuery = z.object({ agent: z.string().max(64).optional() });
@@ -13,7 +14,7 @@ export function sourceRoutes(ctx: AgentsContext): AgentRoute[] {
   return [
     route({
       method: 'get',
-      path: '/api/sources',
+      path: '/api/sources', response: sourcesResponses['GET /api/sources'],
       auth: 'bearer',
       query: agentQuery.extend({ type: z.enum(SOURCE_TYPES).optional() }),
       handler: ({ caller, query }) => {
@@ -23,14 +24,14 @@ export function sourceRoutes(ctx: AgentsContext): AgentRoute[] {
     }),
     route({
       method: 'get',
-      path: '/api/sources/summary',
+      path: '/api/sources/summary', response: sourcesResponses['GET /api/sources/summary'],
       auth: 'bearer',
       query: agentQuery,
       handler: ({ caller, query }) => summary(ctx, caller.ws, selectAgent(ctx, caller.ws, query.agent)),
     }),
     route({
       method: 'post',
-      path: '/api/sources/social',
+      path: '/api/sources/social', response: sourcesResponses['POST /api/sources/social'],
       auth: 'bearer',
       query: agentQuery,
       body: z.object({ url: z.string().trim().min(1, 'url is required').max(2_000), platform: z.string().trim().max(40).optional(), agentId: z.string().max(64).optional() }),
@@ -42,7 +43,7 @@ export function sourceRoutes(ctx: AgentsContext): AgentRoute[] {
     }),
     route({
       method: 'post',
-      path: '/api/sources/retrain',
+      path: '/api/sources/retrain', response: sourcesResponses['POST /api/sources/retrain'],
       auth: 'bearer',
       query: agentQuery,
       body: z.object({ agentId: z.string().max(64).optional() }),
@@ -50,14 +51,14 @@ export function sourceRoutes(ctx: AgentsContext): AgentRoute[] {
     }),
     route({
       method: 'get',
-      path: '/api/sources/:id',
+      path: '/api/sources/:id', response: sourcesResponses['GET /api/sources/:id'],
       auth: 'bearer',
       params: idParam,
       handler: ({ caller, params }) => ({ source: presentSource(getSource(ctx, caller.ws, params.id), true) }),
     }),
     route({
       method: 'post',
-      path: '/api/sources',
+      path: '/api/sources', response: sourcesResponses['POST /api/sources'],
       auth: 'bearer',
       query: agentQuery,
       body: sourceBody.extend({ agentId: z.string().max(64).optional() }),
@@ -68,7 +69,7 @@ export function sourceRoutes(ctx: AgentsContext): AgentRoute[] {
     }),
     route({
       method: 'patch',
-      path: '/api/sources/:id',
+      path: '/api/sources/:id', response: sourcesResponses['PATCH /api/sources/:id'],
       auth: 'bearer',
       params: idParam,
       body: z.object({
@@ -81,7 +82,7 @@ export function sourceRoutes(ctx: AgentsContext): AgentRoute[] {
     }),
     route({
       method: 'delete',
-      path: '/api/sources/:id',
+      path: '/api/sources/:id', response: sourcesResponses['DELETE /api/sources/:id'],
       auth: 'bearer',
       params: idParam,
       handler: ({ caller, params }) => {

@@ -7,6 +7,7 @@ import { assertCanChat } from '../billing';
 import { MESSAGE_MAX } from '../chat/turn';
 import { publicAgent } from './public-agent';
 import { AUDIO_TYPES, VOICES, type WidgetMedia } from './media';
+import { mediaResponses } from '../../../shared/api/contracts/agents-public';
 
 const publicParam = z.object({ publicId: z.string().max(64) });
 const lang = z.string().trim().regex(/^[a-z]{2,3}(-[A-Za-z]{2,4})?$/, 'must be a language code such as ja or en-US');
@@ -31,7 +32,7 @@ export function mediaRoutes(ctx: AgentsContext, media: WidgetMedia | null): Agen
   return [
     route({
       method: 'post',
-      path: '/api/public/:publicId/tts',
+      path: '/api/public/:publicId/tts', produces: 'audio/mpeg',
       auth: 'public',
       before: perIp(ctx.limits.publicPost),
       params: publicParam,
@@ -47,7 +48,7 @@ export function mediaRoutes(ctx: AgentsContext, media: WidgetMedia | null): Agen
     }),
     route({
       method: 'post',
-      path: '/api/public/:publicId/transcribe',
+      path: '/api/public/:publicId/transcribe', response: mediaResponses['POST /api/public/:publicId/transcribe'],
       auth: 'public',
       before: perIp(ctx.limits.publicPost),
       params: publicParam,
@@ -72,7 +73,7 @@ export function mediaRoutes(ctx: AgentsContext, media: WidgetMedia | null): Agen
     }),
     route({
       method: 'post',
-      path: '/api/public/:publicId/translate',
+      path: '/api/public/:publicId/translate', response: mediaResponses['POST /api/public/:publicId/translate'],
       auth: 'public',
       before: perIp(ctx.limits.publicPost),
       params: publicParam,
@@ -90,7 +91,7 @@ export function mediaRoutes(ctx: AgentsContext, media: WidgetMedia | null): Agen
     }),
     route({
       method: 'post',
-      path: '/api/public/:publicId/avatar-session',
+      path: '/api/public/:publicId/avatar-session', response: mediaResponses.avatarSession,
       auth: 'public',
       before: perIp(ctx.limits.publicPost),
       params: publicParam,
@@ -102,7 +103,7 @@ export function mediaRoutes(ctx: AgentsContext, media: WidgetMedia | null): Agen
     }),
     route({
       method: 'get',
-      path: '/api/public/:publicId/avatar-video',
+      path: '/api/public/:publicId/avatar-video', produces: 'video/mp4',
       auth: 'public',
       before: perIp(ctx.limits.publicAvatarVideo),
       params: publicParam,

@@ -14,6 +14,7 @@ import { publicAgent } from './public-agent';
 import { platformSettings } from '../platform-settings';
 import { newId } from '../ids';
 import { Reply } from '../../core/http/define-route';
+import { publicResponses } from '../../../shared/api/contracts/agents-public';
 
 const publicParam = z.object({ publicId: z.string().max(64) });
 const started = Date.now();
@@ -28,7 +29,7 @@ export function publicRoutes(ctx: AgentsContext): AgentRoute[] {
   return [
     route({
       method: 'get',
-      path: '/api/public/:publicId',
+      path: '/api/public/:publicId', response: publicResponses['GET /api/public/:publicId'],
       auth: 'public',
       before: perIp(ctx.limits.publicConfig),
       params: publicParam,
@@ -60,7 +61,7 @@ export function publicRoutes(ctx: AgentsContext): AgentRoute[] {
     }),
     route({
       method: 'post',
-      path: '/api/public/:publicId/chat',
+      path: '/api/public/:publicId/chat', response: publicResponses['POST /api/public/:publicId/chat'],
       auth: 'public',
       before: perIp(ctx.limits.publicPost),
       params: publicParam,
@@ -80,7 +81,7 @@ export function publicRoutes(ctx: AgentsContext): AgentRoute[] {
     }),
     route({
       method: 'post',
-      path: '/api/public/:publicId/lead',
+      path: '/api/public/:publicId/lead', response: publicResponses['POST /api/public/:publicId/lead'],
       auth: 'public',
       before: perIp(ctx.limits.publicPost),
       params: publicParam,
@@ -121,7 +122,7 @@ export function publicRoutes(ctx: AgentsContext): AgentRoute[] {
     }),
     route({
       method: 'get',
-      path: '/api/public/:publicId/poll',
+      path: '/api/public/:publicId/poll', response: publicResponses['GET /api/public/:publicId/poll'],
       auth: 'public',
       before: perIp(ctx.limits.publicPoll),
       params: publicParam,
@@ -154,7 +155,7 @@ export function publicRoutes(ctx: AgentsContext): AgentRoute[] {
     }),
     route({
       method: 'get',
-      path: '/api/config',
+      path: '/api/config', response: publicResponses['GET /api/config'],
       auth: 'public',
       handler: () => ({
         ...announcement(platformSettings(ctx.db)),
@@ -169,7 +170,7 @@ export function publicRoutes(ctx: AgentsContext): AgentRoute[] {
     }),
     route({
       method: 'get',
-      path: '/api/content/:page',
+      path: '/api/content/:page', response: publicResponses['GET /api/content/:page'],
       auth: 'public',
       params: z.object({ page: z.string().max(40) }),
       handler: ({ params }) => {
@@ -180,7 +181,7 @@ export function publicRoutes(ctx: AgentsContext): AgentRoute[] {
     }),
     route({
       method: 'get',
-      path: '/api/health',
+      path: '/api/health', response: publicResponses['GET /api/health'],
       auth: 'public',
       handler: () => {
         try {

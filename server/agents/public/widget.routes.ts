@@ -24,7 +24,7 @@ export function widgetScriptRoutes(_ctx: AgentsContext): AgentRoute[] {
   return [
     route({
       method: 'get',
-      path: '/widget.js',
+      path: '/widget.js', produces: 'application/javascript',
       auth: 'public',
       handler: ({ req }) => (req.headers['if-none-match'] === etag ? new Reply(304, '', headers) : new Reply(200, code, headers)),
     }),

@@ -8,6 +8,7 @@ import { getAgent } from '../agents/agents.service';
 import { assertPublicUrl } from '../knowledge/net-guard';
 import { MAX_ATTEMPTS, RETRY_DELAYS_S, workspaceSecret, type DeliveryRow, type WebhookDispatcher } from './dispatcher';
 import { DELIVERY_HEADER, EVENT_HEADER, SIGNATURE_HEADER, TOLERANCE_SECONDS } from './sender';
+import { webhooksResponses } from '../../../shared/api/contracts/agents-webhooks';
 
 export const MAX_WEBHOOKS = 20;
 const iso = (t: number | null) => (t === null ? null : new Date(t).toISOString());
@@ -68,7 +69,7 @@ export function webhookRoutes(ctx: AgentsContext, dispatcher: WebhookDispatcher,
   return [
     route({
       method: 'get',
-      path: '/api/webhooks',
+      path: '/api/webhooks', response: webhooksResponses['GET /api/webhooks'],
       auth: 'bearer',
       query: agentQuery,
       handler: ({ caller, query }) => {
@@ -81,7 +82,7 @@ export function webhookRoutes(ctx: AgentsContext, dispatcher: WebhookDispatcher,
     }),
     route({
       method: 'get',
-      path: '/api/webhooks/secret',
+      path: '/api/webhooks/secret', response: webhooksResponses['GET /api/webhooks/secret'],
       auth: 'bearer',
       handler: ({ caller }) => {
         requireOwner(caller);
@@ -90,7 +91,7 @@ export function webhookRoutes(ctx: AgentsContext, dispatcher: WebhookDispatcher,
     }),
     route({
       method: 'get',
-      path: '/api/webhooks/deliveries',
+      path: '/api/webhooks/deliveries', response: webhooksResponses['GET /api/webhooks/deliveries'],
       auth: 'bearer',
       query: z.object({ agent: z.string().max(64).optional(), limit: z.coerce.number().int().min(1).max(200).default(50) }),
       handler: ({ caller, query }) => {
@@ -103,7 +104,7 @@ export function webhookRoutes(ctx: AgentsContext, dispatcher: WebhookDispatcher,
     }),
     route({
       method: 'post',
-      path: '/api/webhooks',
+      path: '/api/webhooks', response: webhooksResponses['POST /api/webhooks'],
       auth: 'bearer',
       query: agentQuery,
       body: z.object({
@@ -128,7 +129,7 @@ export function webhookRoutes(ctx: AgentsContext, dispatcher: WebhookDispatcher,
     }),
     route({
       method: 'post',
-      path: '/api/webhooks/:id/test',
+      path: '/api/webhooks/:id/test', response: webhooksResponses['POST /api/webhooks/:id/test'],
       auth: 'bearer',
       params: idParam,
       handler: async ({ caller, params }) => {
@@ -141,7 +142,7 @@ export function webhookRoutes(ctx: AgentsContext, dispatcher: WebhookDispatcher,
     }),
     route({
       method: 'delete',
-      path: '/api/webhooks/:id',
+      path: '/api/webhooks/:id', response: webhooksResponses['DELETE /api/webhooks/:id'],
       auth: 'bearer',
       params: idParam,
       handler: ({ caller, params }) => {

@@ -4,6 +4,7 @@ import type { AgentsContext } from '../context';
 import { route, type AgentRoute } from '../http';
 import { getAgent, selectAgent } from '../agents/agents.service';
 import { iso, WorkspaceTable, type Row } from '../crm/table';
+import { campaignsResponses } from '../../../shared/api/contracts/agents-workspace-settings';
 
 const CHANNELS = ['email', 'whatsapp', 'sms', 'slack', 'telegram', 'web'] as const;
 const LEAD_STATUSES = ['new', 'contacted', 'qualified', 'won', 'lost'] as const;
@@ -45,7 +46,7 @@ export function campaignRoutes(ctx: AgentsContext): AgentRoute[] {
   return [
     route({
       method: 'get',
-      path: '/api/campaigns',
+      path: '/api/campaigns', response: campaignsResponses['GET /api/campaigns'],
       auth: 'bearer',
       query: agentQuery,
       handler: ({ caller, query }) => {
@@ -57,7 +58,7 @@ export function campaignRoutes(ctx: AgentsContext): AgentRoute[] {
     }),
     route({
       method: 'post',
-      path: '/api/campaigns',
+      path: '/api/campaigns', response: campaignsResponses['POST /api/campaigns'],
       auth: 'bearer',
       query: agentQuery,
       body: z.object({
@@ -77,7 +78,7 @@ export function campaignRoutes(ctx: AgentsContext): AgentRoute[] {
     }),
     route({
       method: 'post',
-      path: '/api/campaigns/:id/send',
+      path: '/api/campaigns/:id/send', response: campaignsResponses['POST /api/campaigns/:id/send'],
       auth: 'bearer',
       params: z.object({ id: z.string().max(64) }),
       handler: ({ caller, params }) => {
@@ -91,14 +92,14 @@ export function campaignRoutes(ctx: AgentsContext): AgentRoute[] {
     }),
     route({
       method: 'get',
-      path: '/api/campaigns/templates',
+      path: '/api/campaigns/templates', response: campaignsResponses['GET /api/campaigns/templates'],
       auth: 'bearer',
       query: agentQuery,
       handler: ({ caller, query }) => ({ templates: templates.all(ctx, caller.ws, agentOf(caller.ws, query.agent), 500).map(presentTemplate) }),
     }),
     route({
       method: 'post',
-      path: '/api/campaigns/templates',
+      path: '/api/campaigns/templates', response: campaignsResponses['POST /api/campaigns/templates'],
       auth: 'bearer',
       query: agentQuery,
       body: z.object({

@@ -6,6 +6,7 @@ import type { AgentsContext } from '../context';
 import { route, type AgentRoute } from '../http';
 import { newId } from '../ids';
 import { getAgent, selectAgent } from '../agents/agents.service';
+import { domainsResponses } from '../../../shared/api/contracts/agents-workspace-settings';
 
 /** CNAME lookup; injectable so tests answer without the network. */
 export type CnameResolver = (host: string) => Promise<string[]>;
@@ -53,7 +54,7 @@ export function domainRoutes(ctx: AgentsContext, resolveCname: CnameResolver): A
   return [
     route({
       method: 'get',
-      path: '/api/domains',
+      path: '/api/domains', response: domainsResponses['GET /api/domains'],
       auth: 'bearer',
       query: z.object({ agent: z.string().max(64).optional() }),
       handler: ({ caller, query }) => {
@@ -66,7 +67,7 @@ export function domainRoutes(ctx: AgentsContext, resolveCname: CnameResolver): A
     }),
     route({
       method: 'post',
-      path: '/api/domains',
+      path: '/api/domains', response: domainsResponses['POST /api/domains'],
       auth: 'bearer',
       query: z.object({ agent: z.string().max(64).optional() }),
       body: z.object({ domain: domainName, agentId: z.string().max(64).optional() }),
@@ -86,7 +87,7 @@ export function domainRoutes(ctx: AgentsContext, resolveCname: CnameResolver): A
     }),
     route({
       method: 'post',
-      path: '/api/domains/:id/refresh',
+      path: '/api/domains/:id/refresh', response: domainsResponses['POST /api/domains/:id/refresh'],
       auth: 'bearer',
       params: z.object({ id: z.string().max(64) }),
       handler: async ({ caller, params }) => {
@@ -111,7 +112,7 @@ export function domainRoutes(ctx: AgentsContext, resolveCname: CnameResolver): A
     }),
     route({
       method: 'delete',
-      path: '/api/domains/:id',
+      path: '/api/domains/:id', response: domainsResponses['DELETE /api/domains/:id'],
       auth: 'bearer',
       params: z.object({ id: z.string().max(64) }),
       handler: ({ caller, params }) => {

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import type { AgentsContext } from '../context';
 import { route, type AgentRoute } from '../http';
 import { selectAgent } from '../agents/agents.service';
+import { settingsResponses } from '../../../shared/api/contracts/agents-workspace-settings';
 
 const email = z.string().trim().toLowerCase().email().max(254);
 
@@ -94,7 +95,7 @@ export function settingsRoutes(ctx: AgentsContext): AgentRoute[] {
   return [
     route({
       method: 'get',
-      path: '/api/settings',
+      path: '/api/settings', response: settingsResponses['GET /api/settings'],
       auth: 'bearer',
       query: z.object({ agent: z.string().max(64).optional() }),
       handler: ({ caller, query }) => {
@@ -104,7 +105,7 @@ export function settingsRoutes(ctx: AgentsContext): AgentRoute[] {
     }),
     route({
       method: 'patch',
-      path: '/api/settings',
+      path: '/api/settings', response: settingsResponses['PATCH /api/settings'],
       auth: 'bearer',
       query: z.object({ agent: z.string().max(64).optional() }),
       body: patchBody,

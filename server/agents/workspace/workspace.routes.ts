@@ -3,6 +3,7 @@ import type { AgentsContext } from '../context';
 import { route, type AgentRoute } from '../http';
 import { ASSIGNABLE_ROLES, requireEditor, requireOwner } from '../roles';
 import { changeRole, createKey, deleteKey, inviteMember, listKeys, listMembers, removeMember, switchWorkspace, TIERS, updateWorkspace, userWorkspaces, workspaceRecord } from './workspace.service';
+import { workspaceResponses } from '../../../shared/api/contracts/agents-workspace';
 
 const email = z.string().trim().toLowerCase().max(254).pipe(z.email('enter a valid email'));
 const role = z.enum(ASSIGNABLE_ROLES, 'role must be member or viewer');
@@ -12,13 +13,13 @@ export function workspaceRoutes(ctx: AgentsContext): AgentRoute[] {
   return [
     route({
       method: 'get',
-      path: '/api/workspaces',
+      path: '/api/workspaces', response: workspaceResponses['GET /api/workspaces'],
       auth: 'bearer',
       handler: ({ caller }) => ({ workspaces: userWorkspaces(ctx, caller.userId, caller.ws), active: caller.ws }),
     }),
     route({
       method: 'post',
-      path: '/api/workspaces/switch',
+      path: '/api/workspaces/switch', response: workspaceResponses['POST /api/workspaces/switch'],
       auth: 'bearer',
       body: z.object({ workspaceId: z.string().trim().min(1, 'workspaceId is required').max(64) }),
       handler: ({ caller, body }) => {
@@ -29,13 +30,13 @@ export function workspaceRoutes(ctx: AgentsContext): AgentRoute[] {
     }),
     route({
       method: 'get',
-      path: '/api/workspace/general',
+      path: '/api/workspace/general', response: workspaceResponses['GET /api/workspace/general'],
       auth: 'bearer',
       handler: ({ caller }) => ({ workspace: workspaceRecord(ctx, caller.ws, caller.role) }),
     }),
     route({
       method: 'patch',
-      path: '/api/workspace/general',
+      path: '/api/workspace/general', response: workspaceResponses['PATCH /api/workspace/general'],
       auth: 'bearer',
       before: (_req, caller) => requireOwner(caller),
       body: z.object({
@@ -49,7 +50,7 @@ export function workspaceRoutes(ctx: AgentsContext): AgentRoute[] {
     }),
     route({
       method: 'get',
-      path: '/api/workspace/members',
+      path: '/api/workspace/members', response: workspaceResponses['GET /api/workspace/members'],
       auth: 'bearer',
       handler: ({ caller }) => {
         const w = workspaceRecord(ctx, caller.ws, caller.role);
@@ -58,7 +59,7 @@ export function workspaceRoutes(ctx: AgentsContext): AgentRoute[] {
     }),
     route({
       method: 'post',
-      path: '/api/workspace/members',
+      path: '/api/workspace/members', response: workspaceResponses['POST /api/workspace/members'],
       auth: 'bearer',
       before: (_req, caller) => requireOwner(caller),
       body: z.object({ email, role: role.default('member') }),
@@ -66,7 +67,7 @@ export function workspaceRoutes(ctx: AgentsContext): AgentRoute[] {
     }),
     route({
       method: 'patch',
-      path: '/api/workspace/members/:mid',
+      path: '/api/workspace/members/:mid', response: workspaceResponses['PATCH /api/workspace/members/:mid'],
       auth: 'bearer',
       before: (_req, caller) => requireOwner(caller),
       params: mid,
@@ -75,7 +76,7 @@ export function workspaceRoutes(ctx: AgentsContext): AgentRoute[] {
     }),
     route({
       method: 'delete',
-      path: '/api/workspace/members/:mid',
+      path: '/api/workspace/members/:mid', response: workspaceResponses['DELETE /api/workspace/members/:mid'],
       auth: 'bearer',
       params: mid,
       handler: ({ caller, params }) => {
@@ -87,13 +88,13 @@ export function workspaceRoutes(ctx: AgentsContext): AgentRoute[] {
     }),
     route({
       method: 'get',
-      path: '/api/workspace/api-keys',
+      path: '/api/workspace/api-keys', response: workspaceResponses['GET /api/workspace/api-keys'],
       auth: 'bearer',
       handler: ({ caller }) => ({ keys: listKeys(ctx, caller.ws) }),
     }),
     route({
       method: 'post',
-      path: '/api/workspace/api-keys',
+      path: '/api/workspace/api-keys', response: workspaceResponses['POST /api/workspace/api-keys'],
       auth: 'bearer',
       before: (_req, caller) => requireEditor(caller),
       body: z.object({ name: z.string().trim().max(80).optional() }),
@@ -101,7 +102,7 @@ export function workspaceRoutes(ctx: AgentsContext): AgentRoute[] {
     }),
     route({
       method: 'delete',
-      path: '/api/workspace/api-keys/:kid',
+      path: '/api/workspace/api-keys/:kid', response: workspaceResponses['DELETE /api/workspace/api-keys/:kid'],
       auth: 'bearer',
       before: (_req, caller) => requireEditor(caller),
       params: z.object({ kid: z.string().max(64) }),

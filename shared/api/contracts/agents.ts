@@ -17,3 +17,5 @@ export const CompanyInfo = z.looseObject({ name: z.string(), bio: z.string(), lo
 export const Trained = z.looseObject({ ok: z.literal(true), sources: z.number(), passages: z.number(), last_trained_at: z.string() });
 export const SourceList = z.looseObject({ sources: z.array(Source) });
 export const SourceOne = z.looseObject({ source: Source });
+/** POST /api/agents/:id/test: the playground's answer and the engine that wrote it. */
+export const AgentTestReply = z.looseObject({ reply: z.string(), engine: z.string() });
