@@ -4,12 +4,12 @@ import type { WorkspaceRow } from './accounts/accounts.service';
 import { paymentRequired } from './http';
 import { postLedger } from './billing/ledger';
 import { maybeAutoRecharge } from './billing/flows';
+import { TIER_ALLOWANCE } from '../../shared/api/contracts/agents-values';
+export { TIER_ALLOWANCE };
 
 /** One chat turn costs one credit. */
 export const CREDIT_COST = 1;
 
-/** Messages a tier allows per month (usage dashboard). */
-export const TIER_ALLOWANCE: Record<string, number> = { free: 100, starter: 2000, pro: 10000, business: 50000 };
 
 export function billingOf(w: WorkspaceRow) {
   return {

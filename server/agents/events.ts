@@ -1,9 +1,8 @@
 import type { AgentsContext } from './context';
 import { stmt } from './db';
+import { EVENT_NAMES, type EventName } from '../../shared/api/contracts/agents-values';
+export { EVENT_NAMES, EventName };
 
-/** Event names the platform emits (webhook subscriptions name these). */
-export const EVENT_NAMES = ['message.created', 'lead.captured', 'leads.submit', 'handoff.requested'] as const;
-export type EventName = (typeof EVENT_NAMES)[number];
 
 /**
  * Hands an event to the webhook dispatcher: recorded in the events table in the caller's

@@ -1,16 +1,9 @@
 /** Platform settings and credit bundles an operator edits (one JSON value per key in platform_settings). */
 import { z } from 'zod';
 import type { Db } from './db';
+import { settingsSchema, bundleSchema } from '../../shared/api/contracts/agents-values';
+export { settingsSchema, bundleSchema };
 
-/** Platform settings an operator edits; unset keys take these defaults. */
-export const settingsSchema = z.object({
-  announcement: z.string().max(1_000),
-  supportEmail: z.union([z.literal(''), z.email('supportEmail must be an email address')]),
-  allowSignups: z.boolean(),
-  /** Credits of a new workspace; null takes AGENTS_SIGNUP_CREDITS. */
-  signupCredits: z.number().int().min(0).max(1_000_000).nullable(),
-  maintenanceMode: z.boolean(),
-});
 export type PlatformSettings = z.infer<typeof settingsSchema>;
 export const DEFAULT_SETTINGS: PlatformSettings = { announcement: '', supportEmail: '', allowSignups: true, signupCredits: null, maintenanceMode: false };
 
@@ -38,12 +31,6 @@ export function platformSettings(db: Db): PlatformSettings {
   return { ...DEFAULT_SETTINGS, ...(saved.success ? saved.data : {}) };
 }
 
-export const bundleSchema = z.object({
-  id: z.string().trim().min(1, 'id is required').max(64).regex(/^[a-z0-9][a-z0-9_-]*$/, 'id may hold a-z, 0-9, _ and -'),
-  name: z.string().trim().min(1, 'name is required').max(120),
-  credits: z.number().int().min(1, 'credits must be at least 1').max(10_000_000),
-  priceCents: z.number().int().min(50, 'priceCents must be at least 50').max(100_000_000),
-});
 export type Bundle = z.infer<typeof bundleSchema>;
 
 /** The operator's credit bundles (null while the built-in catalogue applies). */

@@ -4,8 +4,7 @@ import type { Caller } from './context';
 /** Workspace roles: the owner, members who edit, viewers who only read. */
 export const ROLES = ['owner', 'member', 'viewer'] as const;
 export type Role = (typeof ROLES)[number];
-/** Roles an invitation or a role change can give (there is one owner). */
-export const ASSIGNABLE_ROLES = ['member', 'viewer'] as const;
+export { ASSIGNABLE_ROLES } from '../../shared/api/contracts/agents-values';
 
 /** Editor: the owner or a member (section 5 of the contract). */
 export function requireEditor(caller: Caller): void {

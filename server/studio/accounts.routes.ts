@@ -1,4 +1,3 @@
-import { z } from 'zod';
 import { badRequest, conflict, notFound, unauthorized } from '../core/errors';
 import { burnPasswordCheck, hashPassword, verifyPassword } from '../core/security/passwords';
 import { mintApiKey } from '../core/security/api-keys';
@@ -9,17 +8,12 @@ import { checkAllowance } from './billing';
 import { nowIso, stmt } from './db';
 import { studioRoute } from './route';
 import { studioResponses } from '../../shared/api/contracts/studio';
-
-const email = z.string().trim().toLowerCase().email().max(254);
-const password = z.string().min(8, 'password must be at least 8 characters').max(200);
-const idParam = z.object({ id: z.string().min(1).max(80) });
-const userIdParam = z.object({ user_id: z.coerce.number().int().positive() });
-const assignable = z.enum(['editor', 'viewer', 'client']);
+import { accountsRequests, userIdParam, idParam, email, password } from '../../shared/api/contracts/studio-requests';
 
 export const accountRoutes = [
   studioRoute<unknown, unknown, { email: string; password: string; workspace?: string }>({
     method: 'post', path: '/api/auth/register', auth: 'PUBLIC', response: studioResponses.register,
-    body: z.object({ email, password, workspace: z.string().trim().min(1).max(120).optional() }),
+    body: accountsRequests['POST /api/auth/register'].body,
     handler: async ({ body, req, app }) => {
       app.limits.register.hit(req.ip ?? 'unknown', 'too many registrations from this address');
       if (userByEmail(app.db, body.email)) throw conflict('email already registered');
@@ -30,7 +24,7 @@ export const accountRoutes = [
   }),
   studioRoute<unknown, unknown, { email: string; password: string; workspace_id?: number }>({
     method: 'post', path: '/api/auth/login', auth: 'PUBLIC', response: studioResponses.login,
-    body: z.object({ email, password: z.string().min(1).max(200), workspace_id: z.coerce.number().int().positive().optional() }),
+    body: accountsRequests['POST /api/auth/login'].body,
     handler: async ({ body, req, app }) => {
       app.limits.login.hit(`${req.ip ?? 'unknown'}|${body.email}`, 'too many login attempts, try again later');
       const user = userByEmail(app.db, body.email);
@@ -61,7 +55,7 @@ export const accountRoutes = [
   }),
   studioRoute<unknown, unknown, { email: string; role: 'editor' | 'viewer' | 'client' }>({
     method: 'post', path: '/api/workspace/members', auth: 'OWNER_PERSON', response: studioResponses.members,
-    body: z.object({ email, role: assignable }),
+    body: accountsRequests['POST /api/workspace/members'].body,
     handler: ({ caller, body, app }) => {
       const user = userByEmail(app.db, body.email);
       if (!user) throw notFound('user not found', { message: 'No registered user has this email.' });
@@ -75,7 +69,7 @@ export const accountRoutes = [
   }),
   studioRoute<{ user_id: number }, unknown, { role: 'editor' | 'viewer' | 'client' }>({
     method: 'patch', path: '/api/workspace/members/:user_id', auth: 'OWNER_PERSON', response: studioResponses.members,
-    params: userIdParam, body: z.object({ role: assignable }),
+    params: userIdParam, body: accountsRequests['PATCH /api/workspace/members/:user_id'].body,
     handler: ({ caller, params, body, app }) => {
       const role = membership(app.db, caller.ws, params.user_id);
       if (!role) throw notFound('member not found');
@@ -106,7 +100,7 @@ export const accountRoutes = [
   }),
   studioRoute<unknown, unknown, { name: string }>({
     method: 'post', path: '/api/settings/api-keys', auth: 'OWNER_PERSON', response: studioResponses.mintKey,
-    body: z.object({ name: z.string().trim().min(1).max(80) }),
+    body: accountsRequests['POST /api/settings/api-keys'].body,
     handler: ({ caller, body, app }) => {
       const minted = mintApiKey(API_KEY_LABEL);
       const id = `key_${randomBytes(8).toString('hex')}`;

@@ -1,16 +1,14 @@
 import { randomBytes } from 'node:crypto';
-import { z } from 'zod';
 import { notFound } from '../core/errors';
 import {
-  ANALYZE_COST, PLAN_NAMES, balanceOf, billingState, checkAllowance, createPass, ledgerEntry, meter, outOfCredits, startNextMonth,
-  type PlanName, type Surface,
+  ANALYZE_COST, balanceOf, billingState, checkAllowance, createPass, ledgerEntry, meter, outOfCredits, startNextMonth,
+  type Surface,
 } from './billing';
 import { analyzeInfluencer } from './influencers';
 import { nowIso, stmt } from './db';
 import { studioRoute } from './route';
-import { studioResponses } from '../../shared/api/contracts/studio';
-
-const workspaceId = z.coerce.number().int().positive();
+import { studioResponses, type PlanName } from '../../shared/api/contracts/studio';
+import { billingRequests } from '../../shared/api/contracts/studio-requests';
 function requireWorkspace(db: import('./db').StudioDb, ws: number): void {
   if (!stmt(db, 'SELECT 1 FROM workspaces WHERE id = ?').get(ws)) throw notFound('workspace not found');
 }
@@ -22,7 +20,7 @@ export const billingRoutes = [
   }),
   studioRoute<unknown, unknown, { plan: PlanName }>({
     method: 'post', path: '/api/billing/plan', auth: 'OWNER_PERSON', response: studioResponses.billing,
-    body: z.object({ plan: z.enum(PLAN_NAMES as [PlanName, ...PlanName[]]) }),
+    body: billingRequests['POST /api/billing/plan'].body,
     handler: ({ caller, body, app }) => {
       stmt(app.db, 'UPDATE workspaces SET plan = ? WHERE id = ?').run(body.plan, caller.ws);
       return billingState(app, caller.ws);
@@ -39,11 +37,7 @@ export const billingRoutes = [
   }),
   studioRoute<unknown, unknown, { title: string; body: string; scheduled_at?: string }>({
     method: 'post', path: '/api/posts', auth: 'WRITE', response: studioResponses.post,
-    body: z.object({
-      title: z.string().trim().min(1).max(200),
-      body: z.string().max(20_000),
-      scheduled_at: z.iso.datetime({ offset: true }).optional(),
-    }),
+    body: billingRequests['POST /api/posts'].body,
     handler: ({ caller, body, app }) => {
       const post = {
         id: `post_${randomBytes(8).toString('hex')}`, title: body.title, body: body.body, scheduled_at: body.scheduled_at ?? null,
@@ -62,7 +56,7 @@ export const billingRoutes = [
   // Influencer analysis: credits are always hard-checked here
   studioRoute<unknown, unknown, { handle: string; platform?: string; url?: string }>({
     method: 'post', path: '/api/influencers/analyze', auth: 'WRITE', response: studioResponses.analyze,
-    body: z.object({ handle: z.string().trim().min(1).max(100), platform: z.string().trim().max(40).optional(), url: z.url().max(500).optional() }),
+    body: billingRequests['POST /api/influencers/analyze'].body,
     handler: ({ caller, body, app }) => {
       const balance = app.db.transaction(() => {
         if (balanceOf(app.db, caller.ws) < ANALYZE_COST) throw outOfCredits();
@@ -78,7 +72,7 @@ export const billingRoutes = [
   // Operator routes
   studioRoute<unknown, unknown, { workspace_id: number; amount: number; note?: string }>({
     method: 'post', path: '/api/admin/credits', auth: 'ADMIN', response: studioResponses.credits,
-    body: z.object({ workspace_id: workspaceId, amount: z.number().int().refine((n) => n !== 0, 'amount must not be 0'), note: z.string().max(200).optional() }),
+    body: billingRequests['POST /api/admin/credits'].body,
     handler: ({ body, app }) => {
       requireWorkspace(app.db, body.workspace_id);
       ledgerEntry(app.db, body.workspace_id, body.amount, 'grant', null, body.note ?? null);
@@ -87,14 +81,7 @@ export const billingRoutes = [
   }),
   studioRoute<unknown, unknown, { workspace_id: number; scope: string; surface?: Surface; expires_at?: string }>({
     method: 'post', path: '/api/admin/passes', auth: 'ADMIN', response: studioResponses.pass,
-    body: z
-      .object({
-        workspace_id: workspaceId,
-        scope: z.string().trim().max(120),
-        surface: z.enum(['image', 'video', 'audio']).optional(),
-        expires_at: z.iso.datetime({ offset: true }).optional(),
-      })
-      .refine((b) => b.scope !== '' || b.surface !== undefined, { message: 'a pass with an empty scope needs a surface', path: ['surface'] }),
+    body: billingRequests['POST /api/admin/passes'].body,
     handler: ({ body, app }) => {
       requireWorkspace(app.db, body.workspace_id);
       const expires = body.expires_at ? new Date(body.expires_at).toISOString() : null;
@@ -103,7 +90,7 @@ export const billingRoutes = [
   }),
   studioRoute<unknown, unknown, { user_id: number; suspended: boolean }>({
     method: 'post', path: '/api/admin/suspend', auth: 'ADMIN', response: studioResponses.suspend,
-    body: z.object({ user_id: z.coerce.number().int().positive(), suspended: z.boolean() }),
+    body: billingRequests['POST /api/admin/suspend'].body,
     handler: ({ body, app }) => {
       const r = stmt(app.db, 'UPDATE users SET suspended = ? WHERE id = ?').run(body.suspended ? 1 : 0, body.user_id);
       if (r.changes === 0) throw notFound('user not found');

@@ -2,8 +2,10 @@ import { randomBytes } from 'node:crypto';
 import { notFound, paymentRequired } from '../core/errors';
 import type { StudioContext } from './context';
 import { nowIso, stmt, type StudioDb } from './db';
+import { PLAN_NAMES, type PlanName } from '../../shared/api/contracts/studio';
 
-export type PlanName = 'free' | 'starter' | 'pro' | 'business';
+export { PLAN_NAMES, type PlanName };
+
 export type AllowanceKind = 'posts' | 'ai_units' | 'accounts';
 export type Allowances = Record<AllowanceKind, number | null>;
 
@@ -14,7 +16,6 @@ export const PLANS: Record<PlanName, Allowances> = {
   pro: { posts: 1000, ai_units: 1500, accounts: 5 },
   business: { posts: null, ai_units: 3000, accounts: 15 },
 };
-export const PLAN_NAMES = Object.keys(PLANS) as PlanName[];
 
 /** The credit cost map. */
 export const COSTS = { draft: 1, hashtags: 1, image: 12, image_reference: 12, frontier_video: 120, audio_clip: 8 } as const;

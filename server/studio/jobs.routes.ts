@@ -1,17 +1,9 @@
-import { z } from 'zod';
 import { CATALOG, PRESETS, catalogView, type GenerationRequest } from './catalog';
 import { cancelJob, pollJob, pollUnfinished, quote, submitJob } from './jobs';
 import { listMedia, saveJob } from './library';
 import { studioRoute } from './route';
 import { studioResponses } from '../../shared/api/contracts/studio';
-
-export const generationBody = z.object({
-  model: z.string().trim().min(1).max(120),
-  prompt: z.string().trim().min(1, 'prompt is required').max(4000),
-  settings: z.record(z.string(), z.unknown()).optional(),
-  media: z.record(z.string(), z.unknown()).optional(),
-});
-const jobParam = z.object({ id: z.string().min(1).max(80) });
+import { generationBody, jobParam } from '../../shared/api/contracts/studio-requests';
 
 export const jobRoutes = [
   studioRoute({ method: 'get', path: '/api/hf/catalog', auth: 'AUTH', response: studioResponses.catalog, handler: () => ({ models: catalogView() }) }),

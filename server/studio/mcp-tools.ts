@@ -5,7 +5,7 @@ import { billingState } from './billing';
 import { CATALOG, PRESETS, catalogView, modelById } from './catalog';
 import type { Caller, StudioContext } from './context';
 import { pollJob, quote, submitJob } from './jobs';
-import { generationBody } from './jobs.routes';
+import { generationBody } from '../../shared/api/contracts/studio-requests';
 import { READ_ONLY } from './route';
 
 type Json = Record<string, unknown>;

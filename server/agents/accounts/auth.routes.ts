@@ -1,4 +1,3 @@
-import { z } from 'zod';
 import { badRequest, conflict } from '../../core/errors';
 import { verifyPassword } from '../../core/security/passwords';
 import type { AgentsContext } from '../context';
@@ -10,10 +9,7 @@ import { attributeSignup } from '../affiliate/attribution';
 import { clearSessionCookie, mintSession, setSessionCookie } from './session';
 import { checkTotp, newTotpSecret, otpauthUri } from './totp';
 import { authResponses } from '../../../shared/api/contracts/agents-accounts';
-
-const email = z.string().trim().toLowerCase().max(254).pipe(z.email('enter a valid email'));
-const password = z.string().min(6, 'password must be at least 6 characters').max(200);
-const code = z.union([z.string(), z.number()]).transform(String);
+import { authRequests, code, password, email } from '../../../shared/api/contracts/agents-accounts-requests';
 
 export function authRoutes(ctx: AgentsContext): AgentRoute[] {
   const impersonatorOf = (id: string) => {
@@ -33,7 +29,7 @@ export function authRoutes(ctx: AgentsContext): AgentRoute[] {
       path: '/api/auth/register', response: authResponses['POST /api/auth/register'],
       auth: 'public',
       before: limited,
-      body: z.object({ email, password, name: z.string().trim().max(120).optional() }),
+      body: authRequests['POST /api/auth/register'].body,
       handler: async ({ body, req, res }) => {
         const u = await register(ctx, body.email, body.password, body.name ?? '');
         acceptInvitations(ctx, u.id, u.email);
@@ -46,7 +42,7 @@ export function authRoutes(ctx: AgentsContext): AgentRoute[] {
       path: '/api/auth/login', response: authResponses['POST /api/auth/login'],
       auth: 'public',
       before: limited,
-      body: z.object({ email: z.string().trim().max(254), password: z.string().max(200), code: code.optional() }),
+      body: authRequests['POST /api/auth/login'].body,
       handler: async ({ body, req, res }) => {
         const u = await login(ctx, body.email, body.password, body.code);
         return session(req, res, u.id);
@@ -81,7 +77,7 @@ export function authRoutes(ctx: AgentsContext): AgentRoute[] {
       path: '/api/auth/forgot', response: authResponses['POST /api/auth/forgot'],
       auth: 'public',
       before: limited,
-      body: z.object({ email: z.string().max(254).optional() }),
+      body: authRequests['POST /api/auth/forgot'].body,
       handler: async ({ body }) => {
         if (body.email) {
           try {
@@ -98,7 +94,7 @@ export function authRoutes(ctx: AgentsContext): AgentRoute[] {
       path: '/api/auth/reset', response: authResponses['POST /api/auth/reset'],
       auth: 'public',
       before: limited,
-      body: z.object({ token: z.string().min(1, 'token is required').max(200), password }),
+      body: authRequests['POST /api/auth/reset'].body,
       handler: async ({ body, res }) => {
         await reset(ctx, body.token, body.password);
         clearSessionCookie(res);
@@ -109,7 +105,7 @@ export function authRoutes(ctx: AgentsContext): AgentRoute[] {
       method: 'post',
       path: '/api/auth/password', response: authResponses['POST /api/auth/password'],
       auth: 'bearer',
-      body: z.object({ currentPassword: z.string().max(200), password }),
+      body: authRequests['POST /api/auth/password'].body,
       handler: async ({ caller, body, req, res }) => {
         const u = getUser(ctx, caller.userId);
         if (!(await verifyPassword(body.currentPassword, u.password_hash))) throw badRequest('current password is wrong');
@@ -133,7 +129,7 @@ export function authRoutes(ctx: AgentsContext): AgentRoute[] {
       method: 'post',
       path: '/api/auth/2fa/enable', response: authResponses['POST /api/auth/2fa/enable'],
       auth: 'bearer',
-      body: z.object({ code }),
+      body: authRequests['POST /api/auth/2fa/enable'].body,
       handler: ({ caller, body }) => {
         const u = getUser(ctx, caller.userId);
         if (u.totp_enabled) throw conflict('two-factor is already enabled');
@@ -147,7 +143,7 @@ export function authRoutes(ctx: AgentsContext): AgentRoute[] {
       method: 'post',
       path: '/api/auth/2fa/disable', response: authResponses['POST /api/auth/2fa/disable'],
       auth: 'bearer',
-      body: z.object({ code }),
+      body: authRequests['POST /api/auth/2fa/disable'].body,
       handler: ({ caller, body }) => {
         const u = getUser(ctx, caller.userId);
         if (!u.totp_enabled || !u.totp_secret) throw badRequest('two-factor is not enabled');
@@ -166,7 +162,7 @@ export function authRoutes(ctx: AgentsContext): AgentRoute[] {
       method: 'patch',
       path: '/api/auth/theme', response: authResponses['PATCH /api/auth/theme'],
       auth: 'bearer',
-      body: z.object({ theme: z.enum(['light', 'dark'], 'theme must be light or dark') }),
+      body: authRequests['PATCH /api/auth/theme'].body,
       handler: ({ caller, body }) => {
         ctx.db.prepare('UPDATE users SET theme = ? WHERE id = ?').run(body.theme, caller.userId);
         return { ok: true, theme: body.theme };

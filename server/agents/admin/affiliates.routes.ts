@@ -1,23 +1,12 @@
-import { z } from 'zod';
 import { conflict, notFound } from '../../core/errors';
 import type { AgentsContext } from '../context';
 import { route, type AgentRoute } from '../http';
 import { balances, payoutView } from '../affiliate/affiliate.service';
 import { audit, iso, operatorOnly, paging } from './guard';
 import { affiliatesResponses } from '../../../shared/api/contracts/agents-admin';
+import { affiliatesListQuery, affParam, kycDecision, payoutQuery, payoutParam, payoutDecision } from '../../../shared/api/contracts/agents-admin-requests';
 
 const usd = (cents: number) => Math.round(cents) / 100;
-const affParam = z.object({ id: z.string().min(1).max(64) });
-const payoutParam = z.object({ pid: z.string().min(1).max(64) });
-const listQuery = z.object({
-  status: z.enum(['none', 'pending', 'verified', 'rejected']).optional(),
-  search: z.string().max(200).optional(),
-  limit: z.coerce.number().int().optional(),
-  page: z.coerce.number().int().optional(),
-});
-const payoutQuery = z.object({ status: z.enum(['requested', 'paid', 'rejected']).optional(), limit: z.coerce.number().int().optional(), page: z.coerce.number().int().optional() });
-const kycDecision = z.object({ decision: z.enum(['verified', 'rejected']), note: z.string().max(500).optional() });
-const payoutDecision = z.object({ decision: z.enum(['paid', 'rejected']), note: z.string().max(500).optional() });
 
 interface AffiliateListRow {
   id: string;
@@ -78,7 +67,7 @@ export function adminAffiliateRoutes(ctx: AgentsContext): AgentRoute[] {
       ...admin,
       method: 'get',
       path: '/api/admin/affiliates', response: affiliatesResponses['GET /api/admin/affiliates'],
-      query: listQuery,
+      query: affiliatesListQuery,
       handler: ({ query }) => {
         const { limit, page, offset } = paging(query);
         const where: string[] = [];

@@ -1,9 +1,9 @@
-import { z } from 'zod';
 import type { AgentsContext } from '../context';
 import { route, type AgentRoute } from '../http';
 import { audit, operatorOnly } from './guard';
 import { backupPath, createBackup, listBackups, sendBackup } from './backups';
 import { backupsResponses } from '../../../shared/api/contracts/agents-admin';
+import { backupsRequests } from '../../../shared/api/contracts/agents-admin-requests';
 
 /** Database snapshots for operators: take one, list them, download one by name. */
 export function backupRoutes(ctx: AgentsContext): AgentRoute[] {
@@ -35,7 +35,7 @@ export function backupRoutes(ctx: AgentsContext): AgentRoute[] {
       ...admin,
       method: 'get',
       path: '/api/backups/download/:name', produces: 'application/vnd.sqlite3',
-      params: z.object({ name: z.string().max(200) }),
+      params: backupsRequests['GET /api/backups/download/:name'].params,
       handler: async ({ caller, params, res }) => {
         const file = backupPath(ctx, params.name);
         audit(ctx, caller, 'backup.download', 'backup', params.name);

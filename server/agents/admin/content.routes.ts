@@ -1,15 +1,14 @@
-import { z } from 'zod';
+import { contentSchema } from '../../../shared/api/contracts/agents-values';
 import { badRequest, notFound } from '../../core/errors';
 import type { AgentsContext } from '../context';
 import { route, type AgentRoute } from '../http';
-import { presentTicket, thread, TICKET_CATEGORIES, TICKET_PRIORITIES, TICKET_STATUSES, type TicketRow } from '../support/support.service';
+import { presentTicket, thread, type TicketRow } from '../support/support.service';
 import { audit, operatorOnly, paging } from './guard';
-import { bundleSchema, DEFAULT_SETTINGS, platformBundles, platformSettings, settingsSchema, writeKey } from '../platform-settings';
+import { DEFAULT_SETTINGS, platformBundles, platformSettings, writeKey } from '../platform-settings';
 import { BUILT_IN_BUNDLES } from '../billing/catalog';
-import { contentPages, contentSchema, pageContent } from '../public/content';
+import { contentPages, pageContent } from '../public/content';
 import { contentResponses } from '../../../shared/api/contracts/agents-admin';
-
-const pageParam = z.object({ page: z.string().max(40).regex(/^[a-z0-9][a-z0-9-]*$/, 'page may hold a-z, 0-9 and -') });
+import { contentRequests, pageParam } from '../../../shared/api/contracts/agents-admin-requests';
 
 /** Operator routes: landing-page content, platform settings, credit bundles, support tickets. */
 export function adminContentRoutes(ctx: AgentsContext): AgentRoute[] {
@@ -58,7 +57,7 @@ export function adminContentRoutes(ctx: AgentsContext): AgentRoute[] {
       ...admin,
       method: 'put',
       path: '/api/admin/settings', response: contentResponses['PUT /api/admin/settings'],
-      body: settingsSchema.partial(),
+      body: contentRequests['PUT /api/admin/settings'].body,
       handler: ({ caller, body }) => {
         const next = { ...platformSettings(ctx.db), ...body };
         writeKey(ctx.db, 'settings', next, caller.userId);
@@ -81,7 +80,7 @@ export function adminContentRoutes(ctx: AgentsContext): AgentRoute[] {
       ...admin,
       method: 'put',
       path: '/api/admin/bundles', response: contentResponses['PUT /api/admin/bundles'],
-      body: z.object({ bundles: z.array(bundleSchema).min(1, 'bundles must hold at least one bundle').max(20) }),
+      body: contentRequests['PUT /api/admin/bundles'].body,
       handler: ({ caller, body }) => {
         const ids = body.bundles.map((b) => b.id);
         if (new Set(ids).size !== ids.length) throw badRequest('bundles: ids must be unique');
@@ -104,7 +103,7 @@ export function adminContentRoutes(ctx: AgentsContext): AgentRoute[] {
       ...admin,
       method: 'get',
       path: '/api/admin/tickets', response: contentResponses['GET /api/admin/tickets'],
-      query: z.object({ status: z.enum(TICKET_STATUSES).optional(), limit: z.coerce.number().int().optional(), page: z.coerce.number().int().optional() }),
+      query: contentRequests['GET /api/admin/tickets'].query,
       handler: ({ query }) => {
         const { limit, page: p, offset } = paging(query);
         const where = query.status ? 'WHERE t.status = ?' : '';
@@ -124,7 +123,7 @@ export function adminContentRoutes(ctx: AgentsContext): AgentRoute[] {
       ...admin,
       method: 'get',
       path: '/api/admin/tickets/:id', response: contentResponses['GET /api/admin/tickets/:id'],
-      params: z.object({ id: z.string().max(64) }),
+      params: contentRequests['GET /api/admin/tickets/:id'].params,
       handler: ({ params }) => {
         const t = ctx.db.prepare('SELECT * FROM support_tickets WHERE id = ?').get(params.id) as TicketRow | undefined;
         if (!t) throw notFound('ticket not found');
@@ -135,12 +134,8 @@ export function adminContentRoutes(ctx: AgentsContext): AgentRoute[] {
       ...admin,
       method: 'patch',
       path: '/api/admin/tickets/:id', response: contentResponses['PATCH /api/admin/tickets/:id'],
-      params: z.object({ id: z.string().max(64) }),
-      body: z.object({
-        status: z.enum(TICKET_STATUSES, `status must be one of ${TICKET_STATUSES.join(', ')}`).optional(),
-        priority: z.enum(TICKET_PRIORITIES, `priority must be one of ${TICKET_PRIORITIES.join(', ')}`).optional(),
-        category: z.enum(TICKET_CATEGORIES, `category must be one of ${TICKET_CATEGORIES.join(', ')}`).optional(),
-      }),
+      params: contentRequests['PATCH /api/admin/tickets/:id'].params,
+      body: contentRequests['PATCH /api/admin/tickets/:id'].body,
       handler: ({ caller, params, body }) => {
         const t = ctx.db.prepare('SELECT * FROM support_tickets WHERE id = ?').get(params.id) as TicketRow | undefined;
         if (!t) throw notFound('ticket not found');

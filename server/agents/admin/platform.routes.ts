@@ -1,17 +1,17 @@
-import { z } from 'zod';
+import { IdParam } from '../../../shared/api/contracts/agents-common';
+import { TIER_ALLOWANCE } from '../../../shared/api/contracts/agents-values';
 import { notFound } from '../../core/errors';
 import type { AgentsContext } from '../context';
 import { route, type AgentRoute } from '../http';
-import { billingOf, TIER_ALLOWANCE } from '../billing';
+import { billingOf } from '../billing';
 import { getWorkspace, type WorkspaceRow } from '../accounts/accounts.service';
 import { deleteAgent, presentAgent, type AgentRow } from '../agents/agents.service';
 import { audit, hasTable, iso, operatorOnly, paging, presentAudit, type AuditEntry } from './guard';
 import { utcMonthOfMs } from '../db';
 import { platformResponses } from '../../../shared/api/contracts/agents-admin';
+import { platformRequests, platformListQuery } from '../../../shared/api/contracts/agents-admin-requests';
 
 const DAY = 86_400_000;
-const idParam = z.object({ id: z.string().max(64) });
-const listQuery = z.object({ search: z.string().max(200).optional(), workspace: z.string().max(64).optional(), limit: z.coerce.number().int().optional(), page: z.coerce.number().int().optional() });
 const count = (ctx: AgentsContext, sql: string, ...args: unknown[]) => (ctx.db.prepare(sql).get(...args) as { n: number | null }).n ?? 0;
 
 function presentWorkspace(ctx: AgentsContext, w: WorkspaceRow) {
@@ -117,13 +117,13 @@ export function adminPlatformRoutes(ctx: AgentsContext): AgentRoute[] {
   return [
     route({ ...admin, method: 'get', path: '/api/admin/revenue', response: platformResponses['GET /api/admin/revenue'], handler: () => revenue(ctx) }),
     route({ ...admin, method: 'get', path: '/api/admin/stats', response: platformResponses['GET /api/admin/stats'], handler: () => stats(ctx) }),
-    route({ ...admin, method: 'get', path: '/api/admin/activity', response: platformResponses['GET /api/admin/activity'], query: z.object({ limit: z.coerce.number().int().min(1).max(500).default(100) }), handler: ({ query }) => ({ activity: activity(ctx, query.limit) }) }),
+    route({ ...admin, method: 'get', path: '/api/admin/activity', response: platformResponses['GET /api/admin/activity'], query: platformRequests['GET /api/admin/activity'].query, handler: ({ query }) => ({ activity: activity(ctx, query.limit) }) }),
     route({ ...admin, method: 'get', path: '/api/admin/llm-diagnostics', response: platformResponses['GET /api/admin/llm-diagnostics'], handler: () => diagnostics(ctx) }),
     route({
       ...admin,
       method: 'get',
       path: '/api/admin/workspaces', response: platformResponses['GET /api/admin/workspaces'],
-      query: listQuery,
+      query: platformListQuery,
       handler: ({ query }) => {
         const { limit, page, offset } = paging(query);
         const like = `%${(query.search ?? '').trim().toLowerCase()}%`;
@@ -138,7 +138,7 @@ export function adminPlatformRoutes(ctx: AgentsContext): AgentRoute[] {
       ...admin,
       method: 'get',
       path: '/api/admin/workspaces/:id', response: platformResponses['GET /api/admin/workspaces/:id'],
-      params: idParam,
+      params: IdParam,
       handler: ({ params }) => {
         const w = getWorkspace(ctx, params.id);
         const members = ctx.db.prepare('SELECT u.id, u.email, u.name, m.role FROM members m JOIN users u ON u.id = m.user_id WHERE m.workspace_id = ? ORDER BY m.created_at').all(w.id);
@@ -150,12 +150,8 @@ export function adminPlatformRoutes(ctx: AgentsContext): AgentRoute[] {
       ...admin,
       method: 'patch',
       path: '/api/admin/workspaces/:id', response: platformResponses['PATCH /api/admin/workspaces/:id'],
-      params: idParam,
-      body: z.object({
-        name: z.string().trim().min(1, 'name must not be empty').max(120).optional(),
-        tier: z.enum(Object.keys(TIER_ALLOWANCE) as [string, ...string[]], `tier must be one of ${Object.keys(TIER_ALLOWANCE).join(', ')}`).optional(),
-        paused: z.boolean().optional(),
-      }),
+      params: IdParam,
+      body: platformRequests['PATCH /api/admin/workspaces/:id'].body,
       handler: ({ caller, params, body }) => {
         const w = getWorkspace(ctx, params.id);
         ctx.db.prepare('UPDATE workspaces SET name = ?, tier = ?, paused = ? WHERE id = ?').run(body.name ?? w.name, body.tier ?? w.tier, body.paused === undefined ? w.paused : body.paused ? 1 : 0, w.id);
@@ -167,7 +163,7 @@ export function adminPlatformRoutes(ctx: AgentsContext): AgentRoute[] {
       ...admin,
       method: 'get',
       path: '/api/admin/agents', response: platformResponses['GET /api/admin/agents'],
-      query: listQuery,
+      query: platformListQuery,
       handler: ({ query }) => {
         const { limit, page, offset } = paging(query);
         const like = `%${(query.search ?? '').trim().toLowerCase()}%`;
@@ -182,7 +178,7 @@ export function adminPlatformRoutes(ctx: AgentsContext): AgentRoute[] {
       ...admin,
       method: 'get',
       path: '/api/admin/agents/:id', response: platformResponses['GET /api/admin/agents/:id'],
-      params: idParam,
+      params: IdParam,
       handler: ({ params }) => {
         const a = agentById(ctx, params.id);
         return {
@@ -200,8 +196,8 @@ export function adminPlatformRoutes(ctx: AgentsContext): AgentRoute[] {
       ...admin,
       method: 'patch',
       path: '/api/admin/agents/:id', response: platformResponses['PATCH /api/admin/agents/:id'],
-      params: idParam,
-      body: z.object({ status: z.enum(['active', 'paused', 'draft'], 'status must be active, paused or draft').optional(), visibility: z.enum(['public', 'private'], 'visibility must be public or private').optional() }),
+      params: IdParam,
+      body: platformRequests['PATCH /api/admin/agents/:id'].body,
       handler: ({ caller, params, body }) => {
         const a = agentById(ctx, params.id);
         ctx.db.prepare('UPDATE agents SET status = ?, visibility = ?, updated_at = ? WHERE id = ?').run(body.status ?? a.status, body.visibility ?? a.visibility, Date.now(), a.id);
@@ -213,7 +209,7 @@ export function adminPlatformRoutes(ctx: AgentsContext): AgentRoute[] {
       ...admin,
       method: 'delete',
       path: '/api/admin/agents/:id', response: platformResponses['DELETE /api/admin/agents/:id'],
-      params: idParam,
+      params: IdParam,
       handler: ({ caller, params }) => {
         const a = agentById(ctx, params.id);
         deleteAgent(ctx, a.workspace_id, a.id);

@@ -1,16 +1,14 @@
-import { z } from 'zod';
+import { IdParam } from '../../../shared/api/contracts/agents-common';
 import { badRequest, conflict } from '../../core/errors';
 import type { AgentsContext } from '../context';
 import { route, type AgentRoute } from '../http';
-import { TIER_ALLOWANCE } from '../billing';
+
 import { normEmail, presentUser, setPassword, type UserRow } from '../accounts/accounts.service';
 import { IMPERSONATION_SECONDS, membership, mintSession } from '../accounts/session';
 import { audit, operatorOnly, paging } from './guard';
 import { deleteUser, grantCredits, homeWorkspace, presentAdminUser, userById, workspaceBilling } from './users.service';
 import { usersResponses } from '../../../shared/api/contracts/agents-admin';
-
-const idParam = z.object({ id: z.string().max(64) });
-const listQuery = z.object({ search: z.string().max(200).optional(), limit: z.coerce.number().int().optional(), page: z.coerce.number().int().optional() });
+import { usersRequests, usersListQuery } from '../../../shared/api/contracts/agents-admin-requests';
 const notSelf = (callerId: string, id: string, what: string) => {
   if (callerId === id) throw badRequest(`you cannot ${what} your own account`);
 };
@@ -23,7 +21,7 @@ export function adminUserRoutes(ctx: AgentsContext): AgentRoute[] {
       ...admin,
       method: 'get',
       path: '/api/admin/users', response: usersResponses['GET /api/admin/users'],
-      query: listQuery,
+      query: usersListQuery,
       handler: ({ query }) => {
         const { limit, page, offset } = paging(query);
         const like = `%${(query.search ?? '').trim().toLowerCase()}%`;
@@ -33,17 +31,13 @@ export function adminUserRoutes(ctx: AgentsContext): AgentRoute[] {
         return { users: rows.map((u) => presentAdminUser(ctx, u)), total, page, limit };
       },
     }),
-    route({ ...admin, method: 'get', path: '/api/admin/users/:id', response: usersResponses['GET /api/admin/users/:id'], params: idParam, handler: ({ params }) => ({ user: presentAdminUser(ctx, userById(ctx, params.id)) }) }),
+    route({ ...admin, method: 'get', path: '/api/admin/users/:id', response: usersResponses['GET /api/admin/users/:id'], params: IdParam, handler: ({ params }) => ({ user: presentAdminUser(ctx, userById(ctx, params.id)) }) }),
     route({
       ...admin,
       method: 'patch',
       path: '/api/admin/users/:id', response: usersResponses['PATCH /api/admin/users/:id'],
-      params: idParam,
-      body: z.object({
-        name: z.string().trim().max(120).optional(),
-        email: z.string().trim().toLowerCase().max(254).pipe(z.email('enter a valid email')).optional(),
-        suspended: z.boolean().optional(),
-      }),
+      params: IdParam,
+      body: usersRequests['PATCH /api/admin/users/:id'].body,
       handler: ({ caller, params, body }) => {
         const u = userById(ctx, params.id);
         if (body.suspended !== undefined) notSelf(caller.userId, u.id, 'suspend');
@@ -59,7 +53,7 @@ export function adminUserRoutes(ctx: AgentsContext): AgentRoute[] {
       ...admin,
       method: 'delete',
       path: '/api/admin/users/:id', response: usersResponses['DELETE /api/admin/users/:id'],
-      params: idParam,
+      params: IdParam,
       handler: ({ caller, params }) => {
         notSelf(caller.userId, params.id, 'delete');
         const u = userById(ctx, params.id);
@@ -72,8 +66,8 @@ export function adminUserRoutes(ctx: AgentsContext): AgentRoute[] {
       ...admin,
       method: 'post',
       path: '/api/admin/users/:id/password', response: usersResponses['POST /api/admin/users/:id/password'],
-      params: idParam,
-      body: z.object({ password: z.string().min(6, 'password must be at least 6 characters').max(200) }),
+      params: IdParam,
+      body: usersRequests['POST /api/admin/users/:id/password'].body,
       handler: async ({ caller, params, body }) => {
         const u = userById(ctx, params.id);
         await setPassword(ctx, u.id, body.password);
@@ -85,8 +79,8 @@ export function adminUserRoutes(ctx: AgentsContext): AgentRoute[] {
       ...admin,
       method: 'post',
       path: '/api/admin/users/:id/credits', response: usersResponses['POST /api/admin/users/:id/credits'],
-      params: idParam,
-      body: z.object({ amount: z.number().int('amount must be a whole number').refine((n) => n !== 0, 'amount must not be 0').refine((n) => Math.abs(n) <= 10_000_000, 'amount is too large'), note: z.string().max(500).optional() }),
+      params: IdParam,
+      body: usersRequests['POST /api/admin/users/:id/credits'].body,
       handler: ({ caller, params, body }) => {
         const ws = homeWorkspace(ctx, userById(ctx, params.id).id);
         const balance = grantCredits(ctx, ws.id, body.amount, body.note ?? '');
@@ -98,8 +92,8 @@ export function adminUserRoutes(ctx: AgentsContext): AgentRoute[] {
       ...admin,
       method: 'post',
       path: '/api/admin/users/:id/role', response: usersResponses['POST /api/admin/users/:id/role'],
-      params: idParam,
-      body: z.object({ role: z.enum(['user', 'admin'], 'role must be user or admin') }),
+      params: IdParam,
+      body: usersRequests['POST /api/admin/users/:id/role'].body,
       handler: ({ caller, params, body }) => {
         const u = userById(ctx, params.id);
         if (body.role === 'user') notSelf(caller.userId, u.id, 'demote');
@@ -112,13 +106,8 @@ export function adminUserRoutes(ctx: AgentsContext): AgentRoute[] {
       ...admin,
       method: 'post',
       path: '/api/admin/users/:id/subscription', response: usersResponses['POST /api/admin/users/:id/subscription'],
-      params: idParam,
-      body: z
-        .object({
-          tier: z.enum(Object.keys(TIER_ALLOWANCE) as [string, ...string[]], `tier must be one of ${Object.keys(TIER_ALLOWANCE).join(', ')}`).optional(),
-          status: z.enum(['active', 'paused'], 'status must be active or paused').optional(),
-        })
-        .refine((b) => b.tier !== undefined || b.status !== undefined, 'tier or status is required'),
+      params: IdParam,
+      body: usersRequests['POST /api/admin/users/:id/subscription'].body,
       handler: ({ caller, params, body }) => {
         const ws = homeWorkspace(ctx, userById(ctx, params.id).id);
         ctx.db.prepare('UPDATE workspaces SET tier = ?, paused = ? WHERE id = ?').run(body.tier ?? ws.tier, body.status === undefined ? ws.paused : body.status === 'paused' ? 1 : 0, ws.id);
@@ -130,8 +119,8 @@ export function adminUserRoutes(ctx: AgentsContext): AgentRoute[] {
       ...admin,
       method: 'post',
       path: '/api/admin/users/:id/edit-session', response: usersResponses['POST /api/admin/users/:id/edit-session'],
-      params: idParam,
-      body: z.object({ action: z.enum(['revoke', 'suspend', 'restore'], 'action must be revoke, suspend or restore') }),
+      params: IdParam,
+      body: usersRequests['POST /api/admin/users/:id/edit-session'].body,
       handler: ({ caller, params, body }) => {
         const u = userById(ctx, params.id);
         if (body.action !== 'restore') notSelf(caller.userId, u.id, body.action === 'revoke' ? 'sign out' : 'suspend');
@@ -147,7 +136,7 @@ export function adminUserRoutes(ctx: AgentsContext): AgentRoute[] {
       ...admin,
       method: 'post',
       path: '/api/admin/users/:id/impersonate', response: usersResponses['POST /api/admin/users/:id/impersonate'],
-      params: idParam,
+      params: IdParam,
       handler: async ({ caller, params }) => {
         notSelf(caller.userId, params.id, 'impersonate');
         const u = userById(ctx, params.id);

@@ -1,5 +1,4 @@
 import { createHash } from 'node:crypto';
-import { z } from 'zod';
 import { badRequest } from '../../core/errors';
 import type { AgentsContext } from '../context';
 import { clientIp, route, type AgentRoute } from '../http';
@@ -23,26 +22,9 @@ import {
   updateProfile,
 } from './affiliate.service';
 import { affiliateResponses } from '../../../shared/api/contracts/agents-affiliate';
+import { affiliateRequests, payoutMethod, displayName, socials } from '../../../shared/api/contracts/agents-affiliate-requests';
 
 const editor = (_req: unknown, caller: Parameters<typeof requireEditor>[0]) => requireEditor(caller);
-const displayName = z.string().trim().min(1, 'displayName must not be empty').max(80);
-const socials = z.union([z.record(z.string().max(40), z.string().max(300)), z.array(z.string().max(300)).max(20)]).refine((v) => Object.keys(v).length <= 20, 'at most 20 entries');
-const promoCode = z
-  .string()
-  .trim()
-  .regex(/^[A-Za-z0-9_-]{3,32}$/, 'promoCode must be 3-32 letters, digits, - or _')
-  .transform((s) => s.toUpperCase());
-const payoutMethod = z
-  .object({
-    method: z.enum(['paypal', 'crypto'], 'method must be paypal or crypto'),
-    dest: z.string().trim().min(1).max(200),
-    network: z.string().trim().max(40).nullish(),
-  })
-  .superRefine((v, c) => {
-    if (v.method === 'paypal' && !z.email().safeParse(v.dest).success) c.addIssue({ code: 'custom', path: ['dest'], message: 'a PayPal payout needs the account email' });
-    if (v.method === 'crypto' && !v.network) c.addIssue({ code: 'custom', path: ['network'], message: 'a crypto payout needs the network (for example USDT-TRC20)' });
-    if (v.method === 'crypto' && !/^[A-Za-z0-9:._-]{10,120}$/.test(v.dest)) c.addIssue({ code: 'custom', path: ['dest'], message: 'not a wallet address' });
-  });
 
 export function affiliateRoutes(ctx: AgentsContext): AgentRoute[] {
   return [
@@ -52,7 +34,7 @@ export function affiliateRoutes(ctx: AgentsContext): AgentRoute[] {
       path: '/api/affiliate/enroll', response: affiliateResponses['POST /api/affiliate/enroll'],
       auth: 'bearer',
       before: editor,
-      body: z.object({ displayName: displayName.optional(), socials: socials.optional(), agree: z.literal(true, 'you must agree to the program terms (agree:true)') }),
+      body: affiliateRequests['POST /api/affiliate/enroll'].body,
       handler: ({ caller, body }) => {
         enroll(ctx, caller.userId, caller.ws, body.displayName, body.socials);
         return dashboard(ctx, caller.userId);
@@ -63,7 +45,7 @@ export function affiliateRoutes(ctx: AgentsContext): AgentRoute[] {
       path: '/api/affiliate', response: affiliateResponses['PATCH /api/affiliate'],
       auth: 'bearer',
       before: editor,
-      body: z.object({ displayName: displayName.optional(), socials: socials.optional(), promoCode: promoCode.nullable().optional(), notify: z.boolean().optional() }),
+      body: affiliateRequests['PATCH /api/affiliate'].body,
       handler: ({ caller, body }) => {
         updateProfile(ctx, requireAffiliate(ctx, caller.userId), body);
         return dashboard(ctx, caller.userId);
@@ -74,7 +56,7 @@ export function affiliateRoutes(ctx: AgentsContext): AgentRoute[] {
       path: '/api/affiliate/links', response: affiliateResponses['POST /api/affiliate/links'],
       auth: 'bearer',
       before: editor,
-      body: z.object({ name: z.string().trim().min(1, 'name is required').max(80), channel: z.string().trim().max(40).default('') }),
+      body: affiliateRequests['POST /api/affiliate/links'].body,
       handler: ({ caller, body }) => ({ link: createLink(ctx, requireAffiliate(ctx, caller.userId), body.name, body.channel) }),
     }),
     route({
@@ -82,7 +64,7 @@ export function affiliateRoutes(ctx: AgentsContext): AgentRoute[] {
       path: '/api/affiliate/links/:id', response: affiliateResponses['DELETE /api/affiliate/links/:id'],
       auth: 'bearer',
       before: editor,
-      params: z.object({ id: z.string().max(64) }),
+      params: affiliateRequests['DELETE /api/affiliate/links/:id'].params,
       handler: ({ caller, params }) => {
         deleteLink(ctx, requireAffiliate(ctx, caller.userId), params.id);
         return { ok: true };
@@ -104,7 +86,7 @@ export function affiliateRoutes(ctx: AgentsContext): AgentRoute[] {
       path: '/api/affiliate/kyc', response: affiliateResponses['POST /api/affiliate/kyc'],
       auth: 'bearer',
       before: editor,
-      body: z.object({ document: z.string().min(1, 'document is required'), mime: z.string().max(100).optional(), filename: z.string().max(200).optional() }),
+      body: affiliateRequests['POST /api/affiliate/kyc'].body,
       handler: ({ caller, body }) => {
         const a = requireAffiliate(ctx, caller.userId);
         const doc = decodeDocument(body.document, body.mime);
@@ -116,7 +98,7 @@ export function affiliateRoutes(ctx: AgentsContext): AgentRoute[] {
       path: '/api/affiliate/payout', response: affiliateResponses['POST /api/affiliate/payout'],
       auth: 'bearer',
       before: editor,
-      body: z.object({ amount: z.number('amount must be a number in USD').positive('amount must be positive').max(1_000_000) }),
+      body: affiliateRequests['POST /api/affiliate/payout'].body,
       handler: ({ caller, body }) => {
         const cents = Math.round(body.amount * 100);
         if (Math.abs(cents - body.amount * 100) > 1e-6) throw badRequest('amount: at most two decimals');
@@ -132,7 +114,7 @@ export function affiliateRoutes(ctx: AgentsContext): AgentRoute[] {
       method: 'get',
       path: '/r/:code', produces: 'redirect',
       auth: 'public',
-      params: z.object({ code: z.string().max(64) }),
+      params: affiliateRequests['GET /r/:code'].params,
       handler: ({ params, req, res }) => {
         const code = /^[A-Za-z0-9_-]{1,64}$/.test(params.code) ? params.code : '';
         const hit = code ? resolveCode(ctx, code) : null;

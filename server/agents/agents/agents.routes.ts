@@ -1,31 +1,16 @@
-import { z } from 'zod';
+import { IdParam } from '../../../shared/api/contracts/agents-common';
 import { AgentList, AgentOne, AgentTestReply, CompanyInfo, DefaultPrompt, Ok, PromptLibrary, SourceList, SourceOne, Trained } from '../../../shared/api/contracts/agents';
 import { notFound } from '../../core/errors';
 import type { AgentsContext } from '../context';
 import { route, type AgentRoute } from '../http';
 import { addSource, deleteSource, getSource, listSources, presentSource, retrain } from '../knowledge/sources.service';
-import { sourceBody } from '../knowledge/sources.schema';
+
 import { fetchPublic } from '../knowledge/net-guard';
 import { metaContent, pageTitle } from '../knowledge/text';
 import { playgroundTurn } from '../chat/chat.service';
 import { createAgent, deleteAgent, getAgent, listAgents, presentAgent, updateAgent } from './agents.service';
 import { defaultPrompt, PROMPT_LIBRARY } from './persona';
-
-const fields = {
-  model: z.string().trim().max(80).optional(),
-  temperature: z.number().min(0).max(2).optional(),
-  system_prompt: z.string().max(20_000).optional(),
-  welcome_message: z.string().max(2_000).optional(),
-  visibility: z.enum(['public', 'private']).optional(),
-  status: z.enum(['active', 'paused', 'draft']).optional(),
-  emoji: z.string().max(16).optional(),
-  color: z.string().max(32).optional(),
-  avatar_url: z.string().max(2_000).optional(),
-  companyName: z.string().trim().max(120).optional(),
-  website: z.string().trim().max(300).optional(),
-};
-const name = z.string().trim().min(1, 'name is required').max(80);
-const idParam = z.object({ id: z.string().max(64) });
+import { agentsRequests, name } from '../../../shared/api/contracts/agents-agents-requests';
 
 export function agentRoutes(ctx: AgentsContext): AgentRoute[] {
   return [
@@ -34,14 +19,14 @@ export function agentRoutes(ctx: AgentsContext): AgentRoute[] {
       method: 'post',
       path: '/api/agents', response: AgentOne,
       auth: 'bearer',
-      body: z.object({ name, ...fields }),
+      body: agentsRequests['POST /api/agents'].body,
       handler: ({ caller, body }) => ({ agent: presentAgent(createAgent(ctx, caller.ws, body)) }),
     }),
     route({
       method: 'get',
       path: '/api/agents/default-prompt', response: DefaultPrompt,
       auth: 'bearer',
-      query: z.object({ company: z.string().max(120).optional(), website: z.string().max(300).optional(), name: z.string().max(80).optional() }),
+      query: agentsRequests['GET /api/agents/default-prompt'].query,
       handler: ({ query }) => ({ prompt: defaultPrompt(query.name ?? 'the assistant', query.company ?? '', query.website ?? '') }),
     }),
     route({ method: 'get', path: '/api/agents/prompt-library', response: PromptLibrary, auth: 'bearer', handler: () => ({ genres: PROMPT_LIBRARY }) }),
@@ -49,7 +34,7 @@ export function agentRoutes(ctx: AgentsContext): AgentRoute[] {
       method: 'get',
       path: '/api/agents/company-info', response: CompanyInfo,
       auth: 'bearer',
-      query: z.object({ url: z.string().min(1, 'url is required').max(2000) }),
+      query: agentsRequests['GET /api/agents/company-info'].query,
       handler: async ({ query }) => {
         const raw = /^https?:\/\//i.test(query.url) ? query.url : `https://${query.url}`;
         const page = await fetchPublic(raw, { allowPrivate: ctx.config.allowPrivateFetch });
@@ -59,20 +44,20 @@ export function agentRoutes(ctx: AgentsContext): AgentRoute[] {
         return { name, bio, logo: icon ? new URL(icon, page.url).toString() : null, url: page.url };
       },
     }),
-    route({ method: 'get', path: '/api/agents/:id', response: AgentOne, auth: 'bearer', params: idParam, handler: ({ caller, params }) => ({ agent: presentAgent(getAgent(ctx, caller.ws, params.id)) }) }),
+    route({ method: 'get', path: '/api/agents/:id', response: AgentOne, auth: 'bearer', params: IdParam, handler: ({ caller, params }) => ({ agent: presentAgent(getAgent(ctx, caller.ws, params.id)) }) }),
     route({
       method: 'patch',
       path: '/api/agents/:id', response: AgentOne,
       auth: 'bearer',
-      params: idParam,
-      body: z.object({ name: name.optional(), ...fields }),
+      params: IdParam,
+      body: agentsRequests['PATCH /api/agents/:id'].body,
       handler: ({ caller, params, body }) => ({ agent: presentAgent(updateAgent(ctx, caller.ws, params.id, body)) }),
     }),
     route({
       method: 'delete',
       path: '/api/agents/:id', response: Ok,
       auth: 'bearer',
-      params: idParam,
+      params: IdParam,
       handler: ({ caller, params }) => {
         deleteAgent(ctx, caller.ws, params.id);
         return { ok: true };
@@ -82,24 +67,19 @@ export function agentRoutes(ctx: AgentsContext): AgentRoute[] {
       method: 'post',
       path: '/api/agents/:id/test', response: AgentTestReply,
       auth: 'bearer',
-      params: idParam,
-      body: z.object({
-        message: z.string().trim().min(1, 'message is required').max(4_000),
-        instructions: z.string().max(20_000).optional(),
-        model: z.string().max(80).optional(),
-        temperature: z.number().min(0).max(2).optional(),
-      }),
+      params: IdParam,
+      body: agentsRequests['POST /api/agents/:id/test'].body,
       handler: async ({ caller, params, body }) => {
         const agent = getAgent(ctx, caller.ws, params.id);
         return playgroundTurn(ctx, agent, body);
       },
     }),
-    route({ method: 'post', path: '/api/agents/:id/train', response: Trained, auth: 'bearer', params: idParam, handler: ({ caller, params }) => ({ ok: true, ...retrain(ctx, caller.ws, params.id) }) }),
+    route({ method: 'post', path: '/api/agents/:id/train', response: Trained, auth: 'bearer', params: IdParam, handler: ({ caller, params }) => ({ ok: true, ...retrain(ctx, caller.ws, params.id) }) }),
     route({
       method: 'get',
       path: '/api/agents/:id/sources', response: SourceList,
       auth: 'bearer',
-      params: idParam,
+      params: IdParam,
       handler: ({ caller, params }) => {
         const agent = getAgent(ctx, caller.ws, params.id);
         return { sources: listSources(ctx, caller.ws, agent.id).map((s) => presentSource(s)) };
@@ -109,8 +89,8 @@ export function agentRoutes(ctx: AgentsContext): AgentRoute[] {
       method: 'post',
       path: '/api/agents/:id/sources', response: SourceOne,
       auth: 'bearer',
-      params: idParam,
-      body: sourceBody.extend({ name }),
+      params: IdParam,
+      body: agentsRequests['POST /api/agents/:id/sources'].body,
       handler: async ({ caller, params, body }) => {
         const agent = getAgent(ctx, caller.ws, params.id);
         return { source: presentSource(await addSource(ctx, agent, body), true) };
@@ -120,7 +100,7 @@ export function agentRoutes(ctx: AgentsContext): AgentRoute[] {
       method: 'delete',
       path: '/api/agents/:id/sources/:sid', response: Ok,
       auth: 'bearer',
-      params: z.object({ id: z.string().max(64), sid: z.string().max(64) }),
+      params: agentsRequests['DELETE /api/agents/:id/sources/:sid'].params,
       handler: ({ caller, params }) => {
         getAgent(ctx, caller.ws, params.id);
         const s = getSource(ctx, caller.ws, params.sid);

@@ -1,4 +1,3 @@
-import { z } from 'zod';
 import { badRequest } from '../../core/errors';
 import type { AgentsContext } from '../context';
 import { route, type AgentRoute } from '../http';
@@ -10,10 +9,9 @@ import { paypalConfigured } from './paypal';
 import { confirmPayPalOrder, createPayPalOrder } from './paypal-orders';
 import { handlePayPalWebhook, handleStripeWebhook } from './webhooks';
 import { billingResponses } from '../../../shared/api/contracts/agents-billing';
+import { billingRequests, id, provider } from '../../../shared/api/contracts/agents-billing-requests';
 
 const editor = (_req: unknown, caller: Parameters<typeof requireEditor>[0]) => requireEditor(caller);
-const provider = z.enum(['stripe', 'paypal'], 'provider must be stripe or paypal').default('stripe');
-const id = (what: string) => z.string().trim().min(1, `${what} is required`).max(255);
 
 export function billingRoutes(ctx: AgentsContext): AgentRoute[] {
   const configured = () => ({ stripe: Boolean(ctx.config.payments.stripeSecretKey), paypal: paypalConfigured(ctx.config.payments) });
@@ -32,7 +30,7 @@ export function billingRoutes(ctx: AgentsContext): AgentRoute[] {
       path: '/api/billing/checkout', response: billingResponses['POST /api/billing/checkout'],
       auth: 'bearer',
       before: editor,
-      body: z.object({ bundle: z.string().max(64).optional(), provider }),
+      body: billingRequests['POST /api/billing/checkout'].body,
       handler: ({ caller, body }) => {
         // No bundle named: the first one on sale.
         const bundle = body.bundle ?? bundlesOnSale(ctx.db)[0]?.id ?? '';
@@ -44,7 +42,7 @@ export function billingRoutes(ctx: AgentsContext): AgentRoute[] {
       path: '/api/billing/checkout/confirm', response: billingResponses['POST /api/billing/checkout/confirm'],
       auth: 'bearer',
       before: editor,
-      body: z.object({ sessionId: id('sessionId').optional(), orderId: id('orderId').optional() }),
+      body: billingRequests['POST /api/billing/checkout/confirm'].body,
       handler: async ({ caller, body }) => {
         // A hosted checkout session of the first provider, or an order of the second.
         if (!body.sessionId && !body.orderId) throw badRequest('sessionId or orderId is required');
@@ -57,7 +55,7 @@ export function billingRoutes(ctx: AgentsContext): AgentRoute[] {
       path: '/api/billing/subscribe', response: billingResponses['POST /api/billing/subscribe'],
       auth: 'bearer',
       before: editor,
-      body: z.object({ plan: id('plan'), provider }),
+      body: billingRequests['POST /api/billing/subscribe'].body,
       handler: ({ caller, body }) => subscribe(ctx, caller.ws, body.plan, body.provider),
     }),
     route({
@@ -65,7 +63,7 @@ export function billingRoutes(ctx: AgentsContext): AgentRoute[] {
       path: '/api/billing/paypal/confirm', response: billingResponses['POST /api/billing/paypal/confirm'],
       auth: 'bearer',
       before: editor,
-      body: z.object({ subscriptionId: id('subscriptionId') }),
+      body: billingRequests['POST /api/billing/paypal/confirm'].body,
       handler: async ({ caller, body }) => {
         const r = await confirmPayPal(ctx, caller.ws, body.subscriptionId);
         return { ...r, wallet: walletView(ctx, caller.ws), subscription: subscriptionView(ctx, caller.ws) };
@@ -76,7 +74,7 @@ export function billingRoutes(ctx: AgentsContext): AgentRoute[] {
       path: '/api/billing/payment-method', response: billingResponses['POST /api/billing/payment-method'],
       auth: 'bearer',
       before: editor,
-      body: z.object({ paymentMethodId: id('paymentMethodId') }),
+      body: billingRequests['POST /api/billing/payment-method'].body,
       handler: async ({ caller, body }) => {
         await registerPaymentMethod(ctx, caller.ws, email(caller.userId), body.paymentMethodId);
         return { subscription: subscriptionView(ctx, caller.ws) };
@@ -87,11 +85,7 @@ export function billingRoutes(ctx: AgentsContext): AgentRoute[] {
       path: '/api/billing/auto-recharge', response: billingResponses['POST /api/billing/auto-recharge'],
       auth: 'bearer',
       before: editor,
-      body: z.object({
-        enabled: z.boolean(),
-        threshold: z.number().int().min(0).max(1_000_000).default(100),
-        bundle: z.string().max(64).nullable().default(null),
-      }),
+      body: billingRequests['POST /api/billing/auto-recharge'].body,
       handler: ({ caller, body }) => ({ autoRecharge: setAutoRecharge(ctx, caller.ws, body) }),
     }),
     route({

@@ -1,7 +1,6 @@
 import { createHmac, timingSafeEqual } from 'node:crypto';
 import express from 'express';
 import type { Request } from 'express';
-import { z } from 'zod';
 import { badRequest, forbidden, unauthorized, unavailable } from '../../core/errors';
 import { Reply } from '../../core/http/route-core';
 import type { AgentsContext } from '../context';
@@ -9,6 +8,7 @@ import { route, type AgentRoute } from '../http';
 import { receiveChannelMessage } from '../channels/delivery';
 import { jsonText } from '../db';
 import { callbacksResponses } from '../../../shared/api/contracts/agents-callbacks';
+import { callbacksRequests } from '../../../shared/api/contracts/agents-callbacks-requests';
 
 /** Team-chat signatures older (or newer) than this are refused, and a signature is accepted once within it. */
 export const REPLAY_WINDOW_S = 300;
@@ -91,7 +91,7 @@ export function callbackRoutes(ctx: AgentsContext, now: () => number = Date.now)
       method: 'get',
       path: '/api/whatsapp/webhook', produces: 'text/plain',
       auth: 'public',
-      query: z.object({ 'hub.mode': z.string().max(40).optional(), 'hub.verify_token': z.string().max(500).optional(), 'hub.challenge': z.string().max(500).optional() }),
+      query: callbacksRequests['GET /api/whatsapp/webhook'].query,
       handler: ({ query }) => {
         const token = ctx.config.whatsappVerifyToken;
         if (!token) throw unavailable('messaging callbacks not configured');

@@ -1,9 +1,11 @@
 import { z } from 'zod';
+import { AgentQuery } from '../../../shared/api/contracts/agents-common';
 import { badRequest, notFound } from '../../core/errors';
 import type { AgentsContext } from '../context';
 import { route, type AgentRoute } from '../http';
 import { selectAgent } from '../agents/agents.service';
 import { actionsResponses } from '../../../shared/api/contracts/agents-channels';
+import { actionTypeParam, actionsRequests } from '../../../shared/api/contracts/agents-channels-requests';
 
 const httpsUrl = z.string().trim().url().max(2000).refine((u) => u.startsWith('https://'), 'must be an https address');
 const email = z.string().trim().toLowerCase().email().max(254);
@@ -62,14 +64,12 @@ export function actionRoutes(ctx: AgentsContext): AgentRoute[] {
       .prepare('INSERT INTO agent_actions (agent_id, type, enabled, config, updated_at) VALUES (?, ?, ?, ?, ?) ON CONFLICT(agent_id, type) DO UPDATE SET enabled = excluded.enabled, config = excluded.config, updated_at = excluded.updated_at')
       .run(agentId, type, Number(enabled), JSON.stringify(config), Date.now());
   };
-  const params = z.object({ type: z.string().max(40) });
-  const agentQuery = z.object({ agent: z.string().max(64).optional() });
   return [
     route({
       method: 'get',
       path: '/api/actions', response: actionsResponses['GET /api/actions'],
       auth: 'bearer',
-      query: agentQuery,
+      query: AgentQuery,
       handler: ({ caller, query }) => {
         const a = selectAgent(ctx, caller.ws, query.agent);
         return { agentId: a.id, actions: TYPES.map((t) => present(a.id, t)) };
@@ -79,9 +79,9 @@ export function actionRoutes(ctx: AgentsContext): AgentRoute[] {
       method: 'post',
       path: '/api/actions/:type/toggle', response: actionsResponses['POST /api/actions/:type/toggle'],
       auth: 'bearer',
-      params,
-      query: agentQuery,
-      body: z.object({ enabled: z.boolean(), agentId: z.string().max(64).optional() }),
+      params: actionTypeParam,
+      query: AgentQuery,
+      body: actionsRequests['POST /api/actions/:type/toggle'].body,
       handler: ({ caller, params: p, query, body }) => {
         const type = typeOf(p.type);
         const a = selectAgent(ctx, caller.ws, body.agentId ?? query.agent);
@@ -93,9 +93,9 @@ export function actionRoutes(ctx: AgentsContext): AgentRoute[] {
       method: 'post',
       path: '/api/actions/:type/config', response: actionsResponses['POST /api/actions/:type/config'],
       auth: 'bearer',
-      params,
-      query: agentQuery,
-      body: z.object({ config: z.record(z.string(), z.unknown()), enabled: z.boolean().optional(), agentId: z.string().max(64).optional() }),
+      params: actionTypeParam,
+      query: AgentQuery,
+      body: actionsRequests['POST /api/actions/:type/config'].body,
       handler: ({ caller, params: p, query, body }) => {
         const type = typeOf(p.type);
         const a = selectAgent(ctx, caller.ws, body.agentId ?? query.agent);

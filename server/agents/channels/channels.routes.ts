@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { AgentQuery } from '../../../shared/api/contracts/agents-common';
 import { badRequest, conflict, notFound } from '../../core/errors';
 import type { AgentsContext } from '../context';
 import { route, type AgentRoute } from '../http';
@@ -8,30 +9,27 @@ import { CHANNELS, validatorOf, type ChannelName, type Check } from './providers
 import { secretBox } from './secret-box';
 import { jsonText } from '../db';
 import { channelsResponses } from '../../../shared/api/contracts/agents-channels';
+import { channelsRequests, channelParam } from '../../../shared/api/contracts/agents-channels-requests';
 
-const iso = (t: number | null | undefined) => (typeof t === 'number' ? new Date(t).toISOString() : null);
+const channelsIso = (t: number | null | undefined) => (typeof t === 'number' ? new Date(t).toISOString() : null);
 const parse = (s: string) => JSON.parse(s) as Record<string, unknown>;
-const NAMES = Object.keys(CHANNELS) as ChannelName[];
+const channelsNAMES = Object.keys(CHANNELS) as ChannelName[];
 
 /** Per-agent state of a channel; credentials never leave the server. */
-function present(name: ChannelName, c: ConnectionRow | undefined) {
+function channelsPresent(name: ChannelName, c: ConnectionRow | undefined) {
   const spec = CHANNELS[name];
   return {
     id: name, name: spec.name, description: spec.description, fields: spec.fields,
     connected: Boolean(c), enabled: Boolean(c?.enabled), status: c ? c.status : 'disconnected',
     account: c ? parse(c.account) : null, config: c ? parse(c.config) : {}, error: c?.error ?? null,
-    connected_at: iso(c?.connected_at), checked_at: iso(c?.checked_at),
+    connected_at: channelsIso(c?.connected_at), checked_at: channelsIso(c?.checked_at),
   };
 }
 const WEB = { id: 'web', name: 'Website widget', description: 'The embeddable chat widget (always on).', fields: [], builtin: true, connected: true, enabled: true, status: 'connected', account: null, config: {}, error: null };
 
-const channelParam = z.object({ channel: z.string().max(40) });
-const agentQuery = z.object({ agent: z.string().max(64).optional() });
-const configSchema = z.record(z.string().max(60), z.union([z.string().max(2000), z.number(), z.boolean(), z.null()])).refine((r) => Object.keys(r).length <= 20, 'at most 20 settings');
-
 function channelOf(raw: string): ChannelName {
   if (raw === 'web') throw badRequest('the web channel needs no credentials');
-  if (!(NAMES as string[]).includes(raw)) throw notFound('unknown channel');
+  if (!(channelsNAMES as string[]).includes(raw)) throw notFound('unknown channel');
   return raw as ChannelName;
 }
 
@@ -47,13 +45,13 @@ function parseCredentials<T>(schema: z.ZodType<T>, body: unknown): T {
 
 export function channelRoutes(ctx: AgentsContext): AgentRoute[] {
   const box = () => secretBox(ctx.config);
-  const list = (agentId: string) => [WEB, ...NAMES.map((n) => present(n, connection(ctx, agentId, n)))];
+  const list = (agentId: string) => [WEB, ...channelsNAMES.map((n) => channelsPresent(n, connection(ctx, agentId, n)))];
   return [
     route({
       method: 'get',
       path: '/api/channels', response: channelsResponses['GET /api/channels'],
       auth: 'bearer',
-      query: agentQuery,
+      query: AgentQuery,
       handler: ({ caller, query }) => {
         const a = selectAgent(ctx, caller.ws, query.agent);
         return { agentId: a.id, channels: list(a.id) };
@@ -64,8 +62,8 @@ export function channelRoutes(ctx: AgentsContext): AgentRoute[] {
       path: '/api/channels/:channel/connect', response: channelsResponses['POST /api/channels/:channel/connect'],
       auth: 'bearer',
       params: channelParam,
-      query: agentQuery,
-      body: z.record(z.string(), z.unknown()),
+      query: AgentQuery,
+      body: channelsRequests['POST /api/channels/:channel/connect'].body,
       handler: async ({ caller, params, query, body }) => {
         const name = channelOf(params.channel);
         const a = selectAgent(ctx, caller.ws, typeof body.agentId === 'string' ? body.agentId : query.agent);
@@ -83,7 +81,7 @@ export function channelRoutes(ctx: AgentsContext): AgentRoute[] {
                     VALUES (?, ?, ?, 1, 'connected', ?, ?, '{}', NULL, ?, ?)
                     ON CONFLICT(agent_id, channel) DO UPDATE SET enabled = 1, status = 'connected', credentials = excluded.credentials, account = excluded.account, error = NULL, connected_at = excluded.connected_at, checked_at = excluded.checked_at`)
           .run(a.id, name, caller.ws, box().seal(JSON.stringify(creds)), JSON.stringify(check.account), now, now);
-        return { channel: present(name, connection(ctx, a.id, name)) };
+        return { channel: channelsPresent(name, connection(ctx, a.id, name)) };
       },
     }),
     route({
@@ -91,7 +89,7 @@ export function channelRoutes(ctx: AgentsContext): AgentRoute[] {
       path: '/api/channels/:channel/test', response: channelsResponses['POST /api/channels/:channel/test'],
       auth: 'bearer',
       params: channelParam,
-      query: agentQuery,
+      query: AgentQuery,
       handler: async ({ caller, params, query }) => {
         const name = channelOf(params.channel);
         const a = selectAgent(ctx, caller.ws, query.agent);
@@ -103,7 +101,7 @@ export function channelRoutes(ctx: AgentsContext): AgentRoute[] {
         ctx.db
           .prepare('UPDATE channel_connections SET status = ?, error = ?, account = COALESCE(?, account), checked_at = ? WHERE agent_id = ? AND channel = ?')
           .run(check.ok ? 'connected' : 'error', check.ok ? null : check.error, check.ok ? JSON.stringify(check.account) : null, Date.now(), a.id, name);
-        return { ok: check.ok, error: check.ok ? null : check.error, channel: present(name, connection(ctx, a.id, name)) };
+        return { ok: check.ok, error: check.ok ? null : check.error, channel: channelsPresent(name, connection(ctx, a.id, name)) };
       },
     }),
     route({
@@ -111,22 +109,22 @@ export function channelRoutes(ctx: AgentsContext): AgentRoute[] {
       path: '/api/channels/:channel', response: channelsResponses['PATCH /api/channels/:channel'],
       auth: 'bearer',
       params: channelParam,
-      query: agentQuery,
-      body: z.object({ enabled: z.boolean().optional(), config: configSchema.optional(), disconnect: z.boolean().optional(), connected: z.literal(false).optional(), agentId: z.string().max(64).optional() }).strict(),
+      query: AgentQuery,
+      body: channelsRequests['PATCH /api/channels/:channel'].body,
       handler: ({ caller, params, query, body }) => {
         const name = channelOf(params.channel);
         const a = selectAgent(ctx, caller.ws, body.agentId ?? query.agent);
         const c = connection(ctx, a.id, name);
         if (body.disconnect || body.connected === false) {
           if (c) ctx.db.prepare('DELETE FROM channel_connections WHERE agent_id = ? AND channel = ?').run(a.id, name);
-          return { channel: present(name, undefined) };
+          return { channel: channelsPresent(name, undefined) };
         }
         if (!c) throw badRequest('channel is not connected');
         const config = body.config ? { ...parse(c.config), ...body.config } : parse(c.config);
         ctx.db
           .prepare('UPDATE channel_connections SET enabled = ?, config = ? WHERE agent_id = ? AND channel = ?')
           .run(body.enabled === undefined ? c.enabled : Number(body.enabled), JSON.stringify(config), a.id, name);
-        return { channel: present(name, connection(ctx, a.id, name)) };
+        return { channel: channelsPresent(name, connection(ctx, a.id, name)) };
       },
     }),
   ];

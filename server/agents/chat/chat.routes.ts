@@ -1,10 +1,10 @@
-import { z } from 'zod';
 import type { AgentsContext } from '../context';
 import { perWorkspace, route, type AgentRoute } from '../http';
 import { selectAgent } from '../agents/agents.service';
 import type { TurnInput } from './chat.service';
-import { answerTurn, countryOf, MESSAGE_MAX, wantsStream } from './turn';
+import { answerTurn, countryOf, wantsStream } from './turn';
 import { chatResponses } from '../../../shared/api/contracts/agents-chat';
+import { chatRequests } from '../../../shared/api/contracts/agents-chat-requests';
 
 export function chatRoutes(ctx: AgentsContext): AgentRoute[] {
   return [
@@ -13,14 +13,8 @@ export function chatRoutes(ctx: AgentsContext): AgentRoute[] {
       path: '/api/chat', response: chatResponses['POST /api/chat'],
       auth: 'bearer',
       before: perWorkspace(ctx.limits.chat),
-      query: z.object({ stream: z.string().optional(), agent: z.string().max(64).optional() }),
-      body: z.object({
-        agentId: z.string().max(64).optional(),
-        message: z.string().trim().min(1, 'message is required').max(MESSAGE_MAX, `message must be at most ${MESSAGE_MAX} characters`),
-        conversationId: z.string().max(64).optional(),
-        stream: z.union([z.boolean(), z.string()]).optional(),
-        channel: z.string().trim().max(40).optional(),
-      }),
+      query: chatRequests['POST /api/chat'].query,
+      body: chatRequests['POST /api/chat'].body,
       handler: async ({ caller, query, body, req, res }) => {
         const agent = selectAgent(ctx, caller.ws, body.agentId ?? query.agent);
         const input: TurnInput = { agent, message: body.message, conversationId: body.conversationId, channel: body.channel || 'api', visitor: caller.userId, country: countryOf(req) };

@@ -1,4 +1,3 @@
-import { z } from 'zod';
 import { badRequest } from '../../core/errors';
 import type { AgentsContext } from '../context';
 import { route, type AgentRoute } from '../http';
@@ -6,24 +5,14 @@ import { getAgent } from '../agents/agents.service';
 import { csvReply, CSV_MAX_ROWS } from '../csv';
 import { iso, pageQuery, WorkspaceTable, type Row } from './table';
 import { contactsResponses } from '../../../shared/api/contracts/agents-crm';
+import { contactsRequests, listQuery, email } from '../../../shared/api/contracts/agents-crm-requests';
 
 const contacts = new WorkspaceTable<{ external_id: string; email: string; name: string; phone: string }>('contacts', 'ct', 'contact not found', {
   external_id: 'external_id', email: 'email', name: 'name', phone: 'phone',
 });
 
 const present = (r: Row) => ({ id: r.id, agentId: r.agent_id, external_id: r.external_id, email: r.email, name: r.name, phone: r.phone, created_at: iso(r.created_at), updated_at: iso(r.updated_at) });
-
-const email = z.union([z.literal(''), z.string().trim().toLowerCase().max(254).pipe(z.email('enter a valid email'))]);
-const fields = { external_id: z.string().trim().max(200).optional(), email: email.optional(), name: z.string().trim().max(200).optional(), phone: z.string().trim().max(40).optional() };
-const listQuery = z.object({
-  agent: z.string().max(64).optional(),
-  search: z.string().max(200).optional(),
-  sort: z.string().max(40).optional(),
-  dir: z.string().max(4).optional(),
-  limit: z.coerce.number().int().catch(25).optional(),
-  page: z.coerce.number().int().catch(1).optional(),
-});
-const SORTS = ['created_at', 'updated_at', 'name', 'email'] as const;
+const contactsSORTS = ['created_at', 'updated_at', 'name', 'email'] as const;
 
 export function contactRoutes(ctx: AgentsContext): AgentRoute[] {
   const agentOf = (ws: string, id?: string) => (id ? getAgent(ctx, ws, id).id : undefined);
@@ -34,7 +23,7 @@ export function contactRoutes(ctx: AgentsContext): AgentRoute[] {
       auth: 'bearer',
       query: listQuery,
       handler: ({ caller, query }) => {
-        const p = contacts.page(ctx, caller.ws, { agentId: agentOf(caller.ws, query.agent), search: query.search, searchIn: ['name', 'email', 'phone', 'external_id'], ...pageQuery(query, SORTS, 'created_at') });
+        const p = contacts.page(ctx, caller.ws, { agentId: agentOf(caller.ws, query.agent), search: query.search, searchIn: ['name', 'email', 'phone', 'external_id'], ...pageQuery(query, contactsSORTS, 'created_at') });
         return { contacts: p.rows.map(present), total: p.total, page: p.page, limit: p.limit, pages: p.pages };
       },
     }),
@@ -42,7 +31,7 @@ export function contactRoutes(ctx: AgentsContext): AgentRoute[] {
       method: 'get',
       path: '/api/contacts/export', produces: 'text/csv',
       auth: 'bearer',
-      query: z.object({ agent: z.string().max(64).optional() }),
+      query: contactsRequests['GET /api/contacts/export'].query,
       handler: ({ caller, query }) => {
         const rows = contacts.all(ctx, caller.ws, agentOf(caller.ws, query.agent), CSV_MAX_ROWS);
         return csvReply('contacts.csv', ['id', 'external_id', 'email', 'name', 'phone', 'created_at'], rows.map((r) => [r.id, r.external_id, r.email, r.name, r.phone, iso(r.created_at)]));
@@ -52,7 +41,7 @@ export function contactRoutes(ctx: AgentsContext): AgentRoute[] {
       method: 'post',
       path: '/api/contacts', response: contactsResponses['POST /api/contacts'],
       auth: 'bearer',
-      body: z.object({ ...fields, agentId: z.string().max(64).optional() }),
+      body: contactsRequests['POST /api/contacts'].body,
       handler: ({ caller, body }) => {
         const { agentId, ...input } = body;
         if (!input.email && !input.name && !input.phone && !input.external_id) throw badRequest('a contact needs an email, name, phone or external_id');
@@ -63,15 +52,15 @@ export function contactRoutes(ctx: AgentsContext): AgentRoute[] {
       method: 'patch',
       path: '/api/contacts/:cid', response: contactsResponses['PATCH /api/contacts/:cid'],
       auth: 'bearer',
-      params: z.object({ cid: z.string().max(64) }),
-      body: z.object(fields),
+      params: contactsRequests['PATCH /api/contacts/:cid'].params,
+      body: contactsRequests['PATCH /api/contacts/:cid'].body,
       handler: ({ caller, params, body }) => ({ contact: present(contacts.update(ctx, caller.ws, params.cid, body)) }),
     }),
     route({
       method: 'delete',
       path: '/api/contacts/:cid', response: contactsResponses['DELETE /api/contacts/:cid'],
       auth: 'bearer',
-      params: z.object({ cid: z.string().max(64) }),
+      params: contactsRequests['DELETE /api/contacts/:cid'].params,
       handler: ({ caller, params }) => {
         contacts.remove(ctx, caller.ws, params.cid);
         return { ok: true };

@@ -1,12 +1,11 @@
-import { z } from 'zod';
 import type { AgentsContext } from '../context';
 import { route, type AgentRoute } from '../http';
 import { getAgent } from '../agents/agents.service';
 import { csvReply, CSV_MAX_ROWS } from '../csv';
 import { iso, pageQuery, WorkspaceTable, type Row } from './table';
 import { leadsResponses } from '../../../shared/api/contracts/agents-crm';
-
-export const LEAD_STATUSES = ['new', 'contacted', 'qualified', 'won', 'lost'] as const;
+import { leadsRequests, email } from '../../../shared/api/contracts/agents-crm-requests';
+import { LEAD_STATUSES } from '../../../shared/api/contracts/agents-values';
 
 export const leads = new WorkspaceTable<{ name: string; email: string; phone: string; company: string; status: string; score: number; source: string; notes: string }>('leads', 'ld', 'lead not found', {
   name: 'name', email: 'email', phone: 'phone', company: 'company', status: 'status', score: 'score', source: 'source', notes: 'notes',
@@ -16,19 +15,7 @@ export const presentLead = (r: Row) => ({
   id: r.id, agentId: r.agent_id, conversationId: r.conversation_id, name: r.name, email: r.email, phone: r.phone, company: r.company,
   status: r.status, score: r.score, source: r.source, notes: r.notes, created_at: iso(r.created_at), updated_at: iso(r.updated_at),
 });
-
-const email = z.union([z.literal(''), z.string().trim().toLowerCase().max(254).pipe(z.email('enter a valid email'))]);
-const fields = {
-  name: z.string().trim().max(200).optional(),
-  email: email.optional(),
-  phone: z.string().trim().max(40).optional(),
-  company: z.string().trim().max(200).optional(),
-  status: z.enum(LEAD_STATUSES, `status must be one of ${LEAD_STATUSES.join(', ')}`).optional(),
-  score: z.number().int().min(0).max(100).optional(),
-  source: z.string().trim().max(60).optional(),
-  notes: z.string().max(10_000).optional(),
-};
-const SORTS = ['created_at', 'updated_at', 'name', 'email', 'score', 'status'] as const;
+const leadsSORTS = ['created_at', 'updated_at', 'name', 'email', 'score', 'status'] as const;
 
 export function leadRoutes(ctx: AgentsContext): AgentRoute[] {
   const agentOf = (ws: string, id?: string) => (id ? getAgent(ctx, ws, id).id : undefined);
@@ -37,19 +24,11 @@ export function leadRoutes(ctx: AgentsContext): AgentRoute[] {
       method: 'get',
       path: '/api/leads', response: leadsResponses['GET /api/leads'],
       auth: 'bearer',
-      query: z.object({
-        agent: z.string().max(64).optional(),
-        search: z.string().max(200).optional(),
-        status: z.string().max(20).optional(),
-        sort: z.string().max(40).optional(),
-        dir: z.string().max(4).optional(),
-        limit: z.coerce.number().int().catch(25).optional(),
-        page: z.coerce.number().int().catch(1).optional(),
-      }),
+      query: leadsRequests['GET /api/leads'].query,
       handler: ({ caller, query }) => {
         const p = leads.page(ctx, caller.ws, {
           agentId: agentOf(caller.ws, query.agent), search: query.search, searchIn: ['name', 'email', 'phone', 'company', 'notes'],
-          filters: query.status ? { status: query.status } : {}, ...pageQuery(query, SORTS, 'created_at'),
+          filters: query.status ? { status: query.status } : {}, ...pageQuery(query, leadsSORTS, 'created_at'),
         });
         return { leads: p.rows.map(presentLead), total: p.total, page: p.page, limit: p.limit, pages: p.pages };
       },
@@ -58,7 +37,7 @@ export function leadRoutes(ctx: AgentsContext): AgentRoute[] {
       method: 'get',
       path: '/api/leads/stats', response: leadsResponses['GET /api/leads/stats'],
       auth: 'bearer',
-      query: z.object({ agent: z.string().max(64).optional() }),
+      query: leadsRequests['GET /api/leads/stats'].query,
       handler: ({ caller, query }) => {
         const agentId = agentOf(caller.ws, query.agent);
         const rows = ctx.db
@@ -73,7 +52,7 @@ export function leadRoutes(ctx: AgentsContext): AgentRoute[] {
       method: 'get',
       path: '/api/leads/export.csv', produces: 'text/csv',
       auth: 'bearer',
-      query: z.object({ agent: z.string().max(64).optional() }),
+      query: leadsRequests['GET /api/leads/export.csv'].query,
       handler: ({ caller, query }) => {
         const rows = leads.all(ctx, caller.ws, agentOf(caller.ws, query.agent), CSV_MAX_ROWS);
         return csvReply('leads.csv', ['id', 'name', 'email', 'phone', 'company', 'status', 'score', 'source', 'notes', 'created_at'],
@@ -84,7 +63,7 @@ export function leadRoutes(ctx: AgentsContext): AgentRoute[] {
       method: 'post',
       path: '/api/leads', response: leadsResponses['POST /api/leads'],
       auth: 'bearer',
-      body: z.object({ ...fields, agentId: z.string().max(64).optional() }),
+      body: leadsRequests['POST /api/leads'].body,
       handler: ({ caller, body }) => {
         const { agentId, ...input } = body;
         return { lead: presentLead(leads.create(ctx, caller.ws, agentOf(caller.ws, agentId) ?? null, { status: 'new', source: 'manual', ...input })) };
@@ -94,15 +73,15 @@ export function leadRoutes(ctx: AgentsContext): AgentRoute[] {
       method: 'patch',
       path: '/api/leads/:lid', response: leadsResponses['PATCH /api/leads/:lid'],
       auth: 'bearer',
-      params: z.object({ lid: z.string().max(64) }),
-      body: z.object(fields),
+      params: leadsRequests['PATCH /api/leads/:lid'].params,
+      body: leadsRequests['PATCH /api/leads/:lid'].body,
       handler: ({ caller, params, body }) => ({ lead: presentLead(leads.update(ctx, caller.ws, params.lid, body)) }),
     }),
     route({
       method: 'delete',
       path: '/api/leads/:lid', response: leadsResponses['DELETE /api/leads/:lid'],
       auth: 'bearer',
-      params: z.object({ lid: z.string().max(64) }),
+      params: leadsRequests['DELETE /api/leads/:lid'].params,
       handler: ({ caller, params }) => {
         leads.remove(ctx, caller.ws, params.lid);
         return { ok: true };

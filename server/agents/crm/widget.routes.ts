@@ -1,11 +1,12 @@
-import { z } from 'zod';
+import { AgentQuery } from '../../../shared/api/contracts/agents-common';
 import { conflict } from '../../core/errors';
 import type { AgentsContext } from '../context';
 import { route, type AgentRoute } from '../http';
 import { getAgent, selectAgent, type AgentRow } from '../agents/agents.service';
 import { iso, WorkspaceTable, type Row } from './table';
-import { widgetConfig, widgetSchema } from './widget';
+import { widgetConfig } from './widget';
 import { widgetResponses } from '../../../shared/api/contracts/agents-crm';
+import { widgetRequests } from '../../../shared/api/contracts/agents-crm-requests';
 
 export function embedSnippet(ctx: AgentsContext, a: AgentRow): string {
   return `<script src="${ctx.config.appUrl}/widget.js" data-agent="${a.public_id}" async></script>`;
@@ -30,32 +31,17 @@ const presentWidget = (r: Row) => ({
   id: r.id, agentId: r.agent_id, name: r.name, code: r.code, schema: parse(r.schema), functions: parse(r.functions), states: parse(r.states), mode: r.mode,
   created_at: iso(r.created_at), updated_at: iso(r.updated_at),
 });
-const widgetBody = {
-  name: z.string().trim().max(120).optional(),
-  code: z.string().max(200_000).optional(),
-  schema: z.record(z.string(), z.unknown()).optional(),
-  functions: z.array(z.unknown()).max(200).optional(),
-  states: z.array(z.unknown()).max(200).optional(),
-  mode: z.enum(['inline', 'modal', 'fullscreen', 'card']).optional(),
-};
-const agentQuery = z.object({ agent: z.string().max(64).optional() });
 
 export function widgetRoutes(ctx: AgentsContext): AgentRoute[] {
   const agentOf = (ws: string, id?: string) => (id ? getAgent(ctx, ws, id).id : undefined);
   const show = (a: AgentRow) => ({ agentId: a.id, publicId: a.public_id, widget: widgetConfig(a), embed: embedSnippet(ctx, a) });
   return [
-    route({ method: 'get', path: '/api/attributes', response: widgetResponses['GET /api/attributes'], auth: 'bearer', query: agentQuery, handler: ({ caller, query }) => ({ attributes: attributes.all(ctx, caller.ws, agentOf(caller.ws, query.agent), 1000).reverse().map(presentAttr) }) }),
+    route({ method: 'get', path: '/api/attributes', response: widgetResponses['GET /api/attributes'], auth: 'bearer', query: AgentQuery, handler: ({ caller, query }) => ({ attributes: attributes.all(ctx, caller.ws, agentOf(caller.ws, query.agent), 1000).reverse().map(presentAttr) }) }),
     route({
       method: 'post',
       path: '/api/attributes', response: widgetResponses['POST /api/attributes'],
       auth: 'bearer',
-      body: z.object({
-        name: z.string().trim().min(1, 'name is required').max(60).regex(/^[\p{L}\p{N}_.-]+$/u, 'name may hold letters, digits, _ . -'),
-        type: z.enum(['text', 'number', 'boolean', 'date', 'list']).default('text'),
-        label: z.string().trim().max(120).optional(),
-        description: z.string().max(1_000).optional(),
-        agentId: z.string().max(64).optional(),
-      }),
+      body: widgetRequests['POST /api/attributes'].body,
       handler: ({ caller, body }) => {
         const { agentId, ...input } = body;
         const agent = agentOf(caller.ws, agentId) ?? null;
@@ -68,19 +54,19 @@ export function widgetRoutes(ctx: AgentsContext): AgentRoute[] {
       method: 'delete',
       path: '/api/attributes/:id', response: widgetResponses['DELETE /api/attributes/:id'],
       auth: 'bearer',
-      params: z.object({ id: z.string().max(64) }),
+      params: widgetRequests['DELETE /api/attributes/:id'].params,
       handler: ({ caller, params }) => {
         attributes.remove(ctx, caller.ws, params.id);
         return { ok: true };
       },
     }),
-    route({ method: 'get', path: '/api/widget', response: widgetResponses['GET /api/widget'], auth: 'bearer', query: agentQuery, handler: ({ caller, query }) => show(selectAgent(ctx, caller.ws, query.agent)) }),
+    route({ method: 'get', path: '/api/widget', response: widgetResponses['GET /api/widget'], auth: 'bearer', query: AgentQuery, handler: ({ caller, query }) => show(selectAgent(ctx, caller.ws, query.agent)) }),
     route({
       method: 'put',
       path: '/api/widget', response: widgetResponses['PUT /api/widget'],
       auth: 'bearer',
-      query: agentQuery,
-      body: widgetSchema.extend({ agentId: z.string().max(64).optional() }),
+      query: AgentQuery,
+      body: widgetRequests['PUT /api/widget'].body,
       handler: ({ caller, query, body }) => {
         const { agentId, ...fields } = body;
         const a = selectAgent(ctx, caller.ws, agentId ?? query.agent);
@@ -89,14 +75,14 @@ export function widgetRoutes(ctx: AgentsContext): AgentRoute[] {
         return show(getAgent(ctx, caller.ws, a.id));
       },
     }),
-    route({ method: 'get', path: '/api/widgets', response: widgetResponses['GET /api/widgets'], auth: 'bearer', query: agentQuery, handler: ({ caller, query }) => ({ widgets: widgets.all(ctx, caller.ws, agentOf(caller.ws, query.agent), 500).map(presentWidget) }) }),
-    route({ method: 'get', path: '/api/widgets/:id', response: widgetResponses['GET /api/widgets/:id'], auth: 'bearer', params: z.object({ id: z.string().max(64) }), handler: ({ caller, params }) => ({ widget: presentWidget(widgets.get(ctx, caller.ws, params.id)) }) }),
+    route({ method: 'get', path: '/api/widgets', response: widgetResponses['GET /api/widgets'], auth: 'bearer', query: AgentQuery, handler: ({ caller, query }) => ({ widgets: widgets.all(ctx, caller.ws, agentOf(caller.ws, query.agent), 500).map(presentWidget) }) }),
+    route({ method: 'get', path: '/api/widgets/:id', response: widgetResponses['GET /api/widgets/:id'], auth: 'bearer', params: widgetRequests['GET /api/widgets/:id'].params, handler: ({ caller, params }) => ({ widget: presentWidget(widgets.get(ctx, caller.ws, params.id)) }) }),
     route({
       method: 'post',
       path: '/api/widgets', response: widgetResponses['POST /api/widgets'],
       auth: 'bearer',
-      query: agentQuery,
-      body: z.object({ ...widgetBody, agentId: z.string().max(64).optional() }),
+      query: AgentQuery,
+      body: widgetRequests['POST /api/widgets'].body,
       handler: ({ caller, query, body }) => {
         const { agentId, ...input } = body;
         const agent = selectAgent(ctx, caller.ws, agentId ?? query.agent);
@@ -107,15 +93,15 @@ export function widgetRoutes(ctx: AgentsContext): AgentRoute[] {
       method: 'patch',
       path: '/api/widgets/:id', response: widgetResponses['PATCH /api/widgets/:id'],
       auth: 'bearer',
-      params: z.object({ id: z.string().max(64) }),
-      body: z.object(widgetBody),
+      params: widgetRequests['PATCH /api/widgets/:id'].params,
+      body: widgetRequests['PATCH /api/widgets/:id'].body,
       handler: ({ caller, params, body }) => ({ widget: presentWidget(widgets.update(ctx, caller.ws, params.id, body)) }),
     }),
     route({
       method: 'delete',
       path: '/api/widgets/:id', response: widgetResponses['DELETE /api/widgets/:id'],
       auth: 'bearer',
-      params: z.object({ id: z.string().max(64) }),
+      params: widgetRequests['DELETE /api/widgets/:id'].params,
       handler: ({ caller, params }) => {
         widgets.remove(ctx, caller.ws, params.id);
         return { ok: true };

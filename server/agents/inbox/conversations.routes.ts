@@ -1,18 +1,12 @@
-import { z } from 'zod';
+import { AgentQuery } from '../../../shared/api/contracts/agents-common';
 import type { AgentsContext } from '../context';
 import { route, type AgentRoute } from '../http';
 import { getAgent, selectAgent } from '../agents/agents.service';
 import { csvReply, CSV_MAX_ROWS } from '../csv';
 import { deliverOperatorReply } from '../channels/delivery';
-import {
-  correct, feedbackStats, getConversation, getMessage, HANDOFF_ACTIONS, inbox, listConversations, messagesOf, operatorReply,
-  presentConversation, presentMessage, setHandoff,
-} from './conversations.service';
+import { correct, feedbackStats, getConversation, getMessage, inbox, listConversations, messagesOf, operatorReply, presentConversation, presentMessage, setHandoff } from './conversations.service';
 import { conversationsResponses } from '../../../shared/api/contracts/agents-inbox';
-
-const agentQuery = z.object({ agent: z.string().max(64).optional() });
-const cidParam = z.object({ cid: z.string().max(64) });
-const feedback = z.union([z.enum(['up', 'down']), z.null()], 'feedback must be up, down or null');
+import { conversationsRequests, cidParam, feedback } from '../../../shared/api/contracts/agents-inbox-requests';
 
 export function conversationRoutes(ctx: AgentsContext): AgentRoute[] {
   const scopedAgent = (ws: string, id: string | undefined) => (id ? getAgent(ctx, ws, id).id : undefined);
@@ -21,7 +15,7 @@ export function conversationRoutes(ctx: AgentsContext): AgentRoute[] {
       method: 'get',
       path: '/api/conversations', response: conversationsResponses['GET /api/conversations'],
       auth: 'bearer',
-      query: agentQuery.extend({ limit: z.coerce.number().int().catch(50).optional(), channel: z.string().max(40).optional() }),
+      query: conversationsRequests['GET /api/conversations'].query,
       handler: ({ caller, query }) => ({
         conversations: listConversations(ctx, caller.ws, { agentId: scopedAgent(caller.ws, query.agent), channel: query.channel || undefined, limit: Math.min(200, Math.max(1, query.limit ?? 50)) }),
       }),
@@ -30,14 +24,14 @@ export function conversationRoutes(ctx: AgentsContext): AgentRoute[] {
       method: 'get',
       path: '/api/conversations/inbox', response: conversationsResponses['GET /api/conversations/inbox'],
       auth: 'bearer',
-      query: agentQuery,
+      query: AgentQuery,
       handler: ({ caller, query }) => ({ conversations: inbox(ctx, caller.ws, scopedAgent(caller.ws, query.agent)) }),
     }),
     route({
       method: 'get',
       path: '/api/conversations/channels', response: conversationsResponses['GET /api/conversations/channels'],
       auth: 'bearer',
-      query: agentQuery,
+      query: AgentQuery,
       handler: ({ caller, query }) => {
         const agentId = scopedAgent(caller.ws, query.agent);
         const rows = ctx.db
@@ -50,14 +44,14 @@ export function conversationRoutes(ctx: AgentsContext): AgentRoute[] {
       method: 'get',
       path: '/api/conversations/feedback-stats', response: conversationsResponses['GET /api/conversations/feedback-stats'],
       auth: 'bearer',
-      query: agentQuery,
+      query: AgentQuery,
       handler: ({ caller, query }) => feedbackStats(ctx, caller.ws, scopedAgent(caller.ws, query.agent)),
     }),
     route({
       method: 'get',
       path: '/api/conversations/export.csv', produces: 'text/csv',
       auth: 'bearer',
-      query: agentQuery,
+      query: AgentQuery,
       handler: ({ caller, query }) => {
         const agentId = scopedAgent(caller.ws, query.agent);
         const rows = ctx.db
@@ -75,7 +69,7 @@ export function conversationRoutes(ctx: AgentsContext): AgentRoute[] {
       method: 'delete',
       path: '/api/conversations', response: conversationsResponses['DELETE /api/conversations'],
       auth: 'bearer',
-      query: agentQuery,
+      query: AgentQuery,
       handler: ({ caller, query }) => {
         const agent = selectAgent(ctx, caller.ws, query.agent);
         const r = ctx.db.prepare('DELETE FROM conversations WHERE workspace_id = ? AND agent_id = ?').run(caller.ws, agent.id);
@@ -97,7 +91,7 @@ export function conversationRoutes(ctx: AgentsContext): AgentRoute[] {
       path: '/api/conversations/:cid/reply', response: conversationsResponses['POST /api/conversations/:cid/reply'],
       auth: 'bearer',
       params: cidParam,
-      body: z.object({ text: z.string().trim().min(1, 'text is required').max(4_000) }),
+      body: conversationsRequests['POST /api/conversations/:cid/reply'].body,
       handler: async ({ caller, params, body }) => {
         const out = operatorReply(ctx, caller.ws, params.cid, body.text, caller.userId);
         // A conversation that came in through team chat or messaging gets the reply there too.
@@ -110,15 +104,15 @@ export function conversationRoutes(ctx: AgentsContext): AgentRoute[] {
       path: '/api/conversations/:cid/handoff', response: conversationsResponses['PATCH /api/conversations/:cid/handoff'],
       auth: 'bearer',
       params: cidParam,
-      body: z.object({ action: z.enum(Object.keys(HANDOFF_ACTIONS) as [keyof typeof HANDOFF_ACTIONS], 'action must be takeover, resolve or bot') }),
+      body: conversationsRequests['PATCH /api/conversations/:cid/handoff'].body,
       handler: ({ caller, params, body }) => ({ conversation: presentConversation(setHandoff(ctx, caller.ws, params.cid, body.action)) }),
     }),
     route({
       method: 'patch',
       path: '/api/conversations/:cid/messages/:mid', response: conversationsResponses['PATCH /api/conversations/:cid/messages/:mid'],
       auth: 'bearer',
-      params: z.object({ cid: z.string().max(64), mid: z.string().max(64) }),
-      body: z.object({ feedback }),
+      params: conversationsRequests['PATCH /api/conversations/:cid/messages/:mid'].params,
+      body: conversationsRequests['PATCH /api/conversations/:cid/messages/:mid'].body,
       handler: ({ caller, params, body }) => {
         getConversation(ctx, caller.ws, params.cid);
         getMessage(ctx, params.cid, params.mid);
@@ -130,8 +124,8 @@ export function conversationRoutes(ctx: AgentsContext): AgentRoute[] {
       method: 'post',
       path: '/api/conversations/:cid/messages/:mid/correct', response: conversationsResponses['POST /api/conversations/:cid/messages/:mid/correct'],
       auth: 'bearer',
-      params: z.object({ cid: z.string().max(64), mid: z.string().max(64) }),
-      body: z.object({ answer: z.string().trim().min(1, 'answer is required').max(20_000) }),
+      params: conversationsRequests['POST /api/conversations/:cid/messages/:mid/correct'].params,
+      body: conversationsRequests['POST /api/conversations/:cid/messages/:mid/correct'].body,
       handler: ({ caller, params, body }) => correct(ctx, caller.ws, params.cid, params.mid, body.answer),
     }),
     route({
@@ -139,7 +133,7 @@ export function conversationRoutes(ctx: AgentsContext): AgentRoute[] {
       path: '/api/conversations/:cid', response: conversationsResponses['PATCH /api/conversations/:cid'],
       auth: 'bearer',
       params: cidParam,
-      body: z.object({ feedback }),
+      body: conversationsRequests['PATCH /api/conversations/:cid'].body,
       handler: ({ caller, params, body }) => {
         getConversation(ctx, caller.ws, params.cid);
         ctx.db.prepare('UPDATE conversations SET feedback = ? WHERE id = ?').run(body.feedback, params.cid);

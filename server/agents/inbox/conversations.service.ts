@@ -5,6 +5,8 @@ import type { ConversationRow } from '../chat/chat.service';
 import { insertMessage } from '../chat/chat.service';
 import { addSource, presentSource } from '../knowledge/sources.service';
 import { getAgent } from '../agents/agents.service';
+import { HANDOFF_ACTIONS } from '../../../shared/api/contracts/agents-values';
+export { HANDOFF_ACTIONS };
 
 export interface MessageRow {
   seq: number;
@@ -79,7 +81,6 @@ export function inbox(ctx: AgentsContext, ws: string, agentId: string | undefine
   return rows.map(presentConversation);
 }
 
-export const HANDOFF_ACTIONS = { takeover: 'operator', resolve: 'resolved', bot: 'bot' } as const;
 
 export function setHandoff(ctx: AgentsContext, ws: string, cid: string, action: keyof typeof HANDOFF_ACTIONS): ConversationRow {
   getConversation(ctx, ws, cid);

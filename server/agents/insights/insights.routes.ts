@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import { AgentQuery } from '../../../shared/api/contracts/agents-common';
 import { badRequest, tooLarge } from '../../core/errors';
 import type { AgentsContext } from '../context';
 import { route, type AgentRoute } from '../http';
@@ -9,8 +9,7 @@ import type { ConversationRow } from '../chat/chat.service';
 import { chatAnalytics, monthStart, sentiment, topics } from './analytics.service';
 import { advisorChat, analysis, kpis, type Attachment } from './advisor';
 import { insightsResponses } from '../../../shared/api/contracts/agents-insights';
-
-const agentQuery = z.object({ agent: z.string().max(64).optional() });
+import { insightsRequests } from '../../../shared/api/contracts/agents-insights-requests';
 const ATTACH_MAX = 16 * 1024 * 1024;
 
 function attachment(raw: unknown, i: number): Attachment {
@@ -62,26 +61,21 @@ export function insightRoutes(ctx: AgentsContext): AgentRoute[] {
         };
       },
     }),
-    route({ method: 'get', path: '/api/analytics/chats', response: insightsResponses['GET /api/analytics/chats'], auth: 'bearer', query: agentQuery, handler: ({ caller, query }) => chatAnalytics(ctx, caller.ws, agentOf(caller.ws, query.agent)) }),
-    route({ method: 'get', path: '/api/analytics/topics', response: insightsResponses['GET /api/analytics/topics'], auth: 'bearer', query: agentQuery, handler: ({ caller, query }) => topics(ctx, caller.ws, agentOf(caller.ws, query.agent)) }),
-    route({ method: 'get', path: '/api/analytics/sentiment', response: insightsResponses['GET /api/analytics/sentiment'], auth: 'bearer', query: agentQuery, handler: ({ caller, query }) => sentiment(ctx, caller.ws, agentOf(caller.ws, query.agent)) }),
+    route({ method: 'get', path: '/api/analytics/chats', response: insightsResponses['GET /api/analytics/chats'], auth: 'bearer', query: AgentQuery, handler: ({ caller, query }) => chatAnalytics(ctx, caller.ws, agentOf(caller.ws, query.agent)) }),
+    route({ method: 'get', path: '/api/analytics/topics', response: insightsResponses['GET /api/analytics/topics'], auth: 'bearer', query: AgentQuery, handler: ({ caller, query }) => topics(ctx, caller.ws, agentOf(caller.ws, query.agent)) }),
+    route({ method: 'get', path: '/api/analytics/sentiment', response: insightsResponses['GET /api/analytics/sentiment'], auth: 'bearer', query: AgentQuery, handler: ({ caller, query }) => sentiment(ctx, caller.ws, agentOf(caller.ws, query.agent)) }),
     route({
       method: 'get',
       path: '/api/assistant/analysis', response: insightsResponses['GET /api/assistant/analysis'],
       auth: 'bearer',
-      query: z.object({ lang: z.string().max(10).optional() }),
+      query: insightsRequests['GET /api/assistant/analysis'].query,
       handler: ({ caller, query }) => analysis(ctx, caller.ws, query.lang ?? 'en'),
     }),
     route({
       method: 'post',
       path: '/api/assistant/chat', response: insightsResponses['POST /api/assistant/chat'],
       auth: 'bearer',
-      body: z.object({
-        message: z.string().trim().min(1, 'message is required').max(20_000),
-        history: z.array(z.object({ role: z.enum(['user', 'assistant']), text: z.string().max(20_000) })).max(40).catch([]).default([]),
-        lang: z.string().max(10).optional(),
-        attachments: z.array(z.unknown()).max(10).default([]),
-      }),
+      body: insightsRequests['POST /api/assistant/chat'].body,
       handler: ({ caller, body }) => {
         const files = body.attachments.map(attachment);
         if (files.reduce((a, f) => a + f.bytes, 0) > ATTACH_MAX) throw tooLarge('attachments too large');

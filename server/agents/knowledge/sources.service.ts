@@ -9,9 +9,9 @@ import { fetchPublic } from './net-guard';
 import { indexSource } from './search';
 import { htmlToText, metaContent, pageTitle } from './text';
 import { crawlSite } from './crawl';
+import { SOURCE_TYPES, type SourceType } from '../../../shared/api/contracts/agents-values';
+export { SOURCE_TYPES, SourceType };
 
-export const SOURCE_TYPES = ['text', 'qa', 'file', 'website', 'social'] as const;
-export type SourceType = (typeof SOURCE_TYPES)[number];
 
 export interface SourceRow {
   id: string;

@@ -1,5 +1,7 @@
 import { z } from 'zod';
 import type { AgentsContext } from '../context';
+import { contentSchema } from '../../../shared/api/contracts/agents-values';
+export { contentSchema };
 
 /** Landing-page content served by /api/content/{page}. */
 export const CONTENT: Record<string, { title: string; sections: { heading: string; body: string }[] }> = {
@@ -38,10 +40,6 @@ export const CONTENT: Record<string, { title: string; sections: { heading: strin
   terms: { title: 'Terms of service', sections: [{ heading: 'Use', body: 'Use the service lawfully and do not upload content you have no right to use.' }] },
 };
 
-export const contentSchema = z.object({
-  title: z.string().trim().min(1, 'title is required').max(200),
-  sections: z.array(z.object({ heading: z.string().trim().max(200), body: z.string().max(20_000) })).max(50),
-});
 export type PageContent = z.infer<typeof contentSchema>;
 
 /** A landing page: the operator's version when saved, else the built-in text; null for an unknown page. */

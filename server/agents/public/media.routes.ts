@@ -1,16 +1,13 @@
-import { z } from 'zod';
 import { badRequest, unavailable } from '../../core/errors';
 import { Reply } from '../../core/http/define-route';
 import type { AgentsContext } from '../context';
 import { perIp, route, type AgentRoute } from '../http';
 import { assertCanChat } from '../billing';
-import { MESSAGE_MAX } from '../chat/turn';
-import { publicAgent } from './public-agent';
-import { AUDIO_TYPES, VOICES, type WidgetMedia } from './media';
-import { mediaResponses } from '../../../shared/api/contracts/agents-public';
 
-const publicParam = z.object({ publicId: z.string().max(64) });
-const lang = z.string().trim().regex(/^[a-z]{2,3}(-[A-Za-z]{2,4})?$/, 'must be a language code such as ja or en-US');
+import { publicAgent } from './public-agent';
+import { AUDIO_TYPES, type WidgetMedia } from './media';
+import { mediaResponses } from '../../../shared/api/contracts/agents-public';
+import { mediaRequests, publicParam, lang } from '../../../shared/api/contracts/agents-public-requests';
 /** Recorded speech a JSON body (1 MB) can carry as base64. */
 export const AUDIO_MAX_BYTES = 700_000;
 
@@ -36,10 +33,7 @@ export function mediaRoutes(ctx: AgentsContext, media: WidgetMedia | null): Agen
       auth: 'public',
       before: perIp(ctx.limits.publicPost),
       params: publicParam,
-      body: z.object({
-        text: z.string().trim().min(1, 'text is required').max(MESSAGE_MAX, `text must be at most ${MESSAGE_MAX} characters`),
-        voice: z.enum(VOICES, `voice must be one of ${VOICES.join(', ')}`).default('alloy'),
-      }),
+      body: mediaRequests['POST /api/public/:publicId/tts'].body,
       handler: async ({ params, body }) => {
         agentOf(params.publicId);
         const r = await need('speech').speak(body.text, body.voice);
@@ -52,12 +46,7 @@ export function mediaRoutes(ctx: AgentsContext, media: WidgetMedia | null): Agen
       auth: 'public',
       before: perIp(ctx.limits.publicPost),
       params: publicParam,
-      body: z.object({
-        /** base64, or a data: URL carrying the type. */
-        audio: z.string().min(1, 'audio is required').max(1_000_000),
-        mime: z.string().trim().toLowerCase().optional(),
-        lang: lang.optional(),
-      }),
+      body: mediaRequests['POST /api/public/:publicId/transcribe'].body,
       handler: async ({ params, body }) => {
         agentOf(params.publicId);
         const dataUrl = /^data:([^;,]+);base64,(.*)$/s.exec(body.audio);
@@ -77,11 +66,7 @@ export function mediaRoutes(ctx: AgentsContext, media: WidgetMedia | null): Agen
       auth: 'public',
       before: perIp(ctx.limits.publicPost),
       params: publicParam,
-      body: z.object({
-        text: z.string().trim().min(1, 'text is required').max(MESSAGE_MAX, `text must be at most ${MESSAGE_MAX} characters`),
-        target: lang,
-        source: lang.optional(),
-      }),
+      body: mediaRequests['POST /api/public/:publicId/translate'].body,
       handler: async ({ params, body }) => {
         agentOf(params.publicId);
         // The same language needs no provider.
@@ -95,7 +80,7 @@ export function mediaRoutes(ctx: AgentsContext, media: WidgetMedia | null): Agen
       auth: 'public',
       before: perIp(ctx.limits.publicPost),
       params: publicParam,
-      body: z.object({ conversationId: z.string().max(64).optional() }),
+      body: mediaRequests['POST /api/public/:publicId/avatar-session'].body,
       handler: ({ params }) => {
         agentOf(params.publicId);
         throw unavailable('avatar not configured');
@@ -107,7 +92,7 @@ export function mediaRoutes(ctx: AgentsContext, media: WidgetMedia | null): Agen
       auth: 'public',
       before: perIp(ctx.limits.publicAvatarVideo),
       params: publicParam,
-      query: z.object({ sessionId: z.string().min(1, 'sessionId is required').max(64) }),
+      query: mediaRequests['GET /api/public/:publicId/avatar-video'].query,
       handler: ({ params }) => {
         agentOf(params.publicId);
         throw unavailable('avatar not configured');

@@ -1,5 +1,7 @@
 import type OpenAI from 'openai';
 import { upstreamFailed } from '../../core/errors';
+import { VOICES } from '../../../shared/api/contracts/agents-values';
+export { VOICES };
 
 /** Speech and translation for the widget: text to speech, speech to text, text to another language. */
 export interface WidgetMedia {
@@ -8,7 +10,6 @@ export interface WidgetMedia {
   translate(text: string, target: string, source: string | undefined): Promise<string>;
 }
 
-export const VOICES = ['alloy', 'ash', 'coral', 'echo', 'fable', 'nova', 'onyx', 'sage', 'shimmer'] as const;
 /** Audio formats the transcription accepts, by MIME type and the file name it is sent under. */
 export const AUDIO_TYPES: Record<string, string> = {
   'audio/webm': 'speech.webm',

@@ -1,10 +1,9 @@
-import { z } from 'zod';
+import { MESSAGE_MAX } from '../../../shared/api/contracts/agents-values';
 import { badRequest, notFound } from '../../core/errors';
 import type { AgentsContext } from '../context';
 import { perIp, route, type AgentRoute } from '../http';
-import { agentByPublicId, type AgentRow } from '../agents/agents.service';
 import { widgetConfig } from '../crm/widget';
-import { answerTurn, countryOf, MESSAGE_MAX, wantsStream } from '../chat/turn';
+import { answerTurn, countryOf, wantsStream } from '../chat/turn';
 import { saveCaptured } from '../chat/capture';
 import { recordEvent } from '../events';
 import { CREDIT_COST } from '../billing';
@@ -15,10 +14,8 @@ import { platformSettings } from '../platform-settings';
 import { newId } from '../ids';
 import { Reply } from '../../core/http/define-route';
 import { publicResponses } from '../../../shared/api/contracts/agents-public';
-
-const publicParam = z.object({ publicId: z.string().max(64) });
+import { publicRequests, publicParam } from '../../../shared/api/contracts/agents-public-requests';
 const started = Date.now();
-
 
 /** Operator-set notices the platform UI shows (never a secret setting). */
 function announcement(s: ReturnType<typeof platformSettings>) {
@@ -65,12 +62,7 @@ export function publicRoutes(ctx: AgentsContext): AgentRoute[] {
       auth: 'public',
       before: perIp(ctx.limits.publicPost),
       params: publicParam,
-      body: z.object({
-        message: z.string().trim().min(1, 'message is required').max(MESSAGE_MAX, `message must be at most ${MESSAGE_MAX} characters`),
-        conversationId: z.string().max(64).optional(),
-        visitorId: z.string().max(100).optional(),
-        stream: z.union([z.boolean(), z.string()]).optional(),
-      }),
+      body: publicRequests['POST /api/public/:publicId/chat'].body,
       handler: async ({ params, body, req, res, caller }) => {
         const agent = publicAgent(ctx, params.publicId);
         const input = { agent, message: body.message, conversationId: body.conversationId, channel: 'widget', visitor: body.visitorId ?? caller.ip, country: countryOf(req) };
@@ -85,13 +77,7 @@ export function publicRoutes(ctx: AgentsContext): AgentRoute[] {
       auth: 'public',
       before: perIp(ctx.limits.publicPost),
       params: publicParam,
-      body: z.object({
-        name: z.string().trim().max(200).optional(),
-        email: z.union([z.literal(''), z.string().trim().toLowerCase().max(254).pipe(z.email('enter a valid email'))]).optional(),
-        phone: z.string().trim().max(40).optional(),
-        note: z.string().max(4_000).optional(),
-        conversationId: z.string().max(64).optional(),
-      }),
+      body: publicRequests['POST /api/public/:publicId/lead'].body,
       handler: ({ params, body }) => {
         const agent = publicAgent(ctx, params.publicId);
         if (!body.email && !body.phone) throw badRequest('email or phone is required');
@@ -126,7 +112,7 @@ export function publicRoutes(ctx: AgentsContext): AgentRoute[] {
       auth: 'public',
       before: perIp(ctx.limits.publicPoll),
       params: publicParam,
-      query: z.object({ conversationId: z.string().min(1, 'conversationId is required').max(64), after: z.string().max(64).optional() }),
+      query: publicRequests['GET /api/public/:publicId/poll'].query,
       handler: ({ params, query }) => {
         const agent = publicAgent(ctx, params.publicId);
         const conv = ctx.db.prepare('SELECT id, handoff FROM conversations WHERE id = ? AND agent_id = ?').get(query.conversationId, agent.id) as { id: string; handoff: string } | undefined;
@@ -172,7 +158,7 @@ export function publicRoutes(ctx: AgentsContext): AgentRoute[] {
       method: 'get',
       path: '/api/content/:page', response: publicResponses['GET /api/content/:page'],
       auth: 'public',
-      params: z.object({ page: z.string().max(40) }),
+      params: publicRequests['GET /api/content/:page'].params,
       handler: ({ params }) => {
         const c = pageContent(ctx, params.page);
         if (!c) throw notFound('page not found');

@@ -1,11 +1,9 @@
 import { notFound } from '../../core/errors';
 import type { AgentsContext, Caller } from '../context';
 import { newId } from '../ids';
+import { TICKET_CATEGORIES, TICKET_PRIORITIES, TICKET_STATUSES } from '../../../shared/api/contracts/agents-values';
+export { TICKET_CATEGORIES, TICKET_PRIORITIES, TICKET_STATUSES };
 
-export const TICKET_CATEGORIES = ['general', 'billing', 'technical', 'account', 'affiliate', 'feature_request', 'bug'] as const;
-export const TICKET_PRIORITIES = ['low', 'normal', 'high', 'urgent'] as const;
-/** open: waits for the team; answered: the team replied; pending: waits for something outside; closed. */
-export const TICKET_STATUSES = ['open', 'answered', 'pending', 'closed'] as const;
 
 export interface TicketRow {
   id: string;

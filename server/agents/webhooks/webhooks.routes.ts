@@ -1,14 +1,16 @@
-import { z } from 'zod';
+import { AgentQuery, IdParam } from '../../../shared/api/contracts/agents-common';
+import { EVENT_NAMES } from '../../../shared/api/contracts/agents-values';
 import { badRequest, forbidden, notFound } from '../../core/errors';
 import type { AgentsContext, Caller } from '../context';
 import { route, type AgentRoute } from '../http';
 import { newId } from '../ids';
-import { EVENT_NAMES } from '../events';
+
 import { getAgent } from '../agents/agents.service';
 import { assertPublicUrl } from '../knowledge/net-guard';
 import { MAX_ATTEMPTS, RETRY_DELAYS_S, workspaceSecret, type DeliveryRow, type WebhookDispatcher } from './dispatcher';
 import { DELIVERY_HEADER, EVENT_HEADER, SIGNATURE_HEADER, TOLERANCE_SECONDS } from './sender';
 import { webhooksResponses } from '../../../shared/api/contracts/agents-webhooks';
+import { webhooksRequests } from '../../../shared/api/contracts/agents-webhooks-requests';
 
 export const MAX_WEBHOOKS = 20;
 const iso = (t: number | null) => (t === null ? null : new Date(t).toISOString());
@@ -57,9 +59,6 @@ export function requireOwner(caller: Caller): void {
   if (caller.role !== 'owner') throw forbidden('workspace owner only', { role: caller.role, required: 'owner' });
 }
 
-const agentQuery = z.object({ agent: z.string().max(64).optional() });
-const idParam = z.object({ id: z.string().max(64) });
-
 export function webhookRoutes(ctx: AgentsContext, dispatcher: WebhookDispatcher, allowPrivate: boolean): AgentRoute[] {
   const find = (ws: string, id: string) => {
     const w = ctx.db.prepare('SELECT * FROM webhooks WHERE id = ? AND workspace_id = ?').get(id, ws) as WebhookRow | undefined;
@@ -71,7 +70,7 @@ export function webhookRoutes(ctx: AgentsContext, dispatcher: WebhookDispatcher,
       method: 'get',
       path: '/api/webhooks', response: webhooksResponses['GET /api/webhooks'],
       auth: 'bearer',
-      query: agentQuery,
+      query: AgentQuery,
       handler: ({ caller, query }) => {
         const agent = query.agent ? getAgent(ctx, caller.ws, query.agent).id : null;
         const rows = (agent
@@ -93,7 +92,7 @@ export function webhookRoutes(ctx: AgentsContext, dispatcher: WebhookDispatcher,
       method: 'get',
       path: '/api/webhooks/deliveries', response: webhooksResponses['GET /api/webhooks/deliveries'],
       auth: 'bearer',
-      query: z.object({ agent: z.string().max(64).optional(), limit: z.coerce.number().int().min(1).max(200).default(50) }),
+      query: webhooksRequests['GET /api/webhooks/deliveries'].query,
       handler: ({ caller, query }) => {
         const agent = query.agent ? getAgent(ctx, caller.ws, query.agent).id : null;
         const rows = (agent
@@ -106,12 +105,8 @@ export function webhookRoutes(ctx: AgentsContext, dispatcher: WebhookDispatcher,
       method: 'post',
       path: '/api/webhooks', response: webhooksResponses['POST /api/webhooks'],
       auth: 'bearer',
-      query: agentQuery,
-      body: z.object({
-        url: z.string().trim().min(1).max(2000),
-        events: z.array(z.enum(EVENT_NAMES)).min(1, 'events must name at least one event').max(EVENT_NAMES.length),
-        agentId: z.string().max(64).optional(),
-      }),
+      query: AgentQuery,
+      body: webhooksRequests['POST /api/webhooks'].body,
       handler: async ({ caller, query, body }) => {
         const url = (await assertPublicUrl(body.url, { allowPrivate, httpsOnly: true })).toString();
         const pick = body.agentId ?? query.agent;
@@ -131,7 +126,7 @@ export function webhookRoutes(ctx: AgentsContext, dispatcher: WebhookDispatcher,
       method: 'post',
       path: '/api/webhooks/:id/test', response: webhooksResponses['POST /api/webhooks/:id/test'],
       auth: 'bearer',
-      params: idParam,
+      params: IdParam,
       handler: async ({ caller, params }) => {
         const w = find(caller.ws, params.id);
         const body = JSON.stringify({ event: 'webhook.test', created_at: new Date().toISOString(), data: { webhookId: w.id, message: 'This is a test event.' } });
@@ -144,7 +139,7 @@ export function webhookRoutes(ctx: AgentsContext, dispatcher: WebhookDispatcher,
       method: 'delete',
       path: '/api/webhooks/:id', response: webhooksResponses['DELETE /api/webhooks/:id'],
       auth: 'bearer',
-      params: idParam,
+      params: IdParam,
       handler: ({ caller, params }) => {
         find(caller.ws, params.id);
         ctx.db.prepare('DELETE FROM webhooks WHERE id = ?').run(params.id);

@@ -1,19 +1,12 @@
 import { z } from 'zod';
+import { AgentQuery } from '../../../shared/api/contracts/agents-common';
 import { conflict } from '../../core/errors';
 import type { AgentsContext } from '../context';
 import { route, type AgentRoute } from '../http';
 import { getAgent, selectAgent } from '../agents/agents.service';
 import { iso, WorkspaceTable, type Row } from '../crm/table';
 import { campaignsResponses } from '../../../shared/api/contracts/agents-workspace-settings';
-
-const CHANNELS = ['email', 'whatsapp', 'sms', 'slack', 'telegram', 'web'] as const;
-const LEAD_STATUSES = ['new', 'contacted', 'qualified', 'won', 'lost'] as const;
-const audienceSchema = z
-  .object({
-    type: z.enum(['all', 'leads', 'contacts']).default('all'),
-    status: z.enum(LEAD_STATUSES).optional(),
-  })
-  .strict();
+import { campaignsRequests, audienceSchema } from '../../../shared/api/contracts/agents-workspace-settings-requests';
 type Audience = z.infer<typeof audienceSchema>;
 
 const templates = new WorkspaceTable<{ name: string; type: string; body: string }>('campaign_templates', 'tpl', 'template not found', { name: 'name', type: 'type', body: 'body' });
@@ -39,8 +32,6 @@ function audienceSize(ctx: AgentsContext, ws: string, agentId: string | null, a:
   return a.type === 'leads' ? leads() : a.type === 'contacts' ? contacts() : leads() + contacts();
 }
 
-const agentQuery = z.object({ agent: z.string().max(64).optional() });
-
 export function campaignRoutes(ctx: AgentsContext): AgentRoute[] {
   const agentOf = (ws: string, id?: string) => (id ? getAgent(ctx, ws, id).id : undefined);
   return [
@@ -48,7 +39,7 @@ export function campaignRoutes(ctx: AgentsContext): AgentRoute[] {
       method: 'get',
       path: '/api/campaigns', response: campaignsResponses['GET /api/campaigns'],
       auth: 'bearer',
-      query: agentQuery,
+      query: AgentQuery,
       handler: ({ caller, query }) => {
         const rows = campaigns.all(ctx, caller.ws, agentOf(caller.ws, query.agent), 500);
         const counts = { total: rows.length, draft: 0, sent: 0 };
@@ -60,15 +51,8 @@ export function campaignRoutes(ctx: AgentsContext): AgentRoute[] {
       method: 'post',
       path: '/api/campaigns', response: campaignsResponses['POST /api/campaigns'],
       auth: 'bearer',
-      query: agentQuery,
-      body: z.object({
-        name: z.string().trim().min(1, 'name is required').max(120),
-        channel: z.enum(CHANNELS).default('email'),
-        repliesMode: z.enum(['bot', 'human', 'none']).default('bot'),
-        templateId: z.string().max(64).nullish(),
-        audience: audienceSchema.default({ type: 'all' }),
-        agentId: z.string().max(64).optional(),
-      }),
+      query: AgentQuery,
+      body: campaignsRequests['POST /api/campaigns'].body,
       handler: ({ caller, query, body }) => {
         const { agentId, ...input } = body;
         const agent = selectAgent(ctx, caller.ws, agentId ?? query.agent);
@@ -80,7 +64,7 @@ export function campaignRoutes(ctx: AgentsContext): AgentRoute[] {
       method: 'post',
       path: '/api/campaigns/:id/send', response: campaignsResponses['POST /api/campaigns/:id/send'],
       auth: 'bearer',
-      params: z.object({ id: z.string().max(64) }),
+      params: campaignsRequests['POST /api/campaigns/:id/send'].params,
       handler: ({ caller, params }) => {
         const c = campaigns.get(ctx, caller.ws, params.id);
         if (c.status === 'sent') throw conflict('campaign already sent');
@@ -94,20 +78,15 @@ export function campaignRoutes(ctx: AgentsContext): AgentRoute[] {
       method: 'get',
       path: '/api/campaigns/templates', response: campaignsResponses['GET /api/campaigns/templates'],
       auth: 'bearer',
-      query: agentQuery,
+      query: AgentQuery,
       handler: ({ caller, query }) => ({ templates: templates.all(ctx, caller.ws, agentOf(caller.ws, query.agent), 500).map(presentTemplate) }),
     }),
     route({
       method: 'post',
       path: '/api/campaigns/templates', response: campaignsResponses['POST /api/campaigns/templates'],
       auth: 'bearer',
-      query: agentQuery,
-      body: z.object({
-        name: z.string().trim().min(1, 'name is required').max(120),
-        type: z.enum(['text', 'email', 'whatsapp']).default('text'),
-        body: z.string().max(10_000).default(''),
-        agentId: z.string().max(64).optional(),
-      }),
+      query: AgentQuery,
+      body: campaignsRequests['POST /api/campaigns/templates'].body,
       handler: ({ caller, query, body }) => {
         const { agentId, ...input } = body;
         const agent = selectAgent(ctx, caller.ws, agentId ?? query.agent);

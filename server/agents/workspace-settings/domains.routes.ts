@@ -1,12 +1,11 @@
 import { resolveCname as dnsResolveCname } from 'node:dns/promises';
-import { isIP } from 'node:net';
-import { z } from 'zod';
 import { badRequest, conflict, notFound } from '../../core/errors';
 import type { AgentsContext } from '../context';
 import { route, type AgentRoute } from '../http';
 import { newId } from '../ids';
 import { getAgent, selectAgent } from '../agents/agents.service';
 import { domainsResponses } from '../../../shared/api/contracts/agents-workspace-settings';
+import { domainsRequests, norm } from '../../../shared/api/contracts/agents-workspace-settings-requests';
 
 /** CNAME lookup; injectable so tests answer without the network. */
 export type CnameResolver = (host: string) => Promise<string[]>;
@@ -28,20 +27,10 @@ interface DomainRow {
 }
 
 const iso = (t: number | null) => (t === null ? null : new Date(t).toISOString());
-const norm = (h: string) => h.trim().toLowerCase().replace(/\.$/, '');
 const present = (d: DomainRow) => ({
   id: d.id, agentId: d.agent_id, domain: d.domain, status: d.status, error: d.error, cname: d.cname,
   checked_at: iso(d.checked_at), verified_at: iso(d.verified_at), created_at: iso(d.created_at),
 });
-
-const LABEL = /^(?!-)[a-z0-9-]{1,63}(?<!-)$/;
-const domainName = z
-  .string()
-  .trim()
-  .min(1)
-  .max(253)
-  .transform(norm)
-  .refine((d) => !isIP(d) && d.split('.').length >= 2 && d.split('.').every((l) => LABEL.test(l)) && /^[a-z]{2,63}$|^xn--[a-z0-9-]+$/.test(d.split('.').at(-1) ?? ''), 'not a valid domain name');
 
 export function domainRoutes(ctx: AgentsContext, resolveCname: CnameResolver): AgentRoute[] {
   const target = ctx.config.cnameTarget;
@@ -56,7 +45,7 @@ export function domainRoutes(ctx: AgentsContext, resolveCname: CnameResolver): A
       method: 'get',
       path: '/api/domains', response: domainsResponses['GET /api/domains'],
       auth: 'bearer',
-      query: z.object({ agent: z.string().max(64).optional() }),
+      query: domainsRequests['GET /api/domains'].query,
       handler: ({ caller, query }) => {
         const agent = query.agent ? getAgent(ctx, caller.ws, query.agent).id : null;
         const rows = (agent
@@ -69,8 +58,8 @@ export function domainRoutes(ctx: AgentsContext, resolveCname: CnameResolver): A
       method: 'post',
       path: '/api/domains', response: domainsResponses['POST /api/domains'],
       auth: 'bearer',
-      query: z.object({ agent: z.string().max(64).optional() }),
-      body: z.object({ domain: domainName, agentId: z.string().max(64).optional() }),
+      query: domainsRequests['POST /api/domains'].query,
+      body: domainsRequests['POST /api/domains'].body,
       handler: ({ caller, query, body }) => {
         if (body.domain === target || body.domain.endsWith(`.${target}`)) throw badRequest('domain: choose your own domain, not the CNAME target');
         const agent = selectAgent(ctx, caller.ws, body.agentId ?? query.agent);
@@ -89,7 +78,7 @@ export function domainRoutes(ctx: AgentsContext, resolveCname: CnameResolver): A
       method: 'post',
       path: '/api/domains/:id/refresh', response: domainsResponses['POST /api/domains/:id/refresh'],
       auth: 'bearer',
-      params: z.object({ id: z.string().max(64) }),
+      params: domainsRequests['POST /api/domains/:id/refresh'].params,
       handler: async ({ caller, params }) => {
         const d = find(caller.ws, params.id);
         let answers: string[] = [];
@@ -114,7 +103,7 @@ export function domainRoutes(ctx: AgentsContext, resolveCname: CnameResolver): A
       method: 'delete',
       path: '/api/domains/:id', response: domainsResponses['DELETE /api/domains/:id'],
       auth: 'bearer',
-      params: z.object({ id: z.string().max(64) }),
+      params: domainsRequests['DELETE /api/domains/:id'].params,
       handler: ({ caller, params }) => {
         find(caller.ws, params.id);
         ctx.db.prepare('DELETE FROM domains WHERE id = ?').run(params.id);

@@ -1,13 +1,9 @@
-import { z } from 'zod';
 import type { AgentsContext } from '../context';
 import { route, type AgentRoute } from '../http';
-import { ASSIGNABLE_ROLES, requireEditor, requireOwner } from '../roles';
-import { changeRole, createKey, deleteKey, inviteMember, listKeys, listMembers, removeMember, switchWorkspace, TIERS, updateWorkspace, userWorkspaces, workspaceRecord } from './workspace.service';
+import { requireEditor, requireOwner } from '../roles';
+import { changeRole, createKey, deleteKey, inviteMember, listKeys, listMembers, removeMember, switchWorkspace, updateWorkspace, userWorkspaces, workspaceRecord } from './workspace.service';
 import { workspaceResponses } from '../../../shared/api/contracts/agents-workspace';
-
-const email = z.string().trim().toLowerCase().max(254).pipe(z.email('enter a valid email'));
-const role = z.enum(ASSIGNABLE_ROLES, 'role must be member or viewer');
-const mid = z.object({ mid: z.string().max(64) });
+import { workspaceRequests, mid, role, email } from '../../../shared/api/contracts/agents-workspace-requests';
 
 export function workspaceRoutes(ctx: AgentsContext): AgentRoute[] {
   return [
@@ -21,7 +17,7 @@ export function workspaceRoutes(ctx: AgentsContext): AgentRoute[] {
       method: 'post',
       path: '/api/workspaces/switch', response: workspaceResponses['POST /api/workspaces/switch'],
       auth: 'bearer',
-      body: z.object({ workspaceId: z.string().trim().min(1, 'workspaceId is required').max(64) }),
+      body: workspaceRequests['POST /api/workspaces/switch'].body,
       handler: ({ caller, body }) => {
         // Every session of the user acts in the chosen workspace from the next request on, with its role there.
         const m = switchWorkspace(ctx, caller.userId, body.workspaceId);
@@ -39,10 +35,7 @@ export function workspaceRoutes(ctx: AgentsContext): AgentRoute[] {
       path: '/api/workspace/general', response: workspaceResponses['PATCH /api/workspace/general'],
       auth: 'bearer',
       before: (_req, caller) => requireOwner(caller),
-      body: z.object({
-        name: z.string().trim().min(1, 'name must not be empty').max(80).optional(),
-        tier: z.enum(TIERS as [string, ...string[]], `tier must be one of ${TIERS.join(', ')}`).optional(),
-      }),
+      body: workspaceRequests['PATCH /api/workspace/general'].body,
       handler: ({ caller, body }) => {
         updateWorkspace(ctx, caller.ws, body);
         return { workspace: workspaceRecord(ctx, caller.ws, caller.role) };
@@ -62,7 +55,7 @@ export function workspaceRoutes(ctx: AgentsContext): AgentRoute[] {
       path: '/api/workspace/members', response: workspaceResponses['POST /api/workspace/members'],
       auth: 'bearer',
       before: (_req, caller) => requireOwner(caller),
-      body: z.object({ email, role: role.default('member') }),
+      body: workspaceRequests['POST /api/workspace/members'].body,
       handler: async ({ caller, body }) => ({ member: await inviteMember(ctx, caller.ws, caller.userId, body.email, body.role) }),
     }),
     route({
@@ -71,7 +64,7 @@ export function workspaceRoutes(ctx: AgentsContext): AgentRoute[] {
       auth: 'bearer',
       before: (_req, caller) => requireOwner(caller),
       params: mid,
-      body: z.object({ role }),
+      body: workspaceRequests['PATCH /api/workspace/members/:mid'].body,
       handler: ({ caller, params, body }) => ({ member: changeRole(ctx, caller.ws, params.mid, body.role) }),
     }),
     route({
@@ -97,7 +90,7 @@ export function workspaceRoutes(ctx: AgentsContext): AgentRoute[] {
       path: '/api/workspace/api-keys', response: workspaceResponses['POST /api/workspace/api-keys'],
       auth: 'bearer',
       before: (_req, caller) => requireEditor(caller),
-      body: z.object({ name: z.string().trim().max(80).optional() }),
+      body: workspaceRequests['POST /api/workspace/api-keys'].body,
       handler: ({ caller, body }) => createKey(ctx, caller.ws, caller.userId, body.name || 'API key'),
     }),
     route({
@@ -105,7 +98,7 @@ export function workspaceRoutes(ctx: AgentsContext): AgentRoute[] {
       path: '/api/workspace/api-keys/:kid', response: workspaceResponses['DELETE /api/workspace/api-keys/:kid'],
       auth: 'bearer',
       before: (_req, caller) => requireEditor(caller),
-      params: z.object({ kid: z.string().max(64) }),
+      params: workspaceRequests['DELETE /api/workspace/api-keys/:kid'].params,
       handler: ({ caller, params }) => {
         deleteKey(ctx, caller.ws, params.kid);
         return { ok: true };

@@ -3,12 +3,13 @@ import { badRequest, conflict, notFound, paymentRequired } from '../../core/erro
 import type { AgentsContext } from '../context';
 import { newId } from '../ids';
 import { TIER_ALLOWANCE } from '../billing';
+import { TIERS } from '../../../shared/api/contracts/agents-values';
+export { TIERS };
 
 /** Seats a tier allows: members plus open invitations, the owner included. */
 export const TIER_SEATS: Record<string, number> = { free: 2, starter: 5, pro: 15, business: 50 };
 /** API keys a workspace may hold at once. */
 export const MAX_API_KEYS = 20;
-export const TIERS = Object.keys(TIER_ALLOWANCE);
 
 interface WorkspaceRecord {
   id: string;

@@ -14,3 +14,5 @@ export const IdParam = z.object({ id: z.string().max(64) });
 export const CidParam = z.object({ cid: z.string().max(64) });
 /** `:publicId` in a path: an agent's public id. */
 export const PublicIdParam = z.object({ publicId: z.string().max(64) });
+/** `?agent=` of the routes that work on one agent of the workspace (the first agent when left out). */
+export const AgentQuery = z.object({ agent: z.string().max(64).optional() });

@@ -14,6 +14,10 @@ const Billing = ok({
   enforcement: z.enum(['soft', 'hard']),
   prices: z.record(z.string(), num),
 });
+/** The plans a workspace can be on. */
+export const PLAN_NAMES = ['free', 'starter', 'pro', 'business'] as const;
+export type PlanName = (typeof PLAN_NAMES)[number];
+
 export const StudioJob = z.looseObject({
   id: str,
   model: str,
