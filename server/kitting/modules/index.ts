@@ -32,13 +32,13 @@ import { settingsSchema } from './settings/settings.routes';
 import { dockReservationSchema } from './dock/dock.routes';
 import { capacityConfigSchema, capacityLoadSchema } from './capacity/capacity.routes';
 import { quoteDraftSchema, quoteSchema } from './quotes/quotes.routes';
-import { surveyResponseSchema, surveySchema } from './survey/survey.routes';
+import { surveyResponseSchema, surveySchema } from './survey/survey.service';
 import { workdeskDocSchema, workdeskSchema, workdeskThreadSchema } from './workdesk/workdesk.routes';
 import { reportSchema } from './reports/reports.service';
-import { forecastSchema } from './forecast/forecast.routes';
+import { forecastSchema } from './forecast/forecast.service';
 import { esgSchema } from './esg/esg.service';
 import { auditLogSchema, capaSchema, complianceSchema, custodySchema } from './compliance/compliance.schema';
-import { centerSchema, networkDealSchema, networkSchema } from './network/network.routes';
+import { centerSchema, networkDealSchema, networkSchema } from './network/network.service';
 import { integrationsSchema, syncLogSchema } from './integrations/integrations.service';
 
 /** Every route of the API, mounted explicitly in this order (no folder scanning). */

@@ -8,7 +8,7 @@ import { DOCK_RESERVATIONS, DOCK_SERIES } from '../modules/dock/dock.service';
 import { INQUIRY_SERIES } from '../modules/inquiries/inquiries.service';
 import { SYNC_LOG, SYNC_LOG_SERIES } from '../modules/integrations/integrations.service';
 import { invoiceId, INVOICES, invoiceSeries } from '../modules/invoices/invoices.service';
-import { NETWORK_DEALS } from '../modules/network/network.routes';
+import { NETWORK_DEALS } from '../modules/network/network.service';
 import { QUOTES } from '../modules/quotes/quote-model';
 import { SHIFT_HISTORY } from '../modules/shifts/shifts.service';
 import { SHIPMENT_SERIES } from '../modules/shipments/shipments.service';

@@ -1,13 +1,7 @@
 import { defineRoute } from '../../../core/http/define-route';
 import { badRequest } from '../../../core/errors';
 import { replaceRequests, replaceResponses } from '../../../../shared/api/contracts/workspace';
-
-export const REPLACE = 'replace';
-export const PROPOSALS_ID = 'proposals';
-
-/** Customer → time of its last proposal, oldest first (a store may not keep a document's key order). */
-const mapOf = (d: Record<string, unknown> | null): Record<string, string> =>
-  Object.fromEntries(Object.entries((d?.map as Record<string, string> | undefined) ?? {}).sort(([, a], [, b]) => (a < b ? -1 : a > b ? 1 : 0)));
+import { REPLACE, PROPOSALS_ID, mapOf } from './replace.service';
 
 export const replaceRoutes = [
   defineRoute({

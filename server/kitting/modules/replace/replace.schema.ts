@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { collectionSchema, fixedKeys } from '../../../core/http/collection-schema';
 import { Field } from '../../../../shared/fields';
-import { PROPOSALS_ID, REPLACE } from './replace.routes';
+import { PROPOSALS_ID, REPLACE } from './replace.service';
 
 /**
  * What a bench may push into the replacement proposals: the one record the proposal route writes, a map
