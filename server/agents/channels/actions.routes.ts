@@ -1,42 +1,11 @@
-import { z } from 'zod';
 import { AgentQuery } from '../../../shared/api/contracts/agents-common';
 import { badRequest, notFound } from '../../core/errors';
 import type { AgentsContext } from '../context';
 import { route, type AgentRoute } from '../http';
 import { selectAgent } from '../agents/agents.service';
 import { actionsResponses } from '../../../shared/api/contracts/agents-channels';
-import { actionTypeParam, actionsRequests } from '../../../shared/api/contracts/agents-channels-requests';
+import { ACTIONS, actionTypeParam, actionsRequests } from '../../../shared/api/contracts/agents-channels-requests';
 
-const httpsUrl = z.string().trim().url().max(2000).refine((u) => u.startsWith('https://'), 'must be an https address');
-const email = z.string().trim().toLowerCase().email().max(254);
-
-/** What an agent can do besides answering: each with its settings and whether a setting is needed before enabling. */
-export const ACTIONS = {
-  collect_leads: {
-    name: 'Collect leads',
-    description: 'Ask for contact details during the chat and save them as leads.',
-    config: z.object({ fields: z.array(z.enum(['name', 'email', 'phone', 'company'])).min(1).max(4).default(['name', 'email']), prompt: z.string().max(500).default('') }).strict(),
-    requires: [] as string[],
-  },
-  human_handoff: {
-    name: 'Human handoff',
-    description: 'Hand the conversation to an operator when the visitor asks for a person.',
-    config: z.object({ keywords: z.array(z.string().trim().min(1).max(60)).max(50).default([]), notify_email: z.union([email, z.literal('')]).default('') }).strict(),
-    requires: [] as string[],
-  },
-  book_meeting: {
-    name: 'Book a meeting',
-    description: 'Offer a booking link when the visitor wants to meet.',
-    config: z.object({ url: z.union([httpsUrl, z.literal('')]).default(''), label: z.string().max(80).default('') }).strict(),
-    requires: ['url'],
-  },
-  custom_api: {
-    name: 'Custom API call',
-    description: 'Call your own HTTPS endpoint to look up orders or bookings.',
-    config: z.object({ url: z.union([httpsUrl, z.literal('')]).default(''), method: z.enum(['GET', 'POST']).default('GET'), description: z.string().max(500).default('') }).strict(),
-    requires: ['url'],
-  },
-} as const;
 type ActionType = keyof typeof ACTIONS;
 const TYPES = Object.keys(ACTIONS) as ActionType[];
 
