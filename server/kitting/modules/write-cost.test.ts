@@ -14,6 +14,7 @@ import { isQuery, rig, shape, unboundedSteps, type Rig } from '../testing/write-
 const SMALL = 100;
 const LARGE = 5_000;
 const CUSTOMER = 'コスト検証株式会社';
+let measuredRuns = 0;
 const lines = { ini: [{ n: 'キッティング作業', q: 10, p: 3000, d: '' }], run: [{ n: '保守サポート', q: 10, p: 505, d: '' }] };
 
 /** Grow the collections the writes below touch to `target` records each (records of other owners). */
@@ -69,10 +70,13 @@ async function writes(r: Rig): Promise<Record<string, string[]>> {
   out.punch = await r.statements(() => ok(c.post(`/api/timeclock/${staff.id}/punch`, {})));
 
   // Put directly: a posted quote would trim the filled portfolio back to its cap.
-  const dq = await r.store.transact(r.ws, (tx) => tx.put('daasQuotes', `DQ-C-${Date.now()}`, { id: `DQ-C-${Date.now()}`, status: 'draft', qty: 10, mrr: 5000, ts: Date.now() }));
+  const run = ++measuredRuns; // one id per run, read once: two clock reads could straddle a millisecond
+  const dqId = `DQ-C-${run}`;
+  const dq = await r.store.transact(r.ws, (tx) => tx.put('daasQuotes', dqId, { id: dqId, status: 'draft', qty: 10, mrr: 5000, ts: Date.now() }));
   out.daasStatus = await r.statements(() => ok(c.post(`/api/daas/quote/${dq.id}/status`, { status: 'proposed' })));
 
-  const portal = await r.store.transact(r.ws, (tx) => tx.put('portals', `cport${Date.now()}`, { id: `cport${Date.now()}`, name: CUSTOMER, slug: `cost-${Date.now()}`, published: false, last: '—' }));
+  const portalId = `cport${run}`;
+  const portal = await r.store.transact(r.ws, (tx) => tx.put('portals', portalId, { id: portalId, name: CUSTOMER, slug: `cost-${run}`, published: false, last: '—' }));
   out.portalIssue = await r.statements(() => ok(c.post('/api/portal/issue', { custId: String(portal.id) })));
   await r.store.transact(r.ws, (tx) => tx.remove('portals', String(portal.id)));
   return out;
