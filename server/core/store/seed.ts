@@ -3,6 +3,7 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { numberedSeries, type SeriesRegistry } from './series';
 import type { Doc, Store, Tx } from './types';
+import { daysSince, shiftDates } from './seed-dates';
 
 export const SEEDS_DIR = join(dirname(fileURLToPath(import.meta.url)), '..', '..', '..', 'seeds');
 
@@ -12,6 +13,12 @@ export interface SeedSpec {
   coll: string;
   /** Field holding the record key (default id). */
   key?: string;
+  /**
+   * The day (YYYY-MM-DD, Japan time) the file's dates were written for: they move by whole days so that
+   * day is the day the workspace is seeded (seed-dates.ts). Unset: the dates stay as written (records
+   * whose ids carry their month, such as invoices).
+   */
+  asOf?: string;
   /** Runs after the records are written, e.g. to move a number series past the seeded ids. */
   after?: (tx: Tx, docs: Doc[]) => Promise<void>;
 }
@@ -31,7 +38,7 @@ export function readSeed(file: string): Doc[] {
  * Create the workspace if needed and load the demo data once (never over user data). The counters
  * of the numbered series (`series`) continue after the highest number found in the seeded records.
  */
-export async function ensureWorkspace(store: Store, id: string, kind: string, seeds: SeedSpec[], series: SeriesRegistry = numberedSeries): Promise<void> {
+export async function ensureWorkspace(store: Store, id: string, kind: string, seeds: SeedSpec[], series: SeriesRegistry = numberedSeries, now = Date.now()): Promise<void> {
   const existing = await store.workspace(id);
   if (existing?.seeded) return;
   if (!existing) await store.createWorkspace(id, kind);
@@ -41,7 +48,7 @@ export async function ensureWorkspace(store: Store, id: string, kind: string, se
     id,
     async (tx) => {
       for (const spec of seeds) {
-        const docs = readSeed(spec.file);
+        const docs = spec.asOf ? readSeed(spec.file).map((d) => shiftDates(d, daysSince(spec.asOf!, now), spec.asOf!)) : readSeed(spec.file);
         for (const doc of docs) await tx.put(spec.coll, String(doc[spec.key ?? 'id']), doc);
         for (const [counter, n] of Object.entries(series.levelsIn(spec.coll, docs))) await tx.bumpSeries(counter, n);
         if (spec.after) await spec.after(tx, docs);

@@ -11,7 +11,7 @@ import { TICKET_MESSAGES, TICKETS } from './tickets/tickets.service';
  * The demo workspace: every data file of seeds/. The number series of the records (their declared
  * series, server/core/store/series.ts) continue after the highest seeded number.
  */
-export const seedSpecs: SeedSpec[] = [
+const ALL_SEEDS: SeedSpec[] = [
   { file: 'devices.json', coll: DEVICES, key: 'imei' },
   { file: 'customers.json', coll: 'customers' },
   { file: 'tickets.json', coll: TICKETS },
@@ -27,3 +27,10 @@ export const seedSpecs: SeedSpec[] = [
   ...operationsSeeds,
   ...platformSeeds,
 ];
+
+/** The day the demo files were written for: their dates move with the calendar so the demo center lives. */
+export const SEEDS_AS_OF = '2026-11-26';
+/** Files whose record ids carry their month (INV-2607-…, Q-2610-…): their dates stay as written. */
+const DATED_IDS = new Set(['invoices.json', 'quotes.json']);
+
+export const seedSpecs: SeedSpec[] = ALL_SEEDS.map((s) => (DATED_IDS.has(s.file) ? s : { asOf: SEEDS_AS_OF, ...s }));

@@ -1,10 +1,17 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { jstMonth, jstStamp } from '../../../../shared/dates';
 import { startTestServer, type TestServer } from '../../testing/harness';
+import { readSeed } from '../../../core/store/seed';
+import { daysSince, shiftText } from '../../../core/store/seed-dates';
+import { SEEDS_AS_OF } from '../seeds';
 
 let server: TestServer;
+/** The demo audit log's months as seeded today (demo dates move with the calendar). */
+let seededMonths: string[] = [];
 beforeAll(async () => {
+  const days = daysSince(SEEDS_AS_OF, Date.now());
   server = await startTestServer();
+  seededMonths = readSeed('audit-log.json').map((r) => shiftText(String(r.ts), days, SEEDS_AS_OF).slice(0, 7));
 });
 afterAll(() => server.close());
 afterEach(() => {
@@ -122,11 +129,14 @@ describe('POST /api/compliance/report', () => {
   });
 
   it('falls back to the newest month with records when the current month has none', async () => {
+    const api = server.client();
+    await api.get('/api/compliance'); // the workspace is seeded today; the report is asked for months later
     vi.useFakeTimers({ toFake: ['Date'] });
-    vi.setSystemTime(new Date('2027-03-10T03:00:00Z'));
-    const res = await server.client().post<{ doc: { month: string; count: number } }>('/api/compliance/report', {});
-    expect(res.body.doc.month).toBe('2026-11');
-    expect(res.body.doc.count).toBe(4);
+    vi.setSystemTime(new Date(Date.now() + 100 * 86_400_000));
+    const res = await api.post<{ doc: { month: string; count: number } }>('/api/compliance/report', {});
+    const newest = [...seededMonths].sort().at(-1)!;
+    expect(res.body.doc.month).toBe(newest);
+    expect(res.body.doc.count).toBe(seededMonths.filter((m) => m === newest).length);
   });
 
   it('answers 422 for a malformed or future month and a disagreeing claim', async () => {
