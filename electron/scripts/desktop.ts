@@ -36,7 +36,16 @@ function electronSqlite(): string {
   return mod;
 }
 
+/** Electron's build tooling (electron-rebuild, electron-builder) needs a newer Node than the servers do. */
+function checkNode(): void {
+  const want = (JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { desktopEngines: { node: string } }).desktopEngines.node;
+  const [min, have] = [want.replace(/^>=/, ''), process.versions.node].map((v) => v.split('.').map(Number)) as [number[], number[]];
+  const older = have[0]! < min[0]! || (have[0] === min[0] && have[1]! < min[1]!);
+  if (older) throw new Error(`npm run desktop needs Node.js ${want} (Electron's build tools); this is Node.js ${process.versions.node}. The servers and tests run on Node.js 20.`);
+}
+
 async function main(): Promise<void> {
+  checkNode();
   let electronPath: string;
   try {
     electronPath = require('electron') as string;
