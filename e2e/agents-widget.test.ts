@@ -19,8 +19,16 @@ beforeAll(async () => {
   await owner.post('/api/sources', { type: 'qa', question: 'Where is the store?', answer: 'We are at 1-2-3 Umeda, Osaka.' });
   await owner.put('/api/widget', { title: 'Front Desk', suggestions: ['Where is the store?'], language: 'en' });
   // A customer's page on another origin embeds the widget with the snippet's script tag.
-  shop = createServer((_req, res) => {
+  shop = createServer((req, res) => {
     res.setHeader('content-type', 'text/html; charset=utf-8');
+    const visit = new URL(req.url ?? '/', 'http://shop').searchParams;
+    // /?agent=<publicId>&lang=<browser language>: a Japanese shop page seen by a visitor whose browser speaks lang
+    if (visit.get('agent')) {
+      res.end(`<!doctype html><html lang="ja"><head><title>店舗</title></head><body><h1>店舗</h1>
+<script>Object.defineProperty(navigator, 'language', { get: () => ${JSON.stringify(visit.get('lang'))} });</script>
+<script src="${agents.base}/widget.js" data-agent="${visit.get('agent')}" async></script></body></html>`);
+      return;
+    }
     res.end(`<!doctype html><html><head><title>Shop</title></head><body><h1>Shop</h1>
 <script src="${agents.base}/widget.js" data-agent="${publicId}" data-poll-ms="300" async></script></body></html>`);
   });
@@ -56,4 +64,35 @@ describe('embedded chat widget in Chromium', () => {
     const conv = await owner.get(`/api/conversations/${cid}`);
     expect(conv.body.conversation.channel).toBe('widget');
   });
+
+  it("greets in the visitor's language when the owner left the texts to the widget, with icons that need no font", async () => {
+    const made = await agents.withAgent('サポート窓口');
+    const visit = async (language: string) => {
+      const page = await b.context.newPage();
+      page.on('pageerror', (e) => console.log('[widget page error]', e.message));
+      await page.goto(`${shopUrl}?agent=${made.publicId}&lang=${language}`);
+      const host = page.locator(`#agent-widget-${made.publicId}`);
+      const launcher = host.locator('button.launcher');
+      await launcher.waitFor();
+      const launcherText = (await launcher.textContent())?.trim();
+      expect(await launcher.locator('svg').count()).toBe(1);
+      await launcher.click();
+      await host.locator('.panel.open').waitFor();
+      const out = {
+        launcherText,
+        welcome: await host.locator('.msg.assistant').first().textContent(),
+        placeholder: await host.locator('textarea').getAttribute('placeholder'),
+        send: await host.locator('form.send button').textContent(),
+        closeIcon: await host.locator('.head button.close svg').count(),
+      };
+      await page.close();
+      return out;
+    };
+    expect(await visit('ja-JP')).toEqual({ launcherText: '', welcome: 'こんにちは。サポート窓口です。ご用件をお聞かせください。', placeholder: 'メッセージを入力…', send: '送信', closeIcon: 1 });
+    expect(await visit('en-US')).toEqual({ launcherText: '', welcome: "Hi! I'm サポート窓口. How can I help you today?", placeholder: 'Type your message…', send: 'Send', closeIcon: 1 });
+
+    // An owner's own welcome is kept as written, in every language.
+    await made.api.patch(`/api/agents/${made.agentId}`, { welcome_message: 'いらっしゃいませ。' });
+    expect((await visit('en-US')).welcome).toBe('いらっしゃいませ。');
+  }, 90_000);
 });

@@ -4,6 +4,9 @@ import { newId } from '../ids';
 import { stmt } from '../db';
 import { defaultPrompt } from './persona';
 
+/** The welcome an agent gets when its owner writes none; the widget shows it in the visitor's language instead. */
+export const defaultWelcome = (name: string): string => `Hi! I'm ${name}. How can I help you today?`;
+
 export interface AgentRow {
   id: string;
   workspace_id: string;
@@ -102,7 +105,7 @@ export function createAgent(ctx: AgentsContext, ws: string, input: AgentInput & 
     .run(
       id, ws, input.name, input.model || 'auto', input.temperature ?? 0.3,
       input.system_prompt || defaultPrompt(input.name, input.companyName ?? '', input.website ?? ''),
-      input.welcome_message ?? `Hi! I'm ${input.name}. How can I help you today?`,
+      input.welcome_message ?? defaultWelcome(input.name),
       input.visibility ?? 'public', input.status ?? 'active', input.emoji ?? '🤖', input.color ?? '#4f46e5',
       input.avatar_url ?? '', input.companyName ?? '', input.website ?? '', publicId,
       `${slug}-${publicId}@${ctx.config.mailDomain}`, now, now,

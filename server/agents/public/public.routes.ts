@@ -3,6 +3,7 @@ import { badRequest, notFound } from '../../core/errors';
 import type { AgentsContext } from '../context';
 import { perIp, route, type AgentRoute } from '../http';
 import { widgetConfig } from '../crm/widget';
+import { defaultWelcome } from '../agents/agents.service';
 import { answerTurn, countryOf, wantsStream } from '../chat/turn';
 import { saveCaptured } from '../chat/capture';
 import { recordEvent } from '../events';
@@ -40,6 +41,8 @@ export function publicRoutes(ctx: AgentsContext): AgentRoute[] {
           avatar_url: w.avatar_url,
           status: a.status,
           welcome: w.welcome_message,
+          // the owner wrote no welcome: the widget greets in the visitor's language (language 'auto')
+          welcome_default: w.welcome_message === defaultWelcome(a.name),
           title: w.title,
           subtitle: w.subtitle,
           placeholder: w.placeholder,

@@ -20,6 +20,7 @@
 
   var TEXT = {
     ja: {
+      welcome: 'こんにちは。{name}です。ご用件をお聞かせください。',
       open: 'チャットを開く', close: '閉じる', send: '送信', placeholder: 'メッセージを入力…', typing: '入力中…',
       error: '送信できませんでした。時間をおいてもう一度お試しください。', busy: 'ただいま混み合っています。{s}秒後にもう一度お試しください。',
       paused: '現在このチャットはご利用いただけません。', tooLong: 'メッセージは4000文字以内で入力してください。',
@@ -27,6 +28,7 @@
       leadNeed: 'メールアドレスか電話番号を入力してください。', name: 'お名前', email: 'メールアドレス', phone: '電話番号', company: '会社名', powered: 'Powered by Agent Platform',
     },
     en: {
+      welcome: "Hi! I'm {name}. How can I help you today?",
       open: 'Open chat', close: 'Close', send: 'Send', placeholder: 'Type your message…', typing: 'Typing…',
       error: 'The message could not be sent. Please try again in a moment.', busy: 'Too many messages right now. Please try again in {s} seconds.',
       paused: 'This chat is not available right now.', tooLong: 'Messages can hold at most 4000 characters.',
@@ -89,6 +91,29 @@
     (children || []).forEach(function (c) { if (c) n.appendChild(c); });
     return n;
   }
+  // Icons are inline SVG: an emoji or symbol glyph shows as a box where no font has it.
+  var SVG_NS = 'http://www.w3.org/2000/svg';
+  function icon(paths) {
+    var svg = document.createElementNS(SVG_NS, 'svg');
+    svg.setAttribute('viewBox', '0 0 24 24');
+    svg.setAttribute('width', '24');
+    svg.setAttribute('height', '24');
+    svg.setAttribute('aria-hidden', 'true');
+    svg.setAttribute('fill', 'none');
+    svg.setAttribute('stroke', 'currentColor');
+    svg.setAttribute('stroke-width', '2');
+    svg.setAttribute('stroke-linecap', 'round');
+    svg.setAttribute('stroke-linejoin', 'round');
+    paths.forEach(function (d) {
+      var p = document.createElementNS(SVG_NS, 'path');
+      p.setAttribute('d', d);
+      svg.appendChild(p);
+    });
+    return svg;
+  }
+  var CHAT_ICON = ['M21 12a8 8 0 0 1-11.6 7.1L4 20l1.1-4.6A8 8 0 1 1 21 12z'];
+  var CLOSE_ICON = ['M6 6l12 12', 'M18 6L6 18'];
+
   function pickLanguage(lang) {
     var l = lang && lang !== 'auto' ? lang : navigator.language || 'en';
     return /^ja/i.test(l) ? TEXT.ja : TEXT.en;
@@ -104,12 +129,13 @@
     var side = c.position === 'left' ? 'left' : 'right';
     return [
       ':host{all:initial}',
-      '.launcher{position:fixed;bottom:20px;' + side + ':20px;width:56px;height:56px;border-radius:50%;border:0;cursor:pointer;background:' + primary + ';color:' + text + ';font-size:24px;box-shadow:0 4px 14px rgba(0,0,0,.25);z-index:2147483000}',
+      '.launcher{position:fixed;bottom:20px;' + side + ':20px;width:56px;height:56px;border-radius:50%;border:0;cursor:pointer;background:' + primary + ';color:' + text + ';display:flex;align-items:center;justify-content:center;box-shadow:0 4px 14px rgba(0,0,0,.25);z-index:2147483000}',
       '.panel{position:fixed;bottom:88px;' + side + ':20px;width:360px;max-width:calc(100vw - 40px);height:520px;max-height:calc(100vh - 120px);display:none;flex-direction:column;background:' + bg + ';color:#111827;border-radius:14px;box-shadow:0 10px 40px rgba(0,0,0,.25);overflow:hidden;font:14px/1.5 system-ui,-apple-system,"Hiragino Sans","Noto Sans JP",sans-serif;z-index:2147483000}',
       '.panel.open{display:flex}',
       '.head{background:' + primary + ';color:' + text + ';padding:12px 14px;display:flex;align-items:center;gap:8px}',
       '.head .title{font-weight:600;flex:1}.head .sub{font-size:12px;opacity:.85}',
-      '.head button{background:transparent;border:0;color:inherit;font-size:18px;cursor:pointer}',
+      '.head button{background:transparent;border:0;color:inherit;cursor:pointer;display:flex;padding:2px}',
+      '.head button svg{width:18px;height:18px}',
       '.log{flex:1;overflow-y:auto;padding:12px;display:flex;flex-direction:column;gap:8px}',
       '.msg{max-width:85%;padding:8px 11px;border-radius:12px;white-space:pre-wrap;word-wrap:break-word}',
       '.msg.user{align-self:flex-end;background:' + primary + ';color:' + text + '}',
@@ -143,7 +169,7 @@
     root.appendChild(el('style', { text: css(config) }));
     ui.host = host;
     ui.root = root;
-    ui.launcher = el('button', { class: 'launcher', type: 'button', 'aria-label': t.open, title: t.open, onclick: toggle, text: config.emoji || '💬' });
+    ui.launcher = el('button', { class: 'launcher', type: 'button', 'aria-label': t.open, title: t.open, onclick: toggle }, [icon(CHAT_ICON)]);
     ui.log = el('div', { class: 'log', role: 'log', 'aria-live': 'polite' });
     ui.input = el('textarea', { placeholder: config.placeholder || t.placeholder, maxlength: String(MAX_CHARS), 'aria-label': t.placeholder });
     ui.input.addEventListener('keydown', function (e) {
@@ -159,13 +185,14 @@
     });
     var head = el('div', { class: 'head' }, [
       el('div', { class: 'title' }, [document.createTextNode(config.title || config.name), config.subtitle ? el('div', { class: 'sub', text: config.subtitle }) : null]),
-      el('button', { type: 'button', 'aria-label': t.close, title: t.close, text: '×', onclick: toggle }),
+      el('button', { class: 'close', type: 'button', 'aria-label': t.close, title: t.close, onclick: toggle }, [icon(CLOSE_ICON)]),
     ]);
     ui.panel = el('div', { class: 'panel', role: 'dialog', 'aria-label': config.title || config.name }, [head, ui.log, ui.chips, config.collect_leads ? leadForm() : null, form, config.show_branding ? el('div', { class: 'brand', text: t.powered }) : null]);
     root.appendChild(ui.launcher);
     root.appendChild(ui.panel);
     document.body.appendChild(host);
-    if (config.welcome) addMessage('assistant', config.welcome);
+    var welcome = config.welcome_default ? t.welcome.replace('{name}', config.name) : config.welcome;
+    if (welcome) addMessage('assistant', welcome);
   }
 
   function leadForm() {

@@ -51,6 +51,7 @@ export const publicResponses = {
     avatar_url: z.string(),
     status: z.string(),
     welcome: z.string(),
+    welcome_default: z.boolean(),
     title: z.string(),
     subtitle: z.string(),
     placeholder: z.string(),
