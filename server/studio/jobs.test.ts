@@ -34,6 +34,7 @@ describe('POST /api/hf/generate → GET /api/hf/jobs/{id} → save', () => {
     expect(r.status).toBe(200);
     expect(r.body.job).toMatchObject({ status: 'queued', model: 'studio/image-v1', surface: 'image', prompt: 'a lighthouse at dusk', error: null, results: [], settings: { aspect_ratio: '16:9' }, media: {} });
     expect(r.body.job.id).toMatch(/^job_/);
+    expect(r.body.job.engine).toBe('platform');
     expect(r.body.credits).toBe(488);
     const req = fake.last();
     expect(req.model).toBe('studio/image-v1');

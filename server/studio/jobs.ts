@@ -40,9 +40,13 @@ export interface JobResult {
   url: string;
 }
 
+/** Jobs of the built-in local platform: it draws placeholders that do not depend on the prompt. */
+const LOCAL_PLACEHOLDER = 'local://';
+
 export function jobView(row: JobRow) {
   return {
     id: row.id,
+    engine: row.status_url?.startsWith(LOCAL_PLACEHOLDER) ? ('local-placeholder' as const) : ('platform' as const),
     request_id: row.request_id,
     model: row.model,
     surface: row.surface,

@@ -69,8 +69,11 @@ describe('the built-in local platform', () => {
     ];
     for (const [model, settings, type, contentType] of kinds) {
       const sub = await s.call<{ job: JobView }>('POST', '/api/hf/generate', { auth: token, body: { model, prompt: 'harbour at night', settings } });
+      expect(sub.body.job.engine).toBe('local-placeholder');
       const job = await untilDone(sub.body.job.id);
       expect(job.status).toBe('completed');
+      // placeholders, not generated content: the answer says so
+      expect(job.engine).toBe('local-placeholder');
       expect(job.results).toHaveLength(1);
       expect(job.results[0].type).toBe(type);
       expect(job.results[0].url).toMatch(new RegExp(`^${s.url}/files/platform/lp_[0-9a-f]{16}\\.\\w+\\?exp=\\d+&sig=`));

@@ -20,6 +20,8 @@ export type PlanName = (typeof PLAN_NAMES)[number];
 
 export const StudioJob = z.looseObject({
   id: str,
+  /** Who made the results: the configured generation platform, or the built-in placeholder drawer (not generated content). */
+  engine: z.enum(['platform', 'local-placeholder']),
   model: str,
   surface: str,
   prompt: str.nullable().optional(),
