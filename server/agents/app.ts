@@ -46,6 +46,7 @@ import { workspaceRoutes } from './workspace/workspace.routes';
 import { billingRoutes } from './billing/billing.routes';
 import { affiliateRoutes } from './affiliate/affiliate.routes';
 import { agentsOpenApiRoutes } from './openapi.routes';
+import { AgentsErrorBody } from '../../shared/api/contracts/agents-common';
 
 export interface AgentsAppOptions {
   config: AgentsConfig;
@@ -127,7 +128,7 @@ export function createAgentsApp(opts: AgentsAppOptions): { app: Express; ctx: Ag
   app.use(router);
   app.use('/api', (_req, _res, next) => next(notFound('Unknown API route')));
   app.use((_req, _res, next) => next(notFound('Not found')));
-  app.use(errorHandler(log, envelope));
+  app.use(errorHandler(log, envelope, AgentsErrorBody));
 
   webhooks.onEvent(crmListener(ctx));
   webhooks.start();

@@ -21,6 +21,7 @@ import { allRoutes, collectionSchemas, planCounted } from './modules';
 import { tenantDefaults } from './modules/admin/tenants.service';
 import { backfillSiteIndex } from './modules/sites/site-index';
 import { createSyncRuntime } from './sync/runtime';
+import { ErrorBody } from '../../shared/api/contracts/errors';
 
 export interface CreateAppOptions {
   store: Store;
@@ -88,6 +89,6 @@ export async function createApp(opts: CreateAppOptions): Promise<{ app: Express;
     app.use(express.static(RENDERER_DIST, { index: 'index.html' }));
     app.get('/{*rest}', (req, res, next) => (req.accepts('html') ? res.sendFile(join(RENDERER_DIST, 'index.html')) : next()));
   }
-  app.use(errorHandler(log));
+  app.use(errorHandler(log, undefined, ErrorBody));
   return { app, ctx };
 }

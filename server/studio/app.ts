@@ -23,6 +23,7 @@ import type { Platform } from './platform/platform';
 import { QueueClient } from './platform/queue-client';
 import { mountStudioRoutes, type StudioRoute } from './route';
 import { studioOpenApiRoutes } from './openapi.routes';
+import { ErrorBody } from '../../shared/api/contracts/errors';
 
 export const CLI_FILE = join(dirname(fileURLToPath(import.meta.url)), 'cli', 'studio.js');
 export const studioRoutes: StudioRoute[] = [...accountRoutes, ...billingRoutes, ...jobRoutes, ...studioOpenApiRoutes(() => studioRoutes)];
@@ -101,6 +102,6 @@ export async function createStudioApp(opts: CreateStudioOptions): Promise<{ app:
   app.use((req, res) => {
     res.status(404).json({ ok: false, error: 'not_found', message: `no route ${req.method} ${req.originalUrl.split('?')[0]}` });
   });
-  app.use(errorHandler(log));
+  app.use(errorHandler(log, undefined, ErrorBody));
   return { app, ctx };
 }

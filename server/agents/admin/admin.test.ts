@@ -90,6 +90,9 @@ describe('content, settings and bundles', () => {
   });
 
   it('settings: announcement in /api/config, closed sign-ups, sign-up credits; reset restores defaults', async () => {
+    // a fresh platform: no operator has set sign-up credits (the published contract says it may be null)
+    const initial = await ops.get('/api/admin/settings');
+    expect(initial.body.settings.signupCredits).toBeNull();
     const r = await ops.put('/api/admin/settings', { announcement: '12月30日はメンテナンスのため停止します', signupCredits: 25 });
     expect(r.body.settings).toMatchObject({ announcement: '12月30日はメンテナンスのため停止します', signupCredits: 25, allowSignups: true });
     expect((await t.api().get('/api/config')).body).toMatchObject({ announcement: '12月30日はメンテナンスのため停止します', signupCredits: 25 });

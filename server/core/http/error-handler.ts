@@ -2,7 +2,7 @@ import type { NextFunction, Request, Response } from 'express';
 import { z } from 'zod';
 import { DomainError } from '../errors';
 import { fromDomainError, HttpError } from './errors';
-import { validationError } from './route-core';
+import { reportResponse, validationError } from './route-core';
 
 interface BodyParserError {
   type?: string;
@@ -27,17 +27,26 @@ export type ErrorEnvelope = (err: HttpError) => Record<string, unknown>;
 
 export const kittingEnvelope: ErrorEnvelope = (e) => ({ ok: false, error: e.error, ...e.extra });
 
-/** The one error path: every failure becomes the service's error body with its status. */
-export function errorHandler(log: (line: string) => void, envelope: ErrorEnvelope = kittingEnvelope) {
+/**
+ * The one error path: every failure becomes the service's error body with its status. `errorBody` is the
+ * failure schema the service publishes (its OpenAPI `default` response); in tests every failure body sent
+ * is checked against it like success bodies against their routes' schemas.
+ */
+export function errorHandler(log: (line: string) => void, envelope: ErrorEnvelope = kittingEnvelope, errorBody?: z.ZodType<unknown>) {
+  const answer = (req: Request, res: Response, http: HttpError): void => {
+    const body = envelope(http);
+    if (errorBody) reportResponse({ method: req.method.toLowerCase() as never, path: (req.route as { path?: string } | undefined)?.path ?? req.path, response: errorBody }, body);
+    res.status(http.status).json(body);
+  };
   return (err: unknown, req: Request, res: Response, _next: NextFunction): void => {
     const http = toHttpError(err);
     if (res.headersSent) return;
     if (http) {
       for (const [k, v] of Object.entries(http.headers)) res.setHeader(k, v);
-      res.status(http.status).json(envelope(http));
+      answer(req, res, http);
       return;
     }
     log(`error ${req.method} ${req.originalUrl.split("?")[0]}: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}`);
-    res.status(500).json(envelope(new HttpError(500, 'internal error')));
+    answer(req, res, new HttpError(500, 'internal error'));
   };
 }

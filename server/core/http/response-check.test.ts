@@ -5,6 +5,8 @@ import { z } from 'zod';
 import { takeViolations } from '../testing/response-contracts';
 import { openApiDocument } from './openapi';
 import { mountRouteList, Reply, type RouteShape } from './route-core';
+import { errorHandler, type ErrorEnvelope } from './error-handler';
+import { notFound } from '../errors';
 
 interface TestRoute extends RouteShape {
   answer: () => Record<string, unknown> | Reply;
@@ -14,6 +16,7 @@ const routes: TestRoute[] = [
   { method: 'get', path: '/fits', response: z.looseObject({ ok: z.literal(true), n: z.number() }), answer: () => ({ n: 1, extra: 'x' }) },
   { method: 'get', path: '/breaks', response: z.looseObject({ ok: z.literal(true), n: z.number() }), answer: () => ({ n: 'one' }) },
   { method: 'get', path: '/reply', response: z.looseObject({ status: z.literal('ok') }), produces: 'application/json', answer: () => new Reply(200, '{"status":"down"}', { 'Content-Type': 'application/json' }) },
+  { method: 'get', path: '/missing', answer: () => { throw notFound('item not found'); } },
   { method: 'post', path: '/item/:id', params: z.object({ id: z.string() }), query: z.object({ q: z.string().optional() }), body: z.object({ name: z.string() }), answer: () => ({}) },
 ];
 
@@ -24,6 +27,9 @@ beforeAll(async () => {
   const router = express.Router();
   mountRouteList(router, routes, { run: (r) => r.answer() });
   app.use(router);
+  // a service whose failure envelope drifted from the error schema it publishes
+  const drifted: ErrorEnvelope = (e) => (e.error === 'item not found' ? { ok: false, error: 404 } : { ok: false, error: e.error });
+  app.use(errorHandler(() => {}, drifted, z.looseObject({ ok: z.literal(false), error: z.string() })));
   const server = app.listen(0);
   await new Promise((ok) => server.once('listening', ok));
   base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
@@ -45,6 +51,15 @@ describe('response contracts in tests', () => {
     const found = takeViolations();
     expect(found).toHaveLength(1);
     expect(found[0]).toMatch(/^GET \/breaks: n: /);
+  });
+
+  it('checks failure bodies against the published error schema', async () => {
+    const res = await fetch(`${base}/missing`);
+    expect(res.status).toBe(404);
+    expect(takeViolations()).toEqual([expect.stringMatching(/^GET \/missing: error: /)]);
+    const invalid = await fetch(`${base}/item/1`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{}' });
+    expect(invalid.status).toBe(400);
+    expect(takeViolations()).toEqual([]);
   });
 
   it('checks a bare JSON reply too', async () => {

@@ -43,6 +43,11 @@ export function checkResponses(check: ResponseCheck | null): void {
   responseCheck = check;
 }
 
+/** Hand a body as the client reads it to the installed check (tests), with the schema it was published under. */
+export function reportResponse(route: RouteShape, body: unknown): void {
+  if (responseCheck && route.response) responseCheck(route, JSON.parse(JSON.stringify(body)) as unknown);
+}
+
 export interface ParsedInput {
   params: unknown;
   query: unknown;

@@ -2,8 +2,9 @@ import { afterAll, afterEach } from 'vitest';
 import { checkResponses } from '../http/route-core';
 
 /**
- * Test setup (every test file): each success body a route sends is parsed against the response
- * schema of its contract; a body that does not fit fails the test that caused it.
+ * Test setup (every test file): each body a service sends is parsed against the schema it publishes —
+ * a success body against its route's response schema, a failure body against the service's error schema
+ * (the OpenAPI `default` response) — and a body that does not fit fails the test that caused it.
  */
 const violations: string[] = [];
 
@@ -22,7 +23,7 @@ export function takeViolations(): string[] {
 
 function failOnViolations(): void {
   const found = takeViolations();
-  if (found.length) throw new Error(`success body outside its route's response schema:\n${found.join('\n')}`);
+  if (found.length) throw new Error(`answer outside its published schema:\n${found.join('\n')}`);
 }
 
 afterEach(failOnViolations);

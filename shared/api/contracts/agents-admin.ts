@@ -56,7 +56,8 @@ const PlatformSettings = z.looseObject({
   announcement: z.string(),
   supportEmail: z.string(),
   allowSignups: z.boolean(),
-  signupCredits: z.number(),
+  /** null: not set by an operator, new accounts get AGENTS_SIGNUP_CREDITS */
+  signupCredits: z.number().nullable(),
   maintenanceMode: z.boolean(),
 });
 
@@ -106,15 +107,7 @@ export const contentResponses = {
     overridden: z.boolean(),
     updated_at: z.string().nullable(),
   }),
-  'POST /api/admin/settings/reset': z.looseObject({
-    settings: z.looseObject({
-      announcement: z.string(),
-      supportEmail: z.string(),
-      allowSignups: z.boolean(),
-      signupCredits: z.number().nullable(),
-      maintenanceMode: z.boolean(),
-    }),
-  }),
+  'POST /api/admin/settings/reset': z.looseObject({ settings: PlatformSettings }),
   'PUT /api/admin/bundles': z.looseObject({
     bundles: z.array(z.looseObject({ id: z.string(), name: z.string(), credits: z.number(), priceCents: z.number() })),
     overridden: z.boolean(),
