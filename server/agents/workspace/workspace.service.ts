@@ -2,7 +2,6 @@ import { createHash, randomBytes } from 'node:crypto';
 import { badRequest, conflict, notFound } from '../../core/errors';
 import type { AgentsContext } from '../context';
 import { newId } from '../ids';
-import { TIER_ALLOWANCE } from '../billing';
 import { TIERS } from '../../../shared/api/contracts/agents-values';
 export { TIERS };
 
