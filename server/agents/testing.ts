@@ -6,6 +6,7 @@ import { createAgentsApp, type AgentsAppOptions } from './app';
 import { testAgentsConfig, type AgentsConfig } from './config';
 import type { AgentsContext } from './context';
 import type { AgentRoute } from './http';
+import type { Mail } from './accounts/mailer';
 import { createTestDatabase, testStore } from './test-store';
 
 /** Parsed JSON as a test walks it (any property path); values are checked with expect(). */
@@ -78,6 +79,14 @@ export interface AgentsTestServer {
   api(token?: string | null, headers?: Record<string, string>): Api;
   /** A new account (own workspace) signed in by Bearer token. */
   signup(email?: string): Promise<Api & { email: string }>;
+  /** Every mail the server sent, in order (also delivered to the configured mailer). */
+  mails: Mail[];
+  /** The token of the last link of this kind (`/invite/<token>`, `verify-email?token=`) mailed to the address. */
+  mailedToken(email: string, kind: 'invite' | 'verify'): string;
+  /** A new account for an AGENTS_ADMIN_EMAILS address that has verified it through the mailed link. */
+  operator(email: string): Promise<Api & { email: string }>;
+  /** `owner` invites a new address with `role`; it registers with the mailed invitation token. */
+  join(owner: Api, role?: 'member' | 'viewer', email?: string): Promise<Api & { email: string }>;
   /** A new account with one agent. */
   withAgent(name?: string): Promise<{ api: Api; agentId: string; publicId: string }>;
   close(): Promise<void>;
@@ -92,6 +101,20 @@ export async function startAgentsServer(over: Partial<AgentsConfig> = {}, opts: 
   const server: Server = await new Promise((resolve) => {
     const s = app.listen(0, '127.0.0.1', () => resolve(s));
   });
+  const mails: Mail[] = [];
+  const delivered = ctx.mailer;
+  ctx.mailer = {
+    send: async (m) => {
+      mails.push(m);
+      await delivered.send(m);
+    },
+  };
+  const register = async (body: Record<string, unknown>) => {
+    const n = ++seq;
+    const r = await new Api(base, null, { 'x-forwarded-for': `10.9.${(n >> 8) & 255}.${n & 255}` }).post('/api/auth/register', { password: 'secret-pass', name: 'Tester', ...body });
+    if (r.status !== 200) throw new Error(`signup failed: ${r.status} ${r.text}`);
+    return Object.assign(new Api(base, str(r.body.token)), { email: String(body.email) });
+  };
   const addr = server.address();
   const base = `http://127.0.0.1:${typeof addr === 'object' && addr ? addr.port : 0}`;
   const t: AgentsTestServer = {
@@ -100,13 +123,28 @@ export async function startAgentsServer(over: Partial<AgentsConfig> = {}, opts: 
     dir,
     routes,
     api: (token = null, headers = {}) => new Api(base, token, headers),
+    mails,
     async signup(email) {
-      const e = email ?? `user${seq + 1}-${Date.now()}@example.com`;
       // Each simulated account signs up from its own address, so the per-IP auth limit is not shared across tests.
-      const n = ++seq;
-      const r = await new Api(base, null, { 'x-forwarded-for': `10.9.${(n >> 8) & 255}.${n & 255}` }).post('/api/auth/register', { email: e, password: 'secret-pass', name: 'Tester' });
-      if (r.status !== 200) throw new Error(`signup failed: ${r.status} ${r.text}`);
-      return Object.assign(new Api(base, str(r.body.token)), { email: e });
+      return register({ email: email ?? `user${seq + 1}-${Date.now()}@example.com` });
+    },
+    mailedToken(email, kind) {
+      const re = kind === 'invite' ? /\/invite\/([A-Za-z0-9_%-]+)/ : /verify-email\?token=([A-Za-z0-9_%-]+)/;
+      const found = mails.filter((m) => m.to === email).map((m) => re.exec(m.text)?.[1]).filter((x): x is string => !!x);
+      if (found.length === 0) throw new Error(`no ${kind} mail to ${email}`);
+      return decodeURIComponent(found[found.length - 1]);
+    },
+    async operator(email) {
+      const api = await t.signup(email);
+      const v = await api.post('/api/auth/verify', { token: t.mailedToken(email, 'verify') });
+      if (v.status !== 200) throw new Error(`verify failed: ${v.status} ${v.text}`);
+      return api;
+    },
+    async join(owner, role = 'member', email) {
+      const e = email ?? `mate${seq + 1}-${Date.now()}@example.com`;
+      const inv = await owner.post('/api/workspace/members', { email: e, role });
+      if (inv.status !== 200) throw new Error(`invite failed: ${inv.status} ${inv.text}`);
+      return register({ email: e, invite: t.mailedToken(e, 'invite') });
     },
     async withAgent(name = 'Helper') {
       const api = await t.signup();

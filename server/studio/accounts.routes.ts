@@ -1,25 +1,35 @@
 import { badRequest, conflict, notFound, unauthorized } from '../core/errors';
+import { invitationFor, inviteByEmail, joinByInvitation, listInvitations } from './invitations';
 import { burnPasswordCheck, hashPassword, verifyPassword } from '../core/security/passwords';
 import { mintApiKey } from '../core/security/api-keys';
 import { randomBytes } from 'node:crypto';
 import { API_KEY_LABEL, mintSession, suspended } from './auth';
 import { createUserWithWorkspace, listMembers, loginWorkspace, membership, normEmail, userByEmail, workspaceInfo } from './accounts';
-import { checkAllowance } from './billing';
 import { nowIso, stmt } from './db';
 import { studioRoute } from './route';
 import { studioResponses } from '../../shared/api/contracts/studio';
 import { accountsRequests, userIdParam, idParam, email, password } from '../../shared/api/contracts/studio-requests';
 
 export const accountRoutes = [
-  studioRoute<unknown, unknown, { email: string; password: string; workspace?: string }>({
+  studioRoute<unknown, unknown, { email: string; password: string; workspace?: string; invite?: string }>({
     method: 'post', path: '/api/auth/register', auth: 'PUBLIC', response: studioResponses.register,
     body: accountsRequests['POST /api/auth/register'].body,
     handler: async ({ body, req, app }) => {
       app.limits.register.hit(req.ip ?? 'unknown', 'too many registrations from this address');
       if (userByEmail(app.db, body.email)) throw conflict('email already registered');
+      const email = normEmail(body.email);
       const hash = await hashPassword(body.password);
-      const { uid, ws } = createUserWithWorkspace(app.db, body.email, hash, body.workspace ?? `${body.email.split('@')[0]}'s workspace`);
-      return { token: await mintSession(app, uid, ws, normEmail(body.email)), workspace_id: ws };
+      // With an invitation token mailed to this address the account also joins that workspace and acts there;
+      // a wrong, used, expired or foreign token refuses the registration with nothing stored. Without one
+      // it joins nothing but its own workspace, whoever invited the address.
+      const { uid, ws } = app.db.transaction(() => {
+        const inv = body.invite === undefined ? null : invitationFor(app.db, body.invite, email);
+        const made = createUserWithWorkspace(app.db, email, hash, body.workspace ?? `${email.split('@')[0]}'s workspace`);
+        if (!inv) return made;
+        joinByInvitation(app.db, inv, made.uid);
+        return { uid: made.uid, ws: inv.workspace_id };
+      })();
+      return { token: await mintSession(app, uid, ws, email), workspace_id: ws };
     },
   }),
   studioRoute<unknown, unknown, { email: string; password: string; workspace_id?: number }>({
@@ -51,20 +61,15 @@ export const accountRoutes = [
   // Members (seats)
   studioRoute({
     method: 'get', path: '/api/workspace/members', auth: 'AUTH', response: studioResponses.members,
-    handler: ({ caller, app }) => ({ members: listMembers(app.db, caller.ws) }),
+    handler: ({ caller, app }) => ({ members: listMembers(app.db, caller.ws), invitations: listInvitations(app.db, caller.ws) }),
   }),
   studioRoute<unknown, unknown, { email: string; role: 'editor' | 'viewer' | 'client' }>({
-    method: 'post', path: '/api/workspace/members', auth: 'OWNER_PERSON', response: studioResponses.members,
+    method: 'post', path: '/api/workspace/members', auth: 'OWNER_PERSON', response: studioResponses.invite,
     body: accountsRequests['POST /api/workspace/members'].body,
-    handler: ({ caller, body, app }) => {
-      const user = userByEmail(app.db, body.email);
-      if (!user) throw notFound('user not found', { message: 'No registered user has this email.' });
-      app.db.transaction(() => {
-        if (membership(app.db, caller.ws, user.id)) throw conflict('already a member');
-        checkAllowance(app.db, caller.ws, 'accounts');
-        stmt(app.db, 'INSERT INTO members (workspace_id, user_id, role, created_at) VALUES (?, ?, ?, ?)').run(caller.ws, user.id, body.role, nowIso());
-      })();
-      return { members: listMembers(app.db, caller.ws) };
+    handler: async ({ caller, body, app }) => {
+      // Adding by email invites: only whoever holds the mailed link (and that address) joins.
+      const invitation = await inviteByEmail(app, caller.ws, caller.uid, normEmail(body.email), body.role);
+      return { invitation, members: listMembers(app.db, caller.ws), invitations: listInvitations(app.db, caller.ws) };
     },
   }),
   studioRoute<{ user_id: number }, unknown, { role: 'editor' | 'viewer' | 'client' }>({

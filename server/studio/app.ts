@@ -8,9 +8,11 @@ import { jsonBodiesOnly } from '../core/http/json-body';
 import { requestLog } from '../core/http/logging';
 import { RateLimiter } from '../core/http/rate-limit';
 import { hashPassword } from '../core/security/passwords';
+import { createMailer, type Mailer } from '../core/mail/mailer';
 import { loadOrCreateSecret } from '../core/security/signing';
 import { ensureDemoWorkspace, ensureWorkspaceOne } from './accounts';
 import { accountRoutes } from './accounts.routes';
+import { sessionRoutes } from './sessions.routes';
 import { billingRoutes } from './billing.routes';
 import type { StudioConfig } from './config';
 import type { StudioContext } from './context';
@@ -26,7 +28,7 @@ import { studioOpenApiRoutes } from './openapi.routes';
 import { ErrorBody } from '../../shared/api/contracts/errors';
 
 export const CLI_FILE = join(dirname(fileURLToPath(import.meta.url)), 'cli', 'studio.js');
-export const studioRoutes: StudioRoute[] = [...accountRoutes, ...billingRoutes, ...jobRoutes, ...studioOpenApiRoutes(() => studioRoutes)];
+export const studioRoutes: StudioRoute[] = [...accountRoutes, ...sessionRoutes, ...billingRoutes, ...jobRoutes, ...studioOpenApiRoutes(() => studioRoutes)];
 
 /** The HS256 key: STUDIO_JWT_SECRET, else one generated into the data folder on first start. */
 function jwtKey(config: StudioConfig): Uint8Array {
@@ -47,6 +49,8 @@ export interface CreateStudioOptions {
   db?: StudioDb;
   /** A platform other than the configured one (tests). */
   platform?: Platform;
+  /** A mailer other than the configured one (tests). */
+  mailer?: Mailer;
 }
 
 /** Build the studio's express app over its data folder (no listen). */
@@ -61,6 +65,7 @@ export async function createStudioApp(opts: CreateStudioOptions): Promise<{ app:
     publicUrl: `http://127.0.0.1:${config.port}`,
     limits: { login: new RateLimiter(10, 60_000), register: new RateLimiter(20, 3_600_000), mcp: new RateLimiter(120, 60_000) },
     platform: null as unknown as Platform,
+    mailer: opts.mailer ?? createMailer(config.smtpUrl, config.dataDir, 'no-reply@studio.localhost'),
   };
   ctx.platform =
     opts.platform ??

@@ -123,7 +123,7 @@ describe('auth order (section 5)', () => {
     const owner = await s.register('team-owner@example.com');
     const member = await s.register('member@example.com');
     await s.call('POST', '/api/billing/plan', { auth: owner.token, body: { plan: 'starter' } });
-    expect((await s.call('POST', '/api/workspace/members', { auth: owner.token, body: { email: 'member@example.com', role: 'editor' } })).status).toBe(200);
+    await s.addMember(owner.token, 'member@example.com', 'editor', member);
     const login = await s.call<{ token: string }>('POST', '/api/auth/login', { body: { email: 'member@example.com', password: 'correct horse', workspace_id: owner.ws } });
     expect((await s.call<Me>('GET', '/api/me', { auth: login.body.token })).body.role).toBe('editor');
     expect((await s.call('DELETE', `/api/workspace/members/${member.uid}`, { auth: owner.token })).status).toBe(200);

@@ -3,6 +3,7 @@ import { jwtVerify, SignJWT } from 'jose';
 import { forbidden, unauthorized } from '../core/errors';
 import { splitApiKey, verifyApiSecret } from '../core/security/api-keys';
 import { safeEqual } from '../core/security/passwords';
+import { openSession, sessionLive } from '../core/security/sql-sessions';
 import type { Caller, Role, StudioContext } from './context';
 import { nowIso, stmt } from './db';
 
@@ -25,9 +26,15 @@ export function checkSecretHeader(req: Request, header: string, secret: string |
   if (!secret || typeof given !== 'string' || !safeEqual(given, secret)) throw unauthorized('unauthorized');
 }
 
-/** Session token: HS256 JWT `{uid, ws, email}`, valid 30 days. */
+/**
+ * Session token: HS256 JWT `{uid, ws, email, sid, v}`, valid 30 days. `sid` names a row of `sessions`
+ * (logout removes it) and `v` the user's token version (a password change bumps it); both are checked
+ * on every request, like the workspace membership.
+ */
 export async function mintSession(app: StudioContext, uid: number, ws: number, email: string): Promise<string> {
-  return new SignJWT({ uid, ws, email })
+  const u = stmt(app.db, 'SELECT token_version FROM users WHERE id = ?').get(uid) as { token_version: number } | undefined;
+  const sid = openSession(app.db, uid, SESSION_DAYS * 24 * 3_600_000);
+  return new SignJWT({ uid, ws, email, sid, v: u?.token_version ?? 0 })
     .setProtectedHeader({ alg: 'HS256', typ: 'JWT' })
     .setIssuedAt()
     .setExpirationTime(`${SESSION_DAYS}d`)
@@ -72,11 +79,14 @@ async function callerFromJwt(app: StudioContext, token: string): Promise<Caller 
   const uid = Number(payload.uid);
   const ws = Number(payload.ws);
   if (!Number.isInteger(uid) || !Number.isInteger(ws)) return null;
+  // Logout removed the session, or a password change moved the version on: the token is over.
+  const user = stmt(app.db, 'SELECT token_version FROM users WHERE id = ?').get(uid) as { token_version: number } | undefined;
+  if (!user || payload.v !== user.token_version || !sessionLive(app.db, payload.sid, uid)) return null;
   const row = stmt(app.db, 'SELECT m.role, u.email, u.suspended FROM members m JOIN users u ON u.id = m.user_id WHERE m.workspace_id = ? AND m.user_id = ?')
     .get(ws, uid) as { role: Role; email: string; suspended: number } | undefined;
   if (!row) throw forbidden('not a member of this workspace');
   if (row.suspended) throw suspended();
-  return { ws, uid, email: row.email, role: row.role, actor: `user:${uid}`, apiKeyId: null };
+  return { ws, uid, email: row.email, role: row.role, actor: `user:${uid}`, apiKeyId: null, sid: String(payload.sid) };
 }
 
 /** The demo workspace's owner, used for requests without credentials when demo mode is on. */

@@ -16,6 +16,10 @@ export interface StudioConfig {
   localPlatformMs: number;
   /** Lifetime of signed media urls. */
   signedUrlMs: number;
+  /** STUDIO_SMTP_URL: invitation mails go through it; unset, they are written to `<data>/outbox/`. */
+  smtpUrl: string | null;
+  /** STUDIO_APP_URL: origin of the links in mails (`<appUrl>/invite/<token>`); unset, the address the studio listens on. */
+  appUrl: string | null;
   log: boolean;
 }
 
@@ -38,6 +42,8 @@ export function readStudioConfig(env: NodeJS.ProcessEnv = process.env): StudioCo
     hfKey: str(env.STUDIO_HF_KEY),
     localPlatformMs: Number.isFinite(localMs) && localMs >= 0 ? localMs : 1500,
     signedUrlMs: 24 * 3_600_000,
+    smtpUrl: str(env.STUDIO_SMTP_URL),
+    appUrl: str(env.STUDIO_APP_URL)?.replace(/\/+$/, '') ?? null,
     log: env.STUDIO_LOG !== '0' && env.NODE_ENV !== 'test',
   };
 }

@@ -1,4 +1,5 @@
 import type { RateLimiter } from '../core/http/rate-limit';
+import type { Mailer } from '../core/mail/mailer';
 import type { StudioConfig } from './config';
 import type { StudioDb } from './db';
 import type { Platform } from './platform/platform';
@@ -15,6 +16,8 @@ export interface StudioContext {
   /** Origin the studio is reached at (set once it listens); media urls start with it. */
   publicUrl: string;
   limits: { login: RateLimiter; register: RateLimiter; mcp: RateLimiter };
+  /** Invitation mails. */
+  mailer: Mailer;
   log: (line: string) => void;
 }
 
@@ -30,4 +33,6 @@ export interface Caller {
   /** `user:<id>`, `api-key:<prefix>`, `legacy` or `demo`. */
   actor: string;
   apiKeyId: string | null;
+  /** The session a session token names (logout ends it); null for API keys, legacy and demo callers. */
+  sid?: string | null;
 }

@@ -16,7 +16,7 @@ beforeAll(async () => {
   for (const role of ['editor', 'viewer', 'client']) {
     const u = await s.register(`${role}@roles.test`);
     ids[role] = u.uid;
-    await s.call('POST', '/api/workspace/members', { auth: owner.token, body: { email: `${role}@roles.test`, role } });
+    await s.addMember(owner.token, `${role}@roles.test`, role as 'editor' | 'viewer' | 'client', u);
     const login = await s.call<{ token: string }>('POST', '/api/auth/login', { body: { email: `${role}@roles.test`, password: 'correct horse', workspace_id: ws } });
     who[role] = login.body.token;
   }
@@ -77,11 +77,14 @@ describe('role and API-key matrix', () => {
     expect((await s.call<{ plan: string }>('GET', '/api/billing', { auth: who.owner })).body.plan).toBe('pro');
   });
 
-  it('the owner manages seats: role change, unknown email 404, duplicate 409, cannot remove itself', async () => {
+  it('the owner manages seats: role change, invitation of a new address, duplicate 409, cannot remove itself', async () => {
     const members = await s.call<{ members: { user_id: number; email: string; role: string }[] }>('GET', '/api/workspace/members', { auth: who.viewer });
     expect(members.body.members.map((m) => m.role)).toEqual(['owner', 'editor', 'viewer', 'client']);
     expect((await s.call('PATCH', `/api/workspace/members/${ids.client}`, { auth: who.owner, body: { role: 'viewer' } })).status).toBe(200);
-    expect((await s.call('POST', '/api/workspace/members', { auth: who.owner, body: { email: 'nobody@roles.test', role: 'viewer' } })).status).toBe(404);
+    const invited = await s.call<{ invitation: { email: string; role: string } }>('POST', '/api/workspace/members', { auth: who.owner, body: { email: 'nobody@roles.test', role: 'viewer' } });
+    expect(invited.status).toBe(200);
+    expect(invited.body.invitation).toMatchObject({ email: 'nobody@roles.test', role: 'viewer' });
+    expect((await s.call('POST', '/api/workspace/members', { auth: who.owner, body: { email: 'nobody@roles.test', role: 'viewer' } })).body.error).toBe('already invited');
     expect((await s.call('POST', '/api/workspace/members', { auth: who.owner, body: { email: 'editor@roles.test', role: 'viewer' } })).status).toBe(409);
     const owner = members.body.members.find((m) => m.role === 'owner')!;
     const self = await s.call('DELETE', `/api/workspace/members/${owner.user_id}`, { auth: who.owner });

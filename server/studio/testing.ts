@@ -8,6 +8,7 @@ import { readStudioConfig, type StudioConfig } from './config';
 import type { StudioContext } from './context';
 import { closeStudioDb } from './db';
 import type { Platform } from './platform/platform';
+import type { Mail } from '../core/mail/mailer';
 
 export interface TestStudio {
   url: string;
@@ -18,6 +19,15 @@ export interface TestStudio {
   register: (email: string, workspace?: string) => Promise<{ token: string; ws: number; uid: number }>;
   apiKey: (ownerToken: string, name?: string) => Promise<string>;
   grant: (ws: number, amount: number) => Promise<number>;
+  /** Every mail the studio sent, in order. */
+  mails: Mail[];
+  /** The token of the last invitation link (`/invite/<token>`) mailed to the address. */
+  inviteToken: (email: string) => string;
+  /**
+   * The owner invites `email` with `role` and the address takes the mailed link: a registered account
+   * (`member`) accepts it signed in, else a new account registers with it. Answers a session in the workspace.
+   */
+  addMember: (ownerToken: string, email: string, role: 'editor' | 'viewer' | 'client', member?: { token: string }) => Promise<{ token: string; ws: number }>;
 }
 
 export interface CallOptions {
@@ -43,7 +53,8 @@ export async function startStudio(overrides: Partial<StudioConfig> = {}, platfor
     ...readStudioConfig({ NODE_ENV: 'test' }),
     port: 0, dataDir, adminSecret: ADMIN, cronSecret: CRON, localPlatformMs: 200, log: false, ...overrides,
   };
-  const { app, ctx } = await createStudioApp({ config, platform });
+  const mails: Mail[] = [];
+  const { app, ctx } = await createStudioApp({ config, platform, mailer: { send: async (m) => void mails.push(m) } });
   const server: Server = await new Promise((resolve) => {
     const s = app.listen(0, '127.0.0.1', () => resolve(s));
   });
@@ -80,8 +91,22 @@ export async function startStudio(overrides: Partial<StudioConfig> = {}, platfor
     if (r.status !== 200) throw new Error(`grant: ${r.status} ${JSON.stringify(r.body)}`);
     return r.body.balance;
   };
+  const inviteToken: TestStudio['inviteToken'] = (email) => {
+    const found = mails.filter((m) => m.to === email).map((m) => /\/invite\/([A-Za-z0-9_%-]+)/.exec(m.text)?.[1]).filter((x): x is string => !!x);
+    if (found.length === 0) throw new Error(`no invitation mail to ${email}`);
+    return decodeURIComponent(found[found.length - 1]);
+  };
+  const addMember: TestStudio['addMember'] = async (ownerToken, email, role, member) => {
+    const inv = await call('POST', '/api/workspace/members', { auth: ownerToken, body: { email, role } });
+    if (inv.status !== 200) throw new Error(`invite ${email}: ${inv.status} ${JSON.stringify(inv.body)}`);
+    const r = member
+      ? await call<{ token: string; workspace_id: number }>('POST', '/api/workspace/invitations/accept', { auth: member.token, body: { token: inviteToken(email) } })
+      : await call<{ token: string; workspace_id: number }>('POST', '/api/auth/register', { body: { email, password: 'correct horse', invite: inviteToken(email) } });
+    if (r.status !== 200) throw new Error(`join ${email}: ${r.status} ${JSON.stringify(r.body)}`);
+    return { token: r.body.token, ws: r.body.workspace_id };
+  };
   return {
-    url, ctx, call, register, apiKey, grant,
+    url, ctx, call, register, apiKey, grant, mails, inviteToken, addMember,
     close: async () => {
       server.closeAllConnections();
       await new Promise<void>((resolve) => server.close(() => resolve()));

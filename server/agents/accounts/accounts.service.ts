@@ -6,6 +6,8 @@ import { newId } from '../ids';
 import { checkTotp } from './totp';
 import { isOperator } from './session';
 import { platformSettings } from '../platform-settings';
+import { endSessionsOf } from '../../core/security/sql-sessions';
+import { invitationFor, joinByInvitation } from '../workspace/invitations.service';
 
 export interface UserRow {
   id: string;
@@ -19,6 +21,7 @@ export interface UserRow {
   theme: string;
   suspended: number;
   platform_role: string;
+  email_verified: number;
   created_at: number;
 }
 
@@ -43,6 +46,7 @@ export function presentUser(ctx: AgentsContext, u: UserRow) {
     name: u.name,
     theme: u.theme,
     twoFactorEnabled: u.totp_enabled === 1,
+    emailVerified: u.email_verified === 1,
     admin: isOperator(ctx, u),
     created_at: new Date(u.created_at).toISOString(),
   };
@@ -60,8 +64,13 @@ export function getWorkspace(ctx: AgentsContext, id: string): WorkspaceRow {
   return w;
 }
 
-/** New account with its own workspace (owner) and the signup credits. */
-export async function register(ctx: AgentsContext, email: string, password: string, name: string): Promise<UserRow> {
+/**
+ * New account with its own workspace (owner) and the signup credits. With `invite` (the token of an
+ * invitation mailed to this address) it also joins the inviting workspace and acts there; a wrong, used,
+ * expired or foreign token refuses the registration with nothing stored. Without it the account joins
+ * nothing else, whoever invited the address.
+ */
+export async function register(ctx: AgentsContext, email: string, password: string, name: string, invite?: string): Promise<UserRow> {
   const e = normEmail(email);
   const hash = await hashPassword(password);
   const now = Date.now();
@@ -72,10 +81,13 @@ export async function register(ctx: AgentsContext, email: string, password: stri
   const credits = settings.signupCredits ?? ctx.config.signupCredits;
   const tx = ctx.db.transaction(() => {
     if (ctx.db.prepare('SELECT 1 FROM users WHERE email = ?').get(e)) throw conflict('email already registered');
-    ctx.db.prepare('INSERT INTO users (id, email, name, password_hash, created_at) VALUES (?, ?, ?, ?, ?)').run(id, e, name, hash, now);
+    const inv = invite === undefined ? null : invitationFor(ctx, invite, e);
+    // The invitation's token came through that mailbox, which proves the address.
+    ctx.db.prepare('INSERT INTO users (id, email, name, password_hash, email_verified, created_at) VALUES (?, ?, ?, ?, ?, ?)').run(id, e, name, hash, inv ? 1 : 0, now);
     const wsName = name ? `${name}'s workspace` : `${e.split('@')[0]}'s workspace`;
     ctx.db.prepare('INSERT INTO workspaces (id, name, owner_id, credits, created_at) VALUES (?, ?, ?, ?, ?)').run(ws, wsName, id, credits, now);
     ctx.db.prepare("INSERT INTO members (workspace_id, user_id, role, created_at) VALUES (?, ?, 'owner', ?)").run(ws, id, now);
+    if (inv) joinByInvitation(ctx, inv, id, now);
   });
   tx();
   return getUser(ctx, id);
@@ -97,10 +109,13 @@ export async function login(ctx: AgentsContext, email: string, password: string,
   return u;
 }
 
-/** New password: bumps the token version, so every earlier token stops working at once. */
+/** New password: bumps the token version and ends every session, so every earlier token stops working at once. */
 export async function setPassword(ctx: AgentsContext, userId: string, password: string): Promise<UserRow> {
   const hash = await hashPassword(password);
-  ctx.db.prepare('UPDATE users SET password_hash = ?, token_version = token_version + 1 WHERE id = ?').run(hash, userId);
+  ctx.db.transaction(() => {
+    ctx.db.prepare('UPDATE users SET password_hash = ?, token_version = token_version + 1 WHERE id = ?').run(hash, userId);
+    endSessionsOf(ctx.db, userId);
+  })();
   return getUser(ctx, userId);
 }
 

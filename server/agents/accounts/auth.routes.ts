@@ -4,9 +4,10 @@ import type { AgentsContext } from '../context';
 import { perIp, route, type AgentRoute } from '../http';
 import { billingOf } from '../billing';
 import { forgot, getUser, getWorkspace, login, presentUser, register, reset, setPassword } from './accounts.service';
-import { acceptInvitations } from '../workspace/workspace.service';
+import { sendVerification, verifyEmail } from './verification.service';
+import { endSession } from '../../core/security/sql-sessions';
 import { attributeSignup } from '../affiliate/attribution';
-import { clearSessionCookie, mintSession, setSessionCookie } from './session';
+import { clearSessionCookie, mintSession, requestSession, setSessionCookie } from './session';
 import { checkTotp, newTotpSecret, otpauthUri } from './totp';
 import { authResponses } from '../../../shared/api/contracts/agents-accounts';
 import { authRequests, code, password, email } from '../../../shared/api/contracts/agents-accounts-requests';
@@ -17,6 +18,13 @@ export function authRoutes(ctx: AgentsContext): AgentRoute[] {
     return { id: op.id, email: op.email, name: op.name };
   };
   const limited = perIp(ctx.limits.auth);
+  const mailVerification = async (u: { id: string; email: string }) => {
+    try {
+      await sendVerification(ctx, u);
+    } catch (err) {
+      ctx.log(`verification mail failed: ${err instanceof Error ? err.message : String(err)}`);
+    }
+  };
   const session = async (req: Parameters<typeof setSessionCookie>[0], res: Parameters<typeof setSessionCookie>[1], userId: string) => {
     const u = getUser(ctx, userId);
     const token = await mintSession(ctx, u.id, u.token_version);
@@ -31,9 +39,9 @@ export function authRoutes(ctx: AgentsContext): AgentRoute[] {
       before: limited,
       body: authRequests['POST /api/auth/register'].body,
       handler: async ({ body, req, res }) => {
-        const u = await register(ctx, body.email, body.password, body.name ?? '');
-        acceptInvitations(ctx, u.id, u.email);
+        const u = await register(ctx, body.email, body.password, body.name ?? '', body.invite);
         attributeSignup(ctx, req, u.id);
+        if (u.email_verified !== 1) await mailVerification(u);
         return session(req, res, u.id);
       },
     }),
@@ -52,9 +60,33 @@ export function authRoutes(ctx: AgentsContext): AgentRoute[] {
       method: 'post',
       path: '/api/auth/logout', response: authResponses['POST /api/auth/logout'],
       auth: 'public',
-      handler: ({ res }) => {
+      handler: async ({ req, res }) => {
+        // The token's session ends: the same token (Bearer or cookie) answers 401 from the next request on.
+        endSession(ctx.db, await requestSession(ctx, req));
         clearSessionCookie(res);
         return { ok: true };
+      },
+    }),
+    route({
+      method: 'post',
+      path: '/api/auth/verify', response: authResponses['POST /api/auth/verify'],
+      auth: 'public',
+      before: limited,
+      body: authRequests['POST /api/auth/verify'].body,
+      handler: ({ body }) => {
+        const v = verifyEmail(ctx, body.token);
+        return { ok: true as const, email: v.email, user: presentUser(ctx, getUser(ctx, v.userId)) };
+      },
+    }),
+    route({
+      method: 'post',
+      path: '/api/auth/verify/resend', response: authResponses['POST /api/auth/verify/resend'],
+      auth: 'bearer',
+      before: limited,
+      handler: async ({ caller }) => {
+        const u = getUser(ctx, caller.userId);
+        if (u.email_verified !== 1) await mailVerification(u);
+        return { ok: true as const, emailVerified: u.email_verified === 1 };
       },
     }),
     route({

@@ -61,9 +61,13 @@ describe('POST /api/auth/login, logout and the session token', () => {
     const other = await t.signup();
     const both = await t.api(other.token).get('/api/auth/me', { cookie: `service_token=${token}` });
     expect(both.body.user.email).toBe(other.email);
-    const out = await t.api().post('/api/auth/logout');
+    const out = await t.api().post('/api/auth/logout', {}, { cookie: `service_token=${token}` });
     expect(out.status).toBe(200);
     expect(out.headers.get('set-cookie')).toMatch(/service_token=;/);
+    // The session behind the cookie is over: the same token no longer signs in, by cookie or Bearer.
+    expect((await t.api().get('/api/auth/me', { cookie: `service_token=${token}` })).status).toBe(401);
+    expect((await t.api(token).get('/api/auth/me')).status).toBe(401);
+    expect((await t.api().post('/api/auth/logout')).status).toBe(200);
   });
 
   it('answers 401 without a token or with a tampered one', async () => {
@@ -80,9 +84,10 @@ describe('POST /api/auth/forgot and /api/auth/reset', () => {
     const outbox = join(t.dir, 'outbox');
     expect((await fresh().post('/api/auth/forgot', { email: 'ghost@example.com' })).body).toEqual({ ok: true });
     expect((await fresh().post('/api/auth/forgot', { email: 'dora@example.com' })).body).toEqual({ ok: true });
-    const files = readdirSync(outbox).filter((f) => f.endsWith('.eml'));
-    expect(files).toHaveLength(1);
-    const eml = readFileSync(join(outbox, files[0]), 'utf8');
+    const files = readdirSync(outbox).filter((f) => f.endsWith('.eml')).map((f) => readFileSync(join(outbox, f), 'utf8'));
+    const resets = files.filter((f) => f.includes('Subject: Reset your password'));
+    expect(resets).toHaveLength(1);
+    const eml = resets[0];
     expect(eml).toContain('To: dora@example.com');
     const token = decodeURIComponent(/token=([^\s]+)/.exec(eml)?.[1] ?? '');
     expect((await fresh().post('/api/auth/reset', { token: 'bogus', password: 'new-pass' })).body).toEqual({ error: 'invalid or expired reset token' });

@@ -4,6 +4,7 @@ import { forbidden, unauthorized } from '../../core/errors';
 import type { AgentsContext, Caller } from '../context';
 import { clientIp, type AgentAuth } from '../request';
 import { readCookie } from '../../core/security/sessions';
+import { openSession, sessionLive } from '../../core/security/sql-sessions';
 
 /** Cookie carrying the session token (the Bearer header wins over it). */
 export const COOKIE = 'service_token';
@@ -16,22 +17,27 @@ interface UserAuthRow {
   token_version: number;
   suspended: number;
   platform_role: string;
+  email_verified: number;
 }
 
-/** An operator: named in AGENTS_ADMIN_EMAILS, or promoted by an operator. */
-export function isOperator(ctx: AgentsContext, u: { email: string; platform_role?: string }): boolean {
-  return ctx.config.adminEmails.includes(u.email) || u.platform_role === 'admin';
+/**
+ * An operator: promoted by an operator, or named in AGENTS_ADMIN_EMAILS once the account has proven it
+ * owns that address (POST /api/auth/verify); registering the address alone grants nothing.
+ */
+export function isOperator(ctx: AgentsContext, u: { email: string; platform_role?: string; email_verified?: number }): boolean {
+  return u.platform_role === 'admin' || (u.email_verified === 1 && ctx.config.adminEmails.includes(u.email));
 }
 
 /** An impersonation session lasts one hour. */
 export const IMPERSONATION_SECONDS = 3600;
 
 /**
- * HS256 JWT valid 30 days, naming the user and the token version it was minted under. An impersonation
- * session also names the operator (`imp`) and lasts one hour.
+ * HS256 JWT valid 30 days, naming the user, its session (`sid`, a row of `sessions`) and the token version
+ * it was minted under. An impersonation session also names the operator (`imp`) and lasts one hour.
  */
 export async function mintSession(ctx: AgentsContext, userId: string, tokenVersion: number, impersonator?: { id: string; tokenVersion: number }): Promise<string> {
-  const claims = impersonator ? { v: tokenVersion, imp: impersonator.id, impv: impersonator.tokenVersion } : { v: tokenVersion };
+  const sid = openSession(ctx.db, userId, (impersonator ? IMPERSONATION_SECONDS : TOKEN_SECONDS) * 1000);
+  const claims = impersonator ? { sid, v: tokenVersion, imp: impersonator.id, impv: impersonator.tokenVersion } : { sid, v: tokenVersion };
   return new SignJWT(claims)
     .setProtectedHeader({ alg: 'HS256', typ: 'JWT' })
     .setSubject(userId)
@@ -67,24 +73,29 @@ export function requestToken(req: Request): string | null {
 
 const unauthenticated = (error = 'not authenticated') => unauthorized(error);
 
-/** Verify a session token; the user's current token version must match the one it names. */
-export async function verifySession(ctx: AgentsContext, token: string): Promise<UserAuthRow & { impersonator: string | null }> {
+/**
+ * Verify a session token: its session row must still exist (logout removes it) and the user's current
+ * token version must match the one it names (password change, reset, revoke and suspension bump it).
+ */
+export async function verifySession(ctx: AgentsContext, token: string): Promise<UserAuthRow & { impersonator: string | null; sid: string }> {
   let sub: string | undefined;
+  let sid: unknown;
   let v: unknown;
   let imp: unknown;
   let impv: unknown;
   try {
     const { payload } = await jwtVerify(token, ctx.jwtKey, { algorithms: ['HS256'] });
     sub = payload.sub;
+    sid = payload.sid;
     v = payload.v;
     imp = payload.imp;
     impv = payload.impv;
   } catch {
     throw unauthenticated('invalid or expired token');
   }
-  const byId = ctx.db.prepare('SELECT id, email, token_version, suspended, platform_role FROM users WHERE id = ?');
+  const byId = ctx.db.prepare('SELECT id, email, token_version, suspended, platform_role, email_verified FROM users WHERE id = ?');
   const user = byId.get(sub ?? '') as UserAuthRow | undefined;
-  if (!user || user.token_version !== v) throw unauthenticated('invalid or expired token');
+  if (!user || user.token_version !== v || !sessionLive(ctx.db, sid, user.id)) throw unauthenticated('invalid or expired token');
   let impersonator: string | null = null;
   if (imp !== undefined) {
     // The operator behind an impersonation must still be an operator, with the sessions it had then.
@@ -92,7 +103,18 @@ export async function verifySession(ctx: AgentsContext, token: string): Promise<
     if (!op || op.token_version !== impv || op.suspended || !isOperator(ctx, op)) throw unauthenticated('invalid or expired token');
     impersonator = op.id;
   } else if (user.suspended) throw forbidden('account suspended');
-  return { ...user, impersonator };
+  return { ...user, impersonator, sid: String(sid) };
+}
+
+/** The session a request's token names, when it is a valid one (logout ends it); else null. */
+export async function requestSession(ctx: AgentsContext, req: Request): Promise<string | null> {
+  const token = requestToken(req);
+  if (!token) return null;
+  try {
+    return (await verifySession(ctx, token)).sid;
+  } catch {
+    return null;
+  }
 }
 
 /**

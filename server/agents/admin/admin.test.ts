@@ -11,7 +11,7 @@ const emailOf = (api: object) => (api as { email: string }).email;
 let ops: Awaited<ReturnType<AgentsTestServer['signup']>>;
 beforeAll(async () => {
   t = await startAgentsServer({ adminEmails: ['ops@example.com'] });
-  ops = await t.signup('ops@example.com');
+  ops = await t.operator('ops@example.com');
 });
 afterAll(() => t.close());
 

@@ -5,7 +5,7 @@ let t: AgentsTestServer;
 let ops: Awaited<ReturnType<AgentsTestServer['signup']>>;
 beforeAll(async () => {
   t = await startAgentsServer({ adminEmails: ['ops@example.com'] });
-  ops = await t.signup('ops@example.com');
+  ops = await t.operator('ops@example.com');
 });
 afterAll(() => t.close());
 

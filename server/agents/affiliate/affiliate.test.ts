@@ -73,9 +73,7 @@ describe('enrolment and profile', () => {
 
   it('refuses viewers on every mutation (editor role)', async () => {
     const owner = await t.signup();
-    const email = `aff-viewer-${Date.now()}@example.com`;
-    await owner.post('/api/workspace/members', { email, role: 'viewer' });
-    const viewer = await t.signup(email);
+    const viewer = await t.join(owner, 'viewer');
     const r = await viewer.post('/api/affiliate/enroll', { agree: true });
     expect(r.status).toBe(403);
     expect(r.body).toEqual({ error: 'editor role required', role: 'viewer', required: 'editor' });

@@ -94,9 +94,7 @@ describe('billing without payment providers', () => {
 
   it('refuses viewers on paying routes', async () => {
     const owner = await t.signup();
-    const email = `viewer-${Date.now()}@example.com`;
-    await owner.post('/api/workspace/members', { email, role: 'viewer' });
-    const viewer = await t.signup(email);
+    const viewer = await t.join(owner, 'viewer');
     const r = await viewer.post('/api/billing/checkout', { bundle: 'credits-1000' });
     expect(r.status).toBe(403);
     expect(r.body).toEqual({ error: 'editor role required', role: 'viewer', required: 'editor' });

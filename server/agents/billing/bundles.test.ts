@@ -16,7 +16,7 @@ beforeAll(async () => {
     adminEmails: ['ops@example.com'],
     payments: { ...testAgentsConfig('/unused').payments, stripeSecretKey: KEY, stripeApiUrl: stripe.url, paypalClientId: 'pp-client', paypalClientSecret: 'pp-secret', paypalApiUrl: paypal.url },
   });
-  ops = await t.signup('ops@example.com');
+  ops = await t.operator('ops@example.com');
 });
 afterAll(async () => {
   await t.close();

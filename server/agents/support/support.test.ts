@@ -46,7 +46,7 @@ describe('support tickets', () => {
   it('only the opener and operators read or reply; an operator reply marks it answered and mails the opener', async () => {
     const owner = await t.signup();
     const stranger = await t.signup();
-    const ops = await t.signup('ops@example.com');
+    const ops = await t.operator('ops@example.com');
     const id = str((await owner.post('/api/support/tickets', { subject: 'Refund', message: 'I was charged twice.', category: 'billing' })).body.ticket.id);
 
     expect((await stranger.get(`/api/support/tickets/${id}`)).status).toBe(404);

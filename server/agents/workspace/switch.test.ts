@@ -19,7 +19,10 @@ async function twoWorkspaces(role: 'member' | 'viewer' = 'member') {
   const wsA = await wsOf(a);
   const wsB = await wsOf(b);
   const inv = await a.post('/api/workspace/members', { email: b.email, role });
-  expect(inv.body.member).toMatchObject({ email: b.email, role, status: 'active' });
+  expect(inv.body.member).toMatchObject({ email: b.email, role, status: 'invited' });
+  expect((await b.post('/api/workspace/invitations/accept', { token: t.mailedToken(b.email, 'invite') })).status).toBe(200);
+  // Accepting acts in the joined workspace; these tests start from the account's own one.
+  await b.post('/api/workspaces/switch', { workspaceId: wsB });
   return { a, b, wsA, wsB };
 }
 

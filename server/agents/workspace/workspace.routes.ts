@@ -1,7 +1,8 @@
 import type { AgentsContext } from '../context';
 import { route, type AgentRoute } from '../http';
 import { requireEditor, requireOwner } from '../roles';
-import { changeRole, createKey, deleteKey, inviteMember, listKeys, listMembers, removeMember, switchWorkspace, updateWorkspace, userWorkspaces, workspaceRecord } from './workspace.service';
+import { acceptInvitation, inviteMember } from './invitations.service';
+import { changeRole, createKey, deleteKey, listKeys, listMembers, removeMember, switchWorkspace, updateWorkspace, userWorkspaces, workspaceRecord } from './workspace.service';
 import { workspaceResponses } from '../../../shared/api/contracts/agents-workspace';
 import { workspaceRequests, mid, role, email } from '../../../shared/api/contracts/agents-workspace-requests';
 
@@ -57,6 +58,17 @@ export function workspaceRoutes(ctx: AgentsContext): AgentRoute[] {
       before: (_req, caller) => requireOwner(caller),
       body: workspaceRequests['POST /api/workspace/members'].body,
       handler: async ({ caller, body }) => ({ member: await inviteMember(ctx, caller.ws, caller.userId, body.email, body.role) }),
+    }),
+    route({
+      method: 'post',
+      path: '/api/workspace/invitations/accept', response: workspaceResponses['POST /api/workspace/invitations/accept'],
+      auth: 'bearer',
+      body: workspaceRequests['POST /api/workspace/invitations/accept'].body,
+      handler: ({ caller, body }) => {
+        // Any signed-in account, whatever its role where it acts now: the token and its own address are the proof.
+        const m = acceptInvitation(ctx, caller.userId, body.token);
+        return { workspace: workspaceRecord(ctx, m.ws, m.role), workspaces: userWorkspaces(ctx, caller.userId, m.ws) };
+      },
     }),
     route({
       method: 'patch',

@@ -1,8 +1,7 @@
 import { createHash, randomBytes } from 'node:crypto';
-import { badRequest, conflict, notFound, paymentRequired } from '../../core/errors';
+import { badRequest, conflict, notFound } from '../../core/errors';
 import type { AgentsContext } from '../context';
 import { newId } from '../ids';
-import { TIER_ALLOWANCE } from '../billing';
 import { TIERS } from '../../../shared/api/contracts/agents-values';
 export { TIERS };
 
@@ -94,56 +93,10 @@ export function listMembers(ctx: AgentsContext, ws: string) {
   ];
 }
 
-function memberView(ctx: AgentsContext, ws: string, id: string) {
+export function memberView(ctx: AgentsContext, ws: string, id: string) {
   const found = listMembers(ctx, ws).find((m) => m.id === id);
   if (!found) throw notFound('member not found');
   return found;
-}
-
-/**
- * Invites an address: an existing account joins at once, an address without one gets an invitation
- * that turns into a membership when it registers. Either way one seat is taken and a mail goes out.
- */
-export async function inviteMember(ctx: AgentsContext, ws: string, inviterId: string, email: string, role: string) {
-  const w = ctx.db.prepare('SELECT name, tier FROM workspaces WHERE id = ?').get(ws) as { name: string; tier: string };
-  const inviter = ctx.db.prepare('SELECT email, name FROM users WHERE id = ?').get(inviterId) as { email: string; name: string };
-  const now = Date.now();
-  const id = ctx.db.transaction(() => {
-    const user = ctx.db.prepare('SELECT id FROM users WHERE email = ?').get(email) as { id: string } | undefined;
-    if (user && ctx.db.prepare('SELECT 1 FROM members WHERE workspace_id = ? AND user_id = ?').get(ws, user.id)) throw conflict('already a member');
-    if (ctx.db.prepare('SELECT 1 FROM invitations WHERE workspace_id = ? AND email = ?').get(ws, email)) throw conflict('already invited');
-    const s = seats(ctx, ws, w.tier);
-    if (s.used >= s.limit) throw paymentRequired('seat limit reached', { seats: s.limit, used: s.used });
-    if (user) {
-      ctx.db.prepare('INSERT INTO members (workspace_id, user_id, role, created_at) VALUES (?, ?, ?, ?)').run(ws, user.id, role, now);
-      return user.id;
-    }
-    const inv = newId('inv');
-    ctx.db.prepare('INSERT INTO invitations (id, workspace_id, email, role, invited_by, created_at) VALUES (?, ?, ?, ?, ?, ?)').run(inv, ws, email, role, inviterId, now);
-    return inv;
-  })();
-  const who = inviter.name ? `${inviter.name} (${inviter.email})` : inviter.email;
-  const joined = !id.startsWith('inv_');
-  const link = joined ? `${ctx.config.appUrl}/login` : `${ctx.config.appUrl}/register?email=${encodeURIComponent(email)}&invite=${encodeURIComponent(id)}`;
-  await ctx.mailer.send({
-    to: email,
-    subject: `You are invited to ${w.name}`,
-    text: joined
-      ? `${who} added you to the workspace "${w.name}" as ${role}.\n\nSign in to start:\n${link}\n`
-      : `${who} invited you to the workspace "${w.name}" as ${role}.\n\nCreate your account with this address to join:\n${link}\n`,
-  });
-  return memberView(ctx, ws, id);
-}
-
-/** An address that registers joins every workspace that invited it (the invitation's time keeps its place). */
-export function acceptInvitations(ctx: AgentsContext, userId: string, email: string): void {
-  ctx.db.transaction(() => {
-    const invites = ctx.db.prepare('SELECT id, workspace_id, role, created_at FROM invitations WHERE email = ?').all(email) as (InvitationRow & { workspace_id: string })[];
-    for (const i of invites) {
-      ctx.db.prepare('INSERT INTO members (workspace_id, user_id, role, created_at) VALUES (?, ?, ?, ?) ON CONFLICT DO NOTHING').run(i.workspace_id, userId, i.role, i.created_at);
-      ctx.db.prepare('DELETE FROM invitations WHERE id = ?').run(i.id);
-    }
-  })();
 }
 
 export function changeRole(ctx: AgentsContext, ws: string, id: string, role: string) {

@@ -15,11 +15,8 @@ const fresh = () => `person${++n}-${Date.now()}@example.com`;
 /** An owner plus a teammate who registered through an invitation with the given role (it lands in the owner's workspace). */
 async function team(role: 'member' | 'viewer') {
   const owner = await t.signup();
-  const email = fresh();
-  const inv = await owner.post('/api/workspace/members', { email, role });
-  expect(inv.status).toBe(200);
-  const mate = await t.signup(email);
-  return { owner, mate, email, wsId: str((await owner.get('/api/workspace/general')).body.workspace.id) };
+  const mate = await t.join(owner, role);
+  return { owner, mate, email: mate.email, wsId: str((await owner.get('/api/workspace/general')).body.workspace.id) };
 }
 
 describe('workspace general', () => {
@@ -47,7 +44,7 @@ describe('workspace general', () => {
 });
 
 describe('workspace members', () => {
-  it('invites an address without an account: seat taken, invitation mailed, joins the workspace on registration', async () => {
+  it('invites an address without an account: seat taken, a one-use link mailed, joins the workspace on registration with its token', async () => {
     const owner = await t.signup();
     const email = fresh();
     const inv = await owner.post('/api/workspace/members', { email: email.toUpperCase(), role: 'viewer' });
@@ -55,23 +52,36 @@ describe('workspace members', () => {
     expect(inv.body.member).toMatchObject({ email, role: 'viewer', status: 'invited', user_id: null });
     const mail = mails.find((m) => m.to === email);
     expect(mail?.subject).toMatch(/invited/);
-    expect(mail?.text).toContain(`/register?email=${encodeURIComponent(email)}`);
+    expect(mail?.text).toMatch(/\/invite\/[A-Za-z0-9_-]{43}\n/);
+    const token = t.mailedToken(email, 'invite');
+    const stored = JSON.stringify(t.ctx.db.prepare('SELECT * FROM invitations WHERE email = ?').all(email));
+    expect(stored).not.toContain(token);
     const list = await owner.get('/api/workspace/members');
     expect(list.body.seats).toEqual({ used: 2, limit: 2 });
     expect(arr(list.body.members).map((m) => [m.role, m.status])).toEqual([['owner', 'active'], ['viewer', 'invited']]);
-    const mate = await t.signup(email);
+    const reg = await t.api().post('/api/auth/register', { email, password: 'secret-pass', invite: token });
+    expect(reg.status).toBe(200);
+    expect(reg.body.user.emailVerified).toBe(true);
+    const mate = t.api(str(reg.body.token));
     const me = await mate.get('/api/auth/me');
     expect(me.body.workspace).toMatchObject({ id: (await owner.get('/api/workspace/general')).body.workspace.id, role: 'viewer' });
     expect(arr((await owner.get('/api/workspace/members')).body.members).map((m) => [m.email, m.status])).toContainEqual([email, 'active']);
   });
 
-  it('adds an existing account at once and mails it', async () => {
+  it('invites an existing account too: it joins only when it accepts the mailed token while signed in', async () => {
     const owner = await t.signup();
     const other = await t.signup();
     const r = await owner.post('/api/workspace/members', { email: other.email });
-    expect(r.body.member).toMatchObject({ email: other.email, role: 'member', status: 'active' });
-    expect(mails.find((m) => m.to === other.email)?.text).toMatch(/added you/);
+    expect(r.body.member).toMatchObject({ email: other.email, role: 'member', status: 'invited', user_id: null });
+    expect(mails.find((m) => m.to === other.email && /invited you/.test(m.text))?.text).toMatch(/Sign in with this address/);
+    expect((await owner.post('/api/workspace/members', { email: other.email })).body).toEqual({ error: 'already invited' });
+    const wsId = str((await owner.get('/api/workspace/general')).body.workspace.id);
+    const acc = await other.post('/api/workspace/invitations/accept', { token: t.mailedToken(other.email, 'invite') });
+    expect(acc.status).toBe(200);
+    expect(acc.body.workspace).toMatchObject({ id: wsId, role: 'member' });
+    expect((await other.get('/api/auth/me')).body.workspace).toMatchObject({ id: wsId, role: 'member' });
     expect((await owner.post('/api/workspace/members', { email: other.email })).body).toEqual({ error: 'already a member' });
+    expect((await other.post('/api/workspace/invitations/accept', {})).body).toEqual({ error: 'token is required' });
   });
 
   it('is seat-limited by tier: 402 when full, nothing stored, room again after an upgrade', async () => {

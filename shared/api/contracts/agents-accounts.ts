@@ -21,4 +21,6 @@ export const authResponses = {
   'POST /api/auth/password': z.looseObject({ user: UserRecord, token: z.string() }),
   'POST /api/auth/register': z.looseObject({ user: UserRecord, token: z.string() }),
   'POST /api/auth/reset': z.looseObject({ ok: z.boolean() }),
+  'POST /api/auth/verify': z.looseObject({ ok: z.literal(true), email: z.string(), user: UserRecord }),
+  'POST /api/auth/verify/resend': z.looseObject({ ok: z.literal(true), emailVerified: z.boolean() }),
 };

@@ -150,6 +150,8 @@ export const UserRecord = z.looseObject({
   platformRole: z.string().optional(),
   suspended: z.boolean().optional(),
   twoFactorEnabled: z.boolean(),
+  /** The account proved it owns its address (verification mail, or an invitation link it used). */
+  emailVerified: z.boolean().optional(),
   created_at: z.string(),
   workspaces: z.array(WorkspaceRecord).optional(),
   theme: z.string().optional(),

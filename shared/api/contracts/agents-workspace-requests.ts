@@ -16,6 +16,8 @@ export const workspaceRequests = {
         tier: z.enum(TIERS as [string, ...string[]], `tier must be one of ${TIERS.join(', ')}`).optional(),
       }) },
   'POST /api/workspace/members': { body: z.object({ email, role: role.default('member') }) },
+  /** A signed-in account accepts an invitation mailed to its own address. */
+  'POST /api/workspace/invitations/accept': { body: z.object({ token: z.string().trim().min(1, 'token is required').max(200) }) },
   'PATCH /api/workspace/members/:mid': { body: z.object({ role }) },
   'POST /api/workspace/api-keys': { body: z.object({ name: z.string().trim().max(80).optional() }) },
   'DELETE /api/workspace/api-keys/:kid': { params: z.object({ kid: z.string().max(64) }) },

@@ -41,4 +41,5 @@ export const workspaceResponses = {
   }),
   'POST /api/workspace/members': z.looseObject({ member: MemberRecord }),
   'POST /api/workspaces/switch': z.looseObject({ workspace: WorkspaceRecord, workspaces: z.array(WorkspaceRecord) }),
+  'POST /api/workspace/invitations/accept': z.looseObject({ workspace: WorkspaceRecord, workspaces: z.array(WorkspaceRecord) }),
 };

@@ -25,7 +25,10 @@ export const jobParam = z.object({ id: z.string().min(1).max(80) });
 
 /** Request schemas of accounts.routes.ts, by route. */
 export const accountsRequests = {
-  'POST /api/auth/register': { body: z.object({ email, password, workspace: z.string().trim().min(1).max(120).optional() }) },
+  /** `invite`: the token of an invitation mailed to this address; the session then acts in that workspace. */
+  'POST /api/auth/register': { body: z.object({ email, password, workspace: z.string().trim().min(1).max(120).optional(), invite: z.string().trim().min(1).max(200).optional() }) },
+  'POST /api/auth/password': { body: z.object({ current_password: z.string().min(1).max(200), password }) },
+  'POST /api/workspace/invitations/accept': { body: z.object({ token: z.string().trim().min(1, 'token is required').max(200) }) },
   'POST /api/auth/login': { body: z.object({ email, password: z.string().min(1).max(200), workspace_id: z.coerce.number().int().positive().optional() }) },
   'POST /api/workspace/members': { body: z.object({ email, role: assignable }) },
   'PATCH /api/workspace/members/:user_id': { body: z.object({ role: assignable }) },

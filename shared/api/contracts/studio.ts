@@ -4,6 +4,8 @@ import { num, ok, okList, str } from '../primitives';
 
 const id = z.union([num, str]);
 const Member = z.looseObject({ user_id: num, email: str, role: str });
+/** An open invitation (the link's token is only in the mail). */
+const Invitation = z.looseObject({ id: str, email: str, role: str, expires_at: str, created_at: str });
 const Pass = z.looseObject({ id: id.optional(), scope: str.optional(), surface: str.nullable().optional() });
 const Billing = ok({
   plan: str,
@@ -41,7 +43,9 @@ export const studioResponses = {
   register: Session,
   login: Session,
   me: ok({ user: z.looseObject({ id: num.nullable(), email: str.nullable() }), workspace: z.looseObject({}), role: str, actor: str }),
-  members: okList('members', Member),
+  members: okList('members', Member).extend({ invitations: z.array(Invitation).optional() }),
+  invite: ok({ invitation: Invitation, members: z.array(Member), invitations: z.array(Invitation) }),
+  logout: ok({}),
   keys: okList('keys', z.looseObject({ id: id, prefix: str, revoked: z.boolean() })),
   mintKey: ok({ key: str, id: id, prefix: str }),
   revokeKey: ok({}),
