@@ -18,7 +18,7 @@ export function agentRoutes(ctx: AgentsContext): AgentRoute[] {
     route({
       method: 'post',
       path: '/api/agents', response: AgentOne,
-      auth: 'bearer',
+      auth: 'editor',
       body: agentsRequests['POST /api/agents'].body,
       handler: ({ caller, body }) => ({ agent: presentAgent(createAgent(ctx, caller.ws, body)) }),
     }),
@@ -48,7 +48,7 @@ export function agentRoutes(ctx: AgentsContext): AgentRoute[] {
     route({
       method: 'patch',
       path: '/api/agents/:id', response: AgentOne,
-      auth: 'bearer',
+      auth: 'editor',
       params: IdParam,
       body: agentsRequests['PATCH /api/agents/:id'].body,
       handler: ({ caller, params, body }) => ({ agent: presentAgent(updateAgent(ctx, caller.ws, params.id, body)) }),
@@ -56,7 +56,7 @@ export function agentRoutes(ctx: AgentsContext): AgentRoute[] {
     route({
       method: 'delete',
       path: '/api/agents/:id', response: Ok,
-      auth: 'bearer',
+      auth: 'editor',
       params: IdParam,
       handler: ({ caller, params }) => {
         deleteAgent(ctx, caller.ws, params.id);
@@ -66,7 +66,7 @@ export function agentRoutes(ctx: AgentsContext): AgentRoute[] {
     route({
       method: 'post',
       path: '/api/agents/:id/test', response: AgentTestReply,
-      auth: 'bearer',
+      auth: 'editor',
       params: IdParam,
       body: agentsRequests['POST /api/agents/:id/test'].body,
       handler: async ({ caller, params, body }) => {
@@ -74,7 +74,7 @@ export function agentRoutes(ctx: AgentsContext): AgentRoute[] {
         return playgroundTurn(ctx, agent, body);
       },
     }),
-    route({ method: 'post', path: '/api/agents/:id/train', response: Trained, auth: 'bearer', params: IdParam, handler: ({ caller, params }) => ({ ok: true, ...retrain(ctx, caller.ws, params.id) }) }),
+    route({ method: 'post', path: '/api/agents/:id/train', response: Trained, auth: 'editor', params: IdParam, handler: ({ caller, params }) => ({ ok: true, ...retrain(ctx, caller.ws, params.id) }) }),
     route({
       method: 'get',
       path: '/api/agents/:id/sources', response: SourceList,
@@ -88,7 +88,7 @@ export function agentRoutes(ctx: AgentsContext): AgentRoute[] {
     route({
       method: 'post',
       path: '/api/agents/:id/sources', response: SourceOne,
-      auth: 'bearer',
+      auth: 'editor',
       params: IdParam,
       body: agentsRequests['POST /api/agents/:id/sources'].body,
       handler: async ({ caller, params, body }) => {
@@ -99,7 +99,7 @@ export function agentRoutes(ctx: AgentsContext): AgentRoute[] {
     route({
       method: 'delete',
       path: '/api/agents/:id/sources/:sid', response: Ok,
-      auth: 'bearer',
+      auth: 'editor',
       params: agentsRequests['DELETE /api/agents/:id/sources/:sid'].params,
       handler: ({ caller, params }) => {
         getAgent(ctx, caller.ws, params.id);

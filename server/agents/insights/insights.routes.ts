@@ -74,7 +74,7 @@ export function insightRoutes(ctx: AgentsContext): AgentRoute[] {
     route({
       method: 'post',
       path: '/api/assistant/chat', response: insightsResponses['POST /api/assistant/chat'],
-      auth: 'bearer',
+      auth: 'editor',
       body: insightsRequests['POST /api/assistant/chat'].body,
       handler: ({ caller, body }) => {
         const files = body.attachments.map(attachment);

@@ -57,7 +57,7 @@ export function domainRoutes(ctx: AgentsContext, resolveCname: CnameResolver): A
     route({
       method: 'post',
       path: '/api/domains', response: domainsResponses['POST /api/domains'],
-      auth: 'bearer',
+      auth: 'editor',
       query: domainsRequests['POST /api/domains'].query,
       body: domainsRequests['POST /api/domains'].body,
       handler: ({ caller, query, body }) => {
@@ -77,7 +77,7 @@ export function domainRoutes(ctx: AgentsContext, resolveCname: CnameResolver): A
     route({
       method: 'post',
       path: '/api/domains/:id/refresh', response: domainsResponses['POST /api/domains/:id/refresh'],
-      auth: 'bearer',
+      auth: 'editor',
       params: domainsRequests['POST /api/domains/:id/refresh'].params,
       handler: async ({ caller, params }) => {
         const d = find(caller.ws, params.id);
@@ -102,7 +102,7 @@ export function domainRoutes(ctx: AgentsContext, resolveCname: CnameResolver): A
     route({
       method: 'delete',
       path: '/api/domains/:id', response: domainsResponses['DELETE /api/domains/:id'],
-      auth: 'bearer',
+      auth: 'editor',
       params: domainsRequests['DELETE /api/domains/:id'].params,
       handler: ({ caller, params }) => {
         find(caller.ws, params.id);

@@ -1,6 +1,6 @@
 import type { AgentsContext } from '../context';
 import { route, type AgentRoute } from '../http';
-import { requireEditor, requireOwner } from '../roles';
+import { requireOwner } from '../roles';
 import { changeRole, createKey, deleteKey, inviteMember, listKeys, listMembers, removeMember, switchWorkspace, updateWorkspace, userWorkspaces, workspaceRecord } from './workspace.service';
 import { workspaceResponses } from '../../../shared/api/contracts/agents-workspace';
 import { workspaceRequests, mid, role, email } from '../../../shared/api/contracts/agents-workspace-requests';
@@ -33,8 +33,7 @@ export function workspaceRoutes(ctx: AgentsContext): AgentRoute[] {
     route({
       method: 'patch',
       path: '/api/workspace/general', response: workspaceResponses['PATCH /api/workspace/general'],
-      auth: 'bearer',
-      before: (_req, caller) => requireOwner(caller),
+      auth: 'owner',
       body: workspaceRequests['PATCH /api/workspace/general'].body,
       handler: ({ caller, body }) => {
         updateWorkspace(ctx, caller.ws, body);
@@ -53,16 +52,14 @@ export function workspaceRoutes(ctx: AgentsContext): AgentRoute[] {
     route({
       method: 'post',
       path: '/api/workspace/members', response: workspaceResponses['POST /api/workspace/members'],
-      auth: 'bearer',
-      before: (_req, caller) => requireOwner(caller),
+      auth: 'owner',
       body: workspaceRequests['POST /api/workspace/members'].body,
       handler: async ({ caller, body }) => ({ member: await inviteMember(ctx, caller.ws, caller.userId, body.email, body.role) }),
     }),
     route({
       method: 'patch',
       path: '/api/workspace/members/:mid', response: workspaceResponses['PATCH /api/workspace/members/:mid'],
-      auth: 'bearer',
-      before: (_req, caller) => requireOwner(caller),
+      auth: 'owner',
       params: mid,
       body: workspaceRequests['PATCH /api/workspace/members/:mid'].body,
       handler: ({ caller, params, body }) => ({ member: changeRole(ctx, caller.ws, params.mid, body.role) }),
@@ -88,16 +85,14 @@ export function workspaceRoutes(ctx: AgentsContext): AgentRoute[] {
     route({
       method: 'post',
       path: '/api/workspace/api-keys', response: workspaceResponses['POST /api/workspace/api-keys'],
-      auth: 'bearer',
-      before: (_req, caller) => requireEditor(caller),
+      auth: 'owner',
       body: workspaceRequests['POST /api/workspace/api-keys'].body,
       handler: ({ caller, body }) => createKey(ctx, caller.ws, caller.userId, body.name || 'API key'),
     }),
     route({
       method: 'delete',
       path: '/api/workspace/api-keys/:kid', response: workspaceResponses['DELETE /api/workspace/api-keys/:kid'],
-      auth: 'bearer',
-      before: (_req, caller) => requireEditor(caller),
+      auth: 'owner',
       params: workspaceRequests['DELETE /api/workspace/api-keys/:kid'].params,
       handler: ({ caller, params }) => {
         deleteKey(ctx, caller.ws, params.kid);
