@@ -152,7 +152,7 @@ describe('workspace API keys', () => {
     expect(arr((await mate.get('/api/workspace/api-keys')).body.keys)).toHaveLength(1);
     const r = await mate.post('/api/workspace/api-keys', { name: 'mine' });
     expect(r.status).toBe(403);
-    expect(r.body).toEqual({ error: 'editor role required', role: 'viewer', required: 'editor' });
+    expect(r.body).toEqual({ error: 'workspace owner only', role: 'viewer', required: 'owner' });
     expect((await mate.del(`/api/workspace/api-keys/${str(k.body.key.id)}`)).status).toBe(403);
   });
 });
