@@ -3,6 +3,7 @@ import { AgentList, AgentOne, AgentTestReply, CompanyInfo, DefaultPrompt, Ok, Pr
 import { notFound } from '../../core/errors';
 import type { AgentsContext } from '../context';
 import { route, type AgentRoute } from '../http';
+import { paidTurn } from '../billing';
 import { addSource, deleteSource, getSource, listSources, presentSource, retrain } from '../knowledge/sources.service';
 
 import { fetchPublic } from '../knowledge/net-guard';
@@ -71,7 +72,7 @@ export function agentRoutes(ctx: AgentsContext): AgentRoute[] {
       body: agentsRequests['POST /api/agents/:id/test'].body,
       handler: async ({ caller, params, body }) => {
         const agent = getAgent(ctx, caller.ws, params.id);
-        return playgroundTurn(ctx, agent, body);
+        return paidTurn(ctx, caller.ws, 'playground', () => playgroundTurn(ctx, agent, body));
       },
     }),
     route({ method: 'post', path: '/api/agents/:id/train', response: Trained, auth: 'editor', params: IdParam, handler: ({ caller, params }) => ({ ok: true, ...retrain(ctx, caller.ws, params.id) }) }),
