@@ -92,7 +92,7 @@ describe('billing without payment providers', () => {
     expect((await api.get('/api/workspace/general')).body.workspace.tier).toBe('free');
   });
 
-  it('refuses viewers (and members) on paying routes: billing is the owner's', async () => {
+  it("refuses viewers (and members) on paying routes: billing is the owner's", async () => {
     const owner = await t.signup();
     const email = `viewer-${Date.now()}@example.com`;
     await owner.post('/api/workspace/members', { email, role: 'viewer' });
