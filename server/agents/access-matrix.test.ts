@@ -8,6 +8,9 @@ import { startAgentsServer, type Api, type AgentsTestServer } from './testing';
 import { AGENT_ACCESS, type AgentAuth } from './request';
 import { allows } from './roles';
 import { joinAs, operator, snapshot } from './attacks/team.testkit';
+import { mountAgentRoutes, type AgentRoute } from './http';
+import type { AgentsContext } from './context';
+import express from 'express';
 
 let t: AgentsTestServer;
 interface Who {
@@ -48,6 +51,13 @@ describe('role × route matrix (agents)', () => {
     expect(undeclared).toEqual([]);
     const counts = Object.fromEntries(AGENT_ACCESS.map((a) => [a, t.routes.filter((r) => r.auth === a).length]));
     for (const a of AGENT_ACCESS) expect(counts[a], a).toBeGreaterThan(0);
+  });
+
+  it('a route without a declaration (or with an unknown one) cannot be mounted', () => {
+    const rogue = { method: 'post', path: '/api/agents/rogue', handler: () => ({}) } as unknown as AgentRoute;
+    expect(() => mountAgentRoutes(express.Router(), {} as AgentsContext, [rogue])).toThrow('route without a valid auth declaration: POST /api/agents/rogue');
+    const unknown = { ...rogue, auth: 'anyone' } as unknown as AgentRoute;
+    expect(() => mountAgentRoutes(express.Router(), {} as AgentsContext, [unknown])).toThrow('POST /api/agents/rogue');
   });
 
   it('every write by a viewer outside its own account is refused (viewers only read)', () => {

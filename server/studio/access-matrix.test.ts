@@ -6,7 +6,9 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { studioRoutes } from './app';
-import { allows, STUDIO_ACCESS, type StudioAuth } from './route';
+import express from 'express';
+import { allows, mountStudioRoutes, STUDIO_ACCESS, type StudioAuth, type StudioRoute } from './route';
+import type { StudioContext } from './context';
 import { ADMIN, CRON, startStudio, type TestStudio } from './testing';
 
 let s: TestStudio;
@@ -62,6 +64,12 @@ describe('role × route matrix (studio)', () => {
     expect(studioRoutes.length).toBeGreaterThan(25);
     expect(studioRoutes.filter((r) => !(STUDIO_ACCESS as readonly string[]).includes(r.auth)).map((r) => `${r.method} ${r.path}`)).toEqual([]);
     for (const a of ['AUTH', 'WRITE', 'OWNER_PERSON', 'ADMIN', 'CRON', 'PUBLIC']) expect(studioRoutes.some((r) => r.auth === a), a).toBe(true);
+  });
+
+  it('a route without a declaration (or with an unknown one) cannot be mounted', () => {
+    const rogue = { method: 'post', path: '/api/rogue', handler: () => ({}) } as unknown as StudioRoute;
+    expect(() => mountStudioRoutes(express.Router(), [rogue], {} as StudioContext)).toThrow('route without a valid auth declaration: POST /api/rogue');
+    expect(() => mountStudioRoutes(express.Router(), [{ ...rogue, auth: 'EVERYONE' } as unknown as StudioRoute], {} as StudioContext)).toThrow('POST /api/rogue');
   });
 
   it('refuses every caller the rule does not allow with 401/403, and those calls change nothing', async () => {
