@@ -25,7 +25,7 @@ import { insightRoutes } from './insights/insights.routes';
 import { webhookRoutes } from './webhooks/webhooks.routes';
 import { createWebhookDispatcher } from './webhooks/dispatcher';
 import type { OutboundOptions } from './webhooks/sender';
-import { domainRoutes, systemCnameResolver, type CnameResolver } from './workspace-settings/domains.routes';
+import { domainRoutes, systemCnameResolver, systemTxtResolver, type CnameResolver, type TxtResolver } from './workspace-settings/domains.routes';
 import { settingsRoutes } from './workspace-settings/settings.routes';
 import { campaignRoutes } from './workspace-settings/campaigns.routes';
 import { channelRoutes } from './channels/channels.routes';
@@ -64,6 +64,8 @@ export interface AgentsAppOptions {
   media?: WidgetMedia | null;
   /** DNS CNAME lookup of domain refresh (tests answer without the network). */
   resolveCname?: CnameResolver;
+  /** DNS TXT lookup of domain verification (tests answer without the network). */
+  resolveTxt?: TxtResolver;
 }
 
 /** The JWT secret: AGENTS_JWT_SECRET, else one generated into the data folder on first start. */
@@ -118,7 +120,7 @@ export function createAgentsApp(opts: AgentsAppOptions): { app: Express; ctx: Ag
     routes.push(...list);
     mountAgentRoutes(router, ctx, list);
   };
-  mount([...authRoutes(ctx), ...agentRoutes(ctx), ...sourceRoutes(ctx), ...chatRoutes(ctx), ...conversationRoutes(ctx), ...contactRoutes(ctx), ...leadRoutes(ctx), ...widgetRoutes(ctx), ...publicRoutes(ctx), ...insightRoutes(ctx), ...webhookRoutes(ctx, webhooks, outbound.allowPrivate), ...domainRoutes(ctx, opts.resolveCname ?? systemCnameResolver), ...settingsRoutes(ctx), ...campaignRoutes(ctx), ...channelRoutes(ctx), ...actionRoutes(ctx), ...integrationRoutes(ctx), ...callbackRoutes(ctx, opts.now)]);
+  mount([...authRoutes(ctx), ...agentRoutes(ctx), ...sourceRoutes(ctx), ...chatRoutes(ctx), ...conversationRoutes(ctx), ...contactRoutes(ctx), ...leadRoutes(ctx), ...widgetRoutes(ctx), ...publicRoutes(ctx), ...insightRoutes(ctx), ...webhookRoutes(ctx, webhooks, outbound.allowPrivate), ...domainRoutes(ctx, { cname: opts.resolveCname ?? systemCnameResolver, txt: opts.resolveTxt ?? systemTxtResolver }), ...settingsRoutes(ctx), ...campaignRoutes(ctx), ...channelRoutes(ctx), ...actionRoutes(ctx), ...integrationRoutes(ctx), ...callbackRoutes(ctx, opts.now)]);
   mount(widgetScriptRoutes(ctx));
   const media = opts.media !== undefined ? opts.media : config.openaiKey ? new OpenAiMedia(config.openaiKey) : null;
   mount(mediaRoutes(ctx, media));

@@ -30,11 +30,31 @@ export function assertCanChat(ctx: AgentsContext, ws: string): void {
 }
 
 /** Debits one turn through the credit ledger; null when the wallet could not pay (paused, or a concurrent turn spent it). */
-export function chargeTurn(ctx: AgentsContext, ws: string): number | null {
+export function chargeTurn(ctx: AgentsContext, ws: string, note = ''): number | null {
   const w = stmt(ctx.db, 'SELECT paused FROM workspaces WHERE id = ?').get(ws) as { paused: number } | undefined;
   if (!w || w.paused) return null;
-  const entry = postLedger(ctx.db, ws, -CREDIT_COST, 'chat', { floor: 0 });
+  const entry = postLedger(ctx.db, ws, -CREDIT_COST, 'chat', { floor: 0, note });
   if (!entry) return null;
   maybeAutoRecharge(ctx, ws, entry.balance);
   return entry.balance;
+}
+
+/** What a model turn other than a chat turn is, as its ledger entry names it. */
+export type PaidTurnKind = 'playground' | 'advisor' | 'tts' | 'transcribe' | 'translate';
+
+/**
+ * A model turn outside /api/chat (playground, advisor, widget speech and translation): the same
+ * per-workspace limit as /api/chat (429), the same gate (402 when paused or out of credits) and one credit
+ * through the same ledger, debited before the model runs and refunded when the model call fails.
+ */
+export async function paidTurn<T>(ctx: AgentsContext, ws: string, kind: PaidTurnKind, run: () => Promise<T>): Promise<T> {
+  ctx.limits.chat.hit(ws, 'rate limited');
+  assertCanChat(ctx, ws);
+  if (chargeTurn(ctx, ws, kind) === null) throw paymentRequired('out of credits');
+  try {
+    return await run();
+  } catch (err) {
+    postLedger(ctx.db, ws, CREDIT_COST, 'refund', { note: `${kind} failed` });
+    throw err;
+  }
 }

@@ -5,11 +5,12 @@ import { mountRouteList, type Method, type RouteResult } from '../core/http/rout
 import { RateLimiter } from '../core/http/rate-limit';
 import type { AgentsContext, Caller } from './context';
 import { authenticate } from './accounts/session';
-import { clientIp, type AgentAuth } from './request';
+import { AGENT_ACCESS, clientIp, type AgentAuth } from './request';
+import { authorize } from './roles';
+import { assertDeclaredAccess } from '../core/http/route-access';
 
 export { clientIp, createLimits, type AgentAuth, type AgentsLimits } from './request';
 
-/** Auth column of the contract: public, or a signed-in member (Bearer token or cookie). */
 
 export interface AgentRouteContext<P, Q, B> {
   caller: Caller;
@@ -31,7 +32,7 @@ export interface AgentRouteDef<P = unknown, Q = unknown, B = unknown> {
   response?: z.ZodType<unknown>;
   /** Content type(s) of a route that answers with a Reply instead of JSON. */
   produces?: string | readonly string[];
-  /** Runs after authentication, before the input is read (rate limits). */
+  /** Runs after authorization, before the input is read (rate limits, credit checks). */
   before?: (req: Request, caller: Caller) => void;
   /** Undefined when the handler answered itself (a server-sent-event stream). */
   handler: (ctx: AgentRouteContext<P, Q, B>) => Promise<RouteResult | undefined> | RouteResult | undefined;
@@ -70,11 +71,13 @@ export function invalid(err: z.ZodError, value: unknown): DomainError {
 const CALLER = Symbol('caller');
 type WithCaller = Request & { [CALLER]?: Caller };
 
-/** Mount the platform's routes on the core pipeline: authenticate, limit, validate, run; bare JSON on success. */
+/** Mount the platform's routes on the core pipeline: authenticate, authorize, limit, validate, run; bare JSON on success. */
 export function mountAgentRoutes(router: Router, ctx: AgentsContext, routes: AgentRoute[]): void {
+  assertDeclaredAccess(routes, AGENT_ACCESS);
   mountRouteList(router, routes, {
     guard: async (r, req, res) => {
       const caller = await authenticate(ctx, req, res, r.auth);
+      authorize(r.auth, caller);
       r.before?.(req, caller);
       (req as WithCaller)[CALLER] = caller;
     },

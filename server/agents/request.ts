@@ -1,8 +1,16 @@
 import type { Request } from 'express';
 import { RateLimiter } from '../core/http/rate-limit';
 
-/** Who may call a route: anyone, or a signed-in member (Bearer token or session cookie). */
-export type AgentAuth = 'public' | 'bearer';
+/**
+ * Who may call a route (section 5 of the contract), checked before the route reads its input:
+ *   public    anyone (sign-in, widget, provider callbacks: those verify their own signature)
+ *   bearer    any signed-in member of the workspace, viewers included (Bearer token or session cookie)
+ *   editor    the owner or a member: changes agents, knowledge, inbox, widget, channels, webhooks, domains, campaigns
+ *   owner     the workspace owner: members, billing, API keys, the webhook secret, workspace settings
+ *   operator  a platform operator (never an impersonation session)
+ */
+export const AGENT_ACCESS = ['public', 'bearer', 'editor', 'owner', 'operator'] as const;
+export type AgentAuth = (typeof AGENT_ACCESS)[number];
 
 /** Section 8 of the contract. */
 export interface AgentsLimits {

@@ -2,6 +2,7 @@ import type { Request, Response, Router } from 'express';
 import type { z } from 'zod';
 import type { Method, RouteResult } from '../core/http/route-core';
 import { mountRouteList } from '../core/http/route-core';
+import { assertDeclaredAccess } from '../core/http/route-access';
 import { forbidden } from '../core/errors';
 import type { Caller, StudioContext } from './context';
 import { checkSecretHeader, resolveCaller } from './auth';
@@ -11,7 +12,8 @@ import { checkSecretHeader, resolveCaller } from './auth';
  * session, WRITE owner or editor, OWNER owner only, OWNER_PERSON owner and not an API key
  * (billing, keys), ADMIN header x-admin-secret, CRON header x-cron-secret.
  */
-export type StudioAuth = 'PUBLIC' | 'AUTH' | 'WRITE' | 'OWNER' | 'OWNER_PERSON' | 'ADMIN' | 'CRON';
+export const STUDIO_ACCESS = ['PUBLIC', 'AUTH', 'WRITE', 'OWNER', 'OWNER_PERSON', 'ADMIN', 'CRON'] as const;
+export type StudioAuth = (typeof STUDIO_ACCESS)[number];
 
 export interface StudioRouteContext<P, Q, B> {
   caller: Caller;
@@ -48,19 +50,41 @@ export const NOBODY: Caller = { ws: 0, uid: null, email: null, role: 'viewer', a
 export const READ_ONLY = () => forbidden('read-only role', { message: 'This role can view the workspace but not change it.' });
 export const OWNER_ONLY = () => forbidden('owner only', { message: 'Only the workspace owner can do this.' });
 
+/**
+ * Does a resolved caller (a session or an API key, which acts as editor) satisfy this access? The one rule the
+ * layer and the role × route test both use. PUBLIC, ADMIN and CRON name no caller: the route's credential
+ * is the path, the body or a secret header.
+ */
+export function allows(auth: StudioAuth, caller: Pick<Caller, 'role' | 'apiKeyId'>): boolean {
+  switch (auth) {
+    case 'PUBLIC':
+    case 'AUTH':
+      return true;
+    case 'WRITE':
+      return caller.role === 'owner' || caller.role === 'editor';
+    case 'OWNER':
+      return caller.role === 'owner';
+    case 'OWNER_PERSON':
+      return caller.role === 'owner' && !caller.apiKeyId;
+    case 'ADMIN':
+    case 'CRON':
+      return false;
+  }
+}
+
 /** Role rules of section 5 on top of a resolved caller. */
 export function checkRole(caller: Caller, auth: StudioAuth): void {
-  if (auth === 'WRITE' && caller.role !== 'owner' && caller.role !== 'editor') throw READ_ONLY();
-  if ((auth === 'OWNER' || auth === 'OWNER_PERSON') && caller.role !== 'owner') throw OWNER_ONLY();
-  if (auth === 'OWNER_PERSON' && caller.apiKeyId) {
-    throw forbidden('not allowed with an api key', { message: 'API keys cannot change billing, seats or keys.' });
-  }
+  if (allows(auth, caller)) return;
+  if (auth === 'WRITE') throw READ_ONLY();
+  if (caller.role !== 'owner') throw OWNER_ONLY();
+  throw forbidden('not allowed with an api key', { message: 'API keys cannot change billing, seats or keys.' });
 }
 
 const CALLER = Symbol('caller');
 type WithCaller = Request & { [CALLER]?: Caller };
 
 export function mountStudioRoutes(router: Router, routes: StudioRoute[], app: StudioContext): void {
+  assertDeclaredAccess(routes, STUDIO_ACCESS);
   mountRouteList(router, routes, {
     guard: async (route, req) => {
       if (route.auth === 'PUBLIC') return;

@@ -2,7 +2,7 @@ import { conflict, notFound } from '../../core/errors';
 import type { AgentsContext } from '../context';
 import { route, type AgentRoute } from '../http';
 import { balances, payoutView } from '../affiliate/affiliate.service';
-import { audit, iso, operatorOnly, paging } from './guard';
+import { audit, iso, paging } from './guard';
 import { affiliatesResponses } from '../../../shared/api/contracts/agents-admin';
 import { affiliatesListQuery, affParam, kycDecision, payoutQuery, payoutParam, payoutDecision } from '../../../shared/api/contracts/agents-admin-requests';
 
@@ -55,7 +55,7 @@ const AFFILIATE_SELECT = 'SELECT a.id, a.user_id, u.email, a.workspace_id, a.dis
 
 /** Operator routes of the affiliate program: the list, identity documents and their review, payout decisions. */
 export function adminAffiliateRoutes(ctx: AgentsContext): AgentRoute[] {
-  const admin = { auth: 'bearer' as const, before: operatorOnly };
+  const admin = { auth: 'operator' as const };
   const affiliateById = (id: string): AffiliateListRow => {
     const a = ctx.db.prepare(`${AFFILIATE_SELECT} WHERE a.id = ?`).get(id) as AffiliateListRow | undefined;
     if (!a) throw notFound('affiliate not found');

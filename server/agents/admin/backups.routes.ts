@@ -1,13 +1,13 @@
 import type { AgentsContext } from '../context';
 import { route, type AgentRoute } from '../http';
-import { audit, operatorOnly } from './guard';
+import { audit } from './guard';
 import { backupPath, createBackup, listBackups, sendBackup } from './backups';
 import { backupsResponses } from '../../../shared/api/contracts/agents-admin';
 import { backupsRequests } from '../../../shared/api/contracts/agents-admin-requests';
 
 /** Database snapshots for operators: take one, list them, download one by name. */
 export function backupRoutes(ctx: AgentsContext): AgentRoute[] {
-  const admin = { auth: 'bearer' as const, before: operatorOnly };
+  const admin = { auth: 'operator' as const };
   return [
     route({
       ...admin,

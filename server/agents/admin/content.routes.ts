@@ -3,7 +3,7 @@ import { badRequest, notFound } from '../../core/errors';
 import type { AgentsContext } from '../context';
 import { route, type AgentRoute } from '../http';
 import { presentTicket, thread, type TicketRow } from '../support/support.service';
-import { audit, operatorOnly, paging } from './guard';
+import { audit, paging } from './guard';
 import { DEFAULT_SETTINGS, platformBundles, platformSettings, writeKey } from '../platform-settings';
 import { BUILT_IN_BUNDLES } from '../billing/catalog';
 import { contentPages, pageContent } from '../public/content';
@@ -12,7 +12,7 @@ import { contentRequests, pageParam } from '../../../shared/api/contracts/agents
 
 /** Operator routes: landing-page content, platform settings, credit bundles, support tickets. */
 export function adminContentRoutes(ctx: AgentsContext): AgentRoute[] {
-  const admin = { auth: 'bearer' as const, before: operatorOnly };
+  const admin = { auth: 'operator' as const };
   const page = (p: string) => {
     const c = pageContent(ctx, p);
     if (!c) throw notFound('page not found');

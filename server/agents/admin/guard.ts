@@ -1,12 +1,5 @@
-import type { Request } from 'express';
-import { forbidden, gone } from '../../core/errors';
 import type { AgentsContext, Caller } from '../context';
 import { tableExists } from '../db';
-
-/** `before` hook of every operator route: a session of an operator account (never an impersonation). */
-export function operatorOnly(_req: Request, caller: Caller): void {
-  if (!caller.admin) throw forbidden('admin only');
-}
 
 export interface AuditEntry {
   id: number;

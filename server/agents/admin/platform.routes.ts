@@ -6,7 +6,7 @@ import { route, type AgentRoute } from '../http';
 import { billingOf } from '../billing';
 import { getWorkspace, type WorkspaceRow } from '../accounts/accounts.service';
 import { deleteAgent, presentAgent, type AgentRow } from '../agents/agents.service';
-import { audit, hasTable, iso, operatorOnly, paging, presentAudit, type AuditEntry } from './guard';
+import { audit, hasTable, iso, paging, presentAudit, type AuditEntry } from './guard';
 import { utcMonthOfMs } from '../db';
 import { platformResponses } from '../../../shared/api/contracts/agents-admin';
 import { platformRequests, platformListQuery } from '../../../shared/api/contracts/agents-admin-requests';
@@ -113,7 +113,7 @@ function diagnostics(ctx: AgentsContext) {
 
 /** Operator overview and the workspace and agent directories. */
 export function adminPlatformRoutes(ctx: AgentsContext): AgentRoute[] {
-  const admin = { auth: 'bearer' as const, before: operatorOnly };
+  const admin = { auth: 'operator' as const };
   return [
     route({ ...admin, method: 'get', path: '/api/admin/revenue', response: platformResponses['GET /api/admin/revenue'], handler: () => revenue(ctx) }),
     route({ ...admin, method: 'get', path: '/api/admin/stats', response: platformResponses['GET /api/admin/stats'], handler: () => stats(ctx) }),

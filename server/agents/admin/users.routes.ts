@@ -5,7 +5,7 @@ import { route, type AgentRoute } from '../http';
 
 import { normEmail, presentUser, setPassword, type UserRow } from '../accounts/accounts.service';
 import { IMPERSONATION_SECONDS, membership, mintSession } from '../accounts/session';
-import { audit, operatorOnly, paging } from './guard';
+import { audit, paging } from './guard';
 import { deleteUser, grantCredits, homeWorkspace, presentAdminUser, userById, workspaceBilling } from './users.service';
 import { usersResponses } from '../../../shared/api/contracts/agents-admin';
 import { usersRequests, usersListQuery } from '../../../shared/api/contracts/agents-admin-requests';
@@ -15,7 +15,7 @@ const notSelf = (callerId: string, id: string, what: string) => {
 
 /** Operator routes on user accounts. */
 export function adminUserRoutes(ctx: AgentsContext): AgentRoute[] {
-  const admin = { auth: 'bearer' as const, before: operatorOnly };
+  const admin = { auth: 'operator' as const };
   return [
     route({
       ...admin,

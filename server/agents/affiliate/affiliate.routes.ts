@@ -2,7 +2,6 @@ import { createHash } from 'node:crypto';
 import { badRequest } from '../../core/errors';
 import type { AgentsContext } from '../context';
 import { clientIp, route, type AgentRoute } from '../http';
-import { requireEditor } from '../roles';
 import { brandAssets } from './assets';
 import { REF_COOKIE, REF_COOKIE_DAYS, resolveCode } from './attribution';
 import { decodeDocument } from './kyc';
@@ -24,7 +23,6 @@ import {
 import { affiliateResponses } from '../../../shared/api/contracts/agents-affiliate';
 import { affiliateRequests, payoutMethod, displayName, socials } from '../../../shared/api/contracts/agents-affiliate-requests';
 
-const editor = (_req: unknown, caller: Parameters<typeof requireEditor>[0]) => requireEditor(caller);
 
 export function affiliateRoutes(ctx: AgentsContext): AgentRoute[] {
   return [
@@ -32,8 +30,7 @@ export function affiliateRoutes(ctx: AgentsContext): AgentRoute[] {
     route({
       method: 'post',
       path: '/api/affiliate/enroll', response: affiliateResponses['POST /api/affiliate/enroll'],
-      auth: 'bearer',
-      before: editor,
+      auth: 'editor',
       body: affiliateRequests['POST /api/affiliate/enroll'].body,
       handler: ({ caller, body }) => {
         enroll(ctx, caller.userId, caller.ws, body.displayName, body.socials);
@@ -43,8 +40,7 @@ export function affiliateRoutes(ctx: AgentsContext): AgentRoute[] {
     route({
       method: 'patch',
       path: '/api/affiliate', response: affiliateResponses['PATCH /api/affiliate'],
-      auth: 'bearer',
-      before: editor,
+      auth: 'editor',
       body: affiliateRequests['PATCH /api/affiliate'].body,
       handler: ({ caller, body }) => {
         updateProfile(ctx, requireAffiliate(ctx, caller.userId), body);
@@ -54,16 +50,14 @@ export function affiliateRoutes(ctx: AgentsContext): AgentRoute[] {
     route({
       method: 'post',
       path: '/api/affiliate/links', response: affiliateResponses['POST /api/affiliate/links'],
-      auth: 'bearer',
-      before: editor,
+      auth: 'editor',
       body: affiliateRequests['POST /api/affiliate/links'].body,
       handler: ({ caller, body }) => ({ link: createLink(ctx, requireAffiliate(ctx, caller.userId), body.name, body.channel) }),
     }),
     route({
       method: 'delete',
       path: '/api/affiliate/links/:id', response: affiliateResponses['DELETE /api/affiliate/links/:id'],
-      auth: 'bearer',
-      before: editor,
+      auth: 'editor',
       params: affiliateRequests['DELETE /api/affiliate/links/:id'].params,
       handler: ({ caller, params }) => {
         deleteLink(ctx, requireAffiliate(ctx, caller.userId), params.id);
@@ -73,8 +67,7 @@ export function affiliateRoutes(ctx: AgentsContext): AgentRoute[] {
     route({
       method: 'post',
       path: '/api/affiliate/payout-method', response: affiliateResponses['POST /api/affiliate/payout-method'],
-      auth: 'bearer',
-      before: editor,
+      auth: 'editor',
       body: payoutMethod,
       handler: ({ caller, body }) => {
         setPayoutMethod(ctx, requireAffiliate(ctx, caller.userId), body);
@@ -84,8 +77,7 @@ export function affiliateRoutes(ctx: AgentsContext): AgentRoute[] {
     route({
       method: 'post',
       path: '/api/affiliate/kyc', response: affiliateResponses['POST /api/affiliate/kyc'],
-      auth: 'bearer',
-      before: editor,
+      auth: 'editor',
       body: affiliateRequests['POST /api/affiliate/kyc'].body,
       handler: ({ caller, body }) => {
         const a = requireAffiliate(ctx, caller.userId);
@@ -96,8 +88,7 @@ export function affiliateRoutes(ctx: AgentsContext): AgentRoute[] {
     route({
       method: 'post',
       path: '/api/affiliate/payout', response: affiliateResponses['POST /api/affiliate/payout'],
-      auth: 'bearer',
-      before: editor,
+      auth: 'editor',
       body: affiliateRequests['POST /api/affiliate/payout'].body,
       handler: ({ caller, body }) => {
         const cents = Math.round(body.amount * 100);

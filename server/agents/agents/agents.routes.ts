@@ -3,6 +3,7 @@ import { AgentList, AgentOne, AgentTestReply, CompanyInfo, DefaultPrompt, Ok, Pr
 import { notFound } from '../../core/errors';
 import type { AgentsContext } from '../context';
 import { route, type AgentRoute } from '../http';
+import { paidTurn } from '../billing';
 import { addSource, deleteSource, getSource, listSources, presentSource, retrain } from '../knowledge/sources.service';
 
 import { fetchPublic } from '../knowledge/net-guard';
@@ -18,7 +19,7 @@ export function agentRoutes(ctx: AgentsContext): AgentRoute[] {
     route({
       method: 'post',
       path: '/api/agents', response: AgentOne,
-      auth: 'bearer',
+      auth: 'editor',
       body: agentsRequests['POST /api/agents'].body,
       handler: ({ caller, body }) => ({ agent: presentAgent(createAgent(ctx, caller.ws, body)) }),
     }),
@@ -48,7 +49,7 @@ export function agentRoutes(ctx: AgentsContext): AgentRoute[] {
     route({
       method: 'patch',
       path: '/api/agents/:id', response: AgentOne,
-      auth: 'bearer',
+      auth: 'editor',
       params: IdParam,
       body: agentsRequests['PATCH /api/agents/:id'].body,
       handler: ({ caller, params, body }) => ({ agent: presentAgent(updateAgent(ctx, caller.ws, params.id, body)) }),
@@ -56,7 +57,7 @@ export function agentRoutes(ctx: AgentsContext): AgentRoute[] {
     route({
       method: 'delete',
       path: '/api/agents/:id', response: Ok,
-      auth: 'bearer',
+      auth: 'editor',
       params: IdParam,
       handler: ({ caller, params }) => {
         deleteAgent(ctx, caller.ws, params.id);
@@ -66,15 +67,15 @@ export function agentRoutes(ctx: AgentsContext): AgentRoute[] {
     route({
       method: 'post',
       path: '/api/agents/:id/test', response: AgentTestReply,
-      auth: 'bearer',
+      auth: 'editor',
       params: IdParam,
       body: agentsRequests['POST /api/agents/:id/test'].body,
       handler: async ({ caller, params, body }) => {
         const agent = getAgent(ctx, caller.ws, params.id);
-        return playgroundTurn(ctx, agent, body);
+        return paidTurn(ctx, caller.ws, 'playground', () => playgroundTurn(ctx, agent, body));
       },
     }),
-    route({ method: 'post', path: '/api/agents/:id/train', response: Trained, auth: 'bearer', params: IdParam, handler: ({ caller, params }) => ({ ok: true, ...retrain(ctx, caller.ws, params.id) }) }),
+    route({ method: 'post', path: '/api/agents/:id/train', response: Trained, auth: 'editor', params: IdParam, handler: ({ caller, params }) => ({ ok: true, ...retrain(ctx, caller.ws, params.id) }) }),
     route({
       method: 'get',
       path: '/api/agents/:id/sources', response: SourceList,
@@ -88,7 +89,7 @@ export function agentRoutes(ctx: AgentsContext): AgentRoute[] {
     route({
       method: 'post',
       path: '/api/agents/:id/sources', response: SourceOne,
-      auth: 'bearer',
+      auth: 'editor',
       params: IdParam,
       body: agentsRequests['POST /api/agents/:id/sources'].body,
       handler: async ({ caller, params, body }) => {
@@ -99,7 +100,7 @@ export function agentRoutes(ctx: AgentsContext): AgentRoute[] {
     route({
       method: 'delete',
       path: '/api/agents/:id/sources/:sid', response: Ok,
-      auth: 'bearer',
+      auth: 'editor',
       params: agentsRequests['DELETE /api/agents/:id/sources/:sid'].params,
       handler: ({ caller, params }) => {
         getAgent(ctx, caller.ws, params.id);

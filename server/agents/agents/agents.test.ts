@@ -79,14 +79,15 @@ describe('agent sources, training and the playground', () => {
     expect(arr((await api.get(`/api/agents/${agentId}/sources`)).body.sources)).toHaveLength(0);
   });
 
-  it('answers a playground turn with overrides, stores nothing and charges nothing', async () => {
+  it('answers a playground turn with overrides, stores no conversation and charges one credit like a chat turn', async () => {
     const { api, agentId } = await t.withAgent();
     await api.post(`/api/agents/${agentId}/sources`, { type: 'qa', name: 'Refunds', question: 'Can I get a refund?', answer: 'Yes, within 30 days of purchase.' });
     const r = await api.post(`/api/agents/${agentId}/test`, { message: 'Can I get a refund?', instructions: 'Be brief.', temperature: 0.1 });
     expect(r.body).toEqual({ reply: 'Yes, within 30 days of purchase.', engine: 'local' });
-    expect((await api.get('/api/auth/me')).body.billing.credits).toBe(100);
+    expect((await api.get('/api/auth/me')).body.billing.credits).toBe(99);
     expect(arr((await api.get('/api/conversations')).body.conversations)).toHaveLength(0);
     expect((await api.post(`/api/agents/${agentId}/test`, {})).body).toEqual({ error: 'message is required' });
+    expect((await api.get('/api/auth/me')).body.billing.credits).toBe(99);
   });
 
   it('offers a default prompt and the persona library', async () => {

@@ -1,7 +1,6 @@
 import { badRequest } from '../../core/errors';
 import type { AgentsContext } from '../context';
 import { route, type AgentRoute } from '../http';
-import { requireEditor } from '../roles';
 import { bundlesOnSale, pricing } from './catalog';
 import { plansView, setAutoRecharge, subscriptionView, walletView } from './billing.service';
 import { cancelSubscription, confirmCheckout, confirmPayPal, createBundleCheckout, registerPaymentMethod, subscribe } from './flows';
@@ -11,7 +10,6 @@ import { handlePayPalWebhook, handleStripeWebhook } from './webhooks';
 import { billingResponses } from '../../../shared/api/contracts/agents-billing';
 import { billingRequests, id, provider } from '../../../shared/api/contracts/agents-billing-requests';
 
-const editor = (_req: unknown, caller: Parameters<typeof requireEditor>[0]) => requireEditor(caller);
 
 export function billingRoutes(ctx: AgentsContext): AgentRoute[] {
   const configured = () => ({ stripe: Boolean(ctx.config.payments.stripeSecretKey), paypal: paypalConfigured(ctx.config.payments) });
@@ -28,8 +26,7 @@ export function billingRoutes(ctx: AgentsContext): AgentRoute[] {
     route({
       method: 'post',
       path: '/api/billing/checkout', response: billingResponses['POST /api/billing/checkout'],
-      auth: 'bearer',
-      before: editor,
+      auth: 'owner',
       body: billingRequests['POST /api/billing/checkout'].body,
       handler: ({ caller, body }) => {
         // No bundle named: the first one on sale.
@@ -40,8 +37,7 @@ export function billingRoutes(ctx: AgentsContext): AgentRoute[] {
     route({
       method: 'post',
       path: '/api/billing/checkout/confirm', response: billingResponses['POST /api/billing/checkout/confirm'],
-      auth: 'bearer',
-      before: editor,
+      auth: 'owner',
       body: billingRequests['POST /api/billing/checkout/confirm'].body,
       handler: async ({ caller, body }) => {
         // A hosted checkout session of the first provider, or an order of the second.
@@ -53,16 +49,14 @@ export function billingRoutes(ctx: AgentsContext): AgentRoute[] {
     route({
       method: 'post',
       path: '/api/billing/subscribe', response: billingResponses['POST /api/billing/subscribe'],
-      auth: 'bearer',
-      before: editor,
+      auth: 'owner',
       body: billingRequests['POST /api/billing/subscribe'].body,
       handler: ({ caller, body }) => subscribe(ctx, caller.ws, body.plan, body.provider),
     }),
     route({
       method: 'post',
       path: '/api/billing/paypal/confirm', response: billingResponses['POST /api/billing/paypal/confirm'],
-      auth: 'bearer',
-      before: editor,
+      auth: 'owner',
       body: billingRequests['POST /api/billing/paypal/confirm'].body,
       handler: async ({ caller, body }) => {
         const r = await confirmPayPal(ctx, caller.ws, body.subscriptionId);
@@ -72,8 +66,7 @@ export function billingRoutes(ctx: AgentsContext): AgentRoute[] {
     route({
       method: 'post',
       path: '/api/billing/payment-method', response: billingResponses['POST /api/billing/payment-method'],
-      auth: 'bearer',
-      before: editor,
+      auth: 'owner',
       body: billingRequests['POST /api/billing/payment-method'].body,
       handler: async ({ caller, body }) => {
         await registerPaymentMethod(ctx, caller.ws, email(caller.userId), body.paymentMethodId);
@@ -83,16 +76,14 @@ export function billingRoutes(ctx: AgentsContext): AgentRoute[] {
     route({
       method: 'post',
       path: '/api/billing/auto-recharge', response: billingResponses['POST /api/billing/auto-recharge'],
-      auth: 'bearer',
-      before: editor,
+      auth: 'owner',
       body: billingRequests['POST /api/billing/auto-recharge'].body,
       handler: ({ caller, body }) => ({ autoRecharge: setAutoRecharge(ctx, caller.ws, body) }),
     }),
     route({
       method: 'post',
       path: '/api/billing/cancel', response: billingResponses['POST /api/billing/cancel'],
-      auth: 'bearer',
-      before: editor,
+      auth: 'owner',
       handler: async ({ caller }) => {
         await cancelSubscription(ctx, caller.ws);
         return { subscription: subscriptionView(ctx, caller.ws) };

@@ -58,6 +58,13 @@ export function subscriptionRow(ctx: AgentsContext, ws: string): SubscriptionRow
   return row;
 }
 
+/** The tier the workspace's subscription pays for: its plan's while active or in trial, else free. */
+export function paidTier(ctx: AgentsContext, ws: string): { tier: string; status: string } {
+  const s = subscriptionRow(ctx, ws);
+  const paying = s.status === 'active' || s.status === 'trialing';
+  return { tier: (paying && s.plan ? planById(s.plan)?.tier : null) ?? 'free', status: s.status };
+}
+
 export const autoRechargeOf = (row: SubscriptionRow): AutoRecharge => JSON.parse(row.auto_recharge) as AutoRecharge;
 
 export function subscriptionView(ctx: AgentsContext, ws: string) {

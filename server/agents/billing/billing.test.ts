@@ -92,12 +92,12 @@ describe('billing without payment providers', () => {
     expect((await api.get('/api/workspace/general')).body.workspace.tier).toBe('free');
   });
 
-  it('refuses viewers on paying routes', async () => {
+  it("refuses viewers (and members) on paying routes: billing is the owner's", async () => {
     const owner = await t.signup();
     const viewer = await t.join(owner, 'viewer');
     const r = await viewer.post('/api/billing/checkout', { bundle: 'credits-1000' });
     expect(r.status).toBe(403);
-    expect(r.body).toEqual({ error: 'editor role required', role: 'viewer', required: 'editor' });
+    expect(r.body).toEqual({ error: 'workspace owner only', role: 'viewer', required: 'owner' });
     expect((await viewer.post('/api/billing/cancel')).status).toBe(403);
     expect((await viewer.get('/api/billing/wallet')).body.balance).toBe(100);
     expect(str((await viewer.get('/api/billing/subscription')).body.subscription.status)).toBe('none');

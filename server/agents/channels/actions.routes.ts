@@ -47,7 +47,7 @@ export function actionRoutes(ctx: AgentsContext): AgentRoute[] {
     route({
       method: 'post',
       path: '/api/actions/:type/toggle', response: actionsResponses['POST /api/actions/:type/toggle'],
-      auth: 'bearer',
+      auth: 'editor',
       params: actionTypeParam,
       query: AgentQuery,
       body: actionsRequests['POST /api/actions/:type/toggle'].body,
@@ -61,7 +61,7 @@ export function actionRoutes(ctx: AgentsContext): AgentRoute[] {
     route({
       method: 'post',
       path: '/api/actions/:type/config', response: actionsResponses['POST /api/actions/:type/config'],
-      auth: 'bearer',
+      auth: 'editor',
       params: actionTypeParam,
       query: AgentQuery,
       body: actionsRequests['POST /api/actions/:type/config'].body,

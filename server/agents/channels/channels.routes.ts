@@ -60,7 +60,7 @@ export function channelRoutes(ctx: AgentsContext): AgentRoute[] {
     route({
       method: 'post',
       path: '/api/channels/:channel/connect', response: channelsResponses['POST /api/channels/:channel/connect'],
-      auth: 'bearer',
+      auth: 'editor',
       params: channelParam,
       query: AgentQuery,
       body: channelsRequests['POST /api/channels/:channel/connect'].body,
@@ -87,7 +87,7 @@ export function channelRoutes(ctx: AgentsContext): AgentRoute[] {
     route({
       method: 'post',
       path: '/api/channels/:channel/test', response: channelsResponses['POST /api/channels/:channel/test'],
-      auth: 'bearer',
+      auth: 'editor',
       params: channelParam,
       query: AgentQuery,
       handler: async ({ caller, params, query }) => {
@@ -107,7 +107,7 @@ export function channelRoutes(ctx: AgentsContext): AgentRoute[] {
     route({
       method: 'patch',
       path: '/api/channels/:channel', response: channelsResponses['PATCH /api/channels/:channel'],
-      auth: 'bearer',
+      auth: 'editor',
       params: channelParam,
       query: AgentQuery,
       body: channelsRequests['PATCH /api/channels/:channel'].body,

@@ -44,7 +44,7 @@ export function integrationRoutes(ctx: AgentsContext): AgentRoute[] {
     route({
       method: 'post',
       path: '/api/integrations/:provider/connect', response: integrationsResponses['POST /api/integrations/:provider/connect'],
-      auth: 'bearer',
+      auth: 'editor',
       params: providerParam,
       body: integrationsRequests['POST /api/integrations/:provider/connect'].body,
       handler: async ({ caller, params: p, body }) => {
@@ -69,7 +69,7 @@ export function integrationRoutes(ctx: AgentsContext): AgentRoute[] {
     route({
       method: 'post',
       path: '/api/integrations/:provider/test', response: integrationsResponses['POST /api/integrations/:provider/test'],
-      auth: 'bearer',
+      auth: 'editor',
       params: providerParam,
       handler: async ({ caller, params: p }) => {
         const name = providerOf(p.provider);
@@ -86,7 +86,7 @@ export function integrationRoutes(ctx: AgentsContext): AgentRoute[] {
     route({
       method: 'post',
       path: '/api/integrations/:provider/disconnect', response: integrationsResponses['POST /api/integrations/:provider/disconnect'],
-      auth: 'bearer',
+      auth: 'editor',
       params: providerParam,
       handler: ({ caller, params: p }) => {
         const name = providerOf(p.provider);

@@ -11,7 +11,7 @@ export function chatRoutes(ctx: AgentsContext): AgentRoute[] {
     route({
       method: 'post',
       path: '/api/chat', response: chatResponses['POST /api/chat'],
-      auth: 'bearer',
+      auth: 'editor',
       before: perWorkspace(ctx.limits.chat),
       query: chatRequests['POST /api/chat'].query,
       body: chatRequests['POST /api/chat'].body,

@@ -180,7 +180,7 @@ export async function runTurn(ctx: AgentsContext, input: TurnInput, hooks: TurnH
   };
 }
 
-/** Playground: the agent with unsaved overrides answers once; nothing is stored or charged. */
+/** Playground: the agent with unsaved overrides answers once; nothing is stored (the route charges the turn: billing.ts paidTurn). */
 export async function playgroundTurn(ctx: AgentsContext, agent: AgentRow, body: { message: string; instructions?: string; model?: string; temperature?: number }) {
   const ein = engineInput(ctx, agent, body.message, [], body);
   const out = await generate(ctx, ctx.engines.pick(ein.model), ein);

@@ -40,7 +40,7 @@ export function contactRoutes(ctx: AgentsContext): AgentRoute[] {
     route({
       method: 'post',
       path: '/api/contacts', response: contactsResponses['POST /api/contacts'],
-      auth: 'bearer',
+      auth: 'editor',
       body: contactsRequests['POST /api/contacts'].body,
       handler: ({ caller, body }) => {
         const { agentId, ...input } = body;
@@ -51,7 +51,7 @@ export function contactRoutes(ctx: AgentsContext): AgentRoute[] {
     route({
       method: 'patch',
       path: '/api/contacts/:cid', response: contactsResponses['PATCH /api/contacts/:cid'],
-      auth: 'bearer',
+      auth: 'editor',
       params: contactsRequests['PATCH /api/contacts/:cid'].params,
       body: contactsRequests['PATCH /api/contacts/:cid'].body,
       handler: ({ caller, params, body }) => ({ contact: present(contacts.update(ctx, caller.ws, params.cid, body)) }),
@@ -59,7 +59,7 @@ export function contactRoutes(ctx: AgentsContext): AgentRoute[] {
     route({
       method: 'delete',
       path: '/api/contacts/:cid', response: contactsResponses['DELETE /api/contacts/:cid'],
-      auth: 'bearer',
+      auth: 'editor',
       params: contactsRequests['DELETE /api/contacts/:cid'].params,
       handler: ({ caller, params }) => {
         contacts.remove(ctx, caller.ws, params.cid);

@@ -62,7 +62,7 @@ export function leadRoutes(ctx: AgentsContext): AgentRoute[] {
     route({
       method: 'post',
       path: '/api/leads', response: leadsResponses['POST /api/leads'],
-      auth: 'bearer',
+      auth: 'editor',
       body: leadsRequests['POST /api/leads'].body,
       handler: ({ caller, body }) => {
         const { agentId, ...input } = body;
@@ -72,7 +72,7 @@ export function leadRoutes(ctx: AgentsContext): AgentRoute[] {
     route({
       method: 'patch',
       path: '/api/leads/:lid', response: leadsResponses['PATCH /api/leads/:lid'],
-      auth: 'bearer',
+      auth: 'editor',
       params: leadsRequests['PATCH /api/leads/:lid'].params,
       body: leadsRequests['PATCH /api/leads/:lid'].body,
       handler: ({ caller, params, body }) => ({ lead: presentLead(leads.update(ctx, caller.ws, params.lid, body)) }),
@@ -80,7 +80,7 @@ export function leadRoutes(ctx: AgentsContext): AgentRoute[] {
     route({
       method: 'delete',
       path: '/api/leads/:lid', response: leadsResponses['DELETE /api/leads/:lid'],
-      auth: 'bearer',
+      auth: 'editor',
       params: leadsRequests['DELETE /api/leads/:lid'].params,
       handler: ({ caller, params }) => {
         leads.remove(ctx, caller.ws, params.lid);

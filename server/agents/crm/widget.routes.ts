@@ -40,7 +40,7 @@ export function widgetRoutes(ctx: AgentsContext): AgentRoute[] {
     route({
       method: 'post',
       path: '/api/attributes', response: widgetResponses['POST /api/attributes'],
-      auth: 'bearer',
+      auth: 'editor',
       body: widgetRequests['POST /api/attributes'].body,
       handler: ({ caller, body }) => {
         const { agentId, ...input } = body;
@@ -53,7 +53,7 @@ export function widgetRoutes(ctx: AgentsContext): AgentRoute[] {
     route({
       method: 'delete',
       path: '/api/attributes/:id', response: widgetResponses['DELETE /api/attributes/:id'],
-      auth: 'bearer',
+      auth: 'editor',
       params: widgetRequests['DELETE /api/attributes/:id'].params,
       handler: ({ caller, params }) => {
         attributes.remove(ctx, caller.ws, params.id);
@@ -64,7 +64,7 @@ export function widgetRoutes(ctx: AgentsContext): AgentRoute[] {
     route({
       method: 'put',
       path: '/api/widget', response: widgetResponses['PUT /api/widget'],
-      auth: 'bearer',
+      auth: 'editor',
       query: AgentQuery,
       body: widgetRequests['PUT /api/widget'].body,
       handler: ({ caller, query, body }) => {
@@ -80,7 +80,7 @@ export function widgetRoutes(ctx: AgentsContext): AgentRoute[] {
     route({
       method: 'post',
       path: '/api/widgets', response: widgetResponses['POST /api/widgets'],
-      auth: 'bearer',
+      auth: 'editor',
       query: AgentQuery,
       body: widgetRequests['POST /api/widgets'].body,
       handler: ({ caller, query, body }) => {
@@ -92,7 +92,7 @@ export function widgetRoutes(ctx: AgentsContext): AgentRoute[] {
     route({
       method: 'patch',
       path: '/api/widgets/:id', response: widgetResponses['PATCH /api/widgets/:id'],
-      auth: 'bearer',
+      auth: 'editor',
       params: widgetRequests['PATCH /api/widgets/:id'].params,
       body: widgetRequests['PATCH /api/widgets/:id'].body,
       handler: ({ caller, params, body }) => ({ widget: presentWidget(widgets.update(ctx, caller.ws, params.id, body)) }),
@@ -100,7 +100,7 @@ export function widgetRoutes(ctx: AgentsContext): AgentRoute[] {
     route({
       method: 'delete',
       path: '/api/widgets/:id', response: widgetResponses['DELETE /api/widgets/:id'],
-      auth: 'bearer',
+      auth: 'editor',
       params: widgetRequests['DELETE /api/widgets/:id'].params,
       handler: ({ caller, params }) => {
         widgets.remove(ctx, caller.ws, params.id);

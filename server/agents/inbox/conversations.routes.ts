@@ -68,7 +68,7 @@ export function conversationRoutes(ctx: AgentsContext): AgentRoute[] {
     route({
       method: 'delete',
       path: '/api/conversations', response: conversationsResponses['DELETE /api/conversations'],
-      auth: 'bearer',
+      auth: 'editor',
       query: AgentQuery,
       handler: ({ caller, query }) => {
         const agent = selectAgent(ctx, caller.ws, query.agent);
@@ -89,7 +89,7 @@ export function conversationRoutes(ctx: AgentsContext): AgentRoute[] {
     route({
       method: 'post',
       path: '/api/conversations/:cid/reply', response: conversationsResponses['POST /api/conversations/:cid/reply'],
-      auth: 'bearer',
+      auth: 'editor',
       params: cidParam,
       body: conversationsRequests['POST /api/conversations/:cid/reply'].body,
       handler: async ({ caller, params, body }) => {
@@ -102,7 +102,7 @@ export function conversationRoutes(ctx: AgentsContext): AgentRoute[] {
     route({
       method: 'patch',
       path: '/api/conversations/:cid/handoff', response: conversationsResponses['PATCH /api/conversations/:cid/handoff'],
-      auth: 'bearer',
+      auth: 'editor',
       params: cidParam,
       body: conversationsRequests['PATCH /api/conversations/:cid/handoff'].body,
       handler: ({ caller, params, body }) => ({ conversation: presentConversation(setHandoff(ctx, caller.ws, params.cid, body.action)) }),
@@ -110,7 +110,7 @@ export function conversationRoutes(ctx: AgentsContext): AgentRoute[] {
     route({
       method: 'patch',
       path: '/api/conversations/:cid/messages/:mid', response: conversationsResponses['PATCH /api/conversations/:cid/messages/:mid'],
-      auth: 'bearer',
+      auth: 'editor',
       params: conversationsRequests['PATCH /api/conversations/:cid/messages/:mid'].params,
       body: conversationsRequests['PATCH /api/conversations/:cid/messages/:mid'].body,
       handler: ({ caller, params, body }) => {
@@ -123,7 +123,7 @@ export function conversationRoutes(ctx: AgentsContext): AgentRoute[] {
     route({
       method: 'post',
       path: '/api/conversations/:cid/messages/:mid/correct', response: conversationsResponses['POST /api/conversations/:cid/messages/:mid/correct'],
-      auth: 'bearer',
+      auth: 'editor',
       params: conversationsRequests['POST /api/conversations/:cid/messages/:mid/correct'].params,
       body: conversationsRequests['POST /api/conversations/:cid/messages/:mid/correct'].body,
       handler: ({ caller, params, body }) => correct(ctx, caller.ws, params.cid, params.mid, body.answer),
@@ -131,7 +131,7 @@ export function conversationRoutes(ctx: AgentsContext): AgentRoute[] {
     route({
       method: 'patch',
       path: '/api/conversations/:cid', response: conversationsResponses['PATCH /api/conversations/:cid'],
-      auth: 'bearer',
+      auth: 'editor',
       params: cidParam,
       body: conversationsRequests['PATCH /api/conversations/:cid'].body,
       handler: ({ caller, params, body }) => {
@@ -143,7 +143,7 @@ export function conversationRoutes(ctx: AgentsContext): AgentRoute[] {
     route({
       method: 'delete',
       path: '/api/conversations/:cid', response: conversationsResponses['DELETE /api/conversations/:cid'],
-      auth: 'bearer',
+      auth: 'editor',
       params: cidParam,
       handler: ({ caller, params }) => {
         getConversation(ctx, caller.ws, params.cid);

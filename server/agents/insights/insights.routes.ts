@@ -2,6 +2,7 @@ import { AgentQuery } from '../../../shared/api/contracts/agents-common';
 import { badRequest, tooLarge } from '../../core/errors';
 import type { AgentsContext } from '../context';
 import { route, type AgentRoute } from '../http';
+import { paidTurn } from '../billing';
 import { getAgent } from '../agents/agents.service';
 import { decodeBase64 } from '../knowledge/extract';
 import { presentConversation } from '../inbox/conversations.service';
@@ -69,17 +70,17 @@ export function insightRoutes(ctx: AgentsContext): AgentRoute[] {
       path: '/api/assistant/analysis', response: insightsResponses['GET /api/assistant/analysis'],
       auth: 'bearer',
       query: insightsRequests['GET /api/assistant/analysis'].query,
-      handler: ({ caller, query }) => analysis(ctx, caller.ws, query.lang ?? 'en'),
+      handler: ({ caller, query }) => paidTurn(ctx, caller.ws, 'advisor', () => analysis(ctx, caller.ws, query.lang ?? 'en')),
     }),
     route({
       method: 'post',
       path: '/api/assistant/chat', response: insightsResponses['POST /api/assistant/chat'],
-      auth: 'bearer',
+      auth: 'editor',
       body: insightsRequests['POST /api/assistant/chat'].body,
       handler: ({ caller, body }) => {
         const files = body.attachments.map(attachment);
         if (files.reduce((a, f) => a + f.bytes, 0) > ATTACH_MAX) throw tooLarge('attachments too large');
-        return advisorChat(ctx, caller.ws, body, files);
+        return paidTurn(ctx, caller.ws, 'advisor', () => advisorChat(ctx, caller.ws, body, files));
       },
     }),
   ];

@@ -29,7 +29,7 @@ export function sourceRoutes(ctx: AgentsContext): AgentRoute[] {
     route({
       method: 'post',
       path: '/api/sources/social', response: sourcesResponses['POST /api/sources/social'],
-      auth: 'bearer',
+      auth: 'editor',
       query: AgentQuery,
       body: sourcesRequests['POST /api/sources/social'].body,
       handler: async ({ caller, query, body }) => {
@@ -41,7 +41,7 @@ export function sourceRoutes(ctx: AgentsContext): AgentRoute[] {
     route({
       method: 'post',
       path: '/api/sources/retrain', response: sourcesResponses['POST /api/sources/retrain'],
-      auth: 'bearer',
+      auth: 'editor',
       query: AgentQuery,
       body: sourcesRequests['POST /api/sources/retrain'].body,
       handler: ({ caller, query, body }) => ({ ok: true, ...retrain(ctx, caller.ws, selectAgent(ctx, caller.ws, body.agentId ?? query.agent).id) }),
@@ -56,7 +56,7 @@ export function sourceRoutes(ctx: AgentsContext): AgentRoute[] {
     route({
       method: 'post',
       path: '/api/sources', response: sourcesResponses['POST /api/sources'],
-      auth: 'bearer',
+      auth: 'editor',
       query: AgentQuery,
       body: sourcesRequests['POST /api/sources'].body,
       handler: async ({ caller, query, body }) => {
@@ -67,7 +67,7 @@ export function sourceRoutes(ctx: AgentsContext): AgentRoute[] {
     route({
       method: 'patch',
       path: '/api/sources/:id', response: sourcesResponses['PATCH /api/sources/:id'],
-      auth: 'bearer',
+      auth: 'editor',
       params: IdParam,
       body: sourcesRequests['PATCH /api/sources/:id'].body,
       handler: ({ caller, params, body }) => ({ source: presentSource(updateSource(ctx, caller.ws, params.id, body), true) }),
@@ -75,7 +75,7 @@ export function sourceRoutes(ctx: AgentsContext): AgentRoute[] {
     route({
       method: 'delete',
       path: '/api/sources/:id', response: sourcesResponses['DELETE /api/sources/:id'],
-      auth: 'bearer',
+      auth: 'editor',
       params: IdParam,
       handler: ({ caller, params }) => {
         deleteSource(ctx, caller.ws, params.id);

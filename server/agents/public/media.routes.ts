@@ -2,7 +2,7 @@ import { badRequest, unavailable } from '../../core/errors';
 import { Reply } from '../../core/http/define-route';
 import type { AgentsContext } from '../context';
 import { perIp, route, type AgentRoute } from '../http';
-import { assertCanChat } from '../billing';
+import { assertCanChat, paidTurn } from '../billing';
 
 import { publicAgent } from './public-agent';
 import { AUDIO_TYPES, type WidgetMedia } from './media';
@@ -35,8 +35,9 @@ export function mediaRoutes(ctx: AgentsContext, media: WidgetMedia | null): Agen
       params: publicParam,
       body: mediaRequests['POST /api/public/:publicId/tts'].body,
       handler: async ({ params, body }) => {
-        agentOf(params.publicId);
-        const r = await need('speech').speak(body.text, body.voice);
+        const agent = agentOf(params.publicId);
+        const speech = need('speech');
+        const r = await paidTurn(ctx, agent.workspace_id, 'tts', () => speech.speak(body.text, body.voice));
         return new Reply(200, r.audio, { 'Content-Type': r.mime, 'Cache-Control': 'no-store' });
       },
     }),
@@ -48,7 +49,7 @@ export function mediaRoutes(ctx: AgentsContext, media: WidgetMedia | null): Agen
       params: publicParam,
       body: mediaRequests['POST /api/public/:publicId/transcribe'].body,
       handler: async ({ params, body }) => {
-        agentOf(params.publicId);
+        const agent = agentOf(params.publicId);
         const dataUrl = /^data:([^;,]+);base64,(.*)$/s.exec(body.audio);
         const mime = (body.mime ?? dataUrl?.[1] ?? 'audio/webm').toLowerCase();
         if (!AUDIO_TYPES[mime]) throw badRequest(`mime: audio must be one of ${Object.keys(AUDIO_TYPES).join(', ')}`);
@@ -57,7 +58,8 @@ export function mediaRoutes(ctx: AgentsContext, media: WidgetMedia | null): Agen
         const audio = Buffer.from(b64, 'base64');
         if (audio.length === 0) throw badRequest('audio: empty recording');
         if (audio.length > AUDIO_MAX_BYTES) throw badRequest(`audio: at most ${AUDIO_MAX_BYTES} bytes`);
-        return { text: await need('speech').transcribe(audio, mime, body.lang), lang: body.lang ?? null };
+        const speech = need('speech');
+        return { text: await paidTurn(ctx, agent.workspace_id, 'transcribe', () => speech.transcribe(audio, mime, body.lang)), lang: body.lang ?? null };
       },
     }),
     route({
@@ -68,10 +70,11 @@ export function mediaRoutes(ctx: AgentsContext, media: WidgetMedia | null): Agen
       params: publicParam,
       body: mediaRequests['POST /api/public/:publicId/translate'].body,
       handler: async ({ params, body }) => {
-        agentOf(params.publicId);
-        // The same language needs no provider.
+        const agent = agentOf(params.publicId);
+        // The same language needs no provider (and no credit).
         if (body.source && body.source === body.target) return { text: body.text, source: body.source, target: body.target };
-        return { text: await need('translation').translate(body.text, body.target, body.source), source: body.source ?? null, target: body.target };
+        const translation = need('translation');
+        return { text: await paidTurn(ctx, agent.workspace_id, 'translate', () => translation.translate(body.text, body.target, body.source)), source: body.source ?? null, target: body.target };
       },
     }),
     route({

@@ -1,7 +1,7 @@
 import { AgentQuery, IdParam } from '../../../shared/api/contracts/agents-common';
 import { EVENT_NAMES } from '../../../shared/api/contracts/agents-values';
-import { badRequest, forbidden, notFound } from '../../core/errors';
-import type { AgentsContext, Caller } from '../context';
+import { badRequest, notFound } from '../../core/errors';
+import type { AgentsContext } from '../context';
 import { route, type AgentRoute } from '../http';
 import { newId } from '../ids';
 
@@ -55,10 +55,6 @@ export const SIGNING_SCHEME = {
   retryDelaysSeconds: [...RETRY_DELAYS_S],
 };
 
-export function requireOwner(caller: Caller): void {
-  if (caller.role !== 'owner') throw forbidden('workspace owner only', { role: caller.role, required: 'owner' });
-}
-
 export function webhookRoutes(ctx: AgentsContext, dispatcher: WebhookDispatcher, allowPrivate: boolean): AgentRoute[] {
   const find = (ws: string, id: string) => {
     const w = ctx.db.prepare('SELECT * FROM webhooks WHERE id = ? AND workspace_id = ?').get(id, ws) as WebhookRow | undefined;
@@ -82,11 +78,8 @@ export function webhookRoutes(ctx: AgentsContext, dispatcher: WebhookDispatcher,
     route({
       method: 'get',
       path: '/api/webhooks/secret', response: webhooksResponses['GET /api/webhooks/secret'],
-      auth: 'bearer',
-      handler: ({ caller }) => {
-        requireOwner(caller);
-        return { secret: workspaceSecret(ctx, caller.ws), scheme: SIGNING_SCHEME, ...SIGNING_SCHEME };
-      },
+      auth: 'owner',
+      handler: ({ caller }) => ({ secret: workspaceSecret(ctx, caller.ws), scheme: SIGNING_SCHEME, ...SIGNING_SCHEME }),
     }),
     route({
       method: 'get',
@@ -104,7 +97,7 @@ export function webhookRoutes(ctx: AgentsContext, dispatcher: WebhookDispatcher,
     route({
       method: 'post',
       path: '/api/webhooks', response: webhooksResponses['POST /api/webhooks'],
-      auth: 'bearer',
+      auth: 'editor',
       query: AgentQuery,
       body: webhooksRequests['POST /api/webhooks'].body,
       handler: async ({ caller, query, body }) => {
@@ -125,7 +118,7 @@ export function webhookRoutes(ctx: AgentsContext, dispatcher: WebhookDispatcher,
     route({
       method: 'post',
       path: '/api/webhooks/:id/test', response: webhooksResponses['POST /api/webhooks/:id/test'],
-      auth: 'bearer',
+      auth: 'editor',
       params: IdParam,
       handler: async ({ caller, params }) => {
         const w = find(caller.ws, params.id);
@@ -138,7 +131,7 @@ export function webhookRoutes(ctx: AgentsContext, dispatcher: WebhookDispatcher,
     route({
       method: 'delete',
       path: '/api/webhooks/:id', response: webhooksResponses['DELETE /api/webhooks/:id'],
-      auth: 'bearer',
+      auth: 'editor',
       params: IdParam,
       handler: ({ caller, params }) => {
         find(caller.ws, params.id);

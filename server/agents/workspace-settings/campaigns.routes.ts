@@ -50,7 +50,7 @@ export function campaignRoutes(ctx: AgentsContext): AgentRoute[] {
     route({
       method: 'post',
       path: '/api/campaigns', response: campaignsResponses['POST /api/campaigns'],
-      auth: 'bearer',
+      auth: 'editor',
       query: AgentQuery,
       body: campaignsRequests['POST /api/campaigns'].body,
       handler: ({ caller, query, body }) => {
@@ -63,7 +63,7 @@ export function campaignRoutes(ctx: AgentsContext): AgentRoute[] {
     route({
       method: 'post',
       path: '/api/campaigns/:id/send', response: campaignsResponses['POST /api/campaigns/:id/send'],
-      auth: 'bearer',
+      auth: 'editor',
       params: campaignsRequests['POST /api/campaigns/:id/send'].params,
       handler: ({ caller, params }) => {
         const c = campaigns.get(ctx, caller.ws, params.id);
@@ -84,7 +84,7 @@ export function campaignRoutes(ctx: AgentsContext): AgentRoute[] {
     route({
       method: 'post',
       path: '/api/campaigns/templates', response: campaignsResponses['POST /api/campaigns/templates'],
-      auth: 'bearer',
+      auth: 'editor',
       query: AgentQuery,
       body: campaignsRequests['POST /api/campaigns/templates'].body,
       handler: ({ caller, query, body }) => {

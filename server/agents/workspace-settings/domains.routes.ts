@@ -1,38 +1,24 @@
-import { resolveCname as dnsResolveCname } from 'node:dns/promises';
 import { badRequest, conflict, notFound } from '../../core/errors';
 import type { AgentsContext } from '../context';
 import { route, type AgentRoute } from '../http';
 import { newId } from '../ids';
 import { getAgent, selectAgent } from '../agents/agents.service';
 import { domainsResponses } from '../../../shared/api/contracts/agents-workspace-settings';
-import { domainsRequests, norm } from '../../../shared/api/contracts/agents-workspace-settings-requests';
+import { domainsRequests } from '../../../shared/api/contracts/agents-workspace-settings-requests';
+import { newVerifyToken, verifyClaim, verifyName, type DomainDns, type DomainRow } from './domains.service';
 
-/** CNAME lookup; injectable so tests answer without the network. */
-export type CnameResolver = (host: string) => Promise<string[]>;
-export const systemCnameResolver: CnameResolver = (host) => dnsResolveCname(host);
+export { systemCnameResolver, systemTxtResolver, type CnameResolver, type TxtResolver, type DomainDns } from './domains.service';
 
 export const MAX_DOMAINS = 10;
-
-interface DomainRow {
-  id: string;
-  workspace_id: string;
-  agent_id: string | null;
-  domain: string;
-  status: 'checking' | 'active' | 'misconfigured';
-  error: string | null;
-  cname: string | null;
-  checked_at: number | null;
-  verified_at: number | null;
-  created_at: number;
-}
 
 const iso = (t: number | null) => (t === null ? null : new Date(t).toISOString());
 const present = (d: DomainRow) => ({
   id: d.id, agentId: d.agent_id, domain: d.domain, status: d.status, error: d.error, cname: d.cname,
   checked_at: iso(d.checked_at), verified_at: iso(d.verified_at), created_at: iso(d.created_at),
+  verification: { type: 'TXT', name: verifyName(d.domain), value: d.verify_token },
 });
 
-export function domainRoutes(ctx: AgentsContext, resolveCname: CnameResolver): AgentRoute[] {
+export function domainRoutes(ctx: AgentsContext, dnsLookup: DomainDns): AgentRoute[] {
   const target = ctx.config.cnameTarget;
   const find = (ws: string, id: string) => {
     const d = ctx.db.prepare('SELECT * FROM domains WHERE id = ? AND workspace_id = ?').get(id, ws) as DomainRow | undefined;
@@ -57,52 +43,39 @@ export function domainRoutes(ctx: AgentsContext, resolveCname: CnameResolver): A
     route({
       method: 'post',
       path: '/api/domains', response: domainsResponses['POST /api/domains'],
-      auth: 'bearer',
+      auth: 'editor',
       query: domainsRequests['POST /api/domains'].query,
       body: domainsRequests['POST /api/domains'].body,
       handler: ({ caller, query, body }) => {
         if (body.domain === target || body.domain.endsWith(`.${target}`)) throw badRequest('domain: choose your own domain, not the CNAME target');
         const agent = selectAgent(ctx, caller.ws, body.agentId ?? query.agent);
-        if (ctx.db.prepare('SELECT 1 FROM domains WHERE domain = ?').get(body.domain)) throw conflict('domain already added');
+        // Another workspace's claim never blocks this one: the claim that proves ownership by DNS wins (domains.service.ts).
+        if (ctx.db.prepare('SELECT 1 FROM domains WHERE domain = ? AND workspace_id = ?').get(body.domain, caller.ws)) throw conflict('domain already added');
         const count = (ctx.db.prepare('SELECT COUNT(*) AS n FROM domains WHERE workspace_id = ?').get(caller.ws) as { n: number }).n;
         if (count >= MAX_DOMAINS) throw badRequest(`at most ${MAX_DOMAINS} domains per workspace`);
         const id = newId('dom');
         const now = Date.now();
         ctx.db
-          .prepare("INSERT INTO domains (id, workspace_id, agent_id, domain, status, created_at, updated_at) VALUES (?, ?, ?, ?, 'checking', ?, ?)")
-          .run(id, caller.ws, agent.id, body.domain, now, now);
+          .prepare("INSERT INTO domains (id, workspace_id, agent_id, domain, status, created_at, updated_at, verify_token) VALUES (?, ?, ?, ?, 'checking', ?, ?, ?)")
+          .run(id, caller.ws, agent.id, body.domain, now, now, newVerifyToken());
         return { domain: present(find(caller.ws, id)), dns };
       },
     }),
     route({
       method: 'post',
       path: '/api/domains/:id/refresh', response: domainsResponses['POST /api/domains/:id/refresh'],
-      auth: 'bearer',
+      auth: 'editor',
       params: domainsRequests['POST /api/domains/:id/refresh'].params,
       handler: async ({ caller, params }) => {
         const d = find(caller.ws, params.id);
-        let answers: string[] = [];
-        let failure: string | null = null;
-        try {
-          answers = (await resolveCname(d.domain)).map(norm);
-        } catch (err) {
-          const code = (err as { code?: string }).code;
-          failure = code === 'ENODATA' || code === 'ENOTFOUND' ? 'no CNAME record found yet' : `DNS lookup failed (${code ?? 'error'})`;
-        }
-        const now = Date.now();
-        const ok = answers.includes(target);
-        const status = ok ? 'active' : answers.length ? 'misconfigured' : 'checking';
-        const error = ok ? null : answers.length ? `CNAME points to ${answers.join(', ')}, expected ${target}` : failure ?? 'no CNAME record found yet';
-        ctx.db
-          .prepare('UPDATE domains SET status = ?, error = ?, cname = ?, checked_at = ?, verified_at = CASE WHEN ? THEN COALESCE(verified_at, ?) ELSE NULL END, updated_at = ? WHERE id = ?')
-          .run(status, error, answers[0] ?? null, now, ok ? 1 : 0, now, now, d.id);
+        await verifyClaim(ctx, dnsLookup, d, target);
         return { domain: present(find(caller.ws, d.id)), dns };
       },
     }),
     route({
       method: 'delete',
       path: '/api/domains/:id', response: domainsResponses['DELETE /api/domains/:id'],
-      auth: 'bearer',
+      auth: 'editor',
       params: domainsRequests['DELETE /api/domains/:id'].params,
       handler: ({ caller, params }) => {
         find(caller.ws, params.id);

@@ -44,7 +44,7 @@ export function settingsRoutes(ctx: AgentsContext): AgentRoute[] {
     route({
       method: 'patch',
       path: '/api/settings', response: settingsResponses['PATCH /api/settings'],
-      auth: 'bearer',
+      auth: 'editor',
       query: settingsRequests['PATCH /api/settings'].query,
       body: patchBody,
       handler: ({ caller, query, body }) => {

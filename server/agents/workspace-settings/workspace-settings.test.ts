@@ -1,8 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { arr, startAgentsServer, str, type AgentsTestServer } from '../testing';
 
-/** Fake DNS: domain -> CNAME answers; a missing name answers ENODATA like the resolver. */
+/** Fake DNS: domain -> CNAME answers, name -> TXT records; a missing name answers ENODATA like the resolver. */
 const dns = new Map<string, string[]>();
+const txt = new Map<string, string[][]>();
 let t: AgentsTestServer;
 beforeAll(async () => {
   t = await startAgentsServer({ cnameTarget: 'domains.example-platform.com' }, {
@@ -10,6 +11,11 @@ beforeAll(async () => {
     resolveCname: async (host) => {
       const a = dns.get(host);
       if (!a) throw Object.assign(new Error('queryCname ENODATA'), { code: 'ENODATA' });
+      return a;
+    },
+    resolveTxt: async (host) => {
+      const a = txt.get(host);
+      if (!a) throw Object.assign(new Error('queryTxt ENODATA'), { code: 'ENODATA' });
       return a;
     },
   });
@@ -39,6 +45,11 @@ describe('/api/domains', () => {
     expect(r.body.domain).toMatchObject({ status: 'misconfigured', error: 'CNAME points to elsewhere.example.net, expected domains.example-platform.com', cname: 'elsewhere.example.net' });
     dns.set('chat.example.co.jp', ['Domains.Example-Platform.com.']);
     r = await api.post(`/api/domains/${id}/refresh`);
+    // routed but not yet proven: the TXT record with this workspace's token is missing
+    expect(r.body.domain).toMatchObject({ status: 'checking', error: "TXT record _agent-verify.chat.example.co.jp with this workspace's token not found yet", verified_at: null });
+    expect(r.body.domain.verification).toMatchObject({ type: 'TXT', name: '_agent-verify.chat.example.co.jp' });
+    txt.set('_agent-verify.chat.example.co.jp', [[str(r.body.domain.verification.value)]]);
+    r = await api.post(`/api/domains/${id}/refresh`);
     expect(r.body.domain).toMatchObject({ status: 'active', error: null, cname: 'domains.example-platform.com' });
     expect(r.body.domain.verified_at).not.toBeNull();
     expect(arr((await api.get(`/api/domains?agent=${agentId}`)).body.domains)).toHaveLength(1);
@@ -52,7 +63,8 @@ describe('/api/domains', () => {
   });
 
   it('a failing DNS server is reported, not mistaken for a verified domain', async () => {
-    const t2 = await startAgentsServer({}, { webhookWorker: false, resolveCname: async () => { throw Object.assign(new Error('x'), { code: 'ESERVFAIL' }); } });
+    const servfail = async (): Promise<never> => { throw Object.assign(new Error('x'), { code: 'ESERVFAIL' }); };
+    const t2 = await startAgentsServer({}, { webhookWorker: false, resolveCname: servfail, resolveTxt: servfail });
     try {
       const { api } = await t2.withAgent();
       const id = str((await api.post('/api/domains', { domain: 'help.example.com' })).body.domain.id);

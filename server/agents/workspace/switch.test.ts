@@ -69,7 +69,7 @@ describe('an existing account invited into another workspace', () => {
     expect(await agentNames(b)).toEqual(['Agent of A']);
     const key = await b.post('/api/workspace/api-keys', { name: 'k' });
     expect(key.status).toBe(403);
-    expect(key.body).toEqual({ error: 'editor role required', role: 'viewer', required: 'editor' });
+    expect(key.body).toEqual({ error: 'workspace owner only', role: 'viewer', required: 'owner' });
   });
 
   it('cannot switch into a workspace it does not belong to; nothing changes', async () => {

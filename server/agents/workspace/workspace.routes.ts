@@ -1,6 +1,6 @@
 import type { AgentsContext } from '../context';
 import { route, type AgentRoute } from '../http';
-import { requireEditor, requireOwner } from '../roles';
+import { requireOwner } from '../roles';
 import { acceptInvitation, inviteMember } from './invitations.service';
 import { changeRole, createKey, deleteKey, listKeys, listMembers, removeMember, switchWorkspace, updateWorkspace, userWorkspaces, workspaceRecord } from './workspace.service';
 import { workspaceResponses } from '../../../shared/api/contracts/agents-workspace';
@@ -34,8 +34,7 @@ export function workspaceRoutes(ctx: AgentsContext): AgentRoute[] {
     route({
       method: 'patch',
       path: '/api/workspace/general', response: workspaceResponses['PATCH /api/workspace/general'],
-      auth: 'bearer',
-      before: (_req, caller) => requireOwner(caller),
+      auth: 'owner',
       body: workspaceRequests['PATCH /api/workspace/general'].body,
       handler: ({ caller, body }) => {
         updateWorkspace(ctx, caller.ws, body);
@@ -54,8 +53,7 @@ export function workspaceRoutes(ctx: AgentsContext): AgentRoute[] {
     route({
       method: 'post',
       path: '/api/workspace/members', response: workspaceResponses['POST /api/workspace/members'],
-      auth: 'bearer',
-      before: (_req, caller) => requireOwner(caller),
+      auth: 'owner',
       body: workspaceRequests['POST /api/workspace/members'].body,
       handler: async ({ caller, body }) => ({ member: await inviteMember(ctx, caller.ws, caller.userId, body.email, body.role) }),
     }),
@@ -73,8 +71,7 @@ export function workspaceRoutes(ctx: AgentsContext): AgentRoute[] {
     route({
       method: 'patch',
       path: '/api/workspace/members/:mid', response: workspaceResponses['PATCH /api/workspace/members/:mid'],
-      auth: 'bearer',
-      before: (_req, caller) => requireOwner(caller),
+      auth: 'owner',
       params: mid,
       body: workspaceRequests['PATCH /api/workspace/members/:mid'].body,
       handler: ({ caller, params, body }) => ({ member: changeRole(ctx, caller.ws, params.mid, body.role) }),
@@ -100,16 +97,14 @@ export function workspaceRoutes(ctx: AgentsContext): AgentRoute[] {
     route({
       method: 'post',
       path: '/api/workspace/api-keys', response: workspaceResponses['POST /api/workspace/api-keys'],
-      auth: 'bearer',
-      before: (_req, caller) => requireEditor(caller),
+      auth: 'owner',
       body: workspaceRequests['POST /api/workspace/api-keys'].body,
       handler: ({ caller, body }) => createKey(ctx, caller.ws, caller.userId, body.name || 'API key'),
     }),
     route({
       method: 'delete',
       path: '/api/workspace/api-keys/:kid', response: workspaceResponses['DELETE /api/workspace/api-keys/:kid'],
-      auth: 'bearer',
-      before: (_req, caller) => requireEditor(caller),
+      auth: 'owner',
       params: workspaceRequests['DELETE /api/workspace/api-keys/:kid'].params,
       handler: ({ caller, params }) => {
         deleteKey(ctx, caller.ws, params.kid);

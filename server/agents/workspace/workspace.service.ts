@@ -1,8 +1,9 @@
 import { createHash, randomBytes } from 'node:crypto';
-import { badRequest, conflict, notFound } from '../../core/errors';
+import { badRequest, conflict, notFound, paymentRequired } from '../../core/errors';
 import type { AgentsContext } from '../context';
 import { newId } from '../ids';
 import { TIERS } from '../../../shared/api/contracts/agents-values';
+import { paidTier } from '../billing/billing.service';
 export { TIERS };
 
 /** Seats a tier allows: members plus open invitations, the owner included. */
@@ -44,7 +45,21 @@ export function workspaceRecord(ctx: AgentsContext, ws: string, role: string) {
   };
 }
 
+const rank = (tier: string) => TIERS.indexOf(tier);
+
+/**
+ * The owner renames the workspace or changes its tier. A raise needs a subscription of at least that tier
+ * (402 `subscription required`, nothing changed); a downgrade or the same tier is always open.
+ * Operators set any tier through PATCH /api/admin/workspaces/{id}.
+ */
 export function updateWorkspace(ctx: AgentsContext, ws: string, patch: { name?: string; tier?: string }): void {
+  if (patch.tier !== undefined) {
+    const current = (ctx.db.prepare('SELECT tier FROM workspaces WHERE id = ?').get(ws) as { tier: string }).tier;
+    const paid = paidTier(ctx, ws);
+    if (rank(patch.tier) > rank(current) && rank(patch.tier) > rank(paid.tier)) {
+      throw paymentRequired('subscription required', { tier: patch.tier, paidTier: paid.tier, subscription: paid.status });
+    }
+  }
   if (patch.name !== undefined) ctx.db.prepare('UPDATE workspaces SET name = ? WHERE id = ?').run(patch.name, ws);
   if (patch.tier !== undefined) ctx.db.prepare('UPDATE workspaces SET tier = ? WHERE id = ?').run(patch.tier, ws);
 }

@@ -19,12 +19,20 @@ async function team(role: 'member' | 'viewer') {
   return { owner, mate, email: mate.email, wsId: str((await owner.get('/api/workspace/general')).body.workspace.id) };
 }
 
+/** The workspace's subscription to this plan is active (as a confirmed checkout leaves it). */
+async function subscribed(api: Api, plan: string) {
+  const ws = str((await api.get('/api/workspace/general')).body.workspace.id);
+  await api.get('/api/billing/subscription');
+  t.ctx.db.prepare("UPDATE subscriptions SET status = 'active', plan = ? WHERE workspace_id = ?").run(plan, ws);
+}
+
 describe('workspace general', () => {
-  it('reads the workspace record and lets the owner rename it and change its tier', async () => {
+  it('reads the workspace record and lets the owner rename it and change its tier (to one its subscription pays for)', async () => {
     const api = await t.signup();
     const g = await api.get('/api/workspace/general');
     expect(g.status).toBe(200);
     expect(g.body.workspace).toMatchObject({ tier: 'free', role: 'owner', credits: 100, paused: false, seats: { used: 1, limit: 2 } });
+    await subscribed(api, 'pro');
     const p = await api.patch('/api/workspace/general', { name: '  Tokyo Kitting  ', tier: 'pro' });
     expect(p.status).toBe(200);
     expect(p.body.workspace).toMatchObject({ name: 'Tokyo Kitting', tier: 'pro', seats: { limit: 15 } });
@@ -91,7 +99,8 @@ describe('workspace members', () => {
     expect(full.status).toBe(402);
     expect(full.body).toEqual({ error: 'seat limit reached', seats: 2, used: 2 });
     expect(arr((await owner.get('/api/workspace/members')).body.members)).toHaveLength(2);
-    await owner.patch('/api/workspace/general', { tier: 'starter' });
+    await subscribed(owner, 'starter');
+    expect((await owner.patch('/api/workspace/general', { tier: 'starter' })).status).toBe(200);
     expect((await owner.post('/api/workspace/members', { email: fresh() })).status).toBe(200);
   });
 
@@ -162,7 +171,7 @@ describe('workspace API keys', () => {
     expect(arr((await mate.get('/api/workspace/api-keys')).body.keys)).toHaveLength(1);
     const r = await mate.post('/api/workspace/api-keys', { name: 'mine' });
     expect(r.status).toBe(403);
-    expect(r.body).toEqual({ error: 'editor role required', role: 'viewer', required: 'editor' });
+    expect(r.body).toEqual({ error: 'workspace owner only', role: 'viewer', required: 'owner' });
     expect((await mate.del(`/api/workspace/api-keys/${str(k.body.key.id)}`)).status).toBe(403);
   });
 });

@@ -4,14 +4,13 @@ import type { RouteDef } from './define-route';
 import { mountRouteList } from './route-core';
 import { authorizeRoute } from './authorize';
 import { ACCESS_VALUES } from '../security/policy';
+import { assertDeclaredAccess as assertDeclared } from './route-access';
 
 export { assertUniqueRoutes, send, validationError } from './route-core';
 
 /** Refuse at start a route whose `auth` names no entry of the access table. */
 export function assertDeclaredAccess(routes: readonly RouteDef[]): void {
-  for (const r of routes) {
-    if (!ACCESS_VALUES.includes(r.auth)) throw new Error(`route without a valid auth declaration: ${r.method.toUpperCase()} ${r.path}`);
-  }
+  assertDeclared(routes, ACCESS_VALUES);
 }
 
 const WS = Symbol('workspace');

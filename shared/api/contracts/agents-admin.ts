@@ -177,8 +177,9 @@ export const platformResponses = {
       local: z.looseObject({ configured: z.boolean() }),
     }),
     repliesByEngine: z.looseObject({
-      last24h: z.looseObject({ local: z.number() }),
-      last7d: z.looseObject({ local: z.number() }),
+      // replies per engine that answered in the window (an engine without replies is absent)
+      last24h: z.record(z.string(), z.number()),
+      last7d: z.record(z.string(), z.number()),
     }),
     agentsNamingAModel: z.number(),
     note: z.string(),

@@ -13,7 +13,8 @@ export const conversationsResponses = {
     up: z.number(),
     down: z.number(),
     total: z.number(),
-    rate: z.number(),
+    // null until a reply has a thumb
+    rate: z.number().nullable(),
     conversations: z.looseObject({ up: z.number(), down: z.number() }),
   }),
   'GET /api/conversations/inbox': z.looseObject({ conversations: z.array(ConversationRecord) }),

@@ -5,7 +5,7 @@ import { z } from 'zod';
 export const mediaResponses = {
   /** Answered once an avatar provider is configured (until then the route answers 503 avatar not configured). */
   avatarSession: z.looseObject({ sessionId: z.string() }),
-  'POST /api/public/:publicId/transcribe': z.looseObject({ text: z.string(), lang: z.string() }),
+  'POST /api/public/:publicId/transcribe': z.looseObject({ text: z.string(), lang: z.string().nullable() }),
   'POST /api/public/:publicId/translate': z.looseObject({ text: z.string(), source: z.string().nullable(), target: z.string() }),
 };
 

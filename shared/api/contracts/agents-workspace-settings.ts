@@ -25,6 +25,8 @@ export const DomainRecord = z.looseObject({
   checked_at: z.string().nullable(),
   verified_at: z.string().nullable(),
   created_at: z.string(),
+  /** The TXT record that proves this workspace's claim: name _agent-verify.<domain>, value the claim's token. */
+  verification: z.looseObject({ type: z.literal('TXT'), name: z.string(), value: z.string() }),
 });
 
 export const SettingsRecord = z.looseObject({
