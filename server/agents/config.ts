@@ -1,4 +1,5 @@
 import { resolve } from 'node:path';
+import type { OutboundPolicy } from '../core/security/ssrf';
 
 /** Payment providers: each is configured when its keys are set; the API URLs point tests at local fake servers. */
 export interface PaymentsConfig {
@@ -32,8 +33,11 @@ export interface AgentsConfig {
   mailDomain: string;
   /** Pages a website source crawls at most. */
   crawlPageLimit: number;
-  /** Allow fetching private addresses (loopback, LAN): only for local development and tests. */
-  allowPrivateFetch: boolean;
+  /**
+   * Let outbound requests reach private addresses (loopback, LAN): tests' local fake servers only. Set from
+   * code (testAgentsConfig overrides); never read from the environment, so no deployment can switch it on.
+   */
+  allowPrivateFetch: OutboundPolicy['allowInternal'];
   /** Honour X-Forwarded-For (behind a reverse proxy). */
   trustProxy: boolean;
   /** Host name custom domains point their CNAME record at. */
@@ -79,7 +83,7 @@ export function readAgentsConfig(env: NodeJS.ProcessEnv = process.env): AgentsCo
     appUrl: (env.AGENTS_APP_URL || `http://127.0.0.1:${port}`).replace(/\/+$/, ''),
     mailDomain: env.AGENTS_MAIL_DOMAIN || 'agents.localhost',
     crawlPageLimit: Math.min(200, Math.max(1, int(env.AGENTS_CRAWL_PAGE_LIMIT, 20))),
-    allowPrivateFetch: env.AGENTS_ALLOW_PRIVATE_FETCH === '1',
+    allowPrivateFetch: false,
     trustProxy: env.AGENTS_TRUST_PROXY === '1',
     cnameTarget: (env.AGENTS_CNAME_TARGET || 'domains.agents.localhost').toLowerCase().replace(/\.$/, ''),
     secretsKey: env.AGENTS_SECRETS_KEY || null,
