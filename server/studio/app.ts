@@ -8,6 +8,7 @@ import { jsonBodiesOnly } from '../core/http/json-body';
 import { requestLog } from '../core/http/logging';
 import { RateLimiter } from '../core/http/rate-limit';
 import { hashPassword } from '../core/security/passwords';
+import type { OutboundPolicy } from '../core/security/ssrf';
 import { loadOrCreateSecret } from '../core/security/signing';
 import { ensureDemoWorkspace, ensureWorkspaceOne } from './accounts';
 import { accountRoutes } from './accounts.routes';
@@ -46,6 +47,8 @@ export interface CreateStudioOptions {
   db?: StudioDb;
   /** A platform other than the configured one (tests). */
   platform?: Platform;
+  /** Tests only: let outbound requests reach these local fake servers (core/testing/outbound.ts). No environment variable sets it. */
+  allowInternal?: OutboundPolicy['allowInternal'];
 }
 
 /** Build the studio's express app over its data folder (no listen). */
@@ -60,11 +63,12 @@ export async function createStudioApp(opts: CreateStudioOptions): Promise<{ app:
     publicUrl: `http://127.0.0.1:${config.port}`,
     limits: { login: new RateLimiter(10, 60_000), register: new RateLimiter(20, 3_600_000), mcp: new RateLimiter(120, 60_000) },
     platform: null as unknown as Platform,
+    outboundAllowInternal: opts.allowInternal ?? false,
   };
   ctx.platform =
     opts.platform ??
     (config.hfUrl && config.hfKey
-      ? new QueueClient({ baseUrl: config.hfUrl, key: config.hfKey })
+      ? new QueueClient({ baseUrl: config.hfUrl, key: config.hfKey, allowInternal: ctx.outboundAllowInternal })
       : new LocalPlatform({ dir: join(config.dataDir, 'platform'), durationMs: config.localPlatformMs, urlFor: (f) => signedFileUrl(ctx, 'platform', f) }));
   if (config.legacyToken) ensureWorkspaceOne(db);
   if (config.demo) ensureDemoWorkspace(db, await hashPassword(randomBytes(16).toString('hex')));

@@ -1,3 +1,4 @@
+import type { OutboundPolicy } from '../core/security/ssrf';
 import type { RateLimiter } from '../core/http/rate-limit';
 import type { StudioConfig } from './config';
 import type { StudioDb } from './db';
@@ -16,6 +17,8 @@ export interface StudioContext {
   publicUrl: string;
   limits: { login: RateLimiter; register: RateLimiter; mcp: RateLimiter };
   log: (line: string) => void;
+  /** Outbound guard's test hook (CreateStudioOptions.allowInternal); false in every deployment. */
+  outboundAllowInternal: OutboundPolicy['allowInternal'];
 }
 
 export type Role = 'owner' | 'editor' | 'viewer' | 'client';

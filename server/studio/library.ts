@@ -1,4 +1,5 @@
 import { randomBytes } from 'node:crypto';
+import { guardedFetch, OutboundError, type OutboundResponse } from '../core/security/ssrf';
 import { mkdirSync } from 'node:fs';
 import { copyFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
@@ -37,17 +38,18 @@ const expired = () => gone('result expired', { message: 'The result url has expi
 /** Bring one result's bytes: from the built-in platform's folder directly, else over HTTP. */
 async function fetchResult(app: StudioContext, url: string, localName: string | null): Promise<{ data: Buffer | null; from: string | null; ext: string | null }> {
   if (localName) return { data: null, from: join(app.config.dataDir, 'platform', localName), ext: localName.split('.').pop() ?? null };
-  let res: Response;
+  let res: OutboundResponse;
   try {
-    res = await fetch(url, { signal: AbortSignal.timeout(60_000) });
+    // The url comes from the platform's answer: same outbound guard as every other request (pinned, re-checked per hop, capped while streaming).
+    res = await guardedFetch(url, {}, { allowInternal: app.outboundAllowInternal, timeoutMs: 60_000, maxBytes: MAX_BYTES });
   } catch (err) {
+    if (err instanceof OutboundError && err.kind === 'too_large') throw upstreamFailed('result unavailable', { message: 'The result is too large.' });
     throw upstreamFailed('result unavailable', { message: `The result could not be downloaded: ${(err as Error).message}` });
   }
   if (res.status === 403 || res.status === 410) throw expired();
   if (!res.ok) throw upstreamFailed('result unavailable', { message: `The result could not be downloaded (${res.status}).` });
-  const data = Buffer.from(await res.arrayBuffer());
-  if (data.length > MAX_BYTES) throw upstreamFailed('result unavailable', { message: 'The result is too large.' });
-  const type = (res.headers.get('content-type') ?? '').split(';')[0].trim();
+  const data = res.body;
+  const type = (res.headers['content-type'] ?? '').split(';')[0].trim();
   return { data, from: null, ext: EXT_BY_TYPE[type] ?? null };
 }
 

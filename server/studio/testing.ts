@@ -8,6 +8,7 @@ import { readStudioConfig, type StudioConfig } from './config';
 import type { StudioContext } from './context';
 import { closeStudioDb } from './db';
 import type { Platform } from './platform/platform';
+import type { OutboundPolicy } from '../core/security/ssrf';
 
 export interface TestStudio {
   url: string;
@@ -37,13 +38,13 @@ export const ADMIN = 'test-admin-secret';
 export const CRON = 'test-cron-secret';
 
 /** A studio on a free port over a fresh data folder (the test's own). */
-export async function startStudio(overrides: Partial<StudioConfig> = {}, platform?: Platform): Promise<TestStudio> {
+export async function startStudio(overrides: Partial<StudioConfig> = {}, platform?: Platform, allowInternal?: OutboundPolicy['allowInternal']): Promise<TestStudio> {
   const dataDir = mkdtempSync(join(tmpdir(), 'studio-test-'));
   const config: StudioConfig = {
     ...readStudioConfig({ NODE_ENV: 'test' }),
     port: 0, dataDir, adminSecret: ADMIN, cronSecret: CRON, localPlatformMs: 200, log: false, ...overrides,
   };
-  const { app, ctx } = await createStudioApp({ config, platform });
+  const { app, ctx } = await createStudioApp({ config, platform, allowInternal });
   const server: Server = await new Promise((resolve) => {
     const s = app.listen(0, '127.0.0.1', () => resolve(s));
   });
