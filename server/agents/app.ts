@@ -7,6 +7,8 @@ import { notFound } from '../core/errors';
 import type { AgentsConfig } from './config';
 import type { AgentsContext } from './context';
 import { openAgentsDb } from './db';
+import { crossSiteGuard } from '../core/http/cross-site';
+import { COOKIE } from './accounts/session';
 import { createLimits, jsonBodies, mountAgentRoutes, publicCors, type AgentRoute, type AgentsLimits } from './http';
 import { createMailer, type Mailer } from './accounts/mailer';
 import { createEngineSet, type ChatEngine } from './chat/engine';
@@ -107,8 +109,10 @@ export function createAgentsApp(opts: AgentsAppOptions): { app: Express; ctx: Ag
 
   const app = express();
   app.disable('x-powered-by');
-  app.set('trust proxy', config.trustProxy);
+  if (config.trustProxy > 0) app.set('trust proxy', config.trustProxy);
   app.use(publicCors());
+  // A session-cookie write from another site is refused before any body is read (Bearer/API-key calls pass).
+  app.use(crossSiteGuard({ sessionCookies: [COOKIE], trustedOrigins: [config.appUrl] }));
   app.use(callbackBodies());
   app.use(...jsonBodies());
   const router = express.Router();

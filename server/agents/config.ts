@@ -1,4 +1,5 @@
 import { resolve } from 'node:path';
+import { parseTrustProxy } from '../core/config';
 import type { OutboundPolicy } from '../core/security/ssrf';
 
 /** Payment providers: each is configured when its keys are set; the API URLs point tests at local fake servers. */
@@ -38,8 +39,8 @@ export interface AgentsConfig {
    * code (testAgentsConfig overrides); never read from the environment, so no deployment can switch it on.
    */
   allowPrivateFetch: OutboundPolicy['allowInternal'];
-  /** Honour X-Forwarded-For (behind a reverse proxy). */
-  trustProxy: boolean;
+  /** Reverse-proxy hops whose X-Forwarded-For / X-Forwarded-Proto are believed (AGENTS_TRUST_PROXY, 0..10). */
+  trustProxy: number;
   /** Host name custom domains point their CNAME record at. */
   cnameTarget: string;
   /** AES-256-GCM key (64 hex or base64 of 32 bytes) for stored channel and integration credentials; generated into the data folder when unset. */
@@ -84,7 +85,7 @@ export function readAgentsConfig(env: NodeJS.ProcessEnv = process.env): AgentsCo
     mailDomain: env.AGENTS_MAIL_DOMAIN || 'agents.localhost',
     crawlPageLimit: Math.min(200, Math.max(1, int(env.AGENTS_CRAWL_PAGE_LIMIT, 20))),
     allowPrivateFetch: false,
-    trustProxy: env.AGENTS_TRUST_PROXY === '1',
+    trustProxy: parseTrustProxy('AGENTS_TRUST_PROXY', env.AGENTS_TRUST_PROXY),
     cnameTarget: (env.AGENTS_CNAME_TARGET || 'domains.agents.localhost').toLowerCase().replace(/\.$/, ''),
     secretsKey: env.AGENTS_SECRETS_KEY || null,
     slackSigningSecret: env.SLACK_SIGNING_SECRET || null,

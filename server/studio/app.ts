@@ -3,6 +3,7 @@ import { randomBytes } from 'node:crypto';
 import { existsSync, readFileSync, writeFileSync, mkdirSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { crossSiteGuard } from '../core/http/cross-site';
 import { errorHandler } from '../core/http/error-handler';
 import { jsonBodiesOnly } from '../core/http/json-body';
 import { requestLog } from '../core/http/logging';
@@ -76,7 +77,11 @@ export async function createStudioApp(opts: CreateStudioOptions): Promise<{ app:
   const app = express();
   app.disable('x-powered-by');
   app.set('query parser', 'simple');
+  if (config.trustProxy > 0) app.set('trust proxy', config.trustProxy);
   if (config.log) app.use(requestLog(log));
+  // The studio authenticates by Authorization header only: a write that carries cookies but no such header
+  // must at least come from the studio's own origin (no ambient credential can be borrowed cross-site).
+  app.use('/api', crossSiteGuard({ sessionCookies: 'any' }));
   app.use('/api', express.json({ limit: '1mb', strict: true }));
   app.use('/api', jsonBodiesOnly('Send request bodies as JSON (Content-Type: application/json).'));
 

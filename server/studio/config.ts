@@ -1,4 +1,5 @@
 import { resolve } from 'node:path';
+import { parseTrustProxy } from '../core/config';
 
 /** Everything the studio reads from its environment (see README, "Publishing Studio"). */
 export interface StudioConfig {
@@ -17,6 +18,8 @@ export interface StudioConfig {
   /** Lifetime of signed media urls. */
   signedUrlMs: number;
   log: boolean;
+  /** Reverse-proxy hops whose X-Forwarded-For / X-Forwarded-Proto are believed (STUDIO_TRUST_PROXY, 0..10). */
+  trustProxy: number;
 }
 
 const str = (v: string | undefined): string | null => (v && v.trim() ? v.trim() : null);
@@ -39,5 +42,6 @@ export function readStudioConfig(env: NodeJS.ProcessEnv = process.env): StudioCo
     localPlatformMs: Number.isFinite(localMs) && localMs >= 0 ? localMs : 1500,
     signedUrlMs: 24 * 3_600_000,
     log: env.STUDIO_LOG !== '0' && env.NODE_ENV !== 'test',
+    trustProxy: parseTrustProxy('STUDIO_TRUST_PROXY', env.STUDIO_TRUST_PROXY),
   };
 }
