@@ -1,6 +1,7 @@
 import express, { type Express, type Request, type Response } from 'express';
 import { randomBytes } from 'node:crypto';
-import { existsSync, readFileSync, writeFileSync, mkdirSync } from 'node:fs';
+import { chmodSync, existsSync, readFileSync } from 'node:fs';
+import { privateDir, writePrivateFile } from '../core/security/private-files';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { crossSiteGuard } from '../core/http/cross-site';
@@ -32,14 +33,15 @@ export const studioRoutes: StudioRoute[] = [...accountRoutes, ...billingRoutes, 
 /** The HS256 key: STUDIO_JWT_SECRET, else one generated into the data folder on first start. */
 function jwtKey(config: StudioConfig): Uint8Array {
   if (config.jwtSecret) return new TextEncoder().encode(config.jwtSecret);
-  mkdirSync(config.dataDir, { recursive: true });
+  privateDir(config.dataDir);
   const file = join(config.dataDir, 'jwt.key');
   if (existsSync(file)) {
+    chmodSync(file, 0o600);
     const hex = readFileSync(file, 'utf8').trim();
     if (/^[0-9a-f]{64}$/.test(hex)) return Buffer.from(hex, 'hex');
   }
   const key = randomBytes(32);
-  writeFileSync(file, key.toString('hex'), { mode: 0o600 });
+  writePrivateFile(file, key.toString('hex'));
   return key;
 }
 
@@ -55,6 +57,7 @@ export interface CreateStudioOptions {
 /** Build the studio's express app over its data folder (no listen). */
 export async function createStudioApp(opts: CreateStudioOptions): Promise<{ app: Express; ctx: StudioContext }> {
   const { config } = opts;
+  privateDir(config.dataDir);
   const db = opts.db ?? openStudioDb(join(config.dataDir, 'studio.db'));
   const log = config.log ? (line: string) => console.log(line) : () => {};
   const ctx: StudioContext = {

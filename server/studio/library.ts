@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { guardedFetch, OutboundError, type OutboundResponse } from '../core/security/ssrf';
-import { mkdirSync } from 'node:fs';
-import { copyFile, writeFile } from 'node:fs/promises';
+import { chmod, copyFile, writeFile } from 'node:fs/promises';
+import { privateDir } from '../core/security/private-files';
 import { join } from 'node:path';
 import { conflict, gone, unavailable, upstreamFailed } from '../core/errors';
 import type { StudioContext } from './context';
@@ -84,14 +84,16 @@ async function copyIntoLibrary(app: StudioContext, ws: number, id: string) {
   const results = JSON.parse(row.results) as JobResult[];
   if (!results.length) throw conflict('job has no results');
   const dir = join(app.config.dataDir, 'library');
-  mkdirSync(dir, { recursive: true });
+  privateDir(dir);
   const saved: MediaRow[] = [];
   for (const r of results) {
     const got = await fetchResult(app, r.url, localFile(app, r.url));
     const mid = `med_${randomBytes(8).toString('hex')}`;
     const file = `${mid}.${got.ext ?? FALLBACK_EXT[r.type]}`;
-    if (got.from) await copyFile(got.from, join(dir, file));
-    else if (got.data) await writeFile(join(dir, file), got.data);
+    if (got.from) {
+      await copyFile(got.from, join(dir, file));
+      await chmod(join(dir, file), 0o600);
+    } else if (got.data) await writeFile(join(dir, file), got.data, { mode: 0o600 });
     saved.push({ id: mid, key: `library/${file}`, type: r.type, job_id: id, created_at: nowIso() });
   }
   const insert = stmt(app.db, 'INSERT OR IGNORE INTO media (id, workspace_id, key, type, job_id, created_at) VALUES (?, ?, ?, ?, ?, ?)');

@@ -1,7 +1,7 @@
-import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { randomBytes } from 'node:crypto';
 import type { Transporter } from 'nodemailer';
+import { privateDir, writePrivateFile } from '../../core/security/private-files';
 
 export interface Mail {
   to: string;
@@ -24,7 +24,8 @@ export class OutboxMailer implements Mailer {
   constructor(readonly dir: string) {}
 
   async send(mail: Mail): Promise<void> {
-    mkdirSync(this.dir, { recursive: true });
+    // Mails carry reset and invitation links: readable by the service's user only.
+    privateDir(this.dir);
     const date = new Date();
     const id = `${date.getTime()}-${randomBytes(4).toString('hex')}`;
     const eml = [
@@ -40,7 +41,7 @@ export class OutboxMailer implements Mailer {
       mail.text.replace(/\r?\n/g, '\r\n'),
       '',
     ].join('\r\n');
-    writeFileSync(join(this.dir, `${id}.eml`), eml);
+    writePrivateFile(join(this.dir, `${id}.eml`), eml);
   }
 }
 
