@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { arr, startAgentsServer, str, type AgentsTestServer } from '../testing';
+import { arr, startAgentsServer, type AgentsTestServer } from '../testing';
 
 let t: AgentsTestServer;
 let token = '';
@@ -15,7 +15,7 @@ const keys = async () => arr((await t.api(token).get('/api/workspace/api-keys'))
 beforeAll(async () => {
   t = await startAgentsServer();
   const api = await t.signup();
-  token = str(api.token);
+  token = api.token ?? '';
   cookie = `service_token=${token}`;
   host = new URL(t.base).host;
 });
