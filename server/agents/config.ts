@@ -13,6 +13,8 @@ export interface PaymentsConfig {
   paypalWebhookId: string | null;
   /** PayPal REST address (default https://api-m.paypal.com; the sandbox is https://api-m.sandbox.paypal.com). */
   paypalApiUrl: string;
+  /** Outbound guard's test hook for the PayPal client (a local fake); never read from the environment. */
+  allowInternal: OutboundPolicy['allowInternal'];
 }
 
 /** The agent platform's configuration, read once from the environment. */
@@ -102,6 +104,7 @@ export function readAgentsConfig(env: NodeJS.ProcessEnv = process.env): AgentsCo
       paypalClientSecret: env.PAYPAL_CLIENT_SECRET || null,
       paypalWebhookId: env.PAYPAL_WEBHOOK_ID || null,
       paypalApiUrl: (env.PAYPAL_API_URL || 'https://api-m.paypal.com').replace(/\/+$/, ''),
+      allowInternal: false,
     },
   };
 }
