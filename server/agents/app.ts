@@ -1,12 +1,16 @@
 import express, { type Express } from 'express';
 import { randomBytes } from 'node:crypto';
-import { existsSync, readFileSync, writeFileSync, mkdirSync } from 'node:fs';
+import { chmodSync, existsSync, readFileSync } from 'node:fs';
+import { privateDir, writePrivateFile } from '../core/security/private-files';
 import { join } from 'node:path';
 import { errorHandler, type ErrorEnvelope } from '../core/http/error-handler';
 import { notFound } from '../core/errors';
 import type { AgentsConfig } from './config';
 import type { AgentsContext } from './context';
 import { openAgentsDb } from './db';
+import { sealStoredSecrets } from './secrets-at-rest';
+import { crossSiteGuard } from '../core/http/cross-site';
+import { COOKIE } from './accounts/session';
 import { createLimits, jsonBodies, mountAgentRoutes, publicCors, type AgentRoute, type AgentsLimits } from './http';
 import { createMailer, type Mailer } from './accounts/mailer';
 import { createEngineSet, type ChatEngine } from './chat/engine';
@@ -71,14 +75,15 @@ export interface AgentsAppOptions {
 /** The JWT secret: AGENTS_JWT_SECRET, else one generated into the data folder on first start. */
 function jwtKey(config: AgentsConfig): Uint8Array {
   if (config.jwtSecret) return new TextEncoder().encode(config.jwtSecret);
-  mkdirSync(config.dataDir, { recursive: true });
+  privateDir(config.dataDir);
   const file = join(config.dataDir, 'jwt.secret');
   if (existsSync(file)) {
+    chmodSync(file, 0o600);
     const hex = readFileSync(file, 'utf8').trim();
     if (/^[0-9a-f]{64}$/.test(hex)) return Buffer.from(hex, 'hex');
   }
   const secret = randomBytes(32);
-  writeFileSync(file, secret.toString('hex'), { mode: 0o600 });
+  writePrivateFile(file, secret.toString('hex'));
   return secret;
 }
 
@@ -91,7 +96,9 @@ const envelope: ErrorEnvelope = (e) => {
 export function createAgentsApp(opts: AgentsAppOptions): { app: Express; ctx: AgentsContext; close: () => Promise<void>; routes: readonly AgentRoute[] } {
   const { config } = opts;
   const log = opts.log ?? ((line: string) => console.error(line));
+  privateDir(config.dataDir);
   const db = openAgentsDb({ file: join(config.dataDir, 'agents.db'), databaseUrl: config.databaseUrl });
+  sealStoredSecrets(db, config);
   const anthropic = opts.engines?.anthropic !== undefined ? opts.engines.anthropic : config.anthropicKey ? new AnthropicEngine(config.anthropicKey) : null;
   const openai = opts.engines?.openai !== undefined ? opts.engines.openai : config.openaiKey ? new OpenAiEngine(config.openaiKey) : null;
   const ctx: AgentsContext = {
@@ -110,8 +117,10 @@ export function createAgentsApp(opts: AgentsAppOptions): { app: Express; ctx: Ag
 
   const app = express();
   app.disable('x-powered-by');
-  app.set('trust proxy', config.trustProxy);
+  if (config.trustProxy > 0) app.set('trust proxy', config.trustProxy);
   app.use(publicCors());
+  // A session-cookie write from another site is refused before any body is read (Bearer/API-key calls pass).
+  app.use(crossSiteGuard({ sessionCookies: [COOKIE], trustedOrigins: [config.appUrl] }));
   app.use(callbackBodies());
   app.use(...jsonBodies());
   const router = express.Router();

@@ -1,4 +1,6 @@
 import { resolve } from 'node:path';
+import { parseTrustProxy } from '../core/config';
+import type { OutboundPolicy } from '../core/security/ssrf';
 
 /** Payment providers: each is configured when its keys are set; the API URLs point tests at local fake servers. */
 export interface PaymentsConfig {
@@ -11,6 +13,8 @@ export interface PaymentsConfig {
   paypalWebhookId: string | null;
   /** PayPal REST address (default https://api-m.paypal.com; the sandbox is https://api-m.sandbox.paypal.com). */
   paypalApiUrl: string;
+  /** Outbound guard's test hook for the PayPal client (a local fake); never read from the environment. */
+  allowInternal: OutboundPolicy['allowInternal'];
 }
 
 /** The agent platform's configuration, read once from the environment. */
@@ -32,10 +36,13 @@ export interface AgentsConfig {
   mailDomain: string;
   /** Pages a website source crawls at most. */
   crawlPageLimit: number;
-  /** Allow fetching private addresses (loopback, LAN): only for local development and tests. */
-  allowPrivateFetch: boolean;
-  /** Honour X-Forwarded-For (behind a reverse proxy). */
-  trustProxy: boolean;
+  /**
+   * Let outbound requests reach private addresses (loopback, LAN): tests' local fake servers only. Set from
+   * code (testAgentsConfig overrides); never read from the environment, so no deployment can switch it on.
+   */
+  allowPrivateFetch: OutboundPolicy['allowInternal'];
+  /** Reverse-proxy hops whose X-Forwarded-For / X-Forwarded-Proto are believed (AGENTS_TRUST_PROXY, 0..10). */
+  trustProxy: number;
   /** Host name custom domains point their CNAME record at. */
   cnameTarget: string;
   /** AES-256-GCM key (64 hex or base64 of 32 bytes) for stored channel and integration credentials; generated into the data folder when unset. */
@@ -79,8 +86,8 @@ export function readAgentsConfig(env: NodeJS.ProcessEnv = process.env): AgentsCo
     appUrl: (env.AGENTS_APP_URL || `http://127.0.0.1:${port}`).replace(/\/+$/, ''),
     mailDomain: env.AGENTS_MAIL_DOMAIN || 'agents.localhost',
     crawlPageLimit: Math.min(200, Math.max(1, int(env.AGENTS_CRAWL_PAGE_LIMIT, 20))),
-    allowPrivateFetch: env.AGENTS_ALLOW_PRIVATE_FETCH === '1',
-    trustProxy: env.AGENTS_TRUST_PROXY === '1',
+    allowPrivateFetch: false,
+    trustProxy: parseTrustProxy('AGENTS_TRUST_PROXY', env.AGENTS_TRUST_PROXY),
     cnameTarget: (env.AGENTS_CNAME_TARGET || 'domains.agents.localhost').toLowerCase().replace(/\.$/, ''),
     secretsKey: env.AGENTS_SECRETS_KEY || null,
     slackSigningSecret: env.SLACK_SIGNING_SECRET || null,
@@ -97,6 +104,7 @@ export function readAgentsConfig(env: NodeJS.ProcessEnv = process.env): AgentsCo
       paypalClientSecret: env.PAYPAL_CLIENT_SECRET || null,
       paypalWebhookId: env.PAYPAL_WEBHOOK_ID || null,
       paypalApiUrl: (env.PAYPAL_API_URL || 'https://api-m.paypal.com').replace(/\/+$/, ''),
+      allowInternal: false,
     },
   };
 }

@@ -1,10 +1,10 @@
 import Database from 'better-sqlite3';
-import { mkdirSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { loadMigrations, migrate } from '../core/store/migrate';
 import { migratePostgres } from '../core/sql/migrate';
 import { PgSyncDb } from '../core/sql/pg-sync';
+import { prepareSqliteFile } from '../core/security/private-files';
 import type { SqlDb, SqlDialect, SqlStatement } from '../core/sql/types';
 
 /** The platform's database: SQLite (better-sqlite3) by default, PostgreSQL with AGENTS_DATABASE_URL. */
@@ -55,7 +55,7 @@ export function openAgentsDb(where: string | AgentsDbLocation): Db {
     return db;
   }
   const file = loc.file;
-  if (file !== ':memory:') mkdirSync(dirname(file), { recursive: true });
+  prepareSqliteFile(file);
   const db = new Database(file);
   db.pragma('journal_mode = WAL');
   db.pragma('synchronous = NORMAL');

@@ -3,6 +3,7 @@ import type { z } from 'zod';
 import { DomainError, badRequest, tooMany } from '../core/errors';
 import { mountRouteList, type Method, type RouteResult } from '../core/http/route-core';
 import { RateLimiter } from '../core/http/rate-limit';
+import { jsonBodiesOnly } from '../core/http/json-body';
 import type { AgentsContext, Caller } from './context';
 import { authenticate } from './accounts/session';
 import { AGENT_ACCESS, clientIp, type AgentAuth } from './request';
@@ -98,12 +99,18 @@ const RAW = new WeakMap<object, Buffer>();
 export const rawBody = (req: Request): Buffer => RAW.get(req) ?? Buffer.alloc(0);
 const keepRaw = (req: object, _res: unknown, buf: Buffer) => void RAW.set(req, buf);
 
-/** JSON bodies: 12 MB under /api/sources (uploads), 16 MB for advisor chat, 1 MB everywhere else. */
+/**
+ * JSON bodies: 12 MB under /api/sources (uploads), 16 MB for advisor chat, 1 MB everywhere else. A body
+ * that is not JSON (text/plain, a form post) is refused with 415 instead of read as empty; provider
+ * callbacks, already read raw for their signatures, are left alone.
+ */
 export function jsonBodies(): express.RequestHandler[] {
   const small = express.json({ limit: MB, verify: keepRaw });
   const uploads = express.json({ limit: 12 * MB });
   const advisor = express.json({ limit: 16 * MB });
+  const onlyJson = jsonBodiesOnly('Send request bodies as JSON (Content-Type: application/json).');
   return [
+    (req, res, next) => (Buffer.isBuffer(req.body) ? next() : onlyJson(req, res, next)),
     (req, res, next) => {
       const p = req.path;
       if (p === '/api/sources' || p.startsWith('/api/sources/')) return uploads(req, res, next);

@@ -1,14 +1,17 @@
 import express, { type Express, type Request, type Response } from 'express';
 import { randomBytes } from 'node:crypto';
-import { existsSync, readFileSync, writeFileSync, mkdirSync } from 'node:fs';
+import { chmodSync, existsSync, readFileSync } from 'node:fs';
+import { privateDir, writePrivateFile } from '../core/security/private-files';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { crossSiteGuard } from '../core/http/cross-site';
 import { errorHandler } from '../core/http/error-handler';
 import { jsonBodiesOnly } from '../core/http/json-body';
 import { requestLog } from '../core/http/logging';
 import { RateLimiter } from '../core/http/rate-limit';
 import { hashPassword } from '../core/security/passwords';
 import { createMailer, type Mailer } from '../core/mail/mailer';
+import type { OutboundPolicy } from '../core/security/ssrf';
 import { loadOrCreateSecret } from '../core/security/signing';
 import { ensureDemoWorkspace, ensureWorkspaceOne } from './accounts';
 import { accountRoutes } from './accounts.routes';
@@ -33,14 +36,15 @@ export const studioRoutes: StudioRoute[] = [...accountRoutes, ...sessionRoutes, 
 /** The HS256 key: STUDIO_JWT_SECRET, else one generated into the data folder on first start. */
 function jwtKey(config: StudioConfig): Uint8Array {
   if (config.jwtSecret) return new TextEncoder().encode(config.jwtSecret);
-  mkdirSync(config.dataDir, { recursive: true });
+  privateDir(config.dataDir);
   const file = join(config.dataDir, 'jwt.key');
   if (existsSync(file)) {
+    chmodSync(file, 0o600);
     const hex = readFileSync(file, 'utf8').trim();
     if (/^[0-9a-f]{64}$/.test(hex)) return Buffer.from(hex, 'hex');
   }
   const key = randomBytes(32);
-  writeFileSync(file, key.toString('hex'), { mode: 0o600 });
+  writePrivateFile(file, key.toString('hex'));
   return key;
 }
 
@@ -51,11 +55,14 @@ export interface CreateStudioOptions {
   platform?: Platform;
   /** A mailer other than the configured one (tests). */
   mailer?: Mailer;
+  /** Tests only: let outbound requests reach these local fake servers (core/testing/outbound.ts). No environment variable sets it. */
+  allowInternal?: OutboundPolicy['allowInternal'];
 }
 
 /** Build the studio's express app over its data folder (no listen). */
 export async function createStudioApp(opts: CreateStudioOptions): Promise<{ app: Express; ctx: StudioContext }> {
   const { config } = opts;
+  privateDir(config.dataDir);
   const db = opts.db ?? openStudioDb(join(config.dataDir, 'studio.db'));
   const log = config.log ? (line: string) => console.log(line) : () => {};
   const ctx: StudioContext = {
@@ -66,11 +73,12 @@ export async function createStudioApp(opts: CreateStudioOptions): Promise<{ app:
     limits: { login: new RateLimiter(10, 60_000), register: new RateLimiter(20, 3_600_000), mcp: new RateLimiter(120, 60_000) },
     platform: null as unknown as Platform,
     mailer: opts.mailer ?? createMailer(config.smtpUrl, config.dataDir, 'no-reply@studio.localhost'),
+    outboundAllowInternal: opts.allowInternal ?? false,
   };
   ctx.platform =
     opts.platform ??
     (config.hfUrl && config.hfKey
-      ? new QueueClient({ baseUrl: config.hfUrl, key: config.hfKey })
+      ? new QueueClient({ baseUrl: config.hfUrl, key: config.hfKey, allowInternal: ctx.outboundAllowInternal })
       : new LocalPlatform({ dir: join(config.dataDir, 'platform'), durationMs: config.localPlatformMs, urlFor: (f) => signedFileUrl(ctx, 'platform', f) }));
   if (config.legacyToken) ensureWorkspaceOne(db);
   if (config.demo) ensureDemoWorkspace(db, await hashPassword(randomBytes(16).toString('hex')));
@@ -78,7 +86,11 @@ export async function createStudioApp(opts: CreateStudioOptions): Promise<{ app:
   const app = express();
   app.disable('x-powered-by');
   app.set('query parser', 'simple');
+  if (config.trustProxy > 0) app.set('trust proxy', config.trustProxy);
   if (config.log) app.use(requestLog(log));
+  // The studio authenticates by Authorization header only: a write that carries cookies but no such header
+  // must at least come from the studio's own origin (no ambient credential can be borrowed cross-site).
+  app.use('/api', crossSiteGuard({ sessionCookies: 'any' }));
   app.use('/api', express.json({ limit: '1mb', strict: true }));
   app.use('/api', jsonBodiesOnly('Send request bodies as JSON (Content-Type: application/json).'));
 

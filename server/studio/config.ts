@@ -1,4 +1,5 @@
 import { resolve } from 'node:path';
+import { parseTrustProxy } from '../core/config';
 
 /** Everything the studio reads from its environment (see README, "Publishing Studio"). */
 export interface StudioConfig {
@@ -21,6 +22,8 @@ export interface StudioConfig {
   /** STUDIO_APP_URL: origin of the links in mails (`<appUrl>/invite/<token>`); unset, the address the studio listens on. */
   appUrl: string | null;
   log: boolean;
+  /** Reverse-proxy hops whose X-Forwarded-For / X-Forwarded-Proto are believed (STUDIO_TRUST_PROXY, 0..10). */
+  trustProxy: number;
 }
 
 const str = (v: string | undefined): string | null => (v && v.trim() ? v.trim() : null);
@@ -45,5 +48,6 @@ export function readStudioConfig(env: NodeJS.ProcessEnv = process.env): StudioCo
     smtpUrl: str(env.STUDIO_SMTP_URL),
     appUrl: str(env.STUDIO_APP_URL)?.replace(/\/+$/, '') ?? null,
     log: env.STUDIO_LOG !== '0' && env.NODE_ENV !== 'test',
+    trustProxy: parseTrustProxy('STUDIO_TRUST_PROXY', env.STUDIO_TRUST_PROXY),
   };
 }

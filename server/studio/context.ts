@@ -1,3 +1,4 @@
+import type { OutboundPolicy } from '../core/security/ssrf';
 import type { RateLimiter } from '../core/http/rate-limit';
 import type { Mailer } from '../core/mail/mailer';
 import type { StudioConfig } from './config';
@@ -19,6 +20,8 @@ export interface StudioContext {
   /** Invitation mails. */
   mailer: Mailer;
   log: (line: string) => void;
+  /** Outbound guard's test hook (CreateStudioOptions.allowInternal); false in every deployment. */
+  outboundAllowInternal: OutboundPolicy['allowInternal'];
 }
 
 export type Role = 'owner' | 'editor' | 'viewer' | 'client';

@@ -1,8 +1,8 @@
 import Database from 'better-sqlite3';
-import { mkdirSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { loadMigrations, migrate } from '../core/store/migrate';
+import { prepareSqliteFile } from '../core/security/private-files';
 
 const MIGRATIONS = join(dirname(fileURLToPath(import.meta.url)), 'migrations');
 
@@ -10,7 +10,7 @@ export type StudioDb = Database.Database;
 
 /** One connection per process, WAL, the studio's own numbered migrations. */
 export function openStudioDb(file: string): StudioDb {
-  if (file !== ':memory:') mkdirSync(dirname(file), { recursive: true });
+  prepareSqliteFile(file);
   const db = new Database(file);
   db.pragma('journal_mode = WAL');
   db.pragma('synchronous = NORMAL');

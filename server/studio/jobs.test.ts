@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { allowOnlyHostsOf } from '../core/testing/outbound';
 import { startFakePlatform, type FakePlatform } from './fake-platform';
 import { QueueClient } from './platform/queue-client';
 import { ADMIN, CRON, startStudio, type TestStudio } from './testing';
@@ -8,7 +9,7 @@ let fake: FakePlatform;
 let s: TestStudio;
 beforeAll(async () => {
   fake = await startFakePlatform();
-  s = await startStudio({}, new QueueClient({ baseUrl: fake.url, key: fake.key, backoffMs: 5, timeoutMs: 2000 }));
+  s = await startStudio({}, new QueueClient({ baseUrl: fake.url, key: fake.key, backoffMs: 5, timeoutMs: 2000, allowInternal: allowOnlyHostsOf(fake.url) }), allowOnlyHostsOf(fake.url));
 });
 afterAll(async () => {
   await s.close();
@@ -183,13 +184,13 @@ describe('the platform client', () => {
   });
 
   it('is used with STUDIO_HF_URL and STUDIO_HF_KEY, sending Authorization: Key <key>', async () => {
-    const other = await startStudio({ hfUrl: fake.url, hfKey: fake.key });
+    const other = await startStudio({ hfUrl: fake.url, hfKey: fake.key }, undefined, allowOnlyHostsOf(fake.url));
     try {
       const o = await other.register('configured@jobs.test');
       const r = await other.call<JobReply>('POST', '/api/hf/generate', { auth: o.token, body: { model: 'studio/image-v1', prompt: 'configured' } });
       expect(r.body.job.status).toBe('queued');
       expect(fake.last().body.prompt).toBe('configured');
-      const wrong = await startStudio({ hfUrl: fake.url, hfKey: 'kid:wrong' });
+      const wrong = await startStudio({ hfUrl: fake.url, hfKey: 'kid:wrong' }, undefined, allowOnlyHostsOf(fake.url));
       const w = await wrong.register('wrongkey@jobs.test');
       const f = await wrong.call<JobReply>('POST', '/api/hf/generate', { auth: w.token, body: { model: 'studio/image-v1', prompt: 'x' } });
       expect(f.body.job.status).toBe('failed');
@@ -208,7 +209,7 @@ describe('platform timeouts', () => {
     const silent = createServer(() => void hits++);
     await new Promise<void>((r) => silent.listen(0, '127.0.0.1', () => r()));
     const port = (silent.address() as { port: number }).port;
-    const slow = await startStudio({}, new QueueClient({ baseUrl: `http://127.0.0.1:${port}`, key: 'k:s', timeoutMs: 200, backoffMs: 5 }));
+    const slow = await startStudio({}, new QueueClient({ baseUrl: `http://127.0.0.1:${port}`, key: 'k:s', timeoutMs: 200, backoffMs: 5, allowInternal: true }));
     try {
       const o = await slow.register('timeout@jobs.test');
       const r = await slow.call<JobReply>('POST', '/api/hf/generate', { auth: o.token, body: { model: 'studio/image-v1', prompt: 'x' } });

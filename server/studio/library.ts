@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
-import { mkdirSync } from 'node:fs';
-import { copyFile, writeFile } from 'node:fs/promises';
+import { guardedFetch, OutboundError, type OutboundResponse } from '../core/security/ssrf';
+import { chmod, copyFile, writeFile } from 'node:fs/promises';
+import { privateDir } from '../core/security/private-files';
 import { join } from 'node:path';
 import { conflict, gone, unavailable, upstreamFailed } from '../core/errors';
 import type { StudioContext } from './context';
@@ -37,17 +38,18 @@ const expired = () => gone('result expired', { message: 'The result url has expi
 /** Bring one result's bytes: from the built-in platform's folder directly, else over HTTP. */
 async function fetchResult(app: StudioContext, url: string, localName: string | null): Promise<{ data: Buffer | null; from: string | null; ext: string | null }> {
   if (localName) return { data: null, from: join(app.config.dataDir, 'platform', localName), ext: localName.split('.').pop() ?? null };
-  let res: Response;
+  let res: OutboundResponse;
   try {
-    res = await fetch(url, { signal: AbortSignal.timeout(60_000) });
+    // The url comes from the platform's answer: same outbound guard as every other request (pinned, re-checked per hop, capped while streaming).
+    res = await guardedFetch(url, {}, { allowInternal: app.outboundAllowInternal, timeoutMs: 60_000, maxBytes: MAX_BYTES });
   } catch (err) {
+    if (err instanceof OutboundError && err.kind === 'too_large') throw upstreamFailed('result unavailable', { message: 'The result is too large.' });
     throw upstreamFailed('result unavailable', { message: `The result could not be downloaded: ${(err as Error).message}` });
   }
   if (res.status === 403 || res.status === 410) throw expired();
   if (!res.ok) throw upstreamFailed('result unavailable', { message: `The result could not be downloaded (${res.status}).` });
-  const data = Buffer.from(await res.arrayBuffer());
-  if (data.length > MAX_BYTES) throw upstreamFailed('result unavailable', { message: 'The result is too large.' });
-  const type = (res.headers.get('content-type') ?? '').split(';')[0].trim();
+  const data = res.body;
+  const type = (res.headers['content-type'] ?? '').split(';')[0].trim();
   return { data, from: null, ext: EXT_BY_TYPE[type] ?? null };
 }
 
@@ -82,14 +84,16 @@ async function copyIntoLibrary(app: StudioContext, ws: number, id: string) {
   const results = JSON.parse(row.results) as JobResult[];
   if (!results.length) throw conflict('job has no results');
   const dir = join(app.config.dataDir, 'library');
-  mkdirSync(dir, { recursive: true });
+  privateDir(dir);
   const saved: MediaRow[] = [];
   for (const r of results) {
     const got = await fetchResult(app, r.url, localFile(app, r.url));
     const mid = `med_${randomBytes(8).toString('hex')}`;
     const file = `${mid}.${got.ext ?? FALLBACK_EXT[r.type]}`;
-    if (got.from) await copyFile(got.from, join(dir, file));
-    else if (got.data) await writeFile(join(dir, file), got.data);
+    if (got.from) {
+      await copyFile(got.from, join(dir, file));
+      await chmod(join(dir, file), 0o600);
+    } else if (got.data) await writeFile(join(dir, file), got.data, { mode: 0o600 });
     saved.push({ id: mid, key: `library/${file}`, type: r.type, job_id: id, created_at: nowIso() });
   }
   const insert = stmt(app.db, 'INSERT OR IGNORE INTO media (id, workspace_id, key, type, job_id, created_at) VALUES (?, ?, ?, ?, ?, ?)');

@@ -9,6 +9,7 @@ import type { StudioContext } from './context';
 import { closeStudioDb } from './db';
 import type { Platform } from './platform/platform';
 import type { Mail } from '../core/mail/mailer';
+import type { OutboundPolicy } from '../core/security/ssrf';
 
 export interface TestStudio {
   url: string;
@@ -47,14 +48,14 @@ export const ADMIN = 'test-admin-secret';
 export const CRON = 'test-cron-secret';
 
 /** A studio on a free port over a fresh data folder (the test's own). */
-export async function startStudio(overrides: Partial<StudioConfig> = {}, platform?: Platform): Promise<TestStudio> {
+export async function startStudio(overrides: Partial<StudioConfig> = {}, platform?: Platform, allowInternal?: OutboundPolicy['allowInternal']): Promise<TestStudio> {
   const dataDir = mkdtempSync(join(tmpdir(), 'studio-test-'));
   const config: StudioConfig = {
     ...readStudioConfig({ NODE_ENV: 'test' }),
     port: 0, dataDir, adminSecret: ADMIN, cronSecret: CRON, localPlatformMs: 200, log: false, ...overrides,
   };
   const mails: Mail[] = [];
-  const { app, ctx } = await createStudioApp({ config, platform, mailer: { send: async (m) => void mails.push(m) } });
+  const { app, ctx } = await createStudioApp({ config, platform, mailer: { send: async (m) => void mails.push(m) }, allowInternal });
   const server: Server = await new Promise((resolve) => {
     const s = app.listen(0, '127.0.0.1', () => resolve(s));
   });

@@ -1,4 +1,5 @@
 import { createHash, randomBytes } from 'node:crypto';
+import { openSecret } from '../channels/secret-box';
 import { badRequest, conflict, forbidden, notFound, unauthorized } from '../../core/errors';
 import { burnPasswordCheck, hashPassword, verifyPassword } from '../../core/security/passwords';
 import type { AgentsContext } from '../context';
@@ -104,7 +105,7 @@ export async function login(ctx: AgentsContext, email: string, password: string,
   if (u.suspended) throw forbidden('account suspended');
   if (u.totp_enabled && u.totp_secret) {
     if (code === undefined || code === '') throw unauthorized('two-factor code required', { twoFactorRequired: true });
-    if (!checkTotp(u.totp_secret, code)) throw unauthorized('invalid two-factor code', { twoFactorRequired: true });
+    if (!checkTotp(openSecret(ctx.config, u.totp_secret), code)) throw unauthorized('invalid two-factor code', { twoFactorRequired: true });
   }
   return u;
 }

@@ -1,4 +1,5 @@
 import { badRequest, conflict } from '../../core/errors';
+import { openSecret, sealSecret } from '../channels/secret-box';
 import { verifyPassword } from '../../core/security/passwords';
 import type { AgentsContext } from '../context';
 import { perIp, route, type AgentRoute } from '../http';
@@ -153,7 +154,7 @@ export function authRoutes(ctx: AgentsContext): AgentRoute[] {
         const u = getUser(ctx, caller.userId);
         if (u.totp_enabled) throw conflict('two-factor is already enabled');
         const secret = newTotpSecret();
-        ctx.db.prepare('UPDATE users SET totp_pending = ? WHERE id = ?').run(secret, u.id);
+        ctx.db.prepare('UPDATE users SET totp_pending = ? WHERE id = ?').run(sealSecret(ctx.config, secret), u.id);
         return { secret, otpauth: otpauthUri(secret, u.email) };
       },
     }),
@@ -166,7 +167,7 @@ export function authRoutes(ctx: AgentsContext): AgentRoute[] {
         const u = getUser(ctx, caller.userId);
         if (u.totp_enabled) throw conflict('two-factor is already enabled');
         if (!u.totp_pending) throw badRequest('run 2fa setup first');
-        if (!checkTotp(u.totp_pending, body.code)) throw badRequest('invalid two-factor code');
+        if (!checkTotp(openSecret(ctx.config, u.totp_pending), body.code)) throw badRequest('invalid two-factor code');
         ctx.db.prepare('UPDATE users SET totp_secret = totp_pending, totp_pending = NULL, totp_enabled = 1 WHERE id = ?').run(u.id);
         return { ok: true, enabled: true };
       },
@@ -179,7 +180,7 @@ export function authRoutes(ctx: AgentsContext): AgentRoute[] {
       handler: ({ caller, body }) => {
         const u = getUser(ctx, caller.userId);
         if (!u.totp_enabled || !u.totp_secret) throw badRequest('two-factor is not enabled');
-        if (!checkTotp(u.totp_secret, body.code)) throw badRequest('invalid two-factor code');
+        if (!checkTotp(openSecret(ctx.config, u.totp_secret), body.code)) throw badRequest('invalid two-factor code');
         ctx.db.prepare('UPDATE users SET totp_secret = NULL, totp_enabled = 0 WHERE id = ?').run(u.id);
         return { ok: true, enabled: false };
       },

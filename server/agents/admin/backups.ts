@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
-import { mkdirSync, readdirSync, renameSync, rmSync, statSync } from 'node:fs';
+import { chmodSync, readdirSync, renameSync, rmSync, statSync } from 'node:fs';
+import { privateDir } from '../../core/security/private-files';
 import { join, resolve, sep } from 'node:path';
 import type { Response } from 'express';
 import { badRequest, notFound, notImplemented } from '../../core/errors';
@@ -44,12 +45,13 @@ export async function createBackup(ctx: AgentsContext): Promise<BackupInfo> {
   const sqlite = sqliteOf(ctx.db);
   if (!sqlite) throw notImplemented('snapshots are taken of the SQLite store only; back up the PostgreSQL database with its own tools (pg_dump)');
   const dir = backupDir(ctx);
-  mkdirSync(dir, { recursive: true });
+  privateDir(dir);
   const stamp = new Date().toISOString().replace(/[-:]/g, '').replace('T', '-').slice(0, 15);
   const name = `agents-${stamp}-${randomBytes(2).toString('hex')}.db`;
   const tmp = join(dir, `.${name}.partial`);
   try {
     await sqlite.backup(tmp);
+    chmodSync(tmp, 0o600);
     renameSync(tmp, join(dir, name));
   } catch (err) {
     rmSync(tmp, { force: true });

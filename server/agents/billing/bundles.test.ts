@@ -1,3 +1,4 @@
+import { allowOnlyHostsOf } from '../../core/testing/outbound';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { testAgentsConfig } from '../config';
 import { arr, startAgentsServer, str, type AgentsTestServer, type Api } from '../testing';
@@ -14,7 +15,7 @@ beforeAll(async () => {
   paypal = await startFakePayPal('pp-client', 'pp-secret');
   t = await startAgentsServer({
     adminEmails: ['ops@example.com'],
-    payments: { ...testAgentsConfig('/unused').payments, stripeSecretKey: KEY, stripeApiUrl: stripe.url, paypalClientId: 'pp-client', paypalClientSecret: 'pp-secret', paypalApiUrl: paypal.url },
+    payments: { ...testAgentsConfig('/unused').payments, stripeSecretKey: KEY, stripeApiUrl: stripe.url, paypalClientId: 'pp-client', paypalClientSecret: 'pp-secret', paypalApiUrl: paypal.url, allowInternal: allowOnlyHostsOf(paypal.url) },
   });
   ops = await t.operator('ops@example.com');
 });

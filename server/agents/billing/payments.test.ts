@@ -1,4 +1,5 @@
 import Stripe from 'stripe';
+import { allowOnlyHostsOf } from '../../core/testing/outbound';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { testAgentsConfig } from '../config';
 import { arr, startAgentsServer, str, type Api, type AgentsTestServer } from '../testing';
@@ -25,6 +26,7 @@ beforeAll(async () => {
       paypalClientSecret: 'pp-secret',
       paypalWebhookId: 'WH-ID-1',
       paypalApiUrl: paypal.url,
+      allowInternal: allowOnlyHostsOf(paypal.url),
     },
   });
 });

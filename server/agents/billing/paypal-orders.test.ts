@@ -1,3 +1,4 @@
+import { allowOnlyHostsOf } from '../../core/testing/outbound';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { testAgentsConfig } from '../config';
 import { arr, startAgentsServer, str, type AgentsTestServer, type Api } from '../testing';
@@ -9,7 +10,7 @@ let t: AgentsTestServer;
 beforeAll(async () => {
   paypal = await startFakePayPal('pp-client', 'pp-secret');
   t = await startAgentsServer({
-    payments: { ...testAgentsConfig('/unused').payments, paypalClientId: 'pp-client', paypalClientSecret: 'pp-secret', paypalWebhookId: 'WH-ID-9', paypalApiUrl: paypal.url },
+    payments: { ...testAgentsConfig('/unused').payments, paypalClientId: 'pp-client', paypalClientSecret: 'pp-secret', paypalWebhookId: 'WH-ID-9', paypalApiUrl: paypal.url, allowInternal: allowOnlyHostsOf(paypal.url) },
   });
 });
 afterAll(async () => {

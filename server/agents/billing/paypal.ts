@@ -1,4 +1,5 @@
 import { notFound, upstreamFailed } from '../../core/errors';
+import { guardedFetch, type OutboundRequest, type OutboundResponse } from '../../core/security/ssrf';
 import type { PaymentsConfig } from '../config';
 import type { Db } from '../db';
 import type { Plan } from './catalog';
@@ -48,30 +49,37 @@ export class PayPalClient {
     if (!paypalConfigured(cfg)) throw notConfigured();
   }
 
+  /** Every call goes through core's outbound guard (pinned address, no redirects, 1 MB answer, 30 s). */
+  private async send(url: string, req: OutboundRequest): Promise<OutboundResponse> {
+    try {
+      return await guardedFetch(url, req, { allowInternal: this.cfg.allowInternal ?? false, maxRedirects: 0, maxBytes: 1024 * 1024, timeoutMs: 30_000 });
+    } catch (err) {
+      throw upstreamFailed(`payment provider unreachable (${err instanceof Error ? err.message : String(err)})`);
+    }
+  }
+
   private async accessToken(): Promise<string> {
     if (this.token && this.token.expires > Date.now()) return this.token.value;
     const basic = Buffer.from(`${this.cfg.paypalClientId}:${this.cfg.paypalClientSecret}`).toString('base64');
-    const res = await fetch(`${this.cfg.paypalApiUrl}/v1/oauth2/token`, {
+    const res = await this.send(`${this.cfg.paypalApiUrl}/v1/oauth2/token`, {
       method: 'POST',
       headers: { authorization: `Basic ${basic}`, 'content-type': 'application/x-www-form-urlencoded', accept: 'application/json' },
       body: 'grant_type=client_credentials',
-      signal: AbortSignal.timeout(30_000),
     });
     if (!res.ok) throw upstreamFailed(`payment provider error: authentication failed (${res.status})`);
-    const body = (await res.json()) as { access_token: string; expires_in?: number };
+    const body = res.json() as { access_token: string; expires_in?: number };
     this.token = { value: body.access_token, expires: Date.now() + Math.max(0, (body.expires_in ?? 300) - 60) * 1000 };
     return body.access_token;
   }
 
   async call<T>(method: string, path: string, body?: unknown, opts: CallOptions = {}): Promise<T> {
     const token = await this.accessToken();
-    const res = await fetch(`${this.cfg.paypalApiUrl}${path}`, {
+    const res = await this.send(`${this.cfg.paypalApiUrl}${path}`, {
       method,
       headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json', accept: 'application/json', ...opts.headers },
       body: body === undefined ? undefined : JSON.stringify(body),
-      signal: AbortSignal.timeout(30_000),
     });
-    const text = await res.text();
+    const text = res.text();
     if (res.status === 404) throw notFound(opts.missing ?? 'subscription not found');
     if (!res.ok) throw upstreamFailed(`payment provider error: ${res.status} ${text.slice(0, 200)}`);
     return (text ? JSON.parse(text) : {}) as T;

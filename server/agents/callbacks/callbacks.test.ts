@@ -1,4 +1,5 @@
 import { createHmac } from 'node:crypto';
+import { allowOnlyHostsOf } from '../../core/testing/outbound';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startAgentsServer, str, type AgentsTestServer } from '../testing';
 import { GOOD, startFakeProviders, type FakeProviders } from '../channels/fake-providers.testkit';
@@ -9,7 +10,7 @@ let t: AgentsTestServer;
 let fake: FakeProviders;
 beforeAll(async () => {
   fake = await startFakeProviders();
-  t = await startAgentsServer({ providerUrls: fake.urls, slackSigningSecret: SLACK_SECRET, whatsappVerifyToken: 'verify-me', whatsappAppSecret: WA_SECRET }, { webhookWorker: false });
+  t = await startAgentsServer({ providerUrls: fake.urls, allowPrivateFetch: allowOnlyHostsOf(...Object.values(fake.urls)), slackSigningSecret: SLACK_SECRET, whatsappVerifyToken: 'verify-me', whatsappAppSecret: WA_SECRET }, { webhookWorker: false });
 });
 afterAll(async () => {
   await t.close();

@@ -1,4 +1,5 @@
 import { existsSync, readFileSync } from 'node:fs';
+import { allowOnlyHostsOf } from '../../core/testing/outbound';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { arr, startAgentsServer, str, type AgentsTestServer } from '../testing';
@@ -10,7 +11,7 @@ let t: AgentsTestServer;
 let fake: FakeProviders;
 beforeAll(async () => {
   fake = await startFakeProviders();
-  t = await startAgentsServer({ providerUrls: fake.urls }, { webhookWorker: false });
+  t = await startAgentsServer({ providerUrls: fake.urls, allowPrivateFetch: allowOnlyHostsOf(...Object.values(fake.urls)) }, { webhookWorker: false });
 });
 afterAll(async () => {
   await t.close();
@@ -69,7 +70,7 @@ describe('/api/channels', () => {
 
   it('takes the key from AGENTS_SECRETS_KEY when set (no key file written)', async () => {
     const key = 'ab'.repeat(32);
-    const t2 = await startAgentsServer({ providerUrls: fake.urls, secretsKey: key }, { webhookWorker: false });
+    const t2 = await startAgentsServer({ providerUrls: fake.urls, allowPrivateFetch: allowOnlyHostsOf(...Object.values(fake.urls)), secretsKey: key }, { webhookWorker: false });
     try {
       const { api } = await t2.withAgent();
       await api.post('/api/integrations/hubspot/connect', { accessToken: GOOD.hubspot });
@@ -121,7 +122,7 @@ describe('/api/integrations', () => {
   });
 
   it('an unreachable provider is a clear 400 and nothing is stored', async () => {
-    const t2 = await startAgentsServer({ providerUrls: { ...fake.urls, hubspot: 'http://127.0.0.1:9/hubspot' } }, { webhookWorker: false });
+    const t2 = await startAgentsServer({ providerUrls: { ...fake.urls, hubspot: 'http://127.0.0.1:9/hubspot' }, allowPrivateFetch: true }, { webhookWorker: false });
     try {
       const api = await t2.signup();
       const r = await api.post('/api/integrations/hubspot/connect', { accessToken: GOOD.hubspot });

@@ -1,3 +1,4 @@
+import { guardedFetch, type OutboundRequest } from '../../core/security/ssrf';
 import type { AgentsContext } from '../context';
 import { openCredentials } from './delivery';
 import type { IntegrationName } from './providers';
@@ -9,9 +10,9 @@ interface LeadData {
   company?: string;
 }
 
-async function push(url: string, init: RequestInit): Promise<string | null> {
+async function push(ctx: AgentsContext, url: string, init: OutboundRequest): Promise<string | null> {
   try {
-    const res = await fetch(url, { ...init, redirect: 'manual', signal: AbortSignal.timeout(10_000) });
+    const res = await guardedFetch(url, init, { allowInternal: ctx.config.allowPrivateFetch, maxRedirects: 0, maxBytes: 1024 * 1024, timeoutMs: 10_000 });
     return res.ok ? null : `answered ${res.status}`;
   } catch (err) {
     return `unreachable (${err instanceof Error ? err.message : String(err)})`;
@@ -28,12 +29,12 @@ export async function syncLead(ctx: AgentsContext, ws: string, lead: LeadData): 
     const [first, ...rest] = (lead.name ?? '').trim().split(/\s+/);
     const error =
       r.provider === 'hubspot'
-        ? await push(`${ctx.config.providerUrls.hubspot}/crm/v3/objects/contacts`, {
+        ? await push(ctx, `${ctx.config.providerUrls.hubspot}/crm/v3/objects/contacts`, {
             method: 'POST',
             headers: { authorization: `Bearer ${creds.accessToken}`, 'content-type': 'application/json' },
             body: JSON.stringify({ properties: { email: lead.email || undefined, firstname: first || undefined, lastname: rest.join(' ') || undefined, phone: lead.phone || undefined, company: lead.company || undefined } }),
           })
-        : await push(`${ctx.config.providerUrls.pipedrive}/persons?api_token=${encodeURIComponent(creds.apiToken)}`, {
+        : await push(ctx, `${ctx.config.providerUrls.pipedrive}/persons?api_token=${encodeURIComponent(creds.apiToken)}`, {
             method: 'POST',
             headers: { 'content-type': 'application/json' },
             body: JSON.stringify({ name: lead.name || lead.email || lead.phone, email: lead.email ? [lead.email] : undefined, phone: lead.phone ? [lead.phone] : undefined }),

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { guardedFetch, type OutboundRequest } from '../../core/security/ssrf';
 import type { AgentsConfig } from '../config';
 
 /** What a provider said about the credentials: the account they belong to (nothing secret), or why not. */
@@ -12,12 +13,13 @@ export interface ProviderSpec<C> {
   validate(config: AgentsConfig, creds: C): Promise<Check>;
 }
 
-async function call(url: string, init: RequestInit): Promise<{ status: number; body: Record<string, unknown> } | { error: string }> {
+/** One provider API call through core's outbound guard (no redirects, 1 MB answer at most, 10 s). */
+async function call(config: AgentsConfig, url: string, init: OutboundRequest): Promise<{ status: number; body: Record<string, unknown> } | { error: string }> {
   try {
-    const res = await fetch(url, { ...init, redirect: 'manual', signal: AbortSignal.timeout(10_000) });
+    const res = await guardedFetch(url, init, { allowInternal: config.allowPrivateFetch, maxRedirects: 0, maxBytes: 1024 * 1024, timeoutMs: 10_000 });
     let body: Record<string, unknown> = {};
     try {
-      body = (await res.json()) as Record<string, unknown>;
+      body = res.json() as Record<string, unknown>;
     } catch {
       body = {};
     }
@@ -40,7 +42,7 @@ export const CHANNELS = {
     fields: [{ name: 'botToken', label: 'Bot token', secret: true }],
     credentials: slackCreds,
     async validate(config, c) {
-      const r = await call(`${config.providerUrls.slack}/auth.test`, { method: 'POST', headers: { authorization: `Bearer ${c.botToken}` } });
+      const r = await call(config, `${config.providerUrls.slack}/auth.test`, { method: 'POST', headers: { authorization: `Bearer ${c.botToken}` } });
       if ('error' in r) return { ok: false, error: r.error };
       if (r.body.ok !== true) return { ok: false, error: `Slack refused the credentials (${s(r.body.error) || r.status})` };
       return { ok: true, account: { team_id: s(r.body.team_id), team: s(r.body.team), bot_user_id: s(r.body.user_id) } };
@@ -52,7 +54,7 @@ export const CHANNELS = {
     fields: [{ name: 'accessToken', label: 'Access token', secret: true }, { name: 'phoneNumberId', label: 'Phone number ID', secret: false }],
     credentials: whatsappCreds,
     async validate(config, c) {
-      const r = await call(`${config.providerUrls.whatsapp}/${c.phoneNumberId}?fields=display_phone_number,verified_name`, { headers: { authorization: `Bearer ${c.accessToken}` } });
+      const r = await call(config, `${config.providerUrls.whatsapp}/${c.phoneNumberId}?fields=display_phone_number,verified_name`, { headers: { authorization: `Bearer ${c.accessToken}` } });
       if ('error' in r) return { ok: false, error: r.error };
       if (r.status !== 200) return { ok: false, error: `WhatsApp refused the credentials (${s((r.body.error as Record<string, unknown> | undefined)?.message) || r.status})` };
       return { ok: true, account: { phone_number_id: c.phoneNumberId, display_phone_number: s(r.body.display_phone_number), verified_name: s(r.body.verified_name) } };
@@ -68,7 +70,7 @@ export const INTEGRATIONS = {
     fields: [{ name: 'accessToken', label: 'Private app access token', secret: true }],
     credentials: hubspotCreds,
     async validate(config, c) {
-      const r = await call(`${config.providerUrls.hubspot}/account-info/v3/details`, { headers: { authorization: `Bearer ${c.accessToken}` } });
+      const r = await call(config, `${config.providerUrls.hubspot}/account-info/v3/details`, { headers: { authorization: `Bearer ${c.accessToken}` } });
       if ('error' in r) return { ok: false, error: r.error };
       if (r.status !== 200) return { ok: false, error: `HubSpot refused the credentials (${s(r.body.message) || r.status})` };
       return { ok: true, account: { portal_id: s(r.body.portalId), time_zone: s(r.body.timeZone) } };
@@ -80,7 +82,7 @@ export const INTEGRATIONS = {
     fields: [{ name: 'apiToken', label: 'API token', secret: true }],
     credentials: pipedriveCreds,
     async validate(config, c) {
-      const r = await call(`${config.providerUrls.pipedrive}/users/me?api_token=${encodeURIComponent(c.apiToken)}`, {});
+      const r = await call(config, `${config.providerUrls.pipedrive}/users/me?api_token=${encodeURIComponent(c.apiToken)}`, {});
       if ('error' in r) return { ok: false, error: r.error };
       const data = (r.body.data ?? {}) as Record<string, unknown>;
       if (r.status !== 200 || r.body.success !== true) return { ok: false, error: `Pipedrive refused the credentials (${s(r.body.error) || r.status})` };
@@ -94,7 +96,7 @@ export type IntegrationName = keyof typeof INTEGRATIONS;
 export async function sendThroughChannel(config: AgentsConfig, channel: ChannelName, creds: Record<string, string>, ref: string, text: string): Promise<{ ok: boolean; error: string | null }> {
   if (channel === 'slack') {
     const [chan, thread] = ref.split(':');
-    const r = await call(`${config.providerUrls.slack}/chat.postMessage`, {
+    const r = await call(config, `${config.providerUrls.slack}/chat.postMessage`, {
       method: 'POST',
       headers: { authorization: `Bearer ${creds.botToken}`, 'content-type': 'application/json; charset=utf-8' },
       body: JSON.stringify({ channel: chan, thread_ts: thread || undefined, text }),
@@ -102,7 +104,7 @@ export async function sendThroughChannel(config: AgentsConfig, channel: ChannelN
     if ('error' in r) return { ok: false, error: r.error };
     return r.body.ok === true ? { ok: true, error: null } : { ok: false, error: `Slack: ${s(r.body.error) || r.status}` };
   }
-  const r = await call(`${config.providerUrls.whatsapp}/${creds.phoneNumberId}/messages`, {
+  const r = await call(config, `${config.providerUrls.whatsapp}/${creds.phoneNumberId}/messages`, {
     method: 'POST',
     headers: { authorization: `Bearer ${creds.accessToken}`, 'content-type': 'application/json' },
     body: JSON.stringify({ messaging_product: 'whatsapp', to: ref, type: 'text', text: { body: text } }),

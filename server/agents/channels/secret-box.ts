@@ -1,5 +1,6 @@
 import { createCipheriv, createDecipheriv, randomBytes } from 'node:crypto';
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, readFileSync } from 'node:fs';
+import { privateDir, writePrivateFile } from '../../core/security/private-files';
 import { join } from 'node:path';
 import type { AgentsConfig } from '../config';
 
@@ -19,11 +20,14 @@ function parseKey(raw: string): Buffer {
 /** The key: AGENTS_SECRETS_KEY, else `<data>/secrets.key` generated on first use (mode 0600). */
 export function secretsKey(config: AgentsConfig): Buffer {
   if (config.secretsKey) return parseKey(config.secretsKey);
-  mkdirSync(config.dataDir, { recursive: true });
+  privateDir(config.dataDir);
   const file = join(config.dataDir, 'secrets.key');
-  if (existsSync(file)) return parseKey(readFileSync(file, 'utf8'));
+  if (existsSync(file)) {
+    chmodSync(file, 0o600);
+    return parseKey(readFileSync(file, 'utf8'));
+  }
   const key = randomBytes(32);
-  writeFileSync(file, key.toString('hex'), { mode: 0o600 });
+  writePrivateFile(file, key.toString('hex'));
   return key;
 }
 
@@ -52,3 +56,12 @@ export function secretBox(config: AgentsConfig): SecretBox {
   if (!b) boxes.set(config, (b = createSecretBox(secretsKey(config))));
   return b;
 }
+
+/** Sealed values carry this prefix; TOTP secrets (base32) and webhook secrets (whsec_…) never do. */
+export const isSealed = (stored: string): boolean => stored.startsWith('v1:');
+
+/** Seal a secret for storage with the platform's key (TOTP secrets, webhook signing secrets, credentials). */
+export const sealSecret = (config: AgentsConfig, plain: string): string => secretBox(config).seal(plain);
+
+/** The plain secret of a stored value; a value written before secrets were sealed is read as it is. */
+export const openSecret = (config: AgentsConfig, stored: string): string => (isSealed(stored) ? secretBox(config).open(stored) : stored);

@@ -1,5 +1,5 @@
-import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { privateDir, writePrivateFile } from '../../core/security/private-files';
 import { badRequest, notFound } from '../../core/errors';
 import type { AgentsContext } from '../context';
 import { newId } from '../ids';
@@ -126,8 +126,8 @@ export async function addSource(ctx: AgentsContext, agent: AgentRow, input: Sour
       if (!content) throw badRequest('the file contains no text');
       const s = insert(ctx, { ...base, name: name || 'file', content, mime, size_kb: input.sizeKb ?? kb(data) });
       const dir = join(ctx.config.dataDir, 'uploads', agent.workspace_id);
-      mkdirSync(dir, { recursive: true });
-      writeFileSync(join(dir, s.id), data);
+      privateDir(dir);
+      writePrivateFile(join(dir, s.id), data);
       return s;
     }
     case 'website': {

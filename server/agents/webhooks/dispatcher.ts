@@ -1,4 +1,5 @@
 import type { AgentsContext } from '../context';
+import { openSecret, sealSecret } from '../channels/secret-box';
 import { newId } from '../ids';
 import { DELIVERY_HEADER, EVENT_HEADER, postGuarded, SIGNATURE_HEADER, signatureHeader, type OutboundOptions } from './sender';
 
@@ -44,13 +45,13 @@ export interface DispatcherOptions {
   intervalMs?: number;
 }
 
-/** The workspace's signing secret, created on first use. */
+/** The workspace's signing secret, created on first use; stored sealed with the platform key (AES-256-GCM). */
 export function workspaceSecret(ctx: AgentsContext, ws: string): string {
   const row = ctx.db.prepare('SELECT secret FROM webhook_secrets WHERE workspace_id = ?').get(ws) as { secret: string } | undefined;
-  if (row) return row.secret;
+  if (row) return openSecret(ctx.config, row.secret);
   const secret = `whsec_${newId('x', 32).slice(2)}`;
-  ctx.db.prepare('INSERT INTO webhook_secrets (workspace_id, secret, created_at) VALUES (?, ?, ?) ON CONFLICT DO NOTHING').run(ws, secret, Date.now());
-  return (ctx.db.prepare('SELECT secret FROM webhook_secrets WHERE workspace_id = ?').get(ws) as { secret: string }).secret;
+  ctx.db.prepare('INSERT INTO webhook_secrets (workspace_id, secret, created_at) VALUES (?, ?, ?) ON CONFLICT DO NOTHING').run(ws, sealSecret(ctx.config, secret), Date.now());
+  return openSecret(ctx.config, (ctx.db.prepare('SELECT secret FROM webhook_secrets WHERE workspace_id = ?').get(ws) as { secret: string }).secret);
 }
 
 /**

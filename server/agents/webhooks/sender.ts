@@ -1,12 +1,10 @@
 import { createHmac, timingSafeEqual } from 'node:crypto';
-import { request as httpsRequest } from 'node:https';
-import { isIP } from 'node:net';
-import { isInternalAddress, pinnedLookup, resolveHost } from '../../core/security/ssrf';
+import { guardedFetch, type OutboundPolicy } from '../../core/security/ssrf';
 
 /** How outbound deliveries reach their receivers. Production: public addresses only, system trust store. */
 export interface OutboundOptions {
   /** Accept loopback/private receivers (local development and tests only; never set from a request). */
-  allowPrivate: boolean;
+  allowPrivate: OutboundPolicy['allowInternal'];
   /** Extra trusted certificate authority (a test's self-signed receiver); the system store otherwise. */
   ca?: string | Buffer;
   timeoutMs?: number;
@@ -40,41 +38,19 @@ export interface SendResult {
 }
 
 /**
- * POST a signed body to an HTTPS receiver. The host is resolved once, refused when any answer is an
- * internal address, and the connection is pinned to the checked answer (no DNS rebinding between check
- * and connect). Certificates are verified; redirects are not followed.
+ * POST a signed body to an HTTPS receiver through core's outbound guard: the host is resolved once,
+ * refused when any answer is an internal address, and the connection is pinned to the checked answer
+ * (no DNS rebinding between check and connect). Certificates are verified; redirects are not followed.
  */
 export async function postGuarded(raw: string, body: string, headers: Record<string, string>, opts: OutboundOptions): Promise<SendResult> {
-  let url: URL;
   try {
-    url = new URL(raw);
-  } catch {
-    return { status: null, error: 'invalid url' };
-  }
-  if (url.protocol !== 'https:') return { status: null, error: 'url must be https' };
-  const addrs = await resolveHost(url.hostname);
-  if (addrs.length === 0) return { status: null, error: 'url host does not resolve' };
-  if (!opts.allowPrivate && addrs.some((a) => isInternalAddress(a.address))) return { status: null, error: 'url must be a public address' };
-  const host = url.hostname.replace(/^\[|\]$/g, '');
-  return new Promise((resolve) => {
-    const req = httpsRequest(
-      url,
-      {
-        method: 'POST',
-        headers: { 'content-type': 'application/json', 'content-length': String(Buffer.byteLength(body)), 'user-agent': 'AgentPlatform-Webhooks/1.0', ...headers },
-        lookup: pinnedLookup(addrs[0]),
-        servername: isIP(host) ? undefined : host,
-        ca: opts.ca,
-        timeout: opts.timeoutMs ?? 10_000,
-      },
-      (res) => {
-        res.resume();
-        const status = res.statusCode ?? null;
-        resolve({ status, error: status !== null && status >= 200 && status < 300 ? null : `receiver answered ${status}` });
-      },
+    const res = await guardedFetch(
+      raw,
+      { method: 'POST', headers: { 'content-type': 'application/json', 'user-agent': 'AgentPlatform-Webhooks/1.0', ...headers }, body },
+      { allowInternal: opts.allowPrivate, httpsOnly: true, ca: opts.ca, timeoutMs: opts.timeoutMs ?? 10_000, maxBytes: 64 * 1024, maxRedirects: 0 },
     );
-    req.on('timeout', () => req.destroy(new Error('timed out')));
-    req.on('error', (err) => resolve({ status: null, error: err.message.slice(0, 200) }));
-    req.end(body);
-  });
+    return { status: res.status, error: res.ok ? null : `receiver answered ${res.status}` };
+  } catch (err) {
+    return { status: null, error: (err instanceof Error ? err.message : String(err)).slice(0, 200) };
+  }
 }

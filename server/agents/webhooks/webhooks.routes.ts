@@ -1,6 +1,7 @@
 import { AgentQuery, IdParam } from '../../../shared/api/contracts/agents-common';
 import { EVENT_NAMES } from '../../../shared/api/contracts/agents-values';
 import { badRequest, notFound } from '../../core/errors';
+import type { OutboundPolicy } from '../../core/security/ssrf';
 import type { AgentsContext } from '../context';
 import { route, type AgentRoute } from '../http';
 import { newId } from '../ids';
@@ -55,7 +56,7 @@ export const SIGNING_SCHEME = {
   retryDelaysSeconds: [...RETRY_DELAYS_S],
 };
 
-export function webhookRoutes(ctx: AgentsContext, dispatcher: WebhookDispatcher, allowPrivate: boolean): AgentRoute[] {
+export function webhookRoutes(ctx: AgentsContext, dispatcher: WebhookDispatcher, allowPrivate: OutboundPolicy['allowInternal']): AgentRoute[] {
   const find = (ws: string, id: string) => {
     const w = ctx.db.prepare('SELECT * FROM webhooks WHERE id = ? AND workspace_id = ?').get(id, ws) as WebhookRow | undefined;
     if (!w) throw notFound('webhook not found');

@@ -146,7 +146,7 @@ describe('webhook queue', () => {
   it('keeps a delivery after a restart and delivers it from the new process', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'agents-restart-'));
     const start = async () => {
-      const a = createAgentsApp({ config: testAgentsConfig(dir, { trustProxy: true }), log: () => {}, outbound: { allowPrivate: true, ca: rx.cert }, webhookWorker: false, now });
+      const a = createAgentsApp({ config: testAgentsConfig(dir, { trustProxy: 1 }), log: () => {}, outbound: { allowPrivate: true, ca: rx.cert }, webhookWorker: false, now });
       const server: Server = await new Promise((resolve) => {
         const s = a.app.listen(0, '127.0.0.1', () => resolve(s));
       });

@@ -1,4 +1,5 @@
 import type { NextFunction, Request, Response } from 'express';
+import { fromSameOrigin } from './cross-site';
 
 const LOOPBACK = new Set(['127.0.0.1', 'localhost', '[::1]', '::1']);
 const SAFE = new Set(['GET', 'HEAD', 'OPTIONS']);
@@ -33,23 +34,9 @@ export function benchGuard(allowedHosts: string[] = []) {
       next();
       return;
     }
-    const site = req.headers['sec-fetch-site'];
-    if (typeof site === 'string' && site !== 'same-origin' && site !== 'none') {
+    if (!fromSameOrigin(req, { requireMarker: false })) {
       refuse(res, 403, 'cross_site_request', '他のサイトからの操作は受け付けません');
       return;
-    }
-    const origin = req.headers.origin;
-    if (typeof origin === 'string' && origin !== '') {
-      let originHost = '';
-      try {
-        originHost = new URL(origin).host;
-      } catch {
-        originHost = '';
-      }
-      if (!originHost || originHost.toLowerCase() !== String(req.headers.host ?? '').toLowerCase()) {
-        refuse(res, 403, 'cross_site_request', '他のサイトからの操作は受け付けません');
-        return;
-      }
     }
     const type = req.headers['content-type'];
     if (type !== undefined && !req.is('application/json')) {

@@ -1,5 +1,5 @@
 /** Outgoing mail of the services (invitations, verification and reset links): SMTP, or .eml files in an outbox folder. */
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { privateDir, writePrivateFile } from '../security/private-files';
 import { join } from 'node:path';
 import { randomBytes } from 'node:crypto';
 import type { Transporter } from 'nodemailer';
@@ -27,7 +27,8 @@ export class OutboxMailer implements Mailer {
   ) {}
 
   async send(mail: Mail): Promise<void> {
-    mkdirSync(this.dir, { recursive: true });
+    // Mails carry invitation, verification and reset links: readable by the service's user only.
+    privateDir(this.dir);
     const date = new Date();
     const id = `${date.getTime()}-${randomBytes(4).toString('hex')}`;
     const eml = [
@@ -43,7 +44,7 @@ export class OutboxMailer implements Mailer {
       mail.text.replace(/\r?\n/g, '\r\n'),
       '',
     ].join('\r\n');
-    writeFileSync(join(this.dir, `${id}.eml`), eml);
+    writePrivateFile(join(this.dir, `${id}.eml`), eml);
   }
 }
 

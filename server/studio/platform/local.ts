@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { privateDir } from '../../core/security/private-files';
 import { join } from 'node:path';
 import { modelById } from '../catalog';
 import { PlatformError, type Platform, type PlatformStatus, type Submitted } from './platform';
@@ -32,7 +33,7 @@ export class LocalPlatform implements Platform {
   readonly name = 'local' as const;
 
   constructor(private readonly opts: LocalPlatformOptions) {
-    mkdirSync(opts.dir, { recursive: true });
+    privateDir(opts.dir);
   }
 
   private file(id: string): string {
@@ -49,7 +50,7 @@ export class LocalPlatform implements Platform {
     if (!modelById(model)) throw new PlatformError(`Unknown model ${model}.`, 404);
     const id = `lp_${randomBytes(8).toString('hex')}`;
     const req: LocalRequest = { model, body, at: Date.now(), cancelled: false };
-    writeFileSync(this.file(id), JSON.stringify(req));
+    writeFileSync(this.file(id), JSON.stringify(req), { mode: 0o600 });
     return { request_id: id, status: 'queued', status_url: `local://status/${id}`, cancel_url: `local://cancel/${id}` };
   }
 
@@ -61,7 +62,7 @@ export class LocalPlatform implements Platform {
     if (elapsed < this.opts.durationMs) return { request_id: id, status: 'in_progress' };
     if (!req.file) {
       req.file = this.render(id, req);
-      writeFileSync(this.file(id), JSON.stringify(req));
+      writeFileSync(this.file(id), JSON.stringify(req), { mode: 0o600 });
     }
     const url = this.opts.urlFor(req.file);
     const surface = modelById(req.model)?.surface;
@@ -73,7 +74,7 @@ export class LocalPlatform implements Platform {
   async cancel(cancelUrl: string): Promise<void> {
     const { id, req } = this.read(cancelUrl);
     req.cancelled = true;
-    writeFileSync(this.file(id), JSON.stringify(req));
+    writeFileSync(this.file(id), JSON.stringify(req), { mode: 0o600 });
   }
 
   private render(id: string, req: LocalRequest): string {
@@ -92,7 +93,7 @@ export class LocalPlatform implements Platform {
       name = `${id}.png`;
       data = makePng(seed, w, h);
     }
-    writeFileSync(join(this.opts.dir, name), data);
+    writeFileSync(join(this.opts.dir, name), data, { mode: 0o600 });
     return name;
   }
 }

@@ -1,3 +1,4 @@
+import { guardedFetch, type OutboundPolicy, type OutboundResponse } from '../../core/security/ssrf';
 import { PlatformError, type Platform, type PlatformStatus, type Submitted } from './platform';
 
 export interface QueueClientOptions {
@@ -6,7 +7,8 @@ export interface QueueClientOptions {
   timeoutMs?: number;
   retries?: number;
   backoffMs?: number;
-  fetchImpl?: typeof fetch;
+  /** Tests only: the local fake platform's host (core/testing/outbound.ts); production leaves it unset. */
+  allowInternal?: OutboundPolicy['allowInternal'];
 }
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
@@ -19,29 +21,33 @@ export class QueueClient implements Platform {
   private readonly timeoutMs: number;
   private readonly retries: number;
   private readonly backoffMs: number;
-  private readonly fetchImpl: typeof fetch;
+  readonly allowInternal: OutboundPolicy['allowInternal'];
 
   constructor(private readonly opts: QueueClientOptions) {
     this.timeoutMs = opts.timeoutMs ?? 15_000;
     this.retries = opts.retries ?? 3;
     this.backoffMs = opts.backoffMs ?? 250;
-    this.fetchImpl = opts.fetchImpl ?? fetch;
+    this.allowInternal = opts.allowInternal ?? false;
   }
 
   private async once(method: 'GET' | 'POST', url: string, body?: unknown): Promise<unknown> {
-    let res: Response;
+    let res: OutboundResponse;
     try {
-      res = await this.fetchImpl(url, {
-        method,
-        headers: { authorization: `Key ${this.opts.key}`, accept: 'application/json', ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
-        body: body === undefined ? undefined : JSON.stringify(body),
-        signal: AbortSignal.timeout(this.timeoutMs),
-      });
+      // status_url and cancel_url come from the platform's answers: they pass the same outbound guard as the base url.
+      res = await guardedFetch(
+        url,
+        {
+          method,
+          headers: { authorization: `Key ${this.opts.key}`, accept: 'application/json', ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
+          body: body === undefined ? undefined : JSON.stringify(body),
+        },
+        { allowInternal: this.allowInternal, timeoutMs: this.timeoutMs, maxBytes: 4 * 1024 * 1024, maxRedirects: 0 },
+      );
     } catch (err) {
       const e = err as Error;
-      throw new PlatformError(e.name === 'TimeoutError' ? `The generation platform did not answer within ${this.timeoutMs} ms.` : `The generation platform is unreachable: ${e.message}`, null);
+      throw new PlatformError(e.message === 'timed out' ? `The generation platform did not answer within ${this.timeoutMs} ms.` : `The generation platform is unreachable: ${e.message}`, null);
     }
-    const text = await res.text();
+    const text = res.text();
     if (!res.ok) {
       let msg = text.slice(0, 500);
       try {
@@ -51,7 +57,7 @@ export class QueueClient implements Platform {
       } catch {
         /* plain text body */
       }
-      throw new PlatformError(`The generation platform answered ${res.status}: ${msg || res.statusText}`, res.status);
+      throw new PlatformError(`The generation platform answered ${res.status}: ${msg || `HTTP ${res.status}`}`, res.status);
     }
     if (!text) return {};
     try {
