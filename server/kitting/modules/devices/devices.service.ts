@@ -75,3 +75,12 @@ export async function completeDevice(tx: Tx, input: Doc, taken?: Set<string>): P
     updated: now,
   };
 }
+
+/** Newest history entries a device keeps. */
+const HISTORY_MAX = 50;
+
+/** The device's history with one more entry (the newest 50 are kept). */
+export function withHistory(dev: Doc, what: string, detail: string, by = ''): Doc[] {
+  const prior = Array.isArray(dev.history) ? (dev.history as Doc[]) : [];
+  return [...prior, { ts: Date.now(), what, detail, by }].slice(-HISTORY_MAX);
+}
