@@ -210,6 +210,7 @@ export function createApiClient(opts: ApiClientOptions = {}) {
     invoices: () => get('/api/invoices', S.invoiceResponses.list),
     createInvoice: (i: S.InvoiceCreate) => post('/api/invoice', S.invoiceResponses.one, i),
     updateInvoice: (id: string, i: S.InvoicePatch) => post(`/api/invoice/${e(id)}`, S.invoiceResponses.one, i),
+    invoiceFromQuote: (quoteId: string, b: S.InvoiceFromQuote = {}) => post(`/api/quote/${e(quoteId)}/invoice`, S.invoiceResponses.one, b),
     issueInvoices: (month?: string) => post('/api/invoices/issue', S.invoiceResponses.issue, month ? { month } : {}),
     billingSummary: () => get('/api/billing/summary', S.invoiceResponses.summary),
 
