@@ -227,7 +227,7 @@ export function createApiClient(opts: ApiClientOptions = {}) {
     saveDockReservation: (r: S.DockReservationInput) => post('/api/dock/reservation', S.dockResponses.save, r),
     deleteDockReservation: (id: string) => post(`/api/dock/reservation/${e(id)}/delete`, S.dockResponses.remove),
 
-    capacity: () => get('/api/capacity', S.capacityResponses.view),
+    capacity: (from?: string) => get('/api/capacity', S.capacityResponses.view, from ? { from } : undefined),
     saveCapacityConfig: (c: S.CapacityConfigInput) => post('/api/capacity/config', S.capacityResponses.config, c),
     createLoad: (l: S.LoadInput) => post('/api/capacity/load', S.capacityResponses.load, l),
     updateLoad: (id: string, l: S.LoadInput) => post(`/api/capacity/load/${e(id)}`, S.capacityResponses.load, l),
