@@ -14,10 +14,11 @@ export function dateText(v: string): string {
   return m ? dateJa(`${m[1]}-${m[2].padStart(2, '0')}-${m[3].padStart(2, '0')}`) : v;
 }
 
-/** The date the invoice states: its own date, else when it was issued, else when it was made. */
+/** The date the invoice states: the day it was issued, else its own date (a draft), else when it was made. */
 function invoiceDate(inv: Invoice): string {
+  if (typeof inv.issuedAt === 'number') return jstDate(inv.issuedAt);
   if (typeof inv.date === 'string' && /^\d{4}-\d{2}-\d{2}$/.test(inv.date)) return inv.date;
-  const at = [inv.issuedAt, inv.created, inv.updated].find((x): x is number => typeof x === 'number');
+  const at = [inv.created, inv.updated].find((x): x is number => typeof x === 'number');
   return jstDate(at ?? Date.now());
 }
 
