@@ -42,3 +42,34 @@ describe('quotes keep what the manager typed', () => {
     expect(inv?.tax).toBeGreaterThan(0);
   });
 });
+
+describe('invoice lines', () => {
+  it('a draft invoice gets lines at 10 % and 8 %; the screen shows the per-rate tax the server stores', async () => {
+    const { page } = t.b;
+    const created = await t.post<{ invoice: { id: string } }>('/api/invoice', { cust: '株式会社E2E明細', amount: 1000, desc: '仮' });
+    const { id } = created.body.invoice;
+    await go('/invoices');
+    const row = page.getByTestId('invoices').locator('tr', { hasText: id });
+    await row.getByRole('button', { name: '明細', exact: true }).click();
+    const dialog = page.getByRole('dialog');
+    // made from an amount alone, the invoice states its one line with tax included; these lines are tax-excluded
+    expect(await dialog.getByLabel('金額の表示').inputValue()).toBe('税込');
+    await dialog.getByLabel('金額の表示').selectOption('税抜');
+    await dialog.getByLabel('明細1 内容').fill('キッティング作業');
+    await dialog.getByLabel('明細1 数量').fill('40');
+    await dialog.getByLabel('明細1 単価').fill('3000');
+    await dialog.getByRole('button', { name: '＋ 明細を追加' }).click();
+    await dialog.getByLabel('明細2 内容').fill('会議用飲料');
+    await dialog.getByLabel('明細2 数量').fill('10');
+    await dialog.getByLabel('明細2 単価').fill('150');
+    await dialog.getByLabel('明細2 税率').selectOption('8');
+    const tax = dialog.getByTestId('invoice-tax');
+    await tax.getByText('消費税 ¥12,000').waitFor();
+    await tax.getByText('消費税 ¥120').waitFor();
+    await tax.getByText('¥133,620').waitFor();
+    await dialog.getByTestId('invoice-lines-save').click();
+    await row.getByText('¥133,620').waitFor();
+    const stored = (await api<{ invoices: { id: string; amount: number; tax: number; taxes: { rate: number; tax: number }[] }[] }>('/api/invoices')).invoices.find((i) => i.id === id);
+    expect(stored).toMatchObject({ amount: 133620, tax: 12120, taxes: [{ rate: 10, tax: 12000 }, { rate: 8, tax: 120 }] });
+  });
+});
