@@ -73,3 +73,19 @@ describe('invoice lines', () => {
     expect(stored).toMatchObject({ amount: 133620, tax: 12120, taxes: [{ rate: 10, tax: 12000 }, { rate: 8, tax: 120 }] });
   });
 });
+
+describe('capacity of any week', () => {
+  it('a chosen week shows public holidays and weekends as closed, and the cards behind a day', async () => {
+    const { page } = t.b;
+    const created = await t.post<{ job: { id: string } }>('/api/job', { c: '株式会社E2E祝日', t: 'iPhone 16 ×12台 初期設定', s: 2, due: '2027-09-25' });
+    expect(created.status).toBe(200);
+    await go('/capacity');
+    await page.locator('#capacity-from').fill('2027-09-20');
+    const week = page.getByTestId('capacity-week');
+    await week.getByText('祝日（敬老の日）').waitFor();
+    await week.getByText('祝日（秋分の日）').waitFor();
+    await week.getByText('土曜休業').waitFor();
+    // due on Saturday 9/25: worked on Friday 9/24
+    await page.getByTestId('capacity-day-2027-09-24').getByText(/株式会社E2E祝日 iPhone 16 ×12台 初期設定（12台・期限 2027-09-25）/).waitFor();
+  });
+});
