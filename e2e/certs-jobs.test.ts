@@ -90,16 +90,16 @@ describe('job cards carry devices', () => {
     await card.focus();
     for (const imei of imeis) await scan(imei);
     await card.getByTestId('job-devices').getByText('端末 2台').waitFor();
-    for (const imei of imeis) expect(await device(imei)).toMatchObject({ status: '作業中' });
+    for (const imei of imeis) expect(await device(imei)).toMatchObject({ status: '入荷検品' });
     await page.keyboard.press('ArrowRight');
     await page.locator(`.col[data-stage="3"] [data-job="${jobId}"]`).waitFor();
     await page.keyboard.press('ArrowRight');
     await page.locator(`.col[data-stage="4"] [data-job="${jobId}"]`).waitFor();
     await page.keyboard.press('ArrowRight');
     await page.locator(`.col[data-stage="5"] [data-job="${jobId}"]`).waitFor();
-    await expect.poll(async () => (await device(imeis[0] ?? ''))?.status).toBe('保管中');
+    await expect.poll(async () => (await device(imeis[0] ?? ''))?.status).toBe('梱包');
     const d = await device(imeis[1] ?? '');
-    expect(d?.status).toBe('保管中');
+    expect(d?.status).toBe('梱包');
     expect(d?.history?.at(-1)?.detail).toContain('動作検証 → 梱包');
     // The 完了 column header is reachable on a 1440 px window (the board scrolls sideways).
     const head = page.locator('.col[data-stage="7"] h3');

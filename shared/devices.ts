@@ -4,7 +4,11 @@
  */
 export const DEVICE_STATUS_CHIPS = {
   入荷待ち: 'c-gray',
-  作業中: 'c-cyan',
+  // While its job card is on the board a device carries the card's stage (shared/jobs.ts STAGE_DEVICE_STATUS).
+  入荷検品: 'c-cyan',
+  キッティング: 'c-cyan',
+  動作検証: 'c-cyan',
+  梱包: 'c-blue',
   保管中: 'c-blue',
   消去済: 'c-green',
   出荷済: 'c-green',
@@ -15,7 +19,17 @@ export const DEVICE_STATUS_CHIPS = {
   廃棄: 'c-red',
 } as const satisfies Record<string, string>;
 
-export const DEVICE_STATUSES = Object.keys(DEVICE_STATUS_CHIPS) as (keyof typeof DEVICE_STATUS_CHIPS)[];
+export type DeviceStatus = keyof typeof DEVICE_STATUS_CHIPS;
+export const DEVICE_STATUSES = Object.keys(DEVICE_STATUS_CHIPS) as DeviceStatus[];
+
+/** Chip colours of statuses older ledgers carry (作業中 before the statuses followed the board's stages). */
+const LEGACY_STATUS_CHIPS: Record<string, string> = { 作業中: 'c-cyan' };
+
+/**
+ * Statuses that record what happened to the device itself (its data was erased, it was destroyed or
+ * lost): moving its job card on the board never replaces them.
+ */
+export const BOARD_KEEPS_STATUSES: readonly string[] = ['消去済', '廃棄', '紛失'];
 
 /** The status a device gets when none is given. */
 export const DEFAULT_DEVICE_STATUS = '入荷待ち';
@@ -25,5 +39,5 @@ export const DEFAULT_MDM = 'Microsoft Intune';
 
 /** The chip colour of a status (gray for one outside the list). */
 export function deviceChip(status: string): string {
-  return (DEVICE_STATUS_CHIPS as Record<string, string>)[status] ?? 'c-gray';
+  return (DEVICE_STATUS_CHIPS as Record<string, string>)[status] ?? LEGACY_STATUS_CHIPS[status] ?? 'c-gray';
 }

@@ -210,6 +210,7 @@ export function createApiClient(opts: ApiClientOptions = {}) {
     invoices: () => get('/api/invoices', S.invoiceResponses.list),
     createInvoice: (i: S.InvoiceCreate) => post('/api/invoice', S.invoiceResponses.one, i),
     updateInvoice: (id: string, i: S.InvoicePatch) => post(`/api/invoice/${e(id)}`, S.invoiceResponses.one, i),
+    invoiceFromQuote: (quoteId: string, b: S.InvoiceFromQuote = {}) => post(`/api/quote/${e(quoteId)}/invoice`, S.invoiceResponses.one, b),
     issueInvoices: (month?: string) => post('/api/invoices/issue', S.invoiceResponses.issue, month ? { month } : {}),
     billingSummary: () => get('/api/billing/summary', S.invoiceResponses.summary),
 
@@ -226,7 +227,7 @@ export function createApiClient(opts: ApiClientOptions = {}) {
     saveDockReservation: (r: S.DockReservationInput) => post('/api/dock/reservation', S.dockResponses.save, r),
     deleteDockReservation: (id: string) => post(`/api/dock/reservation/${e(id)}/delete`, S.dockResponses.remove),
 
-    capacity: () => get('/api/capacity', S.capacityResponses.view),
+    capacity: (from?: string) => get('/api/capacity', S.capacityResponses.view, from ? { from } : undefined),
     saveCapacityConfig: (c: S.CapacityConfigInput) => post('/api/capacity/config', S.capacityResponses.config, c),
     createLoad: (l: S.LoadInput) => post('/api/capacity/load', S.capacityResponses.load, l),
     updateLoad: (id: string, l: S.LoadInput) => post(`/api/capacity/load/${e(id)}`, S.capacityResponses.load, l),

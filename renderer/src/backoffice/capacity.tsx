@@ -26,7 +26,7 @@ function Summary({ summary }: { summary: CapacitySummary }) {
   return (
     <>
       <div className="muted" data-testid="capacity-period" style={{ margin: '0 0 4px' }}>
-        集計期間: {period}（負荷 = 入荷・作業予定 + 期限がこの期間の未完了案件の台数。期限を過ぎた案件は今日に計上）
+        集計期間: {period}（負荷 = 入荷・作業予定 + 期限がこの期間の未完了案件の台数。期限が休業日の案件は前の稼働日に、期限を過ぎた案件は今日以降の最初の稼働日に計上。休業日の能力は0）
       </div>
       <Kpis
         testId="capacity-summary"
@@ -45,7 +45,7 @@ function Summary({ summary }: { summary: CapacitySummary }) {
       {(Number(summary.undatedJobs) > 0 || Number(summary.overdueJobs) > 0 || Number(summary.unknownQtyJobs) > 0) && (
         <div className="muted" data-testid="capacity-notes" style={{ margin: '4px 0 8px' }}>
           {Number(summary.overdueJobs) > 0 && <>期限超過の案件 {n(summary.overdueJobs)} 件を今日の負荷に含めています。 </>}
-          {Number(summary.undatedJobs) > 0 && <>期限が日付でない案件 {n(summary.undatedJobs)} 件（{n(summary.undatedUnits)} 台）は週の負荷に入っていません。案件ボードで期限の日付を設定してください。 </>}
+          {Number(summary.undatedJobs) > 0 && <>期限を日付として読めない案件 {n(summary.undatedJobs)} 件（{n(summary.undatedUnits)} 台）は日付に割り当てられていません（下の「期限の確認が必要な案件」から直してください）。 </>}
           {Number(summary.unknownQtyJobs) > 0 && <>台数の分からない案件 {n(summary.unknownQtyJobs)} 件は 0 台として計算しています（端末を案件に追加すると台数になります）。</>}
         </div>
       )}
@@ -53,9 +53,150 @@ function Summary({ summary }: { summary: CapacitySummary }) {
   );
 }
 
+type DayCard = { id: string; t: string; c: string; units: number; due: string; date: string; overdue: boolean; guessed: boolean };
+type DayEntry = { id: string; cust: string; qty: number; kind: string };
+
+/** The cards and planned entries behind a day's load. */
+function Breakdown({ day }: { day: CapacityDay }) {
+  const cards = (day.cards ?? []) as DayCard[];
+  const entries = (day.entries ?? []) as DayEntry[];
+  if (cards.length === 0 && entries.length === 0) return <span className="muted">—</span>;
+  return (
+    <ul style={{ margin: 0, paddingLeft: 14, fontSize: 12 }} data-testid={`capacity-day-${day.date}`}>
+      {cards.map((c) => (
+        <li key={c.id}>
+          {c.c} {c.t}（{c.units}台・期限 {c.due || '—'}）{c.overdue && <Chip c="c-red">期限超過</Chip>}
+          {c.guessed && <Chip c="c-orange">年を推定</Chip>}
+        </li>
+      ))}
+      {entries.map((e) => (
+        <li key={e.id}>
+          予定 {e.id} {e.cust} {e.kind}（{e.qty}台）
+        </li>
+      ))}
+    </ul>
+  );
+}
+
+/** The first day of the week (Monday) of a YYYY-MM-DD date. */
+function mondayOf(date: string): string {
+  const d = new Date(`${date}T00:00:00Z`);
+  d.setUTCDate(d.getUTCDate() - ((d.getUTCDay() + 6) % 7));
+  return d.toISOString().slice(0, 10);
+}
+function addDaysTo(date: string, n: number): string {
+  const d = new Date(`${date}T00:00:00Z`);
+  d.setUTCDate(d.getUTCDate() + n);
+  return d.toISOString().slice(0, 10);
+}
+
+function WeekPicker({ from, onChange }: { from: string; onChange: (d: string) => void }) {
+  return (
+    <div className="row" style={{ gap: 6, margin: '0 0 8px' }} data-testid="capacity-week-picker">
+      <button className="btn small" onClick={() => onChange(addDaysTo(mondayOf(from), -7))}>
+        ← 前の週
+      </button>
+      <button className="btn small" onClick={() => onChange(todayJst())}>
+        今日から
+      </button>
+      <button className="btn small" onClick={() => onChange(addDaysTo(mondayOf(from), 7))}>
+        次の週 →
+      </button>
+      <label className="muted" htmlFor="capacity-from">
+        表示開始日
+      </label>
+      <input id="capacity-from" className="in" type="date" value={from} onChange={(e) => e.target.value && onChange(e.target.value)} />
+    </div>
+  );
+}
+
+type Flagged = { id: string; t: string; c: string; units: number; due: string; date: string | null; reason: string };
+
+function FlaggedCards({ flagged }: { flagged: Flagged[] }) {
+  if (flagged.length === 0) return null;
+  return (
+    <Panel title={`期限の確認が必要な案件（${flagged.length}件）`}>
+      <table className="t" data-testid="capacity-flagged">
+        <thead>
+          <tr>
+            <th>顧客</th>
+            <th>案件</th>
+            <th className="num">台数</th>
+            <th>期限（入力のまま）</th>
+            <th>読み取り</th>
+          </tr>
+        </thead>
+        <tbody>
+          {flagged.map((f) => (
+            <tr key={f.id}>
+              <td>{f.c}</td>
+              <td>
+                <a href="#/jobs">{f.t || f.id}</a>
+              </td>
+              <td className="num">{f.units}</td>
+              <td>{f.due || '（未入力）'}</td>
+              <td>
+                {f.reason}
+                {f.date ? `: ${periodLabel(f.date)}` : ''}
+              </td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+    </Panel>
+  );
+}
+
+const WEEKDAYS = ['日', '月', '火', '水', '木', '金', '土'];
+type Calendar = { workdays: number[]; holidays: boolean; closedDates: string[] };
+
+/** The company calendar capacity counts with: working weekdays, public holidays, extra closed dates. */
+function CalendarForm({ calendar, onSaved }: { calendar: Calendar; onSaved: () => void }) {
+  const [days, setDays] = useState<number[]>(calendar.workdays);
+  const [holidays, setHolidays] = useState(calendar.holidays);
+  const [closed, setClosed] = useState(calendar.closedDates.join('\n'));
+  useEffect(() => {
+    setDays(calendar.workdays);
+    setHolidays(calendar.holidays);
+    setClosed(calendar.closedDates.join('\n'));
+  }, [calendar]);
+  const save = async () => {
+    const dates = closed.split(/[\s,、]+/).filter(Boolean);
+    const bad = dates.find((d) => !/^\d{4}-\d{2}-\d{2}$/.test(d));
+    if (bad) return toast(`休業日「${bad}」は YYYY-MM-DD で入力してください`, true);
+    try {
+      await api.raw.put('/api/settings/company', { workdays: days, holidays, closedDates: dates });
+      toast('稼働カレンダーを保存しました');
+      onSaved();
+    } catch (e) {
+      toastError(e, '保存できませんでした');
+    }
+  };
+  return (
+    <Panel title="稼働カレンダー" actions={<button className="btn primary" onClick={() => void save()} data-testid="calendar-save">保存</button>}>
+      <div className="body form">
+        <span>稼働曜日</span>
+        <div className="row">
+          {WEEKDAYS.map((w, i) => (
+            <label key={w}>
+              <input type="checkbox" checked={days.includes(i)} onChange={(e) => setDays((d) => (e.target.checked ? [...d, i].sort() : d.filter((x) => x !== i)))} /> {w}
+            </label>
+          ))}
+        </div>
+        <label htmlFor="cal-holidays">祝日</label>
+        <label>
+          <input id="cal-holidays" type="checkbox" checked={holidays} onChange={(e) => setHolidays(e.target.checked)} /> 国民の祝日・振替休日は休業
+        </label>
+        <label htmlFor="cal-closed">休業日（年末年始など）</label>
+        <textarea id="cal-closed" className="in" rows={3} placeholder="2026-12-29&#10;2026-12-30" value={closed} onChange={(e) => setClosed(e.target.value)} />
+      </div>
+    </Panel>
+  );
+}
+
 function Week({ week }: { week: CapacityDay[] }) {
   return (
-    <Panel title="今後7日間の負荷">
+    <Panel title="7日間の負荷">
       <table className="t" data-testid="capacity-week">
         <thead>
           <tr>
@@ -66,6 +207,7 @@ function Week({ week }: { week: CapacityDay[] }) {
             <th className="num" style={{ width: 70 }}>能力</th>
             <th>稼働率</th>
             <th style={{ width: 110 }}>ドック</th>
+            <th>内訳</th>
           </tr>
         </thead>
         <tbody>
@@ -77,7 +219,7 @@ function Week({ week }: { week: CapacityDay[] }) {
               <td className="num" title={`未完了の案件 ${n(d.jobs)} 件`}>{n(d.jobUnits)} 台</td>
               <td className="num">{n(d.planned)} 台</td>
               <td className="num">{d.load} 台</td>
-              <td className="num">{d.capacity} 台</td>
+              <td className="num">{d.closed ? <Chip c="c-gray">{String(d.closedReason ?? '休業')}</Chip> : `${d.capacity} 台`}</td>
               <td>
                 <div className="row" style={{ flexWrap: 'nowrap' }}>
                   <div className="progress" style={{ flex: 1 }}>
@@ -88,6 +230,9 @@ function Week({ week }: { week: CapacityDay[] }) {
                 </div>
               </td>
               <td>{Number(d.dockBookings) > 0 ? `${n(d.dockBookings)} 件（${pct(d.dockPct)}）` : '—'}</td>
+              <td>
+                <Breakdown day={d} />
+              </td>
             </tr>
           ))}
         </tbody>
@@ -142,16 +287,20 @@ function ConfigForm({ config, onSaved }: { config: CapacityConfig; onSaved: () =
 const loadInput = (v: FormValues) => ({ date: optStr(v.date), cust: optStr(v.cust), qty: optNum(v.qty), kind: optStr(v.kind), note: optStr(v.note) });
 
 export function CapacityScreen() {
-  const view = useLoad(() => api.capacity());
+  const [from, setFrom] = useState(todayJst());
+  const view = useLoad(() => api.capacity(from), [from]);
   return (
     <>
+      <WeekPicker from={from} onChange={setFrom} />
       <Async state={view} what="キャパシティ">
         {(d) => (
           <>
             <Summary summary={d.summary} />
+            <Week week={d.week} />
+            <FlaggedCards flagged={(d.flagged ?? []) as Flagged[]} />
             <div className="grid2">
-              <Week week={d.week} />
               <ConfigForm config={d.config} onSaved={view.reload} />
+              {d.calendar && <CalendarForm calendar={d.calendar as Calendar} onSaved={view.reload} />}
             </div>
           </>
         )}

@@ -4,6 +4,7 @@ import { api } from '../api';
 import { CrudTable } from '../components/crud-table';
 import { Chip, ErrorState, Loading, confirmAction, todayJst, toast, toastError, useLoad, yen } from '../components/ui';
 import { periodLabel } from '../lib/labels';
+import { InvoiceLinesModal } from './invoice-lines';
 
 /** This month in Japan as YYMM (the server's default month for invoices). */
 const thisYymm = () => todayJst().slice(2, 7).replace('-', '');
@@ -47,6 +48,7 @@ function Summary({ version }: { version: number }) {
 export function InvoicesScreen() {
   // Bumped after any change so the summary (and, after a bulk issue, the list) load again.
   const [version, setVersion] = useState(0);
+  const [linesOf, setLinesOf] = useState<Invoice | null>(null);
   const issueAll = async () => {
     if (!(await confirmAction(`${periodLabel(thisYymm())}分の下書き請求書をすべて発行します。発行後は内容を変更できません。よろしいですか？`, '発行する'))) return;
     try {
@@ -59,6 +61,16 @@ export function InvoicesScreen() {
   };
   return (
     <>
+      {linesOf && (
+        <InvoiceLinesModal
+          invoice={linesOf}
+          onClose={() => setLinesOf(null)}
+          onSaved={() => {
+            setLinesOf(null);
+            setVersion((v) => v + 1);
+          }}
+        />
+      )}
       <Summary version={version} />
       <CrudTable<Invoice>
         what="請求書"
@@ -77,10 +89,27 @@ export function InvoicesScreen() {
           { key: 'month', label: '対象月', width: 96, render: (i) => periodLabel(i.month) },
           { key: 'cust', label: '顧客' },
           { key: 'desc', label: '内容' },
-          { key: 'amount', label: '金額', width: 110, className: 'num', render: (i) => yen(i.amount) },
+          { key: 'amount', label: '合計（税込）', width: 110, className: 'num', render: (i) => yen(i.amount) },
+          { key: 'tax', label: 'うち消費税', width: 96, className: 'num', render: (i) => (typeof i.tax === 'number' ? yen(i.tax) : '—') },
           { key: 'due', label: '支払期限', width: 90 },
           { key: 'recurring', label: '区分', width: 50, render: (i) => (i.recurring ? '継続' : '単発') },
           { key: 'status', label: '状態', width: 80, render: (i) => <Chip c={STATUS[i.status ?? '']?.[1]}>{STATUS[i.status ?? '']?.[0] ?? i.status}</Chip> },
+          {
+            key: 'lines',
+            label: '明細',
+            width: 60,
+            render: (i) => (
+              <button
+                className="btn small"
+                onClick={(e) => {
+                  e.stopPropagation();
+                  setLinesOf(i);
+                }}
+              >
+                明細
+              </button>
+            ),
+          },
           {
             key: 'pdf',
             label: 'PDF',
@@ -94,7 +123,7 @@ export function InvoicesScreen() {
         ]}
         fields={[
           { key: 'cust', label: '顧客', required: true, max: 120 },
-          { key: 'amount', label: '金額（円）', type: 'number', required: true },
+          { key: 'amount', label: '合計金額（円・税込）', type: 'number', required: true, hint: '税率ごとの明細は作成後に「明細」で入力' },
           { key: 'month', label: '対象月(YYMM)', max: 4 },
           { key: 'desc', label: '内容', max: 300 },
           { key: 'due', label: '支払期限', max: 20 },

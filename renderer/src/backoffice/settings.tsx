@@ -18,26 +18,39 @@ const ROLE: Record<string, string> = { owner: 'オーナー', admin: '管理者'
 function Company() {
   const state = useLoad(() => api.raw.get('/api/settings/company'));
   const [f, setF] = useState<Record<string, string>>({});
+  const [taxBasis, setTaxBasis] = useState('税抜');
+  const [validDays, setValidDays] = useState('30');
   useEffect(() => {
     const c = (state.data?.company ?? {}) as Record<string, unknown>;
     setF(Object.fromEntries(COMPANY.map(([k]) => [k, typeof c[k] === 'string' ? (c[k] as string) : ''])));
+    setTaxBasis(c.taxBasis === '税込' ? '税込' : '税抜');
+    setValidDays(typeof c.quoteValidDays === 'number' ? String(c.quoteValidDays) : '30');
   }, [state.data]);
   if (state.error && !state.data) return <ErrorState error={state.error} what="会社情報" onRetry={state.reload} />;
   if (!state.data) return <Loading what="会社情報" />;
   const save = async () => {
+    const days = Number(validDays);
+    if (!Number.isInteger(days) || days < 1 || days > 365) return toast('見積の有効期限は1〜365日で入力してください', true);
     try {
-      await api.raw.put('/api/settings/company', f);
+      await api.raw.put('/api/settings/company', { ...f, taxBasis, quoteValidDays: days });
       toast('会社情報を保存しました');
     } catch (e) {
       toastError(e, '保存できませんでした');
     }
   };
   return (
-    <Panel title="会社情報（証明書・見積書に印字）" actions={<button className="btn primary" onClick={() => void save()}>保存</button>}>
+    <Panel title="会社情報（証明書・見積書・請求書に印字）" actions={<button className="btn primary" onClick={() => void save()}>保存</button>}>
       <div className="body form">
         {COMPANY.map(([k, l]) => (
           <FieldLine key={k} id={`co-${k}`} label={l} value={f[k] ?? ''} onChange={(v) => setF((p) => ({ ...p, [k]: v }))} />
         ))}
+        <label htmlFor="co-taxBasis">請求書の金額表示</label>
+        <select id="co-taxBasis" className="in" value={taxBasis} onChange={(e) => setTaxBasis(e.target.value)}>
+          <option value="税抜">税抜（消費税を別に加算）</option>
+          <option value="税込">税込（消費税を含む）</option>
+        </select>
+        <label htmlFor="co-validDays">見積の有効期限（発行日から・日）</label>
+        <input id="co-validDays" className="in num" type="number" min={1} max={365} value={validDays} onChange={(e) => setValidDays(e.target.value)} />
       </div>
     </Panel>
   );

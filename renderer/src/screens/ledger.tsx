@@ -74,7 +74,7 @@ function DeviceEditor({ device, onSaved, onDeleted }: { device: Device; onSaved:
           <div>{device.cust}</div>
           <label>管理番号 / シリアル</label>
           <div className="mono">
-            {device.asset} / {device.serial}
+            {device.asset} / {device.serial || <span className="muted">未取得</span>}
           </div>
           <label>MDM</label>
           <div>{device.mdm}</div>
@@ -112,7 +112,7 @@ function DeviceEditor({ device, onSaved, onDeleted }: { device: Device; onSaved:
           <label htmlFor="ed-user">利用者</label>
           <input id="ed-user" className="in" value={f.user} maxLength={120} onChange={set('user')} />
           <label htmlFor="ed-bat">電池残量(%)</label>
-          <input id="ed-bat" className="in" type="number" min={0} max={100} value={f.bat} onChange={set('bat')} />
+          <input id="ed-bat" className="in" type="number" min={0} max={100} value={f.bat} placeholder="未取得" onChange={set('bat')} />
           <label htmlFor="ed-note">メモ</label>
           <textarea id="ed-note" className="in" rows={3} maxLength={300} value={f.note} onChange={set('note')} />
           <span />
@@ -310,7 +310,7 @@ export function LedgerScreen() {
                       </span>
                       <span>{d.loc}</span>
                       <span>{d.user}</span>
-                      <span className="num">{d.bat ?? ''}</span>
+                      <span className="num">{d.bat ?? <span className="muted">未取得</span>}</span>
                     </div>
                   )}
                 />

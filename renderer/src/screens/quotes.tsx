@@ -1,5 +1,6 @@
 import { useEffect, useRef, useState } from 'react';
 import type { Quote, QuoteInput, QuoteTotals } from '../../../shared/api/schemas';
+import { QUOTE_PATTERN_LABELS, QUOTE_SUBJECT_MAX } from '../../../shared/api/contracts/quotes';
 import { api, describeError } from '../api';
 import { Async, activateOnKey, Panel, confirmAction, fmtTs, toast, toastError, useLoad, yen } from '../components/ui';
 
@@ -8,12 +9,13 @@ type Section = 'ini' | 'run';
 const blank = (): Line => ({ n: '', q: 1, p: 0, d: '' });
 const toLines = (l: Quote['ini']): Line[] => l.map((x) => ({ n: String(x.n), q: x.q, p: x.p, d: String(x.d ?? '') }));
 
-function LinesTable({ title, lines, onChange, catalog }: { title: string; lines: Line[]; onChange: (l: Line[]) => void; catalog: Line[] }) {
+function LinesTable({ title, lines, onChange, catalog, readOnly }: { title: string; lines: Line[]; onChange: (l: Line[]) => void; catalog: Line[]; readOnly: boolean }) {
   const set = (i: number, k: keyof Line, v: string) => onChange(lines.map((l, j) => (j === i ? { ...l, [k]: k === 'q' || k === 'p' ? Math.max(0, Math.trunc(Number(v) || 0)) : v } : l)));
   return (
     <Panel
       title={title}
       actions={
+        readOnly ? undefined : (
         <>
           <select className="in" value="" onChange={(e) => { const c = catalog[Number(e.target.value)]; if (c) onChange([...lines, { ...c }]); }} aria-label={`${title}に標準品目を追加`}>
             <option value="">標準品目から追加…</option>
@@ -27,6 +29,7 @@ function LinesTable({ title, lines, onChange, catalog }: { title: string; lines:
             ＋ 行を追加
           </button>
         </>
+        )
       }
     >
       <table className="t">
@@ -52,19 +55,21 @@ function LinesTable({ title, lines, onChange, catalog }: { title: string; lines:
           {lines.map((l, i) => (
             <tr key={i}>
               <td>
-                <input className="in" style={{ width: '100%' }} value={l.n} maxLength={120} onChange={(e) => set(i, 'n', e.target.value)} aria-label="項目" />
+                <input className="in" style={{ width: '100%' }} value={l.n} maxLength={120} disabled={readOnly} onChange={(e) => set(i, 'n', e.target.value)} aria-label="項目" />
               </td>
               <td>
-                <input className="in num" style={{ width: '100%' }} type="number" min={0} value={l.q} onChange={(e) => set(i, 'q', e.target.value)} aria-label="数量" />
+                <input className="in num" style={{ width: '100%' }} type="number" min={0} value={l.q} disabled={readOnly} onChange={(e) => set(i, 'q', e.target.value)} aria-label="数量" />
               </td>
               <td>
-                <input className="in num" style={{ width: '100%' }} type="number" min={0} value={l.p} onChange={(e) => set(i, 'p', e.target.value)} aria-label="単価" />
+                <input className="in num" style={{ width: '100%' }} type="number" min={0} value={l.p} disabled={readOnly} onChange={(e) => set(i, 'p', e.target.value)} aria-label="単価" />
               </td>
               <td className="num">{yen(l.q * l.p)}</td>
               <td>
-                <button className="btn small danger" onClick={() => onChange(lines.filter((_, j) => j !== i))} aria-label="行を削除">
-                  ×
-                </button>
+                {!readOnly && (
+                  <button className="btn small danger" onClick={() => onChange(lines.filter((_, j) => j !== i))} aria-label="行を削除">
+                    ×
+                  </button>
+                )}
               </td>
             </tr>
           ))}
@@ -121,6 +126,9 @@ export function QuotesScreen() {
   const [pattern, setPattern] = useState<'A' | 'B'>('A');
   const [costRate, setCostRate] = useState(45);
   const [qty, setQty] = useState(0);
+  /** Where 台数 came from: nothing yet, the customer's ledger count (a pre-fill) or the manager's typing. */
+  const [qtyFrom, setQtyFrom] = useState<'none' | 'ledger' | 'typed'>('none');
+  const [subject, setSubject] = useState('');
   const [ini, setIni] = useState<Line[]>([]);
   const [run, setRun] = useState<Line[]>([]);
   const [totals, setTotals] = useState<QuoteTotals | null>(null);
@@ -128,7 +136,7 @@ export function QuotesScreen() {
   const [issuedAt, setIssuedAt] = useState<unknown>(null);
   const seq = useRef(0);
 
-  const body = (): QuoteInput => ({ id, custId: custId || null, cust: cust || undefined, pattern, costRate, qty, ini, run });
+  const body = (): QuoteInput => ({ id, custId: custId || null, cust: cust || undefined, pattern, costRate, qty, ini, run, subject });
   useEffect(() => {
     const n = ++seq.current;
     const t = setTimeout(() => {
@@ -143,7 +151,7 @@ export function QuotesScreen() {
     }, 200);
     return () => clearTimeout(t);
     // eslint-disable-next-line react-hooks/exhaustive-deps
-  }, [custId, cust, pattern, costRate, qty, ini, run]);
+  }, [custId, cust, pattern, costRate, qty, ini, run, subject]);
 
   const open = (q: Quote) => {
     setId(q.id ?? null);
@@ -152,6 +160,8 @@ export function QuotesScreen() {
     setPattern(q.pattern === 'B' ? 'B' : 'A');
     setCostRate(q.costRate ?? 45);
     setQty(typeof q.qty === 'number' ? q.qty : 0);
+    setQtyFrom(typeof q.qty === 'number' ? 'typed' : 'none');
+    setSubject(typeof q.subject === 'string' ? q.subject : '');
     setIni(toLines(q.ini));
     setRun(toLines(q.run));
     setIssuedAt(q.issuedAt ?? null);
@@ -160,8 +170,11 @@ export function QuotesScreen() {
     const c = customers.data?.customers.find((x) => x.id === custId);
     if (!c && !cust.trim()) return toast('顧客を選択するか、顧客名を入力してください', true);
     try {
-      const { quote } = await api.newQuote(c ? { custId: c.id, pattern } : { cust, pattern });
+      // 台数 as shown is what the lines are built from; the ledger count only pre-filled the box.
+      const devices = qtyFrom === 'none' ? {} : { devices: String(qty) };
+      const { quote } = await api.newQuote(c ? { custId: c.id, pattern, ...devices } : { cust, pattern, ...devices });
       open(quote);
+      setId(null);
     } catch (e) {
       toastError(e, '見積を作成できませんでした');
     }
@@ -194,6 +207,7 @@ export function QuotesScreen() {
   const locked = typeof issuedAt === 'number';
   /** 台数 drives the per-device lines: a line counted per device (its 数量 equals the old 台数) follows the new 台数. */
   const changeQty = (next: number) => {
+    setQtyFrom('typed');
     const prev = qty;
     if (prev > 0 && next > 0) {
       const follow = (ls: Line[]) => ls.map((l) => (Number(l.q) === prev ? { ...l, q: next } : l));
@@ -201,6 +215,29 @@ export function QuotesScreen() {
       setRun(follow);
     }
     setQty(next);
+  };
+  /** Choosing a customer pre-fills 台数 with the ledger's count unless the manager already typed one. */
+  const chooseCustomer = async (next: string) => {
+    setCustId(next);
+    setCust(customers.data?.customers.find((c) => c.id === next)?.name ?? cust);
+    if (!next || qtyFrom === 'typed' || locked) return;
+    try {
+      const { quote } = await api.newQuote({ custId: next, pattern });
+      setQty(typeof quote.qty === 'number' ? quote.qty : 0);
+      setQtyFrom('ledger');
+    } catch {
+      /* no pre-fill: the box keeps its value */
+    }
+  };
+  const makeInvoice = async () => {
+    if (!id) return;
+    if (!(await confirmAction(`見積 ${id} の明細から請求書（下書き）を作成します。よろしいですか？`, '作成する'))) return;
+    try {
+      const { invoice } = await api.invoiceFromQuote(id);
+      toast(`請求書 ${invoice.id}（下書き・合計 ${yen(invoice.amount)}）を作成しました。請求書画面で確認して発行してください`);
+    } catch (e) {
+      toastError(e, '請求書を作成できませんでした');
+    }
   };
   const revise = async () => {
     if (!id) return;
@@ -219,7 +256,7 @@ export function QuotesScreen() {
     <>
       <Panel title={id ? `見積 ${id}${issuedAt ? '（発行済）' : ''}` : '新しい見積'}>
         <div className="body row">
-          <select className="in" value={custId} onChange={(e) => { setCustId(e.target.value); setCust(customers.data?.customers.find((c) => c.id === e.target.value)?.name ?? cust); }} aria-label="顧客" style={{ maxWidth: 260 }}>
+          <select className="in" value={custId} disabled={locked} onChange={(e) => void chooseCustomer(e.target.value)} aria-label="顧客" style={{ maxWidth: 260 }}>
             <option value="">（顧客を選択）</option>
             {customers.data?.customers.map((c) => (
               <option key={c.id} value={c.id}>
@@ -227,24 +264,30 @@ export function QuotesScreen() {
               </option>
             ))}
           </select>
-          <input className="in" value={cust} maxLength={200} placeholder="宛名（御中）" onChange={(e) => setCust(e.target.value)} aria-label="宛名" style={{ width: 220 }} />
-          <label className="muted">パターン</label>
-          <select className="in" value={pattern} onChange={(e) => setPattern(e.target.value === 'B' ? 'B' : 'A')} aria-label="パターン">
-            <option value="A">A</option>
-            <option value="B">B</option>
+          <input className="in" value={cust} maxLength={200} placeholder="宛名（御中）" disabled={locked} onChange={(e) => setCust(e.target.value)} aria-label="宛名" style={{ width: 220 }} />
+          <input className="in" value={subject} maxLength={QUOTE_SUBJECT_MAX} placeholder="件名（例: 営業部 iPhone 入替）" disabled={locked} onChange={(e) => setSubject(e.target.value)} aria-label="件名" style={{ width: 240 }} />
+          <label className="muted">プラン</label>
+          <select className="in" value={pattern} disabled={locked} onChange={(e) => setPattern(e.target.value === 'B' ? 'B' : 'A')} aria-label="プラン">
+            <option value="A">{QUOTE_PATTERN_LABELS.A}</option>
+            <option value="B">{QUOTE_PATTERN_LABELS.B}</option>
           </select>
           <label className="muted">台数</label>
           <input className="in num" type="number" min={0} value={qty} disabled={locked} onChange={(e) => changeQty(Math.max(0, Math.trunc(Number(e.target.value) || 0)))} style={{ width: 80 }} aria-label="台数" />
           <label className="muted">原価率(%)</label>
-          <input className="in num" type="number" min={0} max={100} value={costRate} onChange={(e) => setCostRate(Number(e.target.value))} style={{ width: 64 }} aria-label="原価率" />
+          <input className="in num" type="number" min={0} max={100} value={costRate} disabled={locked} onChange={(e) => setCostRate(Number(e.target.value))} style={{ width: 64 }} aria-label="原価率" />
           <span className="spacer" style={{ flex: 1 }} />
           <button className="btn" onClick={() => void startNew()}>
             標準構成で作成
           </button>
           {locked ? (
-            <button className="btn primary" onClick={() => void revise()} data-testid="quote-revise">
-              改訂版を作成
-            </button>
+            <>
+              <button className="btn primary" onClick={() => void revise()} data-testid="quote-revise">
+                改訂版を作成
+              </button>
+              <button className="btn" onClick={() => void makeInvoice()} data-testid="quote-invoice">
+                見積から請求書を作成
+              </button>
+            </>
           ) : (
             <>
               <button className="btn primary" onClick={() => void save()} data-testid="quote-save">
@@ -274,8 +317,8 @@ export function QuotesScreen() {
       </Panel>
       <div className="split">
         <div style={{ display: 'grid', gap: 12 }}>
-          <LinesTable title="初期費用" lines={ini} onChange={setIni} catalog={cat ? toLines(cat.initial) : []} />
-          <LinesTable title="月額費用" lines={run} onChange={setRun} catalog={cat ? toLines(cat.running) : []} />
+          <LinesTable title="初期費用" lines={ini} onChange={setIni} catalog={cat ? toLines(cat.initial) : []} readOnly={locked} />
+          <LinesTable title="月額費用" lines={run} onChange={setRun} catalog={cat ? toLines(cat.running) : []} readOnly={locked} />
         </div>
         <Panel title="合計（サーバー計算）">
           <div className="body">
@@ -294,7 +337,7 @@ export function QuotesScreen() {
                   <tr>
                     <th>見積番号</th>
                     <th>顧客</th>
-                    <th>パターン</th>
+                    <th>プラン</th>
                     <th className="num">初期（税込）</th>
                     <th className="num">月額（税込）</th>
                     <th>更新</th>
@@ -306,7 +349,7 @@ export function QuotesScreen() {
                     <tr key={q.id ?? ''} className="clickable" {...activateOnKey(() => open(q))}>
                       <td className="mono">{q.id}</td>
                       <td>{q.cust}</td>
-                      <td>{q.pattern}</td>
+                      <td>{QUOTE_PATTERN_LABELS[q.pattern === 'B' ? 'B' : 'A']}</td>
                       <td className="num">{yen(q.totals?.iniTotal)}</td>
                       <td className="num">{yen(q.totals?.runTotal)}</td>
                       <td>{fmtTs(q.updatedAt)}</td>

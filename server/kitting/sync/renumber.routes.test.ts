@@ -69,8 +69,16 @@ async function make(c: Client, who: string, shipments: number): Promise<Made> {
     inquiry: await post('/api/inquiry', { customer: `${who}-顧客`, title: `${who}-故障` }, 'inquiry'),
     invoice: await post('/api/invoice', { cust: `${who}-請求先`, amount: 12000 }, 'invoice'),
     cert: await post('/api/cert', { cust: `${who}-消去先`, devices: [{ model: 'iPhone 15', id: `${who}-SN1`, storage: '128GB' }] }, 'cert'),
-    device: await post('/api/device', { model: 'Pixel 9', note: `${who}-端末` }, 'device'),
+    device: await withOldSerial(await post('/api/device', { model: 'Pixel 9', note: `${who}-端末` }, 'device')),
   };
+
+  /** Older versions made the serial up from the asset number (PXL-000179): such a serial follows a renumbered asset. */
+  async function withOldSerial(dev: Doc): Promise<Doc> {
+    const n = Number(String(dev.asset).slice(6));
+    const res = await c.post<Body>(`/api/device/${String(dev.imei)}`, { serial: `PXL-${String(n).padStart(6, '0')}` });
+    expect(res.status).toBe(200);
+    return res.body.device as Doc;
+  }
 }
 
 describe('enrolment after both sides issued the same numbers', () => {

@@ -27,6 +27,12 @@ export const CapacityDay = z.looseObject({
   dockInbound: num.optional(),
   dockMinutes: num.optional(),
   dockPct: num.nullable().optional(),
+  /** A closed day (weekend, public holiday, company closed date) has capacity 0 and says why. */
+  closed: z.boolean().optional(),
+  closedReason: str.nullable().optional(),
+  /** The open job cards behind jobUnits and the planned entries behind planned. */
+  cards: z.array(z.looseObject({ id: str, t: str, c: str, units: num, due: str, date: str, overdue: z.boolean(), guessed: z.boolean() })).optional(),
+  entries: z.array(z.looseObject({ id: str, cust: str, qty: num, kind: str })).optional(),
 });
 export type CapacityDay = z.infer<typeof CapacityDay>;
 export const CapacitySummary = z.record(z.string(), z.union([num, str]).nullable());
@@ -47,6 +53,8 @@ export const capacityRequests = {
   createLoad: createShape(capacityLoadFields),
   patchLoad: patchShape(capacityLoadFields),
   params: z.object({ id: z.string().min(1).max(40) }),
+  /** GET /api/capacity: the seven days from `from` (YYYY-MM-DD, default today in Japan). */
+  view: z.object({ from: z.string().max(10).optional() }),
 };
 export type LoadInput = z.input<typeof capacityRequests.createLoad>;
 export type CapacityConfigInput = z.input<typeof capacityRequests.config>;
@@ -139,7 +147,16 @@ export type CustodyRejection = z.infer<typeof CustodyRejection>;
 const removed = ok({ id: str });
 /** Success bodies of the capacity routes. */
 export const capacityResponses = {
-  view: ok({ config: CapacityConfig, load: z.array(LoadEntry), week: z.array(CapacityDay), summary: CapacitySummary }),
+  view: ok({
+    config: CapacityConfig,
+    load: z.array(LoadEntry),
+    week: z.array(CapacityDay),
+    summary: CapacitySummary,
+    /** The company calendar the week was counted with. */
+    calendar: z.looseObject({ workdays: z.array(num), holidays: z.boolean(), closedDates: z.array(str) }).optional(),
+    /** Open cards whose 期限 cannot be read as a date, or whose year was guessed: to be fixed on the board. */
+    flagged: z.array(z.looseObject({ id: str, t: str, c: str, units: num, due: str, date: str.nullable(), reason: str })).optional(),
+  }),
   config: okItem('config', CapacityConfig),
   load: okItem('entry', LoadEntry),
   remove: removed,

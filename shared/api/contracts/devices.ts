@@ -34,7 +34,8 @@ export const deviceFields = {
   cust: text(60).default('社内検証機'),
   mdm: text(40).default(DEFAULT_MDM),
   status: text(20).default(DEFAULT_DEVICE_STATUS),
-  bat: numField().default(100),
+  // Battery is what was measured: no default (a device nobody checked has none).
+  bat: numField().optional(),
   loc: text(120),
   user: text(120),
   note: text(300),

@@ -3,6 +3,14 @@ import { z } from 'zod';
 import { crudResponses, num, ok, okItem, okList, optStr, str, textish } from '../primitives';
 import { idParams, objectBody } from './common';
 
+/**
+ * What a quote's pattern is called on the customer's copy and in the UI (the catalog offers storage and
+ * MDM operation only in A).
+ */
+export const QUOTE_PATTERN_LABELS = { A: 'フルサポートプラン（保管・MDM運用代行付き）', B: 'スタンダードプラン（ヘルプデスク・月次レポート）' } as const;
+/** A quote's 件名 is at most this long. */
+export const QUOTE_SUBJECT_MAX = 120;
+
 /** A quote holds at most this many lines per section. */
 export const MAX_QUOTE_LINES = 200;
 
@@ -35,6 +43,7 @@ export const quoteRequests = {
       ini: quoteLinesInput.optional().nullable(),
       run: quoteLinesInput.optional().nullable(),
       signId: quoteTextInput,
+      subject: quoteTextInput,
       totals: z.record(z.string(), z.unknown()).optional().nullable(),
     },
     { error: 'body must be a JSON object' },
@@ -78,21 +87,36 @@ export const Quote = z.looseObject({
   ini: z.array(QuoteLine),
   run: z.array(QuoteLine),
   signId: str.nullable().optional(),
+  /** 件名 (blank: the PDF names the service and the device count). */
+  subject: optStr,
+  /** 有効期限 YYYY-MM-DD, stamped when the quote is issued (issue date + the company's quoteValidDays). */
+  validUntil: optStr,
   createdAt: z.union([num, str]).nullable().optional(),
   updatedAt: z.union([num, str]).nullable().optional(),
   issuedAt: z.union([num, str]).nullable().optional(),
   totals: QuoteTotals.optional(),
 });
 export type Quote = z.infer<typeof Quote>;
+export const InvoiceLine = z.looseObject({ description: str, quantity: num, unitPrice: num, taxRate: z.union([z.literal(10), z.literal(8)]) });
+/** Per tax rate: the taxable total (税抜), the consumption tax (rounded down once per invoice per rate) and their sum. */
+export const InvoiceRateTotal = z.looseObject({ rate: z.union([z.literal(10), z.literal(8)]), taxable: num, tax: num, total: num });
 export const Invoice = z.looseObject({
   id: str,
   cust: optStr,
   month: optStr,
   desc: optStr,
+  /** The invoice total the customer pays (税込). */
   amount: num.optional(),
   due: optStr,
   status: optStr,
   recurring: z.boolean().optional(),
+  lines: z.array(InvoiceLine).optional(),
+  taxBasis: z.enum(['税抜', '税込']).optional(),
+  taxes: z.array(InvoiceRateTotal).optional(),
+  subtotal: num.optional(),
+  tax: num.optional(),
+  date: optStr,
+  quoteId: optStr,
 });
 export type Invoice = z.infer<typeof Invoice>;
 export const BillingSummary = z.looseObject({
@@ -154,6 +178,10 @@ interface InvoiceFields {
   amount?: number | string;
   status?: InvoiceStatus;
   recurring?: boolean;
+  /** Lines (description, quantity, unitPrice, taxRate 10 or 8); with lines the amount is computed from them. */
+  lines?: { description?: string; quantity?: number | string; unitPrice?: number | string; taxRate?: 10 | 8 | string }[];
+  /** How line amounts are stated; the company setting when omitted. */
+  taxBasis?: '税抜' | '税込';
 }
 
 /**
@@ -168,7 +196,10 @@ export const invoiceRequests = {
   patch: objectBody<InvoiceFields>(),
   /** POST /api/invoices/issue: the month's drafts (this month in Japan when omitted) become issued. */
   issue: objectBody<{ month?: string }>(),
+  /** POST /api/quote/{id}/invoice: a draft invoice with the issued quote's lines (both sections unless named). */
+  fromQuote: objectBody<{ sections?: ('ini' | 'run')[]; month?: string; due?: string }>(),
   params: idParams,
 };
 export type InvoiceCreate = z.input<typeof invoiceRequests.create>;
 export type InvoicePatch = z.input<typeof invoiceRequests.patch>;
+export type InvoiceFromQuote = z.input<typeof invoiceRequests.fromQuote>;

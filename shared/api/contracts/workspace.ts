@@ -11,7 +11,28 @@ import { emailField, objectBody, passwordField, shortIdParams } from './common';
 const flags = z.record(z.string(), z.boolean());
 const strings = z.record(z.string(), z.string());
 
-export const Company = z.looseObject({ name: optStr, brand: optStr, addr: optStr, tel: optStr, email: optStr, regno: optStr, rep: optStr, web: optStr, bank: optStr, logo: optStr });
+export const Company = z.looseObject({
+  name: optStr,
+  brand: optStr,
+  addr: optStr,
+  tel: optStr,
+  email: optStr,
+  regno: optStr,
+  rep: optStr,
+  web: optStr,
+  bank: optStr,
+  logo: optStr,
+  /** How invoice line amounts are stated (default 税抜). */
+  taxBasis: z.enum(['税抜', '税込']).optional(),
+  /** Days a quote is valid after its issue date (default 30). */
+  quoteValidDays: z.number().int().optional(),
+  /** Working weekdays, 0 = Sunday … 6 = Saturday (default Monday to Friday). */
+  workdays: z.array(z.number().int()).optional(),
+  /** Japanese public holidays are closed days (default true). */
+  holidays: z.boolean().optional(),
+  /** Extra closed dates YYYY-MM-DD (年末年始, 棚卸日 …). */
+  closedDates: z.array(z.string()).optional(),
+});
 export const Prefs = z.looseObject({ emailNotify: z.boolean(), slaAlert: z.boolean() });
 /** The company profile's text fields (each clipped to 300 characters); the logo is an image data URL. */
 export const COMPANY_TEXT_FIELDS = ['name', 'brand', 'addr', 'tel', 'email', 'regno', 'rep', 'web', 'bank'] as const;
@@ -26,7 +47,9 @@ export const LOGO_PATTERN = /^data:image\/(png|jpeg|gif|webp|svg\+xml);base64,[A
  */
 export const settingsRequests = {
   /** PUT /api/settings/company: only the fields sent change. */
-  company: objectBody<Partial<Record<CompanyTextField, string | number>> & { logo?: string }>(),
+  company: objectBody<
+    Partial<Record<CompanyTextField, string | number>> & { logo?: string; taxBasis?: '税抜' | '税込'; quoteValidDays?: number; workdays?: number[]; holidays?: boolean; closedDates?: string[] }
+  >(),
   /** PUT /api/settings/prefs: coerced to bool (a non-empty string is true unless it spells off). */
   prefs: objectBody<{ emailNotify?: boolean | string | number; slaAlert?: boolean | string | number }>(),
   /** PUT /api/settings/ui: keys to set (string values) or remove (null). */

@@ -1,3 +1,4 @@
+import { readDue } from '../../../../shared/job-due';
 import type { Doc } from '../../../core/store/types';
 
 /**
@@ -20,21 +21,35 @@ export function jobUnits(job: Doc): number {
   return m ? Number(m[1]) : 0;
 }
 
+/** An open job card as the capacity view counts it. */
+export interface OpenCard {
+  id: string;
+  t: string;
+  c: string;
+  units: number;
+  /** The 期限 as written on the card. */
+  due: string;
+  /** The 期限 read as a date (see shared/job-due.ts), or null when it cannot be read. */
+  date: string | null;
+  /** The year was inferred for a month/day just past: the user should confirm it. */
+  guessed: boolean;
+  reason?: 'empty' | 'unreadable';
+}
+
 export interface JobDemand {
-  /** Units due per date (YYYY-MM-DD); open cards already past their date are due today. */
-  byDate: Map<string, { units: number; jobs: number }>;
+  cards: OpenCard[];
   openJobs: number;
   openUnits: number;
-  overdueJobs: number;
-  /** Open cards whose 期限 is not a date (older free-text labels such as 12/10, or none). */
+  /** Open cards whose 期限 cannot be read as a date (empty or text such as 来週). */
   undatedJobs: number;
   undatedUnits: number;
   /** Open cards with no unit count in devices or title. */
   unknownQtyJobs: number;
 }
 
+/** Every open card (stages 0..5) with its units and its 期限 read as a date. */
 export function jobDemand(jobs: Doc[], today: string): JobDemand {
-  const out: JobDemand = { byDate: new Map(), openJobs: 0, openUnits: 0, overdueJobs: 0, undatedJobs: 0, undatedUnits: 0, unknownQtyJobs: 0 };
+  const out: JobDemand = { cards: [], openJobs: 0, openUnits: 0, undatedJobs: 0, undatedUnits: 0, unknownQtyJobs: 0 };
   for (const j of jobs) {
     const stage = Number(j.s);
     if (Number.isFinite(stage) && stage >= OPEN_STAGE_LIMIT) continue;
@@ -43,15 +58,14 @@ export function jobDemand(jobs: Doc[], today: string): JobDemand {
     out.openUnits += units;
     if (units === 0) out.unknownQtyJobs += 1;
     const due = typeof j.due === 'string' ? j.due.trim() : '';
-    if (!ISO_DATE.test(due)) {
+    const read = readDue(due, today);
+    const card: OpenCard = { id: String(j.id), t: String(j.t ?? ''), c: String(j.c ?? ''), units, due, date: read.date, guessed: read.date !== null && read.guessed };
+    if (read.date === null) {
+      card.reason = read.reason;
       out.undatedJobs += 1;
       out.undatedUnits += units;
-      continue;
     }
-    const day = due < today ? today : due;
-    if (due < today) out.overdueJobs += 1;
-    const cur = out.byDate.get(day) ?? { units: 0, jobs: 0 };
-    out.byDate.set(day, { units: cur.units + units, jobs: cur.jobs + 1 });
+    out.cards.push(card);
   }
   return out;
 }

@@ -7,6 +7,7 @@ import { issueNumber } from '../../../core/store/series';
 import type { Doc } from '../../../core/store/types';
 import { DOCK_RESERVATIONS } from '../dock/dock.service';
 import { JOBS } from '../jobs/jobs.service';
+import { readCompany } from '../settings/settings.service';
 import { CAPACITY, CAPACITY_LOAD, CONFIG_ID, CONFIG_KEYS, configFields, configOf, LOAD_NUMBERS, mergeConfig, weekView } from './capacity.service';
 import { capacityLoadFields, capacityRequests, capacityResponses } from '../../../../shared/api/contracts/backoffice';
 
@@ -14,12 +15,12 @@ import { capacityLoadFields, capacityRequests, capacityResponses } from '../../.
 export const capacityLoadSchema = collectionSchema(CAPACITY_LOAD, capacityLoadFields, { created: stamp(), updated: stamp() });
 /** The config record holds the numbers the config route stores (finite, ≥ 0) and its stamp. */
 export const capacityConfigSchema = fixedKeys(collectionSchema(CAPACITY, configFields, { updated: stamp() }), [CONFIG_ID]);
-const { config: configBody, createLoad, patchLoad, params: idParams } = capacityRequests;
+const { config: configBody, createLoad, patchLoad, params: idParams, view: viewQuery } = capacityRequests;
 
 function checkDate(date: string | undefined): void {
   if (date === undefined) return;
   const d = new Date(`${date}T00:00:00Z`);
-  if (!/^\d{4}-\d{2}-\d{2}$/.test(date) || Number.isNaN(d.getTime()) || d.toISOString().slice(0, 10) !== date) {
+  if (!/^\d{4}-\d{2}-\d{2}$/.test(date) || Number.isNaN(d.getTime()) || d.toISOString().slice(0, 10) !== date || date < '2000-01-01' || date > '2099-12-25') {
     throw badRequest('invalid date', { message: '日付(date)は YYYY-MM-DD 形式で指定してください' });
   }
 }
@@ -44,11 +45,15 @@ export const capacityRoutes = [
     path: '/api/capacity',
     response: capacityResponses.view,
     auth: 'ops:view',
-    handler: async ({ app, ws }) => {
+    query: viewQuery,
+    handler: async ({ app, ws, query }) => {
+      const from = query.from ?? jstDate();
+      checkDate(from);
       const config = configOf(await app.store.get(ws, CAPACITY, CONFIG_ID));
       const load = (await app.store.list(ws, CAPACITY_LOAD)).sort(byDate);
-      const [jobs, dock] = await Promise.all([app.store.list(ws, JOBS), app.store.list(ws, DOCK_RESERVATIONS)]);
-      return { config, load, ...weekView(config, load, jstDate(), { jobs, dock }) };
+      const [jobs, dock, company] = await Promise.all([app.store.list(ws, JOBS), app.store.list(ws, DOCK_RESERVATIONS), readCompany(app.store, ws)]);
+      const calendar = { workdays: company.workdays, holidays: company.holidays, closedDates: company.closedDates };
+      return { config, load, calendar, ...weekView(config, load, from, { jobs, dock }, calendar, jstDate()) };
     },
   }),
   defineRoute({

@@ -5,6 +5,7 @@ import { jstDate } from '../../../../shared/dates';
 import { declareSeries, padNumber } from '../../../core/store/series';
 import type { Doc } from '../../../core/store/types';
 import { DOCK_DAY_MINUTES, dockDemand, jobDemand } from './capacity-demand';
+import { closedReason, DOW, workDay, type WorkCalendar } from './capacity-calendar';
 
 export const CAPACITY = 'capacity';
 export const CONFIG_ID = 'config';
@@ -69,7 +70,6 @@ export function mergeConfig(current: CapacityConfig, input: Record<string, unkno
 export const dailyCapacity = (c: CapacityConfig) => (c.kittingDaily > 0 ? c.kittingDaily : c.staffCount * c.perStaff);
 
 const pct = (used: number, max: number) => (max > 0 ? Math.round((used / max) * 1000) / 10 : null);
-const DOW = ['日', '月', '火', '水', '木', '金', '土'];
 
 export function addDays(date: string, n: number): string {
   const d = new Date(`${date}T00:00:00Z`);
@@ -77,33 +77,73 @@ export function addDays(date: string, n: number): string {
   return d.toISOString().slice(0, 10);
 }
 
+/** Every day open: the calendar when the company has none (and for callers that do not pass one). */
+export const ALWAYS_OPEN: WorkCalendar = { workdays: [0, 1, 2, 3, 4, 5, 6], holidays: false, closedDates: [] };
+
+interface DayCard {
+  id: string;
+  t: string;
+  c: string;
+  units: number;
+  due: string;
+  date: string;
+  overdue: boolean;
+  guessed: boolean;
+}
+
 /**
- * The next 7 days: each day's load is the planned entries plus the units of open job cards due that day
- * (cards past their date count today), beside the dock's booked berth time. Figures agree with the job
- * board and the dock screen because they are computed from the same records.
+ * Seven days from `from`: each day's load is the planned entries plus the units of the open job cards it
+ * must carry (listed in `cards`: due that day, due on the closed days after it, or late and counted on the
+ * first working day from today), beside the dock's booked berth time. A closed day (weekend, public
+ * holiday, company closed date) has no capacity. Cards whose 期限 cannot be read are returned in `flagged`
+ * with those whose year had to be guessed, so the user can fix them; none is dropped.
  */
-export function weekView(config: CapacityConfig, load: Doc[], from = jstDate(), records: { jobs?: Doc[]; dock?: Doc[] } = {}) {
+export function weekView(
+  config: CapacityConfig,
+  load: Doc[],
+  from = jstDate(),
+  records: { jobs?: Doc[]; dock?: Doc[] } = {},
+  cal: WorkCalendar = ALWAYS_OPEN,
+  today = jstDate(),
+) {
   const cap = dailyCapacity(config);
-  const jobs = jobDemand(records.jobs ?? [], from);
+  const jobs = jobDemand(records.jobs ?? [], today);
   const dock = dockDemand(records.dock ?? []);
   const dockDay = dock.berths * DOCK_DAY_MINUTES;
+  const byDay = new Map<string, DayCard[]>();
+  let overdueJobs = 0;
+  for (const card of jobs.cards) {
+    if (card.date === null) continue;
+    const { day, overdue } = workDay(card.date, today, cal);
+    if (overdue) overdueJobs += 1;
+    const list = byDay.get(day) ?? [];
+    list.push({ id: card.id, t: card.t, c: card.c, units: card.units, due: card.due, date: card.date, overdue, guessed: card.guessed });
+    byDay.set(day, list);
+  }
   const week = Array.from({ length: 7 }, (_, i) => {
     const date = addDays(from, i);
-    const planned = load.filter((l) => l.date === date).reduce((a, l) => a + Number(l.qty ?? 0), 0);
-    const j = jobs.byDate.get(date) ?? { units: 0, jobs: 0 };
+    const entries = load.filter((l) => l.date === date);
+    const planned = entries.reduce((a, l) => a + Number(l.qty ?? 0), 0);
+    const cards = byDay.get(date) ?? [];
+    const jobUnits = cards.reduce((a, c) => a + c.units, 0);
     const d = dock.byDate.get(date) ?? { bookings: 0, minutes: 0, inbound: 0 };
-    const qty = planned + j.units;
-    const dow = DOW[new Date(`${date}T00:00:00Z`).getUTCDay()];
+    const qty = planned + jobUnits;
+    const reason = closedReason(date, cal);
+    const capacity = reason ? 0 : cap;
     return {
       date,
-      dow,
+      dow: DOW[new Date(`${date}T00:00:00Z`).getUTCDay()],
+      closed: reason !== null,
+      closedReason: reason,
       load: qty,
       planned,
-      jobUnits: j.units,
-      jobs: j.jobs,
-      capacity: cap,
-      pct: pct(qty, cap),
-      over: qty > cap,
+      jobUnits,
+      jobs: cards.length,
+      capacity,
+      pct: pct(qty, capacity),
+      over: qty > capacity,
+      cards,
+      entries: entries.map((l) => ({ id: String(l.id), cust: String(l.cust ?? ''), qty: Number(l.qty ?? 0), kind: String(l.kind ?? '') })),
       dockBookings: d.bookings,
       dockInbound: d.inbound,
       dockMinutes: d.minutes,
@@ -111,9 +151,12 @@ export function weekView(config: CapacityConfig, load: Doc[], from = jstDate(), 
     };
   });
   const weekLoad = week.reduce((a, d) => a + d.load, 0);
-  const weekCapacity = cap * 7;
+  const weekCapacity = week.reduce((a, d) => a + d.capacity, 0);
   const peak = week.reduce((best, d) => (d.load > best.load ? d : best), week[0]);
   const dockMinutes = week.reduce((a, d) => a + d.dockMinutes, 0);
+  const flagged = jobs.cards
+    .filter((c) => c.date === null || c.guessed)
+    .map((c) => ({ id: c.id, t: c.t, c: c.c, units: c.units, due: c.due, date: c.date, reason: c.date === null ? (c.reason === 'empty' ? '期限が未入力' : '期限を日付として読めない') : '年を推定（確認してください）' }));
   const summary = {
     dailyCapacity: cap,
     staffCapacity: config.staffCount * config.perStaff,
@@ -123,26 +166,30 @@ export function weekView(config: CapacityConfig, load: Doc[], from = jstDate(), 
     peakDate: peak.load > 0 ? peak.date : null,
     peakPct: peak.load > 0 ? peak.pct : 0,
     overDays: week.filter((d) => d.over).length,
+    openDays: week.filter((d) => !d.closed).length,
+    closedDays: week.filter((d) => d.closed).length,
     storagePct: pct(config.storageUsed, config.storageMax),
     palletPct: pct(config.palletUsed, config.palletMax),
     warehousePct: pct(config.warehouseUsed, config.warehouseMax),
     entries: load.length,
     from,
     to: addDays(from, 6),
+    today,
     weekPlanned: week.reduce((a, d) => a + d.planned, 0),
     weekJobUnits: week.reduce((a, d) => a + d.jobUnits, 0),
     openJobs: jobs.openJobs,
     openUnits: jobs.openUnits,
     /** Days of floor work the open job cards hold at the daily capacity. */
     backlogDays: cap > 0 ? Math.round((jobs.openUnits / cap) * 10) / 10 : null,
-    overdueJobs: jobs.overdueJobs,
+    overdueJobs,
     undatedJobs: jobs.undatedJobs,
     undatedUnits: jobs.undatedUnits,
+    flaggedJobs: flagged.length,
     unknownQtyJobs: jobs.unknownQtyJobs,
     dockBookings: week.reduce((a, d) => a + d.dockBookings, 0),
     dockMinutes,
     dockBerths: dock.berths,
     dockPct: pct(dockMinutes, dockDay * 7),
   };
-  return { week, summary };
+  return { week, summary, flagged };
 }

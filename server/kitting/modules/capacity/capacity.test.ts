@@ -25,6 +25,15 @@ interface Capacity {
   summary: Record<string, number | string | null>;
 }
 
+/**
+ * These tests count with dates relative to today: a calendar with every day open keeps them independent
+ * of the weekday, and the seeded job cards (期限 such as 12/10, read as dates) are taken off the board.
+ */
+async function everyDayOpen(api: ReturnType<TestServer['client']>): Promise<void> {
+  await api.put('/api/settings/company', { workdays: [0, 1, 2, 3, 4, 5, 6], holidays: false });
+  for (const j of (await api.get<{ jobs: { id: string }[] }>('/api/jobs')).body.jobs) await api.post(`/api/job/${j.id}/delete`);
+}
+
 describe('capacity config', () => {
   it('answers defaults with perStaff 80 and no updated stamp', async () => {
     const res = await server.client().get<Capacity>('/api/capacity');
@@ -47,6 +56,7 @@ describe('capacity config', () => {
 describe('capacity load', () => {
   it('numbers entries CAP-####, lists them sorted by date and computes week and summary', async () => {
     const api = server.client();
+    await everyDayOpen(api);
     await api.post('/api/capacity/config', { kittingDaily: 100, storageUsed: 800, storageMax: 3200 });
     const today = jstDate();
     const late = await api.post<{ entry: Entry }>('/api/capacity/load', { date: addDays(today, 2), cust: 'A社', qty: 150, kind: '入替' });
@@ -63,6 +73,7 @@ describe('capacity load', () => {
 
   it('adds the open job cards due each day and the dock bookings, so the figures agree with the board and the dock', async () => {
     const api = server.client();
+    await everyDayOpen(api);
     await api.post('/api/capacity/config', { kittingDaily: 100 });
     const today = jstDate();
     const before = (await api.get<Capacity>('/api/capacity')).body;
@@ -73,7 +84,7 @@ describe('capacity load', () => {
     await job('完了済み ×500台', 7, today);
     await job('出荷中 ×500台', 6, addDays(today, 1));
     await job('台数の書かれていない案件', 0, addDays(today, 1));
-    await job('期限が日付でない ×25台', 0, '12/10');
+    await job('期限が日付でない ×25台', 0, '来週中');
     await api.post('/api/capacity/load', { date: today, qty: 10 });
     await api.post('/api/dock/reservation', { date: today, start: '09:00', dur: 90, dir: '入荷', berth: '1' });
     await api.post('/api/dock/reservation', { date: today, start: '13:00', dur: 60, dir: '出荷', berth: '2' });
@@ -96,6 +107,7 @@ describe('capacity load', () => {
 
   it('counts the devices a job card carries instead of the number in its title', async () => {
     const api = server.client();
+    await everyDayOpen(api);
     await api.post('/api/capacity/config', { kittingDaily: 100 });
     const today = jstDate();
     const { job } = (await api.post<{ job: { id: string } }>('/api/job', { c: 'キャパ社', t: 'iPhone ×50台', s: 2, due: addDays(today, 2) })).body;

@@ -3,7 +3,7 @@ import { badRequest, conflict, notFound } from '../../../core/errors';
 import type { Doc } from '../../../core/store/types';
 import { collectionSchema, derivedList, derivedObject, derivedText, stamp } from '../../../core/http/collection-schema';
 import { deviceChip } from '../../../../shared/devices';
-import { completeDevice, DEVICES } from './devices.service';
+import { completeDevice, DEVICES, withHistory } from './devices.service';
 import { BULK_MAX, deviceFields, deviceRequests, deviceResponses } from '../../../../shared/api/contracts/devices';
 
 /** A ledger row as routes and sync pushes accept it (keyed by its IMEI); the rest is derived by the server. */
@@ -90,6 +90,9 @@ export const deviceRoutes = [
         const { imei: _imei, ...fields } = body;
         const derived: Doc = { updated: Date.now() };
         if (fields.status !== undefined) derived.chip = deviceChip(fields.status);
+        // Every status change is in the device's history.
+        const before = typeof current.status === 'string' ? current.status : '';
+        if (fields.status !== undefined && fields.status !== before) derived.history = withHistory(current, '状態変更', `${before || '—'} → ${fields.status}`);
         return tx.patch(DEVICES, params.imei, { ...fields, ...derived });
       });
       return { device };

@@ -46,10 +46,22 @@ describe('POST /api/device', () => {
     expect(res.status).toBe(200);
     const d = res.body.device;
     expect(isValidImei(d.imei)).toBe(true);
-    expect(d).toMatchObject({ model: 'iPhone 16', cust: '社内検証機', status: '入荷待ち', chip: 'c-gray', bat: 100, maker: 'Apple', os: 'iOS' });
+    expect(d).toMatchObject({ model: 'iPhone 16', cust: '社内検証機', status: '入荷待ち', chip: 'c-gray', maker: 'Apple', os: 'iOS' });
     expect(d.mdm).not.toBe('');
     expect(d.asset).toMatch(/^HK-26-\d+$/);
-    expect(d.serial).toMatch(/^IP16-\d{6}$/);
+  });
+
+  it('invents no serial and no battery level for a scanned device (nobody read them)', async () => {
+    const d = (await api.post<DeviceBody>('/api/device', { imei: '356938035643833', model: 'iPhone 15' })).body.device;
+    expect(d.serial).toBeUndefined();
+    expect(d.bat).toBeUndefined();
+    const bulk = (await api.post<{ created: DeviceBody['device'][] }>('/api/devices/bulk', { qty: 3, model: 'iPhone 15' })).body.created;
+    for (const x of bulk) {
+      expect(x.serial).toBeUndefined();
+      expect(x.bat).toBeUndefined();
+    }
+    const read = (await api.post<DeviceBody>('/api/device', { imei: '356938035643825', serial: 'F2LXK0ABCD12', bat: 87 })).body.device;
+    expect(read).toMatchObject({ serial: 'F2LXK0ABCD12', bat: 87 });
   });
 
   it('continues asset numbers after the seeded ledger', async () => {

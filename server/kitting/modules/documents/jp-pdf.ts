@@ -22,6 +22,8 @@ export interface JpDocument {
   date: string;
   addressee: string;
   intro?: string;
+  /** The amount in large type under the addressee (御見積金額（税込） ¥…), with a note beside it. */
+  headline?: { label: string; amount: string; note?: string };
   meta: [string, string][];
   tables: DocTable[];
   summary: [string, string][];
@@ -141,6 +143,18 @@ export async function renderJpDocument(d: JpDocument, at: Date): Promise<Uint8Ar
   if (d.intro) {
     draw(c, d.intro, M, 10.5, { width: right - M });
     c.y -= 22;
+  }
+  if (d.headline) {
+    c.y -= 6;
+    draw(c, d.headline.label, M, 12);
+    draw(c, d.headline.amount, M + 150, 22, { width: 200 });
+    c.page.drawLine({ start: { x: M, y: c.y - 6 }, end: { x: M + 350, y: c.y - 6 }, thickness: 1.2, color: INK });
+    c.y -= 28;
+    if (d.headline.note) {
+      draw(c, d.headline.note, M, 10.5, { width: right - M });
+      c.y -= 20;
+    }
+    c.y -= 4;
   }
   for (const [k, v] of d.meta) {
     draw(c, k, M, 10.5, { color: MUTED });

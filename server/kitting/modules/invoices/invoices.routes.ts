@@ -1,8 +1,10 @@
-import { jstYymm } from '../../../../shared/dates';
+import { isDeepStrictEqual } from 'node:util';
+import { jstDate, jstYymm } from '../../../../shared/dates';
 import { defineRoute, Reply } from '../../../core/http/define-route';
 import { issueNumber } from '../../../core/store/series';
-import { readCompany } from '../settings/settings.service';
+import { readCompany, readCompanyTx } from '../settings/settings.service';
 import { renderInvoicePdf } from './invoice-pdf';
+import { invoiceFromQuoteRoute } from './invoice-from-quote';
 import { badRequest, conflict, notFound } from '../../../core/errors';
 import { declareLookup } from '../../../core/store/lookups';
 import {
@@ -11,22 +13,36 @@ import {
   INVOICES,
   INVOICE_NUMBERS,
   invoiceRules,
+  linesOf,
+  priced,
   type Invoice,
 } from './invoices.service';
-import { collectionSchema, ruleFields, stamp } from '../../../core/http/collection-schema';
+import { collectionSchema, derivedDate, derivedInt, derivedList, derivedText, ruleFields, stamp } from '../../../core/http/collection-schema';
 import { invoiceRequests, invoiceResponses } from '../../../../shared/api/contracts/quotes';
 
 /** A month's invoices are found by their month (issuing drafts never reads every invoice). */
 const INVOICES_BY_MONTH = declareLookup(INVOICES, 'month');
 
 /** Pushed invoices pass the rules of the invoice routes; created, updated and issuedAt are the server's stamps. */
-export const invoiceSchema = collectionSchema(INVOICES, ruleFields(invoiceRules), { created: stamp(), updated: stamp(), issuedAt: stamp() });
+export const invoiceSchema = collectionSchema(INVOICES, ruleFields(invoiceRules), {
+  created: stamp(),
+  updated: stamp(),
+  issuedAt: stamp(),
+  taxes: derivedList(2),
+  subtotal: derivedInt(-Number.MAX_SAFE_INTEGER),
+  tax: derivedInt(),
+  date: derivedDate(),
+  quoteId: derivedText(120),
+});
 
 const { params: idParams } = invoiceRequests;
 const given = (v: unknown) => v !== undefined && v !== null;
 
 /** Newest id first: INV-2611-002 before INV-2611-001 before INV-2610-009. */
 const newestFirst = (a: Invoice, b: Invoice) => (a.id < b.id ? 1 : a.id > b.id ? -1 : 0);
+
+const amountMismatch = (amount: number) =>
+  badRequest('invalid amount', { message: `金額(amount)は明細から計算されます（明細の合計 ${amount.toLocaleString('ja-JP')}円と一致しません）`, amount });
 
 const invoiceLocked = (id: string, fields: string[]) =>
   conflict('invoice issued', {
@@ -35,7 +51,30 @@ const invoiceLocked = (id: string, fields: string[]) =>
     message: `請求書 ${id} は発行済みのため内容を変更できません（状態の変更のみ可能）。訂正する場合は状態を「下書き」に戻してから編集し、再発行してください`,
   });
 
+/**
+ * The figures of a draft whose lines, basis or amount change. New lines (or basis) recompute everything and
+ * an amount sent with them must agree; an amount alone replaces the price of an invoice that is one line of
+ * quantity 1 (one made from an amount), and is refused for an invoice with real lines.
+ */
+function refigure(current: Invoice, patch: Partial<Invoice>): Partial<Invoice> {
+  const own = linesOf(current);
+  const basis = patch.taxBasis ?? current.taxBasis ?? own.basis ?? '税込';
+  if (patch.lines !== undefined || patch.taxBasis !== undefined) {
+    const f = priced(patch.lines ?? own.lines, basis);
+    if (patch.amount !== undefined && patch.amount !== f.amount) throw amountMismatch(f.amount);
+    return f;
+  }
+  const single = own.lines.length === 1 && own.lines[0].quantity === 1 && basis === '税込';
+  if (!single) {
+    if (patch.amount === undefined) return {};
+    throw amountMismatch(priced(own.lines, basis).amount);
+  }
+  const line = { ...own.lines[0], description: patch.desc ?? current.desc ?? own.lines[0].description, unitPrice: patch.amount ?? current.amount };
+  return priced([line], '税込');
+}
+
 export const invoiceRoutes = [
+  invoiceFromQuoteRoute,
   defineRoute({
     method: 'get',
     path: '/api/invoices',
@@ -54,14 +93,20 @@ export const invoiceRoutes = [
     body: invoiceRequests.create,
     handler: async ({ app, ws, body }) => {
       const cust = invoiceRules.cust(body.cust);
-      if (!given(body.amount)) throw badRequest('invalid amount', { message: '金額(amount)は必須です' });
-      const amount = invoiceRules.amount(body.amount);
+      const lines = given(body.lines) ? invoiceRules.lines(body.lines) : null;
+      if (!lines?.length && !given(body.amount)) throw badRequest('invalid amount', { message: '金額(amount)か明細(lines)は必須です' });
+      const amount = given(body.amount) ? invoiceRules.amount(body.amount) : null;
       const month = given(body.month) && body.month !== '' ? invoiceRules.month(body.month) : jstYymm();
       const status = given(body.status) ? invoiceRules.status(body.status) : 'draft';
       const recurring = given(body.recurring) ? invoiceRules.recurring(body.recurring) : false;
       const desc = invoiceRules.desc(body.desc);
       const due = invoiceRules.due(body.due);
       const invoice = await app.store.transact(ws, async (tx) => {
+        // With lines the figures come from them, stated on the company's basis unless the caller names one;
+        // an amount alone is one line of the description, that amount being the total (税込, 10 %).
+        const basis = given(body.taxBasis) ? invoiceRules.taxBasis(body.taxBasis) : (await readCompanyTx(tx)).taxBasis;
+        const figures = lines?.length ? priced(lines, basis) : priced(linesOf({ desc, amount: amount ?? 0 }).lines, '税込');
+        if (amount !== null && amount !== figures.amount) throw amountMismatch(figures.amount);
         const custom = typeof body.id === 'string' ? body.id.trim() : '';
         const useCustom = /^INV-[\w-]{1,36}$/.test(custom) && !(await tx.get(INVOICES, custom));
         let id = custom;
@@ -71,7 +116,7 @@ export const invoiceRoutes = [
           while (await tx.get(INVOICES, id));
         }
         const now = Date.now();
-        const doc: Invoice = { id, cust, month, desc, amount, due, status, recurring, created: now, updated: now };
+        const doc: Invoice = { id, cust, month, desc, due, status, recurring, ...figures, date: jstDate(now), created: now, updated: now };
         return tx.put(INVOICES, id, doc);
       });
       return { invoice };
@@ -110,12 +155,15 @@ export const invoiceRoutes = [
       if (given(body.due)) patch.due = invoiceRules.due(body.due);
       if (given(body.amount)) patch.amount = invoiceRules.amount(body.amount);
       if (given(body.recurring)) patch.recurring = invoiceRules.recurring(body.recurring);
+      if (given(body.lines)) patch.lines = invoiceRules.lines(body.lines);
+      if (given(body.taxBasis)) patch.taxBasis = invoiceRules.taxBasis(body.taxBasis);
       const invoice = await app.store.transact(ws, async (tx) => {
         const current = await tx.get<Invoice>(INVOICES, params.id);
         if (!current) throw notFound('invoice not found');
         // Sending the stored values again (a form that saves every field) is not an edit.
-        const changed = CONTENT_FIELDS.filter((k) => patch[k] !== undefined && patch[k] !== current[k]);
+        const changed = CONTENT_FIELDS.filter((k) => patch[k] !== undefined && !isDeepStrictEqual(patch[k], current[k]));
         if ((current.status ?? 'draft') !== 'draft' && changed.length > 0) throw invoiceLocked(params.id, changed);
+        if (changed.some((k) => k === 'lines' || k === 'taxBasis' || k === 'amount' || k === 'desc')) Object.assign(patch, refigure(current, patch));
         const now = Date.now();
         const stamp = patch.status && patch.status !== 'draft' && current.status === 'draft' && !current.issuedAt ? { issuedAt: now } : {};
         return tx.patch(INVOICES, params.id, { ...patch, ...stamp, updated: now });

@@ -1,4 +1,18 @@
-import { clip, textValue } from '../../../../shared/fields';
+import { clip, looseNumber, textValue } from '../../../../shared/fields';
+import {
+  DEFAULT_TAX_RATE,
+  INVOICE_LINES_MAX,
+  INVOICE_TAX_RATES,
+  invoiceFigures,
+  LINE_DESCRIPTION_MAX,
+  LINE_QUANTITY_MAX,
+  LINE_UNIT_PRICE_MAX,
+  TAX_BASES,
+  type InvoiceFigures,
+  type InvoiceLine,
+  type InvoiceTaxRate,
+  type TaxBasis,
+} from '../../../../shared/invoice-tax';
 import { INVOICE_STATUSES, type InvoiceStatus } from '../../../../shared/api/contracts/quotes';
 import { badRequest, required } from '../../../core/errors';
 import type { SeedSpec } from '../../../core/store/seed';
@@ -17,6 +31,16 @@ export interface Invoice {
   due: string;
   status: InvoiceStatus;
   recurring: boolean;
+  /** Lines with their tax rate (invoices stored before lines existed have none: see linesOf). */
+  lines?: InvoiceLine[];
+  /** How the line amounts are stated, fixed when the invoice is made (company setting taxBasis). */
+  taxBasis?: TaxBasis;
+  /** Per rate: taxable total, tax and total; subtotal and tax are their sums; amount is the total. */
+  taxes?: InvoiceFigures['taxes'];
+  subtotal?: number;
+  tax?: number;
+  /** The quote the invoice was made from. */
+  quoteId?: string;
 }
 
 export const invoiceId = (yymm: string, n: number) => `INV-${yymm}-${padNumber(n, 3)}`;
@@ -70,6 +94,60 @@ export function readText(v: unknown, n: number, field: string): string {
   throw badRequest(`invalid ${field}`, { message: `${field} は文字列で指定してください` });
 }
 
+const badLines = (message: string) => badRequest('invalid lines', { message });
+
+/** One invoice line as the routes store it: description clipped, quantity 0..1,000,000, unit price in yen, rate 10 or 8. */
+function readLine(v: unknown, i: number): InvoiceLine {
+  if (!v || typeof v !== 'object' || Array.isArray(v)) throw badLines(`明細${i + 1}行目はオブジェクトで指定してください`);
+  const o = v as Record<string, unknown>;
+  const quantity = looseNumber(o.quantity ?? 1);
+  const unitPrice = looseNumber(o.unitPrice);
+  const rate = o.taxRate === undefined || o.taxRate === null || o.taxRate === '' ? DEFAULT_TAX_RATE : looseNumber(o.taxRate);
+  if (!Number.isFinite(quantity) || quantity < 0 || quantity > LINE_QUANTITY_MAX) throw badLines(`明細${i + 1}行目: 数量は0〜${LINE_QUANTITY_MAX.toLocaleString('ja-JP')}で指定してください`);
+  if (!Number.isFinite(unitPrice) || Math.abs(unitPrice) > LINE_UNIT_PRICE_MAX) throw badLines(`明細${i + 1}行目: 単価は数値で指定してください`);
+  if (!(INVOICE_TAX_RATES as readonly number[]).includes(rate)) throw badLines(`明細${i + 1}行目: 税率は10（標準）か8（軽減）です`);
+  return {
+    description: readText(o.description, LINE_DESCRIPTION_MAX, 'description'),
+    quantity: Math.round(quantity * 100) / 100,
+    unitPrice: Math.round(unitPrice),
+    taxRate: rate as InvoiceTaxRate,
+  };
+}
+
+/** Invoice lines: an array of at most 200 lines, else 400 invalid lines. */
+export function readLines(v: unknown): InvoiceLine[] {
+  if (!Array.isArray(v)) throw badLines('明細(lines)は配列で指定してください');
+  if (v.length > INVOICE_LINES_MAX) throw badLines(`明細は${INVOICE_LINES_MAX}行までです`);
+  return v.map(readLine);
+}
+
+export function readTaxBasis(v: unknown): TaxBasis {
+  if (typeof v === 'string' && (TAX_BASES as readonly string[]).includes(v)) return v as TaxBasis;
+  throw badRequest('invalid taxBasis', { message: `taxBasis は ${TAX_BASES.join('・')} のいずれかです` });
+}
+
+/**
+ * The lines of an invoice. One stored before lines existed (or made from an amount alone) is one line
+ * of its description at the standard rate, its amount being the total the customer pays (税込).
+ */
+export function linesOf(inv: Pick<Invoice, 'lines' | 'desc' | 'amount'>): { lines: InvoiceLine[]; basis: TaxBasis | null } {
+  if (Array.isArray(inv.lines) && inv.lines.length > 0) return { lines: inv.lines, basis: null };
+  return { lines: [{ description: inv.desc || 'ご請求分', quantity: 1, unitPrice: Number(inv.amount) || 0, taxRate: DEFAULT_TAX_RATE }], basis: '税込' };
+}
+
+/** Lines, basis and the figures derived from them (amount is the total); a negative total is a 400. */
+export function priced(lines: InvoiceLine[], taxBasis: TaxBasis) {
+  const f = invoiceFigures(lines, taxBasis);
+  if (f.taxes.some((t) => t.total < 0)) throw badLines('税率ごとの合計が0円未満になります（値引きが明細の合計を超えています）');
+  return { lines, taxBasis, taxes: f.taxes, subtotal: f.subtotal, tax: f.tax, amount: f.total };
+}
+
+/** The figures an invoice states: its stored lines and basis, or those of its amount alone (linesOf). */
+export function figuresOf(inv: Invoice) {
+  const { lines, basis } = linesOf(inv);
+  return priced(lines, basis ?? inv.taxBasis ?? '税込');
+}
+
 /**
  * How the invoice routes read each field a caller sends (a value they refuse throws 400): the one rule
  * per field, used by the routes and by the check of pushed invoices.
@@ -82,6 +160,8 @@ export const invoiceRules = {
   amount: readAmount,
   status: readStatus,
   recurring: readBool,
+  lines: readLines,
+  taxBasis: readTaxBasis,
 };
 
 /** Figures of one month of invoices. */
@@ -143,4 +223,4 @@ export function billingSummary(invoices: Doc[], yymm: string) {
 export const invoiceSeed: SeedSpec = { file: 'invoices.json', coll: INVOICES };
 
 /** What an issued invoice says to its customer: fixed once it leaves draft (only its status moves on). */
-export const CONTENT_FIELDS = ['cust', 'desc', 'month', 'due', 'amount', 'recurring'] as const;
+export const CONTENT_FIELDS = ['cust', 'desc', 'month', 'due', 'amount', 'recurring', 'lines', 'taxBasis'] as const;

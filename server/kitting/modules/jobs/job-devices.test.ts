@@ -1,5 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { DEVICE_STATUSES } from '../../../../shared/devices';
 import { generateImei } from '../../../../shared/imei';
+import { deviceStatusForStage, JOB_STAGE_NAMES, STAGE_DEVICE_STATUS } from '../../../../shared/jobs';
 import { startTestServer, type Client, type TestServer } from '../../testing/harness';
 
 let server: TestServer;
@@ -39,7 +41,7 @@ describe('POST /api/job/{id}/devices', () => {
     const res = await api.post<{ job: Job }>(`/api/job/${job.id}/devices`, { add: [a, b, a] });
     expect(res.status).toBe(200);
     expect(res.body.job.devices).toEqual([a, b]);
-    expect(await device(a)).toMatchObject({ job: job.id, jobStage: 'キッティング', status: '作業中' });
+    expect(await device(a)).toMatchObject({ job: job.id, jobStage: 'キッティング', status: 'キッティング' });
     expect((await device(b))?.history?.at(-1)?.what).toBe('案件に追加');
   });
 
@@ -67,7 +69,7 @@ describe('POST /api/job/{id}/devices', () => {
     const a = await newDevice();
     await api.post(`/api/job/${job.id}/devices`, { add: [a] });
     await api.post(`/api/job/${job.id}`, { s: 5 });
-    expect(await device(a)).toMatchObject({ jobStage: '梱包', status: '保管中' });
+    expect(await device(a)).toMatchObject({ jobStage: '梱包', status: '梱包' });
     await api.post(`/api/job/${job.id}`, { s: 6 });
     const d = await device(a);
     expect(d).toMatchObject({ jobStage: '出荷', status: '出荷済' });
@@ -90,5 +92,42 @@ describe('POST /api/job/{id}/devices', () => {
     expect(await device(a)).toMatchObject({ job: two.id, jobStage: '動作検証' });
     await api.post(`/api/job/${two.id}/delete`);
     expect((await device(a))?.job).toBe('');
+  });
+});
+
+describe('status integrity across board moves', () => {
+  it('every stage maps to a ledger status under one vocabulary', () => {
+    for (const [i, name] of JOB_STAGE_NAMES.entries()) {
+      expect(DEVICE_STATUSES).toContain(STAGE_DEVICE_STATUS[name]);
+      expect(deviceStatusForStage(i)).toBe(STAGE_DEVICE_STATUS[name]);
+    }
+    expect(STAGE_DEVICE_STATUS.キッティング).toBe('キッティング');
+  });
+
+  it('a board move never undoes an erasure: 消去済 and its certificate stay, the move is in the history', async () => {
+    const job = await newJob(2);
+    const erased = await newDevice();
+    const other = await newDevice();
+    await api.post(`/api/job/${job.id}/devices`, { add: [erased, other] });
+    const cert = await api.post<{ cert: { no: string } }>('/api/cert', { cust: 'ABC物流株式会社', methodKey: 'purge', devices: [{ id: erased, model: 'iPhone 15', storage: '128GB' }], operator: '山田' });
+    expect(cert.status).toBe(200);
+    for (const s of [3, 4, 2, 6]) expect((await api.post(`/api/job/${job.id}`, { s })).status).toBe(200);
+    const d = (await device(erased)) as Device & { erasure?: { cert: string } };
+    expect(d).toMatchObject({ status: '消去済', jobStage: '出荷', erasure: { cert: cert.body.cert.no } });
+    expect(d.history?.at(-1)?.detail).toContain('状態は消去済のまま');
+    expect(await device(other)).toMatchObject({ status: '出荷済', jobStage: '出荷' });
+  });
+
+  it('every status change is in the device history: board moves and edits', async () => {
+    const job = await newJob(2);
+    const a = await newDevice();
+    await api.post(`/api/job/${job.id}/devices`, { add: [a] });
+    await api.post(`/api/job/${job.id}`, { s: 3 });
+    expect((await device(a))?.history?.at(-1)?.detail).toContain('状態 入荷検品 → キッティング');
+    await api.post(`/api/device/${a}`, { status: '修理中' });
+    expect((await device(a))?.history?.at(-1)).toMatchObject({ what: '状態変更', detail: 'キッティング → 修理中' });
+    const n = (await device(a))?.history?.length;
+    await api.post(`/api/device/${a}`, { note: 'メモだけ' });
+    expect((await device(a))?.history?.length).toBe(n);
   });
 });

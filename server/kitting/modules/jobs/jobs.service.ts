@@ -1,22 +1,15 @@
 import type { Doc, Tx } from '../../../core/store/types';
-import { deviceChip } from '../../../../shared/devices';
+import { BOARD_KEEPS_STATUSES, deviceChip } from '../../../../shared/devices';
 import { DEVICES } from '../devices/devices.service';
 
-import { JOB_DEVICES_MAX, JOB_STAGE_COUNT, JOB_STAGE_NAMES } from '../../../../shared/jobs';
+import { deviceStatusForStage, JOB_DEVICES_MAX, JOB_STAGE_COUNT, JOB_STAGE_NAMES } from '../../../../shared/jobs';
 
-export { JOB_DEVICES_MAX };
+export { JOB_DEVICES_MAX, deviceStatusForStage };
 export const JOBS = 'jobs';
 /** The board's 8 stages are 0..7. */
 export const JOB_STAGES = JOB_STAGE_COUNT;
 const HISTORY_MAX = 50;
 
-/** The ledger status a device has while its job is at a stage. */
-export function deviceStatusForStage(stage: number): string {
-  if (stage <= 1) return '入荷待ち';
-  if (stage <= 4) return '作業中';
-  if (stage === 5) return '保管中';
-  return '出荷済';
-}
 
 const stageName = (s: number) => JOB_STAGE_NAMES[s] ?? String(s);
 const jobDevices = (job: Doc): string[] => (Array.isArray(job.devices) ? job.devices.filter((x): x is string => typeof x === 'string') : []);
@@ -25,14 +18,17 @@ async function followStage(tx: Tx, imei: string, job: Doc, what: string, detail:
   const dev = await tx.get(DEVICES, imei);
   if (!dev) return;
   const s = Number(job.s) || 0;
-  const status = deviceStatusForStage(s);
+  const before = typeof dev.status === 'string' ? dev.status : '';
+  // An erased, destroyed or lost device keeps that status (and its certificate) whatever the board says.
+  const kept = BOARD_KEEPS_STATUSES.includes(before);
+  const status = kept ? before : deviceStatusForStage(s);
+  const change = kept ? `状態は${before}のまま` : before !== status ? `状態 ${before || '—'} → ${status}` : '';
   const history = Array.isArray(dev.history) ? (dev.history as Doc[]) : [];
   await tx.patch(DEVICES, imei, {
     job: String(job.id),
     jobStage: stageName(s),
-    status,
-    chip: deviceChip(status),
-    history: [...history, { ts: Date.now(), what, detail, by: '' }].slice(-HISTORY_MAX),
+    ...(kept ? {} : { status, chip: deviceChip(status) }),
+    history: [...history, { ts: Date.now(), what, detail: change ? `${detail}・${change}` : detail, by: '' }].slice(-HISTORY_MAX),
     updated: Date.now(),
   });
 }

@@ -29,9 +29,9 @@ export interface LabelDevice {
   cust: string;
 }
 
-/** What the QR code carries: enough to find the device in any ledger. */
+/** What the QR code carries: enough to find the device in any ledger (a serial only when one was read). */
 export function qrPayload(d: LabelDevice): string {
-  return `IMEI:${d.imei};ASSET:${d.asset};SN:${d.serial}`;
+  return `IMEI:${d.imei};ASSET:${d.asset}${d.serial ? `;SN:${d.serial}` : ''}`;
 }
 
 function escapeXml(s: string): string {

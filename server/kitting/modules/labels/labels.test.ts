@@ -1,6 +1,7 @@
 import bwipjs from 'bwip-js/node';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { jstDate } from '../../../../shared/dates';
+import { qrPayload } from './label-render';
 import { startTestServer, type Client, type TestServer } from '../../testing/harness';
 
 interface Template {
@@ -181,6 +182,13 @@ describe('GET /api/labels/render', () => {
     expect(res.text).not.toContain('^GF');
     expect(res.text).toContain('^FDACME Corp^FS');
     expect(res.text.length).toBeLessThan(600);
+  });
+
+  it('puts no serial into the QR code of a device whose serial was never read', async () => {
+    const res = await api.get(`/api/labels/render?imei=${imei}&size=m&format=zpl`);
+    expect(res.text).toContain(`IMEI:${imei};ASSET:${asset}`);
+    expect(res.text).not.toContain('SN:');
+    expect(qrPayload({ imei: '1', asset: 'HK-26-1', serial: 'F2LXK0', model: '', cust: '' })).toBe('IMEI:1;ASSET:HK-26-1;SN:F2LXK0');
   });
 
   it('answers 404 for an unknown device or template and 400 for bad parameters', async () => {

@@ -8,7 +8,7 @@ import { declareSeries, padNumber } from '../../../core/store/series';
 import type { Doc, Tx } from '../../../core/store/types';
 import { declareLookup } from '../../../core/store/lookups';
 import { computeTotals, type QuoteLine, type QuoteTotals } from './quote-pricing';
-import { quoteLineInput, quoteLinesInput, quoteRequests, quoteTextInput } from '../../../../shared/api/contracts/quotes';
+import { QUOTE_SUBJECT_MAX, quoteLineInput, quoteLinesInput, quoteRequests, quoteTextInput } from '../../../../shared/api/contracts/quotes';
 
 export const QUOTES = 'quotes';
 /** Quotes restart every month: Q-YYMM-NNN. */
@@ -127,6 +127,7 @@ export const quoteRules: Record<string, (v: unknown) => unknown> = {
   ini: readLines,
   run: readLines,
   signId: readId,
+  subject: (v: unknown) => toText(quoteTextInput.parse(v), QUOTE_SUBJECT_MAX).trim(),
 };
 
 /** Merge a request body over a base quote (a new one when base is null). */
@@ -145,6 +146,7 @@ export function buildQuote(body: QuoteBody, base: Quote | null): Quote {
     ini,
     run,
     signId: body.signId === undefined ? (base?.signId ?? null) : readId(body.signId),
+    subject: body.subject === undefined ? (typeof base?.subject === 'string' ? base.subject : '') : toText(body.subject, QUOTE_SUBJECT_MAX).trim(),
   };
 }
 

@@ -1,12 +1,12 @@
-import { jstYymm } from '../../../../shared/dates';
+import { jstDate, jstYymm } from '../../../../shared/dates';
 import { defineRoute, Reply } from '../../../core/http/define-route';
 import { badRequest, conflict, notFound } from '../../../core/errors';
-import { readCompany } from '../settings/settings.service';
+import { readCompany, readCompanyTx } from '../settings/settings.service';
 import { renderQuotePdf, revisionOf } from './quote-pdf';
 import type { AppContext } from '../../../core/context';
 import { issueNumber } from '../../../core/store/series';
 import type { Tx } from '../../../core/store/types';
-import { collectionSchema, derivedText, ruleFields, stamp } from '../../../core/http/collection-schema';
+import { collectionSchema, derivedDate, derivedText, ruleFields, stamp } from '../../../core/http/collection-schema';
 import { BOM, quoteCsv, quoteDocument } from './quote-export';
 import {
   buildQuote,
@@ -30,7 +30,7 @@ import {
 import { quoteRequests, quoteResponses } from '../../../../shared/api/contracts/quotes';
 
 /** Pushed quotes and the quote draft pass the rules the quote routes store them by. */
-const quoteDerived = { createdAt: stamp(), updatedAt: stamp(), issuedAt: stamp(), revisionOf: derivedText(120), supersededBy: derivedText(120) };
+const quoteDerived = { createdAt: stamp(), updatedAt: stamp(), issuedAt: stamp(), revisionOf: derivedText(120), supersededBy: derivedText(120), validUntil: derivedDate() };
 export const quoteSchema = collectionSchema(QUOTES, ruleFields(quoteRules), quoteDerived);
 /** The draft (key "current") keeps the id the quote will be saved under, or null. */
 export const quoteDraftSchema = collectionSchema(QUOTE_DRAFTS, ruleFields({ ...quoteRules, id: draftId }), quoteDerived, '');
@@ -248,7 +248,7 @@ export const quoteRoutes = [
     handler: async ({ app, ws, params }) => {
       const q = await loadQuote(app, ws, params.id);
       const doc = quoteDocument(q, await validateQuote(reader(app, ws), q));
-      const pdf = await renderQuotePdf(doc, await readCompany(app.store, ws), revisionOf(q));
+      const pdf = await renderQuotePdf(doc, q, await readCompany(app.store, ws), revisionOf(q));
       return new Reply(200, Buffer.from(pdf), {
         'Content-Type': 'application/pdf',
         'Content-Disposition': `inline; filename="${String(q.id).replace(/[^\w.-]/g, '_')}.pdf"`,
@@ -270,7 +270,7 @@ export const quoteRoutes = [
         const root = typeof current.revisionOf === 'string' ? current.revisionOf : String(current.id);
         const yymm = jstYymm();
         const now = Date.now();
-        const { totals: _t, ...rest } = current as Quote & { totals?: unknown };
+        const { totals: _t, validUntil: _v, ...rest } = current as Quote & { totals?: unknown };
         const next: Quote = {
           ...rest,
           id: `Q-${yymm}-${String(await tx.next(`quote:${yymm}`)).padStart(3, '0')}`,
@@ -304,7 +304,9 @@ export const quoteRoutes = [
         }
         const now = Date.now();
         const issuedAt = typeof current.issuedAt === 'number' ? current.issuedAt : now;
-        const q = await tx.patch<Quote>(QUOTES, params.id, { custId: String(customer.id), issuedAt, updatedAt: now });
+        // 有効期限: the issue date plus the company's quoteValidDays (30 by default), fixed when first issued.
+        const validUntil = typeof current.validUntil === 'string' ? current.validUntil : jstDate(issuedAt + (await readCompanyTx(tx)).quoteValidDays * 86_400_000);
+        const q = await tx.patch<Quote>(QUOTES, params.id, { custId: String(customer.id), issuedAt, validUntil, updatedAt: now });
         if (!q) throw notFound('not_found');
         return { quote: q, totals };
       });

@@ -6,6 +6,7 @@ import { badRequest, tooLarge } from '../../../core/errors';
 import {
   COMPANY_ID,
   completeCompany,
+  companyRuleReaders,
   LOGO_MAX,
   PLAN_KEYS,
   PREFS_ID,
@@ -38,6 +39,7 @@ function readLogo(logo: unknown): string {
 const companyRules: Record<string, (v: unknown) => unknown> = {
   ...Object.fromEntries(COMPANY_TEXT_FIELDS.map((k) => [k, companyText(k)])),
   logo: readLogo,
+  ...companyRuleReaders,
 };
 
 function readCompanyPatch(body: Record<string, unknown>): Partial<Company> {

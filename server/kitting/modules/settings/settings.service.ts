@@ -1,5 +1,7 @@
 import type { Doc, Store, Tx } from '../../../core/store/types';
 import { COMPANY_TEXT_FIELDS, type CompanyTextField } from '../../../../shared/api/contracts/workspace';
+import { DEFAULT_TAX_BASIS, TAX_BASES, type TaxBasis } from '../../../../shared/invoice-tax';
+import { badRequest } from '../../../core/errors';
 
 /** Company profile, notification prefs and UI state are single records of this collection. */
 export const SETTINGS = 'settings';
@@ -7,7 +9,64 @@ export const COMPANY_ID = 'company';
 export const PREFS_ID = 'prefs';
 export const UI_ID = 'ui';
 
-export type Company = Record<CompanyTextField, string> & { logo: string };
+/**
+ * The company's document and calendar settings beside its profile texts: how invoice amounts are stated
+ * (税抜/税込), how long a quote is valid, and the working calendar capacity planning counts with
+ * (working weekdays 0 = Sunday … 6 = Saturday, whether Japanese public holidays are closed, extra closed dates).
+ */
+export interface CompanyRules {
+  taxBasis: TaxBasis;
+  quoteValidDays: number;
+  workdays: number[];
+  holidays: boolean;
+  closedDates: string[];
+}
+export type Company = Record<CompanyTextField, string> & { logo: string } & CompanyRules;
+
+export const QUOTE_VALID_DAYS_DEFAULT = 30;
+export const QUOTE_VALID_DAYS_MAX = 365;
+export const CLOSED_DATES_MAX = 400;
+const DEFAULT_WORKDAYS = [1, 2, 3, 4, 5];
+const DATE = /^\d{4}-(0[1-9]|1[0-2])-(0[1-9]|[12]\d|3[01])$/;
+
+export function readTaxBasisSetting(v: unknown): TaxBasis {
+  if (typeof v === 'string' && (TAX_BASES as readonly string[]).includes(v)) return v as TaxBasis;
+  throw badRequest('invalid request', { message: `taxBasis: ${TAX_BASES.join('・')} のいずれかで指定してください` });
+}
+
+export function readQuoteValidDays(v: unknown): number {
+  const n = typeof v === 'number' ? v : typeof v === 'string' && v.trim() !== '' ? Number(v) : NaN;
+  if (!Number.isInteger(n) || n < 1 || n > QUOTE_VALID_DAYS_MAX) throw badRequest('invalid request', { message: `quoteValidDays: 1〜${QUOTE_VALID_DAYS_MAX}日の整数で指定してください` });
+  return n;
+}
+
+export function readWorkdays(v: unknown): number[] {
+  if (!Array.isArray(v) || v.length > 7 || !v.every((d) => Number.isInteger(d) && d >= 0 && d <= 6)) {
+    throw badRequest('invalid request', { message: 'workdays: 曜日の番号（0=日〜6=土）の配列で指定してください' });
+  }
+  return [...new Set(v as number[])].sort((a, b) => a - b);
+}
+
+export function readHolidays(v: unknown): boolean {
+  if (typeof v !== 'boolean') throw badRequest('invalid request', { message: 'holidays: true（祝日は休業）か false で指定してください' });
+  return v;
+}
+
+export function readClosedDates(v: unknown): string[] {
+  if (!Array.isArray(v) || v.length > CLOSED_DATES_MAX || !v.every((d) => typeof d === 'string' && DATE.test(d))) {
+    throw badRequest('invalid request', { message: `closedDates: YYYY-MM-DD の日付の配列（${CLOSED_DATES_MAX}件まで）で指定してください` });
+  }
+  return [...new Set(v as string[])].sort();
+}
+
+/** Readers of the company rules (the settings route and pushed settings). */
+export const companyRuleReaders: Record<keyof CompanyRules, (v: unknown) => unknown> = {
+  taxBasis: readTaxBasisSetting,
+  quoteValidDays: readQuoteValidDays,
+  workdays: readWorkdays,
+  holidays: readHolidays,
+  closedDates: readClosedDates,
+};
 
 /** A company logo is a data URL of at most 6 MB. */
 export const LOGO_MAX = 6 * 1024 * 1024;
@@ -37,7 +96,14 @@ export function uiState(doc: Record<string, unknown> | null): Record<string, str
 }
 
 export function emptyCompany(): Company {
-  return { name: '', brand: '', addr: '', tel: '', email: '', regno: '', rep: '', web: '', bank: '', logo: '' };
+  return {
+    name: '', brand: '', addr: '', tel: '', email: '', regno: '', rep: '', web: '', bank: '', logo: '',
+    taxBasis: DEFAULT_TAX_BASIS,
+    quoteValidDays: QUOTE_VALID_DAYS_DEFAULT,
+    workdays: [...DEFAULT_WORKDAYS],
+    holidays: true,
+    closedDates: [],
+  };
 }
 
 /** Every field present (blank when never set), so readers never meet undefined. */
@@ -46,6 +112,14 @@ export function completeCompany(doc: Doc | null): Company {
   if (!doc) return out;
   for (const k of COMPANY_TEXT_FIELDS) if (typeof doc[k] === 'string') out[k] = doc[k] as string;
   if (typeof doc.logo === 'string') out.logo = doc.logo;
+  for (const [k, read] of Object.entries(companyRuleReaders)) {
+    if (doc[k] === undefined || doc[k] === null) continue;
+    try {
+      (out as Record<string, unknown>)[k] = read(doc[k]);
+    } catch {
+      /* a stored value no reader accepts keeps the default */
+    }
+  }
   return out;
 }
 

@@ -13,7 +13,9 @@ describe('company profile', () => {
   it('answers the seeded profile with every field', async () => {
     const res = await server.client().get<{ ok: boolean; company: Company }>('/api/settings/company');
     expect(res.body.ok).toBe(true);
-    expect(Object.keys(res.body.company).sort()).toEqual(['addr', 'bank', 'brand', 'email', 'logo', 'name', 'regno', 'rep', 'tel', 'web']);
+    expect(Object.keys(res.body.company).sort()).toEqual(['addr', 'bank', 'brand', 'closedDates', 'email', 'holidays', 'logo', 'name', 'quoteValidDays', 'regno', 'rep', 'taxBasis', 'tel', 'web', 'workdays']);
+    // Document and calendar settings start at their defaults.
+    expect(res.body.company).toMatchObject({ taxBasis: '税抜', quoteValidDays: 30, workdays: [1, 2, 3, 4, 5], holidays: true, closedDates: [] });
     expect(res.body.company.name).toBe('株式会社キッティングステーション');
   });
 
