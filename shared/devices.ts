@@ -4,6 +4,7 @@
  */
 export const DEVICE_STATUS_CHIPS = {
   入荷待ち: 'c-gray',
+  入荷済: 'c-blue',
   作業中: 'c-cyan',
   保管中: 'c-blue',
   消去済: 'c-green',
@@ -19,6 +20,9 @@ export const DEVICE_STATUSES = Object.keys(DEVICE_STATUS_CHIPS) as (keyof typeof
 
 /** The status a device gets when none is given. */
 export const DEFAULT_DEVICE_STATUS = '入荷待ち';
+
+/** The status the bench's scan screens choose for a device the technician has in hand (the API default stays 入荷待ち). */
+export const RECEIVED_STATUS = '入荷済';
 
 /** The platform label a device gets when none is given. */
 export const DEFAULT_MDM = 'Microsoft Intune';
