@@ -27,6 +27,8 @@ describe('customer portal page', () => {
     expect(key).toBeTruthy();
     const issued = (await (await context.request.post(`${server.url}/api/portal/issue`, { data: { custId: key } })).json()) as { url: string };
     expect(issued.url).toMatch(/^\/portal\.html\?t=/);
+    // publishing is its own control (issuing a link does not publish)
+    await context.request.post(`${server.url}/api/portal/${key}`, { data: { action: 'toggle', published: true } });
     portalUrl = `${server.url}${issued.url}`;
 
     await page.goto(portalUrl);
