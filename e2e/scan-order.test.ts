@@ -103,3 +103,27 @@ describe('ラベル印刷', () => {
     expect(log.log[0]).toMatchObject({ result: 'sent', imei: KNOWN });
   }, 60_000);
 });
+
+describe('screens with their own IMEI field keep the scan', () => {
+  it('証明書: a scan with its IMEI field focused adds the device to the certificate, and stays on the screen', async () => {
+    const { page } = b;
+    await page.goto(`${server.url}/#/certs`);
+    const field = page.getByTestId('scan');
+    await field.waitFor();
+    await field.focus();
+    await scanKeys(page, KNOWN);
+    await page.getByTestId('cert-lines').getByText(KNOWN).waitFor();
+    expect(new URL(page.url()).hash).toBe('#/certs');
+  }, 60_000);
+
+  it('案件ボード: a scan with its IMEI field focused is answered there (choose a card first), not by 端末台帳', async () => {
+    const { page } = b;
+    await page.goto(`${server.url}/#/jobs`);
+    const field = page.getByTestId('scan');
+    await field.waitFor();
+    await field.focus();
+    await scanKeys(page, KNOWN);
+    await page.getByTestId('scan-msg').getByText('先に案件カードを選んでください').waitFor();
+    expect(new URL(page.url()).hash).toBe('#/jobs');
+  }, 60_000);
+});
