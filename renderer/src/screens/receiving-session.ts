@@ -152,7 +152,10 @@ function inSession(imei: string): boolean {
 /** A scan on the receiving screen. Before the session is started it is refused out loud, never dropped silently. */
 export function receiveScan(scan: Exclude<ScanResult, { kind: 'empty' }>): void {
   if (!running()) {
-    add({ imei: scan.value, state: 'error', message: '入荷設定がまだです。設定を選んで「スキャンを開始」を押してから、もう一度スキャンしてください' });
+    const message = state.values
+      ? '入荷設定を変更中です。「スキャンを開始」を押してから、もう一度スキャンしてください'
+      : '入荷設定がまだです。設定を選んで「スキャンを開始」を押してから、もう一度スキャンしてください';
+    add({ imei: scan.value, state: 'error', message });
     playScanSound('error');
     return;
   }

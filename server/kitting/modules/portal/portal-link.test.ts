@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { jstDate } from '../../../../shared/dates';
+import { configureLimit } from '../../../core/security/limits';
 import { startTestServer, type Client, type TestServer } from '../../testing/harness';
 
 type Body = Record<string, unknown> & { ok: boolean; error?: string };
@@ -128,7 +129,9 @@ describe('portal documents: certificates and invoices of that customer only, rea
     expect(v.body.documents.invoices.map((i) => i.id)).not.toContain(invoices.draft);
   });
 
-  it('downloads its own certificate and invoice as PDF', async () => {
+  it('downloads its own certificate and invoice as PDF, counted as portal downloads', async () => {
+    const dls = async () => (await api.get<{ state: { _dls: number } }>('/api/portals')).body.state._dls;
+    const before = await dls();
     const c = await get(`/api/portal/cert/${encodeURIComponent(certs.abc!)}/pdf`, tAbc);
     expect(c.status).toBe(200);
     expect(c.headers.get('content-type')).toContain('application/pdf');
@@ -136,6 +139,7 @@ describe('portal documents: certificates and invoices of that customer only, rea
     const i = await get(`/api/portal/invoice/${encodeURIComponent(invoices.abc!)}/pdf`, tAbc);
     expect(i.status).toBe(200);
     expect(i.headers.get('content-type')).toContain('application/pdf');
+    expect(await dls()).toBe(before + 2);
   });
 
   it('another customer’s portal link cannot download them (404, the same answer as a missing document)', async () => {
@@ -167,6 +171,14 @@ describe('portal documents: certificates and invoices of that customer only, rea
     await api.post('/api/portal/abc', { action: 'toggle', published: true });
     const post = await server.client().post<Body>(`${path}?t=${encodeURIComponent(tAbc)}`, {});
     expect(post.status).toBe(404);
+  });
+
+  it('is rate limited per client address (each PDF is real work)', async () => {
+    configureLimit(server.ctx, 'portalDownload', 2);
+    const path = `/api/portal/cert/${encodeURIComponent(certs.abc!)}/pdf`;
+    const codes = [];
+    for (let i = 0; i < 3; i++) codes.push((await get(path, tAbc)).status);
+    expect(codes.slice(-1)).toEqual([429]);
   });
 });
 

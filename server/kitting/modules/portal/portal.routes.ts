@@ -76,6 +76,11 @@ async function publishedPortalOf(app: Parameters<typeof readPortalToken>[0], t: 
   return { ws, p };
 }
 
+/** The portal download counter (_dls of GET /api/portals) counts every document a customer downloads. */
+async function countDownload(app: Parameters<typeof readPortalToken>[0], ws: string): Promise<void> {
+  await app.store.transact(ws, (tx) => bumpCounter(tx, '_dls'));
+}
+
 function pdfReply(pdf: Uint8Array, name: string): Reply {
   return new Reply(200, Buffer.from(pdf), {
     'Content-Type': 'application/pdf',
@@ -185,10 +190,12 @@ export const portalRoutes = [
     params: docParams,
     query: docQuery,
     // Read-only, with the portal's own token: only a certificate of that portal's customer, only while published.
-    handler: async ({ app, params, query }) => {
+    handler: async ({ app, req, params, query }) => {
+      await hitLimit(app, 'portalDownload', req.ip);
       const { ws, p } = await publishedPortalOf(app, query.t);
       const cert = await app.store.get<ErasureCert>(ws, ERASURE_CERTS, params.id);
       if (!cert || cert.cust !== p.name) throw notFound('document_not_found', { code: 'document_not_found' });
+      await countDownload(app, ws);
       return pdfReply(await renderCertPdf(cert), String(cert.no));
     },
   }),
@@ -200,10 +207,12 @@ export const portalRoutes = [
     workspace: false,
     params: docParams,
     query: docQuery,
-    handler: async ({ app, params, query }) => {
+    handler: async ({ app, req, params, query }) => {
+      await hitLimit(app, 'portalDownload', req.ip);
       const { ws, p } = await publishedPortalOf(app, query.t);
       const inv = await app.store.get<Invoice>(ws, INVOICES, params.id);
       if (!inv || inv.cust !== p.name || !inv.status || inv.status === 'draft') throw notFound('document_not_found', { code: 'document_not_found' });
+      await countDownload(app, ws);
       return pdfReply(await renderInvoicePdf(inv, await readCompany(app.store, ws)), inv.id);
     },
   }),
