@@ -19,7 +19,9 @@ describe('customer portal page', () => {
 
   it('opens a published portal link: masked device list, tickets and the inquiry form', async () => {
     const { page, context } = b;
-    // The browser's own (anonymous) workspace: the cookie jar is shared with page requests.
+    // The browser's own (anonymous) workspace: the cookie jar is shared with page requests. It is made by one
+    // request first, so the page's first calls and these requests cannot race to create two workspaces.
+    await context.request.get(`${server.url}/api/devices`);
     await page.goto(`${server.url}/#/customers`);
     await page.getByText('顧客一覧').waitFor();
     const state = (await (await context.request.get(`${server.url}/api/portals`)).json()) as { state: Record<string, unknown> };
