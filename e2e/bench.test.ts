@@ -167,11 +167,15 @@ describe('bench window', () => {
     await go('/labels');
     const preview = page.getByTestId('label-preview');
     await preview.waitFor();
+    // the preview stays empty until a device is chosen, then shows the server's label for it
+    await page.getByRole('textbox', { name: 'プレビュー端末のIMEI' }).fill('353795089752529');
+    await page.locator('[data-testid="label-preview"][data-state="ready"]').waitFor();
     await page.locator('#lb-name').fill('出荷ラベル L');
     await page.getByLabel('L（100×60mm）').check();
-    await expect.poll(async () => (await preview.locator('.ks-label').getAttribute('style')) ?? '').toContain('width:100mm');
+    await expect.poll(async () => (await preview.locator('svg').first().getAttribute('width')) ?? '').toBe('100mm');
     await page.getByLabel('QRコード').uncheck();
-    await expect.poll(async () => preview.locator('svg').count()).toBe(1);
+    await expect.poll(async () => preview.locator('svg#qr').count()).toBe(0);
+    expect(await preview.locator('svg#barcode').count()).toBe(1);
     await page.getByTestId('label-save').click();
     await page.getByText('テンプレートを保存しました').waitFor();
     const { templates } = await api<{ templates: { name: string; size: string; fields: Record<string, boolean> }[] }>('/api/labels/templates');

@@ -19,7 +19,9 @@ describe('customer portal page', () => {
 
   it('opens a published portal link: masked device list, tickets and the inquiry form', async () => {
     const { page, context } = b;
-    // The browser's own (anonymous) workspace: the cookie jar is shared with page requests.
+    // The browser's own (anonymous) workspace: the cookie jar is shared with page requests. It is made by one
+    // request first, so the page's first calls and these requests cannot race to create two workspaces.
+    await context.request.get(`${server.url}/api/devices`);
     await page.goto(`${server.url}/#/customers`);
     await page.getByText('顧客一覧').waitFor();
     const state = (await (await context.request.get(`${server.url}/api/portals`)).json()) as { state: Record<string, unknown> };
@@ -27,6 +29,8 @@ describe('customer portal page', () => {
     expect(key).toBeTruthy();
     const issued = (await (await context.request.post(`${server.url}/api/portal/issue`, { data: { custId: key } })).json()) as { url: string };
     expect(issued.url).toMatch(/^\/portal\.html\?t=/);
+    // publishing is its own control (issuing a link does not publish)
+    await context.request.post(`${server.url}/api/portal/${key}`, { data: { action: 'toggle', published: true } });
     portalUrl = `${server.url}${issued.url}`;
 
     await page.goto(portalUrl);

@@ -146,14 +146,18 @@ describe('back-office extras', () => {
     await tkm.getByText('非公開').waitFor();
     expect((await api<{ state: Record<string, { published: boolean }> }>('/api/portals')).state.tkm?.published).toBe(false);
 
-    // Issue a link for 株式会社山下電設 (unpublished): it gets published and the URL opens its portal.
+    // Issue a link for 株式会社山下電設 (unpublished): issuing does not publish; the dialog states the expiry and
+    // holds the one publish control; once published, the URL opens its portal.
     const name = '株式会社山下電設';
     const row = page.getByTestId('portal-state-ysd').locator('xpath=ancestor::tr');
-    await row.getByRole('button', { name: `${name} のポータル公開` }).click();
+    await row.getByRole('button', { name: `${name} のポータルリンク発行` }).click();
     const input = page.getByTestId('portal-url');
     await input.waitFor();
     const url = await input.inputValue();
     expect(url.startsWith(`${t.server.url}/portal.html?t=`)).toBe(true);
+    await page.getByTestId('portal-expires').getByText(/\d{4}年\d{1,2}月\d{1,2}日/).waitFor();
+    await page.getByTestId('portal-state-ysd').getByText('非公開').waitFor();
+    await page.getByTestId('portal-dialog-state').getByRole('button', { name: /ポータルを公開する/ }).click();
     await page.getByTestId('portal-state-ysd').getByText('公開中').waitFor();
     await shot(page, 'ex-05-portal-issued');
 
@@ -166,6 +170,9 @@ describe('back-office extras', () => {
     expect(await rows.count()).toBe(mine.length);
     await page.getByText(name).first().waitFor();
     await page.getByTestId('portal-devices').getByText(`••••${mine[0]!.imei.slice(-6)}`).waitFor();
+    // customer-facing only: no storage place of the center; documents to download
+    await page.getByTestId('portal-documents').getByText('データ消去証明書').waitFor();
+    expect(await page.getByTestId('portal-devices').innerText()).not.toMatch(/保管場所|作業台|修理棚|入荷棚/);
     await shot(page, 'ex-06-portal-page');
   });
 });

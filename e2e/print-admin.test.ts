@@ -31,10 +31,12 @@ describe('label printed from the browser', () => {
     const { page } = b;
     await page.goto(`${server.url}/#/labels`);
     await page.getByTestId('label-preview').waitFor();
-    // the preview shows a sample label until the workspace's devices have loaded
-    await page.waitForFunction(() => !(document.querySelector('[data-testid="label-preview"]')?.textContent ?? '').includes('サンプル商事'));
-    const cust = ((await page.getByTestId('label-preview').innerText()).split('\n').find((l) => /[\u3040-\u30ff\u4e00-\u9fff]/.test(l)) ?? '').trim();
-    expect(cust).not.toBe('');
+    // the preview is empty until a device is chosen; then it is the server's label for that device
+    const { devices } = (await (await b.context.request.get(`${server.url}/api/devices`)).json()) as { devices: { imei: string; cust: string }[] };
+    const dev = devices.find((d) => /[\u3040-\u30ff\u4e00-\u9fff]/.test(d.cust ?? ''))!;
+    await page.getByRole('textbox', { name: 'プレビュー端末のIMEI' }).fill(dev.imei);
+    await page.locator(`[data-testid="label-preview"][data-state="ready"][data-imei="${dev.imei}"]`).waitFor();
+    const cust = dev.cust;
     // Record what the print frame holds at the moment print() is called, instead of opening a dialog.
     await page.evaluate(() => {
       const w = window as unknown as { __printed: unknown[] };
@@ -46,13 +48,13 @@ describe('label printed from the browser', () => {
             const frame = n;
             frame.contentWindow!.print = () => {
               const doc = frame.contentDocument!;
-              const label = doc.querySelector('.ks-label');
+              const label = doc.querySelector('svg g[font-family]');
               w.__printed.push({
                 css: [...doc.querySelectorAll('style')].map((s) => s.textContent ?? '').join('\n'),
-                body: doc.body.innerText,
+                body: doc.body.textContent ?? '',
                 labelFont: label ? getComputedStyle(label).fontFamily : '',
                 faces: [...doc.fonts].map((f) => ({ family: f.family, status: f.status })),
-                fontReady: doc.fonts.check("12px 'KS Noto Sans JP'", doc.body.innerText),
+                fontReady: doc.fonts.check("12px 'Noto Sans JP'", doc.body.textContent ?? ''),
               });
             };
           }
@@ -62,16 +64,17 @@ describe('label printed from the browser', () => {
     await page.waitForFunction(() => (window as unknown as { __printed: unknown[] }).__printed.length > 0);
     const [printed] = await page.evaluate(() => (window as unknown as { __printed: Printed[] }).__printed);
     expect(printed!.body).toContain(cust);
-    const src = /@font-face\{font-family:'KS Noto Sans JP';src:url\('([^']+)'\)/.exec(printed!.css)?.[1];
-    expect(src, printed!.css).toMatch(new RegExp(`^${server.url}/assets/NotoSansJP-Regular-[\\w-]+\\.ttf$`));
-    expect(printed!.labelFont).toContain('KS Noto Sans JP');
+    // the server's TTF (the font its PDFs and labels use), not a copy shipped in the renderer bundle
+    const src = /@font-face\{font-family:'Noto Sans JP';src:url\('([^']+)'\)/.exec(printed!.css)?.[1];
+    expect(src, printed!.css).toBe(`${server.url}/api/labels/font.ttf`);
+    expect(printed!.labelFont).toContain('Noto Sans JP');
     // print() ran only once the face had loaded, so every glyph of the label is drawn from it
-    expect(printed!.faces).toContainEqual({ family: 'KS Noto Sans JP', status: 'loaded' });
+    expect(printed!.faces).toContainEqual({ family: 'Noto Sans JP', status: 'loaded' });
     expect(printed!.fontReady).toBe(true);
     const font = await b.context.request.get(src!);
     expect(font.status()).toBe(200);
     expect((await font.body()).subarray(0, 4).toString('hex')).toBe('00010000');
-    await page.getByText('1枚の印刷を送信しました').waitFor();
+    await page.getByText('1枚を印刷ダイアログへ送信しました').waitFor();
   });
 });
 

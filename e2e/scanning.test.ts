@@ -66,7 +66,7 @@ describe('receiving session (入荷セッション)', () => {
     expect(await page.evaluate(() => document.body.dataset.lastSound)).toBe('ok');
 
     const byImei = new Map((await devices()).map((d) => [d.imei, d]));
-    for (const imei of imeis) expect(byImei.get(imei)).toMatchObject({ model: 'iPhone 15', cust: 'ABC物流株式会社', mdm: 'LANSCOPE', loc: '入荷棚2', status: '入荷待ち' });
+    for (const imei of imeis) expect(byImei.get(imei)).toMatchObject({ model: 'iPhone 15', cust: 'ABC物流株式会社', mdm: 'LANSCOPE', loc: '入荷棚2', status: '入荷済' });
     await shot(page, '20-receiving');
   }, 90_000);
 

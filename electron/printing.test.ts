@@ -109,6 +109,13 @@ describe('label printing', () => {
     expect(bad.requests[0].body).toMatchObject({ result: 'failed', reason: 'プリンターが見つかりません（Invalid deviceName provided）' });
   });
 
+  it('names the device a label was printed for in the log', async () => {
+    const one = setup();
+    await one.handlers.printLabel({ html: '<p>', widthMm: 70, heightMm: 40, size: 'm', imei: '353795089752529', asset: 'HK-26-7' });
+    expect(one.requests[0].body).toMatchObject({ result: 'ok', imei: '353795089752529', asset: 'HK-26-7' });
+    await expect(one.handlers.printLabel({ html: '<p>', widthMm: 70, heightMm: 40, imei: '1'.repeat(41) })).rejects.toThrow(/invalid request/);
+  });
+
   it('refuses a malformed request without printing', async () => {
     const { handlers, jobs } = setup();
     await expect(handlers.printLabel({ html: '', widthMm: 60, heightMm: 40 })).rejects.toThrow(/invalid request/);

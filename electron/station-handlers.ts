@@ -51,6 +51,8 @@ const schemas = {
     printer: printer.optional(),
     copies: z.number().int().min(1).max(999).optional(),
     size: size.optional(),
+    imei: z.string().max(40).optional(),
+    asset: z.string().max(40).optional(),
   }),
   printZpl: z.object({
     zpl: z.string().min(1).max(ZPL_MAX_BYTES),
@@ -91,20 +93,21 @@ export function createStationHandlers(deps: StationDeps): StationBridge {
    * Every print job goes to the label print log of the bench ({size, count, date, ts, result}):
    * result 'ok', or 'failed' with the reason the printer gave (the reason also goes back to the window).
    */
-  async function logLabelPrint(result: PrintResult, labelSize: LabelSize, copies: number): Promise<void> {
+  async function logLabelPrint(result: PrintResult, labelSize: LabelSize, copies: number, device: { imei?: string; asset?: string } = {}): Promise<void> {
     const ts = now();
     const outcome = result.ok ? { result: 'ok' } : { result: 'failed', reason: result.reason ?? '印刷に失敗しました' };
+    const who = { ...(device.imei ? { imei: device.imei } : {}), ...(device.asset ? { asset: device.asset } : {}) };
     try {
-      const res = await deps.server.request('POST', '/api/labels/log', { size: labelSize, count: copies, date: jstDate(ts), ts, ...outcome });
+      const res = await deps.server.request('POST', '/api/labels/log', { size: labelSize, count: copies, date: jstDate(ts), ts, ...outcome, ...who });
       if (res.status >= 400) warn(`label log not written: ${serverReason(res)}`);
     } catch (err) {
       warn(`label log not written: ${err instanceof Error ? err.message : String(err)}`);
     }
   }
 
-  async function printLabelHtml(doc: string, widthMm: number, heightMm: number, printerName: string, copies: number, labelSize: LabelSize) {
+  async function printLabelHtml(doc: string, widthMm: number, heightMm: number, printerName: string, copies: number, labelSize: LabelSize, device: { imei?: string; asset?: string } = {}) {
     const result = await printDocument(deps.createPrintWindow, htmlDataUrl(doc), labelPrintOptions({ widthMm, heightMm, printer: printerName, copies }));
-    await logLabelPrint(result, labelSize, copies);
+    await logLabelPrint(result, labelSize, copies, device);
     return result;
   }
 
@@ -124,7 +127,7 @@ export function createStationHandlers(deps: StationDeps): StationBridge {
     async printLabel(raw) {
       const req = parse(schemas.printLabel, raw);
       const s = deps.settings.get();
-      return printLabelHtml(req.html, req.widthMm, req.heightMm, req.printer ?? s.labelPrinter, req.copies ?? 1, req.size ?? s.label.size);
+      return printLabelHtml(req.html, req.widthMm, req.heightMm, req.printer ?? s.labelPrinter, req.copies ?? 1, req.size ?? s.label.size, { imei: req.imei, asset: req.asset });
     },
 
     printZpl: async (raw) => printZplJob(parse(schemas.printZpl, raw)),

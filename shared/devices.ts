@@ -4,6 +4,8 @@
  */
 export const DEVICE_STATUS_CHIPS = {
   入荷待ち: 'c-gray',
+  // A device in hand, registered at receiving (入荷セッション).
+  入荷済: 'c-blue',
   // While its job card is on the board a device carries the card's stage (shared/jobs.ts STAGE_DEVICE_STATUS).
   入荷検品: 'c-cyan',
   キッティング: 'c-cyan',
@@ -33,6 +35,9 @@ export const BOARD_KEEPS_STATUSES: readonly string[] = ['消去済', '廃棄', '
 
 /** The status a device gets when none is given. */
 export const DEFAULT_DEVICE_STATUS = '入荷待ち';
+
+/** The status the bench's scan screens choose for a device the technician has in hand (the API default stays 入荷待ち). */
+export const RECEIVED_STATUS = '入荷済';
 
 /** The platform label a device gets when none is given. */
 export const DEFAULT_MDM = 'Microsoft Intune';

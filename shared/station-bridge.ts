@@ -31,6 +31,9 @@ export interface LabelPrintRequest {
   copies?: number;
   /** Template size recorded in the label print log; defaults to the settings' label size. */
   size?: LabelSize;
+  /** The device the label is for (IMEI and 管理番号), recorded in the label print log. */
+  imei?: string;
+  asset?: string;
 }
 
 export interface ZplPrintRequest {

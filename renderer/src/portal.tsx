@@ -1,7 +1,7 @@
 import { StrictMode, useState } from 'react';
 import { createRoot } from 'react-dom/client';
 import { ApiError, createApiClient, describeError } from '../../shared/api/client';
-import { PORTAL_INQUIRY_KINDS } from '../../shared/api/schemas';
+import { PORTAL_INQUIRY_KINDS, type PortalView } from '../../shared/api/schemas';
 import { Async, Chip, Overlays, Panel, fmtTs, toast, useLoad } from './components/ui';
 import './styles.css';
 
@@ -137,7 +137,6 @@ function Portal() {
                         <th>IMEI（下6桁）</th>
                         <th>機種</th>
                         <th>状態</th>
-                        <th>保管場所</th>
                       </tr>
                     </thead>
                     <tbody>
@@ -148,13 +147,13 @@ function Portal() {
                           <td>
                             <Chip c={x.chip}>{x.status}</Chip>
                           </td>
-                          <td>{x.loc}</td>
                         </tr>
                       ))}
                     </tbody>
                   </table>
                 </div>
               </Panel>
+              <Documents token={token} docs={d.documents} />
               <Panel title="お問い合わせ履歴（最新20件）">
                 {(d.tickets ?? []).length === 0 ? (
                   <div className="state">お問い合わせはありません</div>
@@ -184,6 +183,69 @@ function Portal() {
         </div>
       )}
     </Async>
+  );
+}
+
+const yen = (n: number) => `¥${n.toLocaleString('ja-JP')}`;
+const docHref = (kind: 'cert' | 'invoice', id: string, token: string) => `/api/portal/${kind}/${encodeURIComponent(id)}/pdf?t=${encodeURIComponent(token)}`;
+
+/** Certificates and invoices of this customer, each a PDF download with this page's own link. */
+function Documents({ token, docs }: { token: string; docs: PortalView['documents'] }) {
+  const certs = docs?.certs ?? [];
+  const invoices = docs?.invoices ?? [];
+  return (
+    <Panel title="書類のダウンロード">
+      <div className="body" style={{ display: 'grid', gap: 12 }} data-testid="portal-documents">
+        <div>
+          <strong>データ消去証明書</strong>
+          {certs.length === 0 ? (
+            <div className="muted">発行済みの証明書はありません</div>
+          ) : (
+            <table className="t">
+              <tbody>
+                {certs.map((c) => (
+                  <tr key={c.no}>
+                    <td className="mono">{c.no}</td>
+                    <td>{c.date}</td>
+                    <td className="num">{c.count}台</td>
+                    <td>{c.method}</td>
+                    <td style={{ textAlign: 'right' }}>
+                      <a className="btn small" href={docHref('cert', c.no, token)} download>
+                        PDF
+                      </a>
+                    </td>
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+          )}
+        </div>
+        <div>
+          <strong>請求書</strong>
+          {invoices.length === 0 ? (
+            <div className="muted">発行済みの請求書はありません</div>
+          ) : (
+            <table className="t">
+              <tbody>
+                {invoices.map((i) => (
+                  <tr key={i.id}>
+                    <td className="mono">{i.id}</td>
+                    <td>{i.due ? `お支払期限 ${i.due}` : ''}</td>
+                    <td className="num">{yen(i.amount)}</td>
+                    <td>{i.paid ? '入金済' : ''}</td>
+                    <td style={{ textAlign: 'right' }}>
+                      <a className="btn small" href={docHref('invoice', i.id, token)} download>
+                        PDF
+                      </a>
+                    </td>
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+          )}
+        </div>
+      </div>
+    </Panel>
   );
 }
 

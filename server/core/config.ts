@@ -26,6 +26,26 @@ export interface Config {
   trustProxy: number;
   /** Extra Host names the headless bench answers besides loopback (KITTING_ALLOWED_HOSTS, comma-separated). */
   allowedHosts: string[];
+  /**
+   * The address customers reach this server at (KITTING_PUBLIC_URL, e.g. https://kitting.example.co.jp):
+   * links sent outside (customer portal) are built on it. Null when unset.
+   */
+  publicUrl: string | null;
+}
+
+/** KITTING_PUBLIC_URL as an origin with an optional path prefix, no trailing slash; anything else is refused at start. */
+export function readPublicUrl(v: string | undefined): string | null {
+  if (v === undefined || v.trim() === '') return null;
+  let u: URL;
+  try {
+    u = new URL(v.trim());
+  } catch {
+    throw new Error(`KITTING_PUBLIC_URL must be an http(s) URL such as https://kitting.example.co.jp, got ${v}`);
+  }
+  if ((u.protocol !== 'https:' && u.protocol !== 'http:') || u.username || u.password || u.search || u.hash) {
+    throw new Error(`KITTING_PUBLIC_URL must be an http(s) URL without credentials, query or fragment, got ${v}`);
+  }
+  return `${u.origin}${u.pathname.replace(/\/+$/, '')}`;
 }
 
 /**
@@ -62,6 +82,7 @@ export function readConfig(env: NodeJS.ProcessEnv = process.env): Config {
     databaseUrl: readDatabaseUrl(env, mode),
     trustProxy: trustProxy(env.KITTING_TRUST_PROXY),
     allowedHosts: (env.KITTING_ALLOWED_HOSTS ?? '').split(',').map((h) => h.trim().toLowerCase()).filter(Boolean),
+    publicUrl: readPublicUrl(env.KITTING_PUBLIC_URL),
   };
 }
 

@@ -18,6 +18,8 @@ let held: HeldKey[] = [];
 let heldTarget: HTMLElement | null = null;
 let flushTimer: ReturnType<typeof setTimeout> | null = null;
 let installed = false;
+/** True while the service itself types held digits into a field (its own input events pass untouched). */
+let inserting = false;
 /** A person is typing digits into this field: let them through until a pause. */
 let human: { el: Element; until: number } | null = null;
 
@@ -42,13 +44,22 @@ function focusKind(el: Element | null): FocusKind {
 /** Type held digits into the field they were meant for, as if they had not been held. */
 function insertInto(el: HTMLElement, text: string): void {
   if (el instanceof HTMLSelectElement) return;
-  if (document.activeElement === el && document.execCommand('insertText', false, text)) return;
-  if (el instanceof HTMLInputElement || el instanceof HTMLTextAreaElement) {
-    const proto = el instanceof HTMLInputElement ? HTMLInputElement.prototype : HTMLTextAreaElement.prototype;
-    const setter = Object.getOwnPropertyDescriptor(proto, 'value')?.set;
-    setter?.call(el, el.value + text);
-    el.dispatchEvent(new Event('input', { bubbles: true }));
+  inserting = true;
+  try {
+    if (document.activeElement === el && document.execCommand('insertText', false, text)) return;
+    if (el instanceof HTMLInputElement || el instanceof HTMLTextAreaElement) {
+      setValue(el, el.value + text);
+      el.dispatchEvent(new Event('input', { bubbles: true }));
+    }
+  } finally {
+    inserting = false;
   }
+}
+
+/** Set a field's value the way React's change tracking sees a user edit. */
+function setValue(el: HTMLInputElement | HTMLTextAreaElement, value: string): void {
+  const proto = el instanceof HTMLInputElement ? HTMLInputElement.prototype : HTMLTextAreaElement.prototype;
+  Object.getOwnPropertyDescriptor(proto, 'value')?.set?.call(el, value);
 }
 
 function clearTimer(): void {
@@ -144,11 +155,53 @@ function onKeyDown(e: KeyboardEvent): void {
   }
 }
 
-/** Install the window's listener once (the app calls this at start). */
+/**
+ * Text that arrives without key events (an input method's committed text, a paste, dictation) is not
+ * part of a scan: the held digits were typed before it, so they go into the field first, in order.
+ * `beforeinput` and `compositionstart` come before the text is applied, so flushing there keeps the order.
+ */
+function onTextComing(): void {
+  if (!inserting && held.length) flush();
+}
+
+/**
+ * An `input` that no `beforeinput` announced (some input methods commit that way): its text is already
+ * in the field, so the held digits are put in front of it, where they were typed.
+ */
+function onInput(e: Event): void {
+  if (inserting || !held.length) return;
+  const el = e.target;
+  if (!(el instanceof HTMLInputElement || el instanceof HTMLTextAreaElement) || el !== heldTarget) {
+    flush();
+    return;
+  }
+  const text = takeScan();
+  const data = e instanceof InputEvent && e.data ? e.data : '';
+  let end: number | null = null;
+  try {
+    end = el.selectionStart;
+  } catch {
+    end = null;
+  }
+  const at = end === null ? el.value.length - data.length : Math.max(0, end - data.length);
+  setValue(el, el.value.slice(0, at) + text + el.value.slice(at));
+  try {
+    el.setSelectionRange(at + text.length + data.length, at + text.length + data.length);
+  } catch {
+    // number and email fields have no selection
+  }
+}
+
+/** Install the window's listeners once (the app calls this at start). */
 export function installScanService(): void {
   if (installed || typeof window === 'undefined') return;
   installed = true;
   window.addEventListener('keydown', onKeyDown, true);
+  window.addEventListener('beforeinput', onTextComing, true);
+  window.addEventListener('compositionstart', onTextComing, true);
+  window.addEventListener('compositionend', onTextComing, true);
+  window.addEventListener('paste', onTextComing, true);
+  window.addEventListener('input', onInput, true);
 }
 
 /** Route scans to this screen while it is mounted (the most recently mounted screen wins). */

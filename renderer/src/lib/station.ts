@@ -1,4 +1,3 @@
-import jpFontUrl from '../../../assets/fonts/NotoSansJP-Regular.ttf?url';
 
 import type { StationBridge } from '../../../shared/station-bridge';
 
@@ -17,12 +16,15 @@ export function stationBridge(): StationBridge | null {
 }
 
 /**
- * The app's bundled Japanese font for print documents, referenced by absolute URL so a print frame
- * or print window renders Japanese text on a PC without Japanese system fonts.
+ * The Japanese font for print documents: the server's TTF (GET /api/labels/font.ttf, the font its PDFs and
+ * labels use), referenced by absolute URL so a print frame or the desktop's print window renders Japanese text
+ * on a PC without Japanese system fonts. Declared under both names print documents use (the label SVG names
+ * 'Noto Sans JP'). The UI itself uses the woff2 subsets and never downloads this file.
  */
 export function printFontCss(): string {
-  const href = new URL(jpFontUrl, window.location.href).href;
-  return `@font-face{font-family:'KS Noto Sans JP';src:url('${href}') format('truetype');font-display:block}body{font-family:'KS Noto Sans JP',sans-serif}`;
+  const href = new URL('/api/labels/font.ttf', window.location.href).href;
+  const face = (family: string) => `@font-face{font-family:'${family}';src:url('${href}') format('truetype');font-display:block}`;
+  return `${face('KS Noto Sans JP')}${face('Noto Sans JP')}body{font-family:'KS Noto Sans JP',sans-serif}`;
 }
 
 /** Wrap a label's HTML with the font it needs (for the desktop bridge's print window). */
@@ -46,6 +48,6 @@ export function browserPrint(html: string, widthMm: number, heightMm: number): v
     setTimeout(() => frame.remove(), 1000);
   };
   const fonts = doc.fonts;
-  if (fonts) void fonts.load("12px 'KS Noto Sans JP'", 'あ').then(go, go);
+  if (fonts) void Promise.all([fonts.load("12px 'KS Noto Sans JP'", 'あ'), fonts.load("12px 'Noto Sans JP'", 'あ')]).then(go, go);
   else setTimeout(go, 50);
 }

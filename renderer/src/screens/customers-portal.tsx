@@ -32,7 +32,7 @@ export function portalKeyOf(c: Customer, portals: PortalMap | null): string | nu
 
 const put = (portals: Portals, p: PortalEntry) => portals.setData((m) => m && { ...m, [p.id]: p });
 
-export function PortalCell({ customer, portals }: { customer: Customer; portals: Portals }) {
+export function PortalCell({ customer, portals, testId }: { customer: Customer; portals: Portals; testId?: string }) {
   const [busy, setBusy] = useState(false);
   const key = portalKeyOf(customer, portals.data);
   if (!portals.data) return <span className="muted">{portals.error ? '取得できません' : '…'}</span>;
@@ -51,7 +51,7 @@ export function PortalCell({ customer, portals }: { customer: Customer; portals:
     }
   };
   return (
-    <span className="row" style={{ gap: 4, flexWrap: 'nowrap' }} data-testid={`portal-state-${key}`}>
+    <span className="row" style={{ gap: 4, flexWrap: 'nowrap' }} data-testid={testId ?? `portal-state-${key}`}>
       <Chip c={p.published ? 'c-green' : 'c-gray'}>{p.published ? '公開中' : '非公開'}</Chip>
       <button className="btn small" disabled={busy} onClick={() => void toggle()} aria-label={`${customer.name} のポータルを${p.published ? '非公開にする' : '公開する'}`}>
         {p.published ? '非公開に' : '公開'}
@@ -60,8 +60,22 @@ export function PortalCell({ customer, portals }: { customer: Customer; portals:
   );
 }
 
-function PortalLinkModal({ name, url, onClose }: { name: string; url: string; onClose: () => void }) {
+interface IssuedLink {
+  link: string;
+  expires: string;
+  via: 'public-url' | 'central' | 'request';
+}
+
+const fmtDay = (iso: string) => {
+  const m = /^(\d{4})-(\d{2})-(\d{2})$/.exec(iso);
+  return m ? `${m[1]}年${Number(m[2])}月${Number(m[3])}日` : iso;
+};
+
+/** The issued link, the day it stops opening, and the portal's one publish control. */
+function PortalLinkModal({ customer, issued, portalKey, portals, onClose }: { customer: Customer; issued: IssuedLink; portalKey: string; portals: Portals; onClose: () => void }) {
   const ref = useRef<HTMLInputElement>(null);
+  const p = portals.data?.[portalKey];
+  const url = issued.link;
   const copy = async () => {
     try {
       await navigator.clipboard.writeText(url);
@@ -74,7 +88,7 @@ function PortalLinkModal({ name, url, onClose }: { name: string; url: string; on
   };
   return (
     <Modal
-      title={`${name} のポータルURL`}
+      title={`${customer.name} のポータルURL`}
       onClose={onClose}
       footer={
         <>
@@ -91,9 +105,23 @@ function PortalLinkModal({ name, url, onClose }: { name: string; url: string; on
       }
     >
       <div style={{ display: 'grid', gap: 8 }}>
-        <div>ポータルを公開し、閲覧用のリンクを発行しました。このURLを顧客のご担当者様にお送りください。</div>
+        <div>閲覧用のリンクを発行しました。このURLを顧客のご担当者様にお送りください。</div>
         <input ref={ref} className="in mono" readOnly value={url} data-testid="portal-url" aria-label="ポータルのURL" style={{ width: '100%' }} onFocus={(e) => e.currentTarget.select()} />
-        <div className="muted" style={{ fontSize: 12 }}>リンクには有効期限があります。非公開にすると、リンクを開いても端末一覧は表示されません。</div>
+        <div data-testid="portal-expires">
+          有効期限: <strong>{fmtDay(issued.expires)}</strong> まで（発行から180日）
+        </div>
+        {issued.via === 'request' && (
+          <div role="alert" style={{ color: 'var(--danger)' }} data-testid="portal-local-warning">
+            公開アドレスが設定されていないため、このURLは社内のこの環境からしか開けない場合があります。社外へ送るリンクには、センターの公開アドレス（KITTING_PUBLIC_URL）の設定か、センターへの登録が必要です。
+          </div>
+        )}
+        <div className="row" style={{ gap: 8 }}>
+          <span>公開状態:</span>
+          {p ? <PortalCell customer={customer} portals={portals} testId="portal-dialog-state" /> : <span className="muted">…</span>}
+        </div>
+        <div className="muted" style={{ fontSize: 12 }}>
+          非公開の間は、リンクを開いても会社名だけが表示され、端末一覧や書類は表示されません。リンクの発行で公開状態は変わりません。
+        </div>
       </div>
     </Modal>
   );
@@ -101,15 +129,15 @@ function PortalLinkModal({ name, url, onClose }: { name: string; url: string; on
 
 export function PortalActions({ customer, portals }: { customer: Customer; portals: Portals }) {
   const [busy, setBusy] = useState(false);
-  const [url, setUrl] = useState<string | null>(null);
+  const [issued, setIssued] = useState<(IssuedLink & { key: string }) | null>(null);
   const key = portalKeyOf(customer, portals.data);
   const issue = async () => {
-    if (!key) return;
     setBusy(true);
     try {
-      const r = await api.issuePortal(key);
+      // A customer without a portal gets one (created unpublished) with its first link.
+      const r = await api.issuePortal(key ?? customer.id);
       put(portals, r.portal);
-      setUrl(`${location.origin}${r.url}`);
+      setIssued({ link: r.link, expires: r.expires, via: r.via, key: r.portal.id });
     } catch (e) {
       toastError(e, 'ポータルのリンクを発行できませんでした');
     } finally {
@@ -118,10 +146,10 @@ export function PortalActions({ customer, portals }: { customer: Customer; porta
   };
   return (
     <>
-      <button className="btn small" disabled={busy || !key} title={key ? undefined : 'この顧客にはポータルが用意されていません'} onClick={() => void issue()} aria-label={`${customer.name} のポータル公開`}>
-        ポータル公開
+      <button className="btn small" disabled={busy || !portals.data} onClick={() => void issue()} aria-label={`${customer.name} のポータルリンク発行`}>
+        {key ? 'リンク発行' : 'ポータル作成'}
       </button>
-      {url && <PortalLinkModal name={customer.name} url={url} onClose={() => setUrl(null)} />}
+      {issued && <PortalLinkModal customer={customer} issued={issued} portalKey={issued.key} portals={portals} onClose={() => setIssued(null)} />}
     </>
   );
 }

@@ -1,44 +1,75 @@
-import bwipjs from 'bwip-js/browser';
-import type { Device, LabelField, LabelSize } from '../../../shared/api/schemas';
+import { useEffect, useState } from 'react';
+import { LABEL_FIELDS, type LabelField, type LabelSize } from '../../../shared/api/schemas';
+
+/**
+ * The label screen's preview and print documents. The layout is the server's (`label-render.ts`, the same
+ * one the desktop ZPL path and GET /api/labels/render use): the window asks its server for the SVG instead
+ * of drawing barcodes itself, so the layout exists once and no barcode encoder ships to the browser.
+ */
 
 /** Label stock per size in millimetres (the same stock the server renders for). */
 export const LABEL_MM: Record<LabelSize, { w: number; h: number }> = { s: { w: 50, h: 30 }, m: { w: 70, h: 40 }, l: { w: 100, h: 60 } };
 export const SIZE_LABEL: Record<LabelSize, string> = { s: 'S（50×30mm）', m: 'M（70×40mm）', l: 'L（100×60mm）' };
 export const FIELD_LABEL: Record<LabelField, string> = { mgmt: '管理番号', imei: 'IMEI', cust: '顧客名', model: '機種', qr: 'QRコード', barcode: 'バーコード（IMEI）' };
 
-const esc = (s: string) => s.replace(/[<>&"']/g, (c) => ({ '<': '&lt;', '>': '&gt;', '&': '&amp;', '"': '&quot;', "'": '&#39;' })[c] ?? c);
+/** GET /api/labels/render for one device, size and set of printed fields. */
+export function labelRenderUrl(imei: string, size: LabelSize, fields: Record<LabelField, boolean>): string {
+  const on = LABEL_FIELDS.filter((f) => fields[f]).join(',');
+  return `/api/labels/render?imei=${encodeURIComponent(imei)}&size=${size}&format=svg&fields=${on}`;
+}
 
-function svg(bcid: 'code128' | 'qrcode', text: string): string {
+/** The label as SVG (millimetre units) from the server; throws with a Japanese reason when it cannot. */
+export async function fetchLabelSvg(imei: string, size: LabelSize, fields: Record<LabelField, boolean>): Promise<string> {
+  let res: Response;
   try {
-    return bcid === 'code128' ? bwipjs.toSVG({ bcid, text, scale: 1, height: 8, includetext: false }) : bwipjs.toSVG({ bcid, text });
+    res = await fetch(labelRenderUrl(imei, size, fields), { credentials: 'same-origin' });
   } catch {
-    return '';
+    throw new Error('サーバーに接続できません');
   }
+  if (res.status === 404) throw new Error('台帳に登録されていない端末です');
+  if (!res.ok) throw new Error(`ラベルを作成できませんでした（${res.status}）`);
+  return res.text();
 }
 
-/** Self-contained HTML of one label (used for the preview and for printing). */
-export function labelHtml(device: Device, size: LabelSize, fields: Record<LabelField, boolean>): string {
-  const { w, h } = LABEL_MM[size];
-  const fs = size === 's' ? 2.4 : size === 'm' ? 3 : 4;
-  const qrMm = Math.min(h - 4, w * 0.38);
-  const lines: string[] = [];
-  if (fields.mgmt) lines.push(`<div style="font-size:${fs * 1.35}mm;font-weight:700">${esc(device.asset ?? '')}</div>`);
-  if (fields.model) lines.push(`<div>${esc(device.model ?? '')}</div>`);
-  if (fields.cust) lines.push(`<div style="overflow:hidden;text-overflow:ellipsis;white-space:nowrap">${esc(device.cust ?? '')}</div>`);
-  if (fields.imei) lines.push(`<div style="font-family:monospace">IMEI ${esc(device.imei)}</div>`);
-  if (fields.barcode) lines.push(`<div style="height:${h * 0.22}mm;margin-top:0.8mm">${svg('code128', device.imei).replace('<svg ', '<svg style="width:100%;height:100%" preserveAspectRatio="none" ')}</div>`);
-  const qr = fields.qr
-    ? `<div style="width:${qrMm}mm;height:${qrMm}mm;flex:none">${svg('qrcode', `IMEI:${device.imei};ASSET:${device.asset ?? ''};SN:${device.serial ?? ''}`).replace('<svg ', '<svg style="width:100%;height:100%" ')}</div>`
-    : '';
-  return `<div class="ks-label" style="width:${w}mm;height:${h}mm;box-sizing:border-box;padding:2mm;display:flex;gap:2mm;font-size:${fs}mm;line-height:1.25;color:#000;background:#fff;overflow:hidden;font-family:'Hiragino Sans','Noto Sans CJK JP','KS Noto Sans JP',sans-serif">${qr}<div style="flex:1;min-width:0;display:flex;flex-direction:column;justify-content:center">${lines.join('')}</div></div>`;
-}
-
-export function LabelPreview({ device, size, fields }: { device: Device; size: LabelSize; fields: Record<LabelField, boolean> }) {
+/** The preview: empty until a device is chosen, so what is shown is always what 印刷 prints. */
+export function LabelPreview({ imei, size, fields }: { imei: string | null; size: LabelSize; fields: Record<LabelField, boolean> }) {
   const { w, h } = LABEL_MM[size];
   const scale = Math.min(2.2, 380 / (w * 3.78));
+  const [svg, setSvg] = useState<{ key: string; svg?: string; error?: string } | null>(null);
+  const key = imei ? labelRenderUrl(imei, size, fields) : '';
+  useEffect(() => {
+    if (!imei) return;
+    let live = true;
+    fetchLabelSvg(imei, size, fields).then(
+      (s) => live && setSvg({ key, svg: s }),
+      (e: unknown) => live && setSvg({ key, error: e instanceof Error ? e.message : String(e) }),
+    );
+    return () => {
+      live = false;
+    };
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, [key]);
+  const box = { width: w * 3.78 * scale, height: h * 3.78 * scale };
+  if (!imei)
+    return (
+      <div className="label-empty" style={box} data-testid="label-preview" data-state="empty">
+        端末のIMEIをスキャンまたは入力するとプレビューを表示します
+      </div>
+    );
+  const cur = svg?.key === key ? svg : null;
+  if (!cur?.svg)
+    return (
+      <div className="label-empty" style={box} data-testid="label-preview" data-state={cur?.error ? 'error' : 'loading'}>
+        {cur?.error ?? '読み込み中…'}
+      </div>
+    );
   return (
-    <div style={{ width: w * 3.78 * scale, height: h * 3.78 * scale }} data-testid="label-preview">
-      <div style={{ transform: `scale(${scale})`, transformOrigin: '0 0', border: '1px solid #333', width: 'fit-content', boxShadow: '0 2px 8px rgba(0,0,0,.15)' }} dangerouslySetInnerHTML={{ __html: labelHtml(device, size, fields) }} />
-    </div>
+    <div
+      style={{ ...box, border: '1px solid #333', boxShadow: '0 2px 8px rgba(0,0,0,.15)', boxSizing: 'content-box' }}
+      data-testid="label-preview"
+      data-state="ready"
+      data-imei={imei}
+      dangerouslySetInnerHTML={{ __html: cur.svg.replace(/<svg /, '<svg style="display:block;width:100%;height:100%" ') }}
+    />
   );
 }

@@ -3,11 +3,14 @@ import { LABEL_FIELDS, type Device, type LabelField, type LabelSize, type LabelT
 import { api } from '../api';
 import { Async, activateOnKey, Panel, confirmAction, fmtTs, toast, toastError, todayJst, useLoad } from '../components/ui';
 import { parseScan } from '../lib/scan';
+import { useScanHandler } from '../lib/scan-service';
+import { playScanSound } from '../lib/sound';
 import { browserPrint, stationBridge, withPrintFont, type PrinterInfo } from '../lib/station';
-import { FIELD_LABEL, LABEL_MM, LabelPreview, SIZE_LABEL, labelHtml } from './label-view';
+import { FIELD_LABEL, LABEL_MM, LabelPreview, SIZE_LABEL, fetchLabelSvg } from './label-view';
 
 const allOn = (): Record<LabelField, boolean> => ({ mgmt: true, imei: true, cust: true, model: true, qr: true, barcode: true });
-const SAMPLE: Device = { imei: '353795089752529', asset: 'HK-26-1', serial: 'IP14-000001', model: 'iPhone 14', cust: '株式会社サンプル商事' } as Device;
+/** 結果 of a print log entry: the printer took it, the browser's dialog got it (its outcome is unknown), or it failed. */
+const RESULT_LABEL: Record<string, string> = { ok: 'プリンター受付', sent: '送信済' };
 
 export function LabelsScreen() {
   const templates = useLoad(() => api.labelTemplates());
@@ -35,12 +38,20 @@ export function LabelsScreen() {
     // eslint-disable-next-line react-hooks/exhaustive-deps
   }, []);
 
-  const device = useMemo(() => {
-    const list = devices.data?.devices ?? [];
+  // The device whose label is previewed and printed: none until one is scanned or typed (never a stand-in).
+  const chosen = useMemo((): { device: Device | null; note: string } => {
     const r = parseScan(imeiInput);
-    if (r.kind === 'imei') return list.find((d) => d.imei === r.value) ?? { ...SAMPLE, imei: r.value, asset: '（未登録）' };
-    return list[0] ?? SAMPLE;
+    if (r.kind === 'empty') return { device: null, note: '' };
+    if (r.kind !== 'imei') return { device: null, note: r.message };
+    const d = devices.data?.devices.find((x) => x.imei === r.value);
+    return d ? { device: d, note: '' } : { device: null, note: devices.data ? `${r.value} は台帳に登録されていません` : '台帳を読み込み中…' };
   }, [devices.data, imeiInput]);
+  const device = chosen.device;
+  // A scan on this screen (whatever field has focus) chooses the label's device.
+  useScanHandler((scan) => {
+    setImeiInput(scan.value);
+    if (scan.kind !== 'imei') playScanSound('error');
+  });
 
   const load = (t: LabelTemplate) => {
     setTplId(t.id);
@@ -69,17 +80,23 @@ export function LabelsScreen() {
     }
   };
   const print = async () => {
+    if (!device) return toast('先に端末のIMEIをスキャンしてください', true);
     const n = Math.max(1, Math.min(1000, Math.trunc(count) || 1));
     const { w, h } = LABEL_MM[size];
-    const one = labelHtml(device, size, fields);
+    const who = { imei: device.imei, ...(device.asset ? { asset: device.asset } : {}) };
     try {
+      const one = await fetchLabelSvg(device.imei, size, fields);
       if (bridge) {
-        const r = await bridge.printLabel({ html: withPrintFont(one), widthMm: w, heightMm: h, printer: printer || undefined, copies: n, size });
+        // The desktop app writes the print log itself (with the printer's outcome).
+        const r = await bridge.printLabel({ html: withPrintFont(one), widthMm: w, heightMm: h, printer: printer || undefined, copies: n, size, ...who });
+        log.reload();
         if (!r.ok) return toast(`印刷できませんでした: ${r.reason ?? '不明なエラー'}`, true);
-      } else browserPrint(Array.from({ length: n }, () => `<div style="page-break-after:always">${one}</div>`).join(''), w, h);
-      const { entry } = await api.addLabelLog({ size, count: n, date: todayJst(), ts: Date.now() });
+        return toast(`${device.asset || device.imei} のラベル ${n}枚をプリンターへ送信しました`);
+      }
+      browserPrint(Array.from({ length: n }, () => `<div style="page-break-after:always">${one}</div>`).join(''), w, h);
+      const { entry } = await api.addLabelLog({ size, count: n, date: todayJst(), ts: Date.now(), result: 'sent', ...who });
       log.setData((d) => d && { ...d, log: [entry, ...d.log] });
-      toast(`${n}枚の印刷を送信しました`);
+      toast(`${device.asset || device.imei} のラベル ${n}枚を印刷ダイアログへ送信しました`);
     } catch (e) {
       toastError(e, '印刷できませんでした');
     }
@@ -152,9 +169,11 @@ export function LabelsScreen() {
           <div className="body" style={{ display: 'grid', gap: 10 }}>
             <div className="row">
               <input className="in mono" placeholder="端末のIMEIをスキャン" value={imeiInput} onChange={(e) => setImeiInput(e.target.value)} aria-label="プレビュー端末のIMEI" style={{ width: 220 }} />
-              <span className="muted">{device.model}</span>
+              <span className="muted" data-testid="label-device">
+                {device ? `${device.asset || '管理番号なし'}・${device.model ?? ''}` : chosen.note}
+              </span>
             </div>
-            <LabelPreview device={device} size={size} fields={fields} />
+            <LabelPreview imei={device?.imei ?? null} size={size} fields={fields} />
             <div className="row">
               {bridge && printers.length > 0 && (
                 <select className="in" value={printer} onChange={(e) => setPrinter(e.target.value)} aria-label="プリンター">
@@ -165,7 +184,7 @@ export function LabelsScreen() {
               )}
               <input className="in" type="number" min={1} max={1000} value={count} onChange={(e) => setCount(Number(e.target.value))} style={{ width: 70 }} aria-label="枚数" />
               枚
-              <button className="btn primary" onClick={() => void print()}>
+              <button className="btn primary" onClick={() => void print()} disabled={!device}>
                 印刷
               </button>
               <span className="muted">{bridge ? 'ラベルプリンターへ直接送信' : 'ブラウザの印刷ダイアログを開きます'}</span>
@@ -184,6 +203,7 @@ export function LabelsScreen() {
                   <tr>
                     <th>日時</th>
                     <th>日付</th>
+                    <th>端末</th>
                     <th>サイズ</th>
                     <th className="num">枚数</th>
                     <th>結果</th>
@@ -191,12 +211,13 @@ export function LabelsScreen() {
                 </thead>
                 <tbody>
                   {d.log.slice(0, 100).map((l) => (
-                    <tr key={l.id}>
+                    <tr key={l.id} data-result={l.result ?? 'ok'}>
                       <td>{fmtTs(l.ts)}</td>
                       <td>{l.date}</td>
+                      <td>{l.imei ? `${l.asset ? `${l.asset} ` : ''}${l.imei}` : '（記録なし）'}</td>
                       <td>{(l.size ?? '').toUpperCase()}</td>
                       <td className="num">{l.count}</td>
-                      <td>{l.result === 'failed' ? <span className="chip c-red" title={l.reason}>失敗: {l.reason}</span> : '成功'}</td>
+                      <td>{l.result === 'failed' ? <span className="chip c-red" title={l.reason}>失敗: {l.reason}</span> : (RESULT_LABEL[l.result ?? 'ok'] ?? l.result)}</td>
                     </tr>
                   ))}
                 </tbody>

@@ -1,6 +1,6 @@
 import { useState } from 'react';
 import type { Device } from '../../../shared/api/schemas';
-import { DEFAULT_DEVICE_STATUS, DEVICE_STATUSES } from '../../../shared/devices';
+import { DEVICE_STATUSES, RECEIVED_STATUS } from '../../../shared/devices';
 import { api } from '../api';
 import { Modal, toast, toastError } from '../components/ui';
 
@@ -15,7 +15,7 @@ export interface RegisterValues {
 }
 
 /** The values last chosen on this bench, offered (visibly) for the next device. */
-let lastValues: RegisterValues = { model: '', cust: '', mdm: '', status: DEFAULT_DEVICE_STATUS, loc: '' };
+let lastValues: RegisterValues = { model: '', cust: '', mdm: '', status: RECEIVED_STATUS, loc: '' };
 
 /** Body of POST /api/device for explicitly chosen values ('なし' = no MDM). */
 export function deviceBody(imei: string, v: RegisterValues) {

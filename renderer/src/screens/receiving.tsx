@@ -1,21 +1,11 @@
-import { useEffect, useMemo, useRef, useState } from 'react';
-import { ApiError } from '../../../shared/api/client';
-import { api, describeError } from '../api';
-import { Chip, ErrorState, Loading, Panel, useLoad } from '../components/ui';
-import { useScanHandler, type ScanHandler } from '../lib/scan-service';
-import { playScanSound } from '../lib/sound';
-import { DEFAULT_DEVICE_STATUS, DEVICE_STATUSES } from '../../../shared/devices';
-import { MDM_OPTIONS, deviceBody, missingValues, type RegisterValues } from './ledger-register';
+import { useEffect, useMemo, useState } from 'react';
+import { api } from '../api';
+import { Chip, ErrorState, Loading, Panel, confirmAction, useLoad } from '../components/ui';
+import { useScanHandler } from '../lib/scan-service';
+import { DEVICE_STATUSES } from '../../../shared/devices';
+import { MDM_OPTIONS, missingValues, type RegisterValues } from './ledger-register';
 import { ScanField } from './ledger-scan';
-
-type EntryState = 'waiting' | 'saving' | 'ok' | 'duplicate' | 'error' | 'undone';
-interface Entry {
-  seq: number;
-  imei: string;
-  state: EntryState;
-  message: string;
-  at: number;
-}
+import { RECEIVED_STATUS, clearSession, openSetup, receiveScan, setKnown, startSession, undoLast, useReceivingSession, type EntryState } from './receiving-session';
 
 const STATE_LABEL: Record<EntryState, { text: string; chip: string }> = {
   waiting: { text: '待機中', chip: 'c-gray' },
@@ -35,6 +25,12 @@ function SetupForm({ initial, models, customers, onStart }: { initial: RegisterV
       <form
         className="form body"
         data-testid="receiving-setup"
+        // Enter starts the session from any field, the selects included (where Enter would open the list).
+        onKeyDown={(e) => {
+          if (e.key !== 'Enter' || e.nativeEvent.isComposing || !(e.target instanceof HTMLSelectElement)) return;
+          e.preventDefault();
+          e.currentTarget.requestSubmit();
+        }}
         onSubmit={(e) => {
           e.preventDefault();
           const missing = missingValues(f);
@@ -95,106 +91,32 @@ function SetupForm({ initial, models, customers, onStart }: { initial: RegisterV
 export function ReceivingScreen() {
   const ledger = useLoad(() => api.devices());
   const custs = useLoad(() => api.customers().catch(() => ({ customers: [] })));
-  const [values, setValues] = useState<RegisterValues | null>(null);
-  const [setupOpen, setSetupOpen] = useState(true);
-  const [entries, setEntries] = useState<Entry[]>([]);
-  const known = useRef<Set<string> | null>(null);
-  const queue = useRef<Entry[]>([]);
-  const working = useRef(false);
-  const seq = useRef(0);
-  // IMEIs this session has queued, is saving or has registered (scans can arrive between renders).
-  const active = useRef(new Set<string>());
-  const valuesRef = useRef(values);
-  valuesRef.current = values;
+  const { values, setupOpen, entries } = useReceivingSession();
 
-  if (ledger.data && !known.current) known.current = new Set(ledger.data.devices.map((d) => d.imei));
+  useEffect(() => {
+    if (ledger.data) setKnown(ledger.data.devices.map((d) => d.imei));
+  }, [ledger.data]);
   const models = useMemo(() => [...new Set((ledger.data?.devices ?? []).map((d) => d.model ?? '').filter(Boolean))].sort(), [ledger.data]);
   const customers = useMemo(
     () => [...new Set([...(custs.data?.customers ?? []).map((c) => c.name), ...(ledger.data?.devices ?? []).map((d) => d.cust ?? '')].filter(Boolean))].sort((a, b) => a.localeCompare(b, 'ja')),
     [custs.data, ledger.data],
   );
 
-  const update = (s: number, patch: Partial<Entry>) => setEntries((l) => l.map((e) => (e.seq === s ? { ...e, ...patch } : e)));
-  const add = (e: Omit<Entry, 'seq' | 'at'>): Entry => {
-    const entry = { ...e, seq: ++seq.current, at: Date.now() };
-    setEntries((l) => [entry, ...l]);
-    return entry;
-  };
-
-  const work = async () => {
-    if (working.current) return;
-    working.current = true;
-    try {
-      for (let next = queue.current.shift(); next; next = queue.current.shift()) {
-        const v = valuesRef.current;
-        if (!v) break;
-        update(next.seq, { state: 'saving', message: '登録中…' });
-        try {
-          await api.createDevice(deviceBody(next.imei, v));
-          known.current?.add(next.imei);
-          update(next.seq, { state: 'ok', message: `${v.model}・${v.cust} として登録しました` });
-          playScanSound('ok');
-        } catch (err) {
-          if (err instanceof ApiError && err.status === 409) {
-            known.current?.add(next.imei);
-            active.current.delete(next.imei);
-            update(next.seq, { state: 'duplicate', message: 'すでに台帳に登録されています' });
-            playScanSound('duplicate');
-          } else {
-            active.current.delete(next.imei);
-            update(next.seq, { state: 'error', message: describeError(err) });
-            playScanSound('error');
-          }
-        }
-      }
-    } finally {
-      working.current = false;
-    }
-  };
-
-  const onScan: ScanHandler = (scan) => {
-    if (scan.kind !== 'imei') {
-      add({ imei: scan.value, state: 'error', message: scan.message });
-      playScanSound('error');
-      return;
-    }
-    const imei = scan.value;
-    const inSession = active.current.has(imei);
-    if (known.current?.has(imei) || inSession) {
-      add({ imei, state: 'duplicate', message: inSession ? 'このセッションでスキャン済みです' : 'すでに台帳に登録されています' });
-      playScanSound('duplicate');
-      return;
-    }
-    active.current.add(imei);
-    const entry = add({ imei, state: 'waiting', message: '登録待ち' });
-    queue.current.push(entry);
-    if (valuesRef.current && !setupOpen) void work();
-  };
-  useScanHandler(onScan);
-
-  const undo = async () => {
-    const last = entries.find((e) => e.state === 'ok');
-    if (!last) return;
-    try {
-      await api.deleteDevice(last.imei);
-      known.current?.delete(last.imei);
-      active.current.delete(last.imei);
-      update(last.seq, { state: 'undone', message: '登録を取り消しました（台帳から削除）' });
-    } catch (err) {
-      update(last.seq, { message: `取り消せませんでした: ${describeError(err)}` });
-      playScanSound('error');
-    }
-  };
+  useScanHandler(receiveScan);
   useEffect(() => {
     const k = (e: KeyboardEvent) => {
       if ((e.ctrlKey || e.metaKey) && e.key.toLowerCase() === 'z' && !(e.target as HTMLElement).closest?.('input:not([data-scan-input]), textarea')) {
         e.preventDefault();
-        void undo();
+        void undoLast();
       }
     };
     window.addEventListener('keydown', k);
     return () => window.removeEventListener('keydown', k);
-  });
+  }, []);
+  const end = async () => {
+    if (!(await confirmAction('入荷セッションを終了し、設定とスキャン結果の一覧を消去します（台帳に登録した端末はそのまま残ります）。よろしいですか？', '終了する'))) return;
+    clearSession();
+  };
 
   if (ledger.error && !ledger.data) return <ErrorState error={ledger.error} what="端末台帳" onRetry={ledger.reload} />;
   if (!ledger.data) return <Loading what="端末台帳" />;
@@ -202,17 +124,12 @@ export function ReceivingScreen() {
   const okCount = entries.filter((e) => e.state === 'ok').length;
   const pending = entries.filter((e) => e.state === 'waiting' || e.state === 'saving').length;
   const last = entries[0];
-  const start = (v: RegisterValues) => {
-    setValues(v);
-    valuesRef.current = v;
-    setSetupOpen(false);
-    void work();
-  };
+  const start = (v: RegisterValues) => startSession(v);
 
   return (
     <>
       {setupOpen || !values ? (
-        <SetupForm initial={values ?? { model: '', cust: '', mdm: '', status: DEFAULT_DEVICE_STATUS, loc: '' }} models={models} customers={customers} onStart={start} />
+        <SetupForm initial={values ?? { model: '', cust: '', mdm: '', status: RECEIVED_STATUS, loc: '' }} models={models} customers={customers} onStart={start} />
       ) : (
         <div className="scanbar" data-testid="receiving-values">
           <strong>入荷設定</strong>
@@ -220,8 +137,11 @@ export function ReceivingScreen() {
             {values.model} ／ {values.cust} ／ MDM: {values.mdm} ／ {values.loc || '保管場所なし'} ／ {values.status}
           </span>
           <span className="spacer" style={{ flex: 1 }} />
-          <button className="btn small" onClick={() => setSetupOpen(true)}>
+          <button className="btn small" onClick={openSetup}>
             設定を変更
+          </button>
+          <button className="btn small" onClick={() => void end()} data-testid="receiving-end">
+            セッションを終了
           </button>
         </div>
       )}
@@ -231,7 +151,7 @@ export function ReceivingScreen() {
             スキャン
           </label>
           <ScanField placeholder="IMEIをスキャン（キー入力してEnterでも可）" />
-          <button className="btn" onClick={() => void undo()} disabled={!entries.some((e) => e.state === 'ok')} data-testid="receiving-undo">
+          <button className="btn" onClick={() => void undoLast()} disabled={!entries.some((e) => e.state === 'ok')} data-testid="receiving-undo">
             直前の登録を取り消す（Ctrl+Z）
           </button>
         </div>

@@ -13,6 +13,8 @@ const LIMITS = {
   signup: [5, 3_600_000],
   publicForm: [30, 10 * 60_000],
   publicStatus: [60, 60_000],
+  /** PDFs rendered for a customer portal (each one is seconds of work): per client address. */
+  portalDownload: [60, 10 * 60_000],
   otp: [10, 15 * 60_000],
   newWorkspace: [60, 3_600_000],
 } as const;

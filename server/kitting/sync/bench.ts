@@ -117,6 +117,16 @@ export class SyncBench {
     return this.opts.transport(this.enrolment.central);
   }
 
+  /** Ask central for a customer-portal link (central signs it and answers on its own public address). */
+  async portalLink(key: string): Promise<{ url: string; link: string; expires: string }> {
+    await this.load();
+    const e = this.enrolment;
+    const t = this.transport();
+    if (!e || !t.portalLink) throw new SyncError(409, 'not_enrolled');
+    const a = this.timed(await t.portalLink(e.token, key, this.schema));
+    return { url: a.url, link: a.link, expires: a.expires };
+  }
+
   private timed<T extends Timed>(answer: T): T {
     this.store.replica.adjustClock(answer.serverTime);
     return answer;

@@ -5,7 +5,9 @@ import { actorOf } from '../../core/security/auth';
 import { assertNotLocked, lockKey, recordFailure } from '../../core/security/limits';
 import { moveEnroller, recordCodeEnroller } from './enrollers';
 import { checkPush, indexPushedPortals } from './push-policy';
-import { enrolBody, leaseBody, pushBody, SCHEMA_HEADER, SYNC_V1, TOKEN_HEADER } from './protocol';
+import { enrolBody, leaseBody, portalLinkBody, pushBody, SCHEMA_HEADER, SYNC_V1, SyncError, TOKEN_HEADER } from './protocol';
+import { centralPortalLink } from '../modules/portal/portal-link';
+import { PORTALS } from '../modules/portal/portal.service';
 import { centralOf, mapSyncErrors } from './endpoints';
 import { syncRequests, syncResponses } from '../../../shared/api/contracts/sync';
 
@@ -132,6 +134,22 @@ export const centralSyncRoutes: RouteDef[] = [
       mapSyncErrors(async () => {
         const central = centralOf(app);
         return central.lease(await central.authenticate(tokenOf(req), schemaOf(req)), body);
+      }),
+  }),
+  defineRoute({
+    method: 'post',
+    path: `${SYNC_V1}/portal-link`,
+    response: syncResponses.v1PortalLink,
+    auth: 'bench',
+    workspace: false,
+    body: portalLinkBody,
+    // A bench's customer-portal link, signed here and on this server's public address (the customer cannot reach the bench).
+    handler: ({ app, req, body }) =>
+      mapSyncErrors(async () => {
+        const central = centralOf(app);
+        const row = await central.authenticate(tokenOf(req), schemaOf(req));
+        if (!(await app.store.get(row.ws, PORTALS, body.key))) throw new SyncError(404, 'portal_not_found', Date.now());
+        return { ...centralPortalLink(app, row.ws, body.key, `${req.protocol}://${req.get('host') ?? 'localhost'}`), serverTime: Date.now() };
       }),
   }),
 ];

@@ -7,6 +7,7 @@ import {
   type EnrolBody,
   type LeaseAnswer,
   type LeaseBody,
+  type PortalLinkAnswer,
   type PullAnswer,
   type PushAnswer,
   type PushBody,
@@ -68,5 +69,9 @@ export class HttpTransport implements Transport {
 
   lease(token: string, body: LeaseBody, schema: number): Promise<LeaseAnswer> {
     return this.call('POST', '/lease', schema, token, body);
+  }
+
+  portalLink(token: string, key: string, schema: number): Promise<PortalLinkAnswer> {
+    return this.call('POST', '/portal-link', schema, token, { key });
   }
 }

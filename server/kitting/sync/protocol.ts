@@ -1,6 +1,6 @@
 import type { z } from 'zod';
 import type { LeaseBlock, WireChange, WireRecord } from '../../core/store/types';
-import { changeSchema, enrolBody, leaseBody, MAX_BATCH, PULL_PAGE, pushBody, SNAPSHOT_PAGE } from '../../../shared/api/contracts/sync';
+import { changeSchema, enrolBody, leaseBody, portalLinkBody, MAX_BATCH, PULL_PAGE, pushBody, SNAPSHOT_PAGE } from '../../../shared/api/contracts/sync';
 
 /** Versioned prefix of the central sync routes. */
 export const SYNC_V1 = '/api/sync/v1';
@@ -10,7 +10,12 @@ export const SCHEMA_HEADER = 'x-kitting-schema';
 export const TOKEN_HEADER = 'x-kitting-bench-token';
 
 /** Most changes one push batch may carry (the request schemas are the contract's, shared/api/contracts/sync.ts). */
-export { MAX_BATCH, changeSchema, pushBody, enrolBody, leaseBody };
+export { MAX_BATCH, changeSchema, pushBody, enrolBody, leaseBody, portalLinkBody };
+export interface PortalLinkAnswer extends Timed {
+  url: string;
+  link: string;
+  expires: string;
+}
 /** Changes a bench sends per batch. */
 export const PUSH_BATCH = 500;
 export const MAX_PULL = 5000;
@@ -93,6 +98,8 @@ export interface Transport {
   pull(token: string, after: number, limit: number, schema: number): Promise<PullAnswer>;
   snapshot(token: string, afterKey: string, limit: number, schema: number): Promise<SnapshotAnswer>;
   lease(token: string, body: LeaseBody, schema: number): Promise<LeaseAnswer>;
+  /** A customer-portal link minted by central (on its public address) for the bench's workspace. */
+  portalLink?(token: string, key: string, schema: number): Promise<PortalLinkAnswer>;
 }
 
 /** Most JSON a push batch carries (central's body limit is 9 MB; a company logo alone may be 6 MB). */

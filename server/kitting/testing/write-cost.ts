@@ -44,6 +44,9 @@ export async function rig(mode: Mode): Promise<Rig> {
     // A tenant with a plan: every device write runs the plan check (enterprise: no device limit).
     await store.transact(PLATFORM_WS, (tx) => tx.patch(P.tenants, ws, { planKey: 'enterprise' }));
   }
+  // A started bench has read its enrolment (boot → startSync → bench.bind); routes that ask whether the bench is
+  // enrolled (portal links) then read nothing more.
+  await ctx.sync?.bench?.load();
   // One more request, so what the server learns once per client (a known workspace) is learnt before measuring.
   expect((await client.get('/api/devices')).status).toBe(200);
   return {

@@ -27,7 +27,11 @@ export const portalResponses = {
   portals: okItem('state', z.record(z.string(), z.unknown())),
   view: PortalView.extend({ ok: z.literal(true) }),
   inquiry: ok({ ref: str, ticket: z.looseObject({ id: str, status: str, kind: str, cust: str }), created: num }),
-  issue: ok({ url: str, portal: PortalEntry }),
+  /**
+   * url: the path with the token (as always); link: the whole address to send (on the public address, or null
+   * when none is known); expires: the last day the link opens (JST); published: whether the portal shows its content.
+   */
+  issue: ok({ url: str, link: str, expires: str, via: z.enum(['public-url', 'central', 'request']), portal: PortalEntry }),
   action: ok({ portal: PortalEntry, tickets: num, dls: num }),
   status: ok({ site: str, published: z.literal(true), status: str, label: str, devices: z.looseObject({ total: num.nullable(), active: num.nullable(), computed: z.boolean() }), lastTouch: str, generated: num }),
 };

@@ -62,7 +62,7 @@ export const LabelTemplate = z.looseObject({
   ts: num.optional(),
 });
 export type LabelTemplate = z.infer<typeof LabelTemplate>;
-export const LabelLogEntry = z.looseObject({ id: str, ts: num.optional(), date: optStr, count: num.optional(), size: optStr, result: optStr, reason: optStr });
+export const LabelLogEntry = z.looseObject({ id: str, ts: num.optional(), date: optStr, count: num.optional(), size: optStr, result: optStr, reason: optStr, imei: optStr, asset: optStr });
 export type LabelLogEntry = z.infer<typeof LabelLogEntry>;
 
 /** Template fields: every flag a bool, a missing flag reads as shown (true). */
@@ -103,8 +103,14 @@ export const labelLogFields = {
   count: intClamp(1, 100_000, 1),
   date: text(10).optional(),
   ts: intClamp(0, MAX_TS, 0).optional(),
-  /** Outcome of the print job (the desktop app logs failures too, with the printer's reason). */
-  result: oneOf(['ok', 'failed'], 'ok'),
+  /**
+   * Outcome of the print job: ok (the printer took it), sent (handed to the browser's print dialog, whose
+   * outcome the app cannot see), failed (the desktop app logs failures too, with the printer's reason).
+   */
+  result: oneOf(['ok', 'sent', 'failed'], 'ok'),
+  /** The device the label was printed for (IMEI and 管理番号). */
+  imei: text(40).optional(),
+  asset: text(40).optional(),
   reason: text(200).optional(),
   printer: text(120).optional(),
 };
@@ -120,6 +126,12 @@ export const labelRequests = {
     size: z.enum(LABEL_SIZES, { error: 'size must be s, m or l' }).optional(),
     format: z.enum(['svg', 'html', 'zpl'], { error: 'format must be svg, html or zpl' }).default('svg'),
     dpi: z.enum(['203', '300'], { error: 'dpi must be 203 or 300' }).default('203'),
+    /** The printed fields as a comma list (mgmt,imei,cust,model,qr,barcode), overriding the template's: a preview of unsaved edits. */
+    fields: z
+      .string()
+      .max(120)
+      .regex(/^[a-z]*(,[a-z]+)*$/, 'fields must be a comma list of mgmt, imei, cust, model, qr, barcode')
+      .optional(),
   }),
 };
 export type LabelTemplateInput = z.input<typeof labelRequests.template>;

@@ -4,7 +4,13 @@ import { json, oneOf, text } from '../../fields';
 import { crudResponses, num, ok, okItem, okList, optStr, str } from '../primitives';
 import { Ticket } from './work';
 
-export const PortalDevice = z.looseObject({ imei: str, model: optStr, status: optStr, chip: optStr, loc: optStr });
+/** A device as its customer sees it: no storage place or other internal field. */
+export const PortalDevice = z.strictObject({ imei: str, model: optStr, status: optStr, chip: optStr });
+/** The documents a portal offers for download (each downloaded with the portal's own token). */
+export const PortalDocuments = z.strictObject({
+  certs: z.array(z.strictObject({ no: str, date: str, count: num, method: str })),
+  invoices: z.array(z.strictObject({ id: str, month: str, due: str, amount: num, paid: z.boolean() })),
+});
 export const PortalView = z.looseObject({
   client: z.looseObject({ name: optStr, slug: optStr }),
   published: z.boolean(),
@@ -13,6 +19,7 @@ export const PortalView = z.looseObject({
     .looseObject({ total: num.nullable().optional(), active: num.nullable().optional(), list: z.array(PortalDevice).optional(), shown: num.optional() })
     .optional(),
   tickets: z.array(Ticket).optional(),
+  documents: PortalDocuments.optional(),
 });
 export type PortalView = z.infer<typeof PortalView>;
 /** One customer's portal state (GET /api/portals `state[key]`, POST /api/portal/*). */
@@ -33,7 +40,11 @@ export const portalRequests = {
     name: text(60).zod.optional(),
     email: text(120).zod.optional(),
   }),
+  /** POST /api/portal/issue: a portal key, or a customer id (cust-…) whose portal is created unpublished when it has none. */
   issue: z.object({ custId: text(40).zod.optional(), id: text(40).zod.optional() }),
+  /** GET /api/portal/cert/{no}/pdf and /api/portal/invoice/{id}/pdf: t is the portal token. */
+  docParams: z.object({ id: z.string().min(1).max(60) }),
+  docQuery: z.object({ t: z.string().max(4096).optional() }),
   /** POST /api/portal/{custId}: action toggle (default) / ticket / dl / touch. */
   action: z.object({ action: z.unknown().optional(), published: portalFields.published.zod.optional(), last: portalFields.last.zod.optional() }),
   actionParams: z.object({ custId: z.string().min(1).max(40) }),

@@ -30,6 +30,8 @@ export const syncResponses = {
   v1Changes: timed({ changes: z.array(z.looseObject({ seq: num, coll: str, id: str })), next: num, more: z.boolean(), resync: z.boolean().optional() }),
   v1Snapshot: timed({ records: z.array(z.looseObject({ coll: str, id: str })), nextKey: str.nullable(), serverSeq: num }),
   v1Lease: timed({ blocks: z.array(Lease), series: z.array(str) }),
+  /** A portal link central minted for the bench's workspace, on central's public address. */
+  v1PortalLink: timed({ url: str, link: str, expires: str }),
 };
 
 /** Most changes one push batch may carry. */
@@ -68,6 +70,9 @@ export const enrolBody = z.object({
   /** Size of the regular blocks the bench keeps (its KITTING_LEASE_BLOCK). */
   block: z.number().int().min(1).max(10000).optional(),
 });
+
+/** POST /api/sync/v1/portal-link: the portal (key) of the bench's workspace to link to. */
+export const portalLinkBody = z.object({ key: z.string().min(1).max(40) });
 
 export const leaseBody = z.object({
   requests: z
@@ -111,6 +116,7 @@ export const syncRequests = {
   v1Enrol: enrolBody,
   v1Push: pushBody,
   v1Lease: leaseBody,
+  v1PortalLink: portalLinkBody,
   /** GET /api/sync/v1/changes. */
   v1Changes: z.object({
     after: z.coerce.number().int().nonnegative().default(0),

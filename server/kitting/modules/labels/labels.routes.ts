@@ -11,7 +11,7 @@ import { isDate } from '../compliance/compliance.service';
 import { LABEL_SIZES, renderLabelHtml, renderLabelSvg, renderLabelZpl, type LabelDevice, type LabelSize } from './label-render';
 import type { OutlineFont } from './zpl-bitmap';
 import { LABEL_LOG, LABEL_TEMPLATES } from './labels.service';
-import { allLabelFlags, labelFlags, labelLogFields, labelRequests, labelResponses, labelTemplateFields } from '../../../../shared/api/contracts/certs-labels';
+import { LABEL_FIELDS, allLabelFlags, labelFlags, type LabelFlags, labelLogFields, labelRequests, labelResponses, labelTemplateFields } from '../../../../shared/api/contracts/certs-labels';
 
 export { LABEL_LOG, LABEL_TEMPLATES };
 
@@ -35,6 +35,8 @@ export const labelLogSchema = collectionSchema(
     result: labelLogFields.result,
     reason: storedField(labelLogFields.reason, (v) => v !== ''),
     printer: storedField(labelLogFields.printer, (v) => v !== ''),
+    imei: storedField(labelLogFields.imei, (v) => v !== ''),
+    asset: storedField(labelLogFields.asset, (v) => v !== ''),
   },
   { date: storedField(derivedDate(), isDate, 'must be a real YYYY-MM-DD date'), ts: storedTs() },
 );
@@ -106,7 +108,7 @@ export const labelRoutes = [
       const ts = body.ts || Date.now();
       const date = body.date ?? jstDate(ts);
       if (!isDate(date)) throw badRequest('invalid date', { message: '日付(date)は YYYY-MM-DD 形式で指定してください' });
-      const entry = { id: randomKey('lg-', 4), ts, date, count: body.count, size: body.size, result: body.result, ...(body.reason ? { reason: body.reason } : {}), ...(body.printer ? { printer: body.printer } : {}) };
+      const entry = { id: randomKey('lg-', 4), ts, date, count: body.count, size: body.size, result: body.result, ...(body.reason ? { reason: body.reason } : {}), ...(body.printer ? { printer: body.printer } : {}), ...(body.imei ? { imei: body.imei } : {}), ...(body.asset ? { asset: body.asset } : {}) };
       await app.store.transact(ws, (tx) => tx.put(LABEL_LOG, entry.id, entry));
       return { entry };
     },
@@ -135,7 +137,8 @@ export const labelRoutes = [
         if (!tpl) throw notFound('template not found');
       }
       const tplFields = tpl ? labelFlags.safeParse(tpl.fields ?? {}) : null;
-      const fields = tplFields?.success ? tplFields.data : allLabelFlags();
+      const chosen = query.fields === undefined ? null : new Set(query.fields.split(','));
+      const fields = chosen ? (Object.fromEntries(LABEL_FIELDS.map((f) => [f, chosen.has(f)])) as LabelFlags) : tplFields?.success ? tplFields.data : allLabelFlags();
       const tplSize = LABEL_SIZES.find((x) => x === tpl?.size);
       const size: LabelSize = query.size ?? tplSize ?? 'm';
       const device: LabelDevice = {

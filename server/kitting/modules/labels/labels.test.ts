@@ -215,3 +215,33 @@ describe('POST /api/labels/log with a print outcome', () => {
     await srv.close();
   });
 });
+
+describe('label print log names the device; render previews chosen fields', () => {
+  it('records which device a label was printed for and a browser print as sent', async () => {
+    const res = await api.post<{ entry: Record<string, unknown> }>('/api/labels/log', { size: 'm', count: 3, result: 'sent', imei, asset });
+    expect(res.body.entry).toMatchObject({ result: 'sent', imei, asset, count: 3 });
+    const log = await api.get<{ log: Record<string, unknown>[] }>('/api/labels/log');
+    expect(log.body.log[0]).toMatchObject({ result: 'sent', imei, asset });
+    // an unknown outcome is not stored as given; an over-long IMEI is clipped to the field's 40 characters
+    const bad = await api.post<{ entry: Record<string, unknown> }>('/api/labels/log', { result: 'printed' });
+    expect(['ok', 'sent', 'failed']).toContain(bad.body.entry.result ?? 'ok');
+    const long = await api.post<{ entry: Record<string, unknown> }>('/api/labels/log', { imei: '1'.repeat(41) });
+    expect(String(long.body.entry.imei ?? '').length).toBeLessThanOrEqual(40);
+  });
+
+  it('renders only the fields named in ?fields= (an unsaved template edit), and refuses a malformed list', async () => {
+    const all = await api.get(`/api/labels/render?imei=${imei}`);
+    expect(all.text).toContain('id="qr"');
+    expect(all.text).toContain('id="barcode"');
+    const some = await api.get(`/api/labels/render?imei=${imei}&fields=imei,model`);
+    expect(some.status).toBe(200);
+    expect(some.text).not.toContain('id="qr"');
+    expect(some.text).not.toContain('id="barcode"');
+    expect(some.text).toContain('iPhone 15');
+    expect(some.text).not.toContain('株式会社サンプル');
+    const none = await api.get(`/api/labels/render?imei=${imei}&fields=`);
+    expect(none.status).toBe(200);
+    expect(none.text).not.toContain('iPhone 15');
+    expect((await api.get(`/api/labels/render?imei=${imei}&fields=<script>`)).status).toBe(400);
+  });
+});

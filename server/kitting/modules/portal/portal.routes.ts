@@ -1,6 +1,5 @@
 import { clip } from '../../../../shared/fields';
 import { collectionSchema, derivedInt, derivedText, fixedKeys } from '../../../core/http/collection-schema';
-import { defineRoute } from '../../../core/http/define-route';
 import { DomainError, badRequest, conflict, notFound, upstreamFailed } from '../../../core/errors';
 import { workspaceFromCookie } from '../../../core/http/workspace';
 import { hitLimit } from '../../../core/security/limits';
@@ -8,8 +7,15 @@ import { P, PLATFORM_WS } from '../platform-collections';
 import { randomKey } from '../../../core/ids';
 import type { Doc } from '../../../core/store/types';
 import {
-  bumpCounter, clientDevices, PORTAL_COUNTERS, PORTAL_STATS, mintPortalToken, PORTALS, portalByNameOrId, portalEntry, portalLinkInvalid, portalReader, portalState, publishedPortalBySlug, readPortalToken,
+  bumpCounter, clientDevices, clientDocuments, ensurePortalForClient, PORTAL_COUNTERS, PORTAL_STATS, PORTALS, portalByNameOrId, portalEntry, portalLinkInvalid, portalReader, portalState, publishedPortalBySlug, readPortalToken,
 } from './portal.service';
+import { issuePortalLink } from './portal-link';
+import { defineRoute, Reply } from '../../../core/http/define-route';
+import { renderCertPdf } from '../certs/cert-pdf';
+import { renderInvoicePdf } from '../invoices/invoice-pdf';
+import { readCompany } from '../settings/settings.service';
+import { ERASURE_CERTS, type ErasureCert } from '../certs/certs.service';
+import { INVOICES, type Invoice } from '../invoices/invoices.service';
 import { portalResponses } from '../../../../shared/api/contracts/accounts';
 import { portalFields, portalRequests } from '../../../../shared/api/contracts/platform';
 
@@ -19,7 +25,7 @@ const NO_STORE = 'no-store';
 export const portalSchema = collectionSchema(PORTALS, portalFields, { name: derivedText(200), slug: derivedText(64), suffix: derivedText(64) });
 /** The portal counters are the server's own tallies: no route takes them from a caller. */
 export const portalStatsSchema = fixedKeys(collectionSchema(PORTAL_STATS, {}, { _tickets: derivedInt(), _dls: derivedInt() }), [PORTAL_COUNTERS]);
-const { inquiry: inquiryBody, issue: issueBody, action: actionBody, actionParams } = portalRequests;
+const { inquiry: inquiryBody, issue: issueBody, action: actionBody, actionParams, docParams, docQuery } = portalRequests;
 
 /** Workspace and portal key named by a portal token (or, outside production, a legacy c= name). */
 async function resolvePortal(app: Parameters<typeof readPortalToken>[0], t: unknown, legacy: unknown, cookieWs: () => Promise<string | null>) {
@@ -62,6 +68,27 @@ async function indexSlug(app: Parameters<typeof readPortalToken>[0], ws: string,
   });
 }
 
+/** The portal a token names, refused unless it is published (409 as for inquiries). */
+async function publishedPortalOf(app: Parameters<typeof readPortalToken>[0], t: unknown): Promise<{ ws: string; p: Doc }> {
+  const { ws, key } = await resolvePortal(app, t, undefined, async () => null);
+  const p = await portalEntry(app, ws, key);
+  if (p.published !== true) throw conflict('portal_unpublished', { code: 'portal_unpublished' });
+  return { ws, p };
+}
+
+/** The portal download counter (_dls of GET /api/portals) counts every document a customer downloads. */
+async function countDownload(app: Parameters<typeof readPortalToken>[0], ws: string): Promise<void> {
+  await app.store.transact(ws, (tx) => bumpCounter(tx, '_dls'));
+}
+
+function pdfReply(pdf: Uint8Array, name: string): Reply {
+  return new Reply(200, Buffer.from(pdf), {
+    'Content-Type': 'application/pdf',
+    'Content-Disposition': `attachment; filename="${name.replace(/[^\w.-]/g, '_')}.pdf"`,
+    'Cache-Control': 'no-store',
+  });
+}
+
 async function latestTickets(app: Parameters<typeof readPortalToken>[0], ws: string, name: string) {
   const all = (await app.store.list(ws, 'tickets')).filter((t) => t.cust === name);
   all.sort((a, b) => Number(b.created ?? 0) - Number(a.created ?? 0));
@@ -89,7 +116,8 @@ export const portalRoutes = [
       const client = { name: p.name, slug: p.slug };
       if (p.published !== true) return { client, published: false, last: p.last ?? '—' };
       const devices = await clientDevices(app, ws, String(p.name));
-      return { client, published: true, last: p.last ?? '—', devices, tickets: await latestTickets(app, ws, String(p.name)) };
+      const documents = await clientDocuments(app, ws, String(p.name));
+      return { client, published: true, last: p.last ?? '—', devices, tickets: await latestTickets(app, ws, String(p.name)), documents };
     },
   }),
   defineRoute({
@@ -135,16 +163,57 @@ export const portalRoutes = [
     response: portalResponses.issue,
     auth: 'sales:edit',
     body: issueBody,
-    handler: async ({ app, ws, body }) => {
+    handler: async ({ app, ws, req, body }) => {
       const key = body.custId || body.id || '';
-      await assertSlugFree(app, ws, key);
+      // A portal key, or a customer (cust-…) whose portal is created, unpublished, when it has none:
+      // issuing a link never changes what the portal shows (publishing is the 公開 control alone).
       const portal = await app.store.transact(ws, async (tx) => {
         const cur = key ? await tx.get<Doc>(PORTALS, key) : null;
-        if (!cur) throw badRequest('unknown customer', { message: '顧客が見つかりません' });
-        return (await tx.patch(PORTALS, key, { published: true, last: 'たった今' })) as Doc;
+        if (cur) return cur;
+        const customer = key ? await tx.get<Doc>('customers', key) : null;
+        const name = typeof customer?.name === 'string' ? customer.name.trim() : '';
+        if (!name) throw badRequest('unknown customer', { message: '顧客が見つかりません' });
+        return ensurePortalForClient(tx, clip(name, 200), false);
       });
+      await assertSlugFree(app, ws, String(portal.id));
       await indexSlug(app, ws, portal);
-      return { url: `/portal.html?t=${encodeURIComponent(mintPortalToken(app, ws, key))}`, portal };
+      const link = await issuePortalLink(app, ws, String(portal.id), `${req.protocol}://${req.get('host') ?? 'localhost'}`);
+      return { ...link, portal };
+    },
+  }),
+  defineRoute({
+    method: 'get',
+    path: '/api/portal/cert/:id/pdf',
+    produces: 'application/pdf',
+    auth: 'token',
+    workspace: false,
+    params: docParams,
+    query: docQuery,
+    // Read-only, with the portal's own token: only a certificate of that portal's customer, only while published.
+    handler: async ({ app, req, params, query }) => {
+      await hitLimit(app, 'portalDownload', req.ip);
+      const { ws, p } = await publishedPortalOf(app, query.t);
+      const cert = await app.store.get<ErasureCert>(ws, ERASURE_CERTS, params.id);
+      if (!cert || cert.cust !== p.name) throw notFound('document_not_found', { code: 'document_not_found' });
+      await countDownload(app, ws);
+      return pdfReply(await renderCertPdf(cert), String(cert.no));
+    },
+  }),
+  defineRoute({
+    method: 'get',
+    path: '/api/portal/invoice/:id/pdf',
+    produces: 'application/pdf',
+    auth: 'token',
+    workspace: false,
+    params: docParams,
+    query: docQuery,
+    handler: async ({ app, req, params, query }) => {
+      await hitLimit(app, 'portalDownload', req.ip);
+      const { ws, p } = await publishedPortalOf(app, query.t);
+      const inv = await app.store.get<Invoice>(ws, INVOICES, params.id);
+      if (!inv || inv.cust !== p.name || !inv.status || inv.status === 'draft') throw notFound('document_not_found', { code: 'document_not_found' });
+      await countDownload(app, ws);
+      return pdfReply(await renderInvoicePdf(inv, await readCompany(app.store, ws)), inv.id);
     },
   }),
   defineRoute({

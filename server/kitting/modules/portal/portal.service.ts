@@ -5,6 +5,7 @@ import { isReservedWorkspace, P, PLATFORM_WS } from '../platform-collections';
 import { mintToken, readToken } from '../../../core/security/tokens';
 import { declareLookup } from '../../../core/store/lookups';
 import type { Doc, Tx } from '../../../core/store/types';
+import { jstDate } from '../../../../shared/dates';
 
 export const PORTALS = 'portals';
 /** Portals are found by client name and by public slug through their lookup indexes, never by reading them all. */
@@ -41,9 +42,20 @@ export interface PortalBinding {
 
 const revocationKey = (tid: string, client: string) => `${tid}\n${client}`;
 
-/** A signed portal token binding one client (portal key) and one workspace. */
-export function mintPortalToken(app: AppContext, tid: string, client: string): string {
-  return mintToken(app.secret, 'portal', { tid, client, iat: Date.now(), n: randomBytes(4).toString('hex') });
+/** How long a portal link works. */
+export const PORTAL_LINK_DAYS = 180;
+const DAY_MS = 24 * 60 * 60 * 1000;
+
+/** A signed portal token binding one client (portal key) and one workspace, valid PORTAL_LINK_DAYS. */
+export function mintPortalToken(app: AppContext, tid: string, client: string, iat = Date.now()): string {
+  return mintToken(app.secret, 'portal', { tid, client, iat, n: randomBytes(4).toString('hex') }, PORTAL_LINK_DAYS * DAY_MS);
+}
+
+/** A fresh portal link (path and token) and the last day it opens (JST, YYYY-MM-DD). */
+export function portalLink(app: AppContext, tid: string, client: string): { path: string; expires: string } {
+  const iat = Date.now();
+  const token = mintPortalToken(app, tid, client, iat);
+  return { path: `/portal.html?t=${encodeURIComponent(token)}`, expires: jstDate(iat + PORTAL_LINK_DAYS * DAY_MS) };
 }
 
 export const portalLinkInvalid = () =>
@@ -72,13 +84,17 @@ export async function revokePortalLinks(app: AppContext, tid: string, client: st
 export const slugify = (s: string) =>
   s.toLowerCase().replace(/[^a-z0-9]+/g, '-').replace(/^-+|-+$/g, '').slice(0, 32);
 
-/** The portal entry for a client name (created, published, when an operator issues a link by name). */
-export async function ensurePortalForClient(tx: Tx, name: string): Promise<Doc> {
+/**
+ * The portal entry for a client name: found, or created (a create never overwrites). The admin console's
+ * link by name creates it published; the customer screen creates it unpublished (publishing is its own control).
+ */
+export async function ensurePortalForClient(tx: Tx, name: string, published = true): Promise<Doc> {
   const found = await portalByNameOrId(tx, name);
   if (found) return found;
-  const id = `c${randomBytes(4).toString('hex')}`;
+  let id = `c${randomBytes(4).toString('hex')}`;
+  while (await tx.get(PORTALS, id)) id = `c${randomBytes(4).toString('hex')}`;
   const slug = `${slugify(name) || 'client'}-${randomBytes(2).toString('hex')}`;
-  return tx.put(PORTALS, id, { id, name, slug, suffix: slug, published: true, last: 'たった今' });
+  return tx.put(PORTALS, id, { id, name, slug, suffix: slug, published, last: published ? 'たった今' : '—' });
 }
 
 export async function bumpCounter(tx: Tx, key: '_tickets' | '_dls'): Promise<Doc> {
@@ -109,15 +125,36 @@ export async function clientDevices(app: AppContext, ws: string, name: string) {
   try {
     const devices = (await app.store.list(ws, 'devices')).filter((d) => d.cust === name);
     const active = devices.filter((d) => ACTIVE.has(String(d.status))).length;
+    // Customer-facing fields only: the bench's storage places (作業台1, 修理棚R-02 …) stay inside the center.
     const list = devices.slice(0, 200).map((d) => ({
       imei: `••••${String(d.imei ?? '').slice(-6)}`,
       model: d.model ?? '',
       status: d.status ?? '',
       chip: d.chip ?? CHIP[String(d.status)] ?? 'c-gray',
-      loc: d.loc ?? '',
     }));
     return { total: devices.length, active, computed: true, list, shown: list.length };
   } catch {
     return { total: 0, active: 0, computed: false, reason: 'device ledger unavailable', list: [], shown: 0 };
   }
+}
+
+/** How many documents of each kind a portal lists (the newest). */
+export const PORTAL_DOCUMENTS_MAX = 50;
+
+/**
+ * The documents a customer may download from its portal: its erasure certificates and its invoices that
+ * have left draft (a draft is not the customer's yet). Matched on the customer name the portal carries.
+ */
+export async function clientDocuments(app: AppContext, ws: string, name: string) {
+  const certs = (await app.store.list(ws, 'erasureCerts'))
+    .filter((c) => c.cust === name)
+    .sort((a, b) => String(b.date ?? '').localeCompare(String(a.date ?? '')) || String(b.no).localeCompare(String(a.no)))
+    .slice(0, PORTAL_DOCUMENTS_MAX)
+    .map((c) => ({ no: String(c.no ?? c.id), date: String(c.date ?? ''), count: Number(c.count) || 0, method: String(c.method ?? '') }));
+  const invoices = (await app.store.list(ws, 'invoices'))
+    .filter((i) => i.cust === name && typeof i.status === 'string' && i.status !== 'draft')
+    .sort((a, b) => String(b.month ?? '').localeCompare(String(a.month ?? '')) || String(b.id).localeCompare(String(a.id)))
+    .slice(0, PORTAL_DOCUMENTS_MAX)
+    .map((i) => ({ id: String(i.id), month: String(i.month ?? ''), due: String(i.due ?? ''), amount: Number(i.amount) || 0, paid: i.status === 'paid' }));
+  return { certs, invoices };
 }

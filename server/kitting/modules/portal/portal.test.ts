@@ -13,8 +13,10 @@ beforeAll(async () => {
 });
 afterAll(() => server.close());
 
+/** Issue a link and publish the portal (two separate controls). */
 async function issue(custId = 'abc') {
   const res = await api.post<{ url: string; portal: Record<string, unknown> }>('/api/portal/issue', { custId });
+  await api.post(`/api/portal/${custId}`, { action: 'toggle', published: true });
   return new URL(res.body.url, server.url).searchParams.get('t') as string;
 }
 
@@ -30,7 +32,9 @@ describe('POST /api/portal/issue and GET /api/portal/view', () => {
   it('issues a link that shows masked devices and latest tickets, no-store', async () => {
     const res = await api.post<{ url: string; portal: Record<string, unknown> }>('/api/portal/issue', { custId: 'tkm' });
     expect(res.body.url).toMatch(/^\/portal\.html\?t=/);
-    expect(res.body.portal.published).toBe(true);
+    // issuing a link does not publish: publishing is its own control
+    expect(res.body.portal.published).toBe(false);
+    await api.post('/api/portal/tkm', { action: 'toggle', published: true });
     const t = new URL(res.body.url, server.url).searchParams.get('t') as string;
     const view = await server.client().get<{ devices: { total: number; list: { imei: string }[]; shown: number }; tickets: unknown[]; client: Record<string, unknown> }>(`/api/portal/view?t=${encodeURIComponent(t)}`);
     expect(view.status).toBe(200);
