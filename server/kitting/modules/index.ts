@@ -40,6 +40,7 @@ import { esgSchema } from './esg/esg.service';
 import { auditLogSchema, capaSchema, complianceSchema, custodySchema } from './compliance/compliance.schema';
 import { centerSchema, networkDealSchema, networkSchema } from './network/network.service';
 import { integrationsSchema, syncLogSchema } from './integrations/integrations.service';
+import { inboundSchemas } from './inbound/inbound.service';
 
 /** Every route of the API, mounted explicitly in this order (no folder scanning). */
 export const allRoutes: RouteDef[] = [
@@ -72,5 +73,5 @@ export const collectionSchemas: readonly CollectionSchema[] = [
   complianceSchema, capaSchema, auditLogSchema, custodySchema, centerSchema, networkSchema, networkDealSchema, integrationsSchema, syncLogSchema,
   ...daasSchemas, ...storeSchemas, ...tradeinSchemas, portalStatsSchema, ...formSchemas,
   alertSchema, opsBoardSchema, certSchema, labelTemplateSchema, labelLogSchema,
-  ...shiftSchemas, replaceSchema, ...onboardingSchemas,
+  ...shiftSchemas, replaceSchema, ...onboardingSchemas, ...inboundSchemas,
 ];
