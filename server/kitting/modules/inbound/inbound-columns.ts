@@ -42,6 +42,7 @@ const normHeader = (s: string) => s.normalize('NFKC').toLowerCase().replace(/[\s
 
 /** Full-width digits to ASCII, and the spaces and hyphens people type into IMEIs removed. */
 export function normalizeImei(raw: string): string {
+  if (/^\d{15}$/.test(raw)) return raw;
   return raw.normalize('NFKC').replace(/[\s\u200B\uFEFF\-‐‑‒–—―−ー－ｰ]/g, '');
 }
 

@@ -56,7 +56,7 @@ export function actorName(req: Request, given?: unknown): string {
   return 'ワークスペースの利用者';
 }
 
-const LINES_PER_TX = 500;
+const LINES_PER_TX = 250;
 
 /** Store the lines, then the list (numbered IB-YY-NNNN in the same transaction). */
 export async function storeList(store: Store, ws: string, base: { name: string; cust: string; filename: string; createdBy: string }, a: Analysis): Promise<Doc> {
