@@ -92,7 +92,7 @@ try {
   process.exitCode = pass ? 0 : 1;
 } finally {
   agent.destroy();
-  server.closeAllConnections();
+  (server as import('node:http').Server).closeAllConnections();
   server.close();
   store.close();
   rmSync(root, { recursive: true, force: true });

@@ -81,7 +81,7 @@ export const inboundResponses = {
   list: ok({ inbounds: z.array(Inbound) }),
   detail: ok({ inbound: Inbound, lines: z.array(InboundLine) }),
   create: ok({ inbound: Inbound, errors: z.array(InboundRowError), errorCount: num, columns: InboundColumns }),
-  preview: ok({ ...FileFacts, headers: z.array(z.string()), rows: z.array(z.looseObject({ row: num, cells: z.array(z.string()) })), valid: num }),
+  preview: ok({ ...FileFacts, headers: z.array(z.string()), rows: z.array(z.looseObject({ row: num, cells: z.array(z.string()) })), total: num, valid: num }),
   scan: ok({ result: z.enum(SCAN_RESULTS), line: InboundLine, device: z.looseObject({ imei: str }).nullable() }),
   close: ok({ inbound: Inbound, report: InboundReport }),
   remove: ok({ id: str }),
