@@ -198,6 +198,24 @@ describe('POST /api/inbound/{id}/delete', () => {
   });
 });
 
+describe('workspaces', () => {
+  it('another workspace cannot read, scan, close, report or delete a list by its id', async () => {
+    const { inbound } = await create(noticeRows(1, 1400));
+    const other = server.client();
+    expect((await other.get<{ inbounds: Inbound[] }>('/api/inbound')).body.inbounds).toEqual([]);
+    for (const r of [
+      await other.get(`/api/inbound/${inbound.id}`),
+      await other.get(`/api/inbound/${inbound.id}/report.csv`),
+      await other.post(`/api/inbound/${inbound.id}/scan`, { imei: testImei(1400) }),
+      await other.post(`/api/inbound/${inbound.id}/close`, {}),
+      await other.post(`/api/inbound/${inbound.id}/delete`, {}),
+    ]) {
+      expect([r.status, r.body.error]).toEqual([404, 'inbound not found']);
+    }
+    expect((await c.get<Detail>(`/api/inbound/${inbound.id}`)).body.inbound).toMatchObject({ status: 'open', counts: { received: 0 } });
+  });
+});
+
 describe('who may', () => {
   it('a viewer reads lists and reports but may not create, scan, close or delete', async () => {
     const signup = await server.client().post<{ token: string }>('/api/account/signup', { email: 'owner@inbound.jp', password: 'inbound-pass-1' });
