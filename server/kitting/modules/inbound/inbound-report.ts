@@ -42,6 +42,16 @@ export function reportCsv(list: Inbound, lines: InboundLine[]): string {
   return BOM + out.join('\r\n') + '\r\n';
 }
 
+/**
+ * IMEIs the PDF lists per table. Each drawn cell is shaped by fontkit on the main thread (about half a
+ * millisecond a row), so a report of 10,000 missing devices would hold the server for seconds: beyond this
+ * the PDF says how many more there are and the CSV (which always lists every one) carries them.
+ */
+export const PDF_MAX_LINES = 500;
+
+const capped = (rows: string[][], total: number, width: number): string[][] =>
+  total > rows.length ? [...rows, [`ほか ${total - rows.length}台はCSV参照`, ...Array<string>(width - 1).fill('')]] : rows;
+
 /** The report as an A4 PDF. */
 export function reportPdf(list: Inbound, lines: InboundLine[], company: { name?: string; addr?: string; tel?: string }, now: number): Promise<Uint8Array> {
   const r = reportOf(lines);
@@ -67,14 +77,14 @@ export function reportPdf(list: Inbound, lines: InboundLine[], company: { name?:
           head: ['IMEI', 'シリアル', '機種', '行'],
           widths: [140, 130, 175, 50],
           numeric: [false, false, false, true],
-          rows: r.missing.map((l) => [l.imei, l.serial, l.model, l.row ? String(l.row) : '']),
+          rows: capped(r.missing.slice(0, PDF_MAX_LINES).map((l) => [l.imei, l.serial, l.model, l.row ? String(l.row) : '']), r.missing.length, 4),
         },
         {
           title: `予定外（予定になし） ${r.unexpected.length}台`,
           head: ['IMEI', 'スキャン日時', '台帳登録'],
           widths: [160, 175, 160],
           numeric: [false, false, false],
-          rows: r.unexpected.map((l) => [l.imei, when(l.scannedAt), l.device ? '登録済み' : '未登録']),
+          rows: capped(r.unexpected.slice(0, PDF_MAX_LINES).map((l) => [l.imei, when(l.scannedAt), l.device ? '登録済み' : '未登録']), r.unexpected.length, 3),
         },
       ],
       summary: [
