@@ -203,7 +203,11 @@ export function InboundReceiving() {
   };
 
   const onScan: ScanHandler = (scan) => {
-    if (!listRef.current) return;
+    if (!listRef.current) {
+      toast('入荷予定を選んで「照合スキャンを開始」を押してから、スキャンしてください', true);
+      playScanSound('error');
+      return;
+    }
     if (scan.kind !== 'imei') {
       add(scan.value, 'invalid', scan.message);
       playScanSound('error');

@@ -8,6 +8,7 @@ import { customerRoutes, customerSchema } from './customers/customers.routes';
 import { customersPlanCounted } from './customers/customers.service';
 import { deviceRoutes, deviceSchema } from './devices/devices.routes';
 import { devicesPlanCounted } from './devices/devices.service';
+import { inboundRoutes } from './inbound/inbound.routes';
 import { alertSchema, healthRoutes, opsBoardSchema } from './health/health.routes';
 import { certSchema } from './certs/certs.routes';
 import { labelLogSchema, labelTemplateSchema } from './labels/labels.routes';
@@ -46,6 +47,8 @@ import { inboundSchemas } from './inbound/inbound.service';
 export const allRoutes: RouteDef[] = [
   ...healthRoutes,
   ...deviceRoutes,
+  // Scanning against an inbound list runs as often as a device registration: matched as early.
+  ...inboundRoutes,
   ...jobRoutes,
   ...shipmentRoutes,
   ...inquiryRoutes,

@@ -13,7 +13,6 @@ import { dockRoutes } from './dock/dock.routes';
 import { esgRoutes } from './esg/esg.routes';
 import { ESG } from './esg/esg.service';
 import { forecastRoutes } from './forecast/forecast.routes';
-import { inboundRoutes } from './inbound/inbound.routes';
 import { integrationRoutes } from './integrations/integrations.routes';
 import { labelRoutes } from './labels/labels.routes';
 import { shiftRoutes } from './shifts/shifts.routes';
@@ -34,7 +33,6 @@ export const operationsRoutes: RouteDef[] = [
   ...replaceRoutes,
   ...workdeskRoutes,
   ...esgRoutes,
-  ...inboundRoutes,
 ];
 
 /** Demo data files these domains load into every new workspace. */
