@@ -150,8 +150,8 @@ export async function withCounts(r: Reader, ws: string | null, list: Doc): Promi
 export async function linesOf(store: Store, ws: string, listId: string): Promise<InboundLine[]> {
   const docs = await store.find(ws, INBOUND_LINES, 'list', listId);
   const lines = docs.map(lineView);
-  const order = (l: InboundLine) => (l.state === 'unexpected' ? Number.MAX_SAFE_INTEGER - 1e12 + (l.scannedAt ?? 0) : (l.row ?? 0));
-  return lines.sort((a, b) => order(a) - order(b));
+  const late = (l: InboundLine) => (l.state === 'unexpected' ? 1 : 0);
+  return lines.sort((a, b) => late(a) - late(b) || (late(a) ? (a.scannedAt ?? 0) - (b.scannedAt ?? 0) : (a.row ?? 0) - (b.row ?? 0)));
 }
 
 /** What close answers and the report shows: received count, the missing and the unexpected lines. */
