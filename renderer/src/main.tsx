@@ -17,7 +17,7 @@ interface Screen {
 
 const SCREENS: Record<string, Screen> = {
   '/': { label: 'ホーム', group: '現場', view: HomeScreen },
-  '/receiving': { label: '入荷セッション', group: '現場', view: named(() => import('./screens/receiving'), 'ReceivingScreen') },
+  '/receiving': { label: '入荷セッション', group: '現場', view: named(() => import('./screens/receiving-modes'), 'ReceivingModes') },
   '/ledger': { label: '端末台帳', group: '現場', view: named(() => import('./screens/ledger'), 'LedgerScreen') },
   '/jobs': { label: '案件ボード', group: '現場', view: named(() => import('./screens/jobs'), 'JobsScreen') },
   '/certs': { label: 'データ消去証明書', group: '現場', view: named(() => import('./screens/certs'), 'CertsScreen') },

@@ -20,6 +20,7 @@ import { declaredLookups } from '../core/store/lookups';
 import { allRoutes, collectionSchemas, planCounted } from './modules';
 import { tenantDefaults } from './modules/admin/tenants.service';
 import { backfillSiteIndex } from './modules/sites/site-index';
+import { INBOUND_BODY_LIMIT, INBOUND_UPLOAD_PATHS } from './modules/inbound/inbound.service';
 import { createSyncRuntime } from './sync/runtime';
 import { ErrorBody } from '../../shared/api/contracts/errors';
 
@@ -74,6 +75,8 @@ export async function createApp(opts: CreateAppOptions): Promise<{ app: Express;
   else if (mode === 'bench') app.use(benchGuard(opts.config.allowedHosts));
   app.set('query parser', 'simple');
   if (opts.config.log) app.use(requestLog(log));
+  // An inbound list's file (up to 20 MB, sent as base64) is the one body larger than the general limit.
+  app.post(INBOUND_UPLOAD_PATHS, express.json({ limit: INBOUND_BODY_LIMIT, strict: true }));
   app.use('/api', express.json({ limit: opts.config.bodyLimit, strict: true }));
   app.use('/api', refuseNonJsonBodies);
 

@@ -27,3 +27,4 @@ export * from './contracts/admin';
 export * from './contracts/public';
 export * from './contracts/sync';
 export * from './contracts/common';
+export * from './contracts/inbound';

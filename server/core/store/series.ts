@@ -9,8 +9,8 @@ import type { Doc, Tx } from './types';
  * no domain: modules register their declarations when they load (like declareCap).
  */
 
-/** How a series restarts: never, per calendar year (2026), per month as YYMM (2611) or YYYYMM (202611), in Japan time. */
-export type SeriesPeriod = 'none' | 'year' | 'yymm' | 'yyyymm';
+/** How a series restarts: never, per calendar year as YYYY (2026) or YY (26), per month as YYMM (2611) or YYYYMM (202611), in Japan time. */
+export type SeriesPeriod = 'none' | 'year' | 'yy' | 'yymm' | 'yyyymm';
 
 export interface SeriesDeclaration {
   /** Counter name; a periodic series counts per period under `${name}:${period}`. */
@@ -53,6 +53,7 @@ const pad = (n: number, w = 2) => String(n).padStart(w, '0');
 function periodAt(kind: SeriesPeriod, ms: number): string {
   if (kind === 'none') return '';
   if (kind === 'year') return String(jstYear(ms));
+  if (kind === 'yy') return pad(jstYear(ms) % 100);
   const yymm = jstYymm(ms);
   return kind === 'yymm' ? yymm : `${jstYear(ms)}${yymm.slice(2)}`;
 }
@@ -60,6 +61,7 @@ function periodAt(kind: SeriesPeriod, ms: number): string {
 function nextPeriod(kind: SeriesPeriod, period: string): string {
   if (kind === 'none') return '';
   if (kind === 'year') return String(Number(period) + 1);
+  if (kind === 'yy') return pad((Number(period) + 1) % 100);
   const digits = kind === 'yymm' ? 2 : 4;
   const year = Number(period.slice(0, digits));
   const month = Number(period.slice(digits));
@@ -67,7 +69,7 @@ function nextPeriod(kind: SeriesPeriod, period: string): string {
   return `${kind === 'yymm' ? pad(y % 100) : String(y)}${pad(month === 12 ? 1 : month + 1)}`;
 }
 
-const PERIOD_RE: Record<Exclude<SeriesPeriod, 'none'>, RegExp> = { year: /^\d{4}$/, yymm: /^\d{2}(0[1-9]|1[0-2])$/, yyyymm: /^\d{4}(0[1-9]|1[0-2])$/ };
+const PERIOD_RE: Record<Exclude<SeriesPeriod, 'none'>, RegExp> = { year: /^\d{4}$/, yy: /^\d{2}$/, yymm: /^\d{2}(0[1-9]|1[0-2])$/, yyyymm: /^\d{4}(0[1-9]|1[0-2])$/ };
 
 function complete(d: SeriesDeclaration): NumberedSeries {
   return {

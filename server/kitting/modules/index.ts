@@ -8,6 +8,7 @@ import { customerRoutes, customerSchema } from './customers/customers.routes';
 import { customersPlanCounted } from './customers/customers.service';
 import { deviceRoutes, deviceSchema } from './devices/devices.routes';
 import { devicesPlanCounted } from './devices/devices.service';
+import { inboundRoutes } from './inbound/inbound.routes';
 import { alertSchema, healthRoutes, opsBoardSchema } from './health/health.routes';
 import { certSchema } from './certs/certs.routes';
 import { labelLogSchema, labelTemplateSchema } from './labels/labels.routes';
@@ -40,11 +41,14 @@ import { esgSchema } from './esg/esg.service';
 import { auditLogSchema, capaSchema, complianceSchema, custodySchema } from './compliance/compliance.schema';
 import { centerSchema, networkDealSchema, networkSchema } from './network/network.service';
 import { integrationsSchema, syncLogSchema } from './integrations/integrations.service';
+import { inboundSchemas } from './inbound/inbound.service';
 
 /** Every route of the API, mounted explicitly in this order (no folder scanning). */
 export const allRoutes: RouteDef[] = [
   ...healthRoutes,
   ...deviceRoutes,
+  // Scanning against an inbound list runs as often as a device registration: matched as early.
+  ...inboundRoutes,
   ...jobRoutes,
   ...shipmentRoutes,
   ...inquiryRoutes,
@@ -72,5 +76,5 @@ export const collectionSchemas: readonly CollectionSchema[] = [
   complianceSchema, capaSchema, auditLogSchema, custodySchema, centerSchema, networkSchema, networkDealSchema, integrationsSchema, syncLogSchema,
   ...daasSchemas, ...storeSchemas, ...tradeinSchemas, portalStatsSchema, ...formSchemas,
   alertSchema, opsBoardSchema, certSchema, labelTemplateSchema, labelLogSchema,
-  ...shiftSchemas, replaceSchema, ...onboardingSchemas,
+  ...shiftSchemas, replaceSchema, ...onboardingSchemas, ...inboundSchemas,
 ];

@@ -8,6 +8,7 @@ import { DOCK_RESERVATIONS, DOCK_SERIES } from '../modules/dock/dock.service';
 import { INQUIRY_SERIES } from '../modules/inquiries/inquiries.service';
 import { SYNC_LOG, SYNC_LOG_SERIES } from '../modules/integrations/integrations.service';
 import { invoiceId, INVOICES, invoiceSeries } from '../modules/invoices/invoices.service';
+import { INBOUND } from '../modules/inbound/inbound.service';
 import { NETWORK_DEALS } from '../modules/network/network.service';
 import { QUOTES } from '../modules/quotes/quote-model';
 import { SHIFT_HISTORY } from '../modules/shifts/shifts.service';
@@ -38,6 +39,7 @@ const MODULE_IDS: [string, string | number, string][] = [
   [QUOTES, 'Q-2611-011', 'quote:2611'],
   [DEVICES, 'HK-26-179', ASSET_SERIES],
   [NETWORK_DEALS, 13, 'networkDeal'],
+  [INBOUND, 'IB-26-0014', 'inbound:26'],
 ];
 
 describe('numbered series: the registry the modules declare in', () => {

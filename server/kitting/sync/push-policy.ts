@@ -16,7 +16,7 @@ import type { PushBody } from './protocol';
 const SCOPE_OF: Record<string, Scope> = {
   alerts: 'ops', ops: 'ops', devices: 'ops', jobs: 'ops', shipments: 'ops', dockReservations: 'ops', erasureCerts: 'ops',
   labelTemplates: 'ops', labelLog: 'ops', capacity: 'ops', capacityLoad: 'ops', replace: 'ops', onboarding: 'ops',
-  deviceRequests: 'ops', shifts: 'ops', shiftHistory: 'ops', staff: 'ops',
+  deviceRequests: 'ops', shifts: 'ops', shiftHistory: 'ops', staff: 'ops', inbound: 'ops', inboundLines: 'ops',
   customers: 'sales', quotes: 'sales', quoteDrafts: 'sales', invoices: 'sales', daasQuotes: 'sales', daasSends: 'sales',
   daasState: 'sales', storeOrders: 'sales', storeProducts: 'sales', buybacks: 'sales', buybackReceipts: 'sales',
   refurbStock: 'sales', portals: 'sales', portalStats: 'sales', networkDeals: 'sales', leads: 'sales', signs: 'sales',

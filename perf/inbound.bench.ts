@@ -1,0 +1,99 @@
+/**
+ * Inbound lists (not a test): `npx tsx perf/inbound.bench.ts`.
+ * On a bench (SQLite, over loopback HTTP): imports a 10,000-row Shift_JIS CSV and a 10,000-row XLSX through
+ * POST /api/inbound, each timed, with the growth of resident memory (peak during the import over the level
+ * before it) and the longest event-loop stall measured meanwhile. Then scans 2,000 IMEIs of the 10,000-line
+ * list (POST /api/inbound/{id}/scan, each registering a device) against 2,000 plain registrations
+ * (POST /api/device) in the same run, alternating rounds, and prints the ratio of their rates.
+ * Targets: each import under 2 s, RSS growth under 150 MB, scan rate / registration rate ≥ 0.8.
+ * PERF_ROWS / PERF_SCANS change the sizes.
+ */
+import { mkdtempSync, rmSync } from 'node:fs';
+import { Agent } from 'node:http';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { monitorEventLoopDelay } from 'node:perf_hooks';
+import { createApp } from '../server/kitting/app';
+import { testConfig } from '../server/core/config';
+import { SqliteStore } from '../server/core/store/sqlite-store';
+import { b64, csvFile, noticeRows, testImei, xlsxFile } from '../server/kitting/modules/inbound/inbound.testkit';
+import { call, listen } from './http-client';
+
+const ROWS = Number(process.env.PERF_ROWS ?? 10_000);
+const SCANS = Number(process.env.PERF_SCANS ?? 2_000);
+const ROUNDS = 4;
+
+const root = mkdtempSync(join(tmpdir(), 'kitting-inbound-bench-'));
+const store = new SqliteStore({ file: join(root, 'kitting.db') });
+const { app } = await createApp({ store, config: testConfig({ dataDir: root, mode: 'bench' }) });
+const { server, port } = await listen(app);
+const agent = new Agent({ keepAlive: true, maxSockets: 1 });
+
+async function post(path: string, body: unknown): Promise<{ status: number; text: string }> {
+  const res = await fetch(`http://127.0.0.1:${port}${path}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
+  return { status: res.status, text: await res.text() };
+}
+
+async function timedImport(label: string, file: Buffer, filename: string): Promise<{ id: string; ms: number; rssMb: number; stallMs: number }> {
+  const body = { name: `${label} ${ROWS}行`, cust: 'ベンチ株式会社', filename, file: b64(file) };
+  global.gc?.();
+  const before = process.memoryUsage().rss;
+  let peak = before;
+  const sampler = setInterval(() => (peak = Math.max(peak, process.memoryUsage().rss)), 10);
+  const loop = monitorEventLoopDelay({ resolution: 5 });
+  loop.enable();
+  const t0 = performance.now();
+  const r = await post('/api/inbound', body);
+  const ms = performance.now() - t0;
+  loop.disable();
+  clearInterval(sampler);
+  peak = Math.max(peak, process.memoryUsage().rss);
+  if (r.status !== 200) throw new Error(`${label}: ${r.status} ${r.text.slice(0, 300)}`);
+  const parsed = JSON.parse(r.text) as { inbound: { id: string; counts: { expected: number } } };
+  if (parsed.inbound.counts.expected !== ROWS) throw new Error(`${label}: ${parsed.inbound.counts.expected} lines stored`);
+  return { id: parsed.inbound.id, ms, rssMb: (peak - before) / 1024 / 1024, stallMs: loop.max / 1e6 };
+}
+
+const fmt = (n: number, d = 0) => n.toFixed(d);
+try {
+  await post('/api/device', { model: 'warm-up' });
+  const csv = csvFile(noticeRows(ROWS, 0), { encoding: 'shift_jis' });
+  const xlsx = await xlsxFile([{ name: '入荷明細', rows: noticeRows(ROWS, 100_000) }]);
+  const c = await timedImport('Shift_JIS CSV', csv, 'notice-sjis.csv');
+  const x = await timedImport('XLSX', xlsx, 'notice.xlsx');
+  console.log(`import ${ROWS} rows  Shift_JIS CSV (${fmt(csv.length / 1024)} KB): ${fmt(c.ms)} ms, RSS +${fmt(c.rssMb)} MB, longest event-loop stall ${fmt(c.stallMs)} ms`);
+  console.log(`import ${ROWS} rows  XLSX (${fmt(xlsx.length / 1024)} KB):          ${fmt(x.ms)} ms, RSS +${fmt(x.rssMb)} MB, longest event-loop stall ${fmt(x.stallMs)} ms`);
+
+  // Scans of listed IMEIs vs plain registrations of new IMEIs, alternating rounds of SCANS / ROUNDS each.
+  const per = Math.floor(SCANS / ROUNDS);
+  let scanMs = 0;
+  let regMs = 0;
+  for (let round = 0; round < ROUNDS; round++) {
+    let t0 = performance.now();
+    for (let i = 0; i < per; i++) {
+      const imei = testImei(round * per + i);
+      const r = await call(agent, port, 'POST', `/api/inbound/${c.id}/scan`, JSON.stringify({ imei }));
+      if (r.status !== 200) throw new Error(`scan answered ${r.status}`);
+    }
+    scanMs += performance.now() - t0;
+    t0 = performance.now();
+    for (let i = 0; i < per; i++) {
+      const imei = testImei(round * per + i, '35877700');
+      const r = await call(agent, port, 'POST', '/api/device', JSON.stringify({ imei, model: 'iPhone 15', cust: 'ベンチ株式会社' }));
+      if (r.status !== 200) throw new Error(`registration answered ${r.status}`);
+    }
+    regMs += performance.now() - t0;
+  }
+  const scanRate = (per * ROUNDS) / (scanMs / 1000);
+  const regRate = (per * ROUNDS) / (regMs / 1000);
+  console.log(`scan against a ${ROWS}-line list: ${fmt(scanRate)} scans/s; plain registration: ${fmt(regRate)} devices/s; ratio ${fmt(scanRate / regRate, 2)}`);
+  const pass = c.ms < 2000 && x.ms < 2000 && c.rssMb < 150 && x.rssMb < 150 && scanRate / regRate >= 0.8;
+  console.log(pass ? 'targets met' : 'TARGETS MISSED (import < 2 s, RSS growth < 150 MB, ratio ≥ 0.8)');
+  process.exitCode = pass ? 0 : 1;
+} finally {
+  agent.destroy();
+  (server as import('node:http').Server).closeAllConnections();
+  server.close();
+  store.close();
+  rmSync(root, { recursive: true, force: true });
+}
