@@ -5,6 +5,7 @@ import { seriesBase } from '../../core/store/seed';
 import { numberedSeries, type SeriesRegistry } from '../../core/store/series';
 import { leasePlan } from './leases';
 import { renumberLocal } from './numbered';
+import { CENTRAL_PUBLIC_URL_META, publicKeyOf } from '../modules/certs/cert-keys';
 import { bytesCapped, DEFAULT_BLOCK, describe, PULL_PAGE, PUSH_BATCH, SNAPSHOT_PAGE, SyncError, type Timed, type Transport } from './protocol';
 
 /** What a bench keeps in its database once enrolled (with the first blocks of every series, in one transaction). */
@@ -134,7 +135,9 @@ export class SyncBench {
     // The seeded levels of the local workspace (none once it is a central workspace already).
     const base = localWs ? await seriesBase(this.store, localWs) : null;
     const block = this.opts.blockSize ?? DEFAULT_BLOCK;
-    const body = { code, bench: this.store.node, name, series, block, ...(base ? { base } : {}) };
+    // The public half of the certificate signing key; the private key never leaves the data folder.
+    const certKey = { ...(await publicKeyOf(this.opts.dataDir)), alias: localWs };
+    const body = { code, bench: this.store.node, name, series, block, certKey, ...(base ? { base } : {}) };
     const answer = this.timed(await this.opts.transport(url).enrol(body, this.schema));
     const enrolment: Enrolment = { central: url, token: answer.token, bench: answer.bench, workspace: answer.workspace };
     // Numbers central issued too move to the range it reserved, before anything joins the workspace.
@@ -149,6 +152,7 @@ export class SyncBench {
     }
     // The token and the numbers of every series land together: the bench is never enrolled without numbers.
     const meta: Record<string, string> = { [ENROLMENT_KEY]: JSON.stringify(enrolment) };
+    if (typeof answer.publicUrl === 'string') meta[CENTRAL_PUBLIC_URL_META] = answer.publicUrl;
     if (this.enrolment?.workspace !== enrolment.workspace) Object.assign(meta, { [PULL_CURSOR]: '0', [PUSH_CURSOR]: '0', [SNAPSHOT_STATE]: '' });
     await this.store.replica.addBlocks(enrolment.workspace, answer.blocks ?? [], { meta });
     this.enrolment = enrolment;

@@ -8,6 +8,10 @@ import { checkPush, indexPushedPortals } from './push-policy';
 import { enrolBody, leaseBody, pushBody, SCHEMA_HEADER, SYNC_V1, TOKEN_HEADER } from './protocol';
 import { centralOf, mapSyncErrors } from './endpoints';
 import { syncRequests, syncResponses } from '../../../shared/api/contracts/sync';
+import { registerKey, retireBenchKeys, validPublicKey } from '../modules/certs/cert-keys';
+import { indexPushedCerts } from '../modules/certs/cert-verify.service';
+import { ERASURE_CERTS } from '../modules/certs/certs.service';
+import { kittingPublicUrl } from '../config';
 
 /** Wrong enrolment codes one address may try before it is locked out. */
 export const ENROL_ATTEMPTS = 10;
@@ -55,6 +59,8 @@ export const centralSyncRoutes: RouteDef[] = [
     handler: async ({ ws, app, req, params }) => {
       const central = centralOf(app);
       if (!(await central.revoke(ws, params.bench))) throw notFound('bench not found');
+      // Its signing keys stay published, marked retired: what it issued before keeps verifying.
+      await retireBenchKeys(app, ws, params.bench);
       return { revoked: params.bench };
     },
   }),
@@ -74,7 +80,9 @@ export const centralSyncRoutes: RouteDef[] = [
         throw err;
       });
       await moveEnroller(app, body.code, String(out.workspace), body.bench);
-      return out;
+      const certKey = body.certKey;
+      if (certKey && (await validPublicKey(certKey.kid, certKey.jwk))) await registerKey(app, String(out.workspace), certKey.kid, certKey.jwk, body.bench, certKey.alias ?? null);
+      return { ...out, publicUrl: kittingPublicUrl() };
     },
   }),
   defineRoute({
@@ -92,6 +100,7 @@ export const centralSyncRoutes: RouteDef[] = [
         await checkPush(app, { ws: bench.ws, role: actor.kind === 'bench' ? actor.role : null, scopes: actor.kind === 'bench' ? (actor.scopes ?? {}) : {} }, body);
         const out = await central.push(bench, body);
         await indexPushedPortals(app, bench.ws, body);
+        await indexPushedCerts(app, bench.ws, body.changes.filter((c) => c.coll === ERASURE_CERTS).map((c) => c.id));
         return out;
       }),
   }),

@@ -49,6 +49,8 @@ export interface EnrolAnswer extends Timed {
    * next period of periodic ones), kept by the bench in the transaction that records its token.
    */
   blocks: LeaseBlock[];
+  /** Central's public address (KITTING_PUBLIC_URL), kept by the bench for the verification links it prints. */
+  publicUrl?: string | null;
 }
 export interface PushAnswer extends Timed {
   acked: number;

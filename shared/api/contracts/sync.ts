@@ -25,7 +25,15 @@ export const syncResponses = {
   enrolCode: ok({ code: str, expiresAt: str }),
   benches: okList('benches', z.looseObject({})),
   revoke: ok({ revoked: str }),
-  v1Enrol: timed({ token: str, workspace: str, bench: str, renumber: z.record(z.string(), num).optional(), blocks: z.array(Lease) }),
+  v1Enrol: timed({
+    token: str,
+    workspace: str,
+    bench: str,
+    renumber: z.record(z.string(), num).optional(),
+    blocks: z.array(Lease),
+    /** Central's public address (KITTING_PUBLIC_URL): the base of the verification links a bench prints. */
+    publicUrl: str.nullable().optional(),
+  }),
   v1Push: timed({ acked: num, applied: num, duplicate: z.boolean() }),
   v1Changes: timed({ changes: z.array(z.looseObject({ seq: num, coll: str, id: str })), next: num, more: z.boolean(), resync: z.boolean().optional() }),
   v1Snapshot: timed({ records: z.array(z.looseObject({ coll: str, id: str })), nextKey: str.nullable(), serverSeq: num }),
@@ -67,6 +75,18 @@ export const enrolBody = z.object({
   base: z.record(z.string().max(100), z.number().int().nonnegative()).optional(),
   /** Size of the regular blocks the bench keeps (its KITTING_LEASE_BLOCK). */
   block: z.number().int().min(1).max(10000).optional(),
+  /**
+   * The public half of the bench's certificate signing key (Ed25519 JWK and its RFC 7638 thumbprint as kid),
+   * published by central for the workspace; `alias` is the bench's standalone workspace id its earlier
+   * certificates were signed under.
+   */
+  certKey: z
+    .object({
+      kid: z.string().max(64),
+      jwk: z.object({ kty: z.literal('OKP'), crv: z.literal('Ed25519'), x: z.string().max(64) }),
+      alias: z.string().max(80).nullable().optional(),
+    })
+    .optional(),
 });
 
 export const leaseBody = z.object({
