@@ -124,7 +124,7 @@ export async function renderCertPdf(cert: ErasureCert, proof: CertPdfProof | nul
   if (proof) {
     await attachProof(doc, proof, issued);
     if (proof.verifyUrl) {
-      const png: Buffer = await bwipjs.toBuffer({ bcid: 'qrcode', text: proof.verifyUrl, scale: 4, paddingwidth: 0, paddingheight: 0 });
+      const png: Buffer = await bwipjs.toBuffer({ bcid: 'qrcode', text: proof.verifyUrl, scale: 4, paddingwidth: 0, paddingheight: 0, backgroundcolor: 'FFFFFF' });
       const qr = await doc.embedPng(png);
       c.page.drawImage(qr, { x: right - QR_SIZE, y: A4[1] - MARGIN - QR_SIZE + 12, width: QR_SIZE, height: QR_SIZE });
     }
