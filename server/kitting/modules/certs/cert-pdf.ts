@@ -130,8 +130,15 @@ export async function renderCertPdf(cert: ErasureCert, proof: CertPdfProof | nul
     }
   }
   c.y -= 22;
+  // A certificate renumbered at enrolment names the number it was signed (and first printed) under too.
+  const former = proof && proof.record.no !== cert.no ? proof.record.no : null;
   draw(c, `証明書番号  ${cert.no}`, MARGIN, 11);
-  draw(c, `発行日  ${cert.date}`, MARGIN + 240, 11);
+  draw(c, `発行日  ${cert.date}`, MARGIN + 250, 11);
+  if (former) {
+    c.y -= 11;
+    draw(c, `旧番号 ${former}`, MARGIN + 62, 7.5, { color: MUTED });
+    c.y += 11;
+  }
   c.y -= 26;
   draw(c, `${cert.cust} 御中`, MARGIN, 15, { width: width - QR_SIZE - 10 });
   c.page.drawLine({ start: { x: MARGIN, y: c.y - 5 }, end: { x: MARGIN + 300, y: c.y - 5 }, thickness: 0.8, color: INK });
