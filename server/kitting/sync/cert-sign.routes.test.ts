@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
-import { readFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { startTestServer, type Client, type TestServer } from '../testing/harness';
@@ -8,6 +9,7 @@ import { takeBackup } from '../modules/backups/backups.service';
 import { b64, fetchPdf } from '../modules/certs/cert-testkit';
 import { canonicalize } from '../modules/certs/jcs';
 import { PLATFORM_WS } from '../modules/platform-collections';
+import { runVerify } from '../modules/certs/verify-run';
 
 /**
  * Certificates a bench signs: standalone, after enrolment with central down, and what central answers
@@ -123,6 +125,20 @@ describe('a bench signs certificates, standalone and enrolled', () => {
     expect(renumbered.body.certificate?.no).not.toBe(formerNo);
     const pdf = await c.post<Answer>('/api/public/verify', { file: b64(await fetchPdf(bench, ui, String(renumbered.body.certificate?.no))) });
     expect(pdf.body).toMatchObject({ status: 'valid', synced: true });
+  });
+
+  it('the offline verifier on the bench uses the keys of the central it is enrolled with when given none', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'cert-cli-bench-'));
+    try {
+      const file = join(dir, 'cert.pdf');
+      writeFileSync(file, await fetchPdf(bench, ui, offline.cert.no));
+      const out: string[] = [];
+      const code = await runVerify([file], { KITTING_DATA_DIR: bench.dataDir }, (l) => out.push(l), (l) => out.push(l));
+      expect(out.join('\n')).toContain('valid');
+      expect(code).toBe(0);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 
   it('a revocation on the bench syncs: central answers revoked', async () => {
