@@ -14,6 +14,13 @@ export const ErasureCert = z.looseObject({
   nist: optStr,
   devices: z.array(CertDevice).optional(),
   issuedAt: num.optional(),
+  /** The signature of the canonical record (certificates issued before signing existed have none). */
+  signature: z.looseObject({ alg: str, kid: str, jws: str }).optional(),
+  /** base64url SHA-256 of the canonical record (the `d` of the verification URL). */
+  recordDigest: optStr,
+  revoked: z.looseObject({ reason: str, at: num, by: optStr }).optional(),
+  /** In lists: the public verification page (null while central's public address is unknown). */
+  verifyUrl: str.nullable().optional(),
 });
 export type ErasureCert = z.infer<typeof ErasureCert>;
 export type ErasureMethod = 'purge' | 'clear' | 'destroy';

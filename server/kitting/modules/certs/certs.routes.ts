@@ -94,7 +94,11 @@ function readCount(raw: unknown, devices: CertDevice[]): number {
 async function listCerts({ app, ws }: { app: AppContext; ws: string }) {
   const certs = await app.store.list(ws, ERASURE_CERTS);
   certs.sort(newestFirst);
-  return { certs };
+  // Each signed certificate with its verification page (under the number it was signed and printed with).
+  const base = await certPublicUrl(app);
+  return {
+    certs: certs.map((c) => (typeof c.recordDigest === 'string' ? { ...c, verifyUrl: verifyUrlOf(base, String(c.formerNo || c.no), c.recordDigest) } : c)),
+  };
 }
 
 /** A certificate's signed proof and verification link (null for one issued before signing existed). */
