@@ -65,7 +65,13 @@ export async function checkProof(
   }
   const text = new TextDecoder().decode(payload);
   // The signed bytes are the record's canonical form; an attached record must be that same record.
-  if (canonicalize(signed) !== text) return { ok: false, reason: 'malformed', record: signed };
+  let canonical: string | null = null;
+  try {
+    canonical = canonicalize(signed);
+  } catch {
+    canonical = null;
+  }
+  if (canonical !== text) return { ok: false, reason: 'malformed', record: signed };
   if (proof.record !== undefined) {
     let same = false;
     try {

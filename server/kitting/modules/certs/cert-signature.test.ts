@@ -8,6 +8,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestServer, type Client, type TestServer } from '../../testing/harness';
 import { registerKey, retireBenchKeys, signingKey, SIGNING_KEY_FILE } from './cert-keys';
 import { signatureFingerprint, SIGNATURE_TYPE } from './cert-sign';
+import { indexCert } from './cert-verify.service';
+import { PLATFORM_WS } from '../platform-collections';
 import { attachment, b64, fetchPdf, qrTexts, withAttachment } from './cert-testkit';
 import { canonicalize } from './jcs';
 import { pdfPagesText } from './pdf-text';
@@ -250,6 +252,23 @@ describe('tampering is caught', () => {
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }
+  });
+
+  it("another workspace cannot take a genuine certificate's digest in the index", async () => {
+    // Workspace B pushes a certificate naming the digest of A's next certificate, with its own genuine signature.
+    const b = server.client();
+    await b.get('/api/devices');
+    const bWs = b.workspaceId() as string;
+    const made = await b.post<{ cert: { no: string } }>('/api/cert', { cust: 'B側', devices: devices(1) });
+    const bCert = (await server.store.get(bWs, 'erasureCerts', made.body.cert.no)) as Record<string, unknown>;
+    const victim = await issue({ cust: 'A側', devices: devices(1) });
+    const d = digestOf(payload(victim.signature.jws));
+    // As if A's certificate had not reached central yet: B's push comes first, A's after.
+    await server.store.transact(PLATFORM_WS, (tx) => tx.remove('certDigests', d));
+    await indexCert(server.ctx, bWs, { ...bCert, no: victim.cert.no, recordDigest: d });
+    await indexCert(server.ctx, ws, (await server.store.get(ws, 'erasureCerts', victim.cert.no)) as Record<string, unknown>);
+    const ans = await server.client().get<Answer>(`/api/public/verify?no=${victim.cert.no}&d=${d}`);
+    expect(ans.body).toMatchObject({ status: 'valid', certificate: { no: victim.cert.no } });
   });
 
   it('a PDF without certificate.json', async () => {

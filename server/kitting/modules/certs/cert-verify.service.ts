@@ -6,7 +6,7 @@ import type { VerifyStatus } from '../../../../shared/api/contracts/cert-verify'
 import { homeWorkspace, workspaceKeys, type PublishedKey } from './cert-keys';
 import { checkProof, proofReasonJa, type ProofCheck } from './cert-proof';
 import { printedMismatch, readPdfProof, type PdfProof } from './cert-pdf-proof';
-import { payloadOf, type CertRecord, type CertSignature } from './cert-sign';
+import { payloadOf, recordDigest, type CertRecord, type CertSignature } from './cert-sign';
 import { ERASURE_CERTS } from './certs.service';
 
 /**
@@ -45,6 +45,14 @@ export async function indexCert(app: AppContext, ws: string, cert: Doc): Promise
   const record = payloadOf(sig.signature.jws) as Partial<CertRecord> | null;
   if (!record || typeof record.ws !== 'string' || typeof record.no !== 'string') return;
   if (record.ws !== ws && (await homeWorkspace(app, record.ws, sig.signature.kid)) !== ws) return;
+  // The digest is the one of the signed payload, never a pushed value taken on trust (no entry squatting).
+  let d: string;
+  try {
+    d = recordDigest(record);
+  } catch {
+    return;
+  }
+  if (d !== sig.d) return;
   const no = String(cert.no);
   await app.store.transact(PLATFORM_WS, async (tx) => {
     const cur = await tx.get<Doc>(CERT_DIGESTS, sig.d);
