@@ -54,6 +54,8 @@ export const ENROLMENT_FILE = 'sync-enrolment.json';
 /** Meta key of the enrolment, written in the transaction that keeps its first number blocks. */
 export const ENROLMENT_KEY = 'sync_enrolment';
 const PUSH_CURSOR = 'sync_push_cursor';
+/** `<workspace> <kid>` of the certificate key central has published for this bench. */
+const CERT_KEY_SENT = 'sync_cert_key';
 const PULL_CURSOR = 'sync_pull_cursor';
 const SNAPSHOT_STATE = 'sync_snapshot';
 
@@ -153,6 +155,7 @@ export class SyncBench {
     // The token and the numbers of every series land together: the bench is never enrolled without numbers.
     const meta: Record<string, string> = { [ENROLMENT_KEY]: JSON.stringify(enrolment) };
     if (typeof answer.publicUrl === 'string') meta[CENTRAL_PUBLIC_URL_META] = answer.publicUrl;
+    meta[CERT_KEY_SENT] = `${answer.workspace} ${certKey.kid}`;
     if (this.enrolment?.workspace !== enrolment.workspace) Object.assign(meta, { [PULL_CURSOR]: '0', [PUSH_CURSOR]: '0', [SNAPSHOT_STATE]: '' });
     await this.store.replica.addBlocks(enrolment.workspace, answer.blocks ?? [], { meta });
     this.enrolment = enrolment;
@@ -244,6 +247,7 @@ export class SyncBench {
       );
       await this.pullAll();
       await this.topUp();
+      await this.sendCertKey();
       if (pushed) throw pushed;
       this.lastError = null;
       this.failures = 0;
@@ -313,6 +317,18 @@ export class SyncBench {
       }
       if (!page.more) return false;
     }
+  }
+
+  /** A bench enrolled before certificate keys existed publishes its key once (and learns central's public address). */
+  private async sendCertKey(): Promise<void> {
+    const e = this.enrolment as Enrolment;
+    const transport = this.transport();
+    if (!transport.certKey) return;
+    const key = await publicKeyOf(this.opts.dataDir);
+    if ((await this.store.meta(CERT_KEY_SENT)) === `${e.workspace} ${key.kid}`) return;
+    const ans = this.timed(await transport.certKey(e.token, { kid: key.kid, jwk: key.jwk, alias: null }, this.schema));
+    if (typeof ans.publicUrl === 'string') await this.store.setMeta(CENTRAL_PUBLIC_URL_META, ans.publicUrl);
+    await this.store.setMeta(CERT_KEY_SENT, `${e.workspace} ${key.kid}`);
   }
 
   private async topUp(): Promise<void> {

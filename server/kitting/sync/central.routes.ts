@@ -1,11 +1,11 @@
 import type { Request } from 'express';
 import { defineRoute, type RouteDef } from '../../core/http/define-route';
-import { DomainError, notFound } from '../../core/errors';
+import { DomainError, notFound, unprocessable } from '../../core/errors';
 import { actorOf } from '../../core/security/auth';
 import { assertNotLocked, lockKey, recordFailure } from '../../core/security/limits';
 import { moveEnroller, recordCodeEnroller } from './enrollers';
 import { checkPush, indexPushedPortals } from './push-policy';
-import { enrolBody, leaseBody, pushBody, SCHEMA_HEADER, SYNC_V1, TOKEN_HEADER } from './protocol';
+import { certKeyBody, enrolBody, leaseBody, pushBody, SCHEMA_HEADER, SYNC_V1, TOKEN_HEADER } from './protocol';
 import { centralOf, mapSyncErrors } from './endpoints';
 import { syncRequests, syncResponses } from '../../../shared/api/contracts/sync';
 import { registerKey, retireBenchKeys, validPublicKey } from '../modules/certs/cert-keys';
@@ -141,6 +141,23 @@ export const centralSyncRoutes: RouteDef[] = [
       mapSyncErrors(async () => {
         const central = centralOf(app);
         return central.lease(await central.authenticate(tokenOf(req), schemaOf(req)), body);
+      }),
+  }),
+  defineRoute({
+    method: 'post',
+    path: `${SYNC_V1}/cert-key`,
+    response: syncResponses.v1CertKey,
+    auth: 'bench',
+    workspace: false,
+    body: certKeyBody,
+    handler: ({ app, req, body }) =>
+      mapSyncErrors(async () => {
+        const central = centralOf(app);
+        const bench = await central.authenticate(tokenOf(req), schemaOf(req));
+        // A bench enrolled before certificate keys existed publishes its key here, once.
+        if (!(await validPublicKey(body.kid, body.jwk))) throw unprocessable('invalid_key', { message: '署名鍵の形式が正しくありません' });
+        await registerKey(app, bench.ws, body.kid, body.jwk, bench.bench, body.alias ?? null);
+        return { kid: body.kid, publicUrl: kittingPublicUrl(), serverTime: central.now() };
       }),
   }),
 ];

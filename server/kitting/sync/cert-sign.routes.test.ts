@@ -149,6 +149,21 @@ describe('a bench signs certificates, standalone and enrolled', () => {
     expect(ans.body).toMatchObject({ status: 'revoked', revoked: { reason: '顧客名の誤り' } });
   });
 
+  it('a bench enrolled before certificate keys existed publishes its key at its next sync', async () => {
+    const ws = owner.workspaceId() as string;
+    // As before this version: central holds no key of the bench, and the bench never sent one.
+    for (const row of await central.store.list(PLATFORM_WS, 'certKeys')) {
+      if (row.bench === bench.store.node && row.ws === ws) await central.store.transact(PLATFORM_WS, (tx) => tx.remove('certKeys', String(row.id)));
+    }
+    await bench.store.setMeta('sync_cert_key', '');
+    const kid = standalone.signature.kid;
+    const before = await central.client().get<{ keys: { kid: string }[] }>(`/api/public/cert-keys?ws=${ws}`);
+    expect(before.body.keys.map((k) => k.kid)).not.toContain(kid);
+    expect((await ui.post<Body>('/api/sync/now')).status).toBe(200);
+    const after = await central.client().get<{ keys: { kid: string }[] }>(`/api/public/cert-keys?ws=${ws}`);
+    expect(after.body.keys.map((k) => k.kid)).toContain(kid);
+  });
+
   it("keeps a retired bench's certificates verifying and marks its key retired", async () => {
     const res = await owner.post<Body>(`/api/sync/benches/${bench.store.node}/revoke`);
     expect(res.status, res.text).toBe(200);

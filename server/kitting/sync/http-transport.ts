@@ -3,6 +3,8 @@ import {
   SYNC_V1,
   SyncError,
   TOKEN_HEADER,
+  type CertKeyAnswer,
+  type CertKeyBody,
   type EnrolAnswer,
   type EnrolBody,
   type LeaseAnswer,
@@ -68,5 +70,9 @@ export class HttpTransport implements Transport {
 
   lease(token: string, body: LeaseBody, schema: number): Promise<LeaseAnswer> {
     return this.call('POST', '/lease', schema, token, body);
+  }
+
+  certKey(token: string, body: CertKeyBody, schema: number): Promise<CertKeyAnswer> {
+    return this.call('POST', '/cert-key', schema, token, body);
   }
 }

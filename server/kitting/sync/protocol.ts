@@ -1,6 +1,6 @@
 import type { z } from 'zod';
 import type { LeaseBlock, WireChange, WireRecord } from '../../core/store/types';
-import { changeSchema, enrolBody, leaseBody, MAX_BATCH, PULL_PAGE, pushBody, SNAPSHOT_PAGE } from '../../../shared/api/contracts/sync';
+import { certKeyBody, changeSchema, enrolBody, leaseBody, MAX_BATCH, PULL_PAGE, pushBody, SNAPSHOT_PAGE } from '../../../shared/api/contracts/sync';
 
 /** Versioned prefix of the central sync routes. */
 export const SYNC_V1 = '/api/sync/v1';
@@ -31,6 +31,8 @@ export type EnrolBody = z.input<typeof enrolBody>;
 /** An enrolment request as central reads it (defaults applied). */
 export type EnrolRequest = z.output<typeof enrolBody>;
 export type LeaseBody = z.infer<typeof leaseBody>;
+export type CertKeyBody = z.infer<typeof certKeyBody>;
+export { certKeyBody };
 
 export interface Timed {
   serverTime: number;
@@ -71,6 +73,10 @@ export interface SnapshotAnswer extends Timed {
   /** Cursor to pull from once every page is loaded. */
   serverSeq: number;
 }
+export interface CertKeyAnswer extends Timed {
+  kid: string;
+  publicUrl: string | null;
+}
 export interface LeaseAnswer extends Timed {
   blocks: LeaseBlock[];
   /** Every series of the workspace, so the bench keeps blocks of each. */
@@ -95,6 +101,8 @@ export interface Transport {
   pull(token: string, after: number, limit: number, schema: number): Promise<PullAnswer>;
   snapshot(token: string, afterKey: string, limit: number, schema: number): Promise<SnapshotAnswer>;
   lease(token: string, body: LeaseBody, schema: number): Promise<LeaseAnswer>;
+  /** Publish the bench's certificate signing key (benches enrolled before keys existed); absent in the simulation. */
+  certKey?(token: string, body: CertKeyBody, schema: number): Promise<CertKeyAnswer>;
 }
 
 /** Most JSON a push batch carries (central's body limit is 9 MB; a company logo alone may be 6 MB). */

@@ -38,6 +38,8 @@ export const syncResponses = {
   v1Changes: timed({ changes: z.array(z.looseObject({ seq: num, coll: str, id: str })), next: num, more: z.boolean(), resync: z.boolean().optional() }),
   v1Snapshot: timed({ records: z.array(z.looseObject({ coll: str, id: str })), nextKey: str.nullable(), serverSeq: num }),
   v1Lease: timed({ blocks: z.array(Lease), series: z.array(str) }),
+  /** POST /api/sync/v1/cert-key: the key is published; central's public address comes back. */
+  v1CertKey: timed({ kid: str, publicUrl: str.nullable() }),
 };
 
 /** Most changes one push batch may carry. */
@@ -62,6 +64,13 @@ export const pushBody = z.object({
   changes: z.array(changeSchema).max(MAX_BATCH),
 });
 
+/** The public half of a bench's certificate signing key (never the private part: unknown members are dropped). */
+export const certKeyBody = z.object({
+  kid: z.string().max(64),
+  jwk: z.object({ kty: z.literal('OKP'), crv: z.literal('Ed25519'), x: z.string().max(64) }),
+  alias: z.string().max(80).nullable().optional(),
+});
+
 export const enrolBody = z.object({
   code: z.string().min(1).max(100),
   bench: z.string().regex(/^[A-Za-z0-9_-]{1,64}$/),
@@ -80,13 +89,7 @@ export const enrolBody = z.object({
    * published by central for the workspace; `alias` is the bench's standalone workspace id its earlier
    * certificates were signed under.
    */
-  certKey: z
-    .object({
-      kid: z.string().max(64),
-      jwk: z.object({ kty: z.literal('OKP'), crv: z.literal('Ed25519'), x: z.string().max(64) }),
-      alias: z.string().max(80).nullable().optional(),
-    })
-    .optional(),
+  certKey: certKeyBody.optional(),
 });
 
 export const leaseBody = z.object({
@@ -131,6 +134,7 @@ export const syncRequests = {
   v1Enrol: enrolBody,
   v1Push: pushBody,
   v1Lease: leaseBody,
+  v1CertKey: certKeyBody,
   /** GET /api/sync/v1/changes. */
   v1Changes: z.object({
     after: z.coerce.number().int().nonnegative().default(0),
