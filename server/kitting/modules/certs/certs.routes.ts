@@ -1,7 +1,7 @@
 import { jstDate, jstYear } from '../../../../shared/dates';
 import type { AppContext } from '../../../core/context';
 import { defineRoute, Reply } from '../../../core/http/define-route';
-import { badRequest, notFound } from '../../../core/errors';
+import { badRequest, conflict, notFound } from '../../../core/errors';
 import { issueNumber } from '../../../core/store/series';
 import { readCompanyTx } from '../settings/settings.service';
 import { recordErasure } from './cert-erasure';
@@ -10,7 +10,6 @@ import { certPublicUrl, ensureOwnKeyPublished } from './cert-keys';
 import { certRecord, payloadOf, signRecord, verifyUrlOf, type CertRecord } from './cert-sign';
 import { indexCert, storedSignature } from './cert-verify.service';
 import { certVerifyRequests, certVerifyResponses } from '../../../../shared/api/contracts/cert-verify';
-import { conflict } from '../../../core/errors';
 import { actorOf } from '../../../core/security/auth';
 import type { Doc } from '../../../core/store/types';
 import {
