@@ -189,6 +189,7 @@ export function createApiClient(opts: ApiClientOptions = {}) {
     cert: (no: string) => get(`/api/cert/${e(no)}`, S.certResponses.one),
     issueCert: (c: S.CertInput) => post('/api/cert', S.certResponses.issue, c),
     certPdfUrl: (no: string) => url(`/api/cert/${e(no)}/pdf`),
+    revokeCert: (no: string, reason: string) => post(`/api/cert/${e(no)}/revoke`, S.certVerifyResponses.revoke, { reason }),
 
     labelTemplates: () => get('/api/labels/templates', S.labelResponses.templates),
     saveLabelTemplate: (t: S.LabelTemplateInput) =>

@@ -14,6 +14,7 @@ export * from './contracts/devices';
 export * from './contracts/work';
 export * from './contracts/customers';
 export * from './contracts/certs-labels';
+export * from './contracts/cert-verify';
 export * from './contracts/quotes';
 export * from './contracts/staffing';
 export * from './contracts/platform';

@@ -1,7 +1,7 @@
 import { useEffect, useMemo, useState } from 'react';
 import type { ErasureCert, ErasureMethod } from '../../../shared/api/schemas';
 import { api } from '../api';
-import { Async, Chip, Panel, confirmAction, toast, toastError, todayJst, useLoad } from '../components/ui';
+import { Async, Chip, Modal, Panel, confirmAction, toast, toastError, todayJst, useLoad } from '../components/ui';
 import { stationBridge } from '../lib/station';
 import { useScanHandler } from '../lib/scan-service';
 import { playScanSound } from '../lib/sound';
@@ -51,6 +51,7 @@ export function CertsScreen() {
   const [operator, setOperator] = useState(benchOperator);
   const [signedIn, setSignedIn] = useState<string | null>(null);
   const [unknown, setUnknown] = useState<string | null>(null);
+  const [revoking, setRevoking] = useState<ErasureCert | null>(null);
   useEffect(() => {
     api.raw
       .get('/api/account/me')
@@ -114,6 +115,8 @@ export function CertsScreen() {
       devices.reload();
       setLines([]);
       certs.setData((d) => d && { ...d, certs: [cert, ...d.certs] });
+      // The list names each certificate's verification page: read it again.
+      certs.reload();
       toast(`証明書 ${cert.no} を発行しました`);
     } catch (e) {
       toastError(e, '発行できませんでした');
@@ -262,6 +265,7 @@ export function CertsScreen() {
                     <th>顧客</th>
                     <th className="num">台数</th>
                     <th>方式</th>
+                    <th>署名</th>
                     <th />
                   </tr>
                 </thead>
@@ -275,10 +279,23 @@ export function CertsScreen() {
                       <td>
                         <Chip c={c.methodKey === 'destroy' ? 'c-red' : c.methodKey === 'clear' ? 'c-cyan' : 'c-blue'}>{c.method}</Chip>
                       </td>
-                      <td style={{ textAlign: 'right' }}>
+                      <td data-testid="cert-signature">
+                        <SignatureState c={c} />
+                      </td>
+                      <td style={{ textAlign: 'right', whiteSpace: 'nowrap' }}>
                         <a className="btn small" href={api.certPdfUrl(c.no)} target="_blank" rel="noopener">
                           PDF
-                        </a>
+                        </a>{' '}
+                        {c.verifyUrl && (
+                          <a className="btn small" href={c.verifyUrl} target="_blank" rel="noopener noreferrer" title="お客様・監査担当者向けの公開検証ページ">
+                            検証ページ
+                          </a>
+                        )}{' '}
+                        {c.signature && !c.revoked && (
+                          <button className="btn small" onClick={() => setRevoking(c)} data-testid="cert-revoke">
+                            失効
+                          </button>
+                        )}
                       </td>
                     </tr>
                   ))}
@@ -288,6 +305,75 @@ export function CertsScreen() {
           }
         </Async>
       </Panel>
+      {revoking && (
+        <RevokeModal
+          cert={revoking}
+          onClose={() => setRevoking(null)}
+          onRevoked={(cert) => {
+            setRevoking(null);
+            certs.setData((d) => d && { ...d, certs: d.certs.map((x) => (x.no === cert.no ? { ...x, revoked: cert.revoked } : x)) });
+            toast(`証明書 ${cert.no} を失効させました`);
+          }}
+        />
+      )}
     </>
+  );
+}
+
+/** 署名済 / 失効 / 署名なし (issued before certificates were signed). */
+function SignatureState({ c }: { c: ErasureCert }) {
+  if (c.revoked) {
+    return (
+      <span title={`失効理由: ${c.revoked.reason}`}>
+        <Chip c="c-red">失効</Chip> <span className="muted">{new Date(c.revoked.at + 9 * 3600_000).toISOString().slice(0, 10)}</span>
+      </span>
+    );
+  }
+  if (c.signature) {
+    return (
+      <span title={`署名鍵 ${c.signature.kid}`}>
+        <Chip c="c-green">署名済</Chip>
+      </span>
+    );
+  }
+  return <span className="muted">署名なし</span>;
+}
+
+function RevokeModal({ cert, onClose, onRevoked }: { cert: ErasureCert; onClose: () => void; onRevoked: (cert: { no: string; revoked: NonNullable<ErasureCert['revoked']> }) => void }) {
+  const [reason, setReason] = useState('');
+  const [busy, setBusy] = useState(false);
+  const submit = async () => {
+    if (!reason.trim()) return toast('失効の理由を入力してください', true);
+    setBusy(true);
+    try {
+      const r = await api.revokeCert(cert.no, reason.trim());
+      onRevoked(r.cert as { no: string; revoked: NonNullable<ErasureCert['revoked']> });
+    } catch (e) {
+      toastError(e, '失効できませんでした');
+    } finally {
+      setBusy(false);
+    }
+  };
+  return (
+    <Modal
+      title={`証明書 ${cert.no} の失効`}
+      onClose={onClose}
+      footer={
+        <>
+          <button className="btn" onClick={onClose}>
+            キャンセル
+          </button>
+          <button className="btn danger" onClick={() => void submit()} disabled={busy || !reason.trim()} data-testid="cert-revoke-confirm">
+            {busy ? '処理中…' : '失効させる'}
+          </button>
+        </>
+      }
+    >
+      <div className="body">
+        <p>失効した証明書も閲覧はできますが、検証ページでは「失効」と表示されます。この操作は取り消せません。</p>
+        <label htmlFor="ct-revoke-reason">失効の理由</label>
+        <input id="ct-revoke-reason" className="in" value={reason} maxLength={200} placeholder="例: 対象機器の記載誤りのため再発行" onChange={(e) => setReason(e.target.value)} />
+      </div>
+    </Modal>
   );
 }

@@ -3,7 +3,7 @@ import { RateLimiter } from '../http/rate-limit';
 import { tooMany } from '../errors';
 
 /**
- * Per-IP request limits of the sign-in, signup, one-time code, public form and public status routes, and
+ * Per-IP request limits of the sign-in, signup, one-time code, public form, public status and public verification routes, and
  * of anonymous workspace creation. On central they are fixed windows kept in the database (store
  * counters), so every central process over one database counts the same hits; a bench (one process over
  * its own file) counts in memory.
@@ -15,6 +15,7 @@ const LIMITS = {
   publicStatus: [60, 60_000],
   /** PDFs rendered for a customer portal (each one is seconds of work): per client address. */
   portalDownload: [60, 10 * 60_000],
+  publicVerify: [30, 60_000],
   otp: [10, 15 * 60_000],
   newWorkspace: [60, 3_600_000],
 } as const;

@@ -2,6 +2,7 @@ import type { RouteDef } from '../../core/http/define-route';
 import type { SeedSpec } from '../../core/store/seed';
 import { capacityRoutes } from './capacity/capacity.routes';
 import { certRoutes } from './certs/certs.routes';
+import { certPublicRoutes } from './certs/cert-public.routes';
 import { complianceReportRoutes } from './compliance/compliance-report.routes';
 import { complianceRoutes } from './compliance/compliance.routes';
 import { AUDIT_LOG, CAPA, COMPLIANCE } from './compliance/compliance.service';
@@ -22,7 +23,7 @@ import { workdeskRoutes } from './workdesk/workdesk.routes';
 
 /** Routes of the operations domains (one folder each under server/kitting/modules/), mounted by modules/index.ts. */
 export const operationsRoutes: RouteDef[] = [
-  ...certRoutes, ...labelRoutes, ...shiftRoutes, ...staffRoutes, ...settingsRoutes, ...complianceRoutes, ...complianceReportRoutes,
+  ...certRoutes, ...certPublicRoutes, ...labelRoutes, ...shiftRoutes, ...staffRoutes, ...settingsRoutes, ...complianceRoutes, ...complianceReportRoutes,
   ...integrationRoutes,
   ...capacityRoutes,
   ...forecastRoutes,

@@ -5,6 +5,7 @@ import { seriesBase } from '../../core/store/seed';
 import { numberedSeries, type SeriesRegistry } from '../../core/store/series';
 import { leasePlan } from './leases';
 import { renumberLocal } from './numbered';
+import { CENTRAL_PUBLIC_URL_META, publicKeyOf } from '../modules/certs/cert-keys';
 import { bytesCapped, DEFAULT_BLOCK, describe, PULL_PAGE, PUSH_BATCH, SNAPSHOT_PAGE, SyncError, type Timed, type Transport } from './protocol';
 
 /** What a bench keeps in its database once enrolled (with the first blocks of every series, in one transaction). */
@@ -53,6 +54,8 @@ export const ENROLMENT_FILE = 'sync-enrolment.json';
 /** Meta key of the enrolment, written in the transaction that keeps its first number blocks. */
 export const ENROLMENT_KEY = 'sync_enrolment';
 const PUSH_CURSOR = 'sync_push_cursor';
+/** `<workspace> <kid>` of the certificate key central has published for this bench. */
+const CERT_KEY_SENT = 'sync_cert_key';
 const PULL_CURSOR = 'sync_pull_cursor';
 const SNAPSHOT_STATE = 'sync_snapshot';
 
@@ -144,7 +147,9 @@ export class SyncBench {
     // The seeded levels of the local workspace (none once it is a central workspace already).
     const base = localWs ? await seriesBase(this.store, localWs) : null;
     const block = this.opts.blockSize ?? DEFAULT_BLOCK;
-    const body = { code, bench: this.store.node, name, series, block, ...(base ? { base } : {}) };
+    // The public half of the certificate signing key; the private key never leaves the data folder.
+    const certKey = { ...(await publicKeyOf(this.opts.dataDir)), alias: localWs };
+    const body = { code, bench: this.store.node, name, series, block, certKey, ...(base ? { base } : {}) };
     const answer = this.timed(await this.opts.transport(url).enrol(body, this.schema));
     const enrolment: Enrolment = { central: url, token: answer.token, bench: answer.bench, workspace: answer.workspace };
     // Numbers central issued too move to the range it reserved, before anything joins the workspace.
@@ -159,6 +164,8 @@ export class SyncBench {
     }
     // The token and the numbers of every series land together: the bench is never enrolled without numbers.
     const meta: Record<string, string> = { [ENROLMENT_KEY]: JSON.stringify(enrolment) };
+    if (typeof answer.publicUrl === 'string') meta[CENTRAL_PUBLIC_URL_META] = answer.publicUrl;
+    meta[CERT_KEY_SENT] = `${answer.workspace} ${certKey.kid}`;
     if (this.enrolment?.workspace !== enrolment.workspace) Object.assign(meta, { [PULL_CURSOR]: '0', [PUSH_CURSOR]: '0', [SNAPSHOT_STATE]: '' });
     await this.store.replica.addBlocks(enrolment.workspace, answer.blocks ?? [], { meta });
     this.enrolment = enrolment;
@@ -250,6 +257,7 @@ export class SyncBench {
       );
       await this.pullAll();
       await this.topUp();
+      await this.sendCertKey();
       if (pushed) throw pushed;
       this.lastError = null;
       this.failures = 0;
@@ -319,6 +327,18 @@ export class SyncBench {
       }
       if (!page.more) return false;
     }
+  }
+
+  /** A bench enrolled before certificate keys existed publishes its key once (and learns central's public address). */
+  private async sendCertKey(): Promise<void> {
+    const e = this.enrolment as Enrolment;
+    const transport = this.transport();
+    if (!transport.certKey) return;
+    const key = await publicKeyOf(this.opts.dataDir);
+    if ((await this.store.meta(CERT_KEY_SENT)) === `${e.workspace} ${key.kid}`) return;
+    const ans = this.timed(await transport.certKey(e.token, { kid: key.kid, jwk: key.jwk, alias: null }, this.schema));
+    if (typeof ans.publicUrl === 'string') await this.store.setMeta(CENTRAL_PUBLIC_URL_META, ans.publicUrl);
+    await this.store.setMeta(CERT_KEY_SENT, `${e.workspace} ${key.kid}`);
   }
 
   private async topUp(): Promise<void> {

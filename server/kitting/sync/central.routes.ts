@@ -1,15 +1,19 @@
 import type { Request } from 'express';
 import { defineRoute, type RouteDef } from '../../core/http/define-route';
-import { DomainError, notFound } from '../../core/errors';
+import { DomainError, notFound, unprocessable } from '../../core/errors';
 import { actorOf } from '../../core/security/auth';
 import { assertNotLocked, lockKey, recordFailure } from '../../core/security/limits';
 import { moveEnroller, recordCodeEnroller } from './enrollers';
 import { checkPush, indexPushedPortals } from './push-policy';
-import { enrolBody, leaseBody, portalLinkBody, pushBody, SCHEMA_HEADER, SYNC_V1, SyncError, TOKEN_HEADER } from './protocol';
+import { certKeyBody, enrolBody, leaseBody, portalLinkBody, pushBody, SCHEMA_HEADER, SYNC_V1, SyncError, TOKEN_HEADER } from './protocol';
 import { centralPortalLink } from '../modules/portal/portal-link';
 import { PORTALS } from '../modules/portal/portal.service';
 import { centralOf, mapSyncErrors } from './endpoints';
 import { syncRequests, syncResponses } from '../../../shared/api/contracts/sync';
+import { registerKey, retireBenchKeys, validPublicKey } from '../modules/certs/cert-keys';
+import { indexPushedCerts } from '../modules/certs/cert-verify.service';
+import { ERASURE_CERTS } from '../modules/certs/certs.service';
+import { kittingPublicUrl } from '../config';
 
 /** Wrong enrolment codes one address may try before it is locked out. */
 export const ENROL_ATTEMPTS = 10;
@@ -57,6 +61,8 @@ export const centralSyncRoutes: RouteDef[] = [
     handler: async ({ ws, app, req, params }) => {
       const central = centralOf(app);
       if (!(await central.revoke(ws, params.bench))) throw notFound('bench not found');
+      // Its signing keys stay published, marked retired: what it issued before keeps verifying.
+      await retireBenchKeys(app, ws, params.bench);
       return { revoked: params.bench };
     },
   }),
@@ -76,7 +82,9 @@ export const centralSyncRoutes: RouteDef[] = [
         throw err;
       });
       await moveEnroller(app, body.code, String(out.workspace), body.bench);
-      return out;
+      const certKey = body.certKey;
+      if (certKey && (await validPublicKey(certKey.kid, certKey.jwk))) await registerKey(app, String(out.workspace), certKey.kid, certKey.jwk, body.bench, certKey.alias ?? null);
+      return { ...out, publicUrl: kittingPublicUrl() };
     },
   }),
   defineRoute({
@@ -94,6 +102,7 @@ export const centralSyncRoutes: RouteDef[] = [
         await checkPush(app, { ws: bench.ws, role: actor.kind === 'bench' ? actor.role : null, scopes: actor.kind === 'bench' ? (actor.scopes ?? {}) : {} }, body);
         const out = await central.push(bench, body);
         await indexPushedPortals(app, bench.ws, body);
+        await indexPushedCerts(app, bench.ws, body.changes.filter((c) => c.coll === ERASURE_CERTS).map((c) => c.id));
         return out;
       }),
   }),
@@ -150,6 +159,23 @@ export const centralSyncRoutes: RouteDef[] = [
         const row = await central.authenticate(tokenOf(req), schemaOf(req));
         if (!(await app.store.get(row.ws, PORTALS, body.key))) throw new SyncError(404, 'portal_not_found', Date.now());
         return { ...centralPortalLink(app, row.ws, body.key, `${req.protocol}://${req.get('host') ?? 'localhost'}`), serverTime: Date.now() };
+      }),
+  }),
+  defineRoute({
+    method: 'post',
+    path: `${SYNC_V1}/cert-key`,
+    response: syncResponses.v1CertKey,
+    auth: 'bench',
+    workspace: false,
+    body: certKeyBody,
+    handler: ({ app, req, body }) =>
+      mapSyncErrors(async () => {
+        const central = centralOf(app);
+        const bench = await central.authenticate(tokenOf(req), schemaOf(req));
+        // A bench enrolled before certificate keys existed publishes its key here, once.
+        if (!(await validPublicKey(body.kid, body.jwk))) throw unprocessable('invalid_key', { message: '署名鍵の形式が正しくありません' });
+        await registerKey(app, bench.ws, body.kid, body.jwk, bench.bench, body.alias ?? null);
+        return { kid: body.kid, publicUrl: kittingPublicUrl(), serverTime: central.now() };
       }),
   }),
 ];

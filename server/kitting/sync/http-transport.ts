@@ -3,6 +3,8 @@ import {
   SYNC_V1,
   SyncError,
   TOKEN_HEADER,
+  type CertKeyAnswer,
+  type CertKeyBody,
   type EnrolAnswer,
   type EnrolBody,
   type LeaseAnswer,
@@ -73,5 +75,9 @@ export class HttpTransport implements Transport {
 
   portalLink(token: string, key: string, schema: number): Promise<PortalLinkAnswer> {
     return this.call('POST', '/portal-link', schema, token, { key });
+  }
+
+  certKey(token: string, body: CertKeyBody, schema: number): Promise<CertKeyAnswer> {
+    return this.call('POST', '/cert-key', schema, token, body);
   }
 }

@@ -1,6 +1,6 @@
 import type { z } from 'zod';
 import type { LeaseBlock, WireChange, WireRecord } from '../../core/store/types';
-import { changeSchema, enrolBody, leaseBody, portalLinkBody, MAX_BATCH, PULL_PAGE, pushBody, SNAPSHOT_PAGE } from '../../../shared/api/contracts/sync';
+import { certKeyBody, changeSchema, enrolBody, leaseBody, portalLinkBody, MAX_BATCH, PULL_PAGE, pushBody, SNAPSHOT_PAGE } from '../../../shared/api/contracts/sync';
 
 /** Versioned prefix of the central sync routes. */
 export const SYNC_V1 = '/api/sync/v1';
@@ -36,6 +36,8 @@ export type EnrolBody = z.input<typeof enrolBody>;
 /** An enrolment request as central reads it (defaults applied). */
 export type EnrolRequest = z.output<typeof enrolBody>;
 export type LeaseBody = z.infer<typeof leaseBody>;
+export type CertKeyBody = z.infer<typeof certKeyBody>;
+export { certKeyBody };
 
 export interface Timed {
   serverTime: number;
@@ -54,6 +56,8 @@ export interface EnrolAnswer extends Timed {
    * next period of periodic ones), kept by the bench in the transaction that records its token.
    */
   blocks: LeaseBlock[];
+  /** Central's public address (KITTING_PUBLIC_URL), kept by the bench for the verification links it prints. */
+  publicUrl?: string | null;
 }
 export interface PushAnswer extends Timed {
   acked: number;
@@ -73,6 +77,10 @@ export interface SnapshotAnswer extends Timed {
   nextKey: string | null;
   /** Cursor to pull from once every page is loaded. */
   serverSeq: number;
+}
+export interface CertKeyAnswer extends Timed {
+  kid: string;
+  publicUrl: string | null;
 }
 export interface LeaseAnswer extends Timed {
   blocks: LeaseBlock[];
@@ -100,6 +108,8 @@ export interface Transport {
   lease(token: string, body: LeaseBody, schema: number): Promise<LeaseAnswer>;
   /** A customer-portal link minted by central (on its public address) for the bench's workspace. */
   portalLink?(token: string, key: string, schema: number): Promise<PortalLinkAnswer>;
+  /** Publish the bench's certificate signing key (benches enrolled before keys existed); absent in the simulation. */
+  certKey?(token: string, body: CertKeyBody, schema: number): Promise<CertKeyAnswer>;
 }
 
 /** Most JSON a push batch carries (central's body limit is 9 MB; a company logo alone may be 6 MB). */

@@ -6,6 +6,7 @@ import type { Doc } from '../../core/store/types';
 import { limitsOf } from '../modules/admin/plans';
 import { fieldProblem } from '../../core/http/collection-schema';
 import type { PushBody } from './protocol';
+import { canonicalize } from '../modules/certs/jcs';
 
 /**
  * A bench's push passes the checks of the routes that write the same collections, with the bench
@@ -87,6 +88,13 @@ async function checkPortal(app: AppContext, ws: string, c: Change): Promise<void
   if (idx && idx.tid !== ws) throw conflict('slug taken', { coll: c.coll, id: c.id, message: 'このスラッグは他のワークスペースで使用されています' });
 }
 
+/** Revoking a certificate is for owners and admins, and a revocation is never undone or rewritten. */
+async function checkRevocation(app: AppContext, ws: string, c: Change, role: Role): Promise<void> {
+  if (role !== 'owner' && role !== 'admin') throw refuse(c, 'forbidden', '証明書の失効はオーナーまたは管理者のみ行えます');
+  const cur = await app.store.get<Doc>(ws, 'erasureCerts', c.id);
+  if (cur?.revoked && canonicalize(cur.revoked) !== canonicalize(c.fields.revoked ?? null)) throw conflict('already revoked', { coll: c.coll, id: c.id, message: 'この証明書は失効済みです' });
+}
+
 /** Refuse the whole batch (nothing stored) when any change is one the bench's role may not make. */
 export async function checkPush(app: AppContext, bench: { ws: string; role: Role | null; scopes: Partial<Record<Scope, Level>> }, body: PushBody): Promise<void> {
   const role = bench.role;
@@ -107,6 +115,7 @@ export async function checkPush(app: AppContext, bench: { ws: string; role: Role
     if (c.coll === 'team') await checkTeam(app, bench.ws, c, role);
     if (c.coll === 'portals') await checkPortal(app, bench.ws, c);
     if (c.coll === 'settings' && c.id === 'teamPlan' && role !== 'owner' && role !== 'admin') throw refuse(c, 'forbidden', 'プランはオーナーまたは管理者のみ変更できます');
+    if (c.coll === 'erasureCerts' && 'revoked' in c.fields) await checkRevocation(app, bench.ws, c, role);
     const resource = COUNTED[c.coll];
     if (resource && c.fields._deleted !== true) (adding[c.coll] ??= new Set()).add(c.id);
   }

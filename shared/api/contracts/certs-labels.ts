@@ -14,6 +14,13 @@ export const ErasureCert = z.looseObject({
   nist: optStr,
   devices: z.array(CertDevice).optional(),
   issuedAt: num.optional(),
+  /** The signature of the canonical record (certificates issued before signing existed have none). */
+  signature: z.looseObject({ alg: str, kid: str, jws: str }).optional(),
+  /** base64url SHA-256 of the canonical record (the `d` of the verification URL). */
+  recordDigest: optStr,
+  revoked: z.looseObject({ reason: str, at: num, by: optStr }).optional(),
+  /** In lists: the public verification page (null while central's public address is unknown). */
+  verifyUrl: str.nullable().optional(),
 });
 export type ErasureCert = z.infer<typeof ErasureCert>;
 export type ErasureMethod = 'purge' | 'clear' | 'destroy';
@@ -29,7 +36,10 @@ const certText = (n: number) =>
     .transform((v) => (v === null || v === undefined ? '' : clip(String(v).trim(), n)));
 
 /** One device a certificate lists, as the issue route reads it (each text trimmed and clipped). */
-export const certDevice = z.object({ model: certText(60), id: certText(40), storage: certText(40) }, { error: 'devices must be objects {model, id, storage}' });
+export const certDevice = z.object(
+  { model: certText(60), id: certText(40), storage: certText(40), serial: certText(40).optional() },
+  { error: 'devices must be objects {model, id, storage}' },
+);
 
 /** Request schemas of the erasure certificate routes (methodKey, date and count are read by the server, which answers their 400s). */
 export const certRequests = {
@@ -41,6 +51,13 @@ export const certRequests = {
       count: z.unknown().optional(),
       devices: z.array(certDevice, { error: 'devices must be an array' }).max(CERT_MAX_DEVICES, `devices: at most ${CERT_MAX_DEVICES}`).nullish(),
       operator: certText(60),
+      /** Optional details the signed record carries when given (erasure tool, its verification, validator, site). */
+      tool: certText(80),
+      toolVersion: certText(40),
+      verifyMethod: certText(120),
+      verifyResult: certText(120),
+      validator: certText(60),
+      site: certText(120),
     },
     { error: 'body must be a JSON object' },
   ),
@@ -141,7 +158,14 @@ export type LabelRenderQuery = z.input<typeof labelRequests.render>;
 /** Success bodies of the erasure certificate routes (issue also names the ledger devices it marked). */
 export const certResponses = {
   list: okList('certs', ErasureCert),
-  one: ok({ cert: ErasureCert, renumbered: z.array(z.looseObject({ no: str, formerNo: optStr })).optional() }),
+  one: ok({
+    cert: ErasureCert,
+    renumbered: z.array(z.looseObject({ no: str, formerNo: optStr })).optional(),
+    /** The signature of the certificate's canonical record (absent on certificates issued before signing existed). */
+    signature: z.looseObject({ alg: z.literal('EdDSA'), kid: str, jws: str }).optional(),
+    /** The public verification page; null while central's public address is unknown. */
+    verifyUrl: str.nullable().optional(),
+  }),
   issue: ok({ cert: ErasureCert, erased: z.array(str) }),
 };
 /** Success bodies of the label template and print log routes. */

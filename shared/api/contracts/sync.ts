@@ -25,13 +25,23 @@ export const syncResponses = {
   enrolCode: ok({ code: str, expiresAt: str }),
   benches: okList('benches', z.looseObject({})),
   revoke: ok({ revoked: str }),
-  v1Enrol: timed({ token: str, workspace: str, bench: str, renumber: z.record(z.string(), num).optional(), blocks: z.array(Lease) }),
+  v1Enrol: timed({
+    token: str,
+    workspace: str,
+    bench: str,
+    renumber: z.record(z.string(), num).optional(),
+    blocks: z.array(Lease),
+    /** Central's public address (KITTING_PUBLIC_URL): the base of the verification links a bench prints. */
+    publicUrl: str.nullable().optional(),
+  }),
   v1Push: timed({ acked: num, applied: num, duplicate: z.boolean() }),
   v1Changes: timed({ changes: z.array(z.looseObject({ seq: num, coll: str, id: str })), next: num, more: z.boolean(), resync: z.boolean().optional() }),
   v1Snapshot: timed({ records: z.array(z.looseObject({ coll: str, id: str })), nextKey: str.nullable(), serverSeq: num }),
   v1Lease: timed({ blocks: z.array(Lease), series: z.array(str) }),
   /** A portal link central minted for the bench's workspace, on central's public address. */
   v1PortalLink: timed({ url: str, link: str, expires: str }),
+  /** POST /api/sync/v1/cert-key: the key is published; central's public address comes back. */
+  v1CertKey: timed({ kid: str, publicUrl: str.nullable() }),
 };
 
 /** Most changes one push batch may carry. */
@@ -56,6 +66,13 @@ export const pushBody = z.object({
   changes: z.array(changeSchema).max(MAX_BATCH),
 });
 
+/** The public half of a bench's certificate signing key (never the private part: unknown members are dropped). */
+export const certKeyBody = z.object({
+  kid: z.string().max(64),
+  jwk: z.object({ kty: z.literal('OKP'), crv: z.literal('Ed25519'), x: z.string().max(64) }),
+  alias: z.string().max(80).nullable().optional(),
+});
+
 export const enrolBody = z.object({
   code: z.string().min(1).max(100),
   bench: z.string().regex(/^[A-Za-z0-9_-]{1,64}$/),
@@ -69,6 +86,12 @@ export const enrolBody = z.object({
   base: z.record(z.string().max(100), z.number().int().nonnegative()).optional(),
   /** Size of the regular blocks the bench keeps (its KITTING_LEASE_BLOCK). */
   block: z.number().int().min(1).max(10000).optional(),
+  /**
+   * The public half of the bench's certificate signing key (Ed25519 JWK and its RFC 7638 thumbprint as kid),
+   * published by central for the workspace; `alias` is the bench's standalone workspace id its earlier
+   * certificates were signed under.
+   */
+  certKey: certKeyBody.optional(),
 });
 
 /** POST /api/sync/v1/portal-link: the portal (key) of the bench's workspace to link to. */
@@ -117,6 +140,7 @@ export const syncRequests = {
   v1Push: pushBody,
   v1Lease: leaseBody,
   v1PortalLink: portalLinkBody,
+  v1CertKey: certKeyBody,
   /** GET /api/sync/v1/changes. */
   v1Changes: z.object({
     after: z.coerce.number().int().nonnegative().default(0),

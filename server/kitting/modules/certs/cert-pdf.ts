@@ -4,9 +4,21 @@ import fontkit from 'fontkit';
 import { readFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import bwipjs from 'bwip-js/node';
 import { PDFDocument, rgb, type PDFFont, type PDFPage } from 'pdf-lib';
 import { unavailable } from '../../../core/errors';
+import { signatureFingerprint, type CertProof } from './cert-sign';
 import type { ErasureCert } from './certs.service';
+
+/** The signed proof a certificate PDF carries: attached as certificate.json, linked by a QR code. */
+export interface CertPdfProof extends CertProof {
+  /** The public verification page (null while central's public address is unknown). */
+  verifyUrl: string | null;
+}
+
+/** Name of the embedded file holding `{record, jws, kid}`. */
+export const PROOF_ATTACHMENT = 'certificate.json';
+const QR_SIZE = 70;
 
 /** Noto Sans JP (SIL OFL 1.1, see assets/fonts/OFL.txt), embedded as a subset. */
 export const JP_FONT_PATH = join(dirname(fileURLToPath(import.meta.url)), '..', '..', '..', '..', 'assets', 'fonts', 'NotoSansJP-Regular.ttf');
@@ -82,8 +94,13 @@ function newPage(c: Ctx, cert: ErasureCert): void {
   tableHeader(c);
 }
 
-/** The erasure certificate as an A4 PDF with the Japanese font embedded (subset). */
-export async function renderCertPdf(cert: ErasureCert): Promise<Uint8Array> {
+/**
+ * The erasure certificate as an A4 PDF with the Japanese font embedded (subset). Pure: the certificate
+ * and its proof in, the bytes out (it may run in a worker). With a proof, the PDF attaches
+ * certificate.json, prints a QR code and the URL of the verification page, and names the signing key
+ * and the signature's fingerprint in the footer; up to 20 devices stay on one A4 page.
+ */
+export async function renderCertPdf(cert: ErasureCert, proof: CertPdfProof | null = null): Promise<Uint8Array> {
   const doc = await PDFDocument.create();
   doc.registerFontkit(fontkit);
   const font = await doc.embedFont(await loadFontBytes(), { subset: true });
@@ -104,17 +121,32 @@ export async function renderCertPdf(cert: ErasureCert): Promise<Uint8Array> {
   draw(c, 'データ消去証明書', MARGIN, 22);
   c.y -= 18;
   draw(c, 'Certificate of Data Sanitization', MARGIN, 10, { color: MUTED });
-  c.y -= 26;
+  if (proof) {
+    await attachProof(doc, proof, issued);
+    if (proof.verifyUrl) {
+      const png: Buffer = await bwipjs.toBuffer({ bcid: 'qrcode', text: proof.verifyUrl, scale: 4, paddingwidth: 0, paddingheight: 0, backgroundcolor: 'FFFFFF' });
+      const qr = await doc.embedPng(png);
+      c.page.drawImage(qr, { x: right - QR_SIZE, y: A4[1] - MARGIN - QR_SIZE + 12, width: QR_SIZE, height: QR_SIZE });
+    }
+  }
+  c.y -= 22;
+  // A certificate renumbered at enrolment names the number it was signed (and first printed) under too.
+  const former = proof && proof.record.no !== cert.no ? proof.record.no : null;
   draw(c, `証明書番号  ${cert.no}`, MARGIN, 11);
-  draw(c, `発行日  ${cert.date}`, right - 150, 11);
-  c.y -= 30;
-  draw(c, `${cert.cust} 御中`, MARGIN, 15, { width });
+  draw(c, `発行日  ${cert.date}`, MARGIN + 250, 11);
+  if (former) {
+    c.y -= 11;
+    draw(c, `旧番号 ${former}`, MARGIN + 62, 7.5, { color: MUTED });
+    c.y += 11;
+  }
+  c.y -= 26;
+  draw(c, `${cert.cust} 御中`, MARGIN, 15, { width: width - QR_SIZE - 10 });
   c.page.drawLine({ start: { x: MARGIN, y: c.y - 5 }, end: { x: MARGIN + 300, y: c.y - 5 }, thickness: 0.8, color: INK });
-  c.y -= 28;
+  c.y -= 24;
   draw(c, '下記の機器に記録されていたデータについて、NIST SP 800-88 Rev.1 に準拠した', MARGIN, 10.5);
   c.y -= 16;
   draw(c, '方式によりデータ消去を実施し、復元できない状態であることを確認したことを証明します。', MARGIN, 10.5);
-  c.y -= 28;
+  c.y -= 22;
 
   const rows: [string, string][] = [
     ['消去方式', `${cert.method}（NIST SP 800-88: ${cert.nist}）`],
@@ -132,7 +164,7 @@ export async function renderCertPdf(cert: ErasureCert): Promise<Uint8Array> {
   draw(c, '対象機器一覧', MARGIN, 12);
   c.y -= 20;
   tableHeader(c);
-  const footerSpace = 150;
+  const footerSpace = 165;
   cert.devices.forEach((d, i) => {
     if (c.y < MARGIN + 30) newPage(c, cert);
     const cells = [String(i + 1), d.model || '—', d.id || '—', d.storage || '—'];
@@ -158,16 +190,39 @@ export async function renderCertPdf(cert: ErasureCert): Promise<Uint8Array> {
     c.y -= 15;
   }
   c.y -= 10;
-  draw(c, '証明書データの SHA-256 ダイジェスト', MARGIN, 8.5, { color: MUTED });
+  draw(c, `証明書データの SHA-256 ダイジェスト  ${cert.digest}`, MARGIN, 7.5, { width });
   c.y -= 13;
-  draw(c, cert.digest, MARGIN, 8.5);
-  c.y -= 13;
-  draw(c, '発行済みの証明書は変更できません。内容の照合は上記ダイジェストで行えます。', MARGIN, 8, { color: MUTED });
+  if (proof?.verifyUrl) {
+    draw(c, `検証ページ / Verify:  ${proof.verifyUrl}`, MARGIN, 7.5, { width });
+    c.y -= 13;
+  }
+  draw(
+    c,
+    proof
+      ? '本証明書は電子署名されています。QRコードの検証ページ、または添付の certificate.json で真正性を確認できます。'
+      : '発行済みの証明書は変更できません。内容の照合は上記ダイジェストで行えます。',
+    MARGIN,
+    8,
+    { color: MUTED, width },
+  );
 
   const pages = doc.getPages();
+  const signedBy = proof ? safe(font, `署名鍵 ${proof.kid}  署名 ${signatureFingerprint(proof.jws)}`) : '';
   pages.forEach((p, i) => {
     const label = `${cert.no}  ${i + 1} / ${pages.length}`;
     p.drawText(label, { x: right - font.widthOfTextAtSize(label, 8), y: 28, size: 8, font, color: MUTED });
+    if (signedBy) p.drawText(signedBy, { x: MARGIN, y: 28, size: 6.5, font, color: MUTED });
   });
   return doc.save();
+}
+
+/** `{record, jws, kid}` as the embedded file certificate.json (dated like the certificate, so the bytes are reproducible). */
+async function attachProof(doc: PDFDocument, proof: CertPdfProof, issued: Date): Promise<void> {
+  const json = JSON.stringify({ record: proof.record, jws: proof.jws, kid: proof.kid });
+  await doc.attach(Buffer.from(json, 'utf8'), PROOF_ATTACHMENT, {
+    mimeType: 'application/json',
+    description: 'Signed erasure certificate record (RFC 8785 JCS, JWS EdDSA)',
+    creationDate: issued,
+    modificationDate: issued,
+  });
 }

@@ -1,11 +1,17 @@
 import { jstDate, jstYear } from '../../../../shared/dates';
 import type { AppContext } from '../../../core/context';
 import { defineRoute, Reply } from '../../../core/http/define-route';
-import { badRequest, notFound } from '../../../core/errors';
+import { badRequest, conflict, notFound } from '../../../core/errors';
 import { issueNumber } from '../../../core/store/series';
 import { readCompanyTx } from '../settings/settings.service';
 import { recordErasure } from './cert-erasure';
-import { renderCertPdf } from './cert-pdf';
+import { renderCertPdf, type CertPdfProof } from './cert-pdf';
+import { certPublicUrl, ensureOwnKeyPublished } from './cert-keys';
+import { certRecord, payloadOf, signRecord, verifyUrlOf, type CertRecord } from './cert-sign';
+import { indexCert, storedSignature } from './cert-verify.service';
+import { certVerifyRequests, certVerifyResponses } from '../../../../shared/api/contracts/cert-verify';
+import { actorOf } from '../../../core/security/auth';
+import type { Doc } from '../../../core/store/types';
 import {
   certDigest,
   CERT_NUMBERS,
@@ -53,6 +59,16 @@ export const certSchema = collectionSchema(
     digest: derivedText(64),
     formerNo: derivedText(60),
     formerDigest: derivedText(64),
+    tool: derivedText(80),
+    toolVersion: derivedText(40),
+    verifyMethod: derivedText(120),
+    verifyResult: derivedText(120),
+    validator: derivedText(60),
+    site: derivedText(120),
+    // The signature of the canonical record and its digest (base64url SHA-256): verification checks both.
+    signature: new Field(z.object({ alg: z.literal('EdDSA'), kid: z.string().max(64), jws: z.string().max(4_000_000) })),
+    recordDigest: new Field(z.string().regex(/^[A-Za-z0-9_-]{43}$/)),
+    revoked: new Field(z.object({ reason: z.string().min(1).max(200), at: z.number().int().nonnegative(), by: z.string().max(120).optional() })),
   },
   'no',
 );
@@ -77,7 +93,20 @@ function readCount(raw: unknown, devices: CertDevice[]): number {
 async function listCerts({ app, ws }: { app: AppContext; ws: string }) {
   const certs = await app.store.list(ws, ERASURE_CERTS);
   certs.sort(newestFirst);
-  return { certs };
+  // Each signed certificate with its verification page (under the number it was signed and printed with).
+  const base = await certPublicUrl(app);
+  return {
+    certs: certs.map((c) => (typeof c.recordDigest === 'string' ? { ...c, verifyUrl: verifyUrlOf(base, String(c.formerNo || c.no), c.recordDigest) } : c)),
+  };
+}
+
+/** A certificate's signed proof and verification link (null for one issued before signing existed). */
+async function proofOf(app: AppContext, cert: Doc): Promise<CertPdfProof | null> {
+  const sig = storedSignature(cert);
+  const record = sig ? (payloadOf(sig.signature.jws) as CertRecord | null) : null;
+  if (!sig || !record) return null;
+  // The printed link names the number the certificate was signed (and printed) under.
+  return { record, jws: sig.signature.jws, kid: sig.signature.kid, verifyUrl: verifyUrlOf(await certPublicUrl(app), record.no, sig.d) };
 }
 
 export const certRoutes = [
@@ -97,7 +126,9 @@ export const certRoutes = [
         .map((c) => ({ no: c.no, formerNo: c.formerNo }));
       const cert = (await app.store.get(ws, ERASURE_CERTS, params.no)) ?? (renumbered[0] ? await app.store.get(ws, ERASURE_CERTS, String(renumbered[0].no)) : null);
       if (!cert) throw notFound('cert not found');
-      return renumbered.length > 0 ? { cert, renumbered } : { cert };
+      const proof = await proofOf(app, cert);
+      const signed = proof ? { signature: { alg: 'EdDSA' as const, kid: proof.kid, jws: proof.jws }, verifyUrl: proof.verifyUrl } : {};
+      return renumbered.length > 0 ? { cert, renumbered, ...signed } : { cert, ...signed };
     },
   }),
   defineRoute({
@@ -109,7 +140,7 @@ export const certRoutes = [
     handler: async ({ app, ws, params }) => {
       const cert = await app.store.get<ErasureCert>(ws, ERASURE_CERTS, params.no);
       if (!cert) throw notFound('cert not found');
-      const pdf = await renderCertPdf(cert);
+      const pdf = await renderCertPdf(cert, await proofOf(app, cert));
       return new Reply(200, Buffer.from(pdf), {
         'Content-Type': 'application/pdf',
         'Content-Disposition': `inline; filename="${cert.no}.pdf"`,
@@ -131,6 +162,9 @@ export const certRoutes = [
       if (!validDate(date)) throw badRequest('invalid date', { message: '実施日(date)は YYYY-MM-DD 形式で指定してください' });
       const devices = body.devices ?? [];
       const count = readCount(body.count, devices);
+      const key = await ensureOwnKeyPublished(app, ws);
+      const details = { tool: body.tool, toolVersion: body.toolVersion, verifyMethod: body.verifyMethod, verifyResult: body.verifyResult, validator: body.validator, site: body.site };
+      const given = Object.fromEntries(Object.entries(details).filter(([, v]) => v !== ''));
       const { cert, erased } = await app.store.transact(ws, async (tx) => {
         const now = Date.now();
         const year = jstYear(now);
@@ -149,10 +183,33 @@ export const certRoutes = [
           issuedAt: now,
           created: now,
         };
-        const stored = await tx.put(ERASURE_CERTS, no, { ...draft, digest: certDigest(draft) });
+        // Signed where it is issued, online or offline, with this machine's key.
+        const { signature, d } = await signRecord(certRecord(ws, { ...draft, ...given }), key);
+        const stored = await tx.put(ERASURE_CERTS, no, { ...draft, ...given, digest: certDigest(draft), signature, recordDigest: d });
         return { cert: stored, erased: await recordErasure(tx, draft) };
       });
+      await indexCert(app, ws, cert);
       return { cert, erased };
+    },
+  }),
+  defineRoute({
+    method: 'post',
+    path: '/api/cert/:no/revoke',
+    response: certVerifyResponses.revoke,
+    auth: 'manager',
+    params: noParams,
+    body: certVerifyRequests.revoke,
+    handler: async ({ app, ws, params, body, req }) => {
+      const actor = actorOf(req);
+      const by = actor.kind === 'member' ? (actor.email ?? actor.accountId ?? undefined) : undefined;
+      // A revoked certificate stays readable; verification then answers `revoked` with the reason and date.
+      const cert = await app.store.transact(ws, async (tx) => {
+        const cur = await tx.get<Doc>(ERASURE_CERTS, params.no);
+        if (!cur) throw notFound('cert not found');
+        if (cur.revoked) throw conflict('already revoked', { message: 'この証明書は失効済みです' });
+        return tx.patch<Doc>(ERASURE_CERTS, params.no, { revoked: { reason: body.reason, at: Date.now(), ...(by ? { by } : {}) } });
+      });
+      return { cert };
     },
   }),
 ];
