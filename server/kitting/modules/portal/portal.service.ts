@@ -6,6 +6,8 @@ import { mintToken, readToken } from '../../../core/security/tokens';
 import { declareLookup } from '../../../core/store/lookups';
 import type { Doc, Tx } from '../../../core/store/types';
 import { jstDate } from '../../../../shared/dates';
+import { DEFAULT_DEVICE_STATUS, deviceChip, RECEIVED_STATUS } from '../../../../shared/devices';
+import { STAGE_DEVICE_STATUS } from '../../../../shared/jobs';
 
 export const PORTALS = 'portals';
 /** Portals are found by client name and by public slug through their lookup indexes, never by reading them all. */
@@ -117,8 +119,12 @@ export async function portalEntry(app: AppContext, ws: string, key: string): Pro
   return p;
 }
 
-const CHIP: Record<string, string> = { 保管中: 'c-blue', 作業中: 'c-cyan', 入荷待ち: 'c-gray' };
-const ACTIVE = new Set(['稼働中', '作業中', '保管中', '出荷済', '貸出中']);
+/**
+ * Devices the center holds or has delivered for the customer: received, on a job card's work stages (the
+ * stage table of shared/jobs.ts), stored or shipped; 作業中 is the work status of older ledgers.
+ */
+const ACTIVE = new Set<string>([RECEIVED_STATUS, ...Object.values(STAGE_DEVICE_STATUS), '作業中', '保管中', '稼働中', '貸出中']);
+ACTIVE.delete(DEFAULT_DEVICE_STATUS); // still awaited, not in hand
 
 /** Device counts and list of one client: IMEIs masked to the last 6 digits, 200 rows max. */
 export async function clientDevices(app: AppContext, ws: string, name: string) {
@@ -130,7 +136,7 @@ export async function clientDevices(app: AppContext, ws: string, name: string) {
       imei: `••••${String(d.imei ?? '').slice(-6)}`,
       model: d.model ?? '',
       status: d.status ?? '',
-      chip: d.chip ?? CHIP[String(d.status)] ?? 'c-gray',
+      chip: d.chip ?? deviceChip(String(d.status ?? '')),
     }));
     return { total: devices.length, active, computed: true, list, shown: list.length };
   } catch {

@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { configureLimit } from '../../../core/security/limits';
 import { mintToken } from '../../../core/security/tokens';
 import { startTestServer, type Client, type TestServer } from '../../testing/harness';
+import { generateImei } from '../../../../shared/imei';
 
 type Body = Record<string, unknown> & { ok: boolean; error?: string };
 let server: TestServer;
@@ -44,6 +45,18 @@ describe('POST /api/portal/issue and GET /api/portal/view', () => {
     expect(view.body.devices.list.every((d) => /^••••\d{6}$/.test(d.imei))).toBe(true);
     expect(view.body.tickets.length).toBeLessThanOrEqual(20);
     expect((await api.post<Body>('/api/portal/issue', { custId: 'zzz' })).status).toBe(400);
+  });
+
+  it('counts devices on a job card\'s work stages as active, not those still awaited', async () => {
+    const res = await api.post<{ url: string }>('/api/portal/issue', { custId: 'tkm' });
+    await api.post('/api/portal/tkm', { action: 'toggle', published: true });
+    const t = new URL(res.body.url, server.url).searchParams.get('t') as string;
+    const active = async () => (await server.client().get<{ devices: { active: number } }>(`/api/portal/view?t=${encodeURIComponent(t)}`)).body.devices.active;
+    const before = await active();
+    const cust = '東海メディカルサービス株式会社';
+    expect((await api.post('/api/device', { imei: generateImei(), model: 'iPhone 15', cust, status: 'キッティング' })).status).toBe(200);
+    expect((await api.post('/api/device', { imei: generateImei(), model: 'iPhone 15', cust, status: '入荷待ち' })).status).toBe(200);
+    expect(await active()).toBe(before + 1);
   });
 
   it('answers 401 portal_link_invalid for missing, altered, expired and wrong-kind tokens', async () => {
