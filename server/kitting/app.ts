@@ -1,4 +1,5 @@
 import express, { type Express } from 'express';
+import { recordAssist } from './modules/compliance/assist-audit';
 import { randomBytes } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import { dirname, join } from 'node:path';
@@ -62,6 +63,7 @@ export async function createApp(opts: CreateAppOptions): Promise<{ app: Express;
     seeds: seedSpecs,
   };
   ctx.sync = createSyncRuntime(ctx);
+  ctx.auditAssist = (ws, by, action) => recordAssist(ctx.store, ws, by, action);
   // Every module has declared its lookups by now (imported above): each gets its index.
   await opts.store.ensureLookups(declaredLookups());
   await backfillSiteIndex(opts.store);

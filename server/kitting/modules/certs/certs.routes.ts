@@ -149,7 +149,7 @@ export const certRoutes = [
           issuedAt: now,
           created: now,
         };
-        const stored = await tx.put(ERASURE_CERTS, no, { ...draft, digest: certDigest(draft) });
+        const stored = await tx.create(ERASURE_CERTS, no, { ...draft, digest: certDigest(draft) });
         return { cert: stored, erased: await recordErasure(tx, draft) };
       });
       return { cert, erased };

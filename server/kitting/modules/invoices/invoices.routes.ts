@@ -72,7 +72,7 @@ export const invoiceRoutes = [
         }
         const now = Date.now();
         const doc: Invoice = { id, cust, month, desc, amount, due, status, recurring, created: now, updated: now };
-        return tx.put(INVOICES, id, doc);
+        return tx.create(INVOICES, id, doc);
       });
       return { invoice };
     },

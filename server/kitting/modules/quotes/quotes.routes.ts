@@ -189,7 +189,7 @@ export const quoteRoutes = [
         q.createdAt = now;
         q.updatedAt = now;
         q.issuedAt = null;
-        return tx.put(QUOTES, q.id, q);
+        return tx.create(QUOTES, q.id, q);
       });
       return { quote: withTotals(quote) };
     },
@@ -273,7 +273,7 @@ export const quoteRoutes = [
         const { totals: _t, ...rest } = current as Quote & { totals?: unknown };
         const next: Quote = {
           ...rest,
-          id: `Q-${yymm}-${String(await tx.next(`quote:${yymm}`)).padStart(3, '0')}`,
+          id: (await issueNumber(tx, QUOTE_NUMBERS, yymm)).value,
           revisionOf: root,
           rev: (typeof current.rev === 'number' ? current.rev : 1) + 1,
           supersedes: String(current.id),
@@ -282,7 +282,7 @@ export const quoteRoutes = [
           issuedAt: null,
         };
         await tx.patch(QUOTES, String(current.id), { supersededBy: next.id });
-        return tx.put(QUOTES, String(next.id), next);
+        return tx.create(QUOTES, String(next.id), next);
       });
       return { quote: withTotals(quote) };
     },
