@@ -1,4 +1,5 @@
 import express, { type Express } from 'express';
+import { pageHeaders } from '../core/http/page-headers';
 import { recordAssist } from './modules/compliance/assist-audit';
 import { randomBytes } from 'node:crypto';
 import { existsSync } from 'node:fs';
@@ -70,6 +71,7 @@ export async function createApp(opts: CreateAppOptions): Promise<{ app: Express;
 
   const app = express();
   app.disable('x-powered-by');
+  app.use(pageHeaders());
   if (opts.config.trustProxy > 0) app.set('trust proxy', opts.config.trustProxy);
   if (opts.launchGuard) app.use(launchGuard(opts.launchGuard));
   else if (mode === 'bench') app.use(benchGuard(opts.config.allowedHosts));

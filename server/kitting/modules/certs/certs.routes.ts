@@ -1,11 +1,11 @@
 import { jstDate, jstYear } from '../../../../shared/dates';
+import { limitHeavy, pdfRenderers } from '../documents/pdf-pool';
 import type { AppContext } from '../../../core/context';
 import { defineRoute, Reply } from '../../../core/http/define-route';
 import { badRequest, notFound } from '../../../core/errors';
 import { issueNumber } from '../../../core/store/series';
 import { readCompanyTx } from '../settings/settings.service';
 import { recordErasure } from './cert-erasure';
-import { renderCertPdf } from './cert-pdf';
 import {
   certDigest,
   CERT_NUMBERS,
@@ -106,10 +106,11 @@ export const certRoutes = [
     produces: 'application/pdf',
     auth: 'ops:view',
     params: noParams,
-    handler: async ({ app, ws, params }) => {
+    handler: async ({ app, ws, req, params }) => {
+      await limitHeavy(app, ws, req.ip);
       const cert = await app.store.get<ErasureCert>(ws, ERASURE_CERTS, params.no);
       if (!cert) throw notFound('cert not found');
-      const pdf = await renderCertPdf(cert);
+      const pdf = await pdfRenderers.cert(cert);
       return new Reply(200, Buffer.from(pdf), {
         'Content-Type': 'application/pdf',
         'Content-Disposition': `inline; filename="${cert.no}.pdf"`,

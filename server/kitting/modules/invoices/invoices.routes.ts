@@ -1,8 +1,8 @@
 import { jstYymm } from '../../../../shared/dates';
+import { limitHeavy, pdfRenderers } from '../documents/pdf-pool';
 import { defineRoute, Reply } from '../../../core/http/define-route';
 import { issueNumber } from '../../../core/store/series';
 import { readCompany } from '../settings/settings.service';
-import { renderInvoicePdf } from './invoice-pdf';
 import { badRequest, conflict, notFound } from '../../../core/errors';
 import { declareLookup } from '../../../core/store/lookups';
 import {
@@ -129,10 +129,11 @@ export const invoiceRoutes = [
     produces: 'application/pdf',
     auth: 'sales:view',
     params: idParams,
-    handler: async ({ app, ws, params }) => {
+    handler: async ({ app, ws, req, params }) => {
+      await limitHeavy(app, ws, req.ip);
       const inv = await app.store.get<Invoice>(ws, INVOICES, params.id);
       if (!inv) throw notFound('invoice not found');
-      const pdf = await renderInvoicePdf(inv, await readCompany(app.store, ws));
+      const pdf = await pdfRenderers.invoice(inv, await readCompany(app.store, ws));
       return new Reply(200, Buffer.from(pdf), {
         'Content-Type': 'application/pdf',
         'Content-Disposition': `inline; filename="${inv.id.replace(/[^\w.-]/g, '_')}.pdf"`,

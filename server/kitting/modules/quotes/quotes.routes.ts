@@ -1,8 +1,9 @@
 import { jstYymm } from '../../../../shared/dates';
+import { limitHeavy, pdfRenderers } from '../documents/pdf-pool';
 import { defineRoute, Reply } from '../../../core/http/define-route';
 import { badRequest, conflict, notFound } from '../../../core/errors';
 import { readCompany } from '../settings/settings.service';
-import { renderQuotePdf, revisionOf } from './quote-pdf';
+import { revisionOf } from './quote-pdf';
 import type { AppContext } from '../../../core/context';
 import { issueNumber } from '../../../core/store/series';
 import type { Tx } from '../../../core/store/types';
@@ -222,7 +223,8 @@ export const quoteRoutes = [
     produces: 'text/csv',
     auth: 'sales:view',
     params: idParams,
-    handler: async ({ app, ws, params }) => {
+    handler: async ({ app, ws, req, params }) => {
+      await limitHeavy(app, ws, req.ip);
       const doc = await exportable(app, ws, params.id);
       const name = `${doc.meta.quoteNo ?? 'quote'}.csv`;
       return new Reply(200, BOM + quoteCsv(doc), {
@@ -245,10 +247,11 @@ export const quoteRoutes = [
     produces: 'application/pdf',
     auth: 'sales:view',
     params: idParams,
-    handler: async ({ app, ws, params }) => {
+    handler: async ({ app, ws, req, params }) => {
+      await limitHeavy(app, ws, req.ip);
       const q = await loadQuote(app, ws, params.id);
       const doc = quoteDocument(q, await validateQuote(reader(app, ws), q));
-      const pdf = await renderQuotePdf(doc, await readCompany(app.store, ws), revisionOf(q));
+      const pdf = await pdfRenderers.quote(doc, await readCompany(app.store, ws), revisionOf(q));
       return new Reply(200, Buffer.from(pdf), {
         'Content-Type': 'application/pdf',
         'Content-Disposition': `inline; filename="${String(q.id).replace(/[^\w.-]/g, '_')}.pdf"`,

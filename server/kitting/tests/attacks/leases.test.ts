@@ -12,7 +12,7 @@ describe('pushes are checked against the bench leases', () => {
     const level = (await h.server.store.replica.localSeries(h.owner.ws)).ticket ?? 0;
     const next = `TK-0${level + 1}`;
     const before = await h.server.store.replica.lastSeq(h.owner.ws);
-    const res = await h.push([{ coll: 'tickets', id: next, fields: { id: next, subject: '盗んだ番号' } }]);
+    const res = await h.pushAsIs([{ coll: 'tickets', id: next, fields: { id: next, subject: '盗んだ番号' } }]);
     expect(res.status).toBe(422);
     expect(res.body.error).toBe('number_not_leased');
     expect(await h.server.store.replica.lastSeq(h.owner.ws)).toBe(before);
@@ -29,7 +29,7 @@ describe('pushes are checked against the bench leases', () => {
     const theirs = other.body.blocks.find((b) => b.series === 'ticket' && !b.overflow);
     expect(theirs).toBeDefined();
     const stolen = `TK-0${theirs?.lo}`;
-    const res = await h.push([{ coll: 'tickets', id: stolen, fields: { id: stolen, subject: '他の作業台の番号' } }]);
+    const res = await h.pushAsIs([{ coll: 'tickets', id: stolen, fields: { id: stolen, subject: '他の作業台の番号' } }]);
     expect(res.status).toBe(422);
     expect(await h.server.store.get(h.owner.ws, 'tickets', stolen)).toBeNull();
     const pushOther = benchPusher(h.server, other.body.token, 'other-bench');
@@ -41,7 +41,7 @@ describe('pushes are checked against the bench leases', () => {
   it('an edit of a numbered record central already holds is not a creation and passes', async () => {
     const made = await h.owner.c.post<{ ticket: { id: string } }>('/api/ticket', { subject: '編集される問い合わせ' }, h.owner.auth);
     const id = made.body.ticket.id;
-    const res = await h.push([{ coll: 'tickets', id, fields: { subject: '作業台で編集' } }]);
+    const res = await h.pushAsIs([{ coll: 'tickets', id, fields: { subject: '作業台で編集' } }]);
     expect(res.status).toBe(200);
     expect((await h.server.store.get(h.owner.ws, 'tickets', id))?.subject).toBe('作業台で編集');
   });
