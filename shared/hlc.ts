@@ -6,6 +6,26 @@ export type Hlc = string;
 
 const MS_WIDTH = 15;
 const COUNTER_WIDTH = 6;
+/**
+ * The counter's field holds six digits; its top value is never issued (central refuses a stamp that
+ * carries it): a clock whose counter would reach it moves its time part forward by one millisecond
+ * and starts the counter again, so stamps keep their width and keep sorting as strings.
+ */
+export const HLC_COUNTER_LIMIT = 10 ** COUNTER_WIDTH - 1;
+/** A well-formed stamp: 15-digit time, 6-digit counter, a node id without ':' (1..64 characters). */
+export const HLC_PATTERN = /^\d{15}:\d{6}:[^:]{1,64}$/;
+
+/**
+ * Why a stamp from elsewhere is refused, or null: malformed, a counter at its limit (a clock that
+ * would push every other clock past the field), or a time more than `futureMs` beyond `now`.
+ */
+export function stampProblem(h: string, now: number, futureMs: number): 'hlc_invalid' | 'hlc_counter_exhausted' | 'hlc_in_future' | null {
+  if (!HLC_PATTERN.test(h)) return 'hlc_invalid';
+  const p = parseHlc(h);
+  if (p.counter >= HLC_COUNTER_LIMIT) return 'hlc_counter_exhausted';
+  if (p.ms > now + futureMs) return 'hlc_in_future';
+  return null;
+}
 
 export interface HlcParts {
   ms: number;
@@ -54,12 +74,16 @@ export class HlcClock {
     } else {
       this.counter += 1;
     }
+    this.keepWidth();
     return formatHlc({ ms: this.lastMs, counter: this.counter, node: this.node });
   }
 
   /** Merge a remote stamp so that later local stamps sort after it. */
   observe(remote: Hlc): void {
-    const r = parseHlc(remote);
+    const parsed = parseHlc(remote);
+    // A counter beyond the field (written before counters were bounded) counts as the next millisecond.
+    const r = Number.isSafeInteger(parsed.counter) && parsed.counter < HLC_COUNTER_LIMIT ? parsed : { ...parsed, ms: parsed.ms + 1, counter: 0 };
+    if (!Number.isSafeInteger(r.ms) || r.ms >= 10 ** MS_WIDTH) return;
     const ms = this.now();
     const max = Math.max(ms, this.lastMs, r.ms);
     if (max === this.lastMs && max === r.ms) this.counter = Math.max(this.counter, r.counter) + 1;
@@ -67,5 +91,13 @@ export class HlcClock {
     else if (max === r.ms) this.counter = r.counter + 1;
     else this.counter = 0;
     this.lastMs = max;
+    this.keepWidth();
+  }
+
+  /** Counters stay below HLC_COUNTER_LIMIT: the time part moves forward instead of the counter widening. */
+  private keepWidth(): void {
+    if (this.counter < HLC_COUNTER_LIMIT) return;
+    this.lastMs += 1;
+    this.counter = 0;
   }
 }

@@ -40,7 +40,11 @@ export async function buildElectron(opts: { requireRenderer?: boolean } = {}): P
       minify: false,
       sourcemap: true,
       rollupOptions: {
-        input: { 'electron/main': join(ROOT, 'electron', 'main.ts') },
+        // The PDF worker is loaded by URL (new Worker), not imported: it is an entry of its own.
+        input: {
+          'electron/main': join(ROOT, 'electron', 'main.ts'),
+          'server/kitting/modules/documents/pdf-worker': join(ROOT, 'server', 'kitting', 'modules', 'documents', 'pdf-worker.ts'),
+        },
         external: (id: string) => isBare(id) || nodeBuiltin(id),
         output: { format: 'es', preserveModules: true, preserveModulesRoot: ROOT, entryFileNames: '[name].js' },
       },

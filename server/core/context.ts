@@ -29,4 +29,6 @@ export interface AppContext extends AppExtensions {
   collections?: ReadonlyMap<string, CollectionSchema>;
   /** Central: the enrolled bench a sync request's token names (refusing unknown or revoked tokens). */
   authenticateBench?: (req: Request) => Promise<{ ws: string; bench: string; role: Role | null; scopes?: Partial<Record<Scope, Level>> }>;
+  /** Records a write made in assist mode in the workspace's audit log, as the operator (`by`) who made it. */
+  auditAssist?: (ws: string, by: string, action: string) => Promise<void>;
 }

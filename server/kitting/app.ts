@@ -1,4 +1,6 @@
 import express, { type Express } from 'express';
+import { pageHeaders } from '../core/http/page-headers';
+import { recordAssist } from './modules/compliance/assist-audit';
 import { randomBytes } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import { dirname, join } from 'node:path';
@@ -64,12 +66,14 @@ export async function createApp(opts: CreateAppOptions): Promise<{ app: Express;
     seeds: seedSpecs,
   };
   ctx.sync = createSyncRuntime(ctx);
+  ctx.auditAssist = (ws, by, action) => recordAssist(ctx.store, ws, by, action);
   // Every module has declared its lookups by now (imported above): each gets its index.
   await opts.store.ensureLookups(declaredLookups());
   await backfillSiteIndex(opts.store);
 
   const app = express();
   app.disable('x-powered-by');
+  app.use(pageHeaders());
   if (opts.config.trustProxy > 0) app.set('trust proxy', opts.config.trustProxy);
   if (opts.launchGuard) app.use(launchGuard(opts.launchGuard));
   else if (mode === 'bench') app.use(benchGuard(opts.config.allowedHosts));

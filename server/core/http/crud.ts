@@ -81,7 +81,8 @@ export function crudRoutes<F extends FieldMap>(o: CrudOptions<F>): RouteDef[] {
           const id = await o.newId(tx, body);
           const base = { [idField]: id, ...body } as Shape<F> & Doc;
           const full = o.onCreate ? { ...base, ...(await o.onCreate(base, tx)) } : base;
-          return tx.put(o.coll, id, full);
+          // A create never overwrites: an id that exists already is refused by the store (409 record_exists).
+          return tx.create(o.coll, id, full);
         });
         return o.createResponse ? o.createResponse(doc) : { [o.itemKey]: doc };
       },

@@ -26,6 +26,11 @@ export interface RouteDef<P = unknown, Q = unknown, B = unknown> {
   auth: Auth;
   /** False for routes that need no workspace (ping, health, platform routes). */
   workspace?: boolean;
+  /**
+   * The route mints a credential (enrolment code, invitation, API key): an assist session (an operator
+   * acting in the workspace) is refused with 403 assist_forbidden.
+   */
+  credential?: boolean;
   params?: z.ZodType<P>;
   query?: z.ZodType<Q>;
   body?: z.ZodType<B>;

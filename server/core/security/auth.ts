@@ -45,6 +45,7 @@ export async function bearerSession(app: AppContext, req: Request): Promise<Bear
   }
   const a = readToken(app.secret, 'assist', token);
   if (a && typeof a.tid === 'string' && !isReservedWorkspace(a.tid)) {
+    if (!(await assistOperatorActive(app, a, a.tid))) return { state: 'ended' };
     if (typeof a.sub === 'string') {
       const actor = await accountActor(app, a.sub, a.v, null, true);
       return actor?.kind === 'member' && actor.ws === a.tid ? { state: 'ok', actor, sid: null, assistBy: String(a.by) } : { state: 'ended' };
@@ -54,6 +55,18 @@ export async function bearerSession(app: AppContext, req: Request): Promise<Bear
     return { state: 'ok', actor, sid: null, assistBy: String(a.by) };
   }
   return { state: 'none' };
+}
+
+/**
+ * Every assist request re-checks the operator who minted it: a sub-admin's token ends the moment the
+ * sub-admin is deactivated, deleted, signed out everywhere (token version) or no longer assigned to the
+ * workspace. A sub-admin token that names no operator (minted before this check) is ended too.
+ */
+async function assistOperatorActive(app: AppContext, a: Doc, tid: string): Promise<boolean> {
+  if (typeof a.op !== 'string') return !String(a.by ?? '').startsWith('subadmin');
+  const sub = await app.store.get<Doc>(PLATFORM_WS, P.subadmins, a.op);
+  if (!sub || sub.active === false || sub.tokenVersion !== a.ov) return false;
+  return Array.isArray(sub.tenants) && sub.tenants.map(String).includes(tid);
 }
 
 export async function operatorPrincipal(app: AppContext, token: string | null): Promise<Principal | null> {

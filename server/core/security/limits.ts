@@ -18,10 +18,17 @@ const LIMITS = {
   publicVerify: [30, 60_000],
   otp: [10, 15 * 60_000],
   newWorkspace: [60, 3_600_000],
+  /** PDF renders and exports per client address, and (keyed `ws:<id>`) per workspace. */
+  heavy: [30, 60_000],
+  heavyWorkspace: [60, 60_000],
 } as const;
 export type LimitName = keyof typeof LIMITS;
 
-const ERRORS: Partial<Record<LimitName, string>> = { newWorkspace: 'too many new workspaces from this address' };
+const ERRORS: Partial<Record<LimitName, string>> = {
+  newWorkspace: 'too many new workspaces from this address',
+  heavy: 'too many documents',
+  heavyWorkspace: 'too many documents',
+};
 const configured = new WeakMap<AppContext, Map<LimitName, { max: number; windowMs: number }>>();
 const inMemory = new WeakMap<AppContext, Map<LimitName, RateLimiter>>();
 

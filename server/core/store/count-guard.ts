@@ -48,6 +48,11 @@ function watchedTx(tx: Tx, watched: ReadonlyMap<string, CountedCollection>, befo
     list: <T extends Doc = Doc>(coll: string, opts?: ListOptions) => tx.list<T>(coll, opts),
     count: (coll: string) => tx.count(coll),
     find: <T extends Doc = Doc>(coll: string, field: string, value: string) => tx.find<T>(coll, field, value),
+    has: (coll: string, id: string) => tx.has(coll, id),
+    async create<T extends Doc>(coll: string, id: string, doc: T) {
+      await note(coll);
+      return tx.create(coll, id, doc);
+    },
     async put<T extends Doc>(coll: string, id: string, doc: T) {
       await note(coll);
       return tx.put(coll, id, doc);

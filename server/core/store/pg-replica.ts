@@ -1,6 +1,7 @@
 /** The PostgreSQL implementation of the replication primitives (central's side of the sync protocol). */
 import type pg from 'pg';
 import type { HlcClock } from '../../../shared/hlc';
+import { seriesExhausted } from './series';
 import { declaredCap } from './caps';
 import type { CompactionPolicy, CompactionReport, LogSize } from './compaction';
 import { pgCompactedThrough, pgCompactLog, pgLogSize } from './pg-compaction';
@@ -310,6 +311,7 @@ export class PgReplica implements ReplicaStore {
       if (cur === undefined && req.start === null) return null;
       const base = Math.max(cur ?? (req.start as number) - 1, req.atLeast);
       const hi = base + req.size;
+      if (!Number.isSafeInteger(hi) || hi >= Number.MAX_SAFE_INTEGER) throw seriesExhausted(req.series);
       await this.raiseSeries(w.client, ws, req.series, hi);
       return { series: req.series, lo: base + 1, hi, ...(req.overflow ? { overflow: true } : {}) };
     });
@@ -335,6 +337,11 @@ export class PgReplica implements ReplicaStore {
 
   async createEnrolCode(ws: string, codeHash: string, expires: number): Promise<void> {
     await this.pool.query('INSERT INTO sync_enrol_codes (code_hash, ws, created, expires) VALUES ($1, $2, $3, $4)', [codeHash, ws, Date.now(), expires]);
+  }
+
+  async enrolCodeWorkspace(codeHash: string, now: number): Promise<string | null> {
+    const r = await this.pool.query<{ ws: string }>('SELECT ws FROM sync_enrol_codes WHERE code_hash = $1 AND used_by IS NULL AND expires >= $2', [codeHash, now]);
+    return r.rows[0]?.ws ?? null;
   }
 
   async redeemEnrolCode(codeHash: string, bench: string, now: number): Promise<string | null> {

@@ -11,6 +11,8 @@ import { stampPatch, stampPut, type RowState } from './merge';
 import { migratePg } from './pg-migrate';
 import { PgReplica } from './pg-replica';
 import { createPool, inWorkspace, type WsWriter } from './pg-txn';
+import { recordExists } from './record-exists';
+import { seriesExhausted } from './series';
 import { prunePgCounters, readPgCounter, updatePgCounter } from './counters';
 import type { Counter, Doc, ListOptions, Store, StoreHealth, TransactOptions, Tx, WorkspaceRow } from './types';
 
@@ -240,6 +242,17 @@ export class PgStore implements Store {
         const r = await client.query<{ n: number }>('SELECT live AS n FROM record_counts WHERE ws = $1 AND coll = $2', [ws, coll]);
         return r.rows[0]?.n ?? 0;
       },
+      async has(coll: string, id: string) {
+        return (await w.row(coll, id)) !== null;
+      },
+      async create<T extends Doc>(coll: string, id: string, doc: T) {
+        // Under the workspace's lock: no other write of the workspace runs between the probe and the insert.
+        if (await w.row(coll, id)) throw recordExists(coll, id);
+        const hlc = stampAfter(null);
+        const put = stampPut(null, doc, hlc);
+        if (put) await w.writeOne(coll, id, { data: JSON.parse(JSON.stringify(doc)) as Doc, stamps: put.stamps, deleted: false, hlc }, put.changed);
+        return doc;
+      },
       async put<T extends Doc>(coll: string, id: string, doc: T) {
         const row = await w.row(coll, id);
         const hlc = stampAfter(row);
@@ -268,11 +281,14 @@ export class PgStore implements Store {
         return true;
       },
       async next(series: string, opts?: { start?: number }) {
+        // Never past Number.MAX_SAFE_INTEGER: a number that lost precision would be issued twice.
         const r = await client.query<{ next: number }>(
-          'INSERT INTO series (ws, name, next) VALUES ($1, $2, $3) ON CONFLICT (ws, name) DO UPDATE SET next = series.next + 1 RETURNING next',
+          `INSERT INTO series (ws, name, next) VALUES ($1, $2, $3) ON CONFLICT (ws, name) DO UPDATE SET next = series.next + 1 WHERE series.next < ${Number.MAX_SAFE_INTEGER} RETURNING next`,
           [ws, series, opts?.start ?? 1],
         );
-        return (r.rows[0] as { next: number }).next;
+        const row = r.rows[0];
+        if (!row) throw seriesExhausted(series);
+        return row.next;
       },
       async bumpSeries(series: string, atLeast: number) {
         await client.query(

@@ -1,4 +1,5 @@
 import { jstYear, jstYymm } from '../../../shared/dates';
+import { unavailable, type DomainError } from '../errors';
 import type { Doc, Tx } from './types';
 
 /**
@@ -32,6 +33,11 @@ export interface SeriesDeclaration {
    * period: what the busiest bench issues in an offline day. Used only once the block is spent.
    */
   reserve: number;
+  /**
+   * Highest number the series issues (default MAX_SERIES_NUMBER): no lease, enrolment level or counter
+   * goes past it, so a number stays inside its format and far below Number.MAX_SAFE_INTEGER.
+   */
+  max?: number;
   /** Other fields of the record that follow a new number when renumbered. */
   follow?: (doc: Doc, before: string, after: string, oldN: number, newN: number) => Doc;
   /** Fields of other collections holding this record's key (they follow a renumbered key). */
@@ -40,6 +46,9 @@ export interface SeriesDeclaration {
 
 export interface NumberedSeries extends SeriesDeclaration {
   start: number;
+  max: number;
+  /** Whether number `n` of `period` is one the series can issue (1..max, and its value matches the pattern). */
+  fits(n: number, period?: string): boolean;
   /** Counter name of a period (the name itself for a series without period). */
   counter(period?: string): string;
   /** The period a number issued at `ms` belongs to ('' without period). */
@@ -47,6 +56,9 @@ export interface NumberedSeries extends SeriesDeclaration {
   /** The period after `period` ('' without period). */
   nextPeriod(period: string): string;
 }
+
+/** Highest number of a series unless its declaration says otherwise (nine digits). */
+export const MAX_SERIES_NUMBER = 999_999_999;
 
 const pad = (n: number, w = 2) => String(n).padStart(w, '0');
 
@@ -72,9 +84,16 @@ function nextPeriod(kind: SeriesPeriod, period: string): string {
 const PERIOD_RE: Record<Exclude<SeriesPeriod, 'none'>, RegExp> = { year: /^\d{4}$/, yy: /^\d{2}$/, yymm: /^\d{2}(0[1-9]|1[0-2])$/, yyyymm: /^\d{4}(0[1-9]|1[0-2])$/ };
 
 function complete(d: SeriesDeclaration): NumberedSeries {
+  const max = Math.min(d.max ?? MAX_SERIES_NUMBER, Number.MAX_SAFE_INTEGER - 1);
   return {
     ...d,
     start: d.start ?? 1,
+    max,
+    fits: (n, period = '') => {
+      if (!Number.isSafeInteger(n) || n < 1 || n > max) return false;
+      const m = d.pattern.exec(String(d.format(n, period)));
+      return m !== null && Number(m.groups?.n) === n && (d.period === 'none' || m.groups?.p === undefined || m.groups.p === period);
+    },
     counter: (period = '') => (d.period === 'none' ? d.name : `${d.name}:${period}`),
     periodAt: (ms) => periodAt(d.period, ms),
     nextPeriod: (p) => nextPeriod(d.period, p),
@@ -159,10 +178,28 @@ export function declareSeries(d: SeriesDeclaration): NumberedSeries {
   return numberedSeries.declare(d);
 }
 
-/** Issue the next number of a series (of `period`, for a periodic one): the number and the field's value. */
+/** Numbers one issue may pass over because a record already holds them before it gives up. */
+const MAX_TAKEN_SKIPS = 1000;
+
+/**
+ * Issue the next number of a series (of `period`, for a periodic one): the number and the field's value.
+ * A number whose record exists already (a keyed series: pushed by a bench, imported, restored, even
+ * deleted) is passed over and the next one issued, so a create with it never meets an existing key;
+ * past the series' highest number it answers 503 series_exhausted, never a number that lost precision.
+ */
 export async function issueNumber(tx: Tx, s: NumberedSeries, period = ''): Promise<{ n: number; value: string }> {
-  const n = await tx.next(s.counter(period), { start: s.start });
-  return { n, value: String(s.format(n, period)) };
+  for (let i = 0; i < MAX_TAKEN_SKIPS; i += 1) {
+    const n = await tx.next(s.counter(period), { start: s.start });
+    if (!s.fits(n, period)) throw seriesExhausted(s.counter(period));
+    const value = String(s.format(n, period));
+    if (!s.keyed || !(await tx.has(s.coll, value))) return { n, value };
+  }
+  throw seriesExhausted(s.counter(period));
+}
+
+/** 503 for a series that reached its highest number (or whose next numbers are all taken). */
+export function seriesExhausted(series: string): DomainError {
+  return unavailable('series_exhausted', { series, message: `番号「${series}」はこれ以上発行できません。管理者に連絡してください` });
 }
 
 /** A field holding a copy of the number follows it (an inquiry's inquiryId). */

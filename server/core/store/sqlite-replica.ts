@@ -1,4 +1,5 @@
 import type Database from 'better-sqlite3';
+import { seriesExhausted } from './series';
 import type { HlcClock } from '../../../shared/hlc';
 import { DomainError, unavailable } from '../errors';
 import { ReplicaCore, type Runner } from './replica-core';
@@ -151,6 +152,7 @@ export class SqliteReplica extends ReplicaCore implements ReplicaStore {
       if (cur === undefined && req.start === null) return null;
       const base = Math.max(cur ?? (req.start as number) - 1, req.atLeast);
       const hi = base + req.size;
+      if (!Number.isSafeInteger(hi) || hi >= Number.MAX_SAFE_INTEGER) throw seriesExhausted(req.series);
       this.q.seriesSet.run(ws, req.series, hi);
       return { series: req.series, lo: base + 1, hi, ...(req.overflow ? { overflow: true } : {}) };
     });
@@ -177,6 +179,13 @@ export class SqliteReplica extends ReplicaCore implements ReplicaStore {
 
   async createEnrolCode(ws: string, codeHash: string, expires: number): Promise<void> {
     await this.atomically(() => this.q.codeAdd.run(codeHash, ws, Date.now(), expires));
+  }
+
+  enrolCodeWorkspace(codeHash: string, now: number): Promise<string | null> {
+    return this.exclusive(async () => {
+      const c = this.q.codeGet.get(codeHash);
+      return c && c.used_by === null && c.expires >= now ? c.ws : null;
+    });
   }
 
   redeemEnrolCode(codeHash: string, bench: string, now: number): Promise<string | null> {

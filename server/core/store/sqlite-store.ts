@@ -6,6 +6,8 @@ import { stampPatch, stampPut } from './merge';
 import { migrate } from './migrate';
 import { SqliteReplica } from './sqlite-replica';
 import { SqliteCounters } from './counters';
+import { recordExists } from './record-exists';
+import { seriesExhausted } from './series';
 import type { Counter, Doc, ListOptions, Store, StoreHealth, TransactOptions, Tx, WorkspaceRow } from './types';
 import { sharedStatements } from './sqlite-statements';
 
@@ -80,7 +82,7 @@ export class SqliteStore implements Store {
       // Kept by triggers on records (migration 003): one key lookup, whatever the collection's size.
       count: db.prepare<[string, string], { n: number }>('SELECT live AS n FROM record_counts WHERE ws = ? AND coll = ?'),
       seriesNext: db.prepare<[string, string, number], { next: number }>(
-        'INSERT INTO series (ws, name, next) VALUES (?, ?, ?) ON CONFLICT(ws, name) DO UPDATE SET next = next + 1 RETURNING next',
+        `INSERT INTO series (ws, name, next) VALUES (?, ?, ?) ON CONFLICT(ws, name) DO UPDATE SET next = next + 1 WHERE next < ${Number.MAX_SAFE_INTEGER} RETURNING next`,
       ),
       seriesBump: db.prepare(
         'INSERT INTO series (ws, name, next) VALUES (?, ?, ?) ON CONFLICT(ws, name) DO UPDATE SET next = MAX(next, excluded.next)',
@@ -243,6 +245,16 @@ export class SqliteStore implements Store {
       async find<T extends Doc = Doc>(coll: string, field: string, value: string) {
         return store.findRows<T>(ws, coll, field, value);
       },
+      async has(coll: string, id: string) {
+        return q.getRow.get(ws, coll, id) !== undefined;
+      },
+      async create<T extends Doc>(coll: string, id: string, doc: T) {
+        if (q.getRow.get(ws, coll, id)) throw recordExists(coll, id);
+        const hlc = stamp();
+        const w = stampPut(null, doc, hlc);
+        if (w) store.write(ws, coll, id, doc, w.stamps, w.changed, hlc, false);
+        return doc;
+      },
       async put<T extends Doc>(coll: string, id: string, doc: T) {
         const row = q.getRow.get(ws, coll, id);
         const hlc = stamp();
@@ -272,7 +284,10 @@ export class SqliteStore implements Store {
       },
       async next(series: string, opts?: { start?: number }) {
         if (store.replica.leasedWorkspace() === ws) return store.replica.issueLeased(ws, series, opts?.start ?? 1);
-        return (q.seriesNext.get(ws, series, opts?.start ?? 1) as { next: number }).next;
+        // Never past Number.MAX_SAFE_INTEGER: a number that lost precision would be issued twice.
+        const r = q.seriesNext.get(ws, series, opts?.start ?? 1);
+        if (!r) throw seriesExhausted(series);
+        return r.next;
       },
       async bumpSeries(series: string, atLeast: number) {
         q.seriesBump.run(ws, series, atLeast);

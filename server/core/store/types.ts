@@ -25,6 +25,13 @@ export interface Tx {
    * lookup (server/store/lookups.ts): what it reads grows with the matches, never with the collection.
    */
   find<T extends Doc = Doc>(coll: string, field: string, value: string): Promise<T[]>;
+  /** Whether a record with this key exists, live or deleted (a tombstone still holds its key). */
+  has(coll: string, id: string): Promise<boolean>;
+  /**
+   * Insert a new record. A create never overwrites: when a record with this key exists (live or
+   * deleted) it fails with 409 record_exists and writes nothing.
+   */
+  create<T extends Doc>(coll: string, id: string, doc: T): Promise<T>;
   /** Insert or replace a whole record (fields missing from `doc` are removed). */
   put<T extends Doc>(coll: string, id: string, doc: T): Promise<T>;
   /** Merge fields into an existing record; returns null when it does not exist. */
@@ -261,6 +268,8 @@ export interface ReplicaStore {
   seriesNames(ws: string): Promise<string[]>;
   createEnrolCode(ws: string, codeHash: string, expires: number): Promise<void>;
   /** Marks the code used and returns its workspace; null when unknown, used or expired. */
+  /** Central: the workspace an unused, unexpired enrolment code is for (null otherwise); does not redeem it. */
+  enrolCodeWorkspace(codeHash: string, now: number): Promise<string | null>;
   redeemEnrolCode(codeHash: string, bench: string, now: number): Promise<string | null>;
   saveBench(ws: string, bench: string, tokenHash: string, name: string): Promise<void>;
   benchByToken(tokenHash: string): Promise<BenchRow | null>;

@@ -36,6 +36,7 @@ export const centralSyncRoutes: RouteDef[] = [
     path: '/api/sync/enrol-code',
     response: syncResponses.enrolCode,
     auth: 'manager',
+    credential: true,
     handler: async ({ ws, app, req }) => {
       const out = await centralOf(app).createCode(ws);
       await recordCodeEnroller(app, out.code, actorOf(req));

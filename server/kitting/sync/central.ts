@@ -1,8 +1,10 @@
 import { createHash, randomBytes } from 'node:crypto';
-import { parseHlc } from '../../../shared/hlc';
+import { stampProblem } from '../../../shared/hlc';
 import { DEFAULT_POLICY, type CompactionPolicy, type CompactionReport } from '../../core/store/compaction';
 import { numberedSeries, type SeriesRegistry } from '../../core/store/series';
 import type { BenchRow, LeaseBlock, LeaseRequest, Store } from '../../core/store/types';
+import { LeaseLedger } from './lease-ledger';
+import { NumberBounds } from './number-bounds';
 import {
   DEFAULT_BLOCK,
   FUTURE_LIMIT_MS,
@@ -43,7 +45,13 @@ export class SyncCentral {
     private readonly store: Store,
     /** The numbered series an enrolled bench holds blocks of. */
     private readonly series: SeriesRegistry = numberedSeries,
-  ) {}
+  ) {
+    this.bounds = new NumberBounds(series, () => this.now());
+    this.ledger = new LeaseLedger(store, series);
+  }
+
+  private readonly bounds: NumberBounds;
+  private readonly ledger: LeaseLedger;
 
   private get r() {
     return this.store.replica;
@@ -68,24 +76,39 @@ export class SyncCentral {
 
   async enrol(body: EnrolRequest, schema: number): Promise<EnrolAnswer> {
     this.checkSchema(schema);
-    const ws = await this.r.redeemEnrolCode(hashSecret(normaliseCode(body.code)), body.bench, Date.now());
+    const codeHash = hashSecret(normaliseCode(body.code));
+    const target = await this.r.enrolCodeWorkspace(codeHash, Date.now());
+    if (!target) throw new SyncError(403, 'enrol_code_invalid', this.now());
+    // Levels beyond what central can defend are refused before the code is spent.
+    const before = await this.r.localSeries(target);
+    const named = this.bounds.enrolLevels(before, body.series, body.base ?? null);
+    const ws = await this.r.redeemEnrolCode(codeHash, body.bench, Date.now());
     if (!ws) throw new SyncError(403, 'enrol_code_invalid', this.now());
     const token = `kbt_${randomBytes(32).toString('base64url')}`;
     await this.r.saveBench(ws, body.bench, hashSecret(token), body.name);
     // Numbers the bench issued before it was enrolled are never issued again; where central issued
     // the same numbers meanwhile, the bench's move to a range reserved here (see numbered.ts).
-    const renumber = await this.r.reserveForBench(ws, body.series, body.base ?? null);
+    const renumber = await this.r.reserveForBench(ws, named.series, named.base);
+    // The bench's own numbers from before enrolment are its to push: above central's level, or moved
+    // to the fresh range central reserved for them (renumber).
+    await this.ledger.record(ws, body.bench, Object.entries(named.series).map(([series, level]) => {
+      const cur = before[series] ?? 0;
+      const offset = renumber[series];
+      if (offset === undefined) return { series, lo: cur + 1, hi: level };
+      const from = named.base?.[series] ?? 0;
+      return { series, lo: from + offset + 1, hi: level + offset };
+    }));
     // A bench is never enrolled without numbers: a block and the reserve of every series it can issue.
     const size = body.block ?? DEFAULT_BLOCK;
     const requests: LeaseRequest[] = this.series.countersAt(this.now()).flatMap((c) => [
       { series: c.counter, size, start: c.start, atLeast: 0 },
       { series: c.counter, size: c.reserve, start: c.start, atLeast: 0, overflow: true },
     ]);
-    const blocks = await this.leaseAll(ws, requests);
+    const blocks = await this.leaseAll(ws, body.bench, requests);
     return { token, workspace: ws, bench: body.bench, renumber, blocks, serverTime: this.now() };
   }
 
-  private async leaseAll(ws: string, requests: LeaseRequest[]): Promise<LeaseBlock[]> {
+  private async leaseAll(ws: string, bench: string, requests: LeaseRequest[]): Promise<LeaseBlock[]> {
     const blocks: LeaseBlock[] = [];
     for (const req of requests) {
       // A declared series starts where its declaration says, even before central issued one.
@@ -93,6 +116,7 @@ export class SyncCentral {
       const b = await this.r.leaseBlock(ws, { ...req, start });
       if (b) blocks.push(b);
     }
+    await this.ledger.record(ws, bench, blocks);
     return blocks;
   }
 
@@ -106,10 +130,15 @@ export class SyncCentral {
   }
 
   async push(bench: BenchRow, body: PushBody): Promise<PushAnswer> {
-    const limit = this.now() + FUTURE_LIMIT_MS;
+    // Stamps that would poison every clock are refused: malformed, a counter at its limit, or a time
+    // beyond the skew window. Central stores (and so hands on) only stamps it would accept itself.
+    const now = this.now();
     for (const c of body.changes) {
-      if (parseHlc(c.hlc).ms > limit) throw new SyncError(422, 'hlc_in_future', this.now());
+      const problem = stampProblem(c.hlc, now, FUTURE_LIMIT_MS);
+      if (problem) throw new SyncError(422, problem, now);
     }
+    // A new numbered record must carry a number leased to this bench (central may have issued any other).
+    await this.ledger.checkPush(bench.ws, bench.bench, body.changes, this.now());
     const out = await this.r.pushBatch(bench.ws, bench.bench, body.batch, body.changes);
     return { ...out, serverTime: this.now() };
   }
@@ -140,7 +169,8 @@ export class SyncCentral {
   }
 
   async lease(bench: BenchRow, body: LeaseBody): Promise<LeaseAnswer> {
-    const blocks = await this.leaseAll(bench.ws, body.requests);
+    const requests = this.bounds.leases(await this.r.localSeries(bench.ws), body.requests);
+    const blocks = await this.leaseAll(bench.ws, bench.bench, requests);
     return { blocks, series: await this.r.seriesNames(bench.ws), serverTime: this.now() };
   }
 

@@ -24,14 +24,15 @@ async function code(c: Client = owner): Promise<string> {
 /** A raw bench: enrols with a code and talks the protocol directly. */
 type Call = (m: string, p: string, b?: unknown, h?: Record<string, string>) => Promise<TestResponse<Body>>;
 
-async function rawBench(bench: string): Promise<{ token: string; workspace: string; call: Call }> {
+async function rawBench(bench: string): Promise<{ token: string; workspace: string; call: Call; blocks: { series: string; lo: number; hi: number; overflow?: boolean }[] }> {
   const c = central.client();
-  const res = await c.post<Body & { token: string; workspace: string }>(`${SYNC_V1}/enrol`, { code: await code(), bench });
+  const res = await c.post<Body & { token: string; workspace: string; blocks: { series: string; lo: number; hi: number; overflow?: boolean }[] }>(`${SYNC_V1}/enrol`, { code: await code(), bench });
   expect(res.status).toBe(200);
   const token = res.body.token;
   return {
     token,
     workspace: res.body.workspace,
+    blocks: res.body.blocks,
     call: (m, p, b, h = {}) => c.request<Body>(m, p, b, { [TOKEN_HEADER]: token, [SCHEMA_HEADER]: '2', ...h }),
   };
 }
@@ -238,17 +239,19 @@ describe('POST /api/sync/v1/push field values', () => {
   it('accepts the records a bench made through its own routes, removed fields and tombstones included', async () => {
     const b = await rawBench('benchroutes');
     const hlc = (i: number) => stamp(Date.now(), 'benchroutes', i);
+    // A ticket the bench numbered from its own leased block.
+    const tk = `TK-0${b.blocks.find((x) => x.series === 'ticket' && !x.overflow)?.lo}`;
     const changes = [
       { seq: 1, coll: 'devices', id: '359111111111111', hlc: hlc(1), fields: { imei: '359111111111111', serial: 'IP16-000001', asset: 'A-000001', model: 'iPhone 16', maker: 'Apple', os: 'iOS', cust: '社内検証機', mdm: 'Intune', status: '入荷待ち', bat: 100, loc: '', user: '', note: '', chip: 'c-gray', created: 1, updated: 2 } },
       { seq: 2, coll: 'customers', id: 'cust-bench-1', hlc: hlc(2), fields: { id: 'cust-bench-1', name: '顧客', monthly: '—', renew: null, created: 1 } },
       { seq: 3, coll: 'team', id: 'tm-bench-1', hlc: hlc(3), fields: { id: 'tm-bench-1', name: '新人', ini: 'SJ', role: 'member', dept: '—', email: 'new@example.jp', scopes: { ops: 'edit' }, status: null, invitedAt: null, account: 'new@example.jp', joinedAt: 5 } },
-      { seq: 4, coll: 'tickets', id: 'TK-0999', hlc: hlc(4), fields: { id: 'TK-0999', cust: '—', subject: '件名', created: 1 } },
-      { seq: 5, coll: 'tickets', id: 'TK-0999', hlc: hlc(5), fields: { _deleted: true } },
+      { seq: 4, coll: 'tickets', id: tk, hlc: hlc(4), fields: { id: tk, cust: '—', subject: '件名', created: 1 } },
+      { seq: 5, coll: 'tickets', id: tk, hlc: hlc(5), fields: { _deleted: true } },
     ];
     const res = await b.call('POST', `${SYNC_V1}/push`, { batch: 'routes-1', changes });
     expect(res.status).toBe(200);
     expect((await central.store.get(b.workspace, 'devices', '359111111111111'))?.chip).toBe('c-gray');
-    expect(await central.store.get(b.workspace, 'tickets', 'TK-0999')).toBeNull();
+    expect(await central.store.get(b.workspace, 'tickets', tk)).toBeNull();
   });
 });
 

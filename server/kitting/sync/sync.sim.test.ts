@@ -33,6 +33,17 @@ describe('sync simulation: 1 central + 3-6 benches under faults', () => {
   }
 });
 
+describe('sync simulation: a hostile bench (oversized leases, poisoned clocks, numbers outside its lease)', () => {
+  const seed = Number(process.env.SIM_HOSTILE_SEED ?? 909);
+  it(`is refused every harmful request and the rest still converge with no lost write and no duplicate number (seed ${seed})`, { timeout: TIMEOUT }, async () => {
+    const report = await simulate(seed, STEPS, { hostile: true });
+    expectClean(report, `SIM_HOSTILE_SEED=${seed}`);
+    expect(report.hostile?.refused).toBeGreaterThan(10);
+    expect(report.hostile?.accepted).toBeGreaterThan(3);
+    expect(report.faults.lostResponse + report.faults.dropped).toBeGreaterThan(0);
+  });
+});
+
 describe('sync simulation: benches and central issue the same numbers before enrolment', () => {
   const seed = Number(process.env.SIM_PRE_SEED ?? 606);
   it(`renumbers at enrolment: no lost write and no duplicate number (seed ${seed})`, { timeout: TIMEOUT }, async () => {

@@ -1,6 +1,7 @@
 /** Wire contract of bench ↔ central sync: the bench's own status routes and central's /api/sync/v1 protocol. */
 import { z } from 'zod';
 import { num, ok, okList, str } from '../primitives';
+import { HLC_PATTERN } from '../../hlc';
 
 const Lease = z.looseObject({ series: str });
 const timed = <T extends z.ZodRawShape>(shape: T) => ok({ serverTime: num }).extend(shape);
@@ -51,13 +52,12 @@ export const PULL_PAGE = 2000;
 /** Records one page of GET snapshot answers when no limit is given. */
 export const SNAPSHOT_PAGE = 5000;
 
-const HLC_RE = /^\d{15}:\d{6}:[^:]{1,64}$/;
 
 export const changeSchema = z.object({
   seq: z.number().int().nonnegative(),
   coll: z.string().min(1).max(100),
   id: z.string().min(1).max(300),
-  hlc: z.string().regex(HLC_RE),
+  hlc: z.string().regex(HLC_PATTERN),
   fields: z.record(z.string(), z.unknown()),
 });
 

@@ -100,12 +100,13 @@ export async function createTenant(app: AppContext, input: { name: string; plan:
 }
 
 /** An assist-mode link: a short-lived session bound to the workspace owner's current token version. */
-export async function assistLink(app: AppContext, tid: string, by: string) {
+/** An assist link; a sub-admin's names the operator (`op`: id and token version), re-checked on every request. */
+export async function assistLink(app: AppContext, tid: string, by: string, op?: { id: string; v: unknown }) {
   if (!/^[a-z][a-z0-9-]{2,80}$/.test(tid)) throw badRequest('malformed workspace id');
   const t = await app.store.get<Doc>(PLATFORM_WS, P.tenants, tid);
   if (!t) throw notFound('no such workspace');
   const owner = typeof t.owner === 'string' ? await app.store.get<Doc>(PLATFORM_WS, P.accounts, t.owner) : null;
   const ttl = 3_600_000;
-  const token = mintToken(app.secret, 'assist', { tid, by, ...(owner ? { sub: owner.id, v: owner.tokenVersion } : {}) }, ttl);
+  const token = mintToken(app.secret, 'assist', { tid, by, ...(op ? { op: op.id, ov: op.v } : {}), ...(owner ? { sub: owner.id, v: owner.tokenVersion } : {}) }, ttl);
   return { url: `/app?admin_as=${encodeURIComponent(tid)}&assist=${encodeURIComponent(token)}`, expiresAt: Date.now() + ttl, tenant: t };
 }

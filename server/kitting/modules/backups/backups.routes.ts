@@ -1,4 +1,5 @@
 import { clip } from '../../../../shared/fields';
+import { hitLimit } from '../../../core/security/limits';
 import { defineRoute } from '../../../core/http/define-route';
 import { notFound, unauthorized } from '../../../core/errors';
 import { safeEqual } from '../../../core/security/passwords';
@@ -65,6 +66,7 @@ export const backupRoutes = [
     workspace: false,
     handler: async ({ app, req }) => {
       requireCentral(app);
+      await hitLimit(app, 'heavy', req.ip);
       const given = typeof req.query.token === 'string' ? req.query.token : req.get('x-backup-token') ?? '';
       const expected = app.config.backupToken;
       if (!expected || !given || !safeEqual(given, expected)) throw unauthorized('unauthorized');

@@ -83,7 +83,7 @@ export const capacityRoutes = [
       checkDate(date);
       const entry = await app.store.transact(ws, async (tx) => {
         const id = (await issueNumber(tx, LOAD_NUMBERS)).value;
-        return tx.put(CAPACITY_LOAD, id, { id, ...body, date, created: Date.now() });
+        return tx.create(CAPACITY_LOAD, id, { id, ...body, date, created: Date.now() });
       });
       return { entry };
     },

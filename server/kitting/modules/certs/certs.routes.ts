@@ -1,11 +1,12 @@
 import { jstDate, jstYear } from '../../../../shared/dates';
+import { limitHeavy, pdfRenderers } from '../documents/pdf-pool';
 import type { AppContext } from '../../../core/context';
 import { defineRoute, Reply } from '../../../core/http/define-route';
 import { badRequest, conflict, notFound } from '../../../core/errors';
 import { issueNumber } from '../../../core/store/series';
 import { readCompanyTx } from '../settings/settings.service';
 import { recordErasure } from './cert-erasure';
-import { renderCertPdf, type CertPdfProof } from './cert-pdf';
+import type { CertPdfProof } from './cert-pdf';
 import { certPublicUrl, ensureOwnKeyPublished } from './cert-keys';
 import { certRecord, payloadOf, signRecord, verifyUrlOf, type CertRecord } from './cert-sign';
 import { indexCert, storedSignature } from './cert-verify.service';
@@ -137,10 +138,11 @@ export const certRoutes = [
     produces: 'application/pdf',
     auth: 'ops:view',
     params: noParams,
-    handler: async ({ app, ws, params }) => {
+    handler: async ({ app, ws, req, params }) => {
+      await limitHeavy(app, ws, req.ip);
       const cert = await app.store.get<ErasureCert>(ws, ERASURE_CERTS, params.no);
       if (!cert) throw notFound('cert not found');
-      const pdf = await renderCertPdf(cert, await proofOf(app, cert));
+      const pdf = await pdfRenderers.cert(cert, await proofOf(app, cert));
       return new Reply(200, Buffer.from(pdf), {
         'Content-Type': 'application/pdf',
         'Content-Disposition': `inline; filename="${cert.no}.pdf"`,
@@ -185,7 +187,7 @@ export const certRoutes = [
         };
         // Signed where it is issued, online or offline, with this machine's key.
         const { signature, d } = await signRecord(certRecord(ws, { ...draft, ...given }), key);
-        const stored = await tx.put(ERASURE_CERTS, no, { ...draft, ...given, digest: certDigest(draft), signature, recordDigest: d });
+        const stored = await tx.create(ERASURE_CERTS, no, { ...draft, ...given, digest: certDigest(draft), signature, recordDigest: d });
         return { cert: stored, erased: await recordErasure(tx, draft) };
       });
       await indexCert(app, ws, cert);

@@ -86,7 +86,7 @@ export const complianceRoutes = [
       if (body.ts && !isStamp(body.ts)) throw badRequest('invalid ts', { message: '日時(ts)は YYYY-MM-DD HH:mm 形式で指定してください' });
       const doc = await app.store.transact(ws, async (tx) => {
         const { n: seq, value: id } = await issueNumber(tx, AUDIT_NUMBERS);
-        return tx.put(AUDIT_LOG, id, {
+        return tx.create(AUDIT_LOG, id, {
           id,
           seq,
           ts: body.ts || nowStamp(),

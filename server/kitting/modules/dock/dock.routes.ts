@@ -50,7 +50,7 @@ export const dockRoutes = [
         const existing = givenId ? await tx.get(DOCK_RESERVATIONS, givenId) : null;
         if (existing && givenId) return (await tx.patch(DOCK_RESERVATIONS, givenId, { ...present, updated: now })) ?? existing;
         const id = (await issueNumber(tx, DOCK_NUMBERS)).value;
-        return tx.put(DOCK_RESERVATIONS, id, { id, created: now, updated: now, date: jstDate(), ...RESERVATION_DEFAULTS, ...present });
+        return tx.create(DOCK_RESERVATIONS, id, { id, created: now, updated: now, date: jstDate(), ...RESERVATION_DEFAULTS, ...present });
       });
       return { reservation };
     },

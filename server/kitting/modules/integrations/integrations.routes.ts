@@ -52,7 +52,7 @@ export const integrationRoutes = [
       return app.store.transact(ws, async (tx) => {
         const { n: seq, value: id } = await issueNumber(tx, SYNC_LOG_NUMBERS);
         const entry = { id, seq, service: body.service || '—', kind: body.kind || 'sync', result: body.result || '成功', time };
-        await tx.put(SYNC_LOG, entry.id, entry);
+        await tx.create(SYNC_LOG, entry.id, entry);
         // A capped list is trimmed locally, never synced as deletions (docs/DESIGN.md §4).
         await tx.trimLocal(SYNC_LOG, SYNC_LOG_MAX);
         const all = (await tx.list(SYNC_LOG)).sort(bySeqDesc);

@@ -70,7 +70,7 @@ export const invoiceFromQuoteRoute = defineRoute({
         created: now,
         updated: now,
       };
-      return tx.put(INVOICES, id, doc);
+      return tx.create(INVOICES, id, doc);
     });
     return { invoice };
   },

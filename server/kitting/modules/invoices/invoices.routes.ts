@@ -1,9 +1,9 @@
 import { isDeepStrictEqual } from 'node:util';
 import { jstDate, jstYymm } from '../../../../shared/dates';
+import { limitHeavy, pdfRenderers } from '../documents/pdf-pool';
 import { defineRoute, Reply } from '../../../core/http/define-route';
 import { issueNumber } from '../../../core/store/series';
 import { readCompany, readCompanyTx } from '../settings/settings.service';
-import { renderInvoicePdf } from './invoice-pdf';
 import { invoiceFromQuoteRoute } from './invoice-from-quote';
 import { badRequest, conflict, notFound } from '../../../core/errors';
 import { declareLookup } from '../../../core/store/lookups';
@@ -117,7 +117,7 @@ export const invoiceRoutes = [
         }
         const now = Date.now();
         const doc: Invoice = { id, cust, month, desc, due, status, recurring, ...figures, date: jstDate(now), created: now, updated: now };
-        return tx.put(INVOICES, id, doc);
+        return tx.create(INVOICES, id, doc);
       });
       return { invoice };
     },
@@ -177,10 +177,11 @@ export const invoiceRoutes = [
     produces: 'application/pdf',
     auth: 'sales:view',
     params: idParams,
-    handler: async ({ app, ws, params }) => {
+    handler: async ({ app, ws, req, params }) => {
+      await limitHeavy(app, ws, req.ip);
       const inv = await app.store.get<Invoice>(ws, INVOICES, params.id);
       if (!inv) throw notFound('invoice not found');
-      const pdf = await renderInvoicePdf(inv, await readCompany(app.store, ws));
+      const pdf = await pdfRenderers.invoice(inv, await readCompany(app.store, ws));
       return new Reply(200, Buffer.from(pdf), {
         'Content-Type': 'application/pdf',
         'Content-Disposition': `inline; filename="${inv.id.replace(/[^\w.-]/g, '_')}.pdf"`,

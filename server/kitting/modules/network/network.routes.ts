@@ -37,7 +37,7 @@ export const networkRoutes = [
           status: body.status?.trim() || STATUS_BY_DIR[body.dir],
           created: Date.now(),
         };
-        await tx.put(NETWORK_DEALS, deal.id, deal);
+        await tx.create(NETWORK_DEALS, deal.id, deal);
         return { deal, deals: await listDeals(tx) };
       });
     },

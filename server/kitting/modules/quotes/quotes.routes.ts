@@ -1,8 +1,9 @@
 import { jstDate, jstYymm } from '../../../../shared/dates';
+import { limitHeavy, pdfRenderers } from '../documents/pdf-pool';
 import { defineRoute, Reply } from '../../../core/http/define-route';
 import { badRequest, conflict, notFound } from '../../../core/errors';
 import { readCompany, readCompanyTx } from '../settings/settings.service';
-import { renderQuotePdf, revisionOf } from './quote-pdf';
+import { revisionOf } from './quote-pdf';
 import type { AppContext } from '../../../core/context';
 import { issueNumber } from '../../../core/store/series';
 import type { Tx } from '../../../core/store/types';
@@ -189,7 +190,7 @@ export const quoteRoutes = [
         q.createdAt = now;
         q.updatedAt = now;
         q.issuedAt = null;
-        return tx.put(QUOTES, q.id, q);
+        return tx.create(QUOTES, q.id, q);
       });
       return { quote: withTotals(quote) };
     },
@@ -222,7 +223,8 @@ export const quoteRoutes = [
     produces: 'text/csv',
     auth: 'sales:view',
     params: idParams,
-    handler: async ({ app, ws, params }) => {
+    handler: async ({ app, ws, req, params }) => {
+      await limitHeavy(app, ws, req.ip);
       const doc = await exportable(app, ws, params.id);
       const name = `${doc.meta.quoteNo ?? 'quote'}.csv`;
       return new Reply(200, BOM + quoteCsv(doc), {
@@ -245,10 +247,11 @@ export const quoteRoutes = [
     produces: 'application/pdf',
     auth: 'sales:view',
     params: idParams,
-    handler: async ({ app, ws, params }) => {
+    handler: async ({ app, ws, req, params }) => {
+      await limitHeavy(app, ws, req.ip);
       const q = await loadQuote(app, ws, params.id);
       const doc = quoteDocument(q, await validateQuote(reader(app, ws), q));
-      const pdf = await renderQuotePdf(doc, q, await readCompany(app.store, ws), revisionOf(q));
+      const pdf = await pdfRenderers.quote(doc, q, await readCompany(app.store, ws), revisionOf(q));
       return new Reply(200, Buffer.from(pdf), {
         'Content-Type': 'application/pdf',
         'Content-Disposition': `inline; filename="${String(q.id).replace(/[^\w.-]/g, '_')}.pdf"`,
@@ -273,7 +276,7 @@ export const quoteRoutes = [
         const { totals: _t, validUntil: _v, ...rest } = current as Quote & { totals?: unknown };
         const next: Quote = {
           ...rest,
-          id: `Q-${yymm}-${String(await tx.next(`quote:${yymm}`)).padStart(3, '0')}`,
+          id: (await issueNumber(tx, QUOTE_NUMBERS, yymm)).value,
           revisionOf: root,
           rev: (typeof current.rev === 'number' ? current.rev : 1) + 1,
           supersedes: String(current.id),
@@ -282,7 +285,7 @@ export const quoteRoutes = [
           issuedAt: null,
         };
         await tx.patch(QUOTES, String(current.id), { supersededBy: next.id });
-        return tx.put(QUOTES, String(next.id), next);
+        return tx.create(QUOTES, String(next.id), next);
       });
       return { quote: withTotals(quote) };
     },

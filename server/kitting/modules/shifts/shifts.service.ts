@@ -153,7 +153,7 @@ export async function listHistory(tx: Tx): Promise<Snapshot[]> {
 export async function pushHistory(tx: Tx, grid: Grid, reason: string): Promise<Snapshot> {
   const { n: seq, value: id } = await issueNumber(tx, SNAPSHOT_NUMBERS);
   const snap: Snapshot = { id, seq, ts: Date.now(), reason, grid };
-  await tx.put(SHIFT_HISTORY, snap.id, snap);
+  await tx.create(SHIFT_HISTORY, snap.id, snap);
   // A capped list is trimmed locally, never synced as deletions (docs/DESIGN.md §4).
   await tx.trimLocal(SHIFT_HISTORY, HISTORY_MAX);
   return snap;

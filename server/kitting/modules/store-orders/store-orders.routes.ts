@@ -58,7 +58,7 @@ export const storeOrderRoutes = [
           status: '確定',
           created: now,
         };
-        return tx.put(STORE_ORDERS, id, doc);
+        return tx.create(STORE_ORDERS, id, doc);
       });
       return { order };
     },

@@ -14,7 +14,8 @@ import { sendMail } from '../accounts/mail';
 import { assistLink, clientLink, origin, tenantView, withCounts } from '../admin/tenants.service';
 import { takeBackup, tenantBackups } from '../backups/backups.service';
 import { portalByNameOrId, portalReader, revokePortalLinks } from '../portal/portal.service';
-import { CORE_FIELDS, DELETE_TTL, inScope, operator, operatorName, operatorRole, publicSub, scopedTenant, scopedTenants, SUBADMINS_BY_EMAIL } from './scope';
+import type { AppContext } from '../../../core/context';
+import { CORE_FIELDS, DELETE_TTL, inScope, operator, type Operator, operatorName, operatorRole, publicSub, scopedTenant, scopedTenants, SUBADMINS_BY_EMAIL } from './scope';
 import { subadminRequests, subadminResponses } from '../../../../shared/api/contracts/admin';
 
 const { params: idParams } = subadminRequests;
@@ -23,6 +24,13 @@ const act = (op: ReturnType<typeof operator>, action: string, tenant: Doc | null
   by: operatorName(op), role: operatorRole(op), action, tenantId: tenant ? String(tenant.id) : '', tenantName: tenant ? String(tenant.name) : '', detail,
   subId: op.kind === 'subadmin' ? op.id : undefined,
 });
+
+/** The sub-admin an assist link is minted for (re-checked on every assist request); none for the platform admin. */
+async function assistOperator(app: AppContext, op: Operator): Promise<{ id: string; v: unknown } | undefined> {
+  if (op.kind !== 'subadmin') return undefined;
+  const sub = await app.store.get<Doc>(PLATFORM_WS, P.subadmins, op.id);
+  return { id: op.id, v: sub?.tokenVersion };
+}
 
 export const subadminRoutes = [
   defineRoute({
@@ -133,7 +141,7 @@ export const subadminRoutes = [
     params: idParams,
     handler: async ({ app, req, params }) => {
       const { op, tenant } = await scopedTenant(app, req, params.id);
-      const link = await assistLink(app, params.id, `subadmin:${operatorName(op)}`);
+      const link = await assistLink(app, params.id, `subadmin:${operatorName(op)}`, await assistOperator(app, op));
       await logActivity(app, act(op, 'impersonate', tenant));
       return { url: `${link.url}&by=subadmin` };
     },
@@ -147,7 +155,7 @@ export const subadminRoutes = [
     params: subadminRequests.workspaceParams,
     handler: async ({ app, req, params }) => {
       const { op, tenant } = await scopedTenant(app, req, params.tid);
-      const link = await assistLink(app, params.tid, `subadmin:${operatorName(op)}`);
+      const link = await assistLink(app, params.tid, `subadmin:${operatorName(op)}`, await assistOperator(app, op));
       await logActivity(app, act(op, 'impersonate', tenant));
       return { url: `${link.url}&by=subadmin`, expiresAt: link.expiresAt };
     },

@@ -103,6 +103,7 @@ export const teamRoutes = [
     path: '/api/team/invite',
     response: teamResponses.invite,
     auth: 'account:manager',
+    credential: true,
     body: teamRequests.invite,
     handler: async ({ app, ws, req, body }) => {
       const role = (ROLES as readonly unknown[]).includes(body.role) && body.role !== 'owner' ? String(body.role) : 'member';

@@ -67,6 +67,12 @@ export function callerRole(req: Request): string | null {
  * (the route's own check already requires owner or admin).
  */
 export function assertOwnerRules(req: Request, target: Doc | null, nextRole: unknown): void {
+  // An operator acting in the workspace (assist mode) neither makes nor changes nor removes an owner or admin.
+  const a = actorOf(req);
+  const privileged = (r: unknown) => r === 'owner' || r === 'admin';
+  if (a.kind === 'member' && a.assist && (privileged(nextRole) || privileged(target?.role))) {
+    throw forbidden('assist_forbidden', { message: 'サポート(代理操作)中はオーナー・管理者の権限を変更できません' });
+  }
   if (callerRole(req) === 'owner') return;
   if (nextRole === 'owner' || target?.role === 'owner') {
     throw forbidden('owner only', { message: 'オーナーの変更・削除、オーナーへの変更はオーナーのみ行えます' });

@@ -93,7 +93,7 @@ export const tradeinRoutes = [
         const year = jstYear(now);
         const no = (await issueNumber(tx, RECEIPT_NUMBERS, String(year))).value;
         const date = jstDate(now);
-        return tx.put(RECEIPTS, no, { no, id: no, date, dateJa: dateJa(date), cust, person: receiptRules.person(body.person), items, total, note: receiptRules.note(body.note), ts: now });
+        return tx.create(RECEIPTS, no, { no, id: no, date, dateJa: dateJa(date), cust, person: receiptRules.person(body.person), items, total, note: receiptRules.note(body.note), ts: now });
       });
       return { receipt };
     },

@@ -8,6 +8,8 @@ export interface SimOptions {
   start?: number;
   /** Central is unreachable from `from` to `to` (virtual time), e.g. across midnight of Dec 31. */
   outage?: { from: number; to: number };
+  /** A hostile bench joins: oversized leases, poisoned clocks, numbers outside its lease. */
+  hostile?: boolean;
 }
 
 export interface SimReport {
@@ -28,5 +30,7 @@ export interface SimReport {
   /** Numbers enrolled benches issued per counter while central was unreachable. */
   offline: Record<string, number>;
   faults: FaultCounts;
+  /** The hostile bench's requests central refused and accepted (with `hostile`). */
+  hostile?: { refused: number; accepted: number };
   problems: string[];
 }

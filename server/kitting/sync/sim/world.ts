@@ -10,6 +10,7 @@ import { openTestStore, testStoreKind, type TestStore } from '../../../core/test
 import { SyncBench } from '../bench';
 import { SyncCentral } from '../central';
 import { planRenumbering, renumberedKey, type SeriesShift } from '../numbered';
+import { HostileBench } from './hostile';
 import { dumpReplica, dumpStore, Oracle } from './oracle';
 import { BLOCK, LOG_CAP, randomOps, simSeries, type Op } from './ops';
 import { Rng } from './rng';
@@ -63,6 +64,7 @@ export class World {
   private centralFed = 0;
   private ws = '';
   readonly benches: Bench[] = [];
+  private hostile: HostileBench | null = null;
   private readonly issued = new Map<string, Set<number>>();
   private readonly imeis: string[] = [];
   /** Reserve numbers issued by bench processes that crashed since. */
@@ -107,6 +109,19 @@ export class World {
       await b.store.setMeta('bench_workspace', b.localWs);
       this.benches.push(b);
       this.feed(b);
+    }
+    if (this.opts.hostile) {
+      this.hostile = new HostileBench(
+        () => this.central,
+        this.centralStore,
+        new Rng(this.seed ^ 0xbad),
+        this.ws,
+        () => this.now,
+        (coll, id, hlc, fields) => this.oracle.add(coll, id, hlc, fields),
+        (series, n) => this.noteIssued(series, n),
+        this.problems,
+      );
+      await this.hostile.enrol();
     }
   }
 
@@ -275,6 +290,10 @@ export class World {
       this.feed(b);
     }
     if (this.compactRng.chance(0.01)) await this.compact();
+    if (this.hostile && this.net.centralUp && rng.chance(0.03)) {
+      await this.feedCentral();
+      await this.hostile.act(this.imeis);
+    }
     if (rng.chance(0.25)) {
       const b = rng.pick(this.benches);
       // Unenrolled benches wait a while: they work offline on their local workspace first.
@@ -323,6 +342,7 @@ export class World {
 
   async check(): Promise<void> {
     const central = await dumpStore(this.centralStore, this.ws);
+    if (this.hostile) HostileBench.checkStamps(await this.centralRecords(), this.problems);
     const expected = this.oracle.expected();
     compare('central vs oracle', central, expected, this.problems);
     for (const b of this.benches) {
@@ -335,10 +355,21 @@ export class World {
     if (devices > seededImeis.size + this.imeis.length) this.problems.push(`demo devices duplicated: ${devices}`);
   }
 
+  private async centralRecords(): Promise<{ stamps: Record<string, string> }[]> {
+    const out: { stamps: Record<string, string> }[] = [];
+    let key = '';
+    for (;;) {
+      const page = await this.centralStore.replica.snapshotPage(this.ws, key, 2000);
+      out.push(...page.records);
+      if (!page.nextKey) return out;
+      key = page.nextKey;
+    }
+  }
+
   report(): SimReport {
     const overflowIssued = this.overflowBefore + this.benches.reduce((n, b) => n + b.store.replica.overflowIssued, 0);
     const counters = Object.fromEntries([...this.issued].map(([c, set]) => [c, set.size]));
-    return { seed: this.seed, ...this.stats, compactions: { ...this.compactions }, overflowIssued, counters, offline: { ...this.offline }, faults: { ...this.faults }, problems: [...this.problems] };
+    return { seed: this.seed, ...this.stats, compactions: { ...this.compactions }, overflowIssued, counters, offline: { ...this.offline }, faults: { ...this.faults }, ...(this.hostile ? { hostile: { ...this.hostile.counts } } : {}), problems: [...this.problems] };
   }
 
   async close(): Promise<void> {

@@ -1,6 +1,27 @@
 import { afterAll, beforeAll, expect } from 'vitest';
 import { configureLimit } from '../../../core/security/limits';
 import { startTestServer, type Client, type TestServer } from '../../testing/harness';
+import { numberedSeries } from '../../../core/store/series';
+import { LeaseLedger } from '../../sync/lease-ledger';
+
+/**
+ * Setup for push tests that are not about numbering: central records that `bench` holds the numbers of
+ * these records (as if leased to it), so a new numbered record passes the lease check and the test
+ * reaches the check it is about.
+ */
+export async function grantNumbers(server: TestServer, ws: string, bench: string, changes: { coll: string; id: string }[]): Promise<void> {
+  const ranges: { series: string; lo: number; hi: number }[] = [];
+  for (const c of changes) {
+    for (const s of numberedSeries.all()) {
+      if (!s.keyed || s.coll !== c.coll) continue;
+      const m = s.pattern.exec(c.id);
+      if (!m) continue;
+      const n = Number(m.groups?.n);
+      ranges.push({ series: s.counter(m.groups?.p ?? ''), lo: n, hi: n });
+    }
+  }
+  await new LeaseLedger(server.store, numberedSeries).record(ws, bench, ranges);
+}
 
 export type Body = Record<string, unknown> & { ok: boolean; error?: string; message?: string };
 export const bearer = (t: string) => ({ authorization: `Bearer ${t}` });
@@ -46,7 +67,12 @@ export function pushHarness(email: string, bench: string) {
   const h = {
     server: undefined as unknown as TestServer,
     owner: undefined as unknown as Awaited<ReturnType<typeof signUp>>,
-    push: (changes: Change[]) => send(changes),
+    /** A push exactly as given: no numbers granted first (the attacks on leases). */
+    pushAsIs: (changes: Change[]) => send(changes),
+    push: async (changes: Change[]) => {
+      await grantNumbers(h.server, h.owner.ws, bench, changes);
+      return send(changes);
+    },
     /** Whether the customer `id` (the marker) reads back through the routes. */
     stored: async (id: string) => (await h.owner.c.get<{ customers: { id: string }[] }>('/api/customers', h.owner.auth)).body.customers.some((c) => c.id === id),
     async refused(coll: string, id: string, fields: Record<string, unknown>, field: string) {

@@ -4,7 +4,7 @@
  * is stored, while the same records with values the routes would store go through.
  */
 import { describe, expect, it } from 'vitest';
-import { addMember, benchPusher, pushHarness, signUp } from './helpers';
+import { addMember, benchPusher, grantNumbers, pushHarness, signUp } from './helpers';
 
 const h = pushHarness('push-values@example.jp', 'bench-values');
 const { push, refused } = h;
@@ -75,7 +75,10 @@ describe('a bench acts with the scopes of whoever enrolled it', () => {
     const demoted = await h.server.client().post(`/api/team/member/${m.memberId}`, { role: 'member', scopes: { sales: 'edit', ops: 'none', support: 'view', settings: 'view' } }, o.auth);
     expect(demoted.status, demoted.text).toBe(200);
     const pushAs = benchPusher(h.server, r.body.token, bench);
-    const send = (coll: string, id: string, fields: Record<string, unknown>) => pushAs([{ coll, id, fields }]);
+    const send = async (coll: string, id: string, fields: Record<string, unknown>) => {
+      await grantNumbers(h.server, o.ws, bench, [{ coll, id }]);
+      return pushAs([{ coll, id, fields }]);
+    };
     // sales: edit (the same table the customer and invoice routes check)
     expect((await send('customers', 'cust-scoped', { id: 'cust-scoped', name: '営業の顧客' })).status).toBe(200);
     expect((await send('invoices', 'INV-2611-950', { id: 'INV-2611-950', cust: '営業の顧客', amount: 1000 })).status).toBe(200);

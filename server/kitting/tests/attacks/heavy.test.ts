@@ -1,0 +1,58 @@
+/**
+ * Attack (issue 26): one request froze the server. A certificate with 5,000 devices (the contract's
+ * maximum) rendered as PDF on the main thread for about 20 s, and /healthz waited for it. PDFs now render
+ * in worker threads, and PDF and export routes are limited per address and per workspace.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { configureLimit } from '../../../core/security/limits';
+import { CERT_MAX_DEVICES } from '../../../../shared/api/contracts/certs-labels';
+import { startTestServer, type TestServer } from '../../testing/harness';
+import { closePdfPool } from '../../modules/documents/pdf-pool';
+import { signUp } from './helpers';
+
+let server: TestServer;
+beforeAll(async () => {
+  server = await startTestServer();
+  configureLimit(server.ctx, 'signup', 1000);
+});
+afterAll(async () => {
+  await server.close();
+  await closePdfPool();
+});
+
+const devices = Array.from({ length: CERT_MAX_DEVICES }, (_, i) => ({ model: 'iPhone 15', id: `35${String(i).padStart(13, '0')}`, storage: '128GB' }));
+
+describe('no request holds the event loop', () => {
+  it('/healthz answers while a 5,000-device certificate renders', { timeout: 180_000 }, async () => {
+    const o = await signUp(server, 'heavy-cert@example.jp');
+    const cert = await o.c.post<{ cert: { no: string } }>('/api/cert', { cust: '大量消去株式会社', devices }, o.auth);
+    expect(cert.status, cert.text).toBe(200);
+    const order: string[] = [];
+    const pdf = fetch(`${server.url}/api/cert/${cert.body.cert.no}/pdf`, { headers: o.auth }).then(async (r) => {
+      const body = Buffer.from(await r.arrayBuffer());
+      order.push('pdf');
+      return { status: r.status, body };
+    });
+    // give the render a head start, then ask for /healthz several times while it runs
+    await new Promise((r) => setTimeout(r, 300));
+    for (let i = 0; i < 3; i++) {
+      const h = await fetch(`${server.url}/healthz`);
+      expect(h.status).toBe(200);
+      order.push('healthz');
+    }
+    const done = await pdf;
+    expect(done.status).toBe(200);
+    expect(done.body.subarray(0, 5).toString()).toBe('%PDF-');
+    expect(order).toEqual(['healthz', 'healthz', 'healthz', 'pdf']);
+  });
+
+  it('PDF routes are limited per address: a burst beyond the limit answers 429', async () => {
+    configureLimit(server.ctx, 'heavy', 3);
+    const o = await signUp(server, 'heavy-burst@example.jp');
+    const cert = await o.c.post<{ cert: { no: string } }>('/api/cert', { cust: '連打株式会社', count: 1 }, o.auth);
+    const statuses: number[] = [];
+    for (let i = 0; i < 5; i++) statuses.push((await o.c.request('GET', `/api/cert/${cert.body.cert.no}/pdf`, undefined, o.auth)).status);
+    expect(statuses.slice(0, 3)).toEqual([200, 200, 200]);
+    expect(statuses.slice(3)).toEqual([429, 429]);
+  });
+});
