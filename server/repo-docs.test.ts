@@ -11,7 +11,7 @@ const ROOT = resolve(__dirname, '..');
 const DOCS = ['README.md', ...readdirSync(join(ROOT, 'docs')).filter((f) => f.endsWith('.md')).map((f) => `docs/${f}`)];
 const PATHS_CHECKED = (file: string) => file !== 'docs/DESIGN.md';
 /** Build outputs named in the docs: made by `npm run build:ui` / `npm run desktop`, not committed. */
-const BUILT = ['electron/dist', 'dist'];
+const BUILT = ['electron/dist', 'renderer/dist', 'dist'];
 const TOP = /^(server|shared|renderer|e2e|perf|docs|electron|seeds|assets|build|\.ci)\//;
 const scripts = Object.keys(JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')).scripts as Record<string, string>);
 
