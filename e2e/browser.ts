@@ -17,7 +17,7 @@ export const OVERRIDE_VARS = ['KITTING_CHROMIUM', 'CHROME_PATH', 'CHROMIUM_PATH'
 /** Set by the test run when no browser could be found or provisioned: the reason, for the browser tests. */
 export const UNAVAILABLE_VAR = 'KITTING_CHROMIUM_UNAVAILABLE';
 
-export const SYSTEM_PATHS = ['/usr/bin/chromium', '/usr/bin/chromium-browser', '/snap/bin/chromium', '/usr/bin/google-chrome-stable', '/usr/bin/google-chrome'];
+const SYSTEM_PATHS = ['/usr/bin/chromium', '/usr/bin/chromium-browser', '/snap/bin/chromium', '/usr/bin/google-chrome-stable', '/usr/bin/google-chrome'];
 const PATH_NAMES = ['chromium', 'chromium-browser', 'google-chrome-stable', 'google-chrome'];
 
 export interface BrowserProbe {
@@ -124,7 +124,7 @@ function playwrightCli(): string {
   return resolve(import.meta.dirname, '..', 'node_modules', 'playwright-core', 'cli.js');
 }
 
-export function runCommand(cmd: string[]): { ok: boolean; output: string } {
+function runCommand(cmd: string[]): { ok: boolean; output: string } {
   const [file, ...args] = cmd;
   if (!file) return { ok: false, output: 'empty command' };
   const r = spawnSync(file, args, { encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'], maxBuffer: 64 * 1024 * 1024 });
@@ -144,7 +144,7 @@ function commandWorks(cmd: string[]): boolean {
 }
 
 /** The probe of this machine. */
-export function realProbe(env: Record<string, string | undefined> = process.env): BrowserProbe {
+function realProbe(env: Record<string, string | undefined> = process.env): BrowserProbe {
   const isExecutable = (path: string) => {
     try {
       accessSync(path, constants.X_OK);

@@ -11,7 +11,7 @@ import { chromium, type BrowserContext, type CDPSession, type Page } from 'playw
 import { ensureChromium, UNAVAILABLE_VAR } from './browser';
 
 export const ROOT = resolve(import.meta.dirname, '..');
-export const SHOTS = join(ROOT, 'test-results', 'screenshots');
+const SHOTS = join(ROOT, 'test-results', 'screenshots');
 /** The browser to drive: the one the test run found or installed, else found (or installed) now. */
 export function chromiumPath(): string {
   const unavailable = process.env[UNAVAILABLE_VAR];

@@ -27,7 +27,7 @@ export interface PrinterSource {
   getPrintersAsync(): Promise<Array<{ name: string; displayName: string; description: string; isDefault?: boolean; options?: object }>>;
 }
 
-export const mmToMicrons = (mm: number): number => Math.round(mm * 1000);
+const mmToMicrons = (mm: number): number => Math.round(mm * 1000);
 
 export function htmlDataUrl(html: string): string {
   return `data:text/html;charset=utf-8,${encodeURIComponent(html)}`;

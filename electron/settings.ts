@@ -8,7 +8,7 @@ export interface SettingsBackend {
 }
 
 /** Label size defaults per template size (mm), used when a template does not give its own. */
-export const LABEL_SIZES: Record<LabelDefaults['size'], { widthMm: number; heightMm: number }> = {
+const LABEL_SIZES: Record<LabelDefaults['size'], { widthMm: number; heightMm: number }> = {
   s: { widthMm: 40, heightMm: 25 },
   m: { widthMm: 60, heightMm: 40 },
   l: { widthMm: 100, heightMm: 60 },

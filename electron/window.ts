@@ -1,7 +1,7 @@
 import type { BrowserWindowConstructorOptions, WebPreferences } from 'electron';
 
 /** The only web preferences any window of the app gets (main window and hidden print windows). */
-export function secureWebPreferences(preload?: string): WebPreferences {
+function secureWebPreferences(preload?: string): WebPreferences {
   return {
     contextIsolation: true,
     sandbox: true,

@@ -8,7 +8,7 @@
  * - anything else (来週, 2/30, empty) has no date and is listed for the user to fix.
  */
 
-export const RECENT_PAST_DAYS = 90;
+const RECENT_PAST_DAYS = 90;
 
 export type DueReading =
   | { date: string; guessed: boolean }

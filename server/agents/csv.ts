@@ -4,7 +4,7 @@ import { Reply } from '../core/http/define-route';
 export const CSV_MAX_ROWS = 5000;
 
 /** A cell a spreadsheet will not run as a formula: leading = + - @ tab or CR gets a quote prefix. */
-export function csvCell(v: unknown): string {
+function csvCell(v: unknown): string {
   let s = v === null || v === undefined ? '' : String(v);
   if (/^[=+\-@\t\r]/.test(s)) s = `'${s}`;
   return /[",\r\n]/.test(s) ? `"${s.replace(/"/g, '""')}"` : s;

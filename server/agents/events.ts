@@ -25,6 +25,6 @@ export interface PendingEvent {
   created_at: number;
 }
 
-export function pendingEvents(ctx: AgentsContext, limit = 100): PendingEvent[] {
+function pendingEvents(ctx: AgentsContext, limit = 100): PendingEvent[] {
   return stmt(ctx.db, 'SELECT id, workspace_id, agent_id, event, payload, created_at FROM events WHERE delivered = 0 ORDER BY id LIMIT ?').all(limit) as PendingEvent[];
 }

@@ -61,7 +61,7 @@ function at(value: unknown, path: PropertyKey[]): unknown {
 }
 
 /** A validation failure answers 400 `{error:'<field> is required'}` or `{error:'<field>: <problem>'}`. */
-export function invalid(err: z.ZodError, value: unknown): DomainError {
+function invalid(err: z.ZodError, value: unknown): DomainError {
   const first = err.issues[0];
   if (!first) return badRequest('invalid request');
   const field = first.path.map(String).join('.');

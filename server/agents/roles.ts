@@ -3,7 +3,7 @@ import type { Caller } from './context';
 import type { AgentAuth } from './request';
 
 /** Workspace roles: the owner, members who edit, viewers who only read. */
-export const ROLES = ['owner', 'member', 'viewer'] as const;
+const ROLES = ['owner', 'member', 'viewer'] as const;
 export type Role = (typeof ROLES)[number];
 export { ASSIGNABLE_ROLES } from '../../shared/api/contracts/agents-values';
 
@@ -32,7 +32,7 @@ export function authorize(auth: AgentAuth, caller: Caller): void {
 }
 
 /** Editor: the owner or a member (section 5 of the contract). */
-export function requireEditor(caller: Caller): void {
+function requireEditor(caller: Caller): void {
   authorize('editor', caller);
 }
 

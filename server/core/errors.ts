@@ -47,7 +47,7 @@ export const tooLarge = (error: string, extra?: Extra) => new DomainError('too_l
 export const unsupportedMedia = (error: string, extra?: Extra) => new DomainError('unsupported_media', error, extra);
 export const unprocessable = (error: string, extra?: Extra) => new DomainError('unprocessable', error, extra);
 export const tooMany = (retryAfterSec: number, error = 'too many requests') => new DomainError('too_many', error, {}, retryAfterSec);
-export const internalError = (error = 'internal error', extra?: Extra) => new DomainError('internal', error, extra);
+const internalError = (error = 'internal error', extra?: Extra) => new DomainError('internal', error, extra);
 export const upstreamFailed = (error: string, extra?: Extra) => new DomainError('upstream', error, extra);
 export const unavailable = (error: string, extra?: Extra) => new DomainError('unavailable', error, extra);
 /** A feature the running configuration does not offer (e.g. file snapshots of a PostgreSQL store). */

@@ -39,7 +39,7 @@ export interface CreateAppOptions {
 const RENDERER_DIST = join(dirname(fileURLToPath(import.meta.url)), '..', '..', 'renderer', 'dist');
 
 /** The bench's own workspace: created and seeded on first start, kept in meta afterwards. */
-export async function benchWorkspace(store: Store): Promise<string> {
+async function benchWorkspace(store: Store): Promise<string> {
   let ws = await store.meta('bench_workspace');
   if (!ws) {
     ws = `b-${randomBytes(8).toString('hex')}`;

@@ -30,7 +30,7 @@ import { mountStudioRoutes, type StudioRoute } from './route';
 import { studioOpenApiRoutes } from './openapi.routes';
 import { ErrorBody } from '../../shared/api/contracts/errors';
 
-export const CLI_FILE = join(dirname(fileURLToPath(import.meta.url)), 'cli', 'studio.js');
+const CLI_FILE = join(dirname(fileURLToPath(import.meta.url)), 'cli', 'studio.js');
 export const studioRoutes: StudioRoute[] = [...accountRoutes, ...sessionRoutes, ...billingRoutes, ...jobRoutes, ...studioOpenApiRoutes(() => studioRoutes)];
 
 /** The HS256 key: STUDIO_JWT_SECRET, else one generated into the data folder on first start. */

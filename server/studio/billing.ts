@@ -10,7 +10,7 @@ export type AllowanceKind = 'posts' | 'ai_units' | 'accounts';
 export type Allowances = Record<AllowanceKind, number | null>;
 
 /** Monthly allowances per plan (null = unlimited). */
-export const PLANS: Record<PlanName, Allowances> = {
+const PLANS: Record<PlanName, Allowances> = {
   free: { posts: 30, ai_units: 50, accounts: 1 },
   starter: { posts: 200, ai_units: 500, accounts: 3 },
   pro: { posts: 1000, ai_units: 1500, accounts: 5 },
@@ -18,14 +18,14 @@ export const PLANS: Record<PlanName, Allowances> = {
 };
 
 /** The credit cost map. */
-export const COSTS = { draft: 1, hashtags: 1, image: 12, image_reference: 12, frontier_video: 120, audio_clip: 8 } as const;
+const COSTS = { draft: 1, hashtags: 1, image: 12, image_reference: 12, frontier_video: 120, audio_clip: 8 } as const;
 export type Surface = 'image' | 'video' | 'audio';
 /** Generation prices per surface (hf_image, hf_video, hf_audio). */
 export const SURFACE_PRICE: Record<Surface, number> = { image: 12, video: 120, audio: 8 };
 /** An influencer analysis is priced as a draft. */
 export const ANALYZE_COST = COSTS.draft;
 
-export const limitReached = (kind: AllowanceKind, limit: number) =>
+const limitReached = (kind: AllowanceKind, limit: number) =>
   paymentRequired('limit_reached', { kind, limit, upgrade: true, message: `The ${kind} allowance of your plan (${limit} a month) is used up.` });
 export const notEnoughCredits = () => paymentRequired('Not enough credits for this generation.', { upgrade: true });
 export const outOfCredits = () => paymentRequired('out_of_credits', { upgrade: true, message: 'Not enough credits for this analysis.' });
@@ -42,11 +42,11 @@ function wsRow(db: StudioDb, ws: number): WsRow {
   return row;
 }
 
-export function allowancesOf(db: StudioDb, ws: number): Allowances {
+function allowancesOf(db: StudioDb, ws: number): Allowances {
   return PLANS[wsRow(db, ws).plan] ?? PLANS.free;
 }
 
-export function usageOf(db: StudioDb, ws: number): Record<AllowanceKind, number> {
+function usageOf(db: StudioDb, ws: number): Record<AllowanceKind, number> {
   const w = wsRow(db, ws);
   const u = stmt(db, 'SELECT posts, ai_units FROM usage WHERE workspace_id = ? AND month = ?').get(ws, w.month) as
     | { posts: number; ai_units: number }
@@ -89,7 +89,7 @@ export interface Pass {
   created_at: string;
 }
 
-export function activePasses(db: StudioDb, ws: number): Pass[] {
+function activePasses(db: StudioDb, ws: number): Pass[] {
   return stmt(db, 'SELECT id, scope, surface, expires_at, created_at FROM passes WHERE workspace_id = ? AND (expires_at IS NULL OR expires_at > ?) ORDER BY created_at')
     .all(ws, nowIso()) as Pass[];
 }

@@ -53,7 +53,7 @@ export function modelById(id: string): Model | null {
   return CATALOG.find((m) => m.id === id) ?? null;
 }
 
-export const priceOf = (model: Model): number => SURFACE_PRICE[model.surface];
+const priceOf = (model: Model): number => SURFACE_PRICE[model.surface];
 
 /** The catalog as the API shows it. */
 export function catalogView() {

@@ -25,7 +25,7 @@ export interface StudioContext {
 }
 
 export type Role = 'owner' | 'editor' | 'viewer' | 'client';
-export const ROLES: readonly Role[] = ['owner', 'editor', 'viewer', 'client'];
+const ROLES: readonly Role[] = ['owner', 'editor', 'viewer', 'client'];
 
 /** Who is calling: resolved once per request by the auth check of section 5. */
 export interface Caller {

@@ -6,7 +6,7 @@ import { checkAllowance } from './billing';
 import { nowIso, stmt, type StudioDb } from './db';
 
 /** An invitation link is good for 7 days and one use. */
-export const INVITE_TTL_MS = 7 * 24 * 3_600_000;
+const INVITE_TTL_MS = 7 * 24 * 3_600_000;
 
 interface InvitationRow {
   id: string;

@@ -8,11 +8,11 @@ import type { Caller, StudioContext } from './context';
 import { nowIso, stmt } from './db';
 import { PlatformError, type PlatformStatus } from './platform/platform';
 
-export const TERMINAL = ['completed', 'failed', 'nsfw'] as const;
-export const isTerminal = (s: string): boolean => (TERMINAL as readonly string[]).includes(s);
-export const FAILED_TEXT = 'The generation failed.';
-export const NSFW_TEXT = "The model's safety filter rejected the generation.";
-export const CANCELLED_TEXT = 'The generation was cancelled.';
+const TERMINAL = ['completed', 'failed', 'nsfw'] as const;
+const isTerminal = (s: string): boolean => (TERMINAL as readonly string[]).includes(s);
+const FAILED_TEXT = 'The generation failed.';
+const NSFW_TEXT = "The model's safety filter rejected the generation.";
+const CANCELLED_TEXT = 'The generation was cancelled.';
 
 export interface JobRow {
   id: string;
@@ -130,7 +130,7 @@ export async function submitJob(app: StudioContext, caller: Caller, req: Generat
  * End a job once: only the first transition out of an unfinished state counts; failed and nsfw
  * refund exactly what was charged (nothing when a pass covered it).
  */
-export function finish(app: StudioContext, id: string, status: 'completed' | 'failed' | 'nsfw', error: string | null, results: JobResult[]): boolean {
+function finish(app: StudioContext, id: string, status: 'completed' | 'failed' | 'nsfw', error: string | null, results: JobResult[]): boolean {
   return app.db.transaction(() => {
     const r = stmt(app.db, `UPDATE jobs SET status = ?, error = ?, results = ?, updated_at = ? WHERE id = ? AND status NOT IN ('completed', 'failed', 'nsfw')`)
       .run(status, error, JSON.stringify(results), nowIso(), id);
@@ -152,7 +152,7 @@ function resultsOf(s: PlatformStatus): JobResult[] {
 }
 
 /** Ask the platform once about an unfinished job and record what it says. A finished job is left alone. */
-export async function advance(app: StudioContext, row: JobRow): Promise<JobRow> {
+async function advance(app: StudioContext, row: JobRow): Promise<JobRow> {
   if (isTerminal(row.status) || !row.status_url) return row;
   let s: PlatformStatus;
   try {
@@ -189,8 +189,8 @@ export async function cancelJob(app: StudioContext, ws: number, id: string): Pro
 }
 
 /** A job whose submit never reached the platform (the process stopped in between) is failed and refunded after this long. */
-export const ORPHAN_MS = 10 * 60_000;
-export const NOT_SUBMITTED_TEXT = 'The generation could not be submitted.';
+const ORPHAN_MS = 10 * 60_000;
+const NOT_SUBMITTED_TEXT = 'The generation could not be submitted.';
 
 /** The cron route: every unfinished job asked once. */
 export async function pollUnfinished(app: StudioContext): Promise<{ checked: number; finished: number }> {

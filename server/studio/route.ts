@@ -45,10 +45,10 @@ export function studioRoute<P = Record<string, string>, Q = Record<string, unkno
 }
 
 /** Placeholder caller of PUBLIC, ADMIN and CRON routes (they name no workspace). */
-export const NOBODY: Caller = { ws: 0, uid: null, email: null, role: 'viewer', actor: 'system', apiKeyId: null };
+const NOBODY: Caller = { ws: 0, uid: null, email: null, role: 'viewer', actor: 'system', apiKeyId: null };
 
 export const READ_ONLY = () => forbidden('read-only role', { message: 'This role can view the workspace but not change it.' });
-export const OWNER_ONLY = () => forbidden('owner only', { message: 'Only the workspace owner can do this.' });
+const OWNER_ONLY = () => forbidden('owner only', { message: 'Only the workspace owner can do this.' });
 
 /**
  * Does a resolved caller (a session or an API key, which acts as editor) satisfy this access? The one rule the
@@ -73,7 +73,7 @@ export function allows(auth: StudioAuth, caller: Pick<Caller, 'role' | 'apiKeyId
 }
 
 /** Role rules of section 5 on top of a resolved caller. */
-export function checkRole(caller: Caller, auth: StudioAuth): void {
+function checkRole(caller: Caller, auth: StudioAuth): void {
   if (allows(auth, caller)) return;
   if (auth === 'WRITE') throw READ_ONLY();
   if (caller.role !== 'owner') throw OWNER_ONLY();

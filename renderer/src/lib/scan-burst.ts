@@ -6,11 +6,11 @@
  * digits whose mean interval is at most SCANNER_MEAN_GAP_MS, with no single pause longer than
  * MAX_GAP_MS (a busy PC may delay one key, never the whole code), ended by Enter or Tab.
  */
-export const SCANNER_MEAN_GAP_MS = 60;
+const SCANNER_MEAN_GAP_MS = 60;
 export const MAX_GAP_MS = 250;
 export const MIN_SCAN_LENGTH = 8;
 /** Digits held before the pace of typing can be judged. */
-export const PACE_SAMPLE = 3;
+const PACE_SAMPLE = 3;
 
 /** Digits a wedge scanner sends (ASCII, or full-width when the keyboard layout is Japanese). */
 export function isScanDigit(key: string): boolean {

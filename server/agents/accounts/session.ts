@@ -8,7 +8,7 @@ import { openSession, sessionLive } from '../../core/security/sql-sessions';
 
 /** Cookie carrying the session token (the Bearer header wins over it). */
 export const COOKIE = 'service_token';
-export const TOKEN_DAYS = 30;
+const TOKEN_DAYS = 30;
 const TOKEN_SECONDS = TOKEN_DAYS * 24 * 3600;
 
 interface UserAuthRow {
@@ -62,7 +62,7 @@ export function clearSessionCookie(res: Response): void {
 
 
 /** The token of the request: the Bearer header when present (it wins), else the cookie. */
-export function requestToken(req: Request): string | null {
+function requestToken(req: Request): string | null {
   const auth = req.headers.authorization;
   if (typeof auth === 'string' && auth.trim()) {
     const m = /^Bearer\s+(.+)$/i.exec(auth.trim());
@@ -77,7 +77,7 @@ const unauthenticated = (error = 'not authenticated') => unauthorized(error);
  * Verify a session token: its session row must still exist (logout removes it) and the user's current
  * token version must match the one it names (password change, reset, revoke and suspension bump it).
  */
-export async function verifySession(ctx: AgentsContext, token: string): Promise<UserAuthRow & { impersonator: string | null; sid: string }> {
+async function verifySession(ctx: AgentsContext, token: string): Promise<UserAuthRow & { impersonator: string | null; sid: string }> {
   let sub: string | undefined;
   let sid: unknown;
   let v: unknown;

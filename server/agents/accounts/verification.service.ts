@@ -4,7 +4,7 @@ import type { AgentsContext } from '../context';
 import { hashSecret } from '../workspace/workspace.service';
 
 /** A verification link is good for 24 hours and one use. */
-export const VERIFY_TTL_MS = 24 * 3600_000;
+const VERIFY_TTL_MS = 24 * 3600_000;
 
 /**
  * Mails a link proving the account owns its address (sent at registration and on request). Only the

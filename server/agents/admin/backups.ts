@@ -8,11 +8,11 @@ import type { AgentsContext } from '../context';
 import { sqliteOf } from '../db';
 
 /** Snapshot files: `agents-<YYYYMMDD>-<HHMMSS>-<4 random>.db`; nothing else is ever served. */
-export const BACKUP_NAME = /^agents-\d{8}-\d{6}-[0-9a-f]{4}\.db$/;
+const BACKUP_NAME = /^agents-\d{8}-\d{6}-[0-9a-f]{4}\.db$/;
 /** Snapshots kept; creating one more removes the oldest. */
-export const BACKUPS_KEPT = 30;
+const BACKUPS_KEPT = 30;
 
-export const backupDir = (ctx: AgentsContext) => join(ctx.config.dataDir, 'backups');
+const backupDir = (ctx: AgentsContext) => join(ctx.config.dataDir, 'backups');
 
 export interface BackupInfo {
   name: string;

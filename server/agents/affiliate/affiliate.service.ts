@@ -5,11 +5,11 @@ import { newId } from '../ids';
 import { COMMISSION_RATE_PERCENT } from './commission';
 import { REF_COOKIE_DAYS } from './attribution';
 
-export const MIN_PAYOUT_CENTS = 5000;
-export const MAX_LINKS = 20;
-export const LEADERBOARD_SIZE = 10;
+const MIN_PAYOUT_CENTS = 5000;
+const MAX_LINKS = 20;
+const LEADERBOARD_SIZE = 10;
 
-export const PROGRAM = { commissionRate: COMMISSION_RATE_PERCENT / 100, commissionPercent: COMMISSION_RATE_PERCENT, cookieDays: REF_COOKIE_DAYS, minimumPayout: MIN_PAYOUT_CENTS / 100, currency: 'USD' };
+const PROGRAM = { commissionRate: COMMISSION_RATE_PERCENT / 100, commissionPercent: COMMISSION_RATE_PERCENT, cookieDays: REF_COOKIE_DAYS, minimumPayout: MIN_PAYOUT_CENTS / 100, currency: 'USD' };
 
 export interface AffiliateRow {
   id: string;
@@ -38,7 +38,7 @@ interface LinkRow {
 const iso = (ms: number | null) => (ms === null ? null : new Date(ms).toISOString());
 const usd = (cents: number) => Math.round(cents) / 100;
 
-export function affiliateOf(ctx: AgentsContext, userId: string): AffiliateRow | null {
+function affiliateOf(ctx: AgentsContext, userId: string): AffiliateRow | null {
   return (ctx.db.prepare('SELECT * FROM affiliates WHERE user_id = ?').get(userId) as AffiliateRow | undefined) ?? null;
 }
 
@@ -55,7 +55,7 @@ const newCode = () => {
   return s;
 };
 
-export const linkUrl = (ctx: AgentsContext, code: string) => `${ctx.config.appUrl}/r/${code}`;
+const linkUrl = (ctx: AgentsContext, code: string) => `${ctx.config.appUrl}/r/${code}`;
 
 function insertLink(ctx: AgentsContext, affiliateId: string, name: string, channel: string, primary: boolean): string {
   const id = newId('lnk');
@@ -108,7 +108,7 @@ function links(ctx: AgentsContext, a: AffiliateRow) {
   return rows.map((l) => ({ id: l.id, name: l.name, channel: l.channel, code: l.code, url: linkUrl(ctx, l.code), primary: l.is_primary === 1, clicks: l.clicks, signups: signups.get(l.id) ?? 0, created_at: iso(l.created_at) }));
 }
 
-export function presentLink(ctx: AgentsContext, a: AffiliateRow, id: string) {
+function presentLink(ctx: AgentsContext, a: AffiliateRow, id: string) {
   const l = links(ctx, a).find((x) => x.id === id);
   if (!l) throw notFound('link not found');
   return l;

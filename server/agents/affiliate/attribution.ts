@@ -5,7 +5,7 @@ import type { AgentsContext } from '../context';
 export const REF_COOKIE = 'aff_ref';
 export const REF_COOKIE_DAYS = 60;
 
-export function readRefCookie(req: Request): string | null {
+function readRefCookie(req: Request): string | null {
   const header = req.headers.cookie;
   if (!header) return null;
   for (const part of header.split(';')) {

@@ -1,7 +1,7 @@
 import { badRequest } from '../../core/errors';
 
 /** Largest identity document accepted (decoded bytes; the JSON body itself is capped at 1 MB). */
-export const MAX_KYC_BYTES = 700 * 1024;
+const MAX_KYC_BYTES = 700 * 1024;
 
 function sniff(data: Buffer): string | null {
   if (data.subarray(0, 5).toString('latin1') === '%PDF-') return 'application/pdf';

@@ -42,7 +42,7 @@ interface CallOptions {
 export const paypalConfigured = (cfg: PaymentsConfig) => Boolean(cfg.paypalClientId && cfg.paypalClientSecret);
 
 /** The second provider's REST API: OAuth client credentials, catalog plans, subscriptions, webhook verification. */
-export class PayPalClient {
+class PayPalClient {
   private token: { value: string; expires: number } | null = null;
 
   constructor(private readonly cfg: PaymentsConfig) {

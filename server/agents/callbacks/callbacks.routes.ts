@@ -11,7 +11,7 @@ import { callbacksResponses } from '../../../shared/api/contracts/agents-callbac
 import { callbacksRequests } from '../../../shared/api/contracts/agents-callbacks-requests';
 
 /** Team-chat signatures older (or newer) than this are refused, and a signature is accepted once within it. */
-export const REPLAY_WINDOW_S = 300;
+const REPLAY_WINDOW_S = 300;
 const CALLBACK_PATHS = ['/api/slack/events', '/api/whatsapp/webhook'];
 
 /** Provider callbacks are verified over the exact bytes received: keep them raw (1 MB like other routes). */

@@ -20,7 +20,7 @@ async function push(ctx: AgentsContext, url: string, init: OutboundRequest): Pro
 }
 
 /** A captured lead goes to every CRM the workspace connected; the outcome is kept on the integration. */
-export async function syncLead(ctx: AgentsContext, ws: string, lead: LeadData): Promise<void> {
+async function syncLead(ctx: AgentsContext, ws: string, lead: LeadData): Promise<void> {
   if (!lead.email && !lead.phone) return;
   const rows = ctx.db.prepare("SELECT provider, credentials FROM integrations WHERE workspace_id = ? AND status = 'connected'").all(ws) as { provider: IntegrationName; credentials: string }[];
   for (const r of rows) {

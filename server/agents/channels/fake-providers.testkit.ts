@@ -70,4 +70,4 @@ export async function startFakeProviders(): Promise<FakeProviders> {
   };
 }
 
-export const providerConfig = (f: FakeProviders): Partial<AgentsConfig> => ({ providerUrls: f.urls });
+const providerConfig = (f: FakeProviders): Partial<AgentsConfig> => ({ providerUrls: f.urls });

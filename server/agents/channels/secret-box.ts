@@ -18,7 +18,7 @@ function parseKey(raw: string): Buffer {
 }
 
 /** The key: AGENTS_SECRETS_KEY, else `<data>/secrets.key` generated on first use (mode 0600). */
-export function secretsKey(config: AgentsConfig): Buffer {
+function secretsKey(config: AgentsConfig): Buffer {
   if (config.secretsKey) return parseKey(config.secretsKey);
   privateDir(config.dataDir);
   const file = join(config.dataDir, 'secrets.key');

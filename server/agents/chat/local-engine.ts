@@ -31,7 +31,7 @@ function bestSentences(p: Passage, question: string): string {
  * The built-in engine: answers from the agent's best Q&A pair or passage and says so honestly
  * when nothing it was taught matches the question.
  */
-export function composeLocalReply(input: EngineInput): { text: string; matched: boolean } {
+function composeLocalReply(input: EngineInput): { text: string; matched: boolean } {
   if (GREETING.test(input.message)) return { text: input.welcome || (hasJapanese(input.message) ? 'こんにちは！ご用件をお聞かせください。' : 'Hello! How can I help you?'), matched: true };
   const best = input.passages[0];
   if (!best || best.score < ANSWER_THRESHOLD) return { text: hasJapanese(input.message) ? FALLBACK_JA : FALLBACK_EN, matched: false };

@@ -7,11 +7,11 @@ import { leadsResponses } from '../../../shared/api/contracts/agents-crm';
 import { leadsRequests, email } from '../../../shared/api/contracts/agents-crm-requests';
 import { LEAD_STATUSES } from '../../../shared/api/contracts/agents-values';
 
-export const leads = new WorkspaceTable<{ name: string; email: string; phone: string; company: string; status: string; score: number; source: string; notes: string }>('leads', 'ld', 'lead not found', {
+const leads = new WorkspaceTable<{ name: string; email: string; phone: string; company: string; status: string; score: number; source: string; notes: string }>('leads', 'ld', 'lead not found', {
   name: 'name', email: 'email', phone: 'phone', company: 'company', status: 'status', score: 'score', source: 'source', notes: 'notes',
 });
 
-export const presentLead = (r: Row) => ({
+const presentLead = (r: Row) => ({
   id: r.id, agentId: r.agent_id, conversationId: r.conversation_id, name: r.name, email: r.email, phone: r.phone, company: r.company,
   status: r.status, score: r.score, source: r.source, notes: r.notes, created_at: iso(r.created_at), updated_at: iso(r.updated_at),
 });

@@ -8,7 +8,7 @@ import { widgetConfig } from './widget';
 import { widgetResponses } from '../../../shared/api/contracts/agents-crm';
 import { widgetRequests } from '../../../shared/api/contracts/agents-crm-requests';
 
-export function embedSnippet(ctx: AgentsContext, a: AgentRow): string {
+function embedSnippet(ctx: AgentsContext, a: AgentRow): string {
   return `<script src="${ctx.config.appUrl}/widget.js" data-agent="${a.public_id}" async></script>`;
 }
 

@@ -4,7 +4,7 @@ import { TIER_ALLOWANCE } from '../billing';
 import { chatAnalytics, monthStart, sentiment, topics, unanswered } from './analytics.service';
 
 export type Lang = 'en' | 'ja';
-export const langOf = (code: string | undefined): Lang => (code?.toLowerCase().startsWith('ja') ? 'ja' : 'en');
+const langOf = (code: string | undefined): Lang => (code?.toLowerCase().startsWith('ja') ? 'ja' : 'en');
 
 export interface Recommendation {
   id: string;
@@ -86,7 +86,7 @@ export function kpis(ctx: AgentsContext, ws: string): Kpis {
 }
 
 /** Health score, KPIs and recommendations from rules over the stored data, with a narrative in the caller's language. */
-export function ruleAnalysis(ctx: AgentsContext, ws: string, lang: Lang) {
+function ruleAnalysis(ctx: AgentsContext, ws: string, lang: Lang) {
   const k = kpis(ctx, ws);
   const t = T[lang];
   const recs: Recommendation[] = [];

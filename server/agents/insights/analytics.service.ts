@@ -43,7 +43,7 @@ const TOPICS: { topic: string; re: RegExp }[] = [
   { topic: 'human', re: /\b(human|person|agent|operator|representative|someone)\b|担当者|オペレーター|有人/i },
 ];
 
-export function topicOf(text: string): string {
+function topicOf(text: string): string {
   return TOPICS.find((t) => t.re.test(text))?.topic ?? 'other';
 }
 
@@ -66,7 +66,7 @@ export function topics(ctx: AgentsContext, ws: string, agentId: string | undefin
 const POSITIVE = /\b(thanks?|thank you|great|perfect|awesome|love|helpful|excellent|amazing|wonderful|nice|good)\b|ありがとう|助かり|素晴らしい|最高|嬉しい|うれしい|良かった|よかった|完璧/gi;
 const NEGATIVE = /\b(bad|terrible|awful|angry|useless|broken|worst|hate|disappointed|disappointing|complaint|unacceptable|rude|slow|wrong|not working|doesn'?t work)\b|最悪|困って|不満|遅い|壊れ|ひどい|怒|残念|使えない|動かない/gi;
 
-export function sentimentOf(text: string): 'positive' | 'neutral' | 'negative' {
+function sentimentOf(text: string): 'positive' | 'neutral' | 'negative' {
   const p = text.match(POSITIVE)?.length ?? 0;
   const n = text.match(NEGATIVE)?.length ?? 0;
   return p > n ? 'positive' : n > p ? 'negative' : 'neutral';

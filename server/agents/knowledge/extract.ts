@@ -3,7 +3,7 @@ import { badRequest, tooLarge } from '../../core/errors';
 const DOCX = 'application/vnd.openxmlformats-officedocument.wordprocessingml.document';
 const TEXT_TYPES = new Set(['text/plain', 'text/markdown', 'text/csv', 'text/html', 'application/json']);
 
-export const FILE_MAX_BYTES = 9 * 1024 * 1024;
+const FILE_MAX_BYTES = 9 * 1024 * 1024;
 
 /** The mime a file names, or one guessed from its first bytes (%PDF, a zip for DOCX). */
 export function sniffMime(data: Buffer, mime: string): string {

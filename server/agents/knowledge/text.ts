@@ -17,7 +17,7 @@ export function hasJapanese(s: string): boolean {
   return CJK.test(s);
 }
 
-export function normalize(s: string): string {
+function normalize(s: string): string {
   return s.normalize('NFKC').toLowerCase();
 }
 

@@ -4,7 +4,7 @@ import { contentSchema } from '../../../shared/api/contracts/agents-values';
 export { contentSchema };
 
 /** Landing-page content served by /api/content/{page}. */
-export const CONTENT: Record<string, { title: string; sections: { heading: string; body: string }[] }> = {
+const CONTENT: Record<string, { title: string; sections: { heading: string; body: string }[] }> = {
   landing: {
     title: 'Conversational agents trained on your knowledge',
     sections: [

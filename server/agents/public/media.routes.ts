@@ -9,7 +9,7 @@ import { AUDIO_TYPES, type WidgetMedia } from './media';
 import { mediaResponses } from '../../../shared/api/contracts/agents-public';
 import { mediaRequests, publicParam, lang } from '../../../shared/api/contracts/agents-public-requests';
 /** Recorded speech a JSON body (1 MB) can carry as base64. */
-export const AUDIO_MAX_BYTES = 700_000;
+const AUDIO_MAX_BYTES = 700_000;
 
 /**
  * The widget's speech, translation and avatar operations. Speech and translation need a provider

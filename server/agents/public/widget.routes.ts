@@ -7,7 +7,7 @@ import { route, type AgentRoute } from '../http';
 import { Reply } from '../../core/http/define-route';
 
 /** The embeddable widget script (plain browser JavaScript, served as written). */
-export const WIDGET_FILE = join(dirname(fileURLToPath(import.meta.url)), 'widget.js');
+const WIDGET_FILE = join(dirname(fileURLToPath(import.meta.url)), 'widget.js');
 
 /** GET /widget.js: the script the embed snippet of /api/widget points to; cached briefly, revalidated by ETag. */
 export function widgetScriptRoutes(_ctx: AgentsContext): AgentRoute[] {

@@ -38,7 +38,7 @@ IQCkDL/u9YXYsw06HN8Zu9Aa+WYHRBNOTYEdhp4T8UNOEAIgUaMwv6Apf60Eq90h
 ZPNdDFWf9oQNQNV8XliIu/g89V8=
 -----END CERTIFICATE-----`;
 
-export function selfSignedCert(): { key: string; cert: string } {
+function selfSignedCert(): { key: string; cert: string } {
   return { key: TEST_KEY, cert: TEST_CERT };
 }
 

@@ -13,7 +13,7 @@ import { DELIVERY_HEADER, EVENT_HEADER, SIGNATURE_HEADER, TOLERANCE_SECONDS } fr
 import { webhooksResponses } from '../../../shared/api/contracts/agents-webhooks';
 import { webhooksRequests } from '../../../shared/api/contracts/agents-webhooks-requests';
 
-export const MAX_WEBHOOKS = 20;
+const MAX_WEBHOOKS = 20;
 const iso = (t: number | null) => (t === null ? null : new Date(t).toISOString());
 
 interface WebhookRow {
@@ -28,7 +28,7 @@ interface WebhookRow {
 const present = (w: WebhookRow) => ({ id: w.id, agentId: w.agent_id, url: w.url, events: JSON.parse(w.events) as string[], created_at: iso(w.created_at) });
 
 /** A delivery as written: never the payload body, never the secret. */
-export const presentDelivery = (d: DeliveryRow) => ({
+const presentDelivery = (d: DeliveryRow) => ({
   id: d.id,
   delivery_id: d.delivery_id,
   webhook_id: d.webhook_id,
@@ -45,7 +45,7 @@ export const presentDelivery = (d: DeliveryRow) => ({
 });
 
 /** The signing scheme receivers implement. */
-export const SIGNING_SCHEME = {
+const SIGNING_SCHEME = {
   header: SIGNATURE_HEADER,
   format: 't=<unix>,v1=<hex>',
   algorithm: 'HMAC-SHA256',

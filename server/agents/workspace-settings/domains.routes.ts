@@ -9,7 +9,7 @@ import { newVerifyToken, verifyClaim, verifyName, type DomainDns, type DomainRow
 
 export { systemCnameResolver, systemTxtResolver, type CnameResolver, type TxtResolver, type DomainDns } from './domains.service';
 
-export const MAX_DOMAINS = 10;
+const MAX_DOMAINS = 10;
 
 const iso = (t: number | null) => (t === null ? null : new Date(t).toISOString());
 const present = (d: DomainRow) => ({

@@ -5,7 +5,7 @@ import { newId } from '../ids';
 import { hashSecret, memberView, seats } from './workspace.service';
 
 /** An invitation link is good for 7 days and one use. */
-export const INVITE_TTL_MS = 7 * 24 * 3600_000;
+const INVITE_TTL_MS = 7 * 24 * 3600_000;
 
 export interface OpenInvitation {
   id: string;
@@ -16,12 +16,12 @@ export interface OpenInvitation {
 }
 
 /** A new invitation token: the link carries the token, the store keeps only its SHA-256. */
-export function newInviteToken(): { token: string; hash: string } {
+function newInviteToken(): { token: string; hash: string } {
   const token = randomBytes(32).toString('base64url');
   return { token, hash: hashSecret(token) };
 }
 
-export const invitationLink = (ctx: AgentsContext, token: string) => `${ctx.config.appUrl}/invite/${encodeURIComponent(token)}`;
+const invitationLink = (ctx: AgentsContext, token: string) => `${ctx.config.appUrl}/invite/${encodeURIComponent(token)}`;
 
 /**
  * The open invitation a token names, for this address: an unknown or used token, an expired one and one

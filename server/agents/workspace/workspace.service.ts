@@ -7,9 +7,9 @@ import { paidTier } from '../billing/billing.service';
 export { TIERS };
 
 /** Seats a tier allows: members plus open invitations, the owner included. */
-export const TIER_SEATS: Record<string, number> = { free: 2, starter: 5, pro: 15, business: 50 };
+const TIER_SEATS: Record<string, number> = { free: 2, starter: 5, pro: 15, business: 50 };
 /** API keys a workspace may hold at once. */
-export const MAX_API_KEYS = 20;
+const MAX_API_KEYS = 20;
 
 interface WorkspaceRecord {
   id: string;

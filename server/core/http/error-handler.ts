@@ -9,7 +9,7 @@ interface BodyParserError {
   status?: number;
 }
 
-export function toHttpError(err: unknown): HttpError | null {
+function toHttpError(err: unknown): HttpError | null {
   if (err instanceof DomainError) return fromDomainError(err);
   if (err instanceof HttpError) return err;
   if (err instanceof z.ZodError) return fromDomainError(validationError(err));
@@ -25,7 +25,7 @@ export function toHttpError(err: unknown): HttpError | null {
 /** How a service writes a failure body; the kitting API's envelope is `{ok:false, error, ...extra}`. */
 export type ErrorEnvelope = (err: HttpError) => Record<string, unknown>;
 
-export const kittingEnvelope: ErrorEnvelope = (e) => ({ ok: false, error: e.error, ...e.extra });
+const kittingEnvelope: ErrorEnvelope = (e) => ({ ok: false, error: e.error, ...e.extra });
 
 /**
  * The one error path: every failure becomes the service's error body with its status. `errorBody` is the

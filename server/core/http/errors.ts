@@ -1,7 +1,7 @@
 import { DomainError, type ErrorKind } from '../errors';
 
 /** The one place a domain error kind becomes an HTTP status. */
-export const STATUS_OF: Record<ErrorKind, number> = {
+const STATUS_OF: Record<ErrorKind, number> = {
   bad_request: 400,
   unauthorized: 401,
   payment_required: 402,

@@ -18,7 +18,7 @@ interface Parameter {
 }
 
 /** The wire side of a schema: what a client sends (request) or reads (response) before any transform. */
-export function jsonSchemaOf(schema: z.ZodType): JsonSchema {
+function jsonSchemaOf(schema: z.ZodType): JsonSchema {
   const out = z.toJSONSchema(schema, { target: 'draft-2020-12', io: 'input', unrepresentable: 'any' }) as JsonSchema;
   delete out.$schema;
   return out;

@@ -6,7 +6,7 @@ import type { NextFunction, Request, Response } from 'express';
  * attributes allowed: React renders them), images also as data: and blob: URLs (logos, previews), no
  * plugins, never inside a frame of another site.
  */
-export const PAGE_CSP = [
+const PAGE_CSP = [
   "default-src 'self'",
   "script-src 'self'",
   "style-src 'self' 'unsafe-inline'",

@@ -9,7 +9,7 @@ import { assertDeclaredAccess as assertDeclared } from './route-access';
 export { assertUniqueRoutes, send, validationError } from './route-core';
 
 /** Refuse at start a route whose `auth` names no entry of the access table. */
-export function assertDeclaredAccess(routes: readonly RouteDef[]): void {
+function assertDeclaredAccess(routes: readonly RouteDef[]): void {
   assertDeclared(routes, ACCESS_VALUES);
 }
 

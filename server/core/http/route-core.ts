@@ -96,7 +96,7 @@ export function validationError(err: z.ZodError): DomainError {
   return badRequest('invalid request', { message, issues });
 }
 
-export function parseInput<T>(schema: z.ZodType<T> | undefined, value: unknown, invalid: (err: z.ZodError, value: unknown) => DomainError = validationError): T {
+function parseInput<T>(schema: z.ZodType<T> | undefined, value: unknown, invalid: (err: z.ZodError, value: unknown) => DomainError = validationError): T {
   if (!schema) return value as T;
   const r = schema.safeParse(value);
   if (r.success) return r.data;

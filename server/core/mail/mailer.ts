@@ -19,7 +19,7 @@ function encodeHeader(v: string): string {
 }
 
 /** Without an SMTP URL, mails are written to `<data>/outbox/` as .eml files (RFC 5322, UTF-8 body). */
-export class OutboxMailer implements Mailer {
+class OutboxMailer implements Mailer {
   constructor(
     readonly dir: string,
     /** The sender address; its domain names the Message-ID too. */
@@ -49,7 +49,7 @@ export class OutboxMailer implements Mailer {
 }
 
 /** Mails through the SMTP server named by an SMTP URL (smtp:// or smtps://). */
-export class SmtpMailer implements Mailer {
+class SmtpMailer implements Mailer {
   private transport: Transporter | null = null;
 
   constructor(

@@ -69,7 +69,7 @@ async function assistOperatorActive(app: AppContext, a: Doc, tid: string): Promi
   return Array.isArray(sub.tenants) && sub.tenants.map(String).includes(tid);
 }
 
-export async function operatorPrincipal(app: AppContext, token: string | null): Promise<Principal | null> {
+async function operatorPrincipal(app: AppContext, token: string | null): Promise<Principal | null> {
   if (!token) return null;
   if (readToken(app.secret, 'admin', token)) return { kind: 'admin' };
   const t = readToken(app.secret, 'subadmin', token);
@@ -87,7 +87,7 @@ export async function operatorPrincipal(app: AppContext, token: string | null): 
   };
 }
 
-export function operatorActor(p: Principal): Actor {
+function operatorActor(p: Principal): Actor {
   return p.kind === 'admin' ? { kind: 'admin' } : p.kind === 'subadmin' ? { kind: 'subadmin', id: p.id, canDelete: p.canDelete } : { kind: 'none' };
 }
 
@@ -138,7 +138,7 @@ export function optionalSession(req: Request): Extract<Principal, { kind: 'sessi
 }
 
 /** The caller's team member record in its workspace, when it is an account. */
-export async function callerMember(app: AppContext, req: Request): Promise<Doc | null> {
+async function callerMember(app: AppContext, req: Request): Promise<Doc | null> {
   const a = actorOf(req);
   if (a.kind !== 'member' || !a.accountId) return null;
   const acct = await app.store.get<Doc>(PLATFORM_WS, P.accounts, a.accountId);

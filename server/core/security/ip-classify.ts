@@ -13,7 +13,7 @@ function v4Part(p: string): number | null {
 }
 
 /** IPv4 in dotted, hex, decimal or octal form (1 to 4 parts, as inet_aton), or null. */
-export function parseIPv4(s: string): number[] | null {
+function parseIPv4(s: string): number[] | null {
   const parts = s.split('.');
   if (parts.length < 1 || parts.length > 4) return null;
   const nums = parts.map(v4Part);
@@ -29,7 +29,7 @@ export function parseIPv4(s: string): number[] | null {
 }
 
 /** IPv6 (with :: compression, an embedded dotted quad and an optional %zone) as 16 bytes, or null. */
-export function parseIPv6(s: string): number[] | null {
+function parseIPv6(s: string): number[] | null {
   const x = s.replace(/%.*$/, '');
   if (!/^[0-9a-f:.]+$/i.test(x) || (x.match(/::/g) ?? []).length > 1) return null;
   const [head, tail] = x.includes('::') ? x.split('::') : [x, null];

@@ -21,7 +21,7 @@ let target: ScryptCost = OWASP_SCRYPT;
 export function setPasswordCost(cost: ScryptCost): void {
   target = cost;
 }
-export function passwordCost(): ScryptCost {
+function passwordCost(): ScryptCost {
   return target;
 }
 

@@ -24,7 +24,7 @@ export interface Resolved {
 }
 
 /** Every address the host name resolves to, or [] when it does not resolve. */
-export async function resolveHost(hostname: string): Promise<Resolved[]> {
+async function resolveHost(hostname: string): Promise<Resolved[]> {
   const host = hostname.replace(/^\[|\]$/g, '');
   const v = isIP(host);
   if (v) return [{ address: host, family: v }];

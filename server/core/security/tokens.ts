@@ -3,8 +3,8 @@ import { sign, verify } from './signing';
 /** Every token kind is signed under its own name, so one can never stand in for another. */
 export type TokenKind = 'session' | 'admin' | 'subadmin' | 'portal' | 'invite' | 'assist' | 'gstate' | 'cstate';
 
-export const HOUR = 3_600_000;
-export const TTL: Record<TokenKind, number> = {
+const HOUR = 3_600_000;
+const TTL: Record<TokenKind, number> = {
   session: 30 * 24 * HOUR,
   admin: 8 * HOUR,
   subadmin: 8 * HOUR,

@@ -5,7 +5,7 @@ import { toPostgres } from './translate';
 import { WORKER_SOURCE } from './pg-sync-worker';
 
 /** A PostgreSQL error as the service sees it (code is the SQLSTATE, e.g. 23505 for a unique violation). */
-export class PgSqlError extends Error {
+class PgSqlError extends Error {
   constructor(
     message: string,
     readonly code: string | null,

@@ -68,7 +68,7 @@ export function changesOfRecord(row: RowState): { hlc: string; fields: Doc }[] {
 }
 
 /** Same value as stored (a field written again with an equal value is not a change). */
-export const sameValue = (a: unknown, b: unknown): boolean => a === b || JSON.stringify(a) === JSON.stringify(b);
+const sameValue = (a: unknown, b: unknown): boolean => a === b || JSON.stringify(a) === JSON.stringify(b);
 
 /** A record as a local write finds it (null when it was never written). */
 export interface StoredRow {

@@ -35,7 +35,7 @@ export function parseDatabaseUrl(url: string): { url: string; schema: string | n
   return { url: u.toString(), schema };
 }
 
-export const isPostgresUrl = (url: string | undefined | null): url is string => !!url && /^postgres(ql)?:\/\//.test(url);
+const isPostgresUrl = (url: string | undefined | null): url is string => !!url && /^postgres(ql)?:\/\//.test(url);
 
 /** A lookup's query, written so PostgreSQL can use the lookup's partial index (see ensureLookups). */
 function findSql(coll: string, field: string): string {

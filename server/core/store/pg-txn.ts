@@ -281,7 +281,7 @@ export function inWorkspace<T>(pool: pg.Pool, ws: string, fn: (w: WsWriter) => P
 }
 
 /** A transaction that touches no workspace's records or log. */
-export function inTransaction<T>(pool: pg.Pool, fn: (client: pg.PoolClient) => Promise<T>): Promise<T> {
+function inTransaction<T>(pool: pg.Pool, fn: (client: pg.PoolClient) => Promise<T>): Promise<T> {
   return run(pool, null, (c) => fn(c));
 }
 

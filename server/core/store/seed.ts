@@ -63,7 +63,7 @@ export async function ensureWorkspace(store: Store, id: string, kind: string, se
 }
 
 /** Meta key of a workspace's series levels right after its demo data was loaded. */
-export const seriesBaseKey = (ws: string) => `series_base:${ws}`;
+const seriesBaseKey = (ws: string) => `series_base:${ws}`;
 
 /** A workspace's series levels after seeding (null when it was seeded before they were recorded). */
 export async function seriesBase(store: Store, ws: string): Promise<Record<string, number> | null> {
@@ -81,7 +81,7 @@ export async function seriesBase(store: Store, ws: string): Promise<Record<strin
 }
 
 /** Highest number found in ids like SHP-1004 or TK-0672 (0 when none). */
-export function maxNumber(docs: Doc[], field: string, pattern: RegExp): number {
+function maxNumber(docs: Doc[], field: string, pattern: RegExp): number {
   let max = 0;
   for (const d of docs) {
     const m = pattern.exec(String(d[field] ?? ''));

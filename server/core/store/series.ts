@@ -58,7 +58,7 @@ export interface NumberedSeries extends SeriesDeclaration {
 }
 
 /** Highest number of a series unless its declaration says otherwise (nine digits). */
-export const MAX_SERIES_NUMBER = 999_999_999;
+const MAX_SERIES_NUMBER = 999_999_999;
 
 const pad = (n: number, w = 2) => String(n).padStart(w, '0');
 

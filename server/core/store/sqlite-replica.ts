@@ -13,7 +13,7 @@ const LEASED_WS_KEY = 'sync_leased_ws';
 const BATCH_MEMORY_MS = 7 * 24 * 3_600_000;
 
 /** 503 for a number that cannot be issued offline (block and reserve spent): never a guessed or duplicate number. */
-export function seriesUnavailable(series: string): DomainError {
+function seriesUnavailable(series: string): DomainError {
   return unavailable('series_exhausted', {
     series,
     message: `番号「${series}」の払い出し枠がありません。中央サーバーに接続してから再度お試しください`,

@@ -20,7 +20,7 @@ const HOW_TO_FIX =
   'or install PostgreSQL so that initdb and pg_ctl are on PATH or in /usr/lib/postgresql/<version>/bin ' +
   '(Debian/Ubuntu: apt-get install -y postgresql; run the tests as root to let them install it).';
 
-export class PgProvisionError extends Error {
+class PgProvisionError extends Error {
   constructor(reason: string) {
     super(`PostgreSQL for the tests could not be provisioned: ${reason}\nHow to fix: ${HOW_TO_FIX}`);
   }
@@ -34,7 +34,7 @@ function onPath(cmd: string): string | null {
 }
 
 /** The folder holding initdb and pg_ctl: PATH first, then the newest /usr/lib/postgresql/<version>/bin. */
-export function findPgBin(): string | null {
+function findPgBin(): string | null {
   const fromPath = onPath('initdb');
   if (fromPath && existsSync(join(fromPath, 'pg_ctl'))) return fromPath;
   const root = '/usr/lib/postgresql';

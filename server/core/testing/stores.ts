@@ -20,7 +20,7 @@ export function testStoreKind(): StoreKind {
   return process.env.KITTING_TEST_STORE === 'pg' ? 'pg' : 'sqlite';
 }
 
-export function testDatabaseUrl(): string {
+function testDatabaseUrl(): string {
   const url = process.env.KITTING_TEST_DATABASE_URL;
   if (!url) throw new Error('KITTING_TEST_DATABASE_URL is not set: run the tests through vitest (its global setup provisions PostgreSQL) or set it');
   return url;

@@ -35,7 +35,7 @@ interface Slot {
 const TS_BOOT = `const { workerData } = require('node:worker_threads');
 import('tsx/esm/api').then((tsx) => { tsx.register(); return import(workerData.module); }).catch((err) => { setImmediate(() => { throw err; }); });`;
 
-export const defaultPoolSize = () => Math.max(1, Math.min(4, availableParallelism() - 1));
+const defaultPoolSize = () => Math.max(1, Math.min(4, availableParallelism() - 1));
 
 export class WorkerPool {
   private readonly slots: Slot[] = [];

@@ -50,7 +50,7 @@ export interface SyncBenchOptions {
 }
 
 /** Where benches before this version kept their enrolment (moved into the database on start). */
-export const ENROLMENT_FILE = 'sync-enrolment.json';
+const ENROLMENT_FILE = 'sync-enrolment.json';
 /** Meta key of the enrolment, written in the transaction that keeps its first number blocks. */
 export const ENROLMENT_KEY = 'sync_enrolment';
 const PUSH_CURSOR = 'sync_push_cursor';

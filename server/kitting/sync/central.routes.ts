@@ -16,7 +16,7 @@ import { ERASURE_CERTS } from '../modules/certs/certs.service';
 import { kittingPublicUrl } from '../config';
 
 /** Wrong enrolment codes one address may try before it is locked out. */
-export const ENROL_ATTEMPTS = 10;
+const ENROL_ATTEMPTS = 10;
 
 const schemaOf = (req: Request) => {
   const v = Number(req.headers[SCHEMA_HEADER]);

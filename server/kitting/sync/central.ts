@@ -22,7 +22,7 @@ import {
 } from './protocol';
 
 /** One-time enrolment codes stay valid this long. */
-export const CODE_TTL_MS = 24 * 3_600_000;
+const CODE_TTL_MS = 24 * 3_600_000;
 
 export const hashSecret = (s: string) => createHash('sha256').update(s).digest('hex');
 

@@ -23,7 +23,7 @@ const MESSAGES: Record<string, string> = {
 };
 
 /** A refused sync call as the API's error envelope with central's own status (and central's time): a wire-to-wire relay. */
-export function asHttp(err: unknown): unknown {
+function asHttp(err: unknown): unknown {
   if (!(err instanceof SyncError)) return err;
   const status = err.status === 0 ? 503 : err.status;
   const message = MESSAGES[err.error];

@@ -36,7 +36,7 @@ export async function moveEnroller(app: AppContext, code: string, ws: string, be
 }
 
 /** The enroller's current role and scopes in the workspace (anonymous workspaces: owner), null when gone. */
-export async function enrollerAccess(app: AppContext, ws: string, bench: string): Promise<{ role: Role; scopes: Scopes } | null> {
+async function enrollerAccess(app: AppContext, ws: string, bench: string): Promise<{ role: Role; scopes: Scopes } | null> {
   const rec = await app.store.get<Doc>(PLATFORM_WS, P.benchEnrollers, benchKey(ws, bench));
   const by = typeof rec?.by === 'string' ? rec.by : null;
   if (!by) return { role: (await isOwnedWorkspace(app, ws)) ? 'member' : 'owner', scopes: {} };

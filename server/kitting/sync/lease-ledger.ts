@@ -4,7 +4,7 @@ import type { Doc, Store } from '../../core/store/types';
 import { SyncError, type PushBody } from './protocol';
 
 /** Platform collection: the number ranges central leased to each bench (one record per workspace and bench). */
-export const BENCH_LEASES = 'benchLeases';
+const BENCH_LEASES = 'benchLeases';
 
 type Range = [number, number];
 interface LeaseDoc extends Doc {

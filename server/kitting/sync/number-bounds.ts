@@ -3,7 +3,7 @@ import type { LeaseRequest } from '../../core/store/types';
 import { SyncError } from './protocol';
 
 /** Largest regular block one lease request may ask for (the contract's bound of a bench's block size). */
-export const MAX_LEASE_SIZE = 10_000;
+const MAX_LEASE_SIZE = 10_000;
 
 /**
  * Central trusts no bench's word on numbers (docs/DESIGN.md §4). A number a bench names (a lease's

@@ -55,7 +55,7 @@ export async function newWorkspace(app: AppContext, kind: string, fields: Doc = 
   return ws;
 }
 
-export const initials = (name: string) =>
+const initials = (name: string) =>
   (name.replace(/[^A-Za-z]/g, '').slice(0, 2) || 'NA').toUpperCase().padEnd(2, 'A').slice(0, 2);
 
 export const ALL_EDIT = { mgmt: 'edit', ops: 'edit', sales: 'edit', support: 'edit', settings: 'edit' };

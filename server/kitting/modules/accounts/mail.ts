@@ -13,7 +13,7 @@ export interface MailTransport {
   send(app: AppContext, msg: MailMessage): Promise<void>;
 }
 
-export const outboxTransport: MailTransport = {
+const outboxTransport: MailTransport = {
   async send(app, msg) {
     const id = randomKey('mail-');
     await app.store.transact(PLATFORM_WS, (tx) => tx.put(P.outbox, id, { id, ts: Date.now(), ...msg }));

@@ -39,7 +39,7 @@ export async function getTenant(app: AppContext, id: string): Promise<Doc> {
   return t;
 }
 
-export async function tenantSites(app: AppContext, id: string): Promise<Doc[]> {
+async function tenantSites(app: AppContext, id: string): Promise<Doc[]> {
   return (await app.store.list(PLATFORM_WS, P.sites)).filter((s) => s.tenant === id);
 }
 

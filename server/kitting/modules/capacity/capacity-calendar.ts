@@ -25,13 +25,13 @@ export function closedReason(date: string, cal: WorkCalendar): string | null {
 const SEARCH_DAYS = 60;
 
 /** The first working day on or after a date (the date itself when none is found). */
-export function openOnOrAfter(date: string, cal: WorkCalendar): string {
+function openOnOrAfter(date: string, cal: WorkCalendar): string {
   for (let i = 0, d = date; i < SEARCH_DAYS; i++, d = shift(d, 1)) if (!closedReason(d, cal)) return d;
   return date;
 }
 
 /** The last working day on or before a date (the date itself when none is found). */
-export function openOnOrBefore(date: string, cal: WorkCalendar): string {
+function openOnOrBefore(date: string, cal: WorkCalendar): string {
   for (let i = 0, d = date; i < SEARCH_DAYS; i++, d = shift(d, -1)) if (!closedReason(d, cal)) return d;
   return date;
 }

@@ -7,14 +7,14 @@ import type { Doc } from '../../../core/store/types';
  */
 
 /** Stages 0..5 still need floor work; 出荷 (6) and 完了 (7) no longer do. */
-export const OPEN_STAGE_LIMIT = 6;
+const OPEN_STAGE_LIMIT = 6;
 /** A berth is bookable 09:00–18:00. */
 export const DOCK_DAY_MINUTES = 540;
 
 const ISO_DATE = /^\d{4}-\d{2}-\d{2}$/;
 
 /** Units of a job card: the devices it carries, else the count its title names (…×40台, 50台), else 0. */
-export function jobUnits(job: Doc): number {
+function jobUnits(job: Doc): number {
   const devices = Array.isArray(job.devices) ? job.devices.length : 0;
   if (devices > 0) return devices;
   const m = /(\d{1,6})\s*台/.exec(String(job.t ?? '').normalize('NFKC'));

@@ -27,7 +27,7 @@ export const CONFIG_KEYS = CAPACITY_KEYS;
 export type ConfigKey = (typeof CONFIG_KEYS)[number];
 export type CapacityConfig = Record<ConfigKey, number> & { updated: number | null };
 
-export const DEFAULT_CONFIG: Record<ConfigKey, number> = {
+const DEFAULT_CONFIG: Record<ConfigKey, number> = {
   kittingDaily: 400,
   storageMax: 3200,
   storageUsed: 0,
@@ -67,7 +67,7 @@ export function mergeConfig(current: CapacityConfig, input: Record<string, unkno
 }
 
 /** Units the floor can kit in one day: the configured daily figure, else staff × per-staff. */
-export const dailyCapacity = (c: CapacityConfig) => (c.kittingDaily > 0 ? c.kittingDaily : c.staffCount * c.perStaff);
+const dailyCapacity = (c: CapacityConfig) => (c.kittingDaily > 0 ? c.kittingDaily : c.staffCount * c.perStaff);
 
 const pct = (used: number, max: number) => (max > 0 ? Math.round((used / max) * 1000) / 10 : null);
 
@@ -78,7 +78,7 @@ export function addDays(date: string, n: number): string {
 }
 
 /** Every day open: the calendar when the company has none (and for callers that do not pass one). */
-export const ALWAYS_OPEN: WorkCalendar = { workdays: [0, 1, 2, 3, 4, 5, 6], holidays: false, closedDates: [] };
+const ALWAYS_OPEN: WorkCalendar = { workdays: [0, 1, 2, 3, 4, 5, 6], holidays: false, closedDates: [] };
 
 interface DayCard {
   id: string;

@@ -4,10 +4,10 @@ import { DEVICES } from '../devices/devices.service';
 import type { CertData } from './certs.service';
 
 /** Status a device has after its data was erased (physical destruction retires it). */
-export const ERASED_STATUS = '消去済';
-export const DESTROYED_STATUS = '廃棄';
+const ERASED_STATUS = '消去済';
+const DESTROYED_STATUS = '廃棄';
 /** Newest history entries a device keeps. */
-export const DEVICE_HISTORY_MAX = 50;
+const DEVICE_HISTORY_MAX = 50;
 
 export interface DeviceHistoryEntry {
   ts: number;

@@ -18,7 +18,7 @@ import { kittingPublicUrl } from '../../config';
 export const SIGNING_KEY_FILE = 'cert-signing-key.json';
 /** Bench meta: central's public address, learnt at enrolment (the base of printed verification links). */
 export const CENTRAL_PUBLIC_URL_META = 'central_public_url';
-export const CERT_KEYS = 'certKeys';
+const CERT_KEYS = 'certKeys';
 const KEYS_BY_WS = declareLookup(CERT_KEYS, 'ws');
 
 /** A public key as published: an Ed25519 JWK with its key id and, once retired, when. */
@@ -123,7 +123,7 @@ export async function certPublicUrl(app: AppContext): Promise<string | null> {
 const keyId = (ws: string, kid: string) => `${ws}~${kid}`;
 
 /** The form of a standalone bench's own workspace id (server/kitting/app.ts benchWorkspace). */
-export const LOCAL_WS = /^b-[0-9a-f]{16}$/;
+const LOCAL_WS = /^b-[0-9a-f]{16}$/;
 
 /**
  * Publish a public key for a workspace (idempotent; a registration never overwrites another). A bench

@@ -13,7 +13,7 @@ import { ERASURE_CERTS } from './certs.service';
  * Public verification: which certificate a digest names (an index on the platform workspace, so a
  * verification URL needs no workspace), and the answer valid / revoked / mismatch / unknown.
  */
-export const CERT_DIGESTS = 'certDigests';
+const CERT_DIGESTS = 'certDigests';
 const BY_NO = declareLookup(CERT_DIGESTS, 'no');
 const BY_SIGNED_NO = declareLookup(CERT_DIGESTS, 'signedNo');
 

@@ -9,7 +9,7 @@ import { DAAS_QUOTES, DAAS_SENDS, DAAS_STATE, daasSendRules, daasTermRules, read
  */
 const labels = Object.values(STATUS_LABELS) as [string, ...string[]];
 
-export const daasQuoteSchema = collectionSchema(
+const daasQuoteSchema = collectionSchema(
   DAAS_QUOTES,
   ruleFields({ ...daasTermRules, price: readUnitPrice, expires: (v) => readExpires(v, ''), status: readDaasStatus }),
   {
@@ -25,8 +25,8 @@ export const daasQuoteSchema = collectionSchema(
 );
 
 /** The simulator prefs are one record (sim) holding the same terms as a quote. */
-export const daasStateSchema = fixedKeys(collectionSchema(DAAS_STATE, ruleFields(daasTermRules), { updated: stamp() }), [SIM_ID]);
+const daasStateSchema = fixedKeys(collectionSchema(DAAS_STATE, ruleFields(daasTermRules), { updated: stamp() }), [SIM_ID]);
 
-export const daasSendSchema = collectionSchema(DAAS_SENDS, ruleFields(daasSendRules), { ts: stamp() });
+const daasSendSchema = collectionSchema(DAAS_SENDS, ruleFields(daasSendRules), { ts: stamp() });
 
 export const daasSchemas = [daasQuoteSchema, daasStateSchema, daasSendSchema];

@@ -35,10 +35,10 @@ export const STATUS_LABELS: Record<DaasStatus, string> = { draft: '下書き', p
  *   monthly = device part + options;   mrr = monthly × qty.
  * Device prices are list prices by model; a quote may carry its own `price`.
  */
-export const FINANCE_RATE_PER_YEAR_PCT = 3;
-export const LCM_FEE = 600;
-export const WAR_FEE = 450;
-export const MODEL_PRICES: Record<string, number> = {
+const FINANCE_RATE_PER_YEAR_PCT = 3;
+const LCM_FEE = 600;
+const WAR_FEE = 450;
+const MODEL_PRICES: Record<string, number> = {
   'iPhone 16': 124800,
   'iPhone 16 Pro': 159800,
   'iPhone 16e': 99800,
@@ -187,7 +187,7 @@ export function checkTransition(q: Doc, to: unknown, today = jstDate()): { from:
 
 /** Portfolio totals: only contracted quotes count in units and mrr; proposed and approved are pipeline. */
 /** Quotes are found by status through its lookup index: the totals after a write never read the portfolio. */
-export const DAAS_BY_STATUS = declareLookup(DAAS_QUOTES, 'status');
+const DAAS_BY_STATUS = declareLookup(DAAS_QUOTES, 'status');
 
 /**
  * The portfolio totals as a transaction sees them: proposed, approved and contracted quotes by their

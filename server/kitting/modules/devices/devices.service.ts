@@ -33,7 +33,7 @@ interface ModelDefaults {
 }
 
 /** Maker and OS from the model name (iPad models switch to iPadOS). */
-export function modelDefaults(model: string): ModelDefaults {
+function modelDefaults(model: string): ModelDefaults {
   const m = model.toLowerCase();
   if (m.includes('iphone')) return { maker: 'Apple', os: 'iOS' };
   if (m.includes('ipad')) return { maker: 'Apple', os: 'iPadOS' };
@@ -46,7 +46,7 @@ export function modelDefaults(model: string): ModelDefaults {
 }
 
 /** A 15-digit IMEI no device of this workspace has yet. */
-export async function freshImei(tx: Tx, taken: Set<string> = new Set()): Promise<string> {
+async function freshImei(tx: Tx, taken: Set<string> = new Set()): Promise<string> {
   for (;;) {
     const imei = generateImei();
     if (!taken.has(imei) && !(await tx.get(DEVICES, imei))) return imei;

@@ -21,24 +21,24 @@ export interface Issue {
 
 const n = (v: unknown) => (typeof v === 'number' && Number.isFinite(v) ? v : 0);
 const round1 = (v: number) => Math.round(v * 10) / 10;
-export const figuresOf = (d: unknown): Figures => {
+const figuresOf = (d: unknown): Figures => {
   const o = (d && typeof d === 'object' ? d : {}) as Record<string, unknown>;
   return { units: n(o.units), ret: n(o.ret), reuse: n(o.reuse) };
 };
 
 /** Japanese fiscal year (April to March) of a YYYY-MM month. */
-export function fiscalYear(month: string): number {
+function fiscalYear(month: string): number {
   const [y, m] = month.split('-').map(Number);
   return m >= 4 ? y : y - 1;
 }
 
-export function nextMonth(month: string): string {
+function nextMonth(month: string): string {
   const [y, m] = month.split('-').map(Number);
   return m === 12 ? `${y + 1}-01` : `${y}-${String(m + 1).padStart(2, '0')}`;
 }
 
 /** Months from `from` through March that ends fiscal year `fy`. */
-export function monthsToFyEnd(from: string, fy: number): string[] {
+function monthsToFyEnd(from: string, fy: number): string[] {
   const end = `${fy + 1}-03`;
   const out: string[] = [];
   for (let m = from; m <= end; m = nextMonth(m)) out.push(m);

@@ -6,7 +6,7 @@ import { addDays } from '../capacity/capacity.service';
 
 export const FORECAST = 'forecast';
 export const PREFS_ID = 'prefs';
-export const WEEKS = 16;
+const WEEKS = 16;
 
 /** The planning constants of the contract (units per person per day, yen). */
 export const FORECAST_CONSTANTS = {
@@ -20,12 +20,12 @@ export const FORECAST_CONSTANTS = {
   DEAL_GROSS: 1900000,
 } as const;
 
-export const HORIZONS = [8, 12, 16] as const;
-export const SIMS = [0, 1, 2] as const;
-export const DEFAULT_PREFS = { horizon: 12, sim: 0 };
+const HORIZONS = [8, 12, 16] as const;
+const SIMS = [0, 1, 2] as const;
+const DEFAULT_PREFS = { horizon: 12, sim: 0 };
 
 /** Monday of the JST week containing `date`. */
-export function weekStart(date: string): string {
+function weekStart(date: string): string {
   const dow = new Date(`${date}T00:00:00Z`).getUTCDay();
   return addDays(date, -((dow + 6) % 7));
 }
@@ -51,7 +51,7 @@ export function prefsOf(doc: Record<string, unknown> | null) {
   return { horizon, sim };
 }
 
-export function pick<T extends number>(raw: unknown, allowed: readonly T[], name: string): T | undefined {
+function pick<T extends number>(raw: unknown, allowed: readonly T[], name: string): T | undefined {
   if (raw === undefined || raw === null) return undefined;
   const n = typeof raw === 'string' && raw.trim() !== '' ? Number(raw) : raw;
   const found = allowed.find((a) => a === n);

@@ -11,7 +11,7 @@ import { badRequest, tooLarge } from '../../../core/errors';
 import type { FileRow } from './inbound-file';
 
 export type ColumnField = 'imei' | 'serial' | 'model' | 'note';
-export const COLUMN_FIELDS: readonly ColumnField[] = ['imei', 'serial', 'model', 'note'];
+const COLUMN_FIELDS: readonly ColumnField[] = ['imei', 'serial', 'model', 'note'];
 
 export interface Mapping {
   imei?: string;

@@ -47,7 +47,7 @@ function sniff(buf: Buffer): 'xlsx' | 'xls' | 'csv' {
 }
 
 /** UTF-8 (a BOM, or every byte sequence valid UTF-8), else Shift_JIS/CP932. Checked chunk by chunk. */
-export async function detectEncoding(buf: Buffer): Promise<'utf-8' | 'shift_jis'> {
+async function detectEncoding(buf: Buffer): Promise<'utf-8' | 'shift_jis'> {
   if (buf[0] === 0xef && buf[1] === 0xbb && buf[2] === 0xbf) return 'utf-8';
   const decoder = new TextDecoder('utf-8', { fatal: true });
   try {

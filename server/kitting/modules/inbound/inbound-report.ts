@@ -8,7 +8,7 @@ import type { Inbound, InboundLine } from '../../../../shared/api/contracts/inbo
 import { renderJpDocument } from '../documents/jp-pdf';
 import { reportOf } from './inbound.service';
 
-export const BOM = '\uFEFF';
+const BOM = '\uFEFF';
 
 /** One CSV cell: quoted when needed; text starting like a formula (= + - @ tab CR) gets a leading '. */
 export function csvCell(v: string | number): string {

@@ -26,8 +26,8 @@ export const INBOUND = 'inbound';
 export const INBOUND_LINES = 'inboundLines';
 
 /** Lines of a list, and the scanned lines of a list (received or unexpected). */
-export const LINES_BY_LIST = declareLookup(INBOUND_LINES, 'list');
-export const LINES_BY_HIT = declareLookup(INBOUND_LINES, 'hit');
+const LINES_BY_LIST = declareLookup(INBOUND_LINES, 'list');
+const LINES_BY_HIT = declareLookup(INBOUND_LINES, 'hit');
 
 /** IB-26-0001: numbered per calendar year (Japan time), never refused offline (leased blocks, then a reserve). */
 export const INBOUND_NUMBERS = declareSeries({
@@ -99,7 +99,7 @@ async function findLines(r: Reader, ws: string | null, field: string, value: str
 }
 
 /** Counts of a list: expected from the import, received and unexpected from its scanned lines. */
-export function countsOf(list: Doc, scanned: Doc[]): InboundCounts {
+function countsOf(list: Doc, scanned: Doc[]): InboundCounts {
   const expected = typeof list.expected === 'number' ? list.expected : 0;
   let received = 0;
   let unexpected = 0;
@@ -111,7 +111,7 @@ export function countsOf(list: Doc, scanned: Doc[]): InboundCounts {
 }
 
 /** The list as the routes answer it. */
-export function inboundView(list: Doc, counts: InboundCounts): Inbound {
+function inboundView(list: Doc, counts: InboundCounts): Inbound {
   return {
     id: String(list.id),
     no: String(list.no ?? ''),

@@ -9,7 +9,7 @@ export function testImei(i: number, tac = '35209900'): string {
   return body + String(luhnCheckDigit(body));
 }
 
-export function csvText(rows: (string | number)[][], delimiter = ','): string {
+function csvText(rows: (string | number)[][], delimiter = ','): string {
   const cell = (v: string | number) => {
     const s = String(v);
     return s.includes(delimiter) || s.includes('"') || s.includes('\n') ? `"${s.replace(/"/g, '""')}"` : s;

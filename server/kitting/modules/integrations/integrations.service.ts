@@ -29,7 +29,7 @@ export const SYNC_LOG_MAX = 60;
 declareCap(SYNC_LOG, SYNC_LOG_MAX);
 
 /** Built-in automation toggles (semantics not part of the contract; they are switches). */
-export const DEFAULT_RULES: Record<string, boolean> = { 'r-ship': true, 'r-inv': true, 'r-lost': true, 'r-ade': false, 'r-sla': true, 'r-pay': false };
+const DEFAULT_RULES: Record<string, boolean> = { 'r-ship': true, 'r-inv': true, 'r-lost': true, 'r-ade': false, 'r-sla': true, 'r-pay': false };
 
 /** The rule switches as the rules route stores them: ids clipped to 40, true/false. */
 export const storedRules = (rules: z.infer<typeof integrationRuleMap>) => Object.fromEntries(Object.entries(rules).map(([k, v]) => [clip(k, 40), v]));

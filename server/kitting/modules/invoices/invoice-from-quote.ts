@@ -15,7 +15,7 @@ const SECTION_NAME: Record<Section, string> = { ini: '初期費用', run: '月�
  * price, standard rate), the run lines named as monthly, and the volume discount as a line of its own.
  * Quote prices are tax-excluded, so the invoice states its lines 税抜.
  */
-export function quoteInvoiceLines(q: Quote, sections: Section[]): InvoiceLine[] {
+function quoteInvoiceLines(q: Quote, sections: Section[]): InvoiceLine[] {
   const t = totalsOf(q);
   const out: InvoiceLine[] = [];
   for (const key of sections) {

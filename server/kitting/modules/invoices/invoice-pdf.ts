@@ -6,10 +6,10 @@ import { figuresOf, type Invoice } from './invoices.service';
 
 
 /** 2611 → 2026年11月分 */
-export const monthLabel = (yymm: string) => (/^\d{4}$/.test(yymm) ? `20${yymm.slice(0, 2)}年${Number(yymm.slice(2))}月分` : yymm);
+const monthLabel = (yymm: string) => (/^\d{4}$/.test(yymm) ? `20${yymm.slice(0, 2)}年${Number(yymm.slice(2))}月分` : yymm);
 
 /** A date in any of the forms people type (2026-12-31, 2026/12/31, 2026.12.31) as 2026年12月31日; other text as written. */
-export function dateText(v: string): string {
+function dateText(v: string): string {
   const m = /^(\d{4})[-/.](\d{1,2})[-/.](\d{1,2})$/.exec(v.trim());
   return m ? dateJa(`${m[1]}-${m[2].padStart(2, '0')}-${m[3].padStart(2, '0')}`) : v;
 }

@@ -68,27 +68,27 @@ export function readMonth(v: unknown): string {
 }
 
 /** A finite amount ≥ 0, rounded to whole yen, else 400. */
-export function readAmount(v: unknown): number {
+function readAmount(v: unknown): number {
   const n = typeof v === 'number' ? v : typeof v === 'string' && v.trim() !== '' ? Number(v.replace(/[,¥￥\s]/g, '')) : NaN;
   if (!Number.isFinite(n) || n < 0) throw badRequest('invalid amount', { message: '金額(amount)は0以上の数値で指定してください' });
   return Math.round(n);
 }
 
-export function readStatus(v: unknown): InvoiceStatus {
+function readStatus(v: unknown): InvoiceStatus {
   if (typeof v === 'string' && (INVOICE_STATUSES as readonly string[]).includes(v)) return v as InvoiceStatus;
   throw badRequest('invalid status', { message: `status は ${INVOICE_STATUSES.join(', ')} のいずれかです`, allowed: INVOICE_STATUSES });
 }
 
-export const readCust = (v: unknown): string => required(textValue(v, 120), 'cust required', '請求先(cust)は必須です');
+const readCust = (v: unknown): string => required(textValue(v, 120), 'cust required', '請求先(cust)は必須です');
 
-export function readBool(v: unknown): boolean {
+function readBool(v: unknown): boolean {
   if (v === true || v === 'true' || v === 1) return true;
   if (v === false || v === 'false' || v === 0) return false;
   throw badRequest('invalid recurring', { message: 'recurring は true か false で指定してください' });
 }
 
 /** Optional text clipped to n characters; a value that is not text (object, array, boolean) is a 400. */
-export function readText(v: unknown, n: number, field: string): string {
+function readText(v: unknown, n: number, field: string): string {
   if (v === undefined || v === null) return '';
   if (typeof v === 'string' || (typeof v === 'number' && Number.isFinite(v))) return clip(String(v), n);
   throw badRequest(`invalid ${field}`, { message: `${field} は文字列で指定してください` });
@@ -115,13 +115,13 @@ function readLine(v: unknown, i: number): InvoiceLine {
 }
 
 /** Invoice lines: an array of at most 200 lines, else 400 invalid lines. */
-export function readLines(v: unknown): InvoiceLine[] {
+function readLines(v: unknown): InvoiceLine[] {
   if (!Array.isArray(v)) throw badLines('明細(lines)は配列で指定してください');
   if (v.length > INVOICE_LINES_MAX) throw badLines(`明細は${INVOICE_LINES_MAX}行までです`);
   return v.map(readLine);
 }
 
-export function readTaxBasis(v: unknown): TaxBasis {
+function readTaxBasis(v: unknown): TaxBasis {
   if (typeof v === 'string' && (TAX_BASES as readonly string[]).includes(v)) return v as TaxBasis;
   throw badRequest('invalid taxBasis', { message: `taxBasis は ${TAX_BASES.join('・')} のいずれかです` });
 }

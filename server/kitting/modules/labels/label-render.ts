@@ -6,7 +6,7 @@ import { LABEL_SIZES, type LabelSize } from '../../../../shared/api/contracts/ce
 export { LABEL_SIZES, type LabelSize };
 
 /** Physical label stock per size, in millimetres (width × height). */
-export const LABEL_MM: Record<LabelSize, { w: number; h: number }> = {
+const LABEL_MM: Record<LabelSize, { w: number; h: number }> = {
   s: { w: 50, h: 30 },
   m: { w: 70, h: 40 },
   l: { w: 100, h: 60 },
@@ -43,11 +43,11 @@ function placeSvg(svg: string, x: number, y: number, w: number, h: number, id: s
   return svg.replace(/^<svg /, `<svg id="${id}" x="${x.toFixed(2)}" y="${y.toFixed(2)}" width="${w.toFixed(2)}" height="${h.toFixed(2)}" preserveAspectRatio="none" `);
 }
 
-export function code128Svg(text: string): string {
+function code128Svg(text: string): string {
   return bwipjs.toSVG({ bcid: 'code128', text, scale: 1, height: 10, includetext: false });
 }
 
-export function qrSvg(text: string): string {
+function qrSvg(text: string): string {
   // BWIPP's default error correction for QR is M (15 %).
   return bwipjs.toSVG({ bcid: 'qrcode', text });
 }
@@ -77,7 +77,7 @@ function ems(text: string): number {
 }
 
 /** Fit a line into `width` mm: shrink down to 60 % of its size, then cut with … (never an exact line). */
-export function fitLine(line: TextLine, width: number): { text: string; size: number } {
+function fitLine(line: TextLine, width: number): { text: string; size: number } {
   const need = ems(line.text) * line.size;
   if (need <= width) return { text: line.text, size: line.size };
   if (line.exact) return { text: line.text, size: width / ems(line.text) };
@@ -136,7 +136,7 @@ function zplText(s: string): string {
 }
 
 /** Text a stock Zebra printer prints with its resident font 0: printable ASCII only. */
-export function residentFontCan(text: string): boolean {
+function residentFontCan(text: string): boolean {
   return /^[\x20-\x7e]*$/.test(text);
 }
 

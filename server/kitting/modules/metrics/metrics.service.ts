@@ -30,9 +30,9 @@ export interface MetricsInput {
 const MAN = 10_000;
 const manFmt = new Intl.NumberFormat('ja-JP', { minimumFractionDigits: 1, maximumFractionDigits: 1 });
 /** Yen shown in 万円 with one decimal, e.g. 1,234.5. */
-export const man = (yen: number) => manFmt.format(yen / MAN);
+const man = (yen: number) => manFmt.format(yen / MAN);
 /** Yen in 万円 as a number with one decimal (charts). */
-export const manValue = (yen: number) => Math.round(yen / 1000) / 10;
+const manValue = (yen: number) => Math.round(yen / 1000) / 10;
 
 /** YYMM of the month `offset` months before `yymm`. */
 export function shiftMonth(yymm: string, offset: number): string {

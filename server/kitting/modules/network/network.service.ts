@@ -23,10 +23,10 @@ export const CENTERS = 'centers';
 export const NETWORK = 'network';
 export const OEM_ID = 'oem';
 
-export const DIRS = NETWORK_DIRS;
+const DIRS = NETWORK_DIRS;
 export const STATUS_BY_DIR: Record<(typeof DIRS)[number], string> = { provide: '募集中', accept: '対応中', request: '承認待ち' };
 
-export const dealFields = networkDealFields;
+const dealFields = networkDealFields;
 export const { deal: dealBody, center: centerBody, oem: oemBody, centerParams } = networkRequests;
 
 export function readUnits(raw: unknown): number {
@@ -45,8 +45,8 @@ export function readRate(raw: string | undefined): number {
 export const newestFirst = (a: Doc, b: Doc) => Number(b.created ?? 0) - Number(a.created ?? 0) || Number(b.seq ?? 0) - Number(a.seq ?? 0);
 export const listDeals = async (tx: Tx) => (await tx.list(NETWORK_DEALS)).sort(newestFirst);
 
-export const centerRules = networkCenterRules;
-export const oemRules = networkOemRules;
+const centerRules = networkCenterRules;
+const oemRules = networkOemRules;
 
 /** The OEM plan: rev, any other value reads as seat. */
 export const readPlan = (v: unknown) => (v === 'rev' ? 'rev' : 'seat');
@@ -57,9 +57,9 @@ export const oemOf = (d: Doc | null) => ({
   plan: readPlan(d?.plan),
 });
 
-export const nonBlank = (v: string) => v.trim() !== '';
+const nonBlank = (v: string) => v.trim() !== '';
 /** The deal's rate as the deal route stores it: its text rule, then read as a whole number (else 400). */
-export const readDealRate = (v: unknown) => readRate(dealFields.rate.zod.parse(v));
+const readDealRate = (v: unknown) => readRate(dealFields.rate.zod.parse(v));
 
 /**
  * Pushed network deals pass the deal route's rules: a known direction, texts the route would neither clip nor

@@ -18,7 +18,7 @@ const projects = z
   .record(upTo(120), project)
   .refine((m) => Object.keys(m).length <= PROJECTS_MAX, `at most ${PROJECTS_MAX} projects`);
 
-export const onboardingSchema = fixedKeys(
+const onboardingSchema = fixedKeys(
   collectionSchema(ONBOARDING, {
     sel: new Field(upTo(120)),
     tab: new Field(z.enum(['cust', 'emp'])),
@@ -30,7 +30,7 @@ export const onboardingSchema = fixedKeys(
 /** name and dept are stored trimmed and never empty. */
 const trimmed = (v: string) => v.trim() !== '' && v === v.trim();
 
-export const deviceRequestSchema = collectionSchema(
+const deviceRequestSchema = collectionSchema(
   DEVICE_REQUESTS,
   {
     ...deviceRequestFields,

@@ -11,8 +11,8 @@ import { STAGE_DEVICE_STATUS } from '../../../../shared/jobs';
 
 export const PORTALS = 'portals';
 /** Portals are found by client name and by public slug through their lookup indexes, never by reading them all. */
-export const PORTALS_BY_NAME = declareLookup(PORTALS, 'name');
-export const PORTALS_BY_SLUG = declareLookup(PORTALS, 'slug');
+const PORTALS_BY_NAME = declareLookup(PORTALS, 'name');
+const PORTALS_BY_SLUG = declareLookup(PORTALS, 'slug');
 
 /** What finding a portal needs: a transaction, or the store bound to one workspace (`portalReader`). */
 export type PortalReader = Pick<Tx, 'get' | 'find'>;
@@ -45,7 +45,7 @@ export interface PortalBinding {
 const revocationKey = (tid: string, client: string) => `${tid}\n${client}`;
 
 /** How long a portal link works. */
-export const PORTAL_LINK_DAYS = 180;
+const PORTAL_LINK_DAYS = 180;
 const DAY_MS = 24 * 60 * 60 * 1000;
 
 /** A signed portal token binding one client (portal key) and one workspace, valid PORTAL_LINK_DAYS. */
@@ -145,7 +145,7 @@ export async function clientDevices(app: AppContext, ws: string, name: string) {
 }
 
 /** How many documents of each kind a portal lists (the newest). */
-export const PORTAL_DOCUMENTS_MAX = 50;
+const PORTAL_DOCUMENTS_MAX = 50;
 
 /**
  * The documents a customer may download from its portal: its erasure certificates and its invoices that

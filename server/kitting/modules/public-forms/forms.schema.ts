@@ -19,7 +19,7 @@ export const REFERRALS = 'referrals';
 export const PARTNERS = 'partners';
 export const REVIEWS = 'reviews';
 /** Largest signature document and drawn signature (characters). */
-export const MAX_HTML = 200_000;
+const MAX_HTML = 200_000;
 
 const asField = (zod: z.ZodType<string>): Field<string> => new Field(zod);
 /** The form fields that take any text (trimmed and clipped), as fields of a schema. */
@@ -40,7 +40,7 @@ const withDefault = (zod: z.ZodType<string>, fallback: string) => (v: unknown): 
 
 // --- leads -------------------------------------------------------------------------------------
 
-export const leadSchema = collectionSchema(
+const leadSchema = collectionSchema(
   LEADS,
   {
     ...leadEditFields,
@@ -76,11 +76,11 @@ export const signRules = {
   signedName: required(str(120), 'name required', '署名者の氏名を入力してください'),
   signature: html('signature too large'),
 };
-export const signSchema = collectionSchema(SIGNS, ruleFields(signRules), { signedAt: stamp(), signedIp: derivedText(64), created: stamp() });
+const signSchema = collectionSchema(SIGNS, ruleFields(signRules), { signedAt: stamp(), signedIp: derivedText(64), created: stamp() });
 
 // --- bookings ----------------------------------------------------------------------------------
 
-export const bookingSchema = collectionSchema(
+const bookingSchema = collectionSchema(
   BOOKINGS,
   { ...formFields(bookingForm), email: ruleField(email(bookingForm.email)), ...bookingEditFields },
   { created: stamp() },
@@ -99,13 +99,13 @@ export const referralRules = {
   },
   referrer: withDefault(referralForm.referrer, '紹介者'),
 };
-export const referralSchema = collectionSchema(REFERRALS, ruleFields(referralRules), { clicks: derivedInt(), leads: derivedInt(), created: stamp() });
+const referralSchema = collectionSchema(REFERRALS, ruleFields(referralRules), { clicks: derivedInt(), leads: derivedInt(), created: stamp() });
 
 export const partnerRules = {
   company: required(partnerForm.company, 'company required', '会社名を入力してください'),
   email: (v: unknown): string => email(partnerForm.email)(required(partnerForm.email, 'email required', 'メールアドレスを入力してください')(v)),
 };
-export const partnerSchema = collectionSchema(
+const partnerSchema = collectionSchema(
   PARTNERS,
   { ...ruleFields(partnerRules), contact: asField(partnerForm.contact), region: asField(partnerForm.region), ...partnerEditFields },
   { code: new Field(z.string().regex(CODE)), created: stamp() },
@@ -132,13 +132,13 @@ export const reviewRules = {
   company: (v: unknown) => reviewForm.company.parse(v),
 };
 /** approved is the moderation flag (stored false by the public form; the public list shows approved reviews). */
-export const reviewSchema = collectionSchema(REVIEWS, { ...ruleFields(reviewRules), approved: new Field(z.boolean()) }, { created: stamp() });
+const reviewSchema = collectionSchema(REVIEWS, { ...ruleFields(reviewRules), approved: new Field(z.boolean()) }, { created: stamp() });
 
 // --- event registrations and A/B counters ------------------------------------------------------
 
 const registration = formRequests.eventRegister.shape;
 /** One registration per event and address, keyed `<event>:<address in lower case>` as the register route writes it. */
-export const eventRegSchema = derivedKey(
+const eventRegSchema = derivedKey(
   collectionSchema(
     EVENT_REGS,
     {
@@ -167,6 +167,6 @@ export const eventRegSchema = derivedKey(
 );
 
 /** The one record of A/B counters (views and conversions of variants a and b), counted by POST /api/ab. */
-export const abSchema = fixedKeys(collectionSchema(AB, {}, Object.fromEntries(AB_COUNTERS.map((k) => [k, derivedInt()]))), [AB_ID]);
+const abSchema = fixedKeys(collectionSchema(AB, {}, Object.fromEntries(AB_COUNTERS.map((k) => [k, derivedInt()]))), [AB_ID]);
 
 export const formSchemas = [leadSchema, signSchema, bookingSchema, referralSchema, partnerSchema, reviewSchema, eventRegSchema, abSchema];

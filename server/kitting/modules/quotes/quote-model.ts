@@ -24,7 +24,7 @@ export const QUOTE_NUMBERS = declareSeries({
 });
 export const QUOTE_DRAFTS = 'quoteDrafts';
 export const DRAFT_ID = 'current';
-export const DEFAULT_COST_RATE = 45;
+const DEFAULT_COST_RATE = 45;
 export const DEFAULT_CUST = '御中';
 /** Largest line quantity a stored quote keeps (also the largest devices override of quote/new). */
 export const MAX_Q = 100_000;
@@ -73,7 +73,7 @@ export type QuoteBody = z.infer<typeof quoteRequests.body>;
 const toText = (v: unknown, n: number): string => (typeof v === 'string' || typeof v === 'number' ? clip(String(v), n) : '');
 
 /** A line as stored: name and description clipped, quantity a whole number 0..100000, unit price whole yen. */
-export function normLine(raw: z.infer<typeof quoteLineInput>): QuoteLine {
+function normLine(raw: z.infer<typeof quoteLineInput>): QuoteLine {
   const q = looseNumber(raw.q);
   const p = looseNumber(raw.p);
   return {
@@ -87,7 +87,7 @@ export function normLine(raw: z.infer<typeof quoteLineInput>): QuoteLine {
 export const readPattern = (v: unknown): Pattern => (v === 'B' ? 'B' : 'A');
 
 /** costRate percent when valid (finite, above 0, at most 100), else null. */
-export function readCostRate(v: unknown): number | null {
+function readCostRate(v: unknown): number | null {
   const n = looseNumber(v);
   return Number.isFinite(n) && n > 0 && n <= 100 ? Math.round(n * 100) / 100 : null;
 }
@@ -163,7 +163,7 @@ export interface Inconsistency {
 }
 
 /** Figures the caller asserted that differ from the server's arithmetic. */
-export function figureMismatches(asserted: Record<string, unknown> | null | undefined, totals: QuoteTotals): Inconsistency[] {
+function figureMismatches(asserted: Record<string, unknown> | null | undefined, totals: QuoteTotals): Inconsistency[] {
   if (!asserted) return [];
   const out: Inconsistency[] = [];
   for (const [k, expected] of Object.entries(totals)) {

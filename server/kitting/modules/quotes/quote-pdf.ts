@@ -7,7 +7,7 @@ import type { QuoteDocument } from './quote-export';
 import type { Quote } from './quote-model';
 
 /** The customer-facing name of a quote pattern. */
-export const patternLabel = (p: string): string => (QUOTE_PATTERN_LABELS as Record<string, string>)[p] ?? p;
+const patternLabel = (p: string): string => (QUOTE_PATTERN_LABELS as Record<string, string>)[p] ?? p;
 
 /** 有効期限: stamped at issue; for a draft, what it would be if issued today. */
 function validUntil(q: Quote, issueDate: string, days: number): string {

@@ -15,11 +15,11 @@
  * - perDevice is the first-year amount (y1, tax excluded) per device.
  */
 
-export const TAX_RATE = 0.1;
-export const VOLUME_MIN_QTY = 1000;
+const TAX_RATE = 0.1;
+const VOLUME_MIN_QTY = 1000;
 
 /** Volume tiers in basis points (1 bp = 0.01 %), highest threshold first. */
-export const VOLUME_TIERS: readonly { minQty: number; bp: number }[] = [
+const VOLUME_TIERS: readonly { minQty: number; bp: number }[] = [
   { minQty: 5000, bp: 800 },
   { minQty: 3000, bp: 500 },
   { minQty: VOLUME_MIN_QTY, bp: 300 },
@@ -65,7 +65,7 @@ export function volumeBp(qty: number): number {
 }
 
 /** floor(amount × bp / 10000) for a non-negative integer amount. */
-export function applyBp(amount: number, bp: number): number {
+function applyBp(amount: number, bp: number): number {
   return Math.floor((amount * bp) / 10000);
 }
 

@@ -34,7 +34,7 @@ export interface ReportInput {
 export type Scope = 'month' | 'current';
 
 /** Each figure of a report and what it describes (the month, or the ledger's current state). */
-export const FIGURE_SCOPES = {
+const FIGURE_SCOPES = {
   dev: 'current', kit: 'month', swap: 'month', tk: 'month', slaPct: 'month', sla: 'month', lost: 'month',
   wipe: 'month', inb: 'month', out: 'month', store: 'current', revenue: 'month', wipeCerts: 'month',
 } as const satisfies Record<string, Scope>;
@@ -52,9 +52,9 @@ const dateMonth = (v: unknown): string | null => {
   return m ? `${m[2]}${m[3]}` : null;
 };
 
-export const monthLabel = (yymm: string) => `20${yymm.slice(0, 2)}年${Number(yymm.slice(2))}月`;
+const monthLabel = (yymm: string) => `20${yymm.slice(0, 2)}年${Number(yymm.slice(2))}月`;
 
-export function reportFigures(d: ReportInput, month: string, cust: string | null) {
+function reportFigures(d: ReportInput, month: string, cust: string | null) {
   const mine = (v: unknown) => cust === null || v === cust;
   const devices = d.devices.filter((x) => mine(x.cust));
   const tickets = d.tickets.filter((x) => mine(x.cust));

@@ -23,36 +23,36 @@ export interface CompanyRules {
 }
 export type Company = Record<CompanyTextField, string> & { logo: string } & CompanyRules;
 
-export const QUOTE_VALID_DAYS_DEFAULT = 30;
-export const QUOTE_VALID_DAYS_MAX = 365;
-export const CLOSED_DATES_MAX = 400;
+const QUOTE_VALID_DAYS_DEFAULT = 30;
+const QUOTE_VALID_DAYS_MAX = 365;
+const CLOSED_DATES_MAX = 400;
 const DEFAULT_WORKDAYS = [1, 2, 3, 4, 5];
 const DATE = /^\d{4}-(0[1-9]|1[0-2])-(0[1-9]|[12]\d|3[01])$/;
 
-export function readTaxBasisSetting(v: unknown): TaxBasis {
+function readTaxBasisSetting(v: unknown): TaxBasis {
   if (typeof v === 'string' && (TAX_BASES as readonly string[]).includes(v)) return v as TaxBasis;
   throw badRequest('invalid request', { message: `taxBasis: ${TAX_BASES.join('・')} のいずれかで指定してください` });
 }
 
-export function readQuoteValidDays(v: unknown): number {
+function readQuoteValidDays(v: unknown): number {
   const n = typeof v === 'number' ? v : typeof v === 'string' && v.trim() !== '' ? Number(v) : NaN;
   if (!Number.isInteger(n) || n < 1 || n > QUOTE_VALID_DAYS_MAX) throw badRequest('invalid request', { message: `quoteValidDays: 1〜${QUOTE_VALID_DAYS_MAX}日の整数で指定してください` });
   return n;
 }
 
-export function readWorkdays(v: unknown): number[] {
+function readWorkdays(v: unknown): number[] {
   if (!Array.isArray(v) || v.length > 7 || !v.every((d) => Number.isInteger(d) && d >= 0 && d <= 6)) {
     throw badRequest('invalid request', { message: 'workdays: 曜日の番号（0=日〜6=土）の配列で指定してください' });
   }
   return [...new Set(v as number[])].sort((a, b) => a - b);
 }
 
-export function readHolidays(v: unknown): boolean {
+function readHolidays(v: unknown): boolean {
   if (typeof v !== 'boolean') throw badRequest('invalid request', { message: 'holidays: true（祝日は休業）か false で指定してください' });
   return v;
 }
 
-export function readClosedDates(v: unknown): string[] {
+function readClosedDates(v: unknown): string[] {
   if (!Array.isArray(v) || v.length > CLOSED_DATES_MAX || !v.every((d) => typeof d === 'string' && DATE.test(d))) {
     throw badRequest('invalid request', { message: `closedDates: YYYY-MM-DD の日付の配列（${CLOSED_DATES_MAX}件まで）で指定してください` });
   }
@@ -95,7 +95,7 @@ export function uiState(doc: Record<string, unknown> | null): Record<string, str
   return state && typeof state === 'object' ? (state as Record<string, string>) : {};
 }
 
-export function emptyCompany(): Company {
+function emptyCompany(): Company {
   return {
     name: '', brand: '', addr: '', tel: '', email: '', regno: '', rep: '', web: '', bank: '', logo: '',
     taxBasis: DEFAULT_TAX_BASIS,

@@ -15,12 +15,12 @@ const time = z.string().regex(/^\d{2}:\d{2}$/, 'must be HH:MM').nullable();
 const clock = z.record(staffKey, z.strictObject({ in: time, out: time, status: z.string().max(20), units: z.number().int().nonnegative() }));
 const diff = z.array(z.strictObject({ staffId: staffKey, day: z.number().int().min(0).max(6), from: shift.nullable(), to: shift }));
 
-export const shiftSchema = fixedKeys(
+const shiftSchema = fixedKeys(
   collectionSchema(SHIFTS, { grid: new Field(grid), clock: new Field(clock) }, { diff: new Field(diff), ts: stamp(), status: new Field(z.literal('unconfirmed')) }),
   [ROSTER_ID, DRAFT_ID],
 );
 
-export const shiftHistorySchema = collectionSchema(
+const shiftHistorySchema = collectionSchema(
   SHIFT_HISTORY,
   {},
   {

@@ -22,13 +22,13 @@ export interface ClockRow {
 export type Clock = Record<string, ClockRow>;
 
 /** A staged draft lives 12 hours. */
-export const DRAFT_TTL_MS = 12 * 3_600_000;
+const DRAFT_TTL_MS = 12 * 3_600_000;
 /** Roster history keeps the 20 newest snapshots. */
 export const HISTORY_MAX = 20;
 // every replica (central included) trims history that arrives from elsewhere to the same cap
 declareCap(SHIFT_HISTORY, HISTORY_MAX);
 /** Roster snapshots snap-00001, … (seq repeats the number). */
-export const SNAPSHOT_NUMBERS = declareSeries({
+const SNAPSHOT_NUMBERS = declareSeries({
   name: 'shiftHistory',
   period: 'none',
   coll: SHIFT_HISTORY,

@@ -11,7 +11,7 @@ import { MAX_SITE_HTML, SITE_SLUG as SLUG, siteRequests, siteResponses } from '.
  * Published pages are user HTML: the sandbox CSP gives them an opaque origin with no
  * scripts, so they cannot read cookies or call the app's API as the visitor.
  */
-export const SITE_CSP = "sandbox allow-forms allow-popups allow-popups-to-escape-sandbox; default-src 'none'; img-src data: https:; style-src 'unsafe-inline' https:; font-src data: https:; media-src https:; form-action https:; base-uri 'none'; frame-ancestors 'none'";
+const SITE_CSP = "sandbox allow-forms allow-popups allow-popups-to-escape-sandbox; default-src 'none'; img-src data: https:; style-src 'unsafe-inline' https:; font-src data: https:; media-src https:; form-action https:; base-uri 'none'; frame-ancestors 'none'";
 
 const html = (status: number, body: string) =>
   new Reply(status, body, {

@@ -11,7 +11,7 @@ import { MAX_LINES, MAX_PRICE, MAX_QTY, orderEditRules, productRules, readLines,
 const MAX_COUNT = MAX_LINES * MAX_QTY;
 const MAX_TOTAL = MAX_COUNT * MAX_PRICE;
 
-export const storeOrderSchema = collectionSchema(STORE_ORDERS, ruleFields({ ...orderEditRules, lines: (v) => readLines(v, []) }), {
+const storeOrderSchema = collectionSchema(STORE_ORDERS, ruleFields({ ...orderEditRules, lines: (v) => readLines(v, []) }), {
   date: derivedDate(),
   dateStr: derivedText(20),
   count: derivedInt(0, MAX_COUNT),
@@ -22,6 +22,6 @@ export const storeOrderSchema = collectionSchema(STORE_ORDERS, ruleFields({ ...o
 });
 
 /** Registered products are custom (the built-in master is never stored). */
-export const storeProductSchema = collectionSchema(STORE_PRODUCTS, ruleFields(productRules), { custom: new Field(z.literal(true)), created: stamp() });
+const storeProductSchema = collectionSchema(STORE_PRODUCTS, ruleFields(productRules), { custom: new Field(z.literal(true)), created: stamp() });
 
 export const storeSchemas = [storeOrderSchema, storeProductSchema];

@@ -38,7 +38,7 @@ export const ORDER_NUMBERS = declareSeries({
 export const orderSeries = (yyyymm: string) => ORDER_NUMBERS.counter(yyyymm);
 
 /** Whole yen ≥ 0; a missing value takes `fallback`; anything else is 400. */
-export function yen(v: unknown, field: string, fallback: number | null): number {
+function yen(v: unknown, field: string, fallback: number | null): number {
   if (v === undefined || v === null || v === '') {
     if (fallback === null) throw badRequest(`${field} required`, { message: `${field} は必須です` });
     return fallback;

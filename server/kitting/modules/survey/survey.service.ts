@@ -11,16 +11,16 @@ export const SURVEY = 'survey';
 export const FOLLOWUPS_ID = 'followups';
 export const SENT_ID = 'sent';
 
-export const responseFields = surveyResponseFields;
-export const followupFields = surveyFollowupFields;
+const responseFields = surveyResponseFields;
+const followupFields = surveyFollowupFields;
 export const { response: responseBody, followup: followupBody } = surveyRequests;
 
 export const isDate = (v: string) => /^\d{4}-\d{2}-\d{2}$/.test(v) && !Number.isNaN(Date.parse(`${v}T00:00:00Z`)) && new Date(`${v}T00:00:00Z`).toISOString().startsWith(v);
 export const badDate = () => badRequest('invalid date', { message: '日付(date)は YYYY-MM-DD 形式で指定してください' });
 /** A date as the survey routes store it: their text rule, then a real YYYY-MM-DD (else 400). */
-export const storedDate = (field: typeof responseFields.date) => storedField(field, isDate, 'date must be a real YYYY-MM-DD');
+const storedDate = (field: typeof responseFields.date) => storedField(field, isDate, 'date must be a real YYYY-MM-DD');
 /** The key of a follow-up: a response id as the follow-up route clips it. */
-export const followupKey = z.string().refine((k) => k !== '' && clip(k, 60) === k, 'a response id of at most 60 characters');
+const followupKey = z.string().refine((k) => k !== '' && clip(k, 60) === k, 'a response id of at most 60 characters');
 
 /**
  * Pushed survey responses pass the response route's field rules (a score out of range, an unknown kind or a

@@ -15,7 +15,7 @@ export const teamPlanCounted: CountedCollection = { coll: TEAM, resource: 'membe
 /** A team member as routes and sync pushes accept it; invites and sign-ups add their state and the account. */
 export const teamSchema = collectionSchema(TEAM, MEMBER_FIELDS, { status: derivedText(20), invitedAt: stamp(), joinedAt: stamp(), account: derivedText(200) });
 
-export const TEAM_PLANS = { starter: 3, pro: 10, ent: null } as const;
+const TEAM_PLANS = { starter: 3, pro: 10, ent: null } as const;
 export type TeamPlan = keyof typeof TEAM_PLANS;
 
 /** Initials as stored: two characters, upper case; NA when none are given (the contract's default). */
@@ -28,9 +28,9 @@ export async function teamPlan(tx: Pick<Tx, 'get'>): Promise<TeamPlan> {
 }
 
 /** Members are found by role (the owners), by email and by account: a write never reads the whole team. */
-export const TEAM_BY_ROLE = declareLookup(TEAM, 'role');
+const TEAM_BY_ROLE = declareLookup(TEAM, 'role');
 export const TEAM_BY_EMAIL = declareLookup(TEAM, 'email');
-export const TEAM_BY_ACCOUNT = declareLookup(TEAM, 'account');
+const TEAM_BY_ACCOUNT = declareLookup(TEAM, 'account');
 
 /** A member and every owner of the workspace: all the owner rules read. */
 export async function memberWithOwners(tx: Pick<Tx, 'get' | 'find'>, id: string): Promise<{ cur: Doc | null; members: Doc[] }> {
@@ -58,7 +58,7 @@ export async function assertSeat(tx: Tx): Promise<void> {
 }
 
 /** The caller's role in its workspace (anonymous workspace holder and bench operator: owner). */
-export function callerRole(req: Request): string | null {
+function callerRole(req: Request): string | null {
   return workspaceRole(actorOf(req))?.role ?? null;
 }
 

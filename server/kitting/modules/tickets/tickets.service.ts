@@ -5,7 +5,7 @@ import { declareLookup } from '../../../core/store/lookups';
 export const TICKETS = 'tickets';
 export const TICKET_MESSAGES = 'ticketMessages';
 /** The first generated ticket is TK-0673. */
-export const FIRST_TICKET = 673;
+const FIRST_TICKET = 673;
 
 export const ticketId = (n: number) => `TK-0${n}`;
 

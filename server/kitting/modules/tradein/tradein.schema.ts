@@ -11,7 +11,7 @@ import {
  */
 const MAX_REFURB = Math.max(...Object.values(REFURB_COST)) + BATTERY_SWAP_COST;
 
-export const buybackSchema = collectionSchema(BUYBACKS, ruleFields(buybackRules), {
+const buybackSchema = collectionSchema(BUYBACKS, ruleFields(buybackRules), {
   date: derivedDate(),
   refurb: derivedInt(0, MAX_REFURB),
   residual: derivedInt(-MAX_REFURB, MAX_YEN),
@@ -19,10 +19,10 @@ export const buybackSchema = collectionSchema(BUYBACKS, ruleFields(buybackRules)
   ts: stamp(),
 });
 
-export const refurbStockSchema = collectionSchema(REFURB_STOCK, ruleFields(stockRules), { margin: derivedInt(-MAX_YEN, MAX_YEN), ts: stamp() });
+const refurbStockSchema = collectionSchema(REFURB_STOCK, ruleFields(stockRules), { margin: derivedInt(-MAX_YEN, MAX_YEN), ts: stamp() });
 
 /** A receipt is keyed by its number (no), which its id repeats. */
-export const buybackReceiptSchema = collectionSchema(RECEIPTS, ruleFields(receiptRules), {
+const buybackReceiptSchema = collectionSchema(RECEIPTS, ruleFields(receiptRules), {
   no: new Field(z.string().regex(RECEIPT_NUMBERS.pattern, 'must be a receipt number KIT-BUY-YYYY-NNNN')),
   date: derivedDate(),
   dateJa: derivedText(20),

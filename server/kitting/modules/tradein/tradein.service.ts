@@ -6,7 +6,7 @@ import type { Doc } from '../../../core/store/types';
 export const BUYBACKS = 'buybacks';
 export const REFURB_STOCK = 'refurbStock';
 export const RECEIPTS = 'buybackReceipts';
-export const GRADES = ['S', 'A', 'B', 'C', 'D'] as const;
+const GRADES = ['S', 'A', 'B', 'C', 'D'] as const;
 
 /**
  * Buyback figures — THIS PROJECT'S CHOICE (the contract only says the server computes them).
@@ -20,9 +20,9 @@ export const GRADES = ['S', 'A', 'B', 'C', 'D'] as const;
  */
 export const REFURB_COST: Record<(typeof GRADES)[number], number> = { S: 1000, A: 2000, B: 3500, C: 6000, D: 9000 };
 export const BATTERY_SWAP_COST = 6000;
-export const BATTERY_SWAP_BELOW = 80;
+const BATTERY_SWAP_BELOW = 80;
 
-export function refurbCost(grade: string, bat: number): number {
+function refurbCost(grade: string, bat: number): number {
   const g = (GRADES as readonly string[]).includes(grade) ? (grade as (typeof GRADES)[number]) : 'D';
   return REFURB_COST[g] + (bat < BATTERY_SWAP_BELOW ? BATTERY_SWAP_COST : 0);
 }
@@ -34,7 +34,7 @@ export function buybackFigures(b: { grade: string; bat: number; offer: number; r
 
 
 /** Whole yen ≥ 0 (missing reads as 0 unless required), else 400. */
-export function yen(v: unknown, field: string, required = false): number {
+function yen(v: unknown, field: string, required = false): number {
   if (v === undefined || v === null || v === '') {
     if (required) throw badRequest(`${field} required`, { message: `${field} は必須です` });
     return 0;
@@ -44,20 +44,20 @@ export function yen(v: unknown, field: string, required = false): number {
   return Math.round(n);
 }
 
-export function readGrade(v: unknown): string {
+function readGrade(v: unknown): string {
   const g = textValue(v, 2).toUpperCase() || 'B';
   if (!(GRADES as readonly string[]).includes(g)) throw badRequest('invalid grade', { message: `grade は ${GRADES.join(' / ')} のいずれかです`, allowed: GRADES });
   return g;
 }
 
-export function readBat(v: unknown): number {
+function readBat(v: unknown): number {
   if (v === undefined || v === null || v === '') return 100;
   const n = typeof v === 'number' ? v : Number(v);
   if (!Number.isFinite(n) || n < 0 || n > 100) throw badRequest('invalid bat', { message: 'バッテリー(bat)は0〜100で指定してください' });
   return Math.round(n);
 }
 
-export const readModel = (v: unknown): string => required(textValue(v, 60), 'model required', '機種(model)は必須です');
+const readModel = (v: unknown): string => required(textValue(v, 60), 'model required', '機種(model)は必須です');
 
 export const MAX_YEN = 100_000_000;
 export const MAX_ITEMS = 500;

@@ -7,7 +7,7 @@ interface Cell {
 }
 
 /** JSON with object keys sorted and null-valued fields left out (null and absent mean the same). */
-export function canonical(v: unknown): string {
+function canonical(v: unknown): string {
   if (Array.isArray(v)) return `[${v.map(canonical).join(',')}]`;
   if (v && typeof v === 'object') {
     const entries = Object.entries(v as Doc)

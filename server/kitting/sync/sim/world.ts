@@ -45,7 +45,7 @@ interface Bench {
 }
 
 /** 1 central + N benches in one process, each its own SQLite file, driven by one seeded RNG. */
-export class World {
+class World {
   readonly rng: Rng;
   private readonly compactRng: Rng;
   /** Compactions of central's change log, and how many of them passed a bench's cursor (it then loads a snapshot). */
