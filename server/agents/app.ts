@@ -1,3 +1,4 @@
+import { linkPageRoutes } from './accounts/link-pages.routes';
 import express, { type Express } from 'express';
 import { randomBytes } from 'node:crypto';
 import { chmodSync, existsSync, readFileSync } from 'node:fs';
@@ -131,6 +132,7 @@ export function createAgentsApp(opts: AgentsAppOptions): { app: Express; ctx: Ag
   };
   mount([...authRoutes(ctx), ...agentRoutes(ctx), ...sourceRoutes(ctx), ...chatRoutes(ctx), ...conversationRoutes(ctx), ...contactRoutes(ctx), ...leadRoutes(ctx), ...widgetRoutes(ctx), ...publicRoutes(ctx), ...insightRoutes(ctx), ...webhookRoutes(ctx, webhooks, outbound.allowPrivate), ...domainRoutes(ctx, { cname: opts.resolveCname ?? systemCnameResolver, txt: opts.resolveTxt ?? systemTxtResolver }), ...settingsRoutes(ctx), ...campaignRoutes(ctx), ...channelRoutes(ctx), ...actionRoutes(ctx), ...integrationRoutes(ctx), ...callbackRoutes(ctx, opts.now)]);
   mount(widgetScriptRoutes(ctx));
+  mount(linkPageRoutes(ctx));
   const media = opts.media !== undefined ? opts.media : config.openaiKey ? new OpenAiMedia(config.openaiKey, undefined, config.allowPrivateFetch) : null;
   mount(mediaRoutes(ctx, media));
   mount([...supportRoutes(ctx), ...adminUserRoutes(ctx), ...adminPlatformRoutes(ctx), ...adminContentRoutes(ctx), ...adminAffiliateRoutes(ctx), ...backupRoutes(ctx)]);
