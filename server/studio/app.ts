@@ -26,13 +26,13 @@ import { CONTENT_TYPES, FILE_AREAS, checkFileSignature, signedFileUrl } from './
 import { LocalPlatform } from './platform/local';
 import type { Platform } from './platform/platform';
 import { QueueClient } from './platform/queue-client';
-import { linkPageRoutes } from './link-pages.routes';
+import { mountLinkPages } from './link-pages.routes';
 import { mountStudioRoutes, type StudioRoute } from './route';
 import { studioOpenApiRoutes } from './openapi.routes';
 import { ErrorBody } from '../../shared/api/contracts/errors';
 
 export const CLI_FILE = join(dirname(fileURLToPath(import.meta.url)), 'cli', 'studio.js');
-export const studioRoutes: StudioRoute[] = [...accountRoutes, ...sessionRoutes, ...billingRoutes, ...jobRoutes, ...linkPageRoutes, ...studioOpenApiRoutes(() => studioRoutes)];
+export const studioRoutes: StudioRoute[] = [...accountRoutes, ...sessionRoutes, ...billingRoutes, ...jobRoutes, ...studioOpenApiRoutes(() => studioRoutes)];
 
 /** The HS256 key: STUDIO_JWT_SECRET, else one generated into the data folder on first start. */
 function jwtKey(config: StudioConfig): Uint8Array {
@@ -115,6 +115,8 @@ export async function createStudioApp(opts: CreateStudioOptions): Promise<{ app:
     res.setHeader('Content-Type', 'text/javascript; charset=utf-8');
     res.sendFile(CLI_FILE);
   });
+  // The pages mailed links open (HTML for people, outside the JSON API and its route list, like /cli/studio.js).
+  mountLinkPages(router);
   router.get('/healthz', (_req, res) => void res.json({ status: 'ok' }));
   app.use(router);
   app.use((req, res) => {
