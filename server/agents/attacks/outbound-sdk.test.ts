@@ -1,10 +1,11 @@
+import { createServer, type Server } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { allowOnlyHostsOf } from '../../core/testing/outbound';
 import { startFakeStripe, type FakeStripe } from '../billing/fake-providers';
 import { AnthropicEngine, OpenAiEngine } from '../chat/model-engines';
 import type { EngineInput } from '../chat/engine';
 import { startFakeProvider, type FakeProvider } from '../chat/fake-providers';
-import { testAgentsConfig } from '../config';
+import { PROVIDER_NAMES, testAgentsConfig, type ProviderName } from '../config';
 import { OpenAiMedia } from '../public/media';
 import { startAgentsServer } from '../testing';
 
@@ -120,6 +121,38 @@ describe('attack: STRIPE_API_URL pointing inside', () => {
       expect(stripe.requests.filter((r) => r.path === '/v1/checkout/sessions')).toHaveLength(1);
     } finally {
       await t.close();
+    }
+  });
+});
+
+describe('attack: AGENTS_<PROVIDER>_API_URL pointing inside', () => {
+  it('connecting a channel or a CRM against a loopback provider address is refused and nothing reaches it', async () => {
+    let hits = 0;
+    const inner: Server = createServer((_req, res) => {
+      hits += 1;
+      res.writeHead(200, { 'content-type': 'application/json' }).end('{"ok":true,"team_id":"T1","team":"x","user_id":"U1"}');
+    });
+    await new Promise<void>((r) => inner.listen(0, '127.0.0.1', () => r()));
+    const p = (inner.address() as { port: number }).port;
+    try {
+      for (const host of ['127.0.0.1', '[::ffff:127.0.0.1]', '[::ffff:7f00:1]']) {
+        const providerUrls = Object.fromEntries(PROVIDER_NAMES.map((n) => [n, `http://${host}:${p}/${n}`])) as Record<ProviderName, string>;
+        const t = await startAgentsServer({ providerUrls }, { webhookWorker: false });
+        try {
+          const { api } = await t.withAgent();
+          const slack = await api.post('/api/channels/slack/connect', { botToken: 'xoxb-good-token' });
+          expect(slack.status, host).toBeGreaterThanOrEqual(400);
+          expect(String(slack.body.error), host).toMatch(/public address/);
+          const crm = await api.post('/api/integrations/hubspot/connect', { accessToken: 'hs-good-token' });
+          expect(crm.status, host).toBeGreaterThanOrEqual(400);
+          expect(String(crm.body.error), host).toMatch(/public address/);
+        } finally {
+          await t.close();
+        }
+      }
+      expect(hits).toBe(0);
+    } finally {
+      inner.close();
     }
   });
 });
