@@ -61,7 +61,7 @@ describe('role × route matrix (agents)', () => {
   });
 
   it('every write by a viewer outside its own account is refused (viewers only read)', () => {
-    const ownAccount = (p: string) => p.startsWith('/api/auth/') || p.startsWith('/api/support/') || p === '/api/workspaces/switch' || p === '/api/workspace/members/:mid';
+    const ownAccount = (p: string) => p.startsWith('/api/auth/') || p.startsWith('/api/support/') || p === '/api/workspaces/switch' || p === '/api/workspace/members/:mid' || p === '/api/workspace/invitations/accept';
     const open = t.routes.filter((r) => r.method !== 'get' && r.auth === 'bearer' && !ownAccount(r.path)).map((r) => `${r.method.toUpperCase()} ${r.path}`);
     expect(open).toEqual([]);
   });

@@ -1,3 +1,4 @@
+import { linkPageRoutes } from './accounts/link-pages.routes';
 import express, { type Express } from 'express';
 import { randomBytes } from 'node:crypto';
 import { chmodSync, existsSync, readFileSync } from 'node:fs';
@@ -99,8 +100,8 @@ export function createAgentsApp(opts: AgentsAppOptions): { app: Express; ctx: Ag
   privateDir(config.dataDir);
   const db = openAgentsDb({ file: join(config.dataDir, 'agents.db'), databaseUrl: config.databaseUrl });
   sealStoredSecrets(db, config);
-  const anthropic = opts.engines?.anthropic !== undefined ? opts.engines.anthropic : config.anthropicKey ? new AnthropicEngine(config.anthropicKey) : null;
-  const openai = opts.engines?.openai !== undefined ? opts.engines.openai : config.openaiKey ? new OpenAiEngine(config.openaiKey) : null;
+  const anthropic = opts.engines?.anthropic !== undefined ? opts.engines.anthropic : config.anthropicKey ? new AnthropicEngine(config.anthropicKey, { allowInternal: config.allowPrivateFetch }) : null;
+  const openai = opts.engines?.openai !== undefined ? opts.engines.openai : config.openaiKey ? new OpenAiEngine(config.openaiKey, { allowInternal: config.allowPrivateFetch }) : null;
   const ctx: AgentsContext = {
     config,
     db,
@@ -131,7 +132,8 @@ export function createAgentsApp(opts: AgentsAppOptions): { app: Express; ctx: Ag
   };
   mount([...authRoutes(ctx), ...agentRoutes(ctx), ...sourceRoutes(ctx), ...chatRoutes(ctx), ...conversationRoutes(ctx), ...contactRoutes(ctx), ...leadRoutes(ctx), ...widgetRoutes(ctx), ...publicRoutes(ctx), ...insightRoutes(ctx), ...webhookRoutes(ctx, webhooks, outbound.allowPrivate), ...domainRoutes(ctx, { cname: opts.resolveCname ?? systemCnameResolver, txt: opts.resolveTxt ?? systemTxtResolver }), ...settingsRoutes(ctx), ...campaignRoutes(ctx), ...channelRoutes(ctx), ...actionRoutes(ctx), ...integrationRoutes(ctx), ...callbackRoutes(ctx, opts.now)]);
   mount(widgetScriptRoutes(ctx));
-  const media = opts.media !== undefined ? opts.media : config.openaiKey ? new OpenAiMedia(config.openaiKey) : null;
+  mount(linkPageRoutes(ctx));
+  const media = opts.media !== undefined ? opts.media : config.openaiKey ? new OpenAiMedia(config.openaiKey, undefined, config.allowPrivateFetch) : null;
   mount(mediaRoutes(ctx, media));
   mount([...supportRoutes(ctx), ...adminUserRoutes(ctx), ...adminPlatformRoutes(ctx), ...adminContentRoutes(ctx), ...adminAffiliateRoutes(ctx), ...backupRoutes(ctx)]);
   mount([...workspaceRoutes(ctx), ...billingRoutes(ctx), ...affiliateRoutes(ctx)]);

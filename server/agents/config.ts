@@ -13,7 +13,7 @@ export interface PaymentsConfig {
   paypalWebhookId: string | null;
   /** PayPal REST address (default https://api-m.paypal.com; the sandbox is https://api-m.sandbox.paypal.com). */
   paypalApiUrl: string;
-  /** Outbound guard's test hook for the PayPal client (a local fake); never read from the environment. */
+  /** Outbound guard's test hook for the Stripe and PayPal clients (local fakes); never read from the environment. */
   allowInternal: OutboundPolicy['allowInternal'];
 }
 

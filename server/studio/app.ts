@@ -26,6 +26,7 @@ import { CONTENT_TYPES, FILE_AREAS, checkFileSignature, signedFileUrl } from './
 import { LocalPlatform } from './platform/local';
 import type { Platform } from './platform/platform';
 import { QueueClient } from './platform/queue-client';
+import { mountLinkPages } from './link-pages.routes';
 import { mountStudioRoutes, type StudioRoute } from './route';
 import { studioOpenApiRoutes } from './openapi.routes';
 import { ErrorBody } from '../../shared/api/contracts/errors';
@@ -114,6 +115,8 @@ export async function createStudioApp(opts: CreateStudioOptions): Promise<{ app:
     res.setHeader('Content-Type', 'text/javascript; charset=utf-8');
     res.sendFile(CLI_FILE);
   });
+  // The pages mailed links open (HTML for people, outside the JSON API and its route list, like /cli/studio.js).
+  mountLinkPages(router);
   router.get('/healthz', (_req, res) => void res.json({ status: 'ok' }));
   app.use(router);
   app.use((req, res) => {

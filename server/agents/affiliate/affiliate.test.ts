@@ -1,3 +1,4 @@
+import { allowOnlyHostsOf } from '../../core/testing/outbound';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { testAgentsConfig } from '../config';
 import { arr, startAgentsServer, str, type Api, type AgentsTestServer } from '../testing';
@@ -9,7 +10,7 @@ let stripe: FakeStripe;
 let t: AgentsTestServer;
 beforeAll(async () => {
   stripe = await startFakeStripe(KEY);
-  t = await startAgentsServer({ payments: { ...testAgentsConfig('/unused').payments, stripeSecretKey: KEY, stripeApiUrl: stripe.url } });
+  t = await startAgentsServer({ payments: { ...testAgentsConfig('/unused').payments, stripeSecretKey: KEY, stripeApiUrl: stripe.url, allowInternal: allowOnlyHostsOf(stripe.url) } });
 });
 afterAll(async () => {
   await t.close();

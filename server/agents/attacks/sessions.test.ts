@@ -68,12 +68,13 @@ describe('sessions end at the next request', () => {
   it('a role downgrade acts at the next request', async () => {
     const owner = await t.signup();
     const mate = await t.join(owner, 'member');
-    expect((await mate.post('/api/workspace/api-keys', { name: 'before' })).status).toBe(200);
+    // Creating an agent is an editor's write (API keys are the owner's since the role layer).
+    expect((await mate.post('/api/agents', { name: 'before' })).status).toBe(200);
     const mateId = str((await mate.get('/api/auth/me')).body.user.id);
     expect((await owner.patch(`/api/workspace/members/${mateId}`, { role: 'viewer' })).status).toBe(200);
-    const r = await mate.post('/api/workspace/api-keys', { name: 'after' });
+    const r = await mate.post('/api/agents', { name: 'after' });
     expect(r.status).toBe(403);
     expect(r.body).toMatchObject({ error: 'editor role required', role: 'viewer' });
-    expect(arr((await owner.get('/api/workspace/api-keys')).body.keys).map((k) => str(k.name))).toEqual(['before']);
+    expect(arr((await owner.get('/api/agents')).body.agents).map((a) => str(a.name))).toEqual(['before']);
   });
 });

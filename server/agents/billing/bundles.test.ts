@@ -15,7 +15,7 @@ beforeAll(async () => {
   paypal = await startFakePayPal('pp-client', 'pp-secret');
   t = await startAgentsServer({
     adminEmails: ['ops@example.com'],
-    payments: { ...testAgentsConfig('/unused').payments, stripeSecretKey: KEY, stripeApiUrl: stripe.url, paypalClientId: 'pp-client', paypalClientSecret: 'pp-secret', paypalApiUrl: paypal.url, allowInternal: allowOnlyHostsOf(paypal.url) },
+    payments: { ...testAgentsConfig('/unused').payments, stripeSecretKey: KEY, stripeApiUrl: stripe.url, paypalClientId: 'pp-client', paypalClientSecret: 'pp-secret', paypalApiUrl: paypal.url, allowInternal: allowOnlyHostsOf(paypal.url, stripe.url) },
   });
   ops = await t.operator('ops@example.com');
 });

@@ -26,7 +26,7 @@ beforeAll(async () => {
       paypalClientSecret: 'pp-secret',
       paypalWebhookId: 'WH-ID-1',
       paypalApiUrl: paypal.url,
-      allowInternal: allowOnlyHostsOf(paypal.url),
+      allowInternal: allowOnlyHostsOf(paypal.url, stripe.url),
     },
   });
 });

@@ -1,4 +1,5 @@
 import Stripe from 'stripe';
+import { pinnedFetch } from '../../core/security/pinned-fetch';
 import { DomainError, badRequest, unavailable, upstreamFailed } from '../../core/errors';
 import type { PaymentsConfig } from '../config';
 
@@ -11,7 +12,10 @@ export function stripeClient(cfg: PaymentsConfig): Stripe {
   if (!cfg.stripeSecretKey) throw notConfigured();
   const cached = clients.get(cfg);
   if (cached) return cached;
-  const opts: Stripe.StripeConfig = { maxNetworkRetries: 1, timeout: 30_000, telemetry: false };
+  // The SDK's HTTP client is the outbound guard (pinned, no redirects, 1 MB answers): STRIPE_API_URL on an
+  // internal address is refused before anything is sent; `allowInternal` is the tests' hook for a local fake.
+  const httpClient = Stripe.createFetchHttpClient(pinnedFetch({ allowInternal: cfg.allowInternal ?? false, maxRedirects: 0, maxBytes: 1024 * 1024, timeoutMs: 35_000 }));
+  const opts: Stripe.StripeConfig = { maxNetworkRetries: 1, timeout: 30_000, telemetry: false, httpClient };
   if (cfg.stripeApiUrl) {
     const u = new URL(cfg.stripeApiUrl);
     opts.host = u.hostname;

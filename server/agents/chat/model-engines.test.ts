@@ -1,3 +1,4 @@
+import { allowOnlyHostsOf } from '../../core/testing/outbound';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { arr, startAgentsServer, str, type AgentsTestServer } from '../testing';
 import { AnthropicEngine, OpenAiEngine } from './model-engines';
@@ -15,8 +16,8 @@ beforeAll(async () => {
     {},
     {
       engines: {
-        anthropic: new AnthropicEngine('sk-ant-test-key', { baseURL: anthropic.baseURL, maxRetries: 1 }),
-        openai: new OpenAiEngine('sk-test-key', { baseURL: openai.baseURL, maxRetries: 1 }),
+        anthropic: new AnthropicEngine('sk-ant-test-key', { baseURL: anthropic.baseURL, allowInternal: allowOnlyHostsOf(anthropic.baseURL), maxRetries: 1 }),
+        openai: new OpenAiEngine('sk-test-key', { baseURL: openai.baseURL, allowInternal: allowOnlyHostsOf(openai.baseURL), maxRetries: 1 }),
       },
     },
   );
@@ -162,7 +163,7 @@ describe('a provider that never answers', () => {
 
   it('ends each engine at its deadline instead of holding the turn', async () => {
     for (const f of [anthropic, openai]) f.mode = 'hang';
-    const engines = [new AnthropicEngine('k', { baseURL: anthropic.baseURL, timeoutMs: 400, maxRetries: 0 }), new OpenAiEngine('k', { baseURL: openai.baseURL, timeoutMs: 400, maxRetries: 0 })];
+    const engines = [new AnthropicEngine('k', { baseURL: anthropic.baseURL, allowInternal: allowOnlyHostsOf(anthropic.baseURL), timeoutMs: 400, maxRetries: 0 }), new OpenAiEngine('k', { baseURL: openai.baseURL, allowInternal: allowOnlyHostsOf(openai.baseURL), timeoutMs: 400, maxRetries: 0 })];
     for (const engine of engines) {
       const pieces: string[] = [];
       await expect(
@@ -176,7 +177,7 @@ describe('a provider that never answers', () => {
 
   it('a chat turn then answers from the local engine', async () => {
     anthropic.mode = 'hang';
-    const slow = await startAgentsServer({}, { engines: { anthropic: new AnthropicEngine('k', { baseURL: anthropic.baseURL, timeoutMs: 400, maxRetries: 0 }), openai: null } });
+    const slow = await startAgentsServer({}, { engines: { anthropic: new AnthropicEngine('k', { baseURL: anthropic.baseURL, allowInternal: allowOnlyHostsOf(anthropic.baseURL), timeoutMs: 400, maxRetries: 0 }), openai: null } });
     try {
       const r = await slow.withAgent('Shop');
       await r.api.post('/api/sources', { type: 'qa', question: 'What are your opening hours?', answer: 'We are open from 9:00 to 18:00 on weekdays.' });

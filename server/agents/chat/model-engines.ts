@@ -1,5 +1,7 @@
 import type Anthropic from '@anthropic-ai/sdk';
 import type OpenAI from 'openai';
+import { pinnedFetch } from '../../core/security/pinned-fetch';
+import type { OutboundPolicy } from '../../core/security/ssrf';
 import { ragSystemPrompt, type ChatEngine, type EngineInput } from './engine';
 
 const DEFAULT_ANTHROPIC = 'claude-3-5-haiku-latest';
@@ -13,10 +15,21 @@ export interface ModelEngineOptions {
   timeoutMs?: number;
   /** Retries of a failed request (429, 5xx, connection errors) before giving up. */
   maxRetries?: number;
+  /**
+   * Outbound guard's test hook (a local fake provider, `allowOnlyHostsOf`); never read from the environment.
+   * Every provider call goes through the guard, also when the SDK takes its address from
+   * `ANTHROPIC_BASE_URL` / `OPENAI_BASE_URL`.
+   */
+  allowInternal?: OutboundPolicy['allowInternal'];
 }
 
 const DEFAULT_TIMEOUT_MS = 30_000;
 const DEFAULT_RETRIES = 1;
+
+/** The SDK's `fetch`: the outbound guard, pinned, no redirects, 8 MB per answer, the whole reply within the deadline. */
+export function modelFetch(opts: ModelEngineOptions): typeof fetch {
+  return pinnedFetch({ allowInternal: opts.allowInternal ?? false, maxRedirects: 0, maxBytes: 8 * 1024 * 1024, timeoutMs: (opts.timeoutMs ?? DEFAULT_TIMEOUT_MS) + 5_000 });
+}
 
 /** An abort signal that fires after `ms`; `done` clears the timer. */
 function deadline(ms: number): { signal: AbortSignal; done: () => void } {
@@ -40,7 +53,7 @@ export class AnthropicEngine implements ChatEngine {
     if (!this.client) {
       const { default: Sdk } = await import('@anthropic-ai/sdk');
       const timeout = this.opts.timeoutMs ?? DEFAULT_TIMEOUT_MS;
-      this.client = new Sdk({ apiKey: this.apiKey, timeout, maxRetries: this.opts.maxRetries ?? DEFAULT_RETRIES, ...(this.opts.baseURL ? { baseURL: this.opts.baseURL } : {}) });
+      this.client = new Sdk({ apiKey: this.apiKey, timeout, maxRetries: this.opts.maxRetries ?? DEFAULT_RETRIES, fetch: modelFetch(this.opts), ...(this.opts.baseURL ? { baseURL: this.opts.baseURL } : {}) });
     }
     return this.client;
   }
@@ -83,7 +96,7 @@ export class OpenAiEngine implements ChatEngine {
     if (!this.client) {
       const { default: Sdk } = await import('openai');
       const timeout = this.opts.timeoutMs ?? DEFAULT_TIMEOUT_MS;
-      this.client = new Sdk({ apiKey: this.apiKey, timeout, maxRetries: this.opts.maxRetries ?? DEFAULT_RETRIES, ...(this.opts.baseURL ? { baseURL: this.opts.baseURL } : {}) });
+      this.client = new Sdk({ apiKey: this.apiKey, timeout, maxRetries: this.opts.maxRetries ?? DEFAULT_RETRIES, fetch: modelFetch(this.opts), ...(this.opts.baseURL ? { baseURL: this.opts.baseURL } : {}) });
     }
     return this.client;
   }

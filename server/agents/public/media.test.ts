@@ -1,3 +1,4 @@
+import { allowOnlyHostsOf } from '../../core/testing/outbound';
 import express from 'express';
 import type { Server } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -43,7 +44,7 @@ let fake: FakeSpeech;
 beforeAll(async () => {
   fake = await startFakeSpeech();
   bare = await startAgentsServer();
-  withSpeech = await startAgentsServer({}, { media: new OpenAiMedia('sk-test-speech', `${fake.url}/v1`) });
+  withSpeech = await startAgentsServer({}, { media: new OpenAiMedia('sk-test-speech', `${fake.url}/v1`, allowOnlyHostsOf(fake.url)) });
 });
 afterAll(async () => {
   await bare.close();

@@ -1,5 +1,7 @@
 import type OpenAI from 'openai';
 import { upstreamFailed } from '../../core/errors';
+import { pinnedFetch } from '../../core/security/pinned-fetch';
+import type { OutboundPolicy } from '../../core/security/ssrf';
 import { VOICES } from '../../../shared/api/contracts/agents-values';
 export { VOICES };
 
@@ -29,12 +31,16 @@ export class OpenAiMedia implements WidgetMedia {
   constructor(
     private readonly apiKey: string,
     private readonly baseURL?: string,
+    /** Outbound guard's test hook (a local fake provider); never read from the environment. */
+    private readonly allowInternal: OutboundPolicy['allowInternal'] = false,
   ) {}
 
   private async sdk(): Promise<OpenAI> {
     if (!this.client) {
       const { default: Sdk } = await import('openai');
-      this.client = new Sdk({ apiKey: this.apiKey, timeout: 30_000, maxRetries: 1, ...(this.baseURL ? { baseURL: this.baseURL } : {}) });
+      // Every call goes through the outbound guard (also with OPENAI_BASE_URL set): 25 MB audio at most.
+      const fetch = pinnedFetch({ allowInternal: this.allowInternal, maxRedirects: 0, maxBytes: 25 * 1024 * 1024, timeoutMs: 35_000 });
+      this.client = new Sdk({ apiKey: this.apiKey, timeout: 30_000, maxRetries: 1, fetch, ...(this.baseURL ? { baseURL: this.baseURL } : {}) });
     }
     return this.client;
   }
