@@ -345,9 +345,10 @@ export class SyncBench {
     const transport = this.transport();
     if (!transport.certKey) return;
     const key = await publicKeyOf(this.opts.dataDir);
+    // Sent once per workspace and key (a bench that sent it without its alias, in `<ws> <kid>`, sends it again).
+    if ((await this.store.meta(CERT_KEY_SENT))?.startsWith(certKeySent(e.workspace, key.kid, null))) return;
     const alias = await this.standaloneWorkspace(null, e.workspace, key.kid);
     const sent = certKeySent(e.workspace, key.kid, alias);
-    if ((await this.store.meta(CERT_KEY_SENT)) === sent) return;
     const ans = await transport.certKey(e.token, { kid: key.kid, jwk: key.jwk, alias }, this.schema).catch((err: unknown) => {
       // A central of an older version has no such route: the bench keeps syncing and asks again next cycle.
       if (err instanceof SyncError && err.status === 404) return null;
