@@ -102,3 +102,45 @@ describe('SyncBench.enrol: numbers come with the token', () => {
     }
   });
 });
+
+describe('SyncBench and a central of an older version (no certificate keys)', () => {
+  it('keeps syncing when central lacks the cert-key route, and publishes its key with its alias once central has it', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'kitting-enrol-'));
+    const store = new SqliteStore({ file: ':memory:', node: 'benchold' });
+    try {
+      await ensureWorkspace(store, 'b-00112233445566aa', 'bench', []);
+      await store.setMeta('bench_workspace', 'b-00112233445566aa');
+      const now = () => Date.now();
+      const sentKeys: { alias?: string | null }[] = [];
+      let routeExists = false;
+      const transport: Transport = {
+        // An older central answers without publicUrl: it ignored the key the bench sent.
+        enrol: async () => ({ token: 't', workspace: 'w-central', bench: 'benchold', blocks: [], serverTime: now() }),
+        push: async () => ({ acked: 0, applied: 0, duplicate: false, serverTime: now() }),
+        pull: async (_t, after) => ({ changes: [], next: after, more: false, serverTime: now() }),
+        snapshot: async () => ({ records: [], nextKey: null, serverSeq: 0, serverTime: now() }),
+        lease: async () => ({ blocks: [], series: [], serverTime: now() }),
+        certKey: async (_t, body) => {
+          if (!routeExists) throw new SyncError(404, 'not_found', null);
+          sentKeys.push(body);
+          return { kid: body.kid, publicUrl: 'https://kitting.example.jp', serverTime: now() };
+        },
+      };
+      const bench = new SyncBench(store, { dataDir: dir, transport: () => transport });
+      await bench.enrol('http://central', 'CODE-1234');
+      await bench.cycle();
+      expect((await bench.status()).lastError).toBeNull();
+      expect(sentKeys).toEqual([]);
+
+      routeExists = true; // central updated
+      await bench.cycle();
+      await bench.cycle();
+      expect(sentKeys).toHaveLength(1);
+      expect(sentKeys[0]?.alias).toBe('b-00112233445566aa');
+      expect(await store.meta('central_public_url')).toBe('https://kitting.example.jp');
+    } finally {
+      store.close();
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});

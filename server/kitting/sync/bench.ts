@@ -5,7 +5,8 @@ import { seriesBase } from '../../core/store/seed';
 import { numberedSeries, type SeriesRegistry } from '../../core/store/series';
 import { leasePlan } from './leases';
 import { renumberLocal } from './numbered';
-import { CENTRAL_PUBLIC_URL_META, publicKeyOf } from '../modules/certs/cert-keys';
+import { CENTRAL_PUBLIC_URL_META, LOCAL_WS, publicKeyOf } from '../modules/certs/cert-keys';
+import { ERASURE_CERTS } from '../modules/certs/certs.service';
 import { bytesCapped, DEFAULT_BLOCK, describe, PULL_PAGE, PUSH_BATCH, SNAPSHOT_PAGE, SyncError, type Timed, type Transport } from './protocol';
 
 /** What a bench keeps in its database once enrolled (with the first blocks of every series, in one transaction). */
@@ -54,8 +55,10 @@ const ENROLMENT_FILE = 'sync-enrolment.json';
 /** Meta key of the enrolment, written in the transaction that keeps its first number blocks. */
 export const ENROLMENT_KEY = 'sync_enrolment';
 const PUSH_CURSOR = 'sync_push_cursor';
-/** `<workspace> <kid>` of the certificate key central has published for this bench. */
+/** `<workspace> <kid> <alias>` of the certificate key central has published for this bench. */
 const CERT_KEY_SENT = 'sync_cert_key';
+/** The bench's standalone workspace id (`b-<16 hex>`) from before it joined a central workspace. */
+const STANDALONE_WS = 'bench_standalone_workspace';
 const PULL_CURSOR = 'sync_pull_cursor';
 const SNAPSHOT_STATE = 'sync_snapshot';
 
@@ -148,7 +151,8 @@ export class SyncBench {
     const base = localWs ? await seriesBase(this.store, localWs) : null;
     const block = this.opts.blockSize ?? DEFAULT_BLOCK;
     // The public half of the certificate signing key; the private key never leaves the data folder.
-    const certKey = { ...(await publicKeyOf(this.opts.dataDir)), alias: localWs };
+    const pub = await publicKeyOf(this.opts.dataDir);
+    const certKey = { ...pub, alias: localWs ? await this.standaloneWorkspace(localWs, localWs, pub.kid) : null };
     const body = { code, bench: this.store.node, name, series, block, certKey, ...(base ? { base } : {}) };
     const answer = this.timed(await this.opts.transport(url).enrol(body, this.schema));
     const enrolment: Enrolment = { central: url, token: answer.token, bench: answer.bench, workspace: answer.workspace };
@@ -165,7 +169,8 @@ export class SyncBench {
     // The token and the numbers of every series land together: the bench is never enrolled without numbers.
     const meta: Record<string, string> = { [ENROLMENT_KEY]: JSON.stringify(enrolment) };
     if (typeof answer.publicUrl === 'string') meta[CENTRAL_PUBLIC_URL_META] = answer.publicUrl;
-    meta[CERT_KEY_SENT] = `${answer.workspace} ${certKey.kid}`;
+    // Central published the key only if it knows the field (an older central answers without publicUrl).
+    if (answer.publicUrl !== undefined) meta[CERT_KEY_SENT] = certKeySent(answer.workspace, certKey.kid, certKey.alias);
     if (this.enrolment?.workspace !== enrolment.workspace) Object.assign(meta, { [PULL_CURSOR]: '0', [PUSH_CURSOR]: '0', [SNAPSHOT_STATE]: '' });
     await this.store.replica.addBlocks(enrolment.workspace, answer.blocks ?? [], { meta });
     this.enrolment = enrolment;
@@ -187,6 +192,8 @@ export class SyncBench {
     if (localWs !== ws || this.store.replica.leasedWorkspace() !== ws) {
       if (!(await this.store.workspace(ws))) await this.store.createWorkspace(ws, 'bench');
       await this.store.markSeeded(ws);
+      // Certificates signed standalone keep naming that workspace: remember it for central's alias.
+      if (localWs && LOCAL_WS.test(localWs) && !(await this.store.meta(STANDALONE_WS))) await this.store.setMeta(STANDALONE_WS, localWs);
       if (localWs && localWs !== ws) await this.store.replica.rekey(localWs, ws);
       await this.store.setMeta('bench_workspace', ws);
       await this.store.replica.setLeasedWorkspace(ws);
@@ -329,16 +336,49 @@ export class SyncBench {
     }
   }
 
-  /** A bench enrolled before certificate keys existed publishes its key once (and learns central's public address). */
+  /**
+   * A bench enrolled before certificate keys existed publishes its key once (and learns central's public
+   * address), with the alias of its standalone workspace when it signed certificates there.
+   */
   private async sendCertKey(): Promise<void> {
     const e = this.enrolment as Enrolment;
     const transport = this.transport();
     if (!transport.certKey) return;
     const key = await publicKeyOf(this.opts.dataDir);
-    if ((await this.store.meta(CERT_KEY_SENT)) === `${e.workspace} ${key.kid}`) return;
-    const ans = this.timed(await transport.certKey(e.token, { kid: key.kid, jwk: key.jwk, alias: null }, this.schema));
+    // Sent once per workspace and key (a bench that sent it without its alias, in `<ws> <kid>`, sends it again).
+    if ((await this.store.meta(CERT_KEY_SENT))?.startsWith(certKeySent(e.workspace, key.kid, null))) return;
+    const alias = await this.standaloneWorkspace(null, e.workspace, key.kid);
+    const sent = certKeySent(e.workspace, key.kid, alias);
+    const ans = await transport.certKey(e.token, { kid: key.kid, jwk: key.jwk, alias }, this.schema).catch((err: unknown) => {
+      // A central of an older version has no such route: the bench keeps syncing and asks again next cycle.
+      if (err instanceof SyncError && err.status === 404) return null;
+      throw err;
+    });
+    if (!ans) return;
+    this.timed(ans);
     if (typeof ans.publicUrl === 'string') await this.store.setMeta(CENTRAL_PUBLIC_URL_META, ans.publicUrl);
-    await this.store.setMeta(CERT_KEY_SENT, `${e.workspace} ${key.kid}`);
+    await this.store.setMeta(CERT_KEY_SENT, sent);
+  }
+
+  /**
+   * The standalone workspace id the bench signed certificates under before it enrolled: the current local
+   * workspace (not enrolled yet), the one remembered at enrolment, or — for a bench that joined before that
+   * was remembered — the workspace named in a certificate it signed with its own key.
+   */
+  private async standaloneWorkspace(localWs: string | null, ws: string, kid: string): Promise<string | null> {
+    if (localWs && LOCAL_WS.test(localWs)) return localWs;
+    const kept = await this.store.meta(STANDALONE_WS);
+    if (kept && LOCAL_WS.test(kept)) return kept;
+    for (const cert of await this.store.list(ws, ERASURE_CERTS)) {
+      const sig = cert.signature as { kid?: unknown; jws?: unknown } | undefined;
+      if (sig?.kid !== kid || typeof sig.jws !== 'string') continue;
+      const signedWs = signedWorkspace(sig.jws);
+      if (signedWs && signedWs !== ws && LOCAL_WS.test(signedWs)) {
+        await this.store.setMeta(STANDALONE_WS, signedWs);
+        return signedWs;
+      }
+    }
+    return null;
   }
 
   private async topUp(): Promise<void> {
@@ -409,6 +449,18 @@ function parseEnrolment(raw: string): Enrolment | null {
     return e && typeof e.token === 'string' && typeof e.workspace === 'string' && typeof e.central === 'string' && typeof e.bench === 'string'
       ? { central: e.central, token: e.token, bench: e.bench, workspace: e.workspace }
       : null;
+  } catch {
+    return null;
+  }
+}
+
+const certKeySent = (ws: string, kid: string, alias: string | null) => `${ws} ${kid} ${alias ?? ''}`;
+
+/** The workspace a signed certificate record names (`ws` of the JWS payload), or null. */
+function signedWorkspace(jws: string): string | null {
+  try {
+    const payload = JSON.parse(Buffer.from(jws.split('.')[1] ?? '', 'base64url').toString('utf8')) as { ws?: unknown };
+    return typeof payload.ws === 'string' ? payload.ws : null;
   } catch {
     return null;
   }

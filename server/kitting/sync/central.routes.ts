@@ -11,7 +11,7 @@ import { PORTALS } from '../modules/portal/portal.service';
 import { centralOf, mapSyncErrors } from './endpoints';
 import { syncRequests, syncResponses } from '../../../shared/api/contracts/sync';
 import { registerKey, retireBenchKeys, validPublicKey } from '../modules/certs/cert-keys';
-import { indexPushedCerts } from '../modules/certs/cert-verify.service';
+import { indexAliasCerts, indexPushedCerts } from '../modules/certs/cert-verify.service';
 import { ERASURE_CERTS } from '../modules/certs/certs.service';
 import { kittingPublicUrl } from '../config';
 
@@ -175,7 +175,7 @@ export const centralSyncRoutes: RouteDef[] = [
         const bench = await central.authenticate(tokenOf(req), schemaOf(req));
         // A bench enrolled before certificate keys existed publishes its key here, once.
         if (!(await validPublicKey(body.kid, body.jwk))) throw unprocessable('invalid_key', { message: '署名鍵の形式が正しくありません' });
-        await registerKey(app, bench.ws, body.kid, body.jwk, bench.bench, body.alias ?? null);
+        if (await registerKey(app, bench.ws, body.kid, body.jwk, bench.bench, body.alias ?? null)) await indexAliasCerts(app, bench.ws, String(body.alias), body.kid);
         return { kid: body.kid, publicUrl: kittingPublicUrl(), serverTime: central.now() };
       }),
   }),

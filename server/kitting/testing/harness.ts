@@ -93,8 +93,9 @@ export const FAST_TEST_COST = { ln: 12, r: 8, p: 1 };
 /**
  * createApp over a fresh temporary database, listening on a random loopback port. A central server runs on
  * the store of the test run (KITTING_TEST_STORE, or `store`); a bench always on SQLite, as deployed.
+ * Restart a server on its data with `dataDir` (after `close({keepData: true})`) and, if needed, `port`.
  */
-export async function startTestServer(opts: { mode?: Mode; dataDir?: string; config?: Partial<Config>; store?: StoreKind } = {}): Promise<TestServer> {
+export async function startTestServer(opts: { mode?: Mode; dataDir?: string; config?: Partial<Config>; store?: StoreKind; port?: number } = {}): Promise<TestServer> {
   // Password hashing at OWASP cost takes seconds on a busy test machine; tests of other features hash
   // cheaply (the password tests check the production parameters and the rehash themselves).
   setPasswordCost(FAST_TEST_COST);
@@ -105,8 +106,10 @@ export async function startTestServer(opts: { mode?: Mode; dataDir?: string; con
   const store = opened.store;
   const config = testConfig({ dataDir, mode, ...opts.config });
   const { app, ctx } = await createApp({ store, config, secret: loadOrCreateSecret(dataDir) });
-  const server: Server = await new Promise((resolve) => {
-    const s = app.listen(0, '127.0.0.1', () => resolve(s));
+  const server: Server = await new Promise((resolve, reject) => {
+    // A given port: a server restarted where its clients (an enrolled bench) expect it.
+    const s = app.listen(opts.port ?? 0, '127.0.0.1', () => resolve(s));
+    s.once('error', reject);
   });
   const addr = server.address();
   const url = `http://127.0.0.1:${typeof addr === 'object' && addr ? addr.port : 0}`;

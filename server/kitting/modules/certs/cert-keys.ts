@@ -123,7 +123,7 @@ export async function certPublicUrl(app: AppContext): Promise<string | null> {
 const keyId = (ws: string, kid: string) => `${ws}~${kid}`;
 
 /** The form of a standalone bench's own workspace id (server/kitting/app.ts benchWorkspace). */
-const LOCAL_WS = /^b-[0-9a-f]{16}$/;
+export const LOCAL_WS = /^b-[0-9a-f]{16}$/;
 
 /**
  * Publish a public key for a workspace (idempotent; a registration never overwrites another). A bench
@@ -131,19 +131,20 @@ const LOCAL_WS = /^b-[0-9a-f]{16}$/;
  * under that id too, pointing at the workspace it joined, so those certificates keep verifying. An alias
  * is only ever a local bench id that is no workspace here and no other workspace's alias.
  */
-export async function registerKey(app: AppContext, ws: string, kid: string, jwk: SigningKey['publicJwk'], bench: string, alias?: string | null): Promise<void> {
+export async function registerKey(app: AppContext, ws: string, kid: string, jwk: SigningKey['publicJwk'], bench: string, alias?: string | null): Promise<boolean> {
   const now = Date.now();
   const useAlias = typeof alias === 'string' && alias !== ws && LOCAL_WS.test(alias) && !(await app.store.workspace(alias));
-  await app.store.transact(PLATFORM_WS, async (tx) => {
+  return app.store.transact(PLATFORM_WS, async (tx) => {
     const id = keyId(ws, kid);
     if (!(await tx.get(CERT_KEYS, id))) await tx.put(CERT_KEYS, id, { id, ws, kid, x: jwk.x, bench, created: now });
-    if (!useAlias || !alias) return;
+    if (!useAlias || !alias) return false;
     const aid = keyId(alias, kid);
     const cur = await tx.get<Doc>(CERT_KEYS, aid);
-    if (cur) return;
+    if (cur) return false;
     const others = await tx.find<Doc>(CERT_KEYS, KEYS_BY_WS.field, alias);
-    if (others.some((o) => o.aliasOf !== ws)) return;
+    if (others.some((o) => o.aliasOf !== ws)) return false;
     await tx.put(CERT_KEYS, aid, { id: aid, ws: alias, aliasOf: ws, kid, x: jwk.x, bench, created: now });
+    return true;
   });
 }
 

@@ -71,6 +71,18 @@ export async function indexPushedCerts(app: AppContext, ws: string, ids: string[
   }
 }
 
+/**
+ * Index the certificates of a workspace signed under a bench's former standalone id with `kid`, once
+ * that alias is registered (a bench enrolled before aliases existed pushed them before central could).
+ */
+export async function indexAliasCerts(app: AppContext, ws: string, alias: string, kid: string): Promise<void> {
+  for (const cert of await app.store.list<Doc>(ws, ERASURE_CERTS)) {
+    const sig = storedSignature(cert);
+    if (sig?.signature.kid !== kid || (payloadOf(sig.signature.jws) as Partial<CertRecord> | null)?.ws !== alias) continue;
+    await indexCert(app, ws, cert);
+  }
+}
+
 async function workspaceName(app: AppContext, ws: string, record: CertRecord): Promise<string | null> {
   if (record.issuer?.name) return record.issuer.name;
   const t = await app.store.get<Doc>(PLATFORM_WS, P.tenants, ws);
