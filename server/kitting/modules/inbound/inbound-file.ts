@@ -8,7 +8,7 @@ import { Readable } from 'node:stream';
 import { setImmediate as nextTurn } from 'node:timers/promises';
 import { parse } from 'csv-parse';
 import iconv from 'iconv-lite';
-import { INBOUND_MAX_ROWS } from '../../../../shared/api/contracts/inbound';
+import { INBOUND_MAX_BYTES, INBOUND_MAX_ROWS } from '../../../../shared/api/contracts/inbound';
 import { badRequest, DomainError, tooLarge } from '../../../core/errors';
 import { readXlsxRows } from './inbound-xlsx';
 
@@ -131,13 +131,20 @@ async function readCsv(buf: Buffer): Promise<FileTable> {
   return { kind: 'csv', encoding, delimiter, sheet: null, rows };
 }
 
+/** Cells an XLSX table may hold (the rows are capped separately). */
+const XLSX_MAX_CELLS = 1_000_000;
+
 async function readXlsx(buf: Buffer, sheetName: string | undefined): Promise<FileTable> {
   const rows: FileRow[] = [];
+  let cells = 0;
   let read;
   try {
     read = await readXlsxRows(buf, sheetName, (row) => {
       rows.push(row);
+      cells += row.cells.length;
       if (rows.length > INBOUND_MAX_ROWS + ROW_SLACK) throw tooManyRows();
+      // A small ZIP can inflate to very wide rows: the cells kept are bounded too (20 columns a row at the row limit).
+      if (cells > XLSX_MAX_CELLS) throw tooLarge('file too large', { limit: INBOUND_MAX_BYTES, message: `セルが多すぎます（上限 ${XLSX_MAX_CELLS.toLocaleString('ja-JP')} セル）` });
     });
   } catch (err) {
     if (err instanceof DomainError) throw err;

@@ -99,4 +99,16 @@ describe('reading the XLSX parts directly', () => {
     const err = await errorOf(analyse(file, {}));
     expect([err.kind, err.error]).toEqual(['too_large', 'too many rows']);
   });
+
+  it('refuses a sheet that inflates to more cells than a notice holds (413), before holding them all', async () => {
+    const row = (r: number) => `<row r="${r}">${'<c><v>1</v></c>'.repeat(2_000)}</row>`;
+    const file = await handMade({
+      'xl/workbook.xml': `<workbook ${NS}><sheets><sheet name="S" sheetId="1" r:id="rId1"/></sheets></workbook>`,
+      'xl/_rels/workbook.xml.rels': rels(['worksheets/sheet1.xml']),
+      'xl/worksheets/sheet1.xml': `<worksheet ${NS}><sheetData>${Array.from({ length: 550 }, (_, i) => row(i + 1)).join('')}</sheetData></worksheet>`,
+    });
+    expect(file.length).toBeLessThan(200_000);
+    const err = await errorOf(analyse(file, {}));
+    expect([err.kind, err.error]).toEqual(['too_large', 'file too large']);
+  });
 });

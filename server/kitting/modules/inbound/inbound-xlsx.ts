@@ -10,10 +10,10 @@ import { setImmediate as nextTurn } from 'node:timers/promises';
 import { createInflateRaw } from 'node:zlib';
 import { SaxesParser } from 'saxes';
 
-/** Inflated bytes of one part at most (a 50,000-row sheet is far below this). */
-const MAX_PART_BYTES = 512 * 1024 * 1024;
-/** Inflated bytes of the shared strings at most (they are held in memory). */
-const MAX_STRINGS_BYTES = 128 * 1024 * 1024;
+/** Inflated bytes of one part at most (read as it streams; a 50,000-row notice is a few tens of MB). */
+const MAX_PART_BYTES = 256 * 1024 * 1024;
+/** Inflated bytes of the shared strings at most (they are held in memory while the sheet is read). */
+const MAX_STRINGS_BYTES = 64 * 1024 * 1024;
 const CHUNK = 32 * 1024;
 
 export class XlsxError extends Error {}
