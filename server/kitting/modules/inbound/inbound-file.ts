@@ -116,7 +116,7 @@ async function readCsv(buf: Buffer): Promise<FileTable> {
     for await (const rec of parser as AsyncIterable<{ record: string[]; info: { lines: number } }>) {
       // info.lines is the line a record ends on: a quoted field's line breaks move its first line up.
       let breaks = 0;
-      for (const c of rec.record) if (c) breaks += c.split(/\r\n|\r|\n/).length - 1;
+      for (const c of rec.record) if (c && (c.includes('\n') || c.includes('\r'))) breaks += c.split(/\r\n|\r|\n/).length - 1;
       rows.push({ n: rec.info.lines - breaks, cells: rec.record.map((c) => c ?? '') });
       if (rows.length > INBOUND_MAX_ROWS + ROW_SLACK) throw tooManyRows();
       if (rows.length % ROWS_PER_TURN === 0) await nextTurn();

@@ -93,12 +93,12 @@ async function* partText(buf: Buffer, e: Entry, maxBytes: number): AsyncGenerato
 type Handler = { open?: (name: string, attrs: Record<string, string>) => void; close?: (name: string) => void; text?: (t: string) => void };
 const local = (name: string) => name.slice(name.indexOf(':') + 1);
 
-/** Run a part through the SAX parser; `stop()` ends reading early. */
+/** Run a part through the SAX parser (a handler may throw to stop reading). */
 async function readPart(buf: Buffer, e: Entry, h: Handler, maxBytes = MAX_PART_BYTES): Promise<void> {
   const parser = new SaxesParser();
-  let failed: Error | null = null;
+  const state: { failed: Error | null } = { failed: null };
   parser.on('error', (err) => {
-    failed ??= err;
+    state.failed ??= err;
   });
   if (h.open) parser.on('opentag', (t) => h.open!(local(t.name), t.attributes as Record<string, string>));
   if (h.close) parser.on('closetag', (t) => h.close!(local(t.name)));
@@ -108,10 +108,10 @@ async function readPart(buf: Buffer, e: Entry, h: Handler, maxBytes = MAX_PART_B
   }
   for await (const s of partText(buf, e, maxBytes)) {
     if (s) parser.write(s);
-    if (failed) throw new XlsxError(failed.message);
+    if (state.failed) throw new XlsxError(state.failed.message);
   }
   parser.close();
-  if (failed) throw new XlsxError((failed as Error).message);
+  if (state.failed) throw new XlsxError(state.failed.message);
 }
 
 /** Where a relation's target lies in the ZIP, from the folder of the part that names it. */
@@ -182,12 +182,12 @@ export async function readXlsxRows(buf: Buffer, sheetName: string | undefined, o
   const workbook = part('xl/workbook.xml');
   if (!workbook) throw new XlsxError('no workbook');
 
-  const sheets: { name: string; rid: string }[] = [];
+  const sheets: { name: string; rid: string; hidden: boolean }[] = [];
   await readPart(buf, workbook, {
     open: (name, a) => {
       if (name !== 'sheet') return;
       const rid = Object.entries(a).find(([k]) => local(k) === 'id' && k !== 'sheetId')?.[1] ?? '';
-      sheets.push({ name: a.name ?? '', rid });
+      sheets.push({ name: a.name ?? '', rid, hidden: a.state === 'hidden' || a.state === 'veryHidden' });
     },
   });
   const rels = new Map<string, { target: string; type: string }>();
@@ -200,7 +200,8 @@ export async function readXlsxRows(buf: Buffer, sheetName: string | undefined, o
     });
   }
   const names = sheets.map((s) => s.name);
-  const chosen = sheetName === undefined ? sheets[0] : sheets.find((s) => s.name === sheetName);
+  // The first sheet is the first one Excel shows (a hidden sheet is skipped unless it is the only kind there is).
+  const chosen = sheetName === undefined ? (sheets.find((s) => !s.hidden) ?? sheets[0]) : sheets.find((s) => s.name === sheetName);
   if (!chosen) return { sheets: names, sheet: null };
   const sheetPart = part(rels.get(chosen.rid)?.target ?? '') ?? (sheets.indexOf(chosen) === 0 ? part('xl/worksheets/sheet1.xml') : null);
   if (!sheetPart) throw new XlsxError(`sheet ${chosen.name} has no part`);
