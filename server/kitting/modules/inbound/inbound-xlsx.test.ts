@@ -75,6 +75,19 @@ describe('reading the XLSX parts directly', () => {
     expect(named.extracted.lines.map((l) => l.imei)).toEqual([C]);
   });
 
+  it('finds a workbook stored elsewhere through the package relations', async () => {
+    const file = await handMade({
+      '_rels/.rels': `<Relationships xmlns="http://schemas.openxmlformats.org/package/2006/relationships"><Relationship Id="rId1" Type="http://purl.oclc.org/ooxml/officeDocument/relationships/officeDocument" Target="book/wb.xml"/></Relationships>`,
+      'book/wb.xml': `<workbook ${NS}><sheets><sheet name="入荷" sheetId="1" r:id="rId1"/></sheets></workbook>`,
+      'book/_rels/wb.xml.rels': rels(['../data/s1.xml'], '<Relationship Id="rId2" Type="http://purl.oclc.org/ooxml/officeDocument/relationships/sharedStrings" Target="strings.xml"/>'),
+      'book/strings.xml': `<sst ${NS}><si><t>IMEI</t></si></sst>`,
+      'data/s1.xml': `<worksheet ${NS}><sheetData><row><c t="s"><v>0</v></c></row><row><c><v>${A}</v></c></row></sheetData></worksheet>`,
+    });
+    const a = await analyse(file, {});
+    expect(a.table.sheet).toBe('入荷');
+    expect(a.extracted.lines.map((l) => l.imei)).toEqual([A]);
+  });
+
   it('refuses a broken workbook as unreadable', async () => {
     const good = await xlsxFile([{ name: 'S', rows: [['IMEI'], [A]] }]);
     const truncated = good.subarray(0, Math.floor(good.length / 2));

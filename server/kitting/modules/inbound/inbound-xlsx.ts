@@ -117,7 +117,7 @@ async function readPart(buf: Buffer, e: Entry, h: Handler, maxBytes = MAX_PART_B
 /** Where a relation's target lies in the ZIP, from the folder of the part that names it. */
 function resolveTarget(base: string, target: string): string {
   if (target.startsWith('/')) return target.slice(1);
-  const parts = base.split('/');
+  const parts = base.split('/').filter((p) => p !== '');
   for (const seg of target.split('/')) {
     if (seg === '..') parts.pop();
     else if (seg !== '.' && seg !== '') parts.push(seg);
@@ -179,8 +179,26 @@ export interface XlsxReadResult {
 export async function readXlsxRows(buf: Buffer, sheetName: string | undefined, onRow: (row: XlsxRow) => void): Promise<XlsxReadResult> {
   const entries = zipEntries(buf);
   const part = (name: string) => entries.get(name) ?? null;
-  const workbook = part('xl/workbook.xml');
+  const readRels = async (path: string, dir: string) => {
+    const found = new Map<string, { target: string; type: string }>();
+    const e = part(path);
+    if (e) {
+      await readPart(buf, e, {
+        open: (name, a) => {
+          if (name === 'Relationship' && a.Id) found.set(a.Id, { target: resolveTarget(dir, a.Target ?? ''), type: a.Type ?? '' });
+        },
+      });
+    }
+    return found;
+  };
+  // The workbook is xl/workbook.xml in every writer seen; else the package's officeDocument relation names it.
+  let wbPath = 'xl/workbook.xml';
+  if (!part(wbPath)) wbPath = [...(await readRels('_rels/.rels', '')).values()].find((r) => r.type.endsWith('/officeDocument'))?.target ?? '';
+  const workbook = part(wbPath);
   if (!workbook) throw new XlsxError('no workbook');
+  const slash = wbPath.lastIndexOf('/');
+  const wbDir = slash >= 0 ? wbPath.slice(0, slash) : '';
+  const inDir = (name: string) => (wbDir ? `${wbDir}/${name}` : name);
 
   const sheets: { name: string; rid: string; hidden: boolean }[] = [];
   await readPart(buf, workbook, {
@@ -190,25 +208,17 @@ export async function readXlsxRows(buf: Buffer, sheetName: string | undefined, o
       sheets.push({ name: a.name ?? '', rid, hidden: a.state === 'hidden' || a.state === 'veryHidden' });
     },
   });
-  const rels = new Map<string, { target: string; type: string }>();
-  const relsPart = part('xl/_rels/workbook.xml.rels');
-  if (relsPart) {
-    await readPart(buf, relsPart, {
-      open: (name, a) => {
-        if (name === 'Relationship' && a.Id) rels.set(a.Id, { target: resolveTarget('xl', a.Target ?? ''), type: a.Type ?? '' });
-      },
-    });
-  }
+  const rels = await readRels(inDir(`_rels/${wbPath.slice(slash + 1)}.rels`), wbDir);
   const names = sheets.map((s) => s.name);
   // The first sheet is the first one Excel shows (a hidden sheet is skipped unless it is the only kind there is).
   const chosen = sheetName === undefined ? (sheets.find((s) => !s.hidden) ?? sheets[0]) : sheets.find((s) => s.name === sheetName);
   if (!chosen) return { sheets: names, sheet: null };
-  const sheetPart = part(rels.get(chosen.rid)?.target ?? '') ?? (sheets.indexOf(chosen) === 0 ? part('xl/worksheets/sheet1.xml') : null);
+  const sheetPart = part(rels.get(chosen.rid)?.target ?? '') ?? (sheets.indexOf(chosen) === 0 ? part(inDir('worksheets/sheet1.xml')) : null);
   if (!sheetPart) throw new XlsxError(`sheet ${chosen.name} has no part`);
 
   // Shared strings: each <si> is its <t> texts joined (rich text runs included, phonetic guides <rPh> left out).
   const strings: string[] = [];
-  const stringsTarget = [...rels.values()].find((r) => r.type.endsWith('/sharedStrings'))?.target ?? 'xl/sharedStrings.xml';
+  const stringsTarget = [...rels.values()].find((r) => r.type.endsWith('/sharedStrings'))?.target ?? inDir('sharedStrings.xml');
   const stringsPart = part(stringsTarget);
   if (stringsPart) {
     let cur: string[] | null = null;
