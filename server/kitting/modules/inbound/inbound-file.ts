@@ -1,16 +1,16 @@
 /**
  * Reading a shipping notice file into rows of text cells: CSV (UTF-8 with or without BOM, or Shift_JIS/CP932
  * as Japanese Excel writes it, told apart by content; comma, tab or semicolon; quoted fields) through
- * csv-parse, XLSX (the first sheet or a named one) through exceljs's streaming reader. Both are fed in small
- * chunks with a turn of the event loop between them, so a 20 MB file never holds the server for long.
+ * csv-parse, XLSX (the first sheet or a named one) read directly (`inbound-xlsx.ts`: ZIP directory, streaming
+ * inflate, SAX). Both are fed in small chunks with a turn of the event loop between them, so a 20 MB file never holds the server for long.
  */
 import { Readable } from 'node:stream';
 import { setImmediate as nextTurn } from 'node:timers/promises';
 import { parse } from 'csv-parse';
-import ExcelJS from 'exceljs';
 import iconv from 'iconv-lite';
-import { INBOUND_MAX_ROWS } from '../../../../shared/api/contracts/inbound';
+import { INBOUND_MAX_BYTES, INBOUND_MAX_ROWS } from '../../../../shared/api/contracts/inbound';
 import { badRequest, DomainError, tooLarge } from '../../../core/errors';
+import { readXlsxRows } from './inbound-xlsx';
 
 export interface FileRow {
   /** Row number in the file as a spreadsheet shows it (1-based). */
@@ -116,7 +116,7 @@ async function readCsv(buf: Buffer): Promise<FileTable> {
     for await (const rec of parser as AsyncIterable<{ record: string[]; info: { lines: number } }>) {
       // info.lines is the line a record ends on: a quoted field's line breaks move its first line up.
       let breaks = 0;
-      for (const c of rec.record) if (c) breaks += c.split(/\r\n|\r|\n/).length - 1;
+      for (const c of rec.record) if (c && (c.includes('\n') || c.includes('\r'))) breaks += c.split(/\r\n|\r|\n/).length - 1;
       rows.push({ n: rec.info.lines - breaks, cells: rec.record.map((c) => c ?? '') });
       if (rows.length > INBOUND_MAX_ROWS + ROW_SLACK) throw tooManyRows();
       if (rows.length % ROWS_PER_TURN === 0) await nextTurn();
@@ -131,63 +131,30 @@ async function readCsv(buf: Buffer): Promise<FileTable> {
   return { kind: 'csv', encoding, delimiter, sheet: null, rows };
 }
 
-/** A cell of exceljs as text: numbers without exponent, rich text joined, a formula's result. */
-function cellText(v: unknown): string {
-  if (v === null || v === undefined) return '';
-  if (typeof v === 'string') return v;
-  if (typeof v === 'number') return Number.isInteger(v) ? v.toFixed(0) : String(v);
-  if (typeof v === 'boolean') return v ? 'TRUE' : 'FALSE';
-  if (v instanceof Date) return v.toISOString().slice(0, 10);
-  if (typeof v === 'object') {
-    const o = v as { richText?: { text: string }[]; text?: unknown; result?: unknown; error?: unknown };
-    if (Array.isArray(o.richText)) return o.richText.map((r) => r.text).join('');
-    if ('result' in o) return cellText(o.result);
-    if (typeof o.text === 'string') return o.text;
-  }
-  return '';
-}
-
-interface RowLike {
-  number: number;
-  values: unknown[] | Record<string, unknown>;
-}
+/** Cells an XLSX table may hold (the rows are capped separately). */
+const XLSX_MAX_CELLS = 1_000_000;
 
 async function readXlsx(buf: Buffer, sheetName: string | undefined): Promise<FileTable> {
-  const reader = new ExcelJS.stream.xlsx.WorkbookReader(Readable.from(chunks(buf)), {
-    sharedStrings: 'cache',
-    hyperlinks: 'ignore',
-    styles: 'ignore',
-    worksheets: 'emit',
-    entries: 'ignore',
-  });
   const rows: FileRow[] = [];
-  let sheet: string | null = null;
-  const seen: string[] = [];
+  let cells = 0;
+  let read;
   try {
-    for await (const ws of reader as unknown as AsyncIterable<AsyncIterable<RowLike> & { name?: string }>) {
-      const name = String(ws.name ?? '');
-      seen.push(name);
-      if (sheet !== null || (sheetName !== undefined && name !== sheetName)) {
-        // Another sheet: read past it without keeping its rows.
-        for await (const _row of ws) void _row;
-        continue;
-      }
-      sheet = name;
-      for await (const row of ws) {
-        const values = Array.isArray(row.values) ? row.values.slice(1) : [];
-        rows.push({ n: row.number, cells: Array.from(values, cellText) });
-        if (rows.length > INBOUND_MAX_ROWS + ROW_SLACK) throw tooManyRows();
-        if (rows.length % ROWS_PER_TURN === 0) await nextTurn();
-      }
-    }
+    read = await readXlsxRows(buf, sheetName, (row) => {
+      rows.push(row);
+      cells += row.cells.length;
+      if (rows.length > INBOUND_MAX_ROWS + ROW_SLACK) throw tooManyRows();
+      // A small ZIP can inflate to very wide rows: the cells kept are bounded too (20 columns a row at the row limit).
+      if (cells > XLSX_MAX_CELLS) throw tooLarge('file too large', { limit: INBOUND_MAX_BYTES, message: `セルが多すぎます（上限 ${XLSX_MAX_CELLS.toLocaleString('ja-JP')} セル）` });
+    });
   } catch (err) {
     if (err instanceof DomainError) throw err;
     throw badRequest('unreadable file', { message: `Excelファイルを読み取れませんでした（${err instanceof Error ? err.message.slice(0, 200) : 'unknown'}）` });
   }
-  if (sheet === null) {
+  if (read.sheet === null) {
+    const seen = read.sheets;
     throw badRequest('sheet not found', { sheets: seen, message: sheetName ? `シート「${sheetName}」が見つかりません（${seen.join('、') || 'シートなし'}）` : 'シートがありません' });
   }
-  return { kind: 'xlsx', encoding: null, delimiter: null, sheet, rows };
+  return { kind: 'xlsx', encoding: null, delimiter: null, sheet: read.sheet, rows };
 }
 
 /** The rows of a CSV or XLSX file (an old .xls is refused with a hint). */
