@@ -67,7 +67,7 @@ export async function storeList(store: Store, ws: string, base: { name: string; 
     await store.transact(ws, async (tx) => {
       for (const l of batch) {
         const key = lineId(id, l.imei);
-        await tx.put(INBOUND_LINES, key, { id: key, list: id, imei: l.imei, serial: l.serial, model: l.model, note: l.note, row: l.row, state: 'expected' });
+        await tx.create(INBOUND_LINES, key, { id: key, list: id, imei: l.imei, serial: l.serial, model: l.model, note: l.note, row: l.row, state: 'expected' });
       }
     });
     await nextTurn();
@@ -76,6 +76,6 @@ export async function storeList(store: Store, ws: string, base: { name: string; 
     const now = Date.now();
     const period = INBOUND_NUMBERS.periodAt(now);
     const no = (await issueNumber(tx, INBOUND_NUMBERS, period)).value;
-    return tx.put(INBOUND, id, { id, no, ...base, status: 'open', expected: lines.length, createdAt: now, ts: now });
+    return tx.create(INBOUND, id, { id, no, ...base, status: 'open', expected: lines.length, createdAt: now, ts: now });
   });
 }

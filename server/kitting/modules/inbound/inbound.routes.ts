@@ -29,7 +29,7 @@ async function registerDevice(tx: Tx, list: Doc, line: Doc): Promise<Doc> {
   const note = clip(`入荷予定 ${String(list.no)}${line.note ? ` ${String(line.note)}` : ''}`, 300);
   const input = deviceRequests.create.parse({ imei, model: line.model || '機種不明', serial: line.serial || undefined, cust: list.cust, note });
   const doc = await completeDevice(tx, input);
-  return tx.put(DEVICES, imei, doc);
+  return tx.create(DEVICES, imei, doc);
 }
 
 export const inboundRoutes = [
