@@ -61,7 +61,7 @@ describe('POST /api/auth/login, logout and the session token', () => {
     const other = await t.signup();
     const both = await t.api(other.token).get('/api/auth/me', { cookie: `service_token=${token}` });
     expect(both.body.user.email).toBe(other.email);
-    const out = await t.api().post('/api/auth/logout', {}, { cookie: `service_token=${token}` });
+    const out = await t.api().post('/api/auth/logout', {}, { cookie: `service_token=${token}`, origin: t.base }); // a browser's same-origin logout
     expect(out.status).toBe(200);
     expect(out.headers.get('set-cookie')).toMatch(/service_token=;/);
     // The session behind the cookie is over: the same token no longer signs in, by cookie or Bearer.
