@@ -7,7 +7,7 @@ import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 
 const ROOT = resolve(__dirname, '..');
-// DESIGN.md is the target architecture and names other projects' files as models, so only its links are checked
+// docs/DESIGN.md is the target architecture and names other projects' files as models, so only its links are checked
 const DOCS = ['README.md', ...readdirSync(join(ROOT, 'docs')).filter((f) => f.endsWith('.md')).map((f) => `docs/${f}`)];
 const PATHS_CHECKED = (file: string) => file !== 'docs/DESIGN.md';
 /** Build outputs named in the docs: made by `npm run build:ui` / `npm run desktop`, not committed. */

@@ -10,18 +10,7 @@ import { changesOfRecord, mergeChange, mergeRecord, type RowState } from './merg
 import { BATCH_MEMORY_MS, capBytes, toBench, toChange, type BenchDbRow, type ChangeRow } from './pg-replica-rows';
 import { PlannerStats } from './pg-stats';
 import { inWorkspace, keyOf, SEQ_UPSERT, type ChangeInsert, type DbRecord, type HeadQuery, type WsWriter } from './pg-txn';
-import type {
-  ApplyOptions,
-  BenchRow,
-  LeaseBlock,
-  LeaseLevel,
-  LeaseRequest,
-  PushOutcome,
-  RenumberJob,
-  ReplicaStore,
-  WireChange,
-  WireRecord,
-} from './types';
+import type { ApplyOptions, BenchRow, LeaseBlock, LeaseLevel, LeaseRequest, PushOutcome, RenumberJob, ReplicaStore, WireChange, WireRecord } from './types';
 
 let model: number | null = null;
 const modelVersion = (): number => (model ??= Math.max(0, ...loadMigrations().map((m) => m.version)));

@@ -6,59 +6,17 @@ import { numberedSeries, type SeriesRegistry } from '../../core/store/series';
 import { leasePlan } from './leases';
 import { renumberLocal } from './numbered';
 import { CENTRAL_PUBLIC_URL_META, LOCAL_WS, publicKeyOf } from '../modules/certs/cert-keys';
-import { ERASURE_CERTS } from '../modules/certs/certs.service';
+import { CERT_KEY_SENT, certKeySent, sendCertKey, STANDALONE_WS, standaloneWorkspace } from './bench-cert-key';
 import { bytesCapped, DEFAULT_BLOCK, describe, PULL_PAGE, PUSH_BATCH, SNAPSHOT_PAGE, SyncError, type Timed, type Transport } from './protocol';
 
-/** What a bench keeps in its database once enrolled (with the first blocks of every series, in one transaction). */
-export interface Enrolment {
-  central: string;
-  token: string;
-  bench: string;
-  workspace: string;
-}
-
-export interface SyncStatus {
-  enrolled: boolean;
-  central: string | null;
-  bench: string;
-  workspace: string | null;
-  pending: number;
-  lastPush: string | null;
-  lastPull: string | null;
-  lastError: string | null;
-  leases: LeaseLevel[];
-}
-
-export interface SyncBenchOptions {
-  /** Folder of the enrolment file (the bench's data folder). */
-  dataDir: string;
-  transport: (central: string) => Transport;
-  /** Called when the bench's workspace becomes the central one. */
-  onWorkspace?: (ws: string) => void;
-  blockSize?: number;
-  /** Pause between cycles while all is well, and the longest backoff while central is unreachable. */
-  intervalMs?: number;
-  maxBackoffMs?: number;
-  log?: (line: string) => void;
-  /** Overridable clock for JST periods of series names (simulation). */
-  now?: () => number;
-  /** Called inside each pulled page's transaction before commit (simulation: crash mid-apply). */
-  beforeApplyCommit?: () => void;
-  /** Page sizes (smaller in the simulation to exercise paging). */
-  pages?: { push?: number; pull?: number; snapshot?: number };
-  /** The numbered series the bench holds blocks of (default: those the modules declare). */
-  series?: SeriesRegistry;
-}
+import type { Enrolment, SyncBenchOptions, SyncStatus } from './bench-types';
+export type { Enrolment, SyncBenchOptions, SyncStatus } from './bench-types';
 
 /** Where benches before this version kept their enrolment (moved into the database on start). */
 const ENROLMENT_FILE = 'sync-enrolment.json';
 /** Meta key of the enrolment, written in the transaction that keeps its first number blocks. */
 export const ENROLMENT_KEY = 'sync_enrolment';
 const PUSH_CURSOR = 'sync_push_cursor';
-/** `<workspace> <kid> <alias>` of the certificate key central has published for this bench. */
-const CERT_KEY_SENT = 'sync_cert_key';
-/** The bench's standalone workspace id (`b-<16 hex>`) from before it joined a central workspace. */
-const STANDALONE_WS = 'bench_standalone_workspace';
 const PULL_CURSOR = 'sync_pull_cursor';
 const SNAPSHOT_STATE = 'sync_snapshot';
 
@@ -152,7 +110,7 @@ export class SyncBench {
     const block = this.opts.blockSize ?? DEFAULT_BLOCK;
     // The public half of the certificate signing key; the private key never leaves the data folder.
     const pub = await publicKeyOf(this.opts.dataDir);
-    const certKey = { ...pub, alias: localWs ? await this.standaloneWorkspace(localWs, localWs, pub.kid) : null };
+    const certKey = { ...pub, alias: localWs ? await standaloneWorkspace(this.store, localWs, localWs, pub.kid) : null };
     const body = { code, bench: this.store.node, name, series, block, certKey, ...(base ? { base } : {}) };
     const answer = this.timed(await this.opts.transport(url).enrol(body, this.schema));
     const enrolment: Enrolment = { central: url, token: answer.token, bench: answer.bench, workspace: answer.workspace };
@@ -336,49 +294,9 @@ export class SyncBench {
     }
   }
 
-  /**
-   * A bench enrolled before certificate keys existed publishes its key once (and learns central's public
-   * address), with the alias of its standalone workspace when it signed certificates there.
-   */
+  /** Publish this bench's certificate key once per workspace and key (bench-cert-key.ts). */
   private async sendCertKey(): Promise<void> {
-    const e = this.enrolment as Enrolment;
-    const transport = this.transport();
-    if (!transport.certKey) return;
-    const key = await publicKeyOf(this.opts.dataDir);
-    // Sent once per workspace and key (a bench that sent it without its alias, in `<ws> <kid>`, sends it again).
-    if ((await this.store.meta(CERT_KEY_SENT))?.startsWith(certKeySent(e.workspace, key.kid, null))) return;
-    const alias = await this.standaloneWorkspace(null, e.workspace, key.kid);
-    const sent = certKeySent(e.workspace, key.kid, alias);
-    const ans = await transport.certKey(e.token, { kid: key.kid, jwk: key.jwk, alias }, this.schema).catch((err: unknown) => {
-      // A central of an older version has no such route: the bench keeps syncing and asks again next cycle.
-      if (err instanceof SyncError && err.status === 404) return null;
-      throw err;
-    });
-    if (!ans) return;
-    this.timed(ans);
-    if (typeof ans.publicUrl === 'string') await this.store.setMeta(CENTRAL_PUBLIC_URL_META, ans.publicUrl);
-    await this.store.setMeta(CERT_KEY_SENT, sent);
-  }
-
-  /**
-   * The standalone workspace id the bench signed certificates under before it enrolled: the current local
-   * workspace (not enrolled yet), the one remembered at enrolment, or — for a bench that joined before that
-   * was remembered — the workspace named in a certificate it signed with its own key.
-   */
-  private async standaloneWorkspace(localWs: string | null, ws: string, kid: string): Promise<string | null> {
-    if (localWs && LOCAL_WS.test(localWs)) return localWs;
-    const kept = await this.store.meta(STANDALONE_WS);
-    if (kept && LOCAL_WS.test(kept)) return kept;
-    for (const cert of await this.store.list(ws, ERASURE_CERTS)) {
-      const sig = cert.signature as { kid?: unknown; jws?: unknown } | undefined;
-      if (sig?.kid !== kid || typeof sig.jws !== 'string') continue;
-      const signedWs = signedWorkspace(sig.jws);
-      if (signedWs && signedWs !== ws && LOCAL_WS.test(signedWs)) {
-        await this.store.setMeta(STANDALONE_WS, signedWs);
-        return signedWs;
-      }
-    }
-    return null;
+    await sendCertKey({ store: this.store, transport: this.transport(), enrolment: this.enrolment as Enrolment, dataDir: this.opts.dataDir, schema: this.schema, timed: (a) => this.timed(a) });
   }
 
   private async topUp(): Promise<void> {
@@ -449,18 +367,6 @@ function parseEnrolment(raw: string): Enrolment | null {
     return e && typeof e.token === 'string' && typeof e.workspace === 'string' && typeof e.central === 'string' && typeof e.bench === 'string'
       ? { central: e.central, token: e.token, bench: e.bench, workspace: e.workspace }
       : null;
-  } catch {
-    return null;
-  }
-}
-
-const certKeySent = (ws: string, kid: string, alias: string | null) => `${ws} ${kid} ${alias ?? ''}`;
-
-/** The workspace a signed certificate record names (`ws` of the JWS payload), or null. */
-function signedWorkspace(jws: string): string | null {
-  try {
-    const payload = JSON.parse(Buffer.from(jws.split('.')[1] ?? '', 'base64url').toString('utf8')) as { ws?: unknown };
-    return typeof payload.ws === 'string' ? payload.ws : null;
   } catch {
     return null;
   }

@@ -94,3 +94,13 @@ export class Oracle {
       .map((r) => line(r.coll, r.id, r.data, r.deleted, r.stamps));
   }
 }
+
+/** Record a difference between what a replica holds and what it should hold (first three of each side). */
+export function compare(what: string, got: string[], want: string[], problems: string[]): void {
+  if (got.length === want.length && got.every((l, i) => l === want[i])) return;
+  const g = new Set(got);
+  const w = new Set(want);
+  const missing = want.filter((l) => !g.has(l)).slice(0, 3);
+  const extra = got.filter((l) => !w.has(l)).slice(0, 3);
+  problems.push(`${what}: ${got.length} vs ${want.length} records; missing ${JSON.stringify(missing)}; extra ${JSON.stringify(extra)}`);
+}

@@ -11,7 +11,7 @@ import { SyncBench } from '../bench';
 import { SyncCentral } from '../central';
 import { planRenumbering, renumberedKey, type SeriesShift } from '../numbered';
 import { HostileBench } from './hostile';
-import { dumpReplica, dumpStore, Oracle } from './oracle';
+import { compare, dumpReplica, dumpStore, Oracle } from './oracle';
 import { BLOCK, LOG_CAP, randomOps, simSeries, type Op } from './ops';
 import { Rng } from './rng';
 import type { SimOptions, SimReport } from './report';
@@ -377,15 +377,6 @@ class World {
     await this.centralHandle?.dispose();
     rmSync(this.root, { recursive: true, force: true });
   }
-}
-
-function compare(what: string, got: string[], want: string[], problems: string[]): void {
-  if (got.length === want.length && got.every((l, i) => l === want[i])) return;
-  const g = new Set(got);
-  const w = new Set(want);
-  const missing = want.filter((l) => !g.has(l)).slice(0, 3);
-  const extra = got.filter((l) => !w.has(l)).slice(0, 3);
-  problems.push(`${what}: ${got.length} vs ${want.length} records; missing ${JSON.stringify(missing)}; extra ${JSON.stringify(extra)}`);
 }
 
 /** Run one seeded simulation to quiescence and check it. */
