@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestServer, type Client, type TestServer } from '../testing/harness';
-import { b64, fetchPdf } from '../modules/certs/cert-testkit';
+import { b64, fetchPdf, jwsDigest, jwsPayload } from '../modules/certs/cert-testkit';
 import { canonicalize } from '../modules/certs/jcs';
 import { PLATFORM_WS } from '../modules/platform-collections';
 
@@ -40,8 +40,8 @@ afterAll(async () => {
   await central.close();
 });
 
-const payload = (jws: string) => JSON.parse(Buffer.from(jws.split('.')[1], 'base64url').toString('utf8')) as Record<string, unknown>;
-const digestOf = (jws: string) => createHash('sha256').update(canonicalize(payload(jws))).digest('base64url');
+const payload = jwsPayload;
+const digestOf = jwsDigest;
 
 describe('certificates a bench signed standalone, after it joined before aliases existed', () => {
   it('verify on central once the bench has synced: by PDF and by their printed number', async () => {

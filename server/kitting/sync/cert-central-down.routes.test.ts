@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestServer, type Client, type TestServer } from '../testing/harness';
-import { b64, fetchPdf } from '../modules/certs/cert-testkit';
+import { b64, fetchPdf, jwsDigest, jwsPayload } from '../modules/certs/cert-testkit';
 import { canonicalize } from '../modules/certs/jcs';
 
 /**
@@ -39,8 +39,8 @@ afterAll(async () => {
   await central.close();
 });
 
-const payload = (jws: string) => JSON.parse(Buffer.from(jws.split('.')[1], 'base64url').toString('utf8')) as Record<string, unknown>;
-const digestOf = (jws: string) => createHash('sha256').update(canonicalize(payload(jws))).digest('base64url');
+const payload = jwsPayload;
+const digestOf = jwsDigest;
 
 describe('a certificate issued on an enrolled bench while central is stopped', () => {
   it('verifies on the restarted central from its PDF before sync, and by number after the sync cycle', async () => {

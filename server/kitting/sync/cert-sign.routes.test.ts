@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { startTestServer, type Client, type TestServer } from '../testing/harness';
 import { SIGNING_KEY_FILE } from '../modules/certs/cert-keys';
 import { takeBackup } from '../modules/backups/backups.service';
-import { b64, fetchPdf } from '../modules/certs/cert-testkit';
+import { b64, fetchPdf, jwsDigest, jwsPayload } from '../modules/certs/cert-testkit';
 import { canonicalize } from '../modules/certs/jcs';
 import { PLATFORM_WS } from '../modules/platform-collections';
 import { runVerify } from '../modules/certs/verify-run';
@@ -61,8 +61,8 @@ afterAll(async () => {
   await central.close();
 });
 
-const payload = (jws: string) => JSON.parse(Buffer.from(jws.split('.')[1], 'base64url').toString('utf8')) as Record<string, unknown>;
-const digestOf = (jws: string) => createHash('sha256').update(canonicalize(payload(jws))).digest('base64url');
+const payload = jwsPayload;
+const digestOf = jwsDigest;
 
 async function issue(c: Client, cust: string, imei: string): Promise<Signed> {
   const made = await c.post<{ cert: { no: string } }>('/api/cert', { cust, devices: [{ model: 'iPhone 15', id: imei, storage: '128GB' }] });

@@ -1,4 +1,6 @@
 /** Helpers of the certificate signature tests (test code only). */
+import { createHash } from 'node:crypto';
+import { canonicalize } from './jcs';
 import jsQR from 'jsqr';
 import { PDFDocument, PDFDict, PDFName, PDFRawStream, decodePDFRawStream, PDFRef } from 'pdf-lib';
 import { inflateSync } from 'node:zlib';
@@ -66,3 +68,9 @@ export async function withAttachment(bytes: Uint8Array, json: unknown): Promise<
   doc.context.assign(ref, stream);
   return doc.save({ updateFieldAppearances: false });
 }
+
+/** The payload of a compact JWS, read independently of the code under test. */
+export const jwsPayload = (jws: string) => JSON.parse(Buffer.from(jws.split('.')[1] ?? '', 'base64url').toString('utf8')) as Record<string, unknown>;
+/** base64url SHA-256 of the canonical (RFC 8785) form of a JWS's payload: the `d` of a verification URL. */
+export const jwsDigest = (jws: string) => createHash('sha256').update(canonicalize(jwsPayload(jws))).digest('base64url');
+
