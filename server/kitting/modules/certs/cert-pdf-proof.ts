@@ -67,23 +67,42 @@ function printed(lines: string[], value: string, suffix = ''): boolean {
   });
 }
 
-/** Why a certificate PDF's print no longer matches its signed record (null when it does). */
-export async function printedMismatch(bytes: Uint8Array, doc: PDFDocument, record: CertRecord): Promise<string | null> {
+/** What a PDF prints, read for the comparison with its signed record: a structural problem, or its text lines. */
+export type PdfPrint = { problem: string } | { lines: string[] };
+
+async function readPrint(bytes: Uint8Array, doc: PDFDocument): Promise<PdfPrint> {
   // pdf-lib and every editor that saves incrementally append a second trailer.
   const eofs = Buffer.from(bytes).toString('latin1').split('%%EOF').length - 1;
-  if (eofs !== 1) return 'pdf_updated';
+  if (eofs !== 1) return { problem: 'pdf_updated' };
   for (const page of doc.getPages()) {
     const contents = deref(doc, page.node.get(PDFName.of('Contents')));
     const streams = contents instanceof PDFArray ? contents.size() : contents instanceof PDFRawStream ? 1 : 0;
-    if (streams !== 1) return 'pdf_page_edited';
+    if (streams !== 1) return { problem: 'pdf_page_edited' };
   }
-  let pages: string[];
   try {
-    pages = await pdfPagesText(bytes);
+    return { lines: (await pdfPagesText(bytes)).join('\n').split('\n') };
   } catch {
-    return 'pdf_unreadable';
+    return { problem: 'pdf_unreadable' };
   }
-  const lines = pages.join('\n').split('\n');
+}
+
+/** A proof PDF read whole: is it a PDF, the proof it attaches, and (when it attaches one) what it prints. Heavy: runs in the PDF worker pool on a server. */
+export interface InspectedPdf {
+  readable: boolean;
+  proof: PdfProof | null;
+  print: PdfPrint | null;
+}
+
+export async function inspectProofPdf(bytes: Uint8Array): Promise<InspectedPdf> {
+  const { proof, doc } = await readPdfProof(bytes);
+  if (!doc) return { readable: false, proof: null, print: null };
+  return { readable: true, proof, print: proof ? await readPrint(bytes, doc) : null };
+}
+
+/** Why a certificate PDF's print no longer matches its signed record (null when it does). */
+export function printedMismatch(print: PdfPrint, record: CertRecord): string | null {
+  if ('problem' in print) return print.problem;
+  const { lines } = print;
   const all = lines.join('\n');
   if (!all.includes(record.no)) return 'printed_number_differs';
   if (!all.includes(record.date)) return 'printed_date_differs';

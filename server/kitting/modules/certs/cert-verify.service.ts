@@ -5,7 +5,8 @@ import { P, PLATFORM_WS } from '../platform-collections';
 import type { VerifyStatus } from '../../../../shared/api/contracts/cert-verify';
 import { homeWorkspace, workspaceKeys, type PublishedKey } from './cert-keys';
 import { checkProof, proofReasonJa, type ProofCheck } from './cert-proof';
-import { printedMismatch, readPdfProof, type PdfProof } from './cert-pdf-proof';
+import { printedMismatch, type PdfPrint, type PdfProof } from './cert-pdf-proof';
+import { pdfTasks } from '../documents/pdf-pool';
 import { payloadOf, recordDigest, type CertRecord, type CertSignature } from './cert-sign';
 import { ERASURE_CERTS } from './certs.service';
 
@@ -145,14 +146,14 @@ export async function verifyByNumber(app: AppContext, no: string, d: string): Pr
 /** POST /api/public/verify: a PDF (its certificate.json and its print) or `{record, jws, kid}`. */
 export async function verifyProof(app: AppContext, input: { file: string } | PdfProof): Promise<VerifyAnswer> {
   let proof: PdfProof;
-  let pdf: { bytes: Uint8Array; doc: NonNullable<Awaited<ReturnType<typeof readPdfProof>>['doc']> } | null = null;
+  let print: PdfPrint | null = null;
   if ('file' in input) {
-    const bytes = new Uint8Array(Buffer.from(input.file, 'base64'));
-    const read = await readPdfProof(bytes);
-    if (!read.doc) return none('mismatch', 'not_a_pdf', 'PDF として読み取れません');
-    if (!read.proof) return none('mismatch', 'no_signature', 'この PDF には署名された証明書データ（certificate.json）が添付されていません');
+    // Parsing a PDF and extracting its text take CPU time: the worker pool does it, not the event loop.
+    const read = await pdfTasks.inspectProof(new Uint8Array(Buffer.from(input.file, 'base64')));
+    if (!read.readable) return none('mismatch', 'not_a_pdf', 'PDF として読み取れません');
+    if (!read.proof || !read.print) return none('mismatch', 'no_signature', 'この PDF には署名された証明書データ（certificate.json）が添付されていません');
     proof = read.proof;
-    pdf = { bytes, doc: read.doc };
+    print = read.print;
   } else {
     proof = input;
   }
@@ -164,8 +165,8 @@ export async function verifyProof(app: AppContext, input: { file: string } | Pdf
   };
   const check = await checkProof(proof, keysOf(app), { retiredOk });
   if (!check.ok) return none('mismatch', check.reason, proofReasonJa(check.reason));
-  if (pdf) {
-    const printed = await printedMismatch(pdf.bytes, pdf.doc, check.record);
+  if (print) {
+    const printed = printedMismatch(print, check.record);
     if (printed) return none('mismatch', printed, 'PDF の印字内容が署名された証明書データと一致しません（署名後に編集されています）');
   }
   return answerFor(app, check, await heldCert(app, check.d, (await home(check.record, check.key.kid)) ?? check.record.ws));

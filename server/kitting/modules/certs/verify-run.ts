@@ -12,7 +12,7 @@ import Database from 'better-sqlite3';
 import { ENROLMENT_KEY } from '../../sync/bench';
 import type { PublishedKey } from './cert-keys';
 import { checkProof, proofReasonJa } from './cert-proof';
-import { MAX_PDF_BYTES, printedMismatch, readPdfProof } from './cert-pdf-proof';
+import { inspectProofPdf, MAX_PDF_BYTES, printedMismatch } from './cert-pdf-proof';
 import { payloadOf, type CertRecord } from './cert-sign';
 
 class CliError extends Error {}
@@ -102,12 +102,12 @@ export async function runVerify(argv: string[], env: NodeJS.ProcessEnv = process
     if (!existsSync(file)) throw new CliError(`no such file: ${file}`);
     if (statSync(file).size > MAX_PDF_BYTES) throw new CliError(`${file} is larger than ${MAX_PDF_BYTES} bytes`);
     const bytes = new Uint8Array(readFileSync(file));
-    const { proof, doc } = await readPdfProof(bytes);
-    if (!doc) {
+    const { readable, proof, print } = await inspectProofPdf(bytes);
+    if (!readable) {
       out('not valid: not a readable PDF');
       return 1;
     }
-    if (!proof) {
+    if (!proof || !print) {
       out('not valid: no signed certificate.json attached / 署名された証明書データが添付されていません');
       return 1;
     }
@@ -124,7 +124,7 @@ export async function runVerify(argv: string[], env: NodeJS.ProcessEnv = process
       return 1;
     }
     out(`署名鍵 / Key id       ${check.key.kid}${check.key.retired ? ' (retired)' : ''}`);
-    const printed = await printedMismatch(bytes, doc, check.record);
+    const printed = printedMismatch(print, check.record);
     if (printed) {
       out(`not valid: ${printed} / PDF の印字内容が署名された証明書データと一致しません`);
       return 1;

@@ -2,6 +2,7 @@ import type { AppContext } from '../../../core/context';
 import { hitLimit } from '../../../core/security/limits';
 import { WorkerPool } from '../../../core/work/worker-pool';
 import type { renderCertPdf } from '../certs/cert-pdf';
+import type { InspectedPdf } from '../certs/cert-pdf-proof';
 import type { renderInvoicePdf } from '../invoices/invoice-pdf';
 import type { renderQuotePdf } from '../quotes/quote-pdf';
 
@@ -30,6 +31,11 @@ export const pdfRenderers = {
   cert: (...a: Args<typeof renderCertPdf>) => render('cert', a),
   invoice: (...a: Args<typeof renderInvoicePdf>) => render('invoice', a),
   quote: (...a: Args<typeof renderQuotePdf>) => render('quote', a),
+};
+
+/** Work on uploaded PDFs (public verification): parsed and read in the pool, off the event loop. */
+export const pdfTasks = {
+  inspectProof: (bytes: Uint8Array) => pdfPool().run<InspectedPdf>('inspectProof', [bytes]),
 };
 
 /**

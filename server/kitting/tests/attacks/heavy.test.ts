@@ -20,6 +20,7 @@ afterAll(async () => {
   await closePdfPool();
 });
 
+let bigPdf: Buffer | null = null;
 const devices = Array.from({ length: CERT_MAX_DEVICES }, (_, i) => ({ model: 'iPhone 15', id: `35${String(i).padStart(13, '0')}`, storage: '128GB' }));
 
 describe('no request holds the event loop', () => {
@@ -44,6 +45,26 @@ describe('no request holds the event loop', () => {
     expect(done.status).toBe(200);
     expect(done.body.subarray(0, 5).toString()).toBe('%PDF-');
     expect(order).toEqual(['healthz', 'healthz', 'healthz', 'pdf']);
+    bigPdf = done.body;
+  });
+
+  it('/healthz answers while an uploaded 5,000-device certificate PDF is read for verification', { timeout: 180_000 }, async () => {
+    expect(bigPdf).not.toBeNull();
+    const order: string[] = [];
+    const verify = fetch(`${server.url}/api/public/verify`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ file: bigPdf!.toString('base64') }) }).then(async (r) => {
+      const body = (await r.json()) as { status: string };
+      order.push('verify');
+      return { status: r.status, body };
+    });
+    await new Promise((r) => setTimeout(r, 300));
+    for (let i = 0; i < 3; i++) {
+      expect((await fetch(`${server.url}/healthz`)).status).toBe(200);
+      order.push('healthz');
+    }
+    const done = await verify;
+    expect(done.status).toBe(200);
+    expect(done.body.status).toBe('valid');
+    expect(order).toEqual(['healthz', 'healthz', 'healthz', 'verify']);
   });
 
   it('PDF routes are limited per address: a burst beyond the limit answers 429', async () => {
