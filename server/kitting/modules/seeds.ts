@@ -1,7 +1,7 @@
 import { platformSeeds } from './platform';
 import { commercialSeeds } from './commercial';
 import { operationsSeeds } from './operations';
-import type { SeedSpec } from '../../core/store/seed';
+import type { SeedSpec } from '../store/seed';
 import { DEVICES } from './devices/devices.service';
 import { INQUIRIES } from './inquiries/inquiries.service';
 import { SHIPMENTS } from './shipments/shipments.service';

@@ -1,5 +1,5 @@
-import { numberedSeries, type NumberedSeries } from '../../core/store/series';
-import type { Doc, Rewrite, Store, WireRecord } from '../../core/store/types';
+import { numberedSeries, type NumberedSeries } from '../store/series';
+import type { Doc, Rewrite, Store, WireRecord } from '../store/types';
 
 /**
  * Renumbering: what a bench rewrites when central issued the same numbers while the bench worked

@@ -1,5 +1,5 @@
 import type { z } from 'zod';
-import type { LeaseBlock, WireChange, WireRecord } from '../../core/store/types';
+import type { LeaseBlock, WireChange, WireRecord } from '../store/types';
 import { certKeyBody, changeSchema, enrolBody, leaseBody, portalLinkBody, MAX_BATCH, PULL_PAGE, pushBody, SNAPSHOT_PAGE } from '../../../shared/api/contracts/sync';
 
 /** Versioned prefix of the central sync routes. */

@@ -18,9 +18,9 @@ import {
 } from '../../../../shared/api/contracts/inbound';
 import { collectionSchema, derivedInt, derivedKey, derivedText, ruleFields, stamp } from '../../../core/http/collection-schema';
 import { required } from '../../../core/errors';
-import { declareLookup } from '../../../core/store/lookups';
-import { declareSeries, padNumber } from '../../../core/store/series';
-import type { Doc, Store, Tx } from '../../../core/store/types';
+import { declareLookup } from '../../store/lookups';
+import { declareSeries, padNumber } from '../../store/series';
+import type { Doc, Store, Tx } from '../../store/types';
 
 export const INBOUND = 'inbound';
 export const INBOUND_LINES = 'inboundLines';

@@ -3,7 +3,7 @@ import { z } from 'zod';
 import { clip, json } from '../../../../shared/fields';
 import { collectionSchema, stamp, storedField } from '../../../core/http/collection-schema';
 import { badRequest } from '../../../core/errors';
-import type { Doc } from '../../../core/store/types';
+import type { Doc } from '../../store/types';
 import { surveyFollowupFields, surveyRequests, surveyResponseFields, surveyResponses } from '../../../../shared/api/contracts/workspace';
 
 export const SURVEY_RESPONSES = 'surveyResponses';

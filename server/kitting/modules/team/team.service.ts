@@ -1,11 +1,11 @@
 import type { Request } from 'express';
-import { actorOf } from '../../../core/security/auth';
+import { actorOf } from '../../security/auth';
 import { workspaceRole } from '../../../core/security/policy';
 import { MEMBER_FIELDS } from '../../../../shared/api/contracts/workspace';
 import { conflict, forbidden } from '../../../core/errors';
-import type { CountedCollection } from '../../../core/store/count-guard';
-import type { Doc, Tx } from '../../../core/store/types';
-import { declareLookup } from '../../../core/store/lookups';
+import type { CountedCollection } from '../../store/count-guard';
+import type { Doc, Tx } from '../../store/types';
+import { declareLookup } from '../../store/lookups';
 import { collectionSchema, derivedText, stamp } from '../../../core/http/collection-schema';
 
 export const TEAM = 'team';

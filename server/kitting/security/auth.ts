@@ -1,11 +1,11 @@
 import type { Request } from 'express';
 import type { AppContext } from '../context';
-import { DomainError, forbidden, unauthorized } from '../errors';
+import { DomainError, forbidden, unauthorized } from '../../core/errors';
 import type { Doc } from '../store/types';
 import { isReservedWorkspace, P, PLATFORM_WS, requireCentral } from './platform';
-import type { Access, Actor } from './policy';
+import type { Access, Actor } from '../../core/security/policy';
 import { accountActor, memberActor, memberOf } from './sessions';
-import { readToken } from './tokens';
+import { readToken } from '../../core/security/tokens';
 
 /** Platform operators and account sessions as handlers see them (principalOf). */
 export type Principal =

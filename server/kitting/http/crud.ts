@@ -3,8 +3,8 @@ import { createShape, patchShape, type FieldMap, type Shape } from '../../../sha
 import { idParams } from '../../../shared/api/contracts/common';
 import type { Doc, Tx } from '../store/types';
 import { defineRoute, type RouteDef } from './define-route';
-import { notFound } from '../errors';
-import type { Scope } from '../security/policy';
+import { notFound } from '../../core/errors';
+import type { Scope } from '../../core/security/policy';
 
 export interface CrudOptions<F extends FieldMap> {
   coll: string;
