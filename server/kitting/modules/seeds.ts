@@ -9,7 +9,7 @@ import { TICKET_MESSAGES, TICKETS } from './tickets/tickets.service';
 
 /**
  * The demo workspace: every data file of seeds/. The number series of the records (their declared
- * series, server/core/store/series.ts) continue after the highest seeded number.
+ * series, server/kitting/store/series.ts) continue after the highest seeded number.
  */
 const ALL_SEEDS: SeedSpec[] = [
   { file: 'devices.json', coll: DEVICES, key: 'imei' },
