@@ -1,7 +1,7 @@
 import type { Request } from 'express';
-import type { Level, Role, Scope } from '../core/security/policy';
+import type { Level, Role, Scope } from './security/policy';
 import type { Config, Mode } from './server-config';
-import type { CollectionSchema } from '../core/http/collection-schema';
+import type { CollectionSchema } from './http/collection-schema';
 import type { Store } from './store/types';
 import type { SeedSpec } from './store/seed';
 

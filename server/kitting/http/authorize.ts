@@ -1,7 +1,7 @@
 import type { Request, Response } from 'express';
 import type { AppContext } from '../context';
 import { authorizeOperator, denied, markCaller, principalOf } from '../security/auth';
-import { allows, isWorkspaceAccess, type Actor } from '../../core/security/policy';
+import { allows, isWorkspaceAccess, type Actor } from '../security/policy';
 import type { RouteDef } from './define-route';
 import { forbidden, notFound } from '../../core/errors';
 import { resolveCaller } from './workspace';

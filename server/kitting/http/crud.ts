@@ -4,7 +4,7 @@ import { idParams } from '../../../shared/api/contracts/common';
 import type { Doc, Tx } from '../store/types';
 import { defineRoute, type RouteDef } from './define-route';
 import { notFound } from '../../core/errors';
-import type { Scope } from '../../core/security/policy';
+import type { Scope } from '../security/policy';
 
 export interface CrudOptions<F extends FieldMap> {
   coll: string;

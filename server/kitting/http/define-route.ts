@@ -1,7 +1,7 @@
 import type { Request, Response } from 'express';
 import type { z } from 'zod';
 import type { AppContext } from '../context';
-import type { Access } from '../../core/security/policy';
+import type { Access } from '../security/policy';
 import type { Method, RouteResult } from '../../core/http/route-core';
 
 export { Reply, type Method, type RouteResult } from '../../core/http/route-core';

@@ -3,7 +3,7 @@ import type { AppContext } from '../context';
 import type { RouteDef } from './define-route';
 import { mountRouteList } from '../../core/http/route-core';
 import { authorizeRoute } from './authorize';
-import { ACCESS_VALUES } from '../../core/security/policy';
+import { ACCESS_VALUES } from '../security/policy';
 import { assertDeclaredAccess as assertDeclared } from '../../core/http/route-access';
 
 export { assertUniqueRoutes, send, validationError } from '../../core/http/route-core';

@@ -4,7 +4,7 @@ import type { AppContext } from '../context';
 import { ensureWorkspace } from '../store/seed';
 import { bearerSession, markCaller, sessionPrincipalOf } from '../security/auth';
 import { registerWorkspace } from '../security/tenants';
-import type { Actor } from '../../core/security/policy';
+import type { Actor } from '../security/policy';
 import { clearedCookie, cookieSessionActor, cookieIdentity, isOwnedWorkspace, setCookie, tidCookie } from '../security/sessions';
 import { unauthorized } from '../../core/errors';
 import { hitLimit } from '../security/limits';

@@ -3,9 +3,9 @@ import type { AppContext } from '../context';
 import { DomainError, forbidden, unauthorized } from '../../core/errors';
 import type { Doc } from '../store/types';
 import { isReservedWorkspace, P, PLATFORM_WS, requireCentral } from './platform';
-import type { Access, Actor } from '../../core/security/policy';
+import type { Access, Actor } from './policy';
 import { accountActor, memberActor, memberOf } from './sessions';
-import { readToken } from '../../core/security/tokens';
+import { readToken } from './tokens';
 
 /** Platform operators and account sessions as handlers see them (principalOf). */
 export type Principal =

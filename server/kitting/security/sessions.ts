@@ -4,7 +4,7 @@ import type { AppContext } from '../context';
 import { declareLookup } from '../store/lookups';
 import type { Doc } from '../store/types';
 import { isReservedWorkspace, P, PLATFORM_WS } from './platform';
-import type { Actor, Level, Role, Scope } from '../../core/security/policy';
+import type { Actor, Level, Role, Scope } from './policy';
 import { readCookie } from '../../core/http/cookies';
 import { sign, verify } from '../../core/security/signing';
 

@@ -2,7 +2,7 @@ import type { Request } from 'express';
 import type { AppContext } from '../context';
 import { forbidden, gone } from '../../core/errors';
 import { P, PLATFORM_WS } from '../modules/platform-collections';
-import type { Actor, Level, Role, Scope } from '../../core/security/policy';
+import type { Actor, Level, Role, Scope } from '../security/policy';
 import { isOwnedWorkspace, memberOf } from '../security/sessions';
 import type { Doc } from '../store/types';
 import { hashSecret, normaliseCode } from './central';

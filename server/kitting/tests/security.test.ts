@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestServer, type TestServer } from '../testing/harness';
 import { configureLimit } from '../security/limits';
 import { hashPassword, verifyPassword } from '../../core/security/passwords';
-import { mintToken, readToken, type TokenKind } from '../../core/security/tokens';
+import { mintToken, readToken, type TokenKind } from '../security/tokens';
 
 let server: TestServer;
 const bearer = (t: string) => ({ authorization: `Bearer ${t}` });

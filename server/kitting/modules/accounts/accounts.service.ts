@@ -7,7 +7,7 @@ import { securityEvent } from '../../security/activity';
 import { registerWorkspace } from '../../security/tenants';
 import { assertNotLocked, clearFailures, lockKey, recordFailure } from '../../security/limits';
 import { readSiteConfig, type SiteConfig } from '../../security/site-config';
-import { mintToken, readToken } from '../../../core/security/tokens';
+import { mintToken, readToken } from '../../security/tokens';
 import { createSession, endSession, sessionCookie } from '../../security/sessions';
 import type { Doc, Tx } from '../../store/types';
 import { declareLookup } from '../../store/lookups';

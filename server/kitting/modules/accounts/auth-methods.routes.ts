@@ -8,7 +8,7 @@ import { safeEqual } from '../../../core/security/passwords';
 import { readCookie } from '../../security/sessions';
 import { P, PLATFORM_WS } from '../platform-collections';
 import { readSiteConfig } from '../../security/site-config';
-import { mintToken, readToken } from '../../../core/security/tokens';
+import { mintToken, readToken } from '../../security/tokens';
 import type { Doc } from '../../store/types';
 import { ACCOUNTS, addTeamMember, newWorkspace, publicAccount } from './accounts.service';
 import { openSession } from './session.http';

@@ -4,7 +4,7 @@ import { hitLimit } from '../../security/limits';
 import { safeEqual } from '../../../core/security/passwords';
 import { P, PLATFORM_WS, requireCentral } from '../platform-collections';
 import { logActivity } from '../../security/activity';
-import { mintToken } from '../../../core/security/tokens';
+import { mintToken } from '../../security/tokens';
 import type { Doc } from '../../store/types';
 import { signInFailed, signInGate, signInOk } from '../accounts/accounts.service';
 import { portalByNameOrId, portalReader, revokePortalLinks } from '../portal/portal.service';

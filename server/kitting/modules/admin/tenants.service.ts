@@ -4,7 +4,7 @@ import type { AppContext } from '../../context';
 import { badRequest, notFound } from '../../../core/errors';
 import { P, PLATFORM_WS } from '../platform-collections';
 import { registerWorkspace } from '../../security/tenants';
-import { mintToken } from '../../../core/security/tokens';
+import { mintToken } from '../../security/tokens';
 import type { Doc } from '../../store/types';
 import { ensurePortalForClient, mintPortalToken, slugify } from '../portal/portal.service';
 import { limitsOf, planByName } from './plans';

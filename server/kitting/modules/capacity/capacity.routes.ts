@@ -1,7 +1,7 @@
 import { looseNumber } from '../../../../shared/fields';
 import { jstDate } from '../../../../shared/dates';
 import { defineRoute } from '../../http/define-route';
-import { collectionSchema, fixedKeys, stamp } from '../../../core/http/collection-schema';
+import { collectionSchema, fixedKeys, stamp } from '../../http/collection-schema';
 import { badRequest, notFound } from '../../../core/errors';
 import { issueNumber } from '../../store/series';
 import type { Doc } from '../../store/types';

@@ -26,7 +26,7 @@ import {
 } from './certs.service';
 import { z } from 'zod';
 import { Field } from '../../../../shared/fields';
-import { collectionSchema, storedField, derivedDate, derivedInt, derivedObject, derivedText, stamp } from '../../../core/http/collection-schema';
+import { collectionSchema, storedField, derivedDate, derivedInt, derivedObject, derivedText, stamp } from '../../http/collection-schema';
 import { CERT_MAX_DEVICES, certDevice, certRequests, certResponses } from '../../../../shared/api/contracts/certs-labels';
 
 export { CERT_MAX_DEVICES };

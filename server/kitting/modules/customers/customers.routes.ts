@@ -2,7 +2,7 @@ import { crudRoutes } from '../../http/crud';
 import { randomKey } from '../../../core/ids';
 import { defineRoute } from '../../http/define-route';
 import { badRequest } from '../../../core/errors';
-import { collectionSchema, stamp } from '../../../core/http/collection-schema';
+import { collectionSchema, stamp } from '../../http/collection-schema';
 import { customerFields, customerRequests, customerResponses } from '../../../../shared/api/contracts/customers';
 import { CUSTOMERS, renewalsOf } from './customers.service';
 

@@ -1,6 +1,6 @@
 import { jstDate } from '../../../../shared/dates';
 import { defineRoute } from '../../http/define-route';
-import { collectionSchema, stamp } from '../../../core/http/collection-schema';
+import { collectionSchema, stamp } from '../../http/collection-schema';
 import { badRequest, notFound } from '../../../core/errors';
 import { issueNumber } from '../../store/series';
 import type { Doc } from '../../store/types';

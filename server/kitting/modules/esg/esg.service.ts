@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { json } from '../../../../shared/fields';
-import { collectionSchema } from '../../../core/http/collection-schema';
+import { collectionSchema } from '../../http/collection-schema';
 import type { Doc } from '../../store/types';
 import { isMonth } from '../compliance/compliance.service';
 

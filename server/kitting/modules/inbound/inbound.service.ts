@@ -16,7 +16,7 @@ import {
   type InboundCounts,
   type InboundLine,
 } from '../../../../shared/api/contracts/inbound';
-import { collectionSchema, derivedInt, derivedKey, derivedText, ruleFields, stamp } from '../../../core/http/collection-schema';
+import { collectionSchema, derivedInt, derivedKey, derivedText, ruleFields, stamp } from '../../http/collection-schema';
 import { required } from '../../../core/errors';
 import { declareLookup } from '../../store/lookups';
 import { declareSeries, padNumber } from '../../store/series';

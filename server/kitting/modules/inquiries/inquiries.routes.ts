@@ -1,6 +1,6 @@
 import { crudRoutes } from '../../http/crud';
 import { issueNumber } from '../../store/series';
-import { collectionSchema, derivedText, stamp } from '../../../core/http/collection-schema';
+import { collectionSchema, derivedText, stamp } from '../../http/collection-schema';
 import { inquiryFields, inquiryRequests, inquiryResponses } from '../../../../shared/api/contracts/work';
 import { INQUIRIES, INQUIRY_NUMBERS } from './inquiries.service';
 

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { clip, json } from '../../../../shared/fields';
 import { extraRuleList, integrationRuleMap, syncLogFields } from '../../../../shared/api/contracts/backoffice-requests';
-import { collectionSchema, ruleFields } from '../../../core/http/collection-schema';
+import { collectionSchema, ruleFields } from '../../http/collection-schema';
 import { badRequest } from '../../../core/errors';
 import { declareCap } from '../../store/caps';
 import { declareSeries, followSeq, padNumber } from '../../store/series';

@@ -17,7 +17,7 @@ import {
   priced,
   type Invoice,
 } from './invoices.service';
-import { collectionSchema, derivedDate, derivedInt, derivedList, derivedText, ruleFields, stamp } from '../../../core/http/collection-schema';
+import { collectionSchema, derivedDate, derivedInt, derivedList, derivedText, ruleFields, stamp } from '../../http/collection-schema';
 import { invoiceRequests, invoiceResponses } from '../../../../shared/api/contracts/quotes';
 
 /** A month's invoices are found by their month (issuing drafts never reads every invoice). */

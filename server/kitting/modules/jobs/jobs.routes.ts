@@ -2,7 +2,7 @@ import { crudRoutes } from '../../http/crud';
 import { randomKey } from '../../../core/ids';
 import { defineRoute } from '../../http/define-route';
 import { badRequest, notFound } from '../../../core/errors';
-import { collectionSchema, derivedList } from '../../../core/http/collection-schema';
+import { collectionSchema, derivedList } from '../../http/collection-schema';
 import { changeJobDevices, JOB_DEVICES_MAX, JOB_STAGES, JobDeviceError, JOBS, moveJobDevices, releaseJobDevices } from './jobs.service';
 import { jobFields, jobRequests, jobResponses } from '../../../../shared/api/contracts/work';
 

@@ -1,6 +1,6 @@
 import fontkit from 'fontkit';
 import { clip } from '../../../../shared/fields';
-import { collectionSchema, derivedDate, derivedInt, storedField } from '../../../core/http/collection-schema';
+import { collectionSchema, derivedDate, derivedInt, storedField } from '../../http/collection-schema';
 import { jstDate } from '../../../../shared/dates';
 import { randomKey } from '../../../core/ids';
 import { defineRoute, Reply } from '../../http/define-route';

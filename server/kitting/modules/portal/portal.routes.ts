@@ -1,5 +1,5 @@
 import { clip } from '../../../../shared/fields';
-import { collectionSchema, derivedInt, derivedText, fixedKeys } from '../../../core/http/collection-schema';
+import { collectionSchema, derivedInt, derivedText, fixedKeys } from '../../http/collection-schema';
 import { DomainError, badRequest, conflict, notFound, upstreamFailed } from '../../../core/errors';
 import { workspaceFromCookie } from '../../http/workspace';
 import { hitLimit } from '../../security/limits';

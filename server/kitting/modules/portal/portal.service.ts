@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import type { AppContext } from '../../context';
 import { notFound, unauthorized, unavailable } from '../../../core/errors';
 import { isReservedWorkspace, P, PLATFORM_WS } from '../platform-collections';
-import { mintToken, readToken } from '../../../core/security/tokens';
+import { mintToken, readToken } from '../../security/tokens';
 import { declareLookup } from '../../store/lookups';
 import type { Doc, Tx } from '../../store/types';
 import { jstDate } from '../../../../shared/dates';

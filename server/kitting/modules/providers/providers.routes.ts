@@ -5,7 +5,7 @@ import { defineRoute, Reply } from '../../http/define-route';
 import { badRequest, notFound, unauthorized, upstreamFailed } from '../../../core/errors';
 import { principalOf } from '../../security/auth';
 import { P, PLATFORM_WS } from '../platform-collections';
-import { mintToken, readToken } from '../../../core/security/tokens';
+import { mintToken, readToken } from '../../security/tokens';
 import type { Doc } from '../../store/types';
 import { findProvider, oauthClient, PROVIDERS, type Provider } from './catalog';
 import { providerRequests, providerResponses } from '../../../../shared/api/contracts/public';

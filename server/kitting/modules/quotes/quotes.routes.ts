@@ -7,7 +7,7 @@ import { revisionOf } from './quote-pdf';
 import type { AppContext } from '../../context';
 import { issueNumber } from '../../store/series';
 import type { Tx } from '../../store/types';
-import { collectionSchema, derivedDate, derivedText, ruleFields, stamp } from '../../../core/http/collection-schema';
+import { collectionSchema, derivedDate, derivedText, ruleFields, stamp } from '../../http/collection-schema';
 import { BOM, quoteCsv, quoteDocument } from './quote-export';
 import {
   buildQuote,

@@ -7,7 +7,7 @@ import { rehash } from '../../security/rehash';
 import { P, PLATFORM_WS, requireCentral } from '../platform-collections';
 import { randomKey } from '../../../core/ids';
 import { logActivity } from '../../security/activity';
-import { mintToken } from '../../../core/security/tokens';
+import { mintToken } from '../../security/tokens';
 import { indexSite } from '../sites/site-index';
 import type { Doc } from '../../store/types';
 import { signInFailed, signInGate, signInOk } from '../accounts/accounts.service';

@@ -6,7 +6,7 @@ import { hitLimit } from '../../security/limits';
 import { hashPassword } from '../../../core/security/passwords';
 import { PLATFORM_WS } from '../platform-collections';
 import { readSiteConfig } from '../../security/site-config';
-import { mintToken, readToken } from '../../../core/security/tokens';
+import { mintToken, readToken } from '../../security/tokens';
 import type { Doc } from '../../store/types';
 import { ACCOUNTS, ALL_EDIT, publicAccount } from '../accounts/accounts.service';
 import { openSession } from '../accounts/session.http';

@@ -2,7 +2,7 @@ import { jstDate } from '../../../../shared/dates';
 import { clip, json } from '../../../../shared/fields';
 import { randomKey } from '../../../core/ids';
 import { defineRoute } from '../../http/define-route';
-import { collectionSchema, ruleField, stamp, storedField } from '../../../core/http/collection-schema';
+import { collectionSchema, ruleField, stamp, storedField } from '../../http/collection-schema';
 import { badRequest, notFound } from '../../../core/errors';
 import type { Doc } from '../../store/types';
 import { isDate } from '../compliance/compliance.service';
