@@ -5,12 +5,15 @@ const ALL = ['e2e/**/*.test.ts', 'shared/**/*.test.ts', 'server/**/*.test.ts', '
 /**
  * Suites that run a second time with central on PostgreSQL (KITTING_TEST_STORE=pg): every module's route
  * tests, the HTTP layer, central sync routes and the randomized sync simulation. The store contract tests
- * cover both stores within one run (server/core/store/*.test.ts).
+ * cover both stores within one run (server/kitting/store/*.test.ts).
  */
 const ON_POSTGRES = ['server/kitting/modules/**/*.test.ts', 'server/kitting/tests/**/*.test.ts', 'server/kitting/sync/*.routes.test.ts', 'server/kitting/sync/sync.sim.test.ts'];
 
 /** The Conversational Agent Platform's suites run a second time with its database on PostgreSQL (AGENTS_TEST_STORE=pg). */
 const AGENTS_ON_POSTGRES = ['server/agents/**/*.test.ts'];
+
+// The documented variable for an existing test database; the core's global setup reads the neutral name.
+if (process.env.KITTING_TEST_DATABASE_URL && !process.env.TEST_DATABASE_URL) process.env.TEST_DATABASE_URL = process.env.KITTING_TEST_DATABASE_URL;
 
 export default defineConfig({
   test: {

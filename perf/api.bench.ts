@@ -14,8 +14,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { generateImei } from '../shared/imei';
 import { createApp } from '../server/kitting/app';
-import { testConfig } from '../server/core/config';
-import { SqliteStore } from '../server/core/store/sqlite-store';
+import { testConfig } from '../server/kitting/server-config';
+import { SqliteStore } from '../server/kitting/store/sqlite-store';
 import { call, drive, listen } from './http-client';
 
 const REQUESTS = Number(process.env.PERF_REQUESTS ?? 5000);

@@ -14,8 +14,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { createApp } from '../server/kitting/app';
-import { testConfig } from '../server/core/config';
-import { SqliteStore } from '../server/core/store/sqlite-store';
+import { testConfig } from '../server/kitting/server-config';
+import { SqliteStore } from '../server/kitting/store/sqlite-store';
 import { b64, csvFile, noticeRows, testImei, xlsxFile } from '../server/kitting/modules/inbound/inbound.testkit';
 import { call, listen } from './http-client';
 

@@ -15,11 +15,11 @@ import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createApp } from '../server/kitting/app';
-import { testConfig, type Mode } from '../server/core/config';
-import type { AppContext } from '../server/core/context';
+import { testConfig, type Mode } from '../server/kitting/server-config';
+import type { AppContext } from '../server/kitting/context';
 import { seedSpecs } from '../server/kitting/modules/seeds';
-import { ensureWorkspace } from '../server/core/store/seed';
-import { SqliteStore } from '../server/core/store/sqlite-store';
+import { ensureWorkspace } from '../server/kitting/store/seed';
+import { SqliteStore } from '../server/kitting/store/sqlite-store';
 
 const DEVICES = Number(process.env.PERF_DEVICES ?? 5000);
 const CERTS = Number(process.env.PERF_CERTS ?? 500);

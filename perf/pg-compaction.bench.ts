@@ -12,9 +12,9 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { formatHlc } from '../shared/hlc';
-import { PgStore } from '../server/core/store/pg-store';
-import { SqliteStore } from '../server/core/store/sqlite-store';
-import type { Store, WireChange } from '../server/core/store/types';
+import { PgStore } from '../server/kitting/store/pg-store';
+import { SqliteStore } from '../server/kitting/store/sqlite-store';
+import type { Store, WireChange } from '../server/kitting/store/types';
 import { provisionPostgres } from '../server/core/testing/pg-cluster';
 
 const EDITS = Number(process.env.PERF_EDITS ?? 1_000_000);
@@ -146,7 +146,7 @@ async function main(): Promise<void> {
     }
   }
   if (only.includes('pg')) {
-    const cluster = await provisionPostgres((l) => console.error(l));
+    const cluster = await provisionPostgres((l) => console.error(l), 'KITTING_TEST_DATABASE_URL');
     try {
       const u = new URL(cluster.url);
       u.searchParams.set('schema', `perf_compact_${Date.now()}`);

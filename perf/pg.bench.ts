@@ -21,10 +21,10 @@ import { join } from 'node:path';
 import pg from 'pg';
 import { formatHlc } from '../shared/hlc';
 import { createApp } from '../server/kitting/app';
-import { testConfig } from '../server/core/config';
-import { PgStore } from '../server/core/store/pg-store';
-import { SqliteStore } from '../server/core/store/sqlite-store';
-import type { Store, WireChange } from '../server/core/store/types';
+import { testConfig } from '../server/kitting/server-config';
+import { PgStore } from '../server/kitting/store/pg-store';
+import { SqliteStore } from '../server/kitting/store/sqlite-store';
+import type { Store, WireChange } from '../server/kitting/store/types';
 import { hashSecret } from '../server/kitting/sync/central';
 import { SCHEMA_HEADER, SYNC_V1, TOKEN_HEADER } from '../server/kitting/sync/protocol';
 import { provisionPostgres } from '../server/core/testing/pg-cluster';
@@ -269,7 +269,7 @@ function describeRun(label: string, r: ConcurrentRun, n: number): string {
 }
 
 async function main(): Promise<void> {
-  const cluster = await provisionPostgres((l) => console.error(l));
+  const cluster = await provisionPostgres((l) => console.error(l), 'KITTING_TEST_DATABASE_URL');
   try {
     const floor = await floorRate(cluster.url);
     const sqlite = new SqliteStore({ file: join(root, 'central.db') });

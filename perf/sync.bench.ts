@@ -13,9 +13,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { generateImei } from '../shared/imei';
 import { createApp } from '../server/kitting/app';
-import { testConfig, type Mode } from '../server/core/config';
-import type { AppContext } from '../server/core/context';
-import { SqliteStore } from '../server/core/store/sqlite-store';
+import { testConfig, type Mode } from '../server/kitting/server-config';
+import type { AppContext } from '../server/kitting/context';
+import { SqliteStore } from '../server/kitting/store/sqlite-store';
 
 const N = Number(process.env.PERF_SYNC_N ?? 100_000);
 const root = mkdtempSync(join(tmpdir(), 'kitting-sync-perf-'));

@@ -97,7 +97,7 @@ describe('import graph', () => {
 
   it('reads the whole code base', () => {
     expect(graph.size).toBeGreaterThan(300);
-    expect(plain.get('server/kitting/app.ts')).toContain('server/core/http/registry.ts');
+    expect(plain.get('server/kitting/app.ts')).toContain('server/core/http/error-handler.ts');
   });
 
   it('finds a cycle when there is one (the checker itself)', () => {
@@ -127,6 +127,15 @@ describe('import graph', () => {
       .filter(([from]) => from.startsWith('server/core/'))
       .flatMap(([from, tos]) => tos.filter((to) => APPS.some((a) => to.startsWith(a))).map((to) => `${from} → ${to}`));
     expect(up).toEqual([]);
+  });
+
+  it('keeps every app setting name out of the server core (no KITTING_, AGENTS_ or STUDIO_ outside its tests)', () => {
+    const files = (dir: string): string[] =>
+      readdirSync(join(ROOT, dir)).flatMap((name) => (statSync(join(ROOT, dir, name)).isDirectory() ? files(`${dir}/${name}`) : [`${dir}/${name}`]));
+    const core = files('server/core').filter((f) => !f.endsWith('.test.ts'));
+    expect(core.length).toBeGreaterThan(20);
+    const named = core.flatMap((f) => [...readFileSync(join(ROOT, f), 'utf8').matchAll(/\b(?:KITTING|AGENTS|STUDIO)_[A-Z0-9_]*/g)].map((m) => `${f}: ${m[0]}`));
+    expect(named).toEqual([]);
   });
 
   it('keeps route files apart: no *.routes.ts of kitting, studio or agents imports another one (shared logic lives in services and schemas)', () => {

@@ -2,7 +2,7 @@
  * Builds what Electron runs (it runs JavaScript, not TypeScript) into electron/dist/:
  *   electron/dist/electron/main.js      ESM main process, modules kept one file each so that
  *   electron/dist/server/**, shared/**  the server's own relative paths keep working:
- *   electron/dist/server/core/store/migrations/*.sql, electron/dist/seeds/*.json,
+ *   electron/dist/server/kitting/store/migrations/*.sql, electron/dist/seeds/*.json,
  *   electron/dist/renderer/dist/**      (copied; run `npm run build:ui` first)
  *   electron/dist/electron/preload.cjs  the sandboxed preload, one CommonJS file
  * npm packages (better-sqlite3, express, zod, electron-store, ...) stay external: they come
@@ -71,7 +71,7 @@ export async function buildElectron(opts: { requireRenderer?: boolean } = {}): P
     ssr: { noExternal: true },
   });
 
-  cpSync(join(ROOT, 'server', 'core', 'store', 'migrations'), join(OUT, 'server', 'core', 'store', 'migrations'), { recursive: true });
+  cpSync(join(ROOT, 'server', 'kitting', 'store', 'migrations'), join(OUT, 'server', 'kitting', 'store', 'migrations'), { recursive: true });
   cpSync(join(ROOT, 'seeds'), join(OUT, 'seeds'), { recursive: true, filter: (src) => !src.endsWith('.ts') });
   // fonts embedded in generated PDFs (erasure certificates), read relative to the server modules
   if (existsSync(join(ROOT, 'assets'))) cpSync(join(ROOT, 'assets'), join(OUT, 'assets'), { recursive: true });

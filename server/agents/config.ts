@@ -1,5 +1,5 @@
 import { resolve } from 'node:path';
-import { parseTrustProxy } from '../core/config';
+import { parseTrustProxy } from '../core/http/trust-proxy';
 import type { OutboundPolicy } from '../core/security/ssrf';
 
 /** Payment providers: each is configured when its keys are set; the API URLs point tests at local fake servers. */

@@ -1,4 +1,4 @@
-import { Reply } from '../core/http/define-route';
+import { Reply } from '../core/http/route-core';
 
 /** Exports stop at this many rows. */
 export const CSV_MAX_ROWS = 5000;

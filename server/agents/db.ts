@@ -1,7 +1,7 @@
 import Database from 'better-sqlite3';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { loadMigrations, migrate } from '../core/store/migrate';
+import { loadMigrations, migrate } from '../core/sql/sqlite-migrate';
 import { migratePostgres } from '../core/sql/migrate';
 import { PgSyncDb } from '../core/sql/pg-sync';
 import { prepareSqliteFile } from '../core/security/private-files';

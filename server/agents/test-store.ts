@@ -15,8 +15,8 @@ export interface TestDatabase {
 }
 
 function baseUrl(): string {
-  const url = process.env.KITTING_TEST_DATABASE_URL;
-  if (!url) throw new Error('AGENTS_TEST_STORE=pg needs KITTING_TEST_DATABASE_URL (set by server/core/testing/pg-global-setup.ts)');
+  const url = process.env.TEST_DATABASE_URL;
+  if (!url) throw new Error('AGENTS_TEST_STORE=pg needs TEST_DATABASE_URL (set by server/core/testing/pg-global-setup.ts)');
   return url;
 }
 

@@ -1,6 +1,6 @@
 import { createServer, type Server } from 'node:http';
 import { createApp, type CreateAppOptions } from './app';
-import type { AppContext } from '../core/context';
+import type { AppContext } from './context';
 import { startSync, stopSync } from './sync/start';
 
 export interface BootOptions extends CreateAppOptions {

@@ -1,10 +1,10 @@
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { boot } from './boot';
-import { readConfig } from '../core/config';
-import { LAUNCH_SECRET_HEADER } from '../core/http/launch-guard';
+import { readConfig } from './server-config';
+import { LAUNCH_SECRET_HEADER } from './http/launch-guard';
 import { loadOrCreateSecret } from '../core/security/signing';
-import { SqliteStore } from '../core/store/sqlite-store';
+import { SqliteStore } from './store/sqlite-store';
 
 export { LAUNCH_SECRET_HEADER };
 

@@ -3,14 +3,17 @@ import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { startServerProcess } from '../core/testing/process';
+import { startServerProcess, type ServerProcess } from '../core/testing/process';
+
+/** `npm run server`'s entry, quiet. */
+const startKitting = (env: Record<string, string>, timeoutMs = 30_000): Promise<ServerProcess> => startServerProcess({ KITTING_LOG: '0', ...env }, timeoutMs, 'server/kitting/main.ts');
 
 const dataDir = mkdtempSync(join(tmpdir(), 'kitting-main-'));
 afterAll(() => rmSync(dataDir, { recursive: true, force: true }));
 
 describe('npm run server (server/kitting/main.ts)', () => {
   it('listens on 127.0.0.1, answers ping and healthz, shuts down cleanly on SIGTERM and keeps data across restarts', async () => {
-    const first = await startServerProcess({ KITTING_DATA_DIR: dataDir });
+    const first = await startKitting({ KITTING_DATA_DIR: dataDir });
     expect(first.url).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
     expect((await (await fetch(`${first.url}/api/ping`)).json()).ok).toBe(true);
     expect(await (await fetch(`${first.url}/healthz`)).json()).toMatchObject({ status: 'ok', database: { kind: 'sqlite', reachable: true } });
@@ -30,7 +33,7 @@ describe('npm run server (server/kitting/main.ts)', () => {
     const wal = join(dataDir, 'kitting.db-wal');
     expect(!existsSync(wal) || (await import('node:fs')).statSync(wal).size === 0).toBe(true);
 
-    const second = await startServerProcess({ KITTING_DATA_DIR: dataDir });
+    const second = await startKitting({ KITTING_DATA_DIR: dataDir });
     const list = (await (await fetch(`${second.url}/api/devices`)).json()) as { count: number; devices: { imei: string; note: string }[] };
     expect(list.count).toBe(179);
     expect(list.devices.find((d) => d.imei === device.imei)?.note).toBe('プロセス再起動');
@@ -38,6 +41,6 @@ describe('npm run server (server/kitting/main.ts)', () => {
   }, 60_000);
 
   it('refuses an invalid KITTING_MODE with a clear message', async () => {
-    await expect(startServerProcess({ KITTING_DATA_DIR: dataDir, KITTING_MODE: 'cloud' }, 15_000)).rejects.toThrow(/KITTING_MODE must be bench or central/);
+    await expect(startKitting({ KITTING_DATA_DIR: dataDir, KITTING_MODE: 'cloud' }, 15_000)).rejects.toThrow(/KITTING_MODE must be bench or central/);
   }, 30_000);
 });

@@ -1,6 +1,6 @@
 import { mkdirSync } from 'node:fs';
-import { readConfig } from '../core/config';
-import { openStore } from '../core/store/open';
+import { readConfig } from './server-config';
+import { openStore } from './store/open';
 import { boot } from './boot';
 
 /** Headless entry: read env, migrate, seed, listen on 127.0.0.1, close cleanly on SIGTERM. */

@@ -1,5 +1,5 @@
 import { resolve } from 'node:path';
-import { parseTrustProxy } from '../core/config';
+import { parseTrustProxy } from '../core/http/trust-proxy';
 
 /** Everything the studio reads from its environment (see README, "Publishing Studio"). */
 export interface StudioConfig {

@@ -1,7 +1,7 @@
 import Database from 'better-sqlite3';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { loadMigrations, migrate } from '../core/store/migrate';
+import { loadMigrations, migrate } from '../core/sql/sqlite-migrate';
 import { prepareSqliteFile } from '../core/security/private-files';
 
 const MIGRATIONS = join(dirname(fileURLToPath(import.meta.url)), 'migrations');

@@ -3,7 +3,7 @@ import { jwtVerify, SignJWT } from 'jose';
 import { forbidden, unauthorized } from '../../core/errors';
 import type { AgentsContext, Caller } from '../context';
 import { clientIp, type AgentAuth } from '../request';
-import { readCookie } from '../../core/security/sessions';
+import { readCookie } from '../../core/http/cookies';
 import { openSession, sessionLive } from '../../core/security/sql-sessions';
 
 /** Cookie carrying the session token (the Bearer header wins over it). */

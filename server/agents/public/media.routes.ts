@@ -1,5 +1,5 @@
 import { badRequest, unavailable } from '../../core/errors';
-import { Reply } from '../../core/http/define-route';
+import { Reply } from '../../core/http/route-core';
 import type { AgentsContext } from '../context';
 import { perIp, route, type AgentRoute } from '../http';
 import { assertCanChat, paidTurn } from '../billing';

@@ -13,7 +13,7 @@ import { pageContent } from './content';
 import { publicAgent } from './public-agent';
 import { platformSettings } from '../platform-settings';
 import { newId } from '../ids';
-import { Reply } from '../../core/http/define-route';
+import { Reply } from '../../core/http/route-core';
 import { publicResponses } from '../../../shared/api/contracts/agents-public';
 import { publicRequests, publicParam } from '../../../shared/api/contracts/agents-public-requests';
 const started = Date.now();

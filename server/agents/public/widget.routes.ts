@@ -4,7 +4,7 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { AgentsContext } from '../context';
 import { route, type AgentRoute } from '../http';
-import { Reply } from '../../core/http/define-route';
+import { Reply } from '../../core/http/route-core';
 
 /** The embeddable widget script (plain browser JavaScript, served as written). */
 const WIDGET_FILE = join(dirname(fileURLToPath(import.meta.url)), 'widget.js');

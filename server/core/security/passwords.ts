@@ -1,6 +1,4 @@
 import { randomBytes, scrypt, timingSafeEqual } from 'node:crypto';
-import type { AppContext } from '../context';
-import { PLATFORM_WS } from './platform';
 
 const KEYLEN = 32;
 export { PLATFORM_PASSWORD_MIN } from '../../../shared/api/contracts/common';
@@ -92,12 +90,4 @@ export function safeEqual(a: string, b: string): boolean {
 /** A readable random password (sub-admins created without one). */
 export function randomPassword(): string {
   return randomBytes(12).toString('base64url');
-}
-
-/** Replace a stored hash made at weaker parameters, right after the password was verified. */
-export async function rehash(app: AppContext, coll: string, id: string, password: string): Promise<void> {
-  const pwHash = await hashPassword(password);
-  await app.store.transact(PLATFORM_WS, async (tx) => {
-    if (await tx.get(coll, id)) await tx.patch(coll, id, { pwHash });
-  });
 }

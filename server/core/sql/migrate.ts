@@ -1,4 +1,4 @@
-import type { Migration } from '../store/migrate';
+import type { Migration } from './sqlite-migrate';
 import type { SqlDb } from './types';
 
 /**

@@ -1,6 +1,7 @@
 /**
  * A throwaway PostgreSQL cluster for the test run and the benchmarks: initdb + pg_ctl in a temporary folder
- * on a free loopback port. Uses KITTING_TEST_DATABASE_URL instead when it is set.
+ * on a free loopback port. Uses the database an environment variable names instead when it is set
+ * (TEST_DATABASE_URL by default; the caller may name its own).
  */
 import { spawnSync } from 'node:child_process';
 import { chmodSync, chownSync, existsSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
@@ -15,14 +16,14 @@ export interface PgCluster {
   stop: () => void;
 }
 
-const HOW_TO_FIX =
-  'Set KITTING_TEST_DATABASE_URL=postgres://user:password@host:port/database (a database the tests may create schemas in), ' +
+const howToFix = (variable: string): string =>
+  `Set ${variable}=postgres://user:password@host:port/database (a database the tests may create schemas in), ` +
   'or install PostgreSQL so that initdb and pg_ctl are on PATH or in /usr/lib/postgresql/<version>/bin ' +
   '(Debian/Ubuntu: apt-get install -y postgresql; run the tests as root to let them install it).';
 
 class PgProvisionError extends Error {
-  constructor(reason: string) {
-    super(`PostgreSQL for the tests could not be provisioned: ${reason}\nHow to fix: ${HOW_TO_FIX}`);
+  constructor(reason: string, variable = 'TEST_DATABASE_URL') {
+    super(`PostgreSQL for the tests could not be provisioned: ${reason}\nHow to fix: ${howToFix(variable)}`);
   }
 }
 
@@ -102,14 +103,17 @@ async function reachable(url: string): Promise<void> {
   }
 }
 
-/** Start (or reuse) PostgreSQL; throws PgProvisionError with instructions when that is impossible. */
-export async function provisionPostgres(log: (line: string) => void = () => undefined): Promise<PgCluster> {
-  const external = process.env.KITTING_TEST_DATABASE_URL;
+/**
+ * Start (or reuse) PostgreSQL; throws PgProvisionError with instructions when that is impossible.
+ * `variable` names the environment variable that may hold an existing database's URL.
+ */
+export async function provisionPostgres(log: (line: string) => void = () => undefined, variable = 'TEST_DATABASE_URL'): Promise<PgCluster> {
+  const external = process.env[variable];
   if (external) {
     try {
       await reachable(external);
     } catch (err) {
-      throw new PgProvisionError(`KITTING_TEST_DATABASE_URL is set but unreachable (${(err as Error).message}).`);
+      throw new PgProvisionError(`${variable} is set but unreachable (${(err as Error).message}).`, variable);
     }
     return { url: external, stop: () => undefined };
   }
@@ -120,7 +124,7 @@ export async function provisionPostgres(log: (line: string) => void = () => unde
     if (!bin) throw new PgProvisionError('the postgresql package was installed but initdb/pg_ctl are still missing.');
   }
   const user = clusterUser();
-  const dir = mkdtempSync(join(tmpdir(), 'kitting-pg-'));
+  const dir = mkdtempSync(join(tmpdir(), 'test-pg-'));
   const data = join(dir, 'data');
   if (user) chownSync(dir, user.uid, user.gid);
   chmodSync(dir, 0o700);

@@ -13,15 +13,15 @@ export interface ServerProcess {
 }
 
 /**
- * Start an entry (default `server/kitting/main.ts`, as `npm run server` does; `server/studio/main.ts` for
- * `npm run studio`); resolves once it prints its listening line.
+ * Start a service's entry file (a path from the repository root, e.g. the one `npm run studio` starts) with
+ * PORT=0 and NODE_ENV=test plus `env`; resolves once it prints its listening line.
  */
-export function startServerProcess(env: Record<string, string>, timeoutMs = 30_000, entry = 'server/kitting/main.ts'): Promise<ServerProcess> {
+export function startServerProcess(env: Record<string, string>, timeoutMs: number, entry: string): Promise<ServerProcess> {
   // `node --import tsx` rather than the tsx CLI: the CLI relays SIGTERM through a parent process that
   // SIGKILLs the server (exit 143) when the child does not acknowledge within 30 ms, as on a loaded machine.
   const child = spawn(process.execPath, ['--import', 'tsx', join(ROOT, ...entry.split('/'))], {
     cwd: ROOT,
-    env: { ...process.env, PORT: '0', NODE_ENV: 'test', KITTING_LOG: '0', ...env },
+    env: { ...process.env, PORT: '0', NODE_ENV: 'test', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let out = '';

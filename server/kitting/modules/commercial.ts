@@ -1,5 +1,5 @@
-import type { RouteDef } from '../../core/http/define-route';
-import type { SeedSpec } from '../../core/store/seed';
+import type { RouteDef } from '../http/define-route';
+import type { SeedSpec } from '../store/seed';
 import { daasRoutes } from './daas/daas.routes';
 import { DAAS_QUOTES } from './daas/daas.service';
 import { invoiceRoutes } from './invoices/invoices.routes';

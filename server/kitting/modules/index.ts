@@ -1,6 +1,6 @@
-import type { RouteDef } from '../../core/http/define-route';
-import type { CountedCollection } from '../../core/store/count-guard';
-import type { CollectionSchema } from '../../core/http/collection-schema';
+import type { RouteDef } from '../http/define-route';
+import type { CountedCollection } from '../store/count-guard';
+import type { CollectionSchema } from '../http/collection-schema';
 import { platformRoutes } from './platform';
 import { commercialRoutes } from './commercial';
 import { operationsRoutes } from './operations';

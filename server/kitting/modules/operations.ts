@@ -1,5 +1,5 @@
-import type { RouteDef } from '../../core/http/define-route';
-import type { SeedSpec } from '../../core/store/seed';
+import type { RouteDef } from '../http/define-route';
+import type { SeedSpec } from '../store/seed';
 import { capacityRoutes } from './capacity/capacity.routes';
 import { certRoutes } from './certs/certs.routes';
 import { certPublicRoutes } from './certs/cert-public.routes';

@@ -1,6 +1,6 @@
-import { P as CORE_PLATFORM } from '../../core/security/platform';
+import { P as CORE_PLATFORM } from '../security/platform';
 
-export { isReservedWorkspace, PLATFORM_WS, requireCentral } from '../../core/security/platform';
+export { isReservedWorkspace, PLATFORM_WS, requireCentral } from '../security/platform';
 
 /**
  * Collections of the platform workspace: the core's own (tenants, accounts, sessions, sub-admins,

@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
-import type { RouteDef } from '../../core/http/define-route';
-import type { SeedSpec } from '../../core/store/seed';
+import type { RouteDef } from '../http/define-route';
+import type { SeedSpec } from '../store/seed';
 import { accountRoutes } from './accounts/accounts.routes';
 import { authMethodRoutes } from './accounts/auth-methods.routes';
 import { adminPlatformRoutes } from './admin/admin-platform.routes';

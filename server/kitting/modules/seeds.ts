@@ -1,7 +1,7 @@
 import { platformSeeds } from './platform';
 import { commercialSeeds } from './commercial';
 import { operationsSeeds } from './operations';
-import type { SeedSpec } from '../../core/store/seed';
+import type { SeedSpec } from '../store/seed';
 import { DEVICES } from './devices/devices.service';
 import { INQUIRIES } from './inquiries/inquiries.service';
 import { SHIPMENTS } from './shipments/shipments.service';
@@ -9,7 +9,7 @@ import { TICKET_MESSAGES, TICKETS } from './tickets/tickets.service';
 
 /**
  * The demo workspace: every data file of seeds/. The number series of the records (their declared
- * series, server/core/store/series.ts) continue after the highest seeded number.
+ * series, server/kitting/store/series.ts) continue after the highest seeded number.
  */
 const ALL_SEEDS: SeedSpec[] = [
   { file: 'devices.json', coll: DEVICES, key: 'imei' },

@@ -2,7 +2,7 @@
  * A bench's certificate signing key on central: published once per workspace and key, with the alias of
  * the standalone workspace the bench signed certificates under before it enrolled (docs/certificates.md).
  */
-import type { Store } from '../../core/store/types';
+import type { Store } from '../store/types';
 import { CENTRAL_PUBLIC_URL_META, LOCAL_WS, publicKeyOf } from '../modules/certs/cert-keys';
 import { ERASURE_CERTS } from '../modules/certs/certs.service';
 import { SyncError, type Timed, type Transport } from './protocol';

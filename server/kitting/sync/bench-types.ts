@@ -1,6 +1,6 @@
 /** The bench's sync types: its enrolment, status and options (bench.ts). */
-import type { LeaseLevel } from '../../core/store/types';
-import type { SeriesRegistry } from '../../core/store/series';
+import type { LeaseLevel } from '../store/types';
+import type { SeriesRegistry } from '../store/series';
 import type { Transport } from './protocol';
 
 /** What a bench keeps in its database once enrolled (with the first blocks of every series, in one transaction). */

@@ -1,4 +1,4 @@
-import { defineRoute, type RouteDef } from '../../core/http/define-route';
+import { defineRoute, type RouteDef } from '../http/define-route';
 import { conflict, unavailable } from '../../core/errors';
 import { describe } from './protocol';
 import { benchOf, mapSyncErrors } from './endpoints';

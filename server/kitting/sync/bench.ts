@@ -1,8 +1,8 @@
 import { existsSync, readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
-import type { LeaseLevel, Store } from '../../core/store/types';
-import { seriesBase } from '../../core/store/seed';
-import { numberedSeries, type SeriesRegistry } from '../../core/store/series';
+import type { LeaseLevel, Store } from '../store/types';
+import { seriesBase } from '../store/seed';
+import { numberedSeries, type SeriesRegistry } from '../store/series';
 import { leasePlan } from './leases';
 import { renumberLocal } from './numbered';
 import { CENTRAL_PUBLIC_URL_META, LOCAL_WS, publicKeyOf } from '../modules/certs/cert-keys';

@@ -1,8 +1,8 @@
 import type { Request } from 'express';
-import { defineRoute, type RouteDef } from '../../core/http/define-route';
+import { defineRoute, type RouteDef } from '../http/define-route';
 import { DomainError, notFound, unprocessable } from '../../core/errors';
-import { actorOf } from '../../core/security/auth';
-import { assertNotLocked, lockKey, recordFailure } from '../../core/security/limits';
+import { actorOf } from '../security/auth';
+import { assertNotLocked, lockKey, recordFailure } from '../security/limits';
 import { moveEnroller, recordCodeEnroller } from './enrollers';
 import { checkPush, indexPushedPortals } from './push-policy';
 import { certKeyBody, enrolBody, leaseBody, portalLinkBody, pushBody, SCHEMA_HEADER, SYNC_V1, SyncError, TOKEN_HEADER } from './protocol';

@@ -1,8 +1,8 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { stampProblem } from '../../../shared/hlc';
-import { DEFAULT_POLICY, type CompactionPolicy, type CompactionReport } from '../../core/store/compaction';
-import { numberedSeries, type SeriesRegistry } from '../../core/store/series';
-import type { BenchRow, LeaseBlock, LeaseRequest, Store } from '../../core/store/types';
+import { DEFAULT_POLICY, type CompactionPolicy, type CompactionReport } from '../store/compaction';
+import { numberedSeries, type SeriesRegistry } from '../store/series';
+import type { BenchRow, LeaseBlock, LeaseRequest, Store } from '../store/types';
 import { LeaseLedger } from './lease-ledger';
 import { NumberBounds } from './number-bounds';
 import {

@@ -7,10 +7,10 @@
  */
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
-import { readConfig } from '../../core/config';
+import { readConfig } from '../server-config';
 // The modules declare the numbered series the bench keeps blocks of.
 import '../modules';
-import { SqliteStore } from '../../core/store/sqlite-store';
+import { SqliteStore } from '../store/sqlite-store';
 import { SyncBench } from './bench';
 import { describe } from './protocol';
 import { HttpTransport } from './http-transport';

@@ -1,4 +1,4 @@
-import type { AppContext } from '../../core/context';
+import type { AppContext } from '../context';
 import { DomainError, notFound } from '../../core/errors';
 import { HttpError, kindOfStatus } from '../../core/http/errors';
 import type { SyncBench } from './bench';

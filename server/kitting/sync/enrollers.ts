@@ -1,10 +1,10 @@
 import type { Request } from 'express';
-import type { AppContext } from '../../core/context';
+import type { AppContext } from '../context';
 import { forbidden, gone } from '../../core/errors';
 import { P, PLATFORM_WS } from '../modules/platform-collections';
-import type { Actor, Level, Role, Scope } from '../../core/security/policy';
-import { isOwnedWorkspace, memberOf } from '../../core/security/sessions';
-import type { Doc } from '../../core/store/types';
+import type { Actor, Level, Role, Scope } from '../security/policy';
+import { isOwnedWorkspace, memberOf } from '../security/sessions';
+import type { Doc } from '../store/types';
 import { hashSecret, normaliseCode } from './central';
 import { SCHEMA_HEADER, TOKEN_HEADER } from './protocol';
 import { centralOf, mapSyncErrors } from './endpoints';

@@ -1,6 +1,6 @@
-import { PLATFORM_WS } from '../../core/security/platform';
-import type { SeriesRegistry } from '../../core/store/series';
-import type { Doc, Store } from '../../core/store/types';
+import { PLATFORM_WS } from '../security/platform';
+import type { SeriesRegistry } from '../store/series';
+import type { Doc, Store } from '../store/types';
 import { SyncError, type PushBody } from './protocol';
 
 /** Platform collection: the number ranges central leased to each bench (one record per workspace and bench). */

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { SeriesRegistry } from '../../core/store/series';
+import { SeriesRegistry } from '../store/series';
 import { leasePlan } from './leases';
 
 const NOV_2026 = Date.UTC(2026, 10, 22, 3);

@@ -1,5 +1,5 @@
-import type { SeriesRegistry } from '../../core/store/series';
-import type { LeaseLevel, LeaseRequest } from '../../core/store/types';
+import type { SeriesRegistry } from '../store/series';
+import type { LeaseLevel, LeaseRequest } from '../store/types';
 import { TOP_UP_BELOW } from './protocol';
 
 /**

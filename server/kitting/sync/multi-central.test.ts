@@ -9,10 +9,10 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { PgStore } from '../../core/store/pg-store';
+import { PgStore } from '../store/pg-store';
 import { Balancer } from '../../core/testing/balancer';
 import { Client, startTestServer, type TestServer } from '../testing/harness';
-import { dropSchema, freshSchema, schemaUrl } from '../../core/testing/stores';
+import { dropSchema, freshSchema, schemaUrl } from '../testing/stores';
 import { dumpStore } from './sim/oracle';
 
 type Body = Record<string, unknown> & { ok: boolean; error?: string };

@@ -1,5 +1,5 @@
-import type { SeriesRegistry } from '../../core/store/series';
-import type { LeaseRequest } from '../../core/store/types';
+import type { SeriesRegistry } from '../store/series';
+import type { LeaseRequest } from '../store/types';
 import { SyncError } from './protocol';
 
 /** Largest regular block one lease request may ask for (the contract's bound of a bench's block size). */

@@ -16,9 +16,9 @@ import { SHIPMENT_SERIES } from '../modules/shipments/shipments.service';
 import { orderSeries, STORE_ORDERS } from '../modules/store-orders/store-orders.service';
 import { TICKET_MESSAGES, TICKET_SERIES, ticketId, TICKETS } from '../modules/tickets/tickets.service';
 import { RECEIPTS, receiptSeries } from '../modules/tradein/tradein.service';
-import { SqliteStore } from '../../core/store/sqlite-store';
-import type { Doc, WireRecord } from '../../core/store/types';
-import { numberedSeries } from '../../core/store/series';
+import { SqliteStore } from '../store/sqlite-store';
+import type { Doc, WireRecord } from '../store/types';
+import { numberedSeries } from '../store/series';
 import { allRoutes } from '../modules';
 import { planRenumbering, renumberLocal } from './numbered';
 

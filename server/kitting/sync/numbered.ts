@@ -1,10 +1,10 @@
-import { numberedSeries, type NumberedSeries } from '../../core/store/series';
-import type { Doc, Rewrite, Store, WireRecord } from '../../core/store/types';
+import { numberedSeries, type NumberedSeries } from '../store/series';
+import type { Doc, Rewrite, Store, WireRecord } from '../store/types';
 
 /**
  * Renumbering: what a bench rewrites when central issued the same numbers while the bench worked
  * unenrolled. Which fields hold numbers, and how they read and write, comes from the registry of
- * numbered series the modules declare (server/core/store/series.ts).
+ * numbered series the modules declare (server/kitting/store/series.ts).
  */
 
 const num = (m: RegExpExecArray) => Number(m.groups?.n);

@@ -3,10 +3,10 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { dumpStore } from './sim/oracle';
-import { dropSchema, freshSchema, schemaUrl } from '../../core/testing/stores';
-import { importSqlite } from '../../core/store/pg-import';
-import { PgStore } from '../../core/store/pg-store';
-import { SqliteStore } from '../../core/store/sqlite-store';
+import { dropSchema, freshSchema, schemaUrl } from '../testing/stores';
+import { importSqlite } from '../store/pg-import';
+import { PgStore } from '../store/pg-store';
+import { SqliteStore } from '../store/sqlite-store';
 
 const dir = mkdtempSync(join(tmpdir(), 'kitting-import-'));
 const schemas: string[] = [];

@@ -1,5 +1,5 @@
 import type { z } from 'zod';
-import type { LeaseBlock, WireChange, WireRecord } from '../../core/store/types';
+import type { LeaseBlock, WireChange, WireRecord } from '../store/types';
 import { certKeyBody, changeSchema, enrolBody, leaseBody, portalLinkBody, MAX_BATCH, PULL_PAGE, pushBody, SNAPSHOT_PAGE } from '../../../shared/api/contracts/sync';
 
 /** Versioned prefix of the central sync routes. */
@@ -26,7 +26,7 @@ export { SNAPSHOT_PAGE };
 export const FUTURE_LIMIT_MS = 120_000;
 /**
  * Numbers leased per block by default; topped up when fewer than 30% remain. Besides its blocks a
- * bench holds each series' declared reserve (server/core/store/series.ts), used once the blocks are spent.
+ * bench holds each series' declared reserve (server/kitting/store/series.ts), used once the blocks are spent.
  */
 export const DEFAULT_BLOCK = 100;
 export const TOP_UP_BELOW = 0.3;

@@ -1,10 +1,10 @@
-import type { AppContext } from '../../core/context';
+import type { AppContext } from '../context';
 import { conflict, forbidden, unprocessable } from '../../core/errors';
 import { P, PLATFORM_WS } from '../modules/platform-collections';
-import { allows, levelOf, type Actor, type Level, type Role, type Scope } from '../../core/security/policy';
-import type { Doc } from '../../core/store/types';
+import { allows, levelOf, type Actor, type Level, type Role, type Scope } from '../security/policy';
+import type { Doc } from '../store/types';
 import { limitsOf } from '../modules/admin/plans';
-import { fieldProblem } from '../../core/http/collection-schema';
+import { fieldProblem } from '../http/collection-schema';
 import type { PushBody } from './protocol';
 import { canonicalize } from '../modules/certs/jcs';
 

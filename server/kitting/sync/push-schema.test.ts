@@ -4,7 +4,7 @@
  * the check central applies to pushed fields, or a legitimate bench could never sync.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { fieldProblem } from '../../core/http/collection-schema';
+import { fieldProblem } from '../http/collection-schema';
 import { collectionSchemas } from '../modules';
 import { startTestServer, type TestResponse, type TestServer } from '../testing/harness';
 

@@ -1,4 +1,4 @@
-import type { RouteDef } from '../../core/http/define-route';
+import type { RouteDef } from '../http/define-route';
 import { benchSyncRoutes } from './bench.routes';
 import { centralSyncRoutes } from './central.routes';
 

@@ -7,7 +7,7 @@ export interface SyncRuntime {
   bench: SyncBench | null;
 }
 
-declare module '../../core/context' {
+declare module '../context' {
   interface AppExtensions {
     /** Bench sync client or central sync endpoints (set by createApp). */
     sync?: SyncRuntime;

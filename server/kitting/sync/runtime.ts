@@ -1,4 +1,4 @@
-import type { AppContext } from '../../core/context';
+import type { AppContext } from '../context';
 import { SyncBench } from './bench';
 import { SyncCentral } from './central';
 import { HttpTransport } from './http-transport';

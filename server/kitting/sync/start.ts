@@ -1,4 +1,4 @@
-import type { AppContext } from '../../core/context';
+import type { AppContext } from '../context';
 
 const DAY_MS = 24 * 3_600_000;
 /** Stops the background compaction of a central app. */

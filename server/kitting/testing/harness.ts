@@ -3,12 +3,12 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createApp } from '../app';
-import { testConfig, type Config, type Mode } from '../../core/config';
-import type { AppContext } from '../../core/context';
+import { testConfig, type Config, type Mode } from '../server-config';
+import type { AppContext } from '../context';
 import { setPasswordCost } from '../../core/security/passwords';
 import { loadOrCreateSecret } from '../../core/security/signing';
-import type { Store } from '../../core/store/types';
-import { openTestStore, testStoreKind, type StoreKind } from '../../core/testing/stores';
+import type { Store } from '../store/types';
+import { openTestStore, testStoreKind, type StoreKind } from './stores';
 
 export interface TestResponse<T = Record<string, unknown>> {
   status: number;

@@ -1,5 +1,5 @@
 import { expect } from 'vitest';
-import { fieldProblem } from '../../core/http/collection-schema';
+import { fieldProblem } from '../http/collection-schema';
 import { collectionSchemas } from '../modules';
 import type { TestResponse, TestServer } from './harness';
 

@@ -5,11 +5,11 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { expect } from 'vitest';
 import { createApp } from '../app';
-import { testConfig, type Mode } from '../../core/config';
+import { testConfig, type Mode } from '../server-config';
 import { P, PLATFORM_WS } from '../modules/platform-collections';
 import { loadOrCreateSecret } from '../../core/security/signing';
-import { declaredLookups, lookupIndexName } from '../../core/store/lookups';
-import { SqliteStore } from '../../core/store/sqlite-store';
+import { declaredLookups, lookupIndexName } from '../store/lookups';
+import { SqliteStore } from '../store/sqlite-store';
 import { Client } from './harness';
 
 /**

@@ -11,7 +11,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { allRoutes } from '../modules';
 import { startTestServer, type TestServer } from '../testing/harness';
 import { PLATFORM_WS } from '../modules/platform-collections';
-import { allows } from '../../core/security/policy';
+import { allows } from '../security/policy';
 
 let bench: TestServer;
 let ws = '';

@@ -7,8 +7,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { allRoutes } from '../modules';
 import { PLATFORM_WS } from '../modules/platform-collections';
-import { allows, type Actor, type Role } from '../../core/security/policy';
-import { configureLimit } from '../../core/security/limits';
+import { allows, type Actor, type Role } from '../security/policy';
+import { configureLimit } from '../security/limits';
 import { startTestServer, type Client, type TestServer } from '../testing/harness';
 
 let server: TestServer;

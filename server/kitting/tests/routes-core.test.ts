@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestServer, type TestServer } from '../testing/harness';
-import { defineRoute } from '../../core/http/define-route';
-import { assertUniqueRoutes } from '../../core/http/registry';
+import { defineRoute } from '../http/define-route';
+import { assertUniqueRoutes } from '../http/registry';
 
 let server: TestServer;
 

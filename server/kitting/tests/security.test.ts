@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestServer, type TestServer } from '../testing/harness';
-import { configureLimit } from '../../core/security/limits';
+import { configureLimit } from '../security/limits';
 import { hashPassword, verifyPassword } from '../../core/security/passwords';
-import { mintToken, readToken, type TokenKind } from '../../core/security/tokens';
+import { mintToken, readToken, type TokenKind } from '../security/tokens';
 
 let server: TestServer;
 const bearer = (t: string) => ({ authorization: `Bearer ${t}` });
@@ -84,7 +84,7 @@ describe('assist mode', () => {
 
 describe('platform workspace', () => {
   it('is never reachable through kit_tid', async () => {
-    const { tidCookie } = await import('../../core/http/workspace');
+    const { tidCookie } = await import('../http/workspace');
     const c = server.client();
     const cookie = tidCookie(server.ctx, '_platform').split(';')[0];
     c.setCookie('kit_tid', cookie.slice('kit_tid='.length));

@@ -4,7 +4,7 @@
  * attempts over both gets no more than the limit, with the same 429, Retry-After and error as one process.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { configureLimit } from '../../core/security/limits';
+import { configureLimit } from '../security/limits';
 import { startTestServer, type TestServer } from '../testing/harness';
 
 let a: TestServer;

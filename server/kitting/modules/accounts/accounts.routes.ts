@@ -1,21 +1,22 @@
 import { createHmac, randomInt } from 'node:crypto';
-import { defineRoute } from '../../../core/http/define-route';
+import { defineRoute } from '../../http/define-route';
 import { badRequest, conflict, forbidden, notFound, unauthorized } from '../../../core/errors';
-import { optionalSession, principalOf } from '../../../core/security/auth';
-import { hitLimit } from '../../../core/security/limits';
-import { burnPasswordCheck, hashPassword, needsRehash, rehash, verifyPassword } from '../../../core/security/passwords';
+import { optionalSession, principalOf } from '../../security/auth';
+import { hitLimit } from '../../security/limits';
+import { burnPasswordCheck, hashPassword, needsRehash, verifyPassword } from '../../../core/security/passwords';
+import { rehash } from '../../security/rehash';
 import { P, PLATFORM_WS } from '../platform-collections';
 import { randomKey } from '../../../core/ids';
-import { securityEvent } from '../../../core/security/activity';
-import { registerWorkspace } from '../../../core/security/tenants';
-import { readSiteConfig } from '../../../core/security/site-config';
-import type { Doc } from '../../../core/store/types';
+import { securityEvent } from '../../security/activity';
+import { registerWorkspace } from '../../security/tenants';
+import { readSiteConfig } from '../../security/site-config';
+import type { Doc } from '../../store/types';
 import {
   ACCOUNTS, addTeamMember, newWorkspace, publicAccount,
   signInFailed, signInGate, signInOk, touchLogin,
 } from './accounts.service';
 import { closeSession, openSession } from './session.http';
-import { resolveWorkspace } from '../../../core/http/workspace';
+import { resolveWorkspace } from '../../http/workspace';
 import { sendMail } from './mail';
 import { accountRequests, accountResponses } from '../../../../shared/api/contracts/accounts';
 

@@ -1,16 +1,16 @@
 import { randomBytes } from 'node:crypto';
 import type { Request } from 'express';
-import type { AppContext } from '../../../core/context';
+import type { AppContext } from '../../context';
 import { forbidden, tooMany, unauthorized } from '../../../core/errors';
 import { P, PLATFORM_WS } from '../platform-collections';
-import { securityEvent } from '../../../core/security/activity';
-import { registerWorkspace } from '../../../core/security/tenants';
-import { assertNotLocked, clearFailures, lockKey, recordFailure } from '../../../core/security/limits';
-import { readSiteConfig, type SiteConfig } from '../../../core/security/site-config';
-import { mintToken, readToken } from '../../../core/security/tokens';
-import { createSession, endSession, sessionCookie } from '../../../core/security/sessions';
-import type { Doc, Tx } from '../../../core/store/types';
-import { declareLookup } from '../../../core/store/lookups';
+import { securityEvent } from '../../security/activity';
+import { registerWorkspace } from '../../security/tenants';
+import { assertNotLocked, clearFailures, lockKey, recordFailure } from '../../security/limits';
+import { readSiteConfig, type SiteConfig } from '../../security/site-config';
+import { mintToken, readToken } from '../../security/tokens';
+import { createSession, endSession, sessionCookie } from '../../security/sessions';
+import type { Doc, Tx } from '../../store/types';
+import { declareLookup } from '../../store/lookups';
 
 export const ACCOUNTS = P.accounts;
 

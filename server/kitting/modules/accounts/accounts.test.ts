@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { configureLimit } from '../../../core/security/limits';
+import { configureLimit } from '../../security/limits';
 import { P, PLATFORM_WS } from '../platform-collections';
 import { startTestServer, type TestServer } from '../../testing/harness';
 

@@ -1,4 +1,4 @@
-import type { AppContext } from '../../../core/context';
+import type { AppContext } from '../../context';
 import { P, PLATFORM_WS } from '../platform-collections';
 import { randomKey } from '../../../core/ids';
 

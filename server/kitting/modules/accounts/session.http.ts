@@ -1,9 +1,9 @@
 import type { Request, Response } from 'express';
-import type { AppContext } from '../../../core/context';
-import { bearerToken } from '../../../core/security/auth';
-import type { SiteConfig } from '../../../core/security/site-config';
-import { clearedCookie, cookieIdentity, setCookie } from '../../../core/security/sessions';
-import type { Doc } from '../../../core/store/types';
+import type { AppContext } from '../../context';
+import { bearerToken } from '../../security/auth';
+import type { SiteConfig } from '../../security/site-config';
+import { clearedCookie, cookieIdentity, setCookie } from '../../security/sessions';
+import type { Doc } from '../../store/types';
 import { endNamedSessions, startSession } from './accounts.service';
 
 /** Sign the account in on this response: the session cookie is set here, the Bearer token answered. */

@@ -1,11 +1,11 @@
-import { defineRoute } from '../../../core/http/define-route';
+import { defineRoute } from '../../http/define-route';
 import { badRequest, conflict, notFound } from '../../../core/errors';
 import { hashPassword, randomPassword } from '../../../core/security/passwords';
 import { P, PLATFORM_WS } from '../platform-collections';
 import { randomKey } from '../../../core/ids';
-import { logActivity } from '../../../core/security/activity';
-import { cleanConfigPatch, readSiteConfig, SITE_DEFAULTS, writeSiteConfig } from '../../../core/security/site-config';
-import type { Doc, Tx } from '../../../core/store/types';
+import { logActivity } from '../../security/activity';
+import { cleanConfigPatch, readSiteConfig, SITE_DEFAULTS, writeSiteConfig } from '../../security/site-config';
+import type { Doc, Tx } from '../../store/types';
 import { publicAccount } from '../accounts/accounts.service';
 import { limitsOf, PLAN_KEYS, PLANS } from './plans';
 import { publicSub, SUBADMINS_BY_EMAIL } from '../subadmin/scope';

@@ -1,17 +1,17 @@
-import { defineRoute } from '../../../core/http/define-route';
+import { defineRoute } from '../../http/define-route';
 import { DomainError, badRequest, notFound, unauthorized } from '../../../core/errors';
-import { hitLimit } from '../../../core/security/limits';
+import { hitLimit } from '../../security/limits';
 import { safeEqual } from '../../../core/security/passwords';
 import { P, PLATFORM_WS, requireCentral } from '../platform-collections';
-import { logActivity } from '../../../core/security/activity';
-import { mintToken } from '../../../core/security/tokens';
-import type { Doc } from '../../../core/store/types';
+import { logActivity } from '../../security/activity';
+import { mintToken } from '../../security/tokens';
+import type { Doc } from '../../store/types';
 import { signInFailed, signInGate, signInOk } from '../accounts/accounts.service';
 import { portalByNameOrId, portalReader, revokePortalLinks } from '../portal/portal.service';
 import {
   assistLink, clientLink, createTenant, getTenant, listTenants, origin, tenantStats, tenantView, withCounts,
 } from './tenants.service';
-import { declareLookup } from '../../../core/store/lookups';
+import { declareLookup } from '../../store/lookups';
 import { adminRequests, adminResponses, TENANT_PLANS, TENANT_STATUSES } from '../../../../shared/api/contracts/admin';
 
 /** A tenant's published sites are found by tenant (never by reading every tenant's pages). */

@@ -1,7 +1,7 @@
 import { forbidden } from '../../../core/errors';
 import { P, PLATFORM_WS } from '../platform-collections';
-import type { CountedCollection, CountGuard } from '../../../core/store/count-guard';
-import type { Doc } from '../../../core/store/types';
+import type { CountedCollection, CountGuard } from '../../store/count-guard';
+import type { Doc } from '../../store/types';
 
 export interface PlanLimits {
   devices: number;

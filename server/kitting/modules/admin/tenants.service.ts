@@ -1,11 +1,11 @@
 import { randomBytes } from 'node:crypto';
 import type { Request } from 'express';
-import type { AppContext } from '../../../core/context';
+import type { AppContext } from '../../context';
 import { badRequest, notFound } from '../../../core/errors';
 import { P, PLATFORM_WS } from '../platform-collections';
-import { registerWorkspace } from '../../../core/security/tenants';
-import { mintToken } from '../../../core/security/tokens';
-import type { Doc } from '../../../core/store/types';
+import { registerWorkspace } from '../../security/tenants';
+import { mintToken } from '../../security/tokens';
+import type { Doc } from '../../store/types';
 import { ensurePortalForClient, mintPortalToken, slugify } from '../portal/portal.service';
 import { limitsOf, planByName } from './plans';
 

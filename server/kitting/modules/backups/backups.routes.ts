@@ -1,10 +1,10 @@
 import { clip } from '../../../../shared/fields';
-import { hitLimit } from '../../../core/security/limits';
-import { defineRoute } from '../../../core/http/define-route';
+import { hitLimit } from '../../security/limits';
+import { defineRoute } from '../../http/define-route';
 import { notFound, unauthorized } from '../../../core/errors';
 import { safeEqual } from '../../../core/security/passwords';
 import { P, PLATFORM_WS, requireCentral } from '../platform-collections';
-import { logActivity } from '../../../core/security/activity';
+import { logActivity } from '../../security/activity';
 import { publicAccount } from '../accounts/accounts.service';
 import { operatorName, operatorRole, publicSub, scopedTenant } from '../subadmin/scope';
 import { backupMeta, restoreBackup, takeBackup, tenantBackups } from './backups.service';

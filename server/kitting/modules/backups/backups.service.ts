@@ -1,10 +1,10 @@
-import type { AppContext } from '../../../core/context';
+import type { AppContext } from '../../context';
 import { notFound } from '../../../core/errors';
 import { P, PLATFORM_WS } from '../platform-collections';
 import { randomKey } from '../../../core/ids';
-import type { Doc } from '../../../core/store/types';
+import type { Doc } from '../../store/types';
 import { rebuildSiteIndex } from '../sites/site-index';
-import { declareLookup } from '../../../core/store/lookups';
+import { declareLookup } from '../../store/lookups';
 
 /** A tenant's published sites are found by tenant (never by reading every tenant's pages). */
 const SITES_BY_TENANT = declareLookup(P.sites, 'tenant');

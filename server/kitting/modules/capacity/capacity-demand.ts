@@ -1,5 +1,5 @@
 import { readDue } from '../../../../shared/job-due';
-import type { Doc } from '../../../core/store/types';
+import type { Doc } from '../../store/types';
 
 /**
  * Demand the capacity view derives from the floor's own records, next to the planned load entries:

@@ -1,10 +1,10 @@
 import { looseNumber } from '../../../../shared/fields';
 import { jstDate } from '../../../../shared/dates';
-import { defineRoute } from '../../../core/http/define-route';
-import { collectionSchema, fixedKeys, stamp } from '../../../core/http/collection-schema';
+import { defineRoute } from '../../http/define-route';
+import { collectionSchema, fixedKeys, stamp } from '../../http/collection-schema';
 import { badRequest, notFound } from '../../../core/errors';
-import { issueNumber } from '../../../core/store/series';
-import type { Doc } from '../../../core/store/types';
+import { issueNumber } from '../../store/series';
+import type { Doc } from '../../store/types';
 import { DOCK_RESERVATIONS } from '../dock/dock.service';
 import { JOBS } from '../jobs/jobs.service';
 import { readCompany } from '../settings/settings.service';

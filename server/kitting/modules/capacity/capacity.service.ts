@@ -2,8 +2,8 @@ import { z } from 'zod';
 import { Field, looseNumber } from '../../../../shared/fields';
 import { CAPACITY_KEYS } from '../../../../shared/api/contracts/backoffice';
 import { jstDate } from '../../../../shared/dates';
-import { declareSeries, padNumber } from '../../../core/store/series';
-import type { Doc } from '../../../core/store/types';
+import { declareSeries, padNumber } from '../../store/series';
+import type { Doc } from '../../store/types';
 import { DOCK_DAY_MINUTES, dockDemand, jobDemand } from './capacity-demand';
 import { closedReason, DOW, workDay, type WorkCalendar } from './capacity-calendar';
 

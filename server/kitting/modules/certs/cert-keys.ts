@@ -2,9 +2,9 @@ import { generateKeyPairSync, createPrivateKey, type KeyObject } from 'node:cryp
 import { chmodSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { calculateJwkThumbprint } from 'jose';
-import type { AppContext } from '../../../core/context';
-import { declareLookup } from '../../../core/store/lookups';
-import type { Doc } from '../../../core/store/types';
+import type { AppContext } from '../../context';
+import { declareLookup } from '../../store/lookups';
+import type { Doc } from '../../store/types';
 import { PLATFORM_WS } from '../platform-collections';
 import { kittingPublicUrl } from '../../config';
 

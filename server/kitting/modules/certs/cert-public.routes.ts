@@ -1,5 +1,5 @@
-import { defineRoute, Reply } from '../../../core/http/define-route';
-import { hitLimit } from '../../../core/security/limits';
+import { defineRoute, Reply } from '../../http/define-route';
+import { hitLimit } from '../../security/limits';
 import { certVerifyRequests, certVerifyResponses } from '../../../../shared/api/contracts/cert-verify';
 import { workspaceKeys } from './cert-keys';
 import { verifyByNumber, verifyProof, type VerifyAnswer } from './cert-verify.service';

@@ -1,6 +1,6 @@
-import type { AppContext } from '../../../core/context';
-import { declareLookup } from '../../../core/store/lookups';
-import type { Doc } from '../../../core/store/types';
+import type { AppContext } from '../../context';
+import { declareLookup } from '../../store/lookups';
+import type { Doc } from '../../store/types';
 import { P, PLATFORM_WS } from '../platform-collections';
 import type { VerifyStatus } from '../../../../shared/api/contracts/cert-verify';
 import { homeWorkspace, workspaceKeys, type PublishedKey } from './cert-keys';

@@ -1,9 +1,9 @@
 import { jstDate, jstYear } from '../../../../shared/dates';
 import { limitHeavy, pdfRenderers } from '../documents/pdf-pool';
-import type { AppContext } from '../../../core/context';
-import { defineRoute, Reply } from '../../../core/http/define-route';
+import type { AppContext } from '../../context';
+import { defineRoute, Reply } from '../../http/define-route';
 import { badRequest, conflict, notFound } from '../../../core/errors';
-import { issueNumber } from '../../../core/store/series';
+import { issueNumber } from '../../store/series';
 import { readCompanyTx } from '../settings/settings.service';
 import { recordErasure } from './cert-erasure';
 import type { CertPdfProof } from './cert-pdf';
@@ -11,8 +11,8 @@ import { certPublicUrl, ensureOwnKeyPublished } from './cert-keys';
 import { certRecord, payloadOf, signRecord, verifyUrlOf, type CertRecord } from './cert-sign';
 import { indexCert, storedSignature } from './cert-verify.service';
 import { certVerifyRequests, certVerifyResponses } from '../../../../shared/api/contracts/cert-verify';
-import { actorOf } from '../../../core/security/auth';
-import type { Doc } from '../../../core/store/types';
+import { actorOf } from '../../security/auth';
+import type { Doc } from '../../store/types';
 import {
   certDigest,
   CERT_NUMBERS,
@@ -26,7 +26,7 @@ import {
 } from './certs.service';
 import { z } from 'zod';
 import { Field } from '../../../../shared/fields';
-import { collectionSchema, storedField, derivedDate, derivedInt, derivedObject, derivedText, stamp } from '../../../core/http/collection-schema';
+import { collectionSchema, storedField, derivedDate, derivedInt, derivedObject, derivedText, stamp } from '../../http/collection-schema';
 import { CERT_MAX_DEVICES, certDevice, certRequests, certResponses } from '../../../../shared/api/contracts/certs-labels';
 
 export { CERT_MAX_DEVICES };

@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
-import { declareSeries, padNumber } from '../../../core/store/series';
-import type { Doc } from '../../../core/store/types';
+import { declareSeries, padNumber } from '../../store/series';
+import type { Doc } from '../../store/types';
 
 export const ERASURE_CERTS = 'erasureCerts';
 

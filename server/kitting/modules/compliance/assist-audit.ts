@@ -1,5 +1,5 @@
-import type { Store } from '../../../core/store/types';
-import { issueNumber } from '../../../core/store/series';
+import type { Store } from '../../store/types';
+import { issueNumber } from '../../store/series';
 import { AUDIT_LOG, AUDIT_NUMBERS, nowStamp } from './compliance.service';
 
 /**

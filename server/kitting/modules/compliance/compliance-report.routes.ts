@@ -1,8 +1,8 @@
 import { clip } from '../../../../shared/fields';
 import { randomKey } from '../../../core/ids';
-import { defineRoute } from '../../../core/http/define-route';
+import { defineRoute } from '../../http/define-route';
 import { badRequest, unprocessable } from '../../../core/errors';
-import type { Doc } from '../../../core/store/types';
+import type { Doc } from '../../store/types';
 import { isValidRegno, readCompany } from '../settings/settings.service';
 import { AUDIT_LOG, CAPA, CUSTODY, CUSTODY_MAX_STEPS, isDate, isMonth, isOpen, isStamp, thisMonth, today } from './compliance.service';
 import { stepIssues, type Issue } from './compliance.schema';

@@ -1,7 +1,7 @@
-import { defineRoute } from '../../../core/http/define-route';
+import { defineRoute } from '../../http/define-route';
 import { badRequest, notFound } from '../../../core/errors';
-import { issueNumber } from '../../../core/store/series';
-import type { Doc } from '../../../core/store/types';
+import { issueNumber } from '../../store/series';
+import type { Doc } from '../../store/types';
 import { AUDIT_LOG, AUDIT_NUMBERS, auditRow, CAPA, COMPLIANCE, CONTROL_KEYS, CONTROLS_ID, CONTROLS_MAX, isStamp, nowStamp, type ControlKey } from './compliance.service';
 import { readCapaState, readControls } from './compliance.schema';
 import { complianceResponses } from '../../../../shared/api/contracts/backoffice';

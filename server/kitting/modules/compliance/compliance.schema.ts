@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { clip, json } from '../../../../shared/fields';
 import { auditFields, custodyFields, custodyStepSchema } from '../../../../shared/api/contracts/backoffice-requests';
-import { collectionSchema, derivedText, ruleField, ruleFields, stamp } from '../../../core/http/collection-schema';
+import { collectionSchema, derivedText, ruleField, ruleFields, stamp } from '../../http/collection-schema';
 import { badRequest } from '../../../core/errors';
 import { AUDIT_LOG, CAPA, COMPLIANCE, CONTROL_KEYS, CONTROLS_MAX, CUSTODY, CUSTODY_MAX_STEPS, isDate, isStamp } from './compliance.service';
 

@@ -1,6 +1,6 @@
 import { jstDate, jstMonth, jstStamp } from '../../../../shared/dates';
-import { declareSeries, followSeq, padNumber } from '../../../core/store/series';
-import type { Doc } from '../../../core/store/types';
+import { declareSeries, followSeq, padNumber } from '../../store/series';
+import type { Doc } from '../../store/types';
 
 export const COMPLIANCE = 'compliance';
 export const CONTROLS_ID = 'controls';

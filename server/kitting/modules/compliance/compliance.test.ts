@@ -1,8 +1,8 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { jstMonth, jstStamp } from '../../../../shared/dates';
 import { startTestServer, type TestServer } from '../../testing/harness';
-import { readSeed } from '../../../core/store/seed';
-import { daysSince, shiftText } from '../../../core/store/seed-dates';
+import { readSeed } from '../../store/seed';
+import { daysSince, shiftText } from '../../store/seed-dates';
 import { SEEDS_AS_OF } from '../seeds';
 
 let server: TestServer;

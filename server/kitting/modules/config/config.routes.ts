@@ -1,7 +1,7 @@
-import { defineRoute } from '../../../core/http/define-route';
+import { defineRoute } from '../../http/define-route';
 import { P, PLATFORM_WS } from '../platform-collections';
-import { PUBLIC_KEYS, readSiteConfig } from '../../../core/security/site-config';
-import type { Doc } from '../../../core/store/types';
+import { PUBLIC_KEYS, readSiteConfig } from '../../security/site-config';
+import type { Doc } from '../../store/types';
 import { configResponses } from '../../../../shared/api/contracts/workspace';
 
 export const configRoutes = [

@@ -1,8 +1,8 @@
-import { crudRoutes } from '../../../core/http/crud';
+import { crudRoutes } from '../../http/crud';
 import { randomKey } from '../../../core/ids';
-import { defineRoute } from '../../../core/http/define-route';
+import { defineRoute } from '../../http/define-route';
 import { badRequest } from '../../../core/errors';
-import { collectionSchema, stamp } from '../../../core/http/collection-schema';
+import { collectionSchema, stamp } from '../../http/collection-schema';
 import { customerFields, customerRequests, customerResponses } from '../../../../shared/api/contracts/customers';
 import { CUSTOMERS, renewalsOf } from './customers.service';
 

@@ -1,5 +1,5 @@
-import type { CountedCollection } from '../../../core/store/count-guard';
-import type { Doc } from '../../../core/store/types';
+import type { CountedCollection } from '../../store/count-guard';
+import type { Doc } from '../../store/types';
 
 export const CUSTOMERS = 'customers';
 /** Customers count against a central tenant's plan. */

@@ -1,9 +1,9 @@
 import { clip } from '../../../../shared/fields';
 import { jstDate } from '../../../../shared/dates';
 import { randomKey } from '../../../core/ids';
-import { defineRoute } from '../../../core/http/define-route';
+import { defineRoute } from '../../http/define-route';
 import { notFound } from '../../../core/errors';
-import type { Doc } from '../../../core/store/types';
+import type { Doc } from '../../store/types';
 import {
   checkTransition,
   DAAS_STATUSES,

@@ -1,4 +1,4 @@
-import { collectionSchema, derivedDate, derivedInt, fixedKeys, ruleFields, stamp } from '../../../core/http/collection-schema';
+import { collectionSchema, derivedDate, derivedInt, fixedKeys, ruleFields, stamp } from '../../http/collection-schema';
 import { Field } from '../../../../shared/fields';
 import { z } from 'zod';
 import { DAAS_QUOTES, DAAS_SENDS, DAAS_STATE, daasSendRules, daasTermRules, readDaasStatus, readExpires, readUnitPrice, SIM_ID, STATUS_LABELS } from './daas.service';

@@ -1,10 +1,10 @@
 import { clip, looseNumber, textValue } from '../../../../shared/fields';
 import { jstDate } from '../../../../shared/dates';
 import { badRequest } from '../../../core/errors';
-import { declareCap } from '../../../core/store/caps';
-import { declareLookup } from '../../../core/store/lookups';
+import { declareCap } from '../../store/caps';
+import { declareLookup } from '../../store/lookups';
 import { isDate } from '../compliance/compliance.service';
-import type { Doc, Tx } from '../../../core/store/types';
+import type { Doc, Tx } from '../../store/types';
 
 export const DAAS_QUOTES = 'daasQuotes';
 export const DAAS_STATE = 'daasState';

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { jstDate } from '../../../../shared/dates';
 import { startTestServer, type Client, type TestServer } from '../../testing/harness';
-import { declaredCap } from '../../../core/store/caps';
+import { declaredCap } from '../../store/caps';
 import { DAAS_SENDS, daasPricing, PORTFOLIO_CAP, SEND_CAP } from './daas.service';
 
 interface DQ { id: string; cust: string; model: string; qty: number; term: number; res: number; lcm: boolean; war: boolean; price: number; monthly: number; mrr: number; expires: string; ts: number; status: string; statusTs: number; statusLabel: string; contracted: string | null }

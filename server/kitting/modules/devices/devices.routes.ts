@@ -1,7 +1,7 @@
-import { defineRoute, Reply } from '../../../core/http/define-route';
+import { defineRoute, Reply } from '../../http/define-route';
 import { badRequest, conflict, notFound } from '../../../core/errors';
-import type { Doc } from '../../../core/store/types';
-import { collectionSchema, derivedList, derivedObject, derivedText, stamp } from '../../../core/http/collection-schema';
+import type { Doc } from '../../store/types';
+import { collectionSchema, derivedList, derivedObject, derivedText, stamp } from '../../http/collection-schema';
 import { deviceChip } from '../../../../shared/devices';
 import { completeDevice, DEVICES, withHistory } from './devices.service';
 import { BULK_MAX, deviceFields, deviceRequests, deviceResponses } from '../../../../shared/api/contracts/devices';

@@ -1,8 +1,8 @@
 import { deviceChip } from '../../../../shared/devices';
 import { generateImei } from '../../../../shared/imei';
-import type { CountedCollection } from '../../../core/store/count-guard';
-import { declareSeries, issueNumber, padNumber } from '../../../core/store/series';
-import type { Doc, Tx } from '../../../core/store/types';
+import type { CountedCollection } from '../../store/count-guard';
+import { declareSeries, issueNumber, padNumber } from '../../store/series';
+import type { Doc, Tx } from '../../store/types';
 
 export const DEVICES = 'devices';
 /** Devices count against a central tenant's plan. */

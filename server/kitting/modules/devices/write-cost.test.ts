@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { generateImei } from '../../../../shared/imei';
-import type { SqliteStore } from '../../../core/store/sqlite-store';
+import type { SqliteStore } from '../../store/sqlite-store';
 import { isQuery, rig, shape, unboundedSteps, type Rig } from '../../testing/write-cost';
 import { DEVICES } from './devices.service';
 

@@ -1,9 +1,9 @@
 import { jstDate } from '../../../../shared/dates';
-import { defineRoute } from '../../../core/http/define-route';
-import { collectionSchema, stamp } from '../../../core/http/collection-schema';
+import { defineRoute } from '../../http/define-route';
+import { collectionSchema, stamp } from '../../http/collection-schema';
 import { badRequest, notFound } from '../../../core/errors';
-import { issueNumber } from '../../../core/store/series';
-import type { Doc } from '../../../core/store/types';
+import { issueNumber } from '../../store/series';
+import type { Doc } from '../../store/types';
 import { isDate } from '../compliance/compliance.service';
 import { DOCK_NUMBERS, DOCK_RESERVATIONS, RESERVATION_DEFAULTS } from './dock.service';
 import { dockRequests, dockReservationFields, dockResponses } from '../../../../shared/api/contracts/staffing';

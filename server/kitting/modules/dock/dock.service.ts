@@ -1,4 +1,4 @@
-import { declareSeries, padNumber } from '../../../core/store/series';
+import { declareSeries, padNumber } from '../../store/series';
 
 /** The dock reservations of a workspace. */
 export const DOCK_RESERVATIONS = 'dockReservations';

@@ -1,5 +1,5 @@
-import type { AppContext } from '../../../core/context';
-import { hitLimit } from '../../../core/security/limits';
+import type { AppContext } from '../../context';
+import { hitLimit } from '../../security/limits';
 import { WorkerPool } from '../../../core/work/worker-pool';
 import type { renderCertPdf } from '../certs/cert-pdf';
 import type { InspectedPdf } from '../certs/cert-pdf-proof';

@@ -1,6 +1,6 @@
 import { jstMonth } from '../../../../shared/dates';
 import { clip } from '../../../../shared/fields';
-import { defineRoute } from '../../../core/http/define-route';
+import { defineRoute } from '../../http/define-route';
 import { unprocessable } from '../../../core/errors';
 import { buildEsgReport, ESG, ESG_SETTINGS_ID } from './esg.service';
 import { esgRequests, esgResponses } from '../../../../shared/api/contracts/workspace';

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { json } from '../../../../shared/fields';
-import { collectionSchema } from '../../../core/http/collection-schema';
-import type { Doc } from '../../../core/store/types';
+import { collectionSchema } from '../../http/collection-schema';
+import type { Doc } from '../../store/types';
 import { isMonth } from '../compliance/compliance.service';
 
 export const ESG = 'esg';

@@ -1,9 +1,9 @@
 import { clip } from '../../../../shared/fields';
-import { defineRoute } from '../../../core/http/define-route';
+import { defineRoute } from '../../http/define-route';
 import { badRequest, notFound, tooLarge } from '../../../core/errors';
 import { P, PLATFORM_WS } from '../platform-collections';
 import { randomKey } from '../../../core/ids';
-import type { Doc } from '../../../core/store/types';
+import type { Doc } from '../../store/types';
 import { operatorName, scopedTenant } from '../subadmin/scope';
 import { MAX_FILE_CHARS, tenantToolRequests, tenantToolResponses } from '../../../../shared/api/contracts/admin';
 

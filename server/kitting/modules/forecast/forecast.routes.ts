@@ -1,4 +1,4 @@
-import { defineRoute } from '../../../core/http/define-route';
+import { defineRoute } from '../../http/define-route';
 import { CAPACITY_LOAD } from '../capacity/capacity.service';
 import { forecastRequests, forecastResponses } from '../../../../shared/api/contracts/workspace';
 import { FORECAST, PREFS_ID, FORECAST_CONSTANTS, weeklyLoad, prefsOf, prefRules } from './forecast.service';

@@ -1,6 +1,6 @@
 /** Demand forecast: the planning constants, the saved preferences and the weekly load read from capacity bookings. */
 import { jstDate } from '../../../../shared/dates';
-import { collectionSchema, ruleFields } from '../../../core/http/collection-schema';
+import { collectionSchema, ruleFields } from '../../http/collection-schema';
 import { badRequest } from '../../../core/errors';
 import { addDays } from '../capacity/capacity.service';
 

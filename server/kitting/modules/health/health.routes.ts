@@ -1,9 +1,9 @@
-import { defineRoute, Reply } from '../../../core/http/define-route';
+import { defineRoute, Reply } from '../../http/define-route';
 import { notFound, unavailable } from '../../../core/errors';
-import type { Doc } from '../../../core/store/types';
+import type { Doc } from '../../store/types';
 import { z } from 'zod';
 import { Field } from '../../../../shared/fields';
-import { collectionSchema, derivedText, stamp } from '../../../core/http/collection-schema';
+import { collectionSchema, derivedText, stamp } from '../../http/collection-schema';
 import { opsRequests, opsResponses } from '../../../../shared/api/contracts/ops';
 
 const flag = () => new Field(z.boolean());

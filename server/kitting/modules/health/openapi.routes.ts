@@ -1,6 +1,6 @@
 import { ErrorBody } from '../../../../shared/api/contracts/errors';
 import { OpenApiDocument } from '../../../../shared/api/contracts/meta';
-import { defineRoute, Reply, type RouteDef } from '../../../core/http/define-route';
+import { defineRoute, Reply, type RouteDef } from '../../http/define-route';
 import { openApiDocument } from '../../../core/http/openapi';
 
 const INFO = {

@@ -9,9 +9,9 @@ import { INBOUND_MAX_BYTES, INBOUND_MAX_ERRORS, type InboundColumns, type Inboun
 import { textValue } from '../../../../shared/fields';
 import { randomKey } from '../../../core/ids';
 import { badRequest, tooLarge } from '../../../core/errors';
-import { actorOf } from '../../../core/security/auth';
-import { issueNumber } from '../../../core/store/series';
-import type { Doc, Store } from '../../../core/store/types';
+import { actorOf } from '../../security/auth';
+import { issueNumber } from '../../store/series';
+import type { Doc, Store } from '../../store/types';
 import { readFileTable, type FileTable } from './inbound-file';
 import { describeColumns, extractLines, findLayout, type Extracted, type Layout, type Mapping } from './inbound-columns';
 import { INBOUND, INBOUND_LINES, INBOUND_NUMBERS, lineId } from './inbound.service';

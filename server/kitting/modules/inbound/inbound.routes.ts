@@ -1,7 +1,7 @@
 import { setImmediate as nextTurn } from 'node:timers/promises';
-import { defineRoute, Reply } from '../../../core/http/define-route';
+import { defineRoute, Reply } from '../../http/define-route';
 import { badRequest, conflict, notFound } from '../../../core/errors';
-import type { Doc, Tx } from '../../../core/store/types';
+import type { Doc, Tx } from '../../store/types';
 import { clip } from '../../../../shared/fields';
 import { isValidImei } from '../../../../shared/imei';
 import { inboundRequests, inboundResponses } from '../../../../shared/api/contracts/inbound';

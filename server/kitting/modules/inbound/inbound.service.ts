@@ -16,11 +16,11 @@ import {
   type InboundCounts,
   type InboundLine,
 } from '../../../../shared/api/contracts/inbound';
-import { collectionSchema, derivedInt, derivedKey, derivedText, ruleFields, stamp } from '../../../core/http/collection-schema';
+import { collectionSchema, derivedInt, derivedKey, derivedText, ruleFields, stamp } from '../../http/collection-schema';
 import { required } from '../../../core/errors';
-import { declareLookup } from '../../../core/store/lookups';
-import { declareSeries, padNumber } from '../../../core/store/series';
-import type { Doc, Store, Tx } from '../../../core/store/types';
+import { declareLookup } from '../../store/lookups';
+import { declareSeries, padNumber } from '../../store/series';
+import type { Doc, Store, Tx } from '../../store/types';
 
 export const INBOUND = 'inbound';
 export const INBOUND_LINES = 'inboundLines';

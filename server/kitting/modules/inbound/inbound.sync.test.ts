@@ -124,7 +124,7 @@ describe('the push check of inbound records', () => {
   });
 
   it('refuses a line under another key, a bad IMEI, an unknown state or field, and a list number outside the format', async () => {
-    const { fieldProblem } = await import('../../../core/http/collection-schema');
+    const { fieldProblem } = await import('../../http/collection-schema');
     const { inboundLineSchema, inboundSchema } = await import('./inbound.service');
     const imei = testImei(1);
     expect(fieldProblem(inboundLineSchema, `ib-x:${imei}`, { id: `ib-x:${imei}`, list: 'ib-x', imei, state: 'received' })).toBeNull();

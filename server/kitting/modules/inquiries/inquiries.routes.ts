@@ -1,6 +1,6 @@
-import { crudRoutes } from '../../../core/http/crud';
-import { issueNumber } from '../../../core/store/series';
-import { collectionSchema, derivedText, stamp } from '../../../core/http/collection-schema';
+import { crudRoutes } from '../../http/crud';
+import { issueNumber } from '../../store/series';
+import { collectionSchema, derivedText, stamp } from '../../http/collection-schema';
 import { inquiryFields, inquiryRequests, inquiryResponses } from '../../../../shared/api/contracts/work';
 import { INQUIRIES, INQUIRY_NUMBERS } from './inquiries.service';
 

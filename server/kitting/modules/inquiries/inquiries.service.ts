@@ -1,4 +1,4 @@
-import { declareSeries, mirrorField, padNumber } from '../../../core/store/series';
+import { declareSeries, mirrorField, padNumber } from '../../store/series';
 
 export const INQUIRIES = 'inquiries';
 /** 5-digit inquiry ids (00012); inquiryId repeats the id. */

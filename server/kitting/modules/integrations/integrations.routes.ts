@@ -1,6 +1,6 @@
-import { defineRoute } from '../../../core/http/define-route';
-import { issueNumber } from '../../../core/store/series';
-import type { Doc } from '../../../core/store/types';
+import { defineRoute } from '../../http/define-route';
+import { issueNumber } from '../../store/series';
+import type { Doc } from '../../store/types';
 import { integrationResponses } from '../../../../shared/api/contracts/backoffice';
 import { integrationRequests } from '../../../../shared/api/contracts/backoffice-requests';
 import { INTEGRATIONS, logTime, RULES_ID, rulesOf, storedExtraRules, storedRules, SYNC_LOG, SYNC_LOG_MAX, SYNC_LOG_NUMBERS } from './integrations.service';

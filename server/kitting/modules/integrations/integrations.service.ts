@@ -1,11 +1,11 @@
 import { z } from 'zod';
 import { clip, json } from '../../../../shared/fields';
 import { extraRuleList, integrationRuleMap, syncLogFields } from '../../../../shared/api/contracts/backoffice-requests';
-import { collectionSchema, ruleFields } from '../../../core/http/collection-schema';
+import { collectionSchema, ruleFields } from '../../http/collection-schema';
 import { badRequest } from '../../../core/errors';
-import { declareCap } from '../../../core/store/caps';
-import { declareSeries, followSeq, padNumber } from '../../../core/store/series';
-import type { Doc } from '../../../core/store/types';
+import { declareCap } from '../../store/caps';
+import { declareSeries, followSeq, padNumber } from '../../store/series';
+import type { Doc } from '../../store/types';
 
 export const INTEGRATIONS = 'integrations';
 export const RULES_ID = 'rules';

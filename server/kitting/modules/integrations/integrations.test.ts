@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { declaredCap } from '../../../core/store/caps';
+import { declaredCap } from '../../store/caps';
 import { startTestServer, type TestServer } from '../../testing/harness';
 import { SYNC_LOG, SYNC_LOG_MAX } from './integrations.service';
 

@@ -2,8 +2,8 @@ import { jstDate, jstYymm } from '../../../../shared/dates';
 import { invoiceRequests, invoiceResponses } from '../../../../shared/api/contracts/quotes';
 import type { InvoiceLine } from '../../../../shared/invoice-tax';
 import { conflict, notFound } from '../../../core/errors';
-import { defineRoute } from '../../../core/http/define-route';
-import { issueNumber } from '../../../core/store/series';
+import { defineRoute } from '../../http/define-route';
+import { issueNumber } from '../../store/series';
 import { QUOTES, totalsOf, type Quote } from '../quotes/quote-model';
 import { INVOICES, INVOICE_NUMBERS, invoiceRules, priced, type Invoice } from './invoices.service';
 

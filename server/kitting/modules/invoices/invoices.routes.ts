@@ -1,12 +1,12 @@
 import { isDeepStrictEqual } from 'node:util';
 import { jstDate, jstYymm } from '../../../../shared/dates';
 import { limitHeavy, pdfRenderers } from '../documents/pdf-pool';
-import { defineRoute, Reply } from '../../../core/http/define-route';
-import { issueNumber } from '../../../core/store/series';
+import { defineRoute, Reply } from '../../http/define-route';
+import { issueNumber } from '../../store/series';
 import { readCompany, readCompanyTx } from '../settings/settings.service';
 import { invoiceFromQuoteRoute } from './invoice-from-quote';
 import { badRequest, conflict, notFound } from '../../../core/errors';
-import { declareLookup } from '../../../core/store/lookups';
+import { declareLookup } from '../../store/lookups';
 import {
   billingSummary,
   CONTENT_FIELDS,
@@ -17,7 +17,7 @@ import {
   priced,
   type Invoice,
 } from './invoices.service';
-import { collectionSchema, derivedDate, derivedInt, derivedList, derivedText, ruleFields, stamp } from '../../../core/http/collection-schema';
+import { collectionSchema, derivedDate, derivedInt, derivedList, derivedText, ruleFields, stamp } from '../../http/collection-schema';
 import { invoiceRequests, invoiceResponses } from '../../../../shared/api/contracts/quotes';
 
 /** A month's invoices are found by their month (issuing drafts never reads every invoice). */

@@ -15,9 +15,9 @@ import {
 } from '../../../../shared/invoice-tax';
 import { INVOICE_STATUSES, type InvoiceStatus } from '../../../../shared/api/contracts/quotes';
 import { badRequest, required } from '../../../core/errors';
-import type { SeedSpec } from '../../../core/store/seed';
-import { declareSeries, padNumber } from '../../../core/store/series';
-import type { Doc } from '../../../core/store/types';
+import type { SeedSpec } from '../../store/seed';
+import { declareSeries, padNumber } from '../../store/series';
+import type { Doc } from '../../store/types';
 
 export const INVOICES = 'invoices';
 

@@ -1,8 +1,8 @@
-import { crudRoutes } from '../../../core/http/crud';
+import { crudRoutes } from '../../http/crud';
 import { randomKey } from '../../../core/ids';
-import { defineRoute } from '../../../core/http/define-route';
+import { defineRoute } from '../../http/define-route';
 import { badRequest, notFound } from '../../../core/errors';
-import { collectionSchema, derivedList } from '../../../core/http/collection-schema';
+import { collectionSchema, derivedList } from '../../http/collection-schema';
 import { changeJobDevices, JOB_DEVICES_MAX, JOB_STAGES, JobDeviceError, JOBS, moveJobDevices, releaseJobDevices } from './jobs.service';
 import { jobFields, jobRequests, jobResponses } from '../../../../shared/api/contracts/work';
 

@@ -1,4 +1,4 @@
-import type { Doc, Tx } from '../../../core/store/types';
+import type { Doc, Tx } from '../../store/types';
 import { BOARD_KEEPS_STATUSES, deviceChip } from '../../../../shared/devices';
 import { DEVICES } from '../devices/devices.service';
 

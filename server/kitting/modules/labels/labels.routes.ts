@@ -1,11 +1,11 @@
 import fontkit from 'fontkit';
 import { clip } from '../../../../shared/fields';
-import { collectionSchema, derivedDate, derivedInt, storedField } from '../../../core/http/collection-schema';
+import { collectionSchema, derivedDate, derivedInt, storedField } from '../../http/collection-schema';
 import { jstDate } from '../../../../shared/dates';
 import { randomKey } from '../../../core/ids';
-import { defineRoute, Reply } from '../../../core/http/define-route';
+import { defineRoute, Reply } from '../../http/define-route';
 import { badRequest, notFound } from '../../../core/errors';
-import type { Doc } from '../../../core/store/types';
+import type { Doc } from '../../store/types';
 import { loadFontBytes } from '../certs/cert-pdf';
 import { isDate } from '../compliance/compliance.service';
 import { LABEL_SIZES, renderLabelHtml, renderLabelSvg, renderLabelZpl, type LabelDevice, type LabelSize } from './label-render';

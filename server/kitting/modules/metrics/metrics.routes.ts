@@ -1,4 +1,4 @@
-import { defineRoute } from '../../../core/http/define-route';
+import { defineRoute } from '../../http/define-route';
 import { badRequest } from '../../../core/errors';
 import { DAAS_QUOTES } from '../daas/daas.service';
 import { INVOICES } from '../invoices/invoices.service';

@@ -13,7 +13,7 @@
  * Yen figures stay integer yen; display strings are in 万円.
  */
 import { jstYymm } from '../../../../shared/dates';
-import type { Doc } from '../../../core/store/types';
+import type { Doc } from '../../store/types';
 import { monthFigures } from '../invoices/invoices.service';
 import { daasTotals } from '../daas/daas.service';
 import { totalsOf, type Quote } from '../quotes/quote-model';

@@ -1,8 +1,8 @@
 import { randomKey } from '../../../core/ids';
-import { defineRoute } from '../../../core/http/define-route';
+import { defineRoute } from '../../http/define-route';
 import { badRequest, notFound } from '../../../core/errors';
-import { issueNumber } from '../../../core/store/series';
-import type { Doc } from '../../../core/store/types';
+import { issueNumber } from '../../store/series';
+import type { Doc } from '../../store/types';
 import { networkResponses } from '../../../../shared/api/contracts/workspace';
 import { NETWORK_DEALS, DEAL_NUMBERS, CENTERS, NETWORK, OEM_ID, STATUS_BY_DIR, readUnits, readRate, newestFirst, listDeals, readPlan, oemOf, dealBody, centerBody, oemBody, centerParams } from './network.service';
 

@@ -1,10 +1,10 @@
 /** Partner network: deals, centres and the OEM page, with the rules the routes and the push check store them by. */
 import { z } from 'zod';
 import { json } from '../../../../shared/fields';
-import { collectionSchema, ruleField, stamp, storedField } from '../../../core/http/collection-schema';
+import { collectionSchema, ruleField, stamp, storedField } from '../../http/collection-schema';
 import { badRequest } from '../../../core/errors';
-import { declareSeries } from '../../../core/store/series';
-import type { Doc, Tx } from '../../../core/store/types';
+import { declareSeries } from '../../store/series';
+import type { Doc, Tx } from '../../store/types';
 import { NETWORK_DIRS, networkCenterRules, networkDealFields, networkOemRules, networkRequests } from '../../../../shared/api/contracts/workspace';
 
 export const NETWORK_DEALS = 'networkDeals';

@@ -1,8 +1,8 @@
 import { randomKey } from '../../../core/ids';
-import { defineRoute } from '../../../core/http/define-route';
+import { defineRoute } from '../../http/define-route';
 import { badRequest, conflict, notFound } from '../../../core/errors';
 import { clip } from '../../../../shared/fields';
-import type { Doc } from '../../../core/store/types';
+import type { Doc } from '../../store/types';
 import { DEVICE_REQUESTS, ONBOARDING, PROJECTS_ID, randomLead, readProjects, STATUSES, type Project } from './onboarding.service';
 import { onboardingRequests, onboardingResponses } from '../../../../shared/api/contracts/workspace';
 

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { collectionSchema, fixedKeys, stamp, storedField } from '../../../core/http/collection-schema';
+import { collectionSchema, fixedKeys, stamp, storedField } from '../../http/collection-schema';
 import { Field } from '../../../../shared/fields';
 import { deviceRequestFields } from '../../../../shared/api/contracts/workspace';
 import { DEVICE_REQUESTS, ONBOARDING, PROJECTS_ID, PROJECTS_MAX, STATUSES, STEP_KEYS } from './onboarding.service';

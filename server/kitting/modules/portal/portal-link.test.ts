@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { jstDate } from '../../../../shared/dates';
-import { configureLimit } from '../../../core/security/limits';
+import { configureLimit } from '../../security/limits';
 import { startTestServer, type Client, type TestServer } from '../../testing/harness';
 
 type Body = Record<string, unknown> & { ok: boolean; error?: string };

@@ -1,4 +1,4 @@
-import type { AppContext } from '../../../core/context';
+import type { AppContext } from '../../context';
 import { DomainError, unavailable } from '../../../core/errors';
 import { portalLink } from './portal.service';
 

@@ -1,16 +1,16 @@
 import { clip } from '../../../../shared/fields';
-import { collectionSchema, derivedInt, derivedText, fixedKeys } from '../../../core/http/collection-schema';
+import { collectionSchema, derivedInt, derivedText, fixedKeys } from '../../http/collection-schema';
 import { DomainError, badRequest, conflict, notFound, upstreamFailed } from '../../../core/errors';
-import { workspaceFromCookie } from '../../../core/http/workspace';
-import { hitLimit } from '../../../core/security/limits';
+import { workspaceFromCookie } from '../../http/workspace';
+import { hitLimit } from '../../security/limits';
 import { P, PLATFORM_WS } from '../platform-collections';
 import { randomKey } from '../../../core/ids';
-import type { Doc } from '../../../core/store/types';
+import type { Doc } from '../../store/types';
 import {
   bumpCounter, clientDevices, clientDocuments, ensurePortalForClient, PORTAL_COUNTERS, PORTAL_STATS, PORTALS, portalByNameOrId, portalEntry, portalLinkInvalid, portalReader, portalState, publishedPortalBySlug, readPortalToken,
 } from './portal.service';
 import { issuePortalLink } from './portal-link';
-import { defineRoute, Reply } from '../../../core/http/define-route';
+import { defineRoute, Reply } from '../../http/define-route';
 import { renderCertPdf } from '../certs/cert-pdf';
 import { renderInvoicePdf } from '../invoices/invoice-pdf';
 import { readCompany } from '../settings/settings.service';

@@ -1,10 +1,10 @@
 import { randomBytes } from 'node:crypto';
-import type { AppContext } from '../../../core/context';
+import type { AppContext } from '../../context';
 import { notFound, unauthorized, unavailable } from '../../../core/errors';
 import { isReservedWorkspace, P, PLATFORM_WS } from '../platform-collections';
-import { mintToken, readToken } from '../../../core/security/tokens';
-import { declareLookup } from '../../../core/store/lookups';
-import type { Doc, Tx } from '../../../core/store/types';
+import { mintToken, readToken } from '../../security/tokens';
+import { declareLookup } from '../../store/lookups';
+import type { Doc, Tx } from '../../store/types';
 import { jstDate } from '../../../../shared/dates';
 import { DEFAULT_DEVICE_STATUS, deviceChip, RECEIVED_STATUS } from '../../../../shared/devices';
 import { STAGE_DEVICE_STATUS } from '../../../../shared/jobs';

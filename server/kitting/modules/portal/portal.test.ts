@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { configureLimit } from '../../../core/security/limits';
-import { mintToken } from '../../../core/security/tokens';
+import { configureLimit } from '../../security/limits';
+import { mintToken } from '../../security/tokens';
 import { startTestServer, type Client, type TestServer } from '../../testing/harness';
 import { generateImei } from '../../../../shared/imei';
 

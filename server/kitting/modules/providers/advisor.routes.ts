@@ -1,7 +1,7 @@
 import { clip } from '../../../../shared/fields';
-import { defineRoute, Reply } from '../../../core/http/define-route';
+import { defineRoute, Reply } from '../../http/define-route';
 import { badRequest } from '../../../core/errors';
-import { hitLimit } from '../../../core/security/limits';
+import { hitLimit } from '../../security/limits';
 import { chat, llmConfigured, searchConfigured, searchWeb, type ChatTurn } from './ai-provider';
 import { providerRequests, providerResponses } from '../../../../shared/api/contracts/public';
 

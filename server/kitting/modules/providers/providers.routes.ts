@@ -1,12 +1,12 @@
 import { isInternalAddress, postToPublicUrl } from '../../../core/security/ssrf';
 import type { Request } from 'express';
-import type { AppContext } from '../../../core/context';
-import { defineRoute, Reply } from '../../../core/http/define-route';
+import type { AppContext } from '../../context';
+import { defineRoute, Reply } from '../../http/define-route';
 import { badRequest, notFound, unauthorized, upstreamFailed } from '../../../core/errors';
-import { principalOf } from '../../../core/security/auth';
+import { principalOf } from '../../security/auth';
 import { P, PLATFORM_WS } from '../platform-collections';
-import { mintToken, readToken } from '../../../core/security/tokens';
-import type { Doc } from '../../../core/store/types';
+import { mintToken, readToken } from '../../security/tokens';
+import type { Doc } from '../../store/types';
 import { findProvider, oauthClient, PROVIDERS, type Provider } from './catalog';
 import { providerRequests, providerResponses } from '../../../../shared/api/contracts/public';
 

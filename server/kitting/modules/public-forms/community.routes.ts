@@ -1,9 +1,9 @@
-import { defineRoute } from '../../../core/http/define-route';
+import { defineRoute } from '../../http/define-route';
 import { badRequest, forbidden, notFound } from '../../../core/errors';
-import { readSiteConfig } from '../../../core/security/site-config';
-import { hitLimit } from '../../../core/security/limits';
+import { readSiteConfig } from '../../security/site-config';
+import { hitLimit } from '../../security/limits';
 import { randomKey } from '../../../core/ids';
-import type { Doc } from '../../../core/store/types';
+import type { Doc } from '../../store/types';
 import { createTenant } from '../admin/tenants.service';
 import { AB, AB_EVENTS, AB_ID, AB_VARIANTS, checkEmail, EVENT_REGS, eventRegKey, EVENTS, formLimit, putLead } from './forms.service';
 import { readNps, REVIEWS, reviewRules } from './forms.schema';

@@ -1,9 +1,9 @@
 import { randomBytes } from 'node:crypto';
-import { crudRoutes } from '../../../core/http/crud';
-import { defineRoute } from '../../../core/http/define-route';
+import { crudRoutes } from '../../http/crud';
+import { defineRoute } from '../../http/define-route';
 import { badRequest, conflict, notFound } from '../../../core/errors';
 import { randomKey } from '../../../core/ids';
-import type { Doc, Tx } from '../../../core/store/types';
+import type { Doc, Tx } from '../../store/types';
 import { checkEmail, formLimit, newestFirst, putLead } from './forms.service';
 import { BOOKINGS, cleanCode, PARTNERS, partnerRules, REFERRALS, referralRules } from './forms.schema';
 import { bookingEditFields, formRequests, formResponses, partnerEditFields } from '../../../../shared/api/contracts/public';

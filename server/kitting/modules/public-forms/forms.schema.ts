@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { clamp, Field, looseNumber, type FieldMap } from '../../../../shared/fields';
 import { bookingEditFields, bookingForm, formRequests, formText as str, leadEditFields, leadForm, partnerEditFields, partnerForm, referralForm, reviewForm, signForm } from '../../../../shared/api/contracts/public';
-import { collectionSchema, derivedInt, derivedKey, derivedText, fixedKeys, ruleField, ruleFields, stamp } from '../../../core/http/collection-schema';
+import { collectionSchema, derivedInt, derivedKey, derivedText, fixedKeys, ruleField, ruleFields, stamp } from '../../http/collection-schema';
 import { badRequest } from '../../../core/errors';
 import { AB, AB_COUNTERS, AB_ID, checkEmail, EVENT_REGS, EVENTS, eventRegKey, LEADS, splitEventRegKey } from './forms.service';
 

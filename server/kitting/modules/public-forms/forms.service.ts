@@ -1,11 +1,11 @@
 import type { Request } from 'express';
 import { clip } from '../../../../shared/fields';
 import { EMAIL_RE } from '../../../../shared/api/contracts/public';
-import type { AppContext } from '../../../core/context';
+import type { AppContext } from '../../context';
 import { badRequest } from '../../../core/errors';
-import { hitLimit } from '../../../core/security/limits';
+import { hitLimit } from '../../security/limits';
 import { randomKey } from '../../../core/ids';
-import type { Doc, Tx } from '../../../core/store/types';
+import type { Doc, Tx } from '../../store/types';
 
 export const LEADS = 'leads';
 /** Event registrations and the landing page's A/B tallies. */

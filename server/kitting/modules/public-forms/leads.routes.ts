@@ -1,5 +1,5 @@
-import { crudRoutes } from '../../../core/http/crud';
-import { defineRoute } from '../../../core/http/define-route';
+import { crudRoutes } from '../../http/crud';
+import { defineRoute } from '../../http/define-route';
 import { badRequest } from '../../../core/errors';
 import { checkEmail, formLimit, LEADS, newestFirst, putLead } from './forms.service';
 import { formRequests, formResponses, leadEditFields } from '../../../../shared/api/contracts/public';

@@ -1,7 +1,7 @@
-import { defineRoute } from '../../../core/http/define-route';
+import { defineRoute } from '../../http/define-route';
 import { badRequest, conflict, notFound } from '../../../core/errors';
 import { randomKey } from '../../../core/ids';
-import type { Doc } from '../../../core/store/types';
+import type { Doc } from '../../store/types';
 import { formLimit, newestFirst } from './forms.service';
 import { SIGNS, signRules } from './forms.schema';
 import { formRequests, formResponses } from '../../../../shared/api/contracts/public';

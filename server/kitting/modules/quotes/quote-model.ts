@@ -3,10 +3,10 @@ import { join } from 'node:path';
 import { z } from 'zod';
 import { clip, looseNumber } from '../../../../shared/fields';
 import { badRequest } from '../../../core/errors';
-import { SEEDS_DIR } from '../../../core/store/seed';
-import { declareSeries, padNumber } from '../../../core/store/series';
-import type { Doc, Tx } from '../../../core/store/types';
-import { declareLookup } from '../../../core/store/lookups';
+import { SEEDS_DIR } from '../../store/seed';
+import { declareSeries, padNumber } from '../../store/series';
+import type { Doc, Tx } from '../../store/types';
+import { declareLookup } from '../../store/lookups';
 import { computeTotals, type QuoteLine, type QuoteTotals } from './quote-pricing';
 import { QUOTE_SUBJECT_MAX, quoteLineInput, quoteLinesInput, quoteRequests, quoteTextInput } from '../../../../shared/api/contracts/quotes';
 

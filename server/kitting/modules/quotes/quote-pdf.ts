@@ -1,6 +1,6 @@
 import { QUOTE_PATTERN_LABELS } from '../../../../shared/api/contracts/quotes';
 import { dateJa, jstDate } from '../../../../shared/dates';
-import type { Doc } from '../../../core/store/types';
+import type { Doc } from '../../store/types';
 import { renderJpDocument, yenText, type JpDocument } from '../documents/jp-pdf';
 import type { Company } from '../settings/settings.service';
 import type { QuoteDocument } from './quote-export';

@@ -1,13 +1,13 @@
 import { jstDate, jstYymm } from '../../../../shared/dates';
 import { limitHeavy, pdfRenderers } from '../documents/pdf-pool';
-import { defineRoute, Reply } from '../../../core/http/define-route';
+import { defineRoute, Reply } from '../../http/define-route';
 import { badRequest, conflict, notFound } from '../../../core/errors';
 import { readCompany, readCompanyTx } from '../settings/settings.service';
 import { revisionOf } from './quote-pdf';
-import type { AppContext } from '../../../core/context';
-import { issueNumber } from '../../../core/store/series';
-import type { Tx } from '../../../core/store/types';
-import { collectionSchema, derivedDate, derivedText, ruleFields, stamp } from '../../../core/http/collection-schema';
+import type { AppContext } from '../../context';
+import { issueNumber } from '../../store/series';
+import type { Tx } from '../../store/types';
+import { collectionSchema, derivedDate, derivedText, ruleFields, stamp } from '../../http/collection-schema';
 import { BOM, quoteCsv, quoteDocument } from './quote-export';
 import {
   buildQuote,

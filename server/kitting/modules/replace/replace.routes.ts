@@ -1,4 +1,4 @@
-import { defineRoute } from '../../../core/http/define-route';
+import { defineRoute } from '../../http/define-route';
 import { badRequest } from '../../../core/errors';
 import { replaceRequests, replaceResponses } from '../../../../shared/api/contracts/workspace';
 import { REPLACE, PROPOSALS_ID, mapOf } from './replace.service';

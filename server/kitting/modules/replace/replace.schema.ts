@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { collectionSchema, fixedKeys } from '../../../core/http/collection-schema';
+import { collectionSchema, fixedKeys } from '../../http/collection-schema';
 import { Field } from '../../../../shared/fields';
 import { PROPOSALS_ID, REPLACE } from './replace.service';
 

@@ -1,8 +1,8 @@
 import { jstYymm } from '../../../../shared/dates';
-import { defineRoute } from '../../../core/http/define-route';
+import { defineRoute } from '../../http/define-route';
 import { notFound } from '../../../core/errors';
-import type { AppContext } from '../../../core/context';
-import type { Doc } from '../../../core/store/types';
+import type { AppContext } from '../../context';
+import type { Doc } from '../../store/types';
 import { INVOICES, readMonth } from '../invoices/invoices.service';
 import { buildReport, REPORTS } from './reports.service';
 import { reportResponses } from '../../../../shared/api/contracts/backoffice';

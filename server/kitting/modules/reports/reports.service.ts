@@ -15,8 +15,8 @@
 import { z } from 'zod';
 import { jstDate, jstYymm } from '../../../../shared/dates';
 import { json } from '../../../../shared/fields';
-import { collectionSchema, derivedText, ruleField, stamp } from '../../../core/http/collection-schema';
-import type { Doc } from '../../../core/store/types';
+import { collectionSchema, derivedText, ruleField, stamp } from '../../http/collection-schema';
+import type { Doc } from '../../store/types';
 import { isDate } from '../compliance/compliance.service';
 import { readMonth } from '../invoices/invoices.service';
 

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { clip, json } from '../../../../shared/fields';
-import { collectionSchema, ruleFields, stamp } from '../../../core/http/collection-schema';
-import { defineRoute } from '../../../core/http/define-route';
+import { collectionSchema, ruleFields, stamp } from '../../http/collection-schema';
+import { defineRoute } from '../../http/define-route';
 import { badRequest, tooLarge } from '../../../core/errors';
 import {
   COMPANY_ID,

@@ -1,4 +1,4 @@
-import type { Doc, Store, Tx } from '../../../core/store/types';
+import type { Doc, Store, Tx } from '../../store/types';
 import { COMPANY_TEXT_FIELDS, type CompanyTextField } from '../../../../shared/api/contracts/workspace';
 import { DEFAULT_TAX_BASIS, TAX_BASES, type TaxBasis } from '../../../../shared/invoice-tax';
 import { badRequest } from '../../../core/errors';

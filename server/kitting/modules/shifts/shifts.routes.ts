@@ -1,4 +1,4 @@
-import { defineRoute } from '../../../core/http/define-route';
+import { defineRoute } from '../../http/define-route';
 import { badRequest, notFound } from '../../../core/errors';
 import {
   DRAFT_ID,

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { collectionSchema, derivedInt, fixedKeys, stamp } from '../../../core/http/collection-schema';
+import { collectionSchema, derivedInt, fixedKeys, stamp } from '../../http/collection-schema';
 import { Field } from '../../../../shared/fields';
 import { DRAFT_ID, REASON_APPLY, REASON_RESTORE, ROSTER_ID, SHIFT_HISTORY, SHIFT_VALUES, SHIFTS } from './shifts.service';
 

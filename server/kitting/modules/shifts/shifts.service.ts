@@ -1,7 +1,7 @@
 import { clip } from '../../../../shared/fields';
-import { declareCap } from '../../../core/store/caps';
-import { declareSeries, followSeq, issueNumber, padNumber } from '../../../core/store/series';
-import type { Doc, Tx } from '../../../core/store/types';
+import { declareCap } from '../../store/caps';
+import { declareSeries, followSeq, issueNumber, padNumber } from '../../store/series';
+import type { Doc, Tx } from '../../store/types';
 
 export const SHIFTS = 'shifts';
 export const ROSTER_ID = 'roster';

@@ -1,5 +1,5 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
-import { declaredCap } from '../../../core/store/caps';
+import { declaredCap } from '../../store/caps';
 import { startTestServer, type Client, type TestServer } from '../../testing/harness';
 import { HISTORY_MAX, SHIFT_HISTORY } from './shifts.service';
 

@@ -1,10 +1,10 @@
 import { jstTime } from '../../../../shared/dates';
 import { clip } from '../../../../shared/fields';
 import { randomKey } from '../../../core/ids';
-import { defineRoute } from '../../../core/http/define-route';
+import { defineRoute } from '../../http/define-route';
 import { badRequest, conflict, notFound } from '../../../core/errors';
-import type { Tx } from '../../../core/store/types';
-import { collectionSchema } from '../../../core/http/collection-schema';
+import type { Tx } from '../../store/types';
+import { collectionSchema } from '../../http/collection-schema';
 import { DRAFT_ID, readRoster, SHIFTS, STAFF, writeRoster, type ClockRow, type Grid } from './shifts.service';
 import { staffFields, staffRequests, staffResponses } from '../../../../shared/api/contracts/staffing';
 

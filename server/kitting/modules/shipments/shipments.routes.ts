@@ -1,7 +1,7 @@
-import { crudRoutes } from '../../../core/http/crud';
-import { issueNumber } from '../../../core/store/series';
+import { crudRoutes } from '../../http/crud';
+import { issueNumber } from '../../store/series';
 import { SHIPMENT_NUMBERS, SHIPMENT_SERIES, SHIPMENTS } from './shipments.service';
-import { collectionSchema, stamp } from '../../../core/http/collection-schema';
+import { collectionSchema, stamp } from '../../http/collection-schema';
 import { shipmentFields, shipmentRequests, shipmentResponses } from '../../../../shared/api/contracts/work';
 
 export { SHIPMENT_NUMBERS, SHIPMENT_SERIES, SHIPMENTS };

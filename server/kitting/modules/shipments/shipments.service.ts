@@ -1,4 +1,4 @@
-import { declareSeries, padNumber } from '../../../core/store/series';
+import { declareSeries, padNumber } from '../../store/series';
 
 export const SHIPMENTS = 'shipments';
 /** SHP-1001, SHP-1002, … */

@@ -1,5 +1,5 @@
 import { P, PLATFORM_WS } from '../platform-collections';
-import type { Doc, Store, Tx } from '../../../core/store/types';
+import type { Doc, Store, Tx } from '../../store/types';
 
 /** Published sites one workspace may keep, and publishes it may make per 10 minutes. */
 export const MAX_SITES = 20;

@@ -1,10 +1,10 @@
 import { clip } from '../../../../shared/fields';
-import { defineRoute, Reply } from '../../../core/http/define-route';
+import { defineRoute, Reply } from '../../http/define-route';
 import { badRequest, conflict, forbidden, notFound, tooLarge } from '../../../core/errors';
 import { indexSite, MAX_SITES, PUBLISH_PER_WINDOW, PUBLISH_WINDOW_MS, siteIndex } from './site-index';
 import { P, PLATFORM_WS } from '../platform-collections';
-import type { Doc } from '../../../core/store/types';
-import { hitStoredLimit } from '../../../core/security/limits';
+import type { Doc } from '../../store/types';
+import { hitStoredLimit } from '../../security/limits';
 import { MAX_SITE_HTML, SITE_SLUG as SLUG, siteRequests, siteResponses } from '../../../../shared/api/contracts/public';
 
 /**

@@ -1,9 +1,9 @@
 import { dateJa, jstDate } from '../../../../shared/dates';
 import { randomKey } from '../../../core/ids';
-import { defineRoute } from '../../../core/http/define-route';
+import { defineRoute } from '../../http/define-route';
 import { notFound } from '../../../core/errors';
-import { issueNumber } from '../../../core/store/series';
-import type { Doc } from '../../../core/store/types';
+import { issueNumber } from '../../store/series';
+import type { Doc } from '../../store/types';
 import { builtInProducts, customProductsOf, ORDER_NUMBERS, orderEditRules, orderTotals, productRules, readLines, STORE_ORDERS, STORE_PRODUCTS } from './store-orders.service';
 import { storeResponses } from '../../../../shared/api/contracts/backoffice';
 import { storeRequests } from '../../../../shared/api/contracts/backoffice-requests';

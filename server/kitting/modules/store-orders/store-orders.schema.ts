@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { collectionSchema, derivedDate, derivedInt, derivedText, ruleFields, stamp } from '../../../core/http/collection-schema';
+import { collectionSchema, derivedDate, derivedInt, derivedText, ruleFields, stamp } from '../../http/collection-schema';
 import { Field } from '../../../../shared/fields';
 import { MAX_LINES, MAX_PRICE, MAX_QTY, orderEditRules, productRules, readLines, STORE_ORDERS, STORE_PRODUCTS } from './store-orders.service';
 

@@ -1,8 +1,8 @@
 import { textValue } from '../../../../shared/fields';
 import { badRequest, required } from '../../../core/errors';
-import { readSeed } from '../../../core/store/seed';
-import { declareSeries, padNumber } from '../../../core/store/series';
-import type { Doc, Tx } from '../../../core/store/types';
+import { readSeed } from '../../store/seed';
+import { declareSeries, padNumber } from '../../store/series';
+import type { Doc, Tx } from '../../store/types';
 
 export const STORE_PRODUCTS = 'storeProducts';
 export const STORE_ORDERS = 'storeOrders';

@@ -1,10 +1,10 @@
 import type { Request } from 'express';
-import type { AppContext } from '../../../core/context';
+import type { AppContext } from '../../context';
 import { forbidden } from '../../../core/errors';
-import { principalOf, type Principal } from '../../../core/security/auth';
+import { principalOf, type Principal } from '../../security/auth';
 import { P } from '../platform-collections';
-import { declareLookup } from '../../../core/store/lookups';
-import type { Doc } from '../../../core/store/types';
+import { declareLookup } from '../../store/lookups';
+import type { Doc } from '../../store/types';
 import { getTenant, listTenants } from '../admin/tenants.service';
 
 export type Operator = Extract<Principal, { kind: 'admin' } | { kind: 'subadmin' }>;

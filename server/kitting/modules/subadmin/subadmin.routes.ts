@@ -1,20 +1,21 @@
 import { randomInt } from 'node:crypto';
-import { defineRoute } from '../../../core/http/define-route';
+import { defineRoute } from '../../http/define-route';
 import { badRequest, forbidden, notFound, unauthorized } from '../../../core/errors';
-import { hitLimit } from '../../../core/security/limits';
-import { burnPasswordCheck, hashPassword, PLATFORM_PASSWORD_MIN, needsRehash, rehash, safeEqual, verifyPassword } from '../../../core/security/passwords';
+import { hitLimit } from '../../security/limits';
+import { burnPasswordCheck, hashPassword, PLATFORM_PASSWORD_MIN, needsRehash, safeEqual, verifyPassword } from '../../../core/security/passwords';
+import { rehash } from '../../security/rehash';
 import { P, PLATFORM_WS, requireCentral } from '../platform-collections';
 import { randomKey } from '../../../core/ids';
-import { logActivity } from '../../../core/security/activity';
-import { mintToken } from '../../../core/security/tokens';
+import { logActivity } from '../../security/activity';
+import { mintToken } from '../../security/tokens';
 import { indexSite } from '../sites/site-index';
-import type { Doc } from '../../../core/store/types';
+import type { Doc } from '../../store/types';
 import { signInFailed, signInGate, signInOk } from '../accounts/accounts.service';
 import { sendMail } from '../accounts/mail';
 import { assistLink, clientLink, origin, tenantView, withCounts } from '../admin/tenants.service';
 import { takeBackup, tenantBackups } from '../backups/backups.service';
 import { portalByNameOrId, portalReader, revokePortalLinks } from '../portal/portal.service';
-import type { AppContext } from '../../../core/context';
+import type { AppContext } from '../../context';
 import { CORE_FIELDS, DELETE_TTL, inScope, operator, type Operator, operatorName, operatorRole, publicSub, scopedTenant, scopedTenants, SUBADMINS_BY_EMAIL } from './scope';
 import { subadminRequests, subadminResponses } from '../../../../shared/api/contracts/admin';
 

@@ -1,8 +1,8 @@
 import { jstDate } from '../../../../shared/dates';
 import { randomKey } from '../../../core/ids';
-import { defineRoute } from '../../../core/http/define-route';
+import { defineRoute } from '../../http/define-route';
 import { badRequest, notFound } from '../../../core/errors';
-import type { Doc } from '../../../core/store/types';
+import type { Doc } from '../../store/types';
 import { surveyRequests, surveyResponses } from '../../../../shared/api/contracts/workspace';
 import { SURVEY_RESPONSES, SURVEY, FOLLOWUPS_ID, SENT_ID, isDate, badDate, batchOf, followupsOf, sentOf, responseBody, followupBody } from './survey.service';
 

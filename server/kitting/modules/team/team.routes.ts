@@ -1,13 +1,13 @@
 import { randomBytes } from 'node:crypto';
 import { clip } from '../../../../shared/fields';
-import { defineRoute } from '../../../core/http/define-route';
+import { defineRoute } from '../../http/define-route';
 import { badRequest, conflict, forbidden, notFound, unauthorized } from '../../../core/errors';
-import { hitLimit } from '../../../core/security/limits';
+import { hitLimit } from '../../security/limits';
 import { hashPassword } from '../../../core/security/passwords';
 import { PLATFORM_WS } from '../platform-collections';
-import { readSiteConfig } from '../../../core/security/site-config';
-import { mintToken, readToken } from '../../../core/security/tokens';
-import type { Doc } from '../../../core/store/types';
+import { readSiteConfig } from '../../security/site-config';
+import { mintToken, readToken } from '../../security/tokens';
+import type { Doc } from '../../store/types';
 import { ACCOUNTS, ALL_EDIT, publicAccount } from '../accounts/accounts.service';
 import { openSession } from '../accounts/session.http';
 import { assertKeepsOwner, assertOwnerRules, assertSeat, memberWithOwners, normIni, TEAM, TEAM_BY_EMAIL, teamPlan } from './team.service';

@@ -1,12 +1,12 @@
 import type { Request } from 'express';
-import { actorOf } from '../../../core/security/auth';
-import { workspaceRole } from '../../../core/security/policy';
+import { actorOf } from '../../security/auth';
+import { workspaceRole } from '../../security/policy';
 import { MEMBER_FIELDS } from '../../../../shared/api/contracts/workspace';
 import { conflict, forbidden } from '../../../core/errors';
-import type { CountedCollection } from '../../../core/store/count-guard';
-import type { Doc, Tx } from '../../../core/store/types';
-import { declareLookup } from '../../../core/store/lookups';
-import { collectionSchema, derivedText, stamp } from '../../../core/http/collection-schema';
+import type { CountedCollection } from '../../store/count-guard';
+import type { Doc, Tx } from '../../store/types';
+import { declareLookup } from '../../store/lookups';
+import { collectionSchema, derivedText, stamp } from '../../http/collection-schema';
 
 export const TEAM = 'team';
 /** Team members (pending invites included) count against a central tenant's plan. */

@@ -1,9 +1,9 @@
-import { crudRoutes } from '../../../core/http/crud';
+import { crudRoutes } from '../../http/crud';
 import { randomKey } from '../../../core/ids';
-import { defineRoute } from '../../../core/http/define-route';
+import { defineRoute } from '../../http/define-route';
 import { badRequest, notFound } from '../../../core/errors';
-import { issueNumber } from '../../../core/store/series';
-import { collectionSchema, derivedText, stamp } from '../../../core/http/collection-schema';
+import { issueNumber } from '../../store/series';
+import { collectionSchema, derivedText, stamp } from '../../http/collection-schema';
 import { ticketFields, ticketMessageFields, ticketRequests, ticketResponses } from '../../../../shared/api/contracts/work';
 import { MESSAGES_OF_TICKET, removeMessages, TICKET_MESSAGES, TICKET_NUMBERS, TICKETS } from './tickets.service';
 

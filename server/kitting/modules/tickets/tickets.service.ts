@@ -1,6 +1,6 @@
-import { declareSeries } from '../../../core/store/series';
-import type { Tx } from '../../../core/store/types';
-import { declareLookup } from '../../../core/store/lookups';
+import { declareSeries } from '../../store/series';
+import type { Tx } from '../../store/types';
+import { declareLookup } from '../../store/lookups';
 
 export const TICKETS = 'tickets';
 export const TICKET_MESSAGES = 'ticketMessages';

@@ -1,9 +1,9 @@
 import { dateJa, jstDate, jstYear } from '../../../../shared/dates';
 import { randomKey } from '../../../core/ids';
-import { defineRoute, type RouteDef } from '../../../core/http/define-route';
+import { defineRoute, type RouteDef } from '../../http/define-route';
 import { notFound } from '../../../core/errors';
-import { issueNumber } from '../../../core/store/series';
-import type { Doc } from '../../../core/store/types';
+import { issueNumber } from '../../store/series';
+import type { Doc } from '../../store/types';
 import {
   BUYBACKS,
   buybackFigures,

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { collectionSchema, derivedDate, derivedInt, derivedText, ruleFields, stamp } from '../../../core/http/collection-schema';
+import { collectionSchema, derivedDate, derivedInt, derivedText, ruleFields, stamp } from '../../http/collection-schema';
 import { Field } from '../../../../shared/fields';
 import {
   BATTERY_SWAP_COST, BUYBACKS, buybackRules, MAX_ITEM_QTY, MAX_ITEMS, MAX_YEN, RECEIPTS, RECEIPT_NUMBERS, receiptRules, REFURB_COST, REFURB_STOCK, stockRules,

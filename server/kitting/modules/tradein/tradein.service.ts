@@ -1,7 +1,7 @@
 import { textValue } from '../../../../shared/fields';
 import { badRequest, required } from '../../../core/errors';
-import { declareSeries, mirrorField, padNumber } from '../../../core/store/series';
-import type { Doc } from '../../../core/store/types';
+import { declareSeries, mirrorField, padNumber } from '../../store/series';
+import type { Doc } from '../../store/types';
 
 export const BUYBACKS = 'buybacks';
 export const REFURB_STOCK = 'refurbStock';

@@ -1,10 +1,10 @@
 import { jstDate } from '../../../../shared/dates';
 import { clip, json } from '../../../../shared/fields';
 import { randomKey } from '../../../core/ids';
-import { defineRoute } from '../../../core/http/define-route';
-import { collectionSchema, ruleField, stamp, storedField } from '../../../core/http/collection-schema';
+import { defineRoute } from '../../http/define-route';
+import { collectionSchema, ruleField, stamp, storedField } from '../../http/collection-schema';
 import { badRequest, notFound } from '../../../core/errors';
-import type { Doc } from '../../../core/store/types';
+import type { Doc } from '../../store/types';
 import { isDate } from '../compliance/compliance.service';
 import { CONN_ID, readConn, search, WORKDESK, WORKDESK_DOCS, WORKDESK_THREADS } from './workdesk.service';
 import { MSGS_MAX, workdeskDocFields, workdeskMessages, workdeskRequests, workdeskResponses, workdeskThreadFields } from '../../../../shared/api/contracts/workspace';

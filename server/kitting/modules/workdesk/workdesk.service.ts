@@ -1,6 +1,6 @@
 import { clip } from '../../../../shared/fields';
 import { badRequest } from '../../../core/errors';
-import type { Doc } from '../../../core/store/types';
+import type { Doc } from '../../store/types';
 
 export const WORKDESK_DOCS = 'workdeskDocs';
 export const WORKDESK_THREADS = 'workdeskThreads';

@@ -1,5 +1,5 @@
 import { HLC_COUNTER_LIMIT, HLC_PATTERN, formatHlc, parseHlc } from '../../../../shared/hlc';
-import type { Doc, LeaseBlock, Store } from '../../../core/store/types';
+import type { Doc, LeaseBlock, Store } from '../../store/types';
 import type { SyncCentral } from '../central';
 import { SyncError } from '../protocol';
 import type { Rng } from './rng';

@@ -1,11 +1,11 @@
 import type { Rng } from './rng';
-import type { Tx } from '../../../core/store/types';
+import type { Tx } from '../../store/types';
 import { CERT_NUMBERS } from '../../modules/certs/certs.service';
 import { SYNC_LOG_NUMBERS } from '../../modules/integrations/integrations.service';
 import { INVOICE_NUMBERS } from '../../modules/invoices/invoices.service';
 import { SHIPMENT_NUMBERS } from '../../modules/shipments/shipments.service';
 import { TICKET_NUMBERS } from '../../modules/tickets/tickets.service';
-import { issueNumber, SeriesRegistry, type NumberedSeries } from '../../../core/store/series';
+import { issueNumber, SeriesRegistry, type NumberedSeries } from '../../store/series';
 
 export const LOG_CAP = 60;
 /** Small blocks and reserves, so that benches spend both while central is away. */

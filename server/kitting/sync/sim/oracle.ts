@@ -1,5 +1,5 @@
 import type Database from 'better-sqlite3';
-import type { Doc, Store } from '../../../core/store/types';
+import type { Doc, Store } from '../../store/types';
 
 interface Cell {
   hlc: string;

@@ -4,7 +4,7 @@
  * in worker threads, and PDF and export routes are limited per address and per workspace.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { configureLimit } from '../../../core/security/limits';
+import { configureLimit } from '../../security/limits';
 import { CERT_MAX_DEVICES } from '../../../../shared/api/contracts/certs-labels';
 import { startTestServer, type TestServer } from '../../testing/harness';
 import { closePdfPool } from '../../modules/documents/pdf-pool';

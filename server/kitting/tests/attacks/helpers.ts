@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, expect } from 'vitest';
-import { configureLimit } from '../../../core/security/limits';
+import { configureLimit } from '../../security/limits';
 import { startTestServer, type Client, type TestServer } from '../../testing/harness';
-import { numberedSeries } from '../../../core/store/series';
+import { numberedSeries } from '../../store/series';
 import { LeaseLedger } from '../../sync/lease-ledger';
 
 /**

@@ -4,7 +4,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { jstYear } from '../../../../shared/dates';
-import { configureLimit } from '../../../core/security/limits';
+import { configureLimit } from '../../security/limits';
 import { startTestServer, type TestServer } from '../../testing/harness';
 import { signUp, type Body } from './helpers';
 

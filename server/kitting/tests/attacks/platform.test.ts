@@ -1,7 +1,7 @@
 /** Attacks on the platform side: restore by sub-admins, lockouts, proxies, publishing, sign-in leaks. */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestServer, type TestServer } from '../../testing/harness';
-import { configureLimit } from '../../../core/security/limits';
+import { configureLimit } from '../../security/limits';
 import { bearer, signUp, type Body } from './helpers';
 
 let server: TestServer;
@@ -64,7 +64,7 @@ describe('lockouts', () => {
     const lock1 = await fail();
     expect(lock1.status).toBe(429);
     expect((await proxied.client().post('/api/account/login', { email: 'lock@example.jp', password: 'attack-pass-1' }, from('198.51.100.20'))).status).toBe(200);
-    const { lockKey, recordFailure } = await import('../../../core/security/limits');
+    const { lockKey, recordFailure } = await import('../../security/limits');
     await recordFailure(proxied.ctx, lockKey('acct:lock@example.jp', '203.0.113.50'));
     const lock2 = await fail();
     expect(Number(lock2.headers.get('retry-after'))).toBeGreaterThan(Number(lock1.headers.get('retry-after')) * 1.5);

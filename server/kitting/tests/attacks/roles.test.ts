@@ -1,7 +1,7 @@
 /** Attacks on roles: viewers writing data, admins taking the workspace over. */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestServer, type TestServer } from '../../testing/harness';
-import { configureLimit } from '../../../core/security/limits';
+import { configureLimit } from '../../security/limits';
 import { addMember, signUp, type Body } from './helpers';
 
 let server: TestServer;

@@ -1,7 +1,7 @@
 /** Attacks on sessions: access that should end, and cookies planted before sign-up. */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestServer, type TestServer } from '../../testing/harness';
-import { configureLimit } from '../../../core/security/limits';
+import { configureLimit } from '../../security/limits';
 import { addMember, bearer, signUp, type Body } from './helpers';
 
 let server: TestServer;

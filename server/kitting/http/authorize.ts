@@ -3,7 +3,7 @@ import type { AppContext } from '../context';
 import { authorizeOperator, denied, markCaller, principalOf } from '../security/auth';
 import { allows, isWorkspaceAccess, type Actor } from '../security/policy';
 import type { RouteDef } from './define-route';
-import { forbidden, notFound } from '../errors';
+import { forbidden, notFound } from '../../core/errors';
 import { resolveCaller } from './workspace';
 
 /**

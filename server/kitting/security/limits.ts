@@ -1,6 +1,6 @@
 import type { AppContext } from '../context';
-import { RateLimiter } from '../http/rate-limit';
-import { tooMany } from '../errors';
+import { RateLimiter } from '../../core/http/rate-limit';
+import { tooMany } from '../../core/errors';
 
 /**
  * Per-IP request limits of the sign-in, signup, one-time code, public form, public status and public verification routes, and

@@ -1,13 +1,13 @@
 import type { Request } from 'express';
 import type { Level, Role, Scope } from './security/policy';
-import type { Config, Mode } from './config';
+import type { Config, Mode } from './server-config';
 import type { CollectionSchema } from './http/collection-schema';
 import type { Store } from './store/types';
 import type { SeedSpec } from './store/seed';
 
 /**
- * What an app adds to the context, declared by the app itself through interface merging
- * (`declare module '…/core/context' { interface AppExtensions { … } }`), so the core names no app.
+ * What a part of kitting adds to the context, declared by that part itself through interface merging
+ * (`declare module '…/kitting/context' { interface AppExtensions { … } }`, as the sync runtime does).
  */
 export interface AppExtensions {}
 

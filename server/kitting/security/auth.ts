@@ -1,6 +1,6 @@
 import type { Request } from 'express';
 import type { AppContext } from '../context';
-import { DomainError, forbidden, unauthorized } from '../errors';
+import { DomainError, forbidden, unauthorized } from '../../core/errors';
 import type { Doc } from '../store/types';
 import { isReservedWorkspace, P, PLATFORM_WS, requireCentral } from './platform';
 import type { Access, Actor } from './policy';

@@ -1,4 +1,4 @@
-import { conflict, type DomainError } from '../errors';
+import { conflict, type DomainError } from '../../core/errors';
 
 /** 409 for a create that met an existing key: a create never overwrites a record (live or deleted). */
 export function recordExists(coll: string, id: string): DomainError {

@@ -1,12 +1,12 @@
 import type { Request, Router } from 'express';
 import type { AppContext } from '../context';
 import type { RouteDef } from './define-route';
-import { mountRouteList } from './route-core';
+import { mountRouteList } from '../../core/http/route-core';
 import { authorizeRoute } from './authorize';
 import { ACCESS_VALUES } from '../security/policy';
-import { assertDeclaredAccess as assertDeclared } from './route-access';
+import { assertDeclaredAccess as assertDeclared } from '../../core/http/route-access';
 
-export { assertUniqueRoutes, send, validationError } from './route-core';
+export { assertUniqueRoutes, send, validationError } from '../../core/http/route-core';
 
 /** Refuse at start a route whose `auth` names no entry of the access table. */
 function assertDeclaredAccess(routes: readonly RouteDef[]): void {

@@ -2,9 +2,9 @@ import type { Request, Response } from 'express';
 import type { z } from 'zod';
 import type { AppContext } from '../context';
 import type { Access } from '../security/policy';
-import type { Method, RouteResult } from './route-core';
+import type { Method, RouteResult } from '../../core/http/route-core';
 
-export { Reply, type Method, type RouteResult } from './route-core';
+export { Reply, type Method, type RouteResult } from '../../core/http/route-core';
 
 /** Who may call the route: one entry of the table in server/core/security/policy.ts. */
 export type Auth = Access;

@@ -1,5 +1,5 @@
 import type { AppContext } from '../context';
-import { notFound } from '../errors';
+import { notFound } from '../../core/errors';
 
 /**
  * Platform-level data (tenants, accounts, sessions, sub-admins, admin config, activity and security

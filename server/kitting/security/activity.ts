@@ -1,5 +1,5 @@
 import type { AppContext } from '../context';
-import { randomKey } from '../ids';
+import { randomKey } from '../../core/ids';
 import type { Doc } from '../store/types';
 import { P, PLATFORM_WS } from './platform';
 

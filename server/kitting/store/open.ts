@@ -1,7 +1,7 @@
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
-import type { Config } from '../config';
-import { loadOrCreateSecret } from '../security/signing';
+import type { Config } from '../server-config';
+import { loadOrCreateSecret } from '../../core/security/signing';
 import { PgStore } from './pg-store';
 import { SqliteStore } from './sqlite-store';
 import type { Store } from './types';

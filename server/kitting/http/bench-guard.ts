@@ -1,5 +1,5 @@
 import type { NextFunction, Request, Response } from 'express';
-import { fromSameOrigin } from './cross-site';
+import { fromSameOrigin } from '../../core/http/cross-site';
 
 const LOOPBACK = new Set(['127.0.0.1', 'localhost', '[::1]', '::1']);
 const SAFE = new Set(['GET', 'HEAD', 'OPTIONS']);

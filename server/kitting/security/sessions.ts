@@ -5,7 +5,10 @@ import { declareLookup } from '../store/lookups';
 import type { Doc } from '../store/types';
 import { isReservedWorkspace, P, PLATFORM_WS } from './platform';
 import type { Actor, Level, Role, Scope } from './policy';
-import { sign, verify } from './signing';
+import { readCookie } from '../../core/http/cookies';
+import { sign, verify } from '../../core/security/signing';
+
+export { readCookie };
 
 /**
  * Browser and API sessions. The `kit_tid` cookie holds either
@@ -19,23 +22,6 @@ export const TID_COOKIE = 'kit_tid';
 const ANON_KIND = 'kit_tid';
 const SESSION_KIND = 'kit_sid';
 const ROLES: readonly Role[] = ['owner', 'admin', 'exec', 'member', 'viewer'];
-
-export function readCookie(req: Request, name: string): string | null {
-  const header = req.headers.cookie;
-  if (!header) return null;
-  for (const part of header.split(';')) {
-    const eq = part.indexOf('=');
-    if (eq < 0) continue;
-    if (part.slice(0, eq).trim() === name) {
-      try {
-        return decodeURIComponent(part.slice(eq + 1).trim());
-      } catch {
-        return null;
-      }
-    }
-  }
-  return null;
-}
 
 function cookie(app: AppContext, value: string, maxAge: number): string {
   const secure = app.config.production ? '; Secure' : '';

@@ -6,7 +6,7 @@ import { bearerSession, markCaller, sessionPrincipalOf } from '../security/auth'
 import { registerWorkspace } from '../security/tenants';
 import type { Actor } from '../security/policy';
 import { clearedCookie, cookieSessionActor, cookieIdentity, isOwnedWorkspace, setCookie, tidCookie } from '../security/sessions';
-import { unauthorized } from '../errors';
+import { unauthorized } from '../../core/errors';
 import { hitLimit } from '../security/limits';
 
 export { readCookie, TID_COOKIE, tidCookie } from '../security/sessions';

@@ -1,5 +1,5 @@
 import { jstYear, jstYymm } from '../../../shared/dates';
-import { unavailable, type DomainError } from '../errors';
+import { unavailable, type DomainError } from '../../core/errors';
 import type { Doc, Tx } from './types';
 
 /**

@@ -1,7 +1,7 @@
 import type Database from 'better-sqlite3';
 import { seriesExhausted } from './series';
 import type { HlcClock } from '../../../shared/hlc';
-import { DomainError, unavailable } from '../errors';
+import { DomainError, unavailable } from '../../core/errors';
 import { ReplicaCore, type Runner } from './replica-core';
 import { toBench } from './replica-statements';
 import { compactLog, hlcBefore, horizonOf, type CompactionPolicy, type CompactionReport, type LogSize } from './compaction';

@@ -1,9 +1,6 @@
 import type Database from 'better-sqlite3';
 import { readdirSync, readFileSync } from 'node:fs';
-import { dirname, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
-
-const MIGRATIONS_DIR = join(dirname(fileURLToPath(import.meta.url)), 'migrations');
+import { join } from 'node:path';
 
 export interface Migration {
   version: number;
@@ -11,7 +8,8 @@ export interface Migration {
   sql: string;
 }
 
-export function loadMigrations(dir = MIGRATIONS_DIR): Migration[] {
+/** The numbered migrations (`NNN-name.sql`) of a service's migrations folder, in order. */
+export function loadMigrations(dir: string): Migration[] {
   return readdirSync(dir)
     .filter((f) => /^\d{3}-.+\.sql$/.test(f))
     .sort()
@@ -19,7 +17,7 @@ export function loadMigrations(dir = MIGRATIONS_DIR): Migration[] {
 }
 
 /** Apply numbered migrations in order, each in its own transaction, recorded in schema_migrations. */
-export function migrate(db: Database.Database, migrations = loadMigrations()): number {
+export function migrate(db: Database.Database, migrations: Migration[]): number {
   db.exec('CREATE TABLE IF NOT EXISTS schema_migrations (version INTEGER PRIMARY KEY, name TEXT NOT NULL, applied INTEGER NOT NULL)');
   const done = new Set((db.prepare('SELECT version FROM schema_migrations').all() as { version: number }[]).map((r) => r.version));
   const record = db.prepare('INSERT INTO schema_migrations (version, name, applied) VALUES (?, ?, ?)');

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { readConfig, readPublicUrl } from './config';
+import { readConfig, readPublicUrl } from './server-config';
 
 describe('KITTING_PUBLIC_URL', () => {
   it('is optional and kept as an origin with its path, without a trailing slash', () => {

@@ -3,7 +3,7 @@ import { createShape, patchShape, type FieldMap, type Shape } from '../../../sha
 import { idParams } from '../../../shared/api/contracts/common';
 import type { Doc, Tx } from '../store/types';
 import { defineRoute, type RouteDef } from './define-route';
-import { notFound } from '../errors';
+import { notFound } from '../../core/errors';
 import type { Scope } from '../security/policy';
 
 export interface CrudOptions<F extends FieldMap> {

@@ -21,8 +21,8 @@ export function testStoreKind(): StoreKind {
 }
 
 function testDatabaseUrl(): string {
-  const url = process.env.KITTING_TEST_DATABASE_URL;
-  if (!url) throw new Error('KITTING_TEST_DATABASE_URL is not set: run the tests through vitest (its global setup provisions PostgreSQL) or set it');
+  const url = process.env.TEST_DATABASE_URL;
+  if (!url) throw new Error('TEST_DATABASE_URL is not set: run the tests through vitest (its global setup provisions PostgreSQL) or set it');
   return url;
 }
 

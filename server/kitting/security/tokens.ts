@@ -1,4 +1,4 @@
-import { sign, verify } from './signing';
+import { sign, verify } from '../../core/security/signing';
 
 /** Every token kind is signed under its own name, so one can never stand in for another. */
 export type TokenKind = 'session' | 'admin' | 'subadmin' | 'portal' | 'invite' | 'assist' | 'gstate' | 'cstate';

@@ -4,7 +4,7 @@
  */
 import { afterAll, afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { dropSchema, freshSchema, schemaUrl } from '../testing/stores';
-import { readConfig } from '../config';
+import { readConfig } from '../server-config';
 import { loadPgMigrations, migratePg, NewerSchemaError } from './pg-migrate';
 import { CentralOnlyStoreError } from './pg-replica';
 import { parseDatabaseUrl, PgStore } from './pg-store';
