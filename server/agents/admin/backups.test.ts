@@ -18,6 +18,12 @@ beforeAll(async () => {
 });
 afterAll(() => t.close());
 
+/** The PostgreSQL URL of the test server's own schema. */
+function sourceUrl(): string {
+  const url = t.ctx.config.databaseUrl;
+  if (!url) throw new Error('the test server runs on SQLite');
+  return url;
+}
 const download = (path: string) => fetch(`${t.base}${path}`, { headers: { authorization: `Bearer ${ops.token}` } });
 
 describe.skipIf(testStore() === 'pg')('backups (SQLite file snapshots)', () => {
@@ -114,7 +120,7 @@ describe.runIf(testStore() === 'pg')('backups (PostgreSQL logical exports)', () 
     expect(statSync(join(t.dir, 'backups', name)).mode & 0o777).toBe(0o600);
     expect(readdirSync(join(t.dir, 'backups')).filter((f) => f.endsWith('.partial'))).toEqual([]);
     expect(arr((await ops.get('/api/backups')).body.backups).map((b) => b.name)).toContain(name);
-    const audited = arr((await ops.get('/api/admin/activity')).body.activity).filter((a) => str(a.type) === 'admin').map((a) => [a.action, (a.target as { id: string }).id]);
+    const audited = arr((await ops.get('/api/admin/activity')).body.activity).filter((a) => str(a.type) === 'admin').map((a) => [str(a.action), str(a.target.id)]);
     expect(audited).toContainEqual(['backup.create', name]);
 
     const res = await download(`/api/backups/download/${name}`);
@@ -131,7 +137,7 @@ describe.runIf(testStore() === 'pg')('backups (PostgreSQL logical exports)', () 
     expect(names).toEqual(expect.arrayContaining(['users', 'workspaces', 'agents', 'messages', 'credit_ledger', 'affiliate_kyc', 'admin_audit']));
     expect(names).not.toContain('schema_migrations');
     // foreign-key order: every table comes after the tables it references
-    const source = str(t.ctx.config.databaseUrl);
+    const source = sourceUrl();
     const fks = await query<{ child: string; parent: string }>(
       source,
       "SELECT c.conrelid::regclass::text AS child, c.confrelid::regclass::text AS parent FROM pg_constraint c JOIN pg_class r ON r.oid = c.conrelid JOIN pg_namespace n ON n.oid = r.relnamespace WHERE c.contype = 'f' AND n.nspname = current_schema() AND c.conrelid <> c.confrelid",
@@ -171,7 +177,7 @@ describe.runIf(testStore() === 'pg')('backups (PostgreSQL logical exports)', () 
     const before = await t.signup();
     let later: { email: string; ws: string } | null = null;
     const file = join(t.dir, 'during.pgexport.gz');
-    await writeAgentsExport(str(t.ctx.config.databaseUrl), file, {
+    await writeAgentsExport(sourceUrl(), file, {
       onSnapshot: async () => {
         const api = await t.signup();
         later = { email: api.email, ws: str((await api.get('/api/auth/me')).body.workspace.id) };
@@ -194,7 +200,7 @@ describe.runIf(testStore() === 'pg')('backups (PostgreSQL logical exports)', () 
 
   it('the restore refuses another schema version and a truncated export, leaving the database empty', async () => {
     const file = join(t.dir, 'whole.pgexport.gz');
-    await writeAgentsExport(str(t.ctx.config.databaseUrl), file);
+    await writeAgentsExport(sourceUrl(), file);
     const lines = linesOf(readFileSync(file));
     const older = join(t.dir, 'older.pgexport.gz');
     writeFileSync(older, gzipSync([JSON.stringify({ ...JSON.parse(lines[0]), schemaVersion: newest - 1 }), ...lines.slice(1)].join('\n')));
