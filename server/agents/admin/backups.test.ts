@@ -13,7 +13,8 @@ import { restoreAgentsExport, writeAgentsExport } from './pg-backup';
 let t: AgentsTestServer;
 let ops: Awaited<ReturnType<AgentsTestServer['signup']>>;
 beforeAll(async () => {
-  t = await startAgentsServer({ adminEmails: ['ops@example.com'] });
+  // no webhook worker: nothing changes rows in the background, so a restored export can be compared with the source
+  t = await startAgentsServer({ adminEmails: ['ops@example.com'] }, { webhookWorker: false });
   ops = await t.operator('ops@example.com');
 });
 afterAll(() => t.close());
@@ -206,10 +207,13 @@ describe.runIf(testStore() === 'pg')('backups (PostgreSQL logical exports)', () 
     writeFileSync(older, gzipSync([JSON.stringify({ ...JSON.parse(lines[0]), schemaVersion: newest - 1 }), ...lines.slice(1)].join('\n')));
     const truncated = join(t.dir, 'truncated.pgexport.gz');
     writeFileSync(truncated, gzipSync(lines.slice(0, -3).join('\n')));
+    writeFileSync(join(t.dir, 'secret.txt'), 'not gzip');
     const target = createTestDatabase();
     try {
       await expect(restoreAgentsExport(target.url, older)).rejects.toThrow(`the export has schema version ${newest - 1} and this build's newest migration is ${newest}`);
       await expect(restoreAgentsExport(target.url, truncated)).rejects.toThrow('the export ends early (truncated file)');
+      await expect(restoreAgentsExport(target.url, join(t.dir, 'missing.pgexport.gz'))).rejects.toThrow('ENOENT');
+      await expect(restoreAgentsExport(target.url, join(t.dir, 'secret.txt'))).rejects.toThrow('incorrect header check');
       expect(await query(target.url, TABLE_COUNT_SQL)).toEqual([{ n: 0 }]);
       expect(await restoreAgentsExport(target.url, file)).toMatchObject({ schemaVersion: newest, tables: JSON.parse(lines[0]).tables.length });
     } finally {

@@ -1,7 +1,7 @@
 import { createReadStream, createWriteStream } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { createInterface } from 'node:readline';
-import { Readable } from 'node:stream';
+import { pipeline as pipelineCb, Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { fileURLToPath } from 'node:url';
 import { createGunzip, createGzip } from 'node:zlib';
@@ -32,7 +32,9 @@ export async function writeAgentsExport(databaseUrl: string, file: string, opts:
 export async function restoreAgentsExport(databaseUrl: string, file: string): Promise<LoadResult> {
   const client = new pg.Client({ connectionString: databaseUrl, application_name: 'agents-restore' });
   await client.connect();
-  const input = createReadStream(file).pipe(createGunzip());
+  const input = createGunzip();
+  // pipeline hands a read error (missing file) on to gunzip, hence to the line reader
+  pipelineCb(createReadStream(file), input, () => undefined);
   const lines = createInterface({ input, crlfDelay: Infinity });
   try {
     return await loadExport(client, lines, { service: AGENTS_EXPORT_SERVICE, migrations: loadMigrations(PG_MIGRATIONS) });
