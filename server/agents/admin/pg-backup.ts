@@ -6,7 +6,7 @@ import { pipeline } from 'node:stream/promises';
 import { fileURLToPath } from 'node:url';
 import { createGunzip, createGzip } from 'node:zlib';
 import pg from 'pg';
-import { exportSchema, loadExport, type LoadResult } from '../../core/db/pg-export';
+import { exportSchema, loadExport, type ExportOptions, type LoadOptions, type LoadResult } from '../../core/db/pg-export';
 import { loadMigrations } from '../../core/store/migrate';
 
 /** The service name written into (and required of) the platform's PostgreSQL exports. */
@@ -18,18 +18,18 @@ const PG_MIGRATIONS = join(dirname(fileURLToPath(import.meta.url)), '..', 'pg-mi
  * (created 0600, never overwritten), on a connection of its own through the async client: the
  * export never holds the event loop nor the service's own connection.
  */
-export async function writeAgentsExport(databaseUrl: string, file: string, opts: { onSnapshot?: () => Promise<void> | void } = {}): Promise<void> {
+export async function writeAgentsExport(databaseUrl: string, file: string, opts: Pick<ExportOptions, 'fetchRows' | 'onSnapshot'> = {}): Promise<void> {
   const client = new pg.Client({ connectionString: databaseUrl, application_name: 'agents-backup' });
   await client.connect();
   try {
-    await pipeline(Readable.from(exportSchema(client, { service: AGENTS_EXPORT_SERVICE, onSnapshot: opts.onSnapshot })), createGzip(), createWriteStream(file, { mode: 0o600, flags: 'wx' }));
+    await pipeline(Readable.from(exportSchema(client, { ...opts, service: AGENTS_EXPORT_SERVICE })), createGzip(), createWriteStream(file, { mode: 0o600, flags: 'wx' }));
   } finally {
     await client.end().catch(() => undefined);
   }
 }
 
 /** Loads an export written by writeAgentsExport into the (empty) database of `databaseUrl`. */
-export async function restoreAgentsExport(databaseUrl: string, file: string): Promise<LoadResult> {
+export async function restoreAgentsExport(databaseUrl: string, file: string, opts: Pick<LoadOptions, 'batchRows' | 'batchBytes'> = {}): Promise<LoadResult> {
   const client = new pg.Client({ connectionString: databaseUrl, application_name: 'agents-restore' });
   await client.connect();
   const input = createGunzip();
@@ -37,7 +37,7 @@ export async function restoreAgentsExport(databaseUrl: string, file: string): Pr
   pipelineCb(createReadStream(file), input, () => undefined);
   const lines = createInterface({ input, crlfDelay: Infinity });
   try {
-    return await loadExport(client, lines, { service: AGENTS_EXPORT_SERVICE, migrations: loadMigrations(PG_MIGRATIONS) });
+    return await loadExport(client, lines, { ...opts, service: AGENTS_EXPORT_SERVICE, migrations: loadMigrations(PG_MIGRATIONS) });
   } finally {
     lines.close();
     input.destroy();

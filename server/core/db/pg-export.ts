@@ -20,7 +20,7 @@ export const EXPORT_FORMAT = 'pgexport';
 export const EXPORT_FORMAT_VERSION = 1;
 /** The migration runner's bookkeeping table: described by the header's schemaVersion, not exported. */
 const MIGRATIONS_TABLE = 'schema_migrations';
-/** Rows fetched from the cursor per round trip (bounded memory whatever the table size). */
+/** Rows fetched from the cursor per round trip by default (bounded memory whatever the table size). */
 const FETCH_ROWS = 256;
 
 export interface ExportTable {
@@ -41,6 +41,8 @@ export interface ExportHeader {
 
 export interface ExportOptions {
   service: string;
+  /** Rows per cursor round trip (default 256). */
+  fetchRows?: number;
   /** Called once the snapshot is fixed, before any row is read (tests use it to write concurrently). */
   onSnapshot?: () => Promise<void> | void;
 }
@@ -123,6 +125,7 @@ const line = (value: unknown) => `${JSON.stringify(value)}\n`;
  * early rolls the transaction back.
  */
 export async function* exportSchema(client: ClientBase, opts: ExportOptions): AsyncGenerator<string> {
+  const fetch = Math.max(1, Math.min(10_000, Math.floor(opts.fetchRows ?? FETCH_ROWS)));
   await client.query('BEGIN ISOLATION LEVEL REPEATABLE READ, READ ONLY');
   let open = true;
   try {
@@ -140,10 +143,10 @@ export async function* exportSchema(client: ClientBase, opts: ExportOptions): As
       await client.query(`DECLARE pgexport_rows NO SCROLL CURSOR FOR SELECT row_to_json(r)::text AS j FROM (SELECT ${list} FROM ${quoteIdent(schema)}.${quoteIdent(t.name)}) r`);
       let rows = 0;
       for (;;) {
-        const batch = await client.query<{ j: string }>(`FETCH FORWARD ${FETCH_ROWS} FROM pgexport_rows`);
+        const batch = await client.query<{ j: string }>(`FETCH FORWARD ${fetch} FROM pgexport_rows`);
         if (batch.rows.length) yield batch.rows.map((r) => r.j).join('\n') + '\n';
         rows += batch.rows.length;
-        if (batch.rows.length < FETCH_ROWS) break;
+        if (batch.rows.length < fetch) break;
       }
       await client.query('CLOSE pgexport_rows');
       yield line(['end', t.name, rows]);
