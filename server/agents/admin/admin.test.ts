@@ -1,9 +1,5 @@
-import Database from 'better-sqlite3';
-import { writeFileSync } from 'node:fs';
-import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { arr, startAgentsServer, str, type AgentsTestServer } from '../testing';
-import { testStore } from '../test-store';
 
 let t: AgentsTestServer;
 /** Accounts made by withAgent carry their email like signup's. */
@@ -133,64 +129,5 @@ describe('operator tickets', () => {
     expect((await user.get(`/api/support/tickets/${id}`)).body.ticket.status).toBe('closed');
     expect((await ops.patch(`/api/admin/tickets/${id}`, { status: 'gone' })).status).toBe(400);
     expect((await ops.get('/api/admin/tickets/tkt_nope')).status).toBe(404);
-  });
-});
-
-describe.skipIf(testStore() === 'pg')('backups (SQLite file snapshots)', () => {
-  it('POST takes a consistent snapshot of the live database, listed and downloadable by name', async () => {
-    const u = await t.signup();
-    const created = await ops.post('/api/backups');
-    expect(created.status).toBe(200);
-    const name = str(created.body.backup.name);
-    expect(name).toMatch(/^agents-\d{8}-\d{6}-[0-9a-f]{4}\.db$/);
-    const later = await t.signup();
-    const list = await ops.get('/api/backups');
-    expect(arr(list.body.backups).map((b) => b.name)).toContain(name);
-
-    const res = await fetch(`${t.base}/api/backups/download/${name}`, { headers: { authorization: `Bearer ${ops.token}` } });
-    expect(res.status).toBe(200);
-    expect(res.headers.get('content-disposition')).toBe(`attachment; filename="${name}"`);
-    const file = join(t.dir, 'downloaded.db');
-    writeFileSync(file, Buffer.from(await res.arrayBuffer()));
-    const copy = new Database(file, { readonly: true });
-    try {
-      expect(copy.pragma('integrity_check', { simple: true })).toBe('ok');
-      const emails = (copy.prepare('SELECT email FROM users').all() as { email: string }[]).map((r) => r.email);
-      expect(emails).toContain(u.email);
-      expect(emails).not.toContain(later.email);
-    } finally {
-      copy.close();
-    }
-  });
-
-  it('GET /api/admin/backup downloads a fresh snapshot', async () => {
-    const res = await fetch(`${t.base}/api/admin/backup`, { headers: { authorization: `Bearer ${ops.token}` } });
-    expect(res.status).toBe(200);
-    expect(res.headers.get('content-type')).toBe('application/vnd.sqlite3');
-    const bytes = Buffer.from(await res.arrayBuffer());
-    expect(bytes.subarray(0, 16).toString('latin1')).toBe('SQLite format 3\u0000');
-  });
-
-});
-
-describe('backups', () => {
-  it.runIf(testStore() === 'pg')('on PostgreSQL, taking a snapshot answers 501 and the list stays empty (pg_dump is the tool there)', async () => {
-    const created = await ops.post('/api/backups');
-    expect(created.status).toBe(501);
-    expect(created.body).toEqual({ error: 'snapshots are taken of the SQLite store only; back up the PostgreSQL database with its own tools (pg_dump)' });
-    expect((await ops.get('/api/backups')).body.backups).toEqual([]);
-    expect((await fetch(`${t.base}/api/admin/backup`, { headers: { authorization: `Bearer ${ops.token}` } })).status).toBe(501);
-  });
-
-  it('refuses any name that is not a snapshot (path traversal, the live database, other files)', async () => {
-    writeFileSync(join(t.dir, 'secret.txt'), 'not for download');
-    for (const name of ['..%2Fagents.db', '..%2F..%2Fetc%2Fpasswd', '%2E%2E%2Fjwt.secret', 'agents.db', '.agents-20260101-000000-abcd.db.partial', 'agents-20260101-000000-abcd.db%00.txt']) {
-      const r = await ops.get(`/api/backups/download/${name}`);
-      expect([name, r.status, r.body]).toEqual([name, 400, { error: 'invalid backup name' }]);
-    }
-    const traversal = await ops.get('/api/backups/download/../../secret.txt');
-    expect(traversal.status).toBe(404);
-    expect(traversal.text).not.toContain('not for download');
-    expect((await ops.get('/api/backups/download/agents-20200101-000000-abcd.db')).body).toEqual({ error: 'backup not found' });
   });
 });

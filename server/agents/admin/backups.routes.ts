@@ -1,18 +1,19 @@
 import type { AgentsContext } from '../context';
 import { route, type AgentRoute } from '../http';
 import { audit } from './guard';
-import { backupPath, createBackup, listBackups, sendBackup } from './backups';
+import { BACKUP_MEDIA, backupPath, createBackup, listBackups, sendBackup } from './backups';
 import { backupsResponses } from '../../../shared/api/contracts/agents-admin';
 import { backupsRequests } from '../../../shared/api/contracts/agents-admin-requests';
 
-/** Database snapshots for operators: take one, list them, download one by name. */
+/** Database snapshots for operators (SQLite file or PostgreSQL export): take one, list them, download one by name. */
 export function backupRoutes(ctx: AgentsContext): AgentRoute[] {
   const admin = { auth: 'operator' as const };
+  const media = Object.values(BACKUP_MEDIA);
   return [
     route({
       ...admin,
       method: 'get',
-      path: '/api/admin/backup', produces: 'application/vnd.sqlite3',
+      path: '/api/admin/backup', produces: media,
       handler: async ({ caller, res }) => {
         const b = await createBackup(ctx);
         audit(ctx, caller, 'backup.download', 'backup', b.name);
@@ -34,7 +35,7 @@ export function backupRoutes(ctx: AgentsContext): AgentRoute[] {
     route({
       ...admin,
       method: 'get',
-      path: '/api/backups/download/:name', produces: 'application/vnd.sqlite3',
+      path: '/api/backups/download/:name', produces: media,
       params: backupsRequests['GET /api/backups/download/:name'].params,
       handler: async ({ caller, params, res }) => {
         const file = backupPath(ctx, params.name);

@@ -3,12 +3,22 @@ import { chmodSync, readdirSync, renameSync, rmSync, statSync } from 'node:fs';
 import { privateDir } from '../../core/security/private-files';
 import { join, resolve, sep } from 'node:path';
 import type { Response } from 'express';
-import { badRequest, notFound, notImplemented } from '../../core/errors';
+import { badRequest, notFound } from '../../core/errors';
 import type { AgentsContext } from '../context';
 import { sqliteOf } from '../db';
+import { writeAgentsExport } from './pg-backup';
 
-/** Snapshot files: `agents-<YYYYMMDD>-<HHMMSS>-<4 random>.db`; nothing else is ever served. */
-const BACKUP_NAME = /^agents-\d{8}-\d{6}-[0-9a-f]{4}\.db$/;
+/**
+ * Snapshot files: `agents-<YYYYMMDD>-<HHMMSS>-<4 random>` + the format's extension — `.db` (a SQLite
+ * database file) or `.pgexport.gz` (a PostgreSQL logical export, see core/db/pg-export.ts); nothing
+ * else is ever served.
+ */
+const BACKUP_NAME = /^agents-\d{8}-\d{6}-[0-9a-f]{4}\.(db|pgexport\.gz)$/;
+export type BackupFormat = 'sqlite' | 'pgexport';
+const EXTENSION: Record<BackupFormat, string> = { sqlite: '.db', pgexport: '.pgexport.gz' };
+/** The Content-Type a snapshot is served with, by format. */
+export const BACKUP_MEDIA: Record<BackupFormat, string> = { sqlite: 'application/vnd.sqlite3', pgexport: 'application/gzip' };
+const formatOf = (name: string): BackupFormat => (name.endsWith(EXTENSION.pgexport) ? 'pgexport' : 'sqlite');
 /** Snapshots kept; creating one more removes the oldest. */
 const BACKUPS_KEPT = 30;
 
@@ -16,13 +26,14 @@ const backupDir = (ctx: AgentsContext) => join(ctx.config.dataDir, 'backups');
 
 export interface BackupInfo {
   name: string;
+  format: BackupFormat;
   size: number;
   created_at: string;
 }
 
 function info(dir: string, name: string): BackupInfo {
   const st = statSync(join(dir, name));
-  return { name, size: st.size, created_at: st.mtime.toISOString() };
+  return { name, format: formatOf(name), size: st.size, created_at: st.mtime.toISOString() };
 }
 
 export function listBackups(ctx: AgentsContext): BackupInfo[] {
@@ -37,20 +48,24 @@ export function listBackups(ctx: AgentsContext): BackupInfo[] {
 }
 
 /**
- * A consistent snapshot of the live database through SQLite's online backup API (readers and
- * writers go on meanwhile; the copy is one point in time, WAL content included). Written under a
- * temporary name and renamed, so a listed snapshot is always complete.
+ * A consistent snapshot of the live database, written under a temporary name and renamed, so a
+ * listed snapshot is always complete. SQLite: the online backup API (readers and writers go on
+ * meanwhile; the copy is one point in time, WAL content included). PostgreSQL: a gzip'd logical
+ * export of the platform's tables read in one REPEATABLE READ snapshot on a connection of its own.
  */
 export async function createBackup(ctx: AgentsContext): Promise<BackupInfo> {
   const sqlite = sqliteOf(ctx.db);
-  if (!sqlite) throw notImplemented('snapshots are taken of the SQLite store only; back up the PostgreSQL database with its own tools (pg_dump)');
+  const databaseUrl = ctx.config.databaseUrl;
+  const format: BackupFormat = sqlite ? 'sqlite' : 'pgexport';
   const dir = backupDir(ctx);
   privateDir(dir);
   const stamp = new Date().toISOString().replace(/[-:]/g, '').replace('T', '-').slice(0, 15);
-  const name = `agents-${stamp}-${randomBytes(2).toString('hex')}.db`;
+  const name = `agents-${stamp}-${randomBytes(2).toString('hex')}${EXTENSION[format]}`;
   const tmp = join(dir, `.${name}.partial`);
   try {
-    await sqlite.backup(tmp);
+    if (sqlite) await sqlite.backup(tmp);
+    else if (databaseUrl) await writeAgentsExport(databaseUrl, tmp);
+    else throw new Error('the platform runs on PostgreSQL without a database URL');
     chmodSync(tmp, 0o600);
     renameSync(tmp, join(dir, name));
   } catch (err) {
@@ -78,7 +93,7 @@ export function backupPath(ctx: AgentsContext, name: string): string {
 /** Streams a snapshot as an attachment; resolves when it was sent. */
 export function sendBackup(res: Response, file: string, name: string): Promise<void> {
   return new Promise((done, fail) => {
-    res.sendFile(file, { headers: { 'Content-Type': 'application/vnd.sqlite3', 'Content-Disposition': `attachment; filename="${name}"`, 'Cache-Control': 'no-store' }, dotfiles: 'deny' }, (err) =>
+    res.sendFile(file, { headers: { 'Content-Type': BACKUP_MEDIA[formatOf(name)], 'Content-Disposition': `attachment; filename="${name}"`, 'Cache-Control': 'no-store' }, dotfiles: 'deny' }, (err) =>
       err ? fail(err) : done(),
     );
   });

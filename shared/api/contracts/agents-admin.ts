@@ -43,12 +43,22 @@ export const affiliatesResponses = {
   'POST /api/admin/affiliates/payouts/:pid': z.looseObject({ payout: PayoutRecord, affiliate: AffiliateRecord }),
 };
 
+/**
+ * One snapshot: `agents-<YYYYMMDD>-<HHMMSS>-<4 hex>.db` (format sqlite: a SQLite database file) or
+ * `….pgexport.gz` (format pgexport: a gzip'd logical export of the PostgreSQL tables, loaded with
+ * `npm run agents:restore`).
+ */
+const BackupRecord = z.looseObject({
+  name: z.string().regex(/^agents-\d{8}-\d{6}-[0-9a-f]{4}\.(db|pgexport\.gz)$/),
+  format: z.enum(['sqlite', 'pgexport']),
+  size: z.number(),
+  created_at: z.string(),
+});
+
 /** Success bodies of admin/backups.routes.ts, by route. */
 export const backupsResponses = {
-  'GET /api/backups': z.looseObject({
-    backups: z.array(z.looseObject({ name: z.string(), size: z.number(), created_at: z.string() })),
-  }),
-  'POST /api/backups': z.looseObject({ backup: z.looseObject({ name: z.string(), size: z.number(), created_at: z.string() }) }),
+  'GET /api/backups': z.looseObject({ backups: z.array(BackupRecord) }),
+  'POST /api/backups': z.looseObject({ backup: BackupRecord }),
 };
 
 /** The platform's settings (PUT /api/admin/settings changes them; GET also answers the defaults). */
