@@ -7,7 +7,7 @@ import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { arr, startAgentsServer, str, type AgentsTestServer } from '../testing';
 import { createTestDatabase, testStore } from '../test-store';
-import { loadMigrations } from '../../core/store/migrate';
+import { loadMigrations } from '../../core/sql/sqlite-migrate';
 import { restoreAgentsExport, writeAgentsExport } from './pg-backup';
 
 let t: AgentsTestServer;

@@ -7,7 +7,7 @@ import { fileURLToPath } from 'node:url';
 import { createGunzip, createGzip } from 'node:zlib';
 import pg from 'pg';
 import { exportSchema, loadExport, type ExportOptions, type LoadOptions, type LoadResult } from '../../core/db/pg-export';
-import { loadMigrations } from '../../core/store/migrate';
+import { loadMigrations } from '../../core/sql/sqlite-migrate';
 
 /** The service name written into (and required of) the platform's PostgreSQL exports. */
 export const AGENTS_EXPORT_SERVICE = 'agents';
