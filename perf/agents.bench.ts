@@ -1,82 +1,109 @@
 /**
  * Agent Platform benchmark (not a test): `npm run perf:agents`.
- * (a) Public widget chat with the local engine: 50 concurrent visitors, each keeping its conversation,
- * against an agent with 10,000 indexed passages; turns/s and p50/p99 latency, next to a bare express
- * route (JSON in, JSON out) driven by the same client in the same run.
- * (b) Retrieval time (trigram FTS5 + scoring) at 1,000 versus 100,000 passages of one agent.
+ * (a) Public widget chat on both stores in one run, SQLite then PostgreSQL (a throwaway cluster, or the
+ *     database TEST_DATABASE_URL names; the run creates and drops a database of its own there, so that
+ *     role needs CREATEDB). Per store the platform runs in a child process of its own (perf/agents-server.ts)
+ *     with an agent of 10,000 indexed passages and the local engine; 40 visitors chat through
+ *     `POST /api/public/{id}/chat`, each from its own loopback address (127.0.0.2 …) and keeping its
+ *     conversation, while a prober times `GET /api/billing/pricing` every 50 ms (open loop, from 127.0.0.1).
+ *     Per store: turns/s, chat p50/p99, prober p50/p99, and the server's event-loop delay
+ *     (perf_hooks.monitorEventLoopDelay inside the server process) over the measured window. Then the
+ *     targets of issue 29 as MET/MISSED lines: PostgreSQL >= 70 % of SQLite's turns/s, and the event-loop
+ *     delay p99 <= 50 ms on PostgreSQL under 40 visitors. The exit code is 0 whether or not they are met.
+ * (b) PERF_RETRIEVAL=1: retrieval time (trigram FTS5 + scoring, SQLite) at 1,000 versus 100,000 passages.
+ * Settings: PERF_SECONDS (measured window per store, default 15), PERF_WARM_SECONDS (3), PERF_VISITORS (40,
+ * at most 200), PERF_PASSAGES (10,000), PERF_STORES (sqlite,postgres), PERF_RETRIEVAL_LARGE (100,000),
+ * PERF_QUERIES (300).
  */
-import express from 'express';
+import { fork, type ChildProcess } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
 import { Agent, request } from 'node:http';
-import type { AddressInfo, Server } from 'node:net';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import pg from 'pg';
+import { provisionPostgres, type PgCluster } from '../server/core/testing/pg-cluster';
 import { createAgentsApp } from '../server/agents/app';
 import { testAgentsConfig } from '../server/agents/config';
-import { RateLimiter } from '../server/core/http/rate-limit';
-import { openAgentsDb, type Db } from '../server/agents/db';
-import { indexSource, searchPassages } from '../server/agents/knowledge/search';
+import { JA, NOUNS, VERBS, retrieve, rng, seedBenchAgent } from './agents-seed';
+import type { FromServer, ToServer, WindowReport } from './agents-server';
 
-const VISITORS = Number(process.env.PERF_VISITORS ?? 50);
-const TURNS = Number(process.env.PERF_TURNS ?? 2000);
+const VISITORS = Math.min(200, Math.max(1, Number(process.env.PERF_VISITORS ?? 40)));
+const SECONDS = Number(process.env.PERF_SECONDS ?? 15);
+const WARM_SECONDS = Number(process.env.PERF_WARM_SECONDS ?? 3);
 const PASSAGES = Number(process.env.PERF_PASSAGES ?? 10_000);
 const QUERIES = Number(process.env.PERF_QUERIES ?? 300);
+const PROBE_EVERY_MS = 50;
+const STORES = (process.env.PERF_STORES ?? 'sqlite,postgres').split(',').map((s) => s.trim()) as Store[];
+type Store = 'sqlite' | 'postgres';
 
-/** Deterministic PRNG so every run indexes the same corpus. */
-function rng(seed: number) {
-  let s = seed >>> 0;
-  return () => {
-    s = (s * 1664525 + 1013904223) >>> 0;
-    return s / 2 ** 32;
+const HERE = dirname(fileURLToPath(import.meta.url));
+
+const pct = (xs: number[], p: number) => {
+  if (xs.length === 0) return NaN;
+  const s = [...xs].sort((a, b) => a - b);
+  return s[Math.min(s.length - 1, Math.floor((p / 100) * s.length))] as number;
+};
+
+// ---- the server child ----
+
+interface Remote {
+  port: number;
+  publicId: string;
+  questions: string[];
+  indexSecs: number;
+  start(): Promise<void>;
+  stop(): Promise<WindowReport>;
+  exit(): Promise<void>;
+}
+
+function startServer(store: Store, dir: string, databaseUrl: string): Promise<Remote> {
+  const child: ChildProcess = fork(join(HERE, 'agents-server.ts'), [], {
+    env: { ...process.env, NODE_ENV: 'production', BENCH_DIR: dir, BENCH_DATABASE_URL: databaseUrl, BENCH_PASSAGES: String(PASSAGES) },
+    stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
+  });
+  const next = () =>
+    new Promise<FromServer>((resolve, reject) => {
+      const onExit = (code: number | null) => reject(new Error(`${store} server exited (${code})`));
+      child.once('exit', onExit);
+      child.once('message', (m: FromServer) => {
+        child.off('exit', onExit);
+        if ('failed' in m) reject(new Error(`${store} server: ${m.failed}`));
+        else resolve(m);
+      });
+    });
+  const ask = (m: ToServer) => {
+    const answer = next();
+    child.send(m);
+    return answer;
   };
-}
-
-const NOUNS = 'account address battery bill booking box cable camera card cart charger coupon courier customer delivery device discount driver email engine fee file flight gift guarantee hotel invoice item key laptop license locker manual membership menu monitor network office order package parcel password payment phone plan point printer product receipt refund repair reservation room router schedule screen seat service shipment shop size software station store subscription support table ticket tracking train upgrade voucher warranty wifi window'.split(' ');
-const VERBS = 'activate apply book cancel change charge check collect confirm connect contact create deliver download exchange extend install open order pay print receive register reset restore return schedule send ship sign track transfer update upgrade verify'.split(' ');
-const ADJ = 'annual available broken damaged digital express extra free international late local lost monthly new online premium quick regular secure small special standard weekly wireless'.split(' ');
-const JA = ['配送', '返品', '料金', '会員', '予約', '在庫', '保証', '修理', '支払い', '領収書', '駐車場', '営業時間'];
-
-function sentence(r: () => number): string {
-  const p = <T>(a: T[]) => a[Math.floor(r() * a.length)];
-  return `To ${p(VERBS)} a ${p(ADJ)} ${p(NOUNS)}, ${p(VERBS)} the ${p(NOUNS)} within ${1 + Math.floor(r() * 30)} days and keep the ${p(ADJ)} ${p(NOUNS)}.`;
-}
-
-/** `count` passages for one agent: one in ten a Q&A pair, one in twenty with Japanese text. */
-function fillAgent(db: Db, ws: string, agentId: string, count: number, seed: number): string[] {
-  const r = rng(seed);
-  const questions: string[] = [];
-  const insSource = db.prepare("INSERT INTO sources (id, workspace_id, agent_id, type, name, content, question, answer, created_at, updated_at) VALUES (?, ?, ?, ?, 'bench', ?, ?, ?, 0, 0)");
-  db.transaction(() => {
-    for (let i = 0; i < count; i++) {
-      const id = `src_bench_${agentId}_${i}`;
-      if (i % 10 === 0) {
-        const q = `How do I ${VERBS[i % VERBS.length]} my ${ADJ[(i >> 3) % ADJ.length]} ${NOUNS[(i >> 1) % NOUNS.length]}?`;
-        const a = sentence(r);
-        insSource.run(id, ws, agentId, 'qa', `${q}\n${a}`, q, a);
-        indexSource(db, { ws, agentId, sourceId: id, type: 'qa', content: '', question: q, answer: a });
-        questions.push(q);
-      } else {
-        const text = `${sentence(r)} ${sentence(r)}${i % 20 === 1 ? ` ${JA[i % JA.length]}については、${JA[(i >> 2) % JA.length]}の窓口でご確認ください。` : ''}`;
-        insSource.run(id, ws, agentId, 'text', text, '', '');
-        indexSource(db, { ws, agentId, sourceId: id, type: 'text', content: text, question: '', answer: '' });
-      }
-    }
-  })();
-  return questions;
-}
-
-function listen(app: express.Express): Promise<{ server: Server; port: number }> {
-  return new Promise((resolve) => {
-    const server = app.listen(0, '127.0.0.1', () => resolve({ server, port: (server.address() as AddressInfo).port }));
-    // A loaded machine can leave a kept-alive socket idle longer than Node's 5 s default.
-    server.keepAliveTimeout = 120_000;
-    server.headersTimeout = 121_000;
+  return next().then((m) => {
+    if (!('ready' in m)) throw new Error(`${store} server: unexpected ${JSON.stringify(m)}`);
+    return {
+      ...m.ready,
+      start: async () => void (await ask('start')),
+      stop: async () => {
+        const r = await ask('stop');
+        if (!('stopped' in r)) throw new Error(`${store} server: unexpected ${JSON.stringify(r)}`);
+        return r.stopped;
+      },
+      exit: () =>
+        new Promise<void>((resolve) => {
+          if (child.exitCode !== null) return resolve();
+          child.once('exit', () => resolve());
+          child.send('exit');
+        }),
+    };
   });
 }
 
-function post(agent: Agent, port: number, path: string, body: string): Promise<{ status: number; text: string }> {
+// ---- the load ----
+
+function call(agent: Agent, port: number, method: 'GET' | 'POST', path: string, body?: string): Promise<{ status: number; text: string }> {
   return new Promise((resolve, reject) => {
-    const req = request({ host: '127.0.0.1', port, method: 'POST', path, agent, headers: { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) } }, (res) => {
+    const headers = body === undefined ? {} : { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) };
+    const req = request({ host: '127.0.0.1', port, method, path, agent, headers }, (res) => {
       let text = '';
       res.setEncoding('utf8');
       res.on('data', (c: string) => (text += c));
@@ -87,121 +114,209 @@ function post(agent: Agent, port: number, path: string, body: string): Promise<{
   });
 }
 
-const pct = (xs: number[], p: number) => {
-  const s = [...xs].sort((a, b) => a - b);
-  return s[Math.min(s.length - 1, Math.floor((p / 100) * s.length))];
-};
+interface Visitor {
+  agent: Agent;
+  conversationId?: string;
+  next: number;
+}
 
-/** VISITORS concurrent visitors sending `turns` messages in all; each visitor keeps its conversation. */
-async function drive(port: number, path: string, messages: string[], turns: number) {
-  const agent = new Agent({ keepAlive: true, maxSockets: VISITORS });
-  const lat: number[] = [];
-  let next = 0;
+/** One visitor per loopback address 127.0.0.2 … (Linux routes all of 127.0.0.0/8 to lo). */
+const visitors = (): Visitor[] =>
+  Array.from({ length: VISITORS }, (_, i) => ({ agent: new Agent({ keepAlive: true, maxSockets: 1, localAddress: `127.0.0.${2 + i}` }), next: i * 7 }));
+
+interface Load {
+  turns: number;
+  secs: number;
+  chat: number[];
+  probe: number[];
+  errors: number;
+  firstError: string;
+}
+
+/** Every visitor chats turn after turn until `seconds` are up (turns in flight finish); the prober fires every 50 ms. */
+async function load(port: number, publicId: string, messages: string[], vs: Visitor[], seconds: number): Promise<Load> {
+  const path = `/api/public/${publicId}/chat`;
+  const out: Load = { turns: 0, secs: 0, chat: [], probe: [], errors: 0, firstError: '' };
+  const fail = (what: string) => {
+    out.errors++;
+    out.firstError ||= what;
+  };
+  const prober = new Agent({ keepAlive: true, localAddress: '127.0.0.1' });
+  const probes: Promise<void>[] = [];
   const start = performance.now();
+  const end = start + seconds * 1000;
+  const timer = setInterval(() => {
+    const t0 = performance.now();
+    probes.push(
+      call(prober, port, 'GET', '/api/billing/pricing').then(
+        (r) => (r.status === 200 ? void out.probe.push(performance.now() - t0) : fail(`pricing answered ${r.status}: ${r.text.slice(0, 200)}`)),
+        (err: Error) => fail(`pricing: ${err.message}`),
+      ),
+    );
+  }, PROBE_EVERY_MS);
   await Promise.all(
-    Array.from({ length: VISITORS }, async () => {
-      let conversationId: string | undefined;
-      while (next < turns) {
-        const i = next++;
+    vs.map(async (v) => {
+      while (performance.now() < end) {
+        const message = messages[v.next++ % messages.length] as string;
+        const body = JSON.stringify({ message, ...(v.conversationId ? { conversationId: v.conversationId } : {}) });
         const t0 = performance.now();
-        const body = JSON.stringify({ message: messages[i % messages.length], ...(conversationId ? { conversationId } : {}) });
-        const res = await post(agent, port, path, body).catch(() => post(agent, port, path, body));
-        lat.push(performance.now() - t0);
-        if (res.status !== 200) throw new Error(`POST ${path} answered ${res.status}: ${res.text.slice(0, 200)}`);
-        conversationId ??= (JSON.parse(res.text) as { conversationId?: string }).conversationId;
+        try {
+          const r = await call(v.agent, port, 'POST', path, body);
+          if (r.status !== 200) {
+            fail(`chat answered ${r.status}: ${r.text.slice(0, 200)}`);
+            continue;
+          }
+          out.chat.push(performance.now() - t0);
+          out.turns++;
+          v.conversationId ??= (JSON.parse(r.text) as { conversationId?: string }).conversationId;
+        } catch (err) {
+          fail(`chat: ${(err as Error).message}`);
+        }
       }
     }),
   );
-  agent.destroy();
-  const secs = (performance.now() - start) / 1000;
-  return { perSec: turns / secs, p50: pct(lat, 50), p99: pct(lat, 99) };
+  clearInterval(timer);
+  out.secs = (performance.now() - start) / 1000;
+  await Promise.all(probes);
+  prober.destroy();
+  return out;
 }
 
-async function chatBench() {
-  const dir = mkdtempSync(join(tmpdir(), 'agents-bench-'));
-  const open = () => new RateLimiter(Number.MAX_SAFE_INTEGER, 60_000);
-  const { app, ctx, close } = createAgentsApp({
-    config: testAgentsConfig(dir, { signupCredits: 1_000_000 }),
-    log: () => {},
-    limits: { auth: open(), publicConfig: open(), publicPost: open(), publicPoll: open(), publicAvatarVideo: open(), chat: open() },
-  });
-  const { server, port } = await listen(app);
-  const reg = await post(new Agent(), port, '/api/auth/register', JSON.stringify({ email: 'bench@example.com', password: 'bench-pass' }));
-  const token = (JSON.parse(reg.text) as { token: string }).token;
-  const created = await new Promise<string>((resolve, reject) => {
-    const body = JSON.stringify({ name: 'Bench' });
-    const req = request({ host: '127.0.0.1', port, method: 'POST', path: '/api/agents', headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) } }, (res) => {
-      let t = '';
-      res.on('data', (c: Buffer) => (t += c.toString()));
-      res.on('end', () => resolve(t));
-    });
-    req.on('error', reject);
-    req.end(body);
-  });
-  const agent = (JSON.parse(created) as { agent: { id: string; public_id: string; } }).agent;
-  const ws = (ctx.db.prepare('SELECT workspace_id AS ws FROM agents WHERE id = ?').get(agent.id) as { ws: string }).ws;
-  const t0 = performance.now();
-  const questions = fillAgent(ctx.db, ws, agent.id, PASSAGES, 7);
-  const indexSecs = (performance.now() - t0) / 1000;
-  const messages = [...questions.slice(0, 40), 'Who won the world cup in 1998?', 'How do I return a damaged parcel?', '配送について教えてください', 'hello'];
-
-  const bare = express();
-  bare.use(express.json({ limit: '1mb' }));
-  bare.post('/chat', (req, res) => {
-    const body = req.body as { message?: string; conversationId?: string };
-    res.json({ reply: `echo: ${String(body.message ?? '').slice(0, 50)}`, conversationId: body.conversationId ?? 'c1', engine: 'none' });
-  });
-  const b = await listen(bare);
-  const warm = Math.ceil(TURNS / 10);
-  await drive(b.port, '/chat', messages, warm);
-  await drive(port, `/api/public/${agent.public_id}/chat`, messages, warm);
-  const baseline = await drive(b.port, '/chat', messages, TURNS);
-  const chat = await drive(port, `/api/public/${agent.public_id}/chat`, messages, TURNS);
-  b.server.close();
-  server.close();
-  await close();
-  rmSync(dir, { recursive: true, force: true });
-  return { baseline, chat, indexSecs };
+interface StoreResult {
+  store: Store;
+  indexSecs: number;
+  load: Load;
+  server: WindowReport;
 }
 
-function retrievalAt(count: number) {
-  const db = openAgentsDb(':memory:');
-  db.prepare("INSERT INTO users (id, email, password_hash, created_at) VALUES ('u', 'u@x', 'x', 0)").run();
-  db.prepare("INSERT INTO workspaces (id, name, owner_id, created_at) VALUES ('w', 'W', 'u', 0)").run();
-  db.prepare("INSERT INTO agents (id, workspace_id, name, public_id, agent_email, created_at, updated_at) VALUES ('a', 'w', 'A', 'p', 'x', 0, 0)").run();
-  const t0 = performance.now();
-  const questions = fillAgent(db, 'w', 'a', count, 11);
-  const indexSecs = (performance.now() - t0) / 1000;
-  const r = rng(3);
-  const queries = Array.from({ length: QUERIES }, (_, i) =>
-    i % 4 === 0 ? questions[Math.floor(r() * questions.length)] : i % 4 === 1 ? `can you ${VERBS[i % VERBS.length]} the ${NOUNS[(i * 7) % NOUNS.length]}` : i % 4 === 2 ? `${JA[i % JA.length]}について教えて` : 'what is the capital of australia',
-  );
-  for (const q of queries.slice(0, 20)) searchPassages(db, 'a', q);
-  const lat: number[] = [];
-  let hits = 0;
-  for (const q of queries) {
-    const s = performance.now();
-    const found = searchPassages(db, 'a', q);
-    lat.push(performance.now() - s);
-    if (found.length) hits++;
+async function benchStore(store: Store, databaseUrl: string): Promise<StoreResult> {
+  const dir = mkdtempSync(join(tmpdir(), `agents-bench-${store}-`));
+  try {
+    const remote = await startServer(store, dir, databaseUrl);
+    try {
+      const messages = [...remote.questions.slice(0, 40), 'Who won the world cup in 1998?', 'How do I return a damaged parcel?', '配送について教えてください', 'hello'];
+      const vs = visitors();
+      await load(remote.port, remote.publicId, messages, vs, WARM_SECONDS);
+      await remote.start();
+      const measured = await load(remote.port, remote.publicId, messages, vs, SECONDS);
+      const server = await remote.stop();
+      for (const v of vs) v.agent.destroy();
+      return { store, indexSecs: remote.indexSecs, load: measured, server };
+    } finally {
+      await remote.exit();
+    }
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
   }
-  db.close();
-  return { count, indexSecs, mean: lat.reduce((a, x) => a + x, 0) / lat.length, p99: pct(lat, 99), hits };
 }
+
+/** A database of its own in the cluster for one run; dropped afterwards. */
+async function withDatabase<T>(clusterUrl: string, fn: (url: string) => Promise<T>): Promise<T> {
+  const name = `agents_bench_${randomBytes(4).toString('hex')}`;
+  const admin = new pg.Client({ connectionString: clusterUrl });
+  await admin.connect();
+  try {
+    await admin.query(`CREATE DATABASE ${name}`);
+    const url = new URL(clusterUrl);
+    url.pathname = `/${name}`;
+    try {
+      return await fn(url.toString());
+    } finally {
+      await admin.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`).catch(() => undefined);
+    }
+  } finally {
+    await admin.end();
+  }
+}
+
+// ---- (b) retrieval ----
+
+async function retrievalAt(count: number) {
+  const dir = mkdtempSync(join(tmpdir(), 'agents-retrieval-'));
+  const { ctx, close } = createAgentsApp({ config: testAgentsConfig(dir, { signupCredits: 0 }), log: () => {}, webhookWorker: false });
+  try {
+    const seeded = await seedBenchAgent(ctx, count, 11);
+    const r = rng(3);
+    const queries = Array.from({ length: QUERIES }, (_, i) =>
+      i % 4 === 0 ? (seeded.questions[Math.floor(r() * seeded.questions.length)] as string) : i % 4 === 1 ? `can you ${VERBS[i % VERBS.length]} the ${NOUNS[(i * 7) % NOUNS.length]}` : i % 4 === 2 ? `${JA[i % JA.length]}について教えて` : 'what is the capital of australia',
+    );
+    for (const q of queries.slice(0, 20)) await retrieve(ctx, seeded.agentId, q);
+    const lat: number[] = [];
+    let hits = 0;
+    for (const q of queries) {
+      const s = performance.now();
+      const found = await retrieve(ctx, seeded.agentId, q);
+      lat.push(performance.now() - s);
+      if (found) hits++;
+    }
+    return { count, indexSecs: seeded.indexSecs, mean: lat.reduce((a, x) => a + x, 0) / lat.length, p99: pct(lat, 99), hits };
+  } finally {
+    await close();
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+// ---- report ----
+
+const ms = (x: number) => (Number.isFinite(x) ? `${x.toFixed(0)} ms` : 'n/a');
+
+function printStore(r: StoreResult): void {
+  const l = r.load;
+  const perSec = l.turns / l.secs;
+  console.log(`${r.store}:`);
+  console.log(`  seeding ${PASSAGES.toLocaleString('en')} passages through the sources service: ${r.indexSecs.toFixed(1)} s`);
+  console.log(`  widget chat      : ${perSec.toFixed(1)} turns/s (${l.turns} turns in ${l.secs.toFixed(1)} s), p50 ${ms(pct(l.chat, 50))}, p99 ${ms(pct(l.chat, 99))}`);
+  console.log(`  prober (pricing) : p50 ${ms(pct(l.probe, 50))}, p99 ${ms(pct(l.probe, 99))} (${l.probe.length} probes)`);
+  console.log(`  event-loop delay : p50 ${r.server.loop.p50.toFixed(1)} ms, p99 ${r.server.loop.p99.toFixed(1)} ms, max ${r.server.loop.max.toFixed(1)} ms`);
+  console.log(`  server CPU       : ${(r.server.cpuMs / Math.max(1, l.turns)).toFixed(2)} ms per turn; client addresses seen: ${r.server.addresses}`);
+  if (l.errors) console.log(`  errors           : ${l.errors} (first: ${l.firstError})`);
+}
+
+const loadavg = () => {
+  try {
+    return readFileSync('/proc/loadavg', 'utf8').trim().split(' ').slice(0, 3).join(' ');
+  } catch {
+    return 'n/a';
+  }
+};
 
 async function main() {
-  console.log(`agents benchmark: ${VISITORS} visitors, ${TURNS} turns, ${PASSAGES} passages`);
-  if (process.env.PERF_SKIP_CHAT !== '1') {
-    const { baseline, chat, indexSecs } = await chatBench();
-    console.log(`indexing ${PASSAGES} passages: ${indexSecs.toFixed(1)} s`);
-    console.log(`bare express route : ${baseline.perSec.toFixed(0)} req/s, p50 ${baseline.p50.toFixed(1)} ms, p99 ${baseline.p99.toFixed(1)} ms`);
-    console.log(`public widget chat : ${chat.perSec.toFixed(0)} turns/s, p50 ${chat.p50.toFixed(1)} ms, p99 ${chat.p99.toFixed(1)} ms`);
-    console.log(`chat / bare        : ${(chat.perSec / baseline.perSec).toFixed(3)} of the bare route's throughput`);
+  console.log(`agents benchmark: ${VISITORS} visitors for ${SECONDS} s per store (after ${WARM_SECONDS} s warm-up), ${PASSAGES.toLocaleString('en')} passages, prober every ${PROBE_EVERY_MS} ms; load average ${loadavg()}`);
+  const results: StoreResult[] = [];
+  let cluster: PgCluster | null = null;
+  try {
+    for (const store of STORES) {
+      if (store === 'sqlite') results.push(await benchStore('sqlite', ''));
+      else if (store === 'postgres') {
+        cluster ??= await provisionPostgres((l) => console.error(l));
+        const url = cluster.url;
+        results.push(await withDatabase(url, (db) => benchStore('postgres', db)));
+      } else throw new Error(`PERF_STORES: unknown store ${store as string}`);
+      printStore(results[results.length - 1] as StoreResult);
+    }
+  } finally {
+    cluster?.stop();
   }
-  const small = retrievalAt(1_000);
-  const large = retrievalAt(Number(process.env.PERF_RETRIEVAL_LARGE ?? 100_000));
-  for (const x of [small, large]) console.log(`retrieval @ ${x.count.toLocaleString('en')} passages: mean ${x.mean.toFixed(2)} ms, p99 ${x.p99.toFixed(2)} ms (indexed in ${x.indexSecs.toFixed(1)} s, ${x.hits}/${QUERIES} queries with candidates)`);
-  console.log(`retrieval ${large.count / 1000}k / 1k: ${(large.mean / small.mean).toFixed(1)}x mean time for ${large.count / small.count}x passages`);
+  console.log(`load average after the chat runs: ${loadavg()}`);
+
+  const sqlite = results.find((r) => r.store === 'sqlite');
+  const postgres = results.find((r) => r.store === 'postgres');
+  const rate = (r: StoreResult) => r.load.turns / r.load.secs;
+  if (sqlite && postgres) {
+    const share = rate(postgres) / rate(sqlite);
+    console.log(`${share >= 0.7 ? 'MET   ' : 'MISSED'} PostgreSQL turns/s >= 70 % of SQLite's: ${(share * 100).toFixed(1)} % (${rate(postgres).toFixed(1)} vs ${rate(sqlite).toFixed(1)})`);
+  }
+  if (postgres) {
+    const p99 = postgres.server.loop.p99;
+    console.log(`${p99 <= 50 ? 'MET   ' : 'MISSED'} event-loop delay p99 <= 50 ms on PostgreSQL under ${VISITORS} visitors: ${p99.toFixed(1)} ms`);
+  }
+
+  if (process.env.PERF_RETRIEVAL === '1') {
+    const small = await retrievalAt(1_000);
+    const large = await retrievalAt(Number(process.env.PERF_RETRIEVAL_LARGE ?? 100_000));
+    for (const x of [small, large]) console.log(`retrieval @ ${x.count.toLocaleString('en')} passages: mean ${x.mean.toFixed(2)} ms, p99 ${x.p99.toFixed(2)} ms (indexed in ${x.indexSecs.toFixed(1)} s, ${x.hits}/${QUERIES} queries with candidates)`);
+    console.log(`retrieval ${large.count / 1000}k / 1k: ${(large.mean / small.mean).toFixed(1)}x mean time for ${large.count / small.count}x passages`);
+  }
 }
 
 main().catch((err) => {
