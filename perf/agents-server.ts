@@ -18,7 +18,7 @@ import { seedBenchAgent } from './agents-seed';
 
 export interface WindowReport {
   /** Event-loop delay over the window, ms (monitorEventLoopDelay, 10 ms resolution). */
-  loop: { p50: number; p99: number; max: number; mean: number };
+  loop: { p50: number; p90: number; p99: number; max: number; mean: number; samples: number };
   /** CPU milliseconds (user + system) this process spent in the window. */
   cpuMs: number;
   /** Distinct client addresses that have connected since the server started (warm-up included). */
@@ -66,7 +66,7 @@ async function main(): Promise<void> {
       const cpu = process.cpuUsage(cpu0);
       send({
         stopped: {
-          loop: { p50: ms(histogram.percentile(50)), p99: ms(histogram.percentile(99)), max: ms(histogram.max), mean: ms(histogram.mean) },
+          loop: { p50: ms(histogram.percentile(50)), p90: ms(histogram.percentile(90)), p99: ms(histogram.percentile(99)), max: ms(histogram.max), mean: ms(histogram.mean), samples: histogram.count },
           cpuMs: (cpu.user + cpu.system) / 1000,
           addresses: addresses.size,
         },

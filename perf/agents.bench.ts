@@ -267,7 +267,7 @@ function printStore(r: StoreResult): void {
   console.log(`  seeding ${PASSAGES.toLocaleString('en')} passages through the sources service: ${r.indexSecs.toFixed(1)} s`);
   console.log(`  widget chat      : ${perSec.toFixed(1)} turns/s (${l.turns} turns in ${l.secs.toFixed(1)} s), p50 ${ms(pct(l.chat, 50))}, p99 ${ms(pct(l.chat, 99))}`);
   console.log(`  prober (pricing) : p50 ${ms(pct(l.probe, 50))}, p99 ${ms(pct(l.probe, 99))} (${l.probe.length} probes)`);
-  console.log(`  event-loop delay : p50 ${r.server.loop.p50.toFixed(1)} ms, p99 ${r.server.loop.p99.toFixed(1)} ms, max ${r.server.loop.max.toFixed(1)} ms`);
+  console.log(`  event-loop delay : p50 ${r.server.loop.p50.toFixed(1)} ms, p90 ${r.server.loop.p90.toFixed(1)} ms, p99 ${r.server.loop.p99.toFixed(1)} ms, max ${r.server.loop.max.toFixed(1)} ms (${r.server.loop.samples} samples)`);
   console.log(`  server CPU       : ${(r.server.cpuMs / Math.max(1, l.turns)).toFixed(2)} ms per turn; client addresses seen: ${r.server.addresses}`);
   if (l.errors) console.log(`  errors           : ${l.errors} (first: ${l.firstError})`);
 }
