@@ -13,7 +13,7 @@
  *     delay p99 <= 50 ms on PostgreSQL under 40 visitors. The exit code is 0 whether or not they are met.
  * (b) PERF_RETRIEVAL=1: retrieval time (trigram FTS5 + scoring, SQLite) at 1,000 versus 100,000 passages.
  * Settings: PERF_SECONDS (measured window per store, default 15), PERF_WARM_SECONDS (3), PERF_VISITORS (40,
- * at most 200), PERF_PASSAGES (10,000), PERF_STORES (sqlite,postgres), PERF_RETRIEVAL_LARGE (100,000),
+ * at most 200), PERF_PASSAGES (10,000), PERF_STORES (sqlite,postgres; empty skips the chat runs), PERF_RETRIEVAL_LARGE (100,000),
  * PERF_QUERIES (300).
  */
 import { fork, type ChildProcess } from 'node:child_process';
@@ -36,7 +36,7 @@ const WARM_SECONDS = Number(process.env.PERF_WARM_SECONDS ?? 3);
 const PASSAGES = Number(process.env.PERF_PASSAGES ?? 10_000);
 const QUERIES = Number(process.env.PERF_QUERIES ?? 300);
 const PROBE_EVERY_MS = 50;
-const STORES = (process.env.PERF_STORES ?? 'sqlite,postgres').split(',').map((s) => s.trim()) as Store[];
+const STORES = (process.env.PERF_STORES ?? 'sqlite,postgres').split(',').map((s) => s.trim()).filter(Boolean) as Store[];
 type Store = 'sqlite' | 'postgres';
 
 const HERE = dirname(fileURLToPath(import.meta.url));
@@ -286,7 +286,7 @@ const loadavg = () => {
 };
 
 async function main() {
-  console.log(`agents benchmark: ${VISITORS} visitors for ${SECONDS} s per store (after ${WARM_SECONDS} s warm-up), ${PASSAGES.toLocaleString('en')} passages, prober every ${PROBE_EVERY_MS} ms; load average ${loadavg()}`);
+  if (STORES.length) console.log(`agents benchmark: ${VISITORS} visitors for ${SECONDS} s per store (after ${WARM_SECONDS} s warm-up), ${PASSAGES.toLocaleString('en')} passages, prober every ${PROBE_EVERY_MS} ms; load average ${loadavg()}`);
   const results: StoreResult[] = [];
   let cluster: PgCluster | null = null;
   try {
@@ -302,7 +302,7 @@ async function main() {
   } finally {
     cluster?.stop();
   }
-  console.log(`load average after the chat runs: ${loadavg()}`);
+  if (STORES.length) console.log(`load average after the chat runs: ${loadavg()}`);
 
   const sqlite = results.find((r) => r.store === 'sqlite');
   const postgres = results.find((r) => r.store === 'postgres');
