@@ -19,6 +19,7 @@
 import { fork, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { Agent, request } from 'node:http';
+import { connect } from 'node:net';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
@@ -121,9 +122,21 @@ interface Visitor {
   next: number;
 }
 
-/** One visitor per loopback address 127.0.0.2 … (Linux routes all of 127.0.0.0/8 to lo). */
-const visitors = (): Visitor[] =>
-  Array.from({ length: VISITORS }, (_, i) => ({ agent: new Agent({ keepAlive: true, maxSockets: 1, localAddress: `127.0.0.${2 + i}` }), next: i * 7 }));
+/** Whether this host lets a socket bind 127.0.0.2 (Linux routes all of 127.0.0.0/8 to lo; macOS only 127.0.0.1). */
+function loopbackRange(): Promise<boolean> {
+  return new Promise((resolve) => {
+    const socket = connect({ host: '127.0.0.1', port: 9, localAddress: '127.0.0.2' });
+    socket.once('error', (err: NodeJS.ErrnoException) => resolve(err.code !== 'EADDRNOTAVAIL' && err.code !== 'EINVAL'));
+    socket.once('connect', () => {
+      socket.destroy();
+      resolve(true);
+    });
+  });
+}
+
+/** One visitor per loopback address 127.0.0.2 …, or all from 127.0.0.1 where the host has only that one. */
+const visitors = (spread: boolean): Visitor[] =>
+  Array.from({ length: VISITORS }, (_, i) => ({ agent: new Agent({ keepAlive: true, maxSockets: 1, ...(spread ? { localAddress: `127.0.0.${2 + i}` } : {}) }), next: i * 7 }));
 
 interface Load {
   turns: number;
@@ -200,7 +213,7 @@ async function benchStore(store: Store, databaseUrl: string): Promise<StoreResul
     const remote = await startServer(store, dir, databaseUrl);
     try {
       const messages = [...remote.questions.slice(0, 40), 'Who won the world cup in 1998?', 'How do I return a damaged parcel?', '配送について教えてください', 'hello'];
-      const vs = visitors();
+      const vs = visitors(await loopbackRange());
       await load(remote.port, remote.publicId, messages, vs, WARM_SECONDS);
       await remote.start();
       const measured = await load(remote.port, remote.publicId, messages, vs, SECONDS);
@@ -273,7 +286,7 @@ function printStore(r: StoreResult): void {
   console.log(`  widget chat      : ${perSec.toFixed(1)} turns/s (${l.turns} turns in ${l.secs.toFixed(1)} s), p50 ${ms(pct(l.chat, 50))}, p99 ${ms(pct(l.chat, 99))}`);
   console.log(`  prober (pricing) : p50 ${ms(pct(l.probe, 50))}, p99 ${ms(pct(l.probe, 99))} (${l.probe.length} probes)`);
   console.log(`  event-loop delay : p50 ${r.server.loop.p50.toFixed(1)} ms, p90 ${r.server.loop.p90.toFixed(1)} ms, p99 ${r.server.loop.p99.toFixed(1)} ms, max ${r.server.loop.max.toFixed(1)} ms (${r.server.loop.samples} samples)`);
-  console.log(`  server CPU       : ${(r.server.cpuMs / Math.max(1, l.turns)).toFixed(2)} ms per turn; client addresses seen: ${r.server.addresses}`);
+  console.log(`  server CPU       : ${(r.server.cpuMs / Math.max(1, l.turns)).toFixed(2)} ms per turn; client addresses seen: ${r.server.addresses}${r.server.addresses > 1 ? '' : ' (this host binds only 127.0.0.1: the visitors share one address)'}`);
   if (l.errors) console.log(`  errors           : ${l.errors} (first: ${l.firstError})`);
 }
 
