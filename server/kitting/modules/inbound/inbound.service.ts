@@ -135,7 +135,8 @@ export function lineView(l: Doc): InboundLine {
     model: String(l.model ?? ''),
     note: String(l.note ?? ''),
     state,
-    scannedAt: typeof l.scannedAt === 'number' ? l.scannedAt : null,
+    // 0: not scanned (an imported line holds the scan's fields blank, see UNSCANNED in inbound-import.ts).
+    scannedAt: typeof l.scannedAt === 'number' && l.scannedAt > 0 ? l.scannedAt : null,
     device: typeof l.device === 'string' && l.device !== '' ? l.device : null,
     row: typeof l.row === 'number' ? l.row : null,
   };
