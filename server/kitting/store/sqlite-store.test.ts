@@ -24,3 +24,48 @@ describe('SQLite connection settings', () => {
     }
   });
 });
+
+describe('a transaction reads each record once', () => {
+  function open(trace: string[]): SqliteStore {
+    const dir = mkdtempSync(join(tmpdir(), 'kitting-sqlite-'));
+    dirs.push(dir);
+    return new SqliteStore({ file: join(dir, 'kitting.db'), verbose: (sql) => trace.push(sql) });
+  }
+  const reads = (trace: string[]) => trace.filter((s) => /^\s*SELECT .* FROM records/.test(s));
+
+  it('writes a record it has read without reading it again, and sees its own writes afterwards', async () => {
+    const trace: string[] = [];
+    const store = open(trace);
+    try {
+      await store.createWorkspace('w', 'bench');
+      await store.transact('w', (tx) => tx.create('items', 'a', { id: 'a', n: 1 }));
+      trace.length = 0;
+      const seen = await store.transact('w', async (tx) => {
+        const before = await tx.get('items', 'a');
+        await tx.patch('items', 'a', { n: 2 });
+        const after = await tx.get('items', 'a');
+        const missing = await tx.get('items', 'b');
+        await tx.create('items', 'b', { id: 'b', n: 3 });
+        const created = await tx.get('items', 'b');
+        await tx.remove('items', 'a');
+        return { before, after, missing, created, gone: await tx.get('items', 'a'), tombstone: await tx.has('items', 'a'), again: await tx.patch('items', 'a', { n: 4 }) };
+      });
+      expect(seen).toEqual({ before: { id: 'a', n: 1 }, after: { id: 'a', n: 2 }, missing: null, created: { id: 'b', n: 3 }, gone: null, tombstone: true, again: null });
+      // One read per record (a and b), though each was read and written several times.
+      expect(reads(trace)).toHaveLength(2);
+      // A create over a record this transaction removed is still refused, and nothing is left half written.
+      await expect(store.transact('w', async (tx) => {
+        await tx.get('items', 'a');
+        await tx.create('items', 'a', { id: 'a', n: 5 });
+      })).rejects.toThrow('record_exists');
+      expect(await store.get('w', 'items', 'a')).toBeNull();
+      expect(await store.get('w', 'items', 'b')).toEqual({ id: 'b', n: 3 });
+      // A later transaction reads again (nothing is kept between transactions).
+      trace.length = 0;
+      await store.transact('w', (tx) => tx.get('items', 'b'));
+      expect(reads(trace)).toHaveLength(1);
+    } finally {
+      store.close();
+    }
+  });
+});

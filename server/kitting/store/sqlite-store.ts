@@ -223,18 +223,38 @@ export class SqliteStore implements Store {
     return stmt.all(ws, coll, opts?.limit ?? -1).map((r) => r.data);
   }
 
-  private write(ws: string, coll: string, id: string, data: Doc, stamps: Record<string, Hlc>, changed: Doc, hlc: Hlc, deleted: boolean) {
-    this.q.upsert.run(ws, coll, id, JSON.stringify(data), JSON.stringify(stamps), deleted ? 1 : 0, hlc);
+  private write(ws: string, coll: string, id: string, data: Doc, stamps: Record<string, Hlc>, changed: Doc, hlc: Hlc, deleted: boolean): RecordRow {
+    const row = { data: JSON.stringify(data), stamps: JSON.stringify(stamps), deleted: deleted ? 1 : 0 };
+    this.q.upsert.run(ws, coll, id, row.data, row.stamps, row.deleted, hlc);
     this.q.change.run(ws, coll, id, hlc, JSON.stringify(changed), '');
+    return row;
   }
 
   private txFor(ws: string, stamp: () => Hlc): Tx {
     const store = this;
     const q = this.q;
+    // The rows this transaction has read or written (null: none under that key), so a write after a read of the
+    // same record (read a line, then patch it) does not read it again. Only this transaction writes while it
+    // runs (the write lock), and every record write below passes through `remember`; a trim forgets all.
+    const seen = new Map<string, RecordRow | null>();
+    const remember = (coll: string, id: string, row: RecordRow | null) => {
+      if (seen.size >= 256) seen.clear();
+      seen.set(`${coll}\u0000${id}`, row);
+    };
+    const rowOf = (coll: string, id: string): RecordRow | null => {
+      const held = seen.get(`${coll}\u0000${id}`);
+      if (held !== undefined) return held;
+      const row = q.getRow.get(ws, coll, id) ?? null;
+      remember(coll, id, row);
+      return row;
+    };
+    const write = (coll: string, id: string, data: Doc, stamps: Record<string, Hlc>, changed: Doc, hlc: Hlc, deleted: boolean) =>
+      remember(coll, id, store.write(ws, coll, id, data, stamps, changed, hlc, deleted));
     return {
       ws,
       async get<T extends Doc = Doc>(coll: string, id: string) {
-        return store.readOne<T>(ws, coll, id);
+        const row = rowOf(coll, id);
+        return row && row.deleted === 0 ? (JSON.parse(row.data) as T) : null;
       },
       async list<T extends Doc = Doc>(coll: string, opts?: ListOptions) {
         return store.readJson(ws, coll, opts).map((s) => JSON.parse(s) as T);
@@ -246,40 +266,40 @@ export class SqliteStore implements Store {
         return store.findRows<T>(ws, coll, field, value);
       },
       async has(coll: string, id: string) {
-        return q.getRow.get(ws, coll, id) !== undefined;
+        return rowOf(coll, id) !== null;
       },
       async create<T extends Doc>(coll: string, id: string, doc: T) {
-        if (q.getRow.get(ws, coll, id)) throw recordExists(coll, id);
+        if (rowOf(coll, id)) throw recordExists(coll, id);
         const hlc = stamp();
         const w = stampPut(null, doc, hlc);
-        if (w) store.write(ws, coll, id, doc, w.stamps, w.changed, hlc, false);
+        if (w) write(coll, id, doc, w.stamps, w.changed, hlc, false);
         return doc;
       },
       async put<T extends Doc>(coll: string, id: string, doc: T) {
-        const row = q.getRow.get(ws, coll, id);
+        const row = rowOf(coll, id);
         const hlc = stamp();
         const stored = row ? { data: JSON.parse(row.data) as Doc, stamps: JSON.parse(row.stamps) as Record<string, Hlc>, deleted: row.deleted === 1 } : null;
         const w = stampPut(stored, doc, hlc);
-        if (w) store.write(ws, coll, id, doc, w.stamps, w.changed, hlc, false);
+        if (w) write(coll, id, doc, w.stamps, w.changed, hlc, false);
         return doc;
       },
       async patch<T extends Doc = Doc>(coll: string, id: string, fields: Doc) {
-        const row = q.getRow.get(ws, coll, id);
+        const row = rowOf(coll, id);
         if (!row || row.deleted === 1) return null;
         const stored = { data: JSON.parse(row.data) as Doc, stamps: JSON.parse(row.stamps) as Record<string, Hlc>, deleted: false };
         const hlc = stamp();
         const w = stampPatch(stored, fields, hlc);
         if (!w) return stored.data as T;
-        store.write(ws, coll, id, w.data, w.stamps, w.changed, hlc, false);
+        write(coll, id, w.data, w.stamps, w.changed, hlc, false);
         return w.data as T;
       },
       async remove(coll: string, id: string) {
-        const row = q.getRow.get(ws, coll, id);
+        const row = rowOf(coll, id);
         if (!row || row.deleted === 1) return false;
         const hlc = stamp();
         const stamps: Record<string, Hlc> = JSON.parse(row.stamps);
         stamps._deleted = hlc;
-        store.write(ws, coll, id, JSON.parse(row.data), stamps, { _deleted: true }, hlc, true);
+        write(coll, id, JSON.parse(row.data), stamps, { _deleted: true }, hlc, true);
         return true;
       },
       async next(series: string, opts?: { start?: number }) {
@@ -293,6 +313,7 @@ export class SqliteStore implements Store {
         q.seriesBump.run(ws, series, atLeast);
       },
       async trimLocal(coll: string, keep: number) {
+        seen.clear();
         return store.replica.trimNow(ws, coll, keep);
       },
     };

@@ -14,7 +14,7 @@ import { issueNumber } from '../../store/series';
 import type { Doc, Store } from '../../store/types';
 import { readFileTable, type FileTable } from './inbound-file';
 import { describeColumns, extractLines, findLayout, type Extracted, type Layout, type Mapping } from './inbound-columns';
-import { INBOUND, INBOUND_LINES, INBOUND_NUMBERS, lineId } from './inbound.service';
+import { INBOUND, INBOUND_LINES, INBOUND_NUMBERS, lineId, atOpen } from './inbound.service';
 
 /** The decoded file of a request: base64 (a data: URL prefix is allowed), at most INBOUND_MAX_BYTES. */
 export function readUpload(raw: unknown): Buffer {
@@ -58,6 +58,13 @@ export function actorName(req: Request, given?: unknown): string {
 
 const LINES_PER_TX = 250;
 
+/**
+ * The fields a scan sets, present (blank) from the import on: a scan then rewrites values of a line whose
+ * fields and stamps already exist, so the row hardly grows and its densely packed table page is not split
+ * (a line that gained four fields and their stamps split a page on most scans: perf/inbound.bench.ts).
+ */
+export const UNSCANNED = { scannedAt: 0, scannedBy: '', device: '' } as const;
+
 /** Store the lines, then the list (numbered IB-YY-NNNN in the same transaction). */
 export async function storeList(store: Store, ws: string, base: { name: string; cust: string; filename: string; createdBy: string }, a: Analysis): Promise<Doc> {
   const id = randomKey('ib-', 4);
@@ -67,7 +74,7 @@ export async function storeList(store: Store, ws: string, base: { name: string; 
     await store.transact(ws, async (tx) => {
       for (const l of batch) {
         const key = lineId(id, l.imei);
-        await tx.create(INBOUND_LINES, key, { id: key, list: id, imei: l.imei, serial: l.serial, model: l.model, note: l.note, row: l.row, state: 'expected' });
+        await tx.create(INBOUND_LINES, key, { id: key, list: id, imei: l.imei, serial: l.serial, model: l.model, note: l.note, row: l.row, state: 'expected', at: atOpen(id), ...UNSCANNED });
       }
     });
     await nextTurn();

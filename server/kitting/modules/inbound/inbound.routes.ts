@@ -11,7 +11,7 @@ import { readCompany } from '../settings/settings.service';
 import { normalizeImei, readMapping } from './inbound-columns';
 import { actorName, analyse, listedErrors, readUpload, storeList } from './inbound-import';
 import { reportCsv, reportPdf } from './inbound-report';
-import { INBOUND, INBOUND_LINES, inboundRules, lineId, lineView, linesOf, reportOf, withCounts } from './inbound.service';
+import { INBOUND, INBOUND_LINES, inboundRules, lineDocs, lineId, lineView, linesOf, reportOf, atScanned, scannedLines, withCounts } from './inbound.service';
 
 const { params: idParams } = inboundRequests;
 
@@ -126,12 +126,12 @@ export const inboundRoutes = [
         }
         if (line?.state === 'expected') {
           const device = await registerDevice(tx, list, line);
-          const saved = await tx.patch(INBOUND_LINES, key, { state: 'received', hit: params.id, scannedAt: now, scannedBy: by, device: imei });
+          const saved = await tx.patch(INBOUND_LINES, key, { state: 'received', at: atScanned(params.id), scannedAt: now, scannedBy: by, device: imei });
           return { result: 'received' as const, line: lineView(saved ?? line), device };
         }
         let current =
           line ??
-          (await tx.put(INBOUND_LINES, key, { id: key, list: params.id, imei, serial: '', model: '', note: '', row: 0, state: 'unexpected', hit: params.id, scannedAt: now, scannedBy: by, device: '' }));
+          (await tx.put(INBOUND_LINES, key, { id: key, list: params.id, imei, serial: '', model: '', note: '', row: 0, state: 'unexpected', at: atScanned(params.id), scannedAt: now, scannedBy: by, device: '' }));
         let device = await tx.get(DEVICES, imei);
         if (confirm) {
           device = await registerDevice(tx, list, current);
@@ -201,13 +201,13 @@ export const inboundRoutes = [
       // The list goes first (it disappears at once, checked in the same transaction), then its lines in batches.
       await app.store.transact(ws, async (tx) => {
         await listOr404(tx, params.id);
-        const scanned = await tx.find(INBOUND_LINES, 'hit', params.id);
+        const scanned = await scannedLines(tx, null, params.id);
         if (scanned.some((l) => l.state === 'received' || (typeof l.device === 'string' && l.device !== ''))) {
           throw conflict('inbound has received devices', { message: '入荷済みの端末がある入荷予定は削除できません' });
         }
         await tx.remove(INBOUND, params.id);
       });
-      const lines = await app.store.find(ws, INBOUND_LINES, 'list', params.id);
+      const lines = await lineDocs(app.store, ws, params.id);
       for (let i = 0; i < lines.length; i += 500) {
         const batch = lines.slice(i, i + 500);
         await app.store.transact(ws, async (tx) => {

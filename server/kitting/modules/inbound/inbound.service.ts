@@ -3,8 +3,9 @@
  * `inboundLines`, keyed `<list id>:<imei>` so that two benches scanning the same device write the same
  * record (per-field last writer wins: received once). Counts are never stored as running totals (two benches
  * would overwrite each other's): the expected count is fixed at import, received and unexpected are counted
- * from the scanned lines (`hit` holds the list id once a line is scanned, so only scanned lines are read).
- */
+ * from the scanned lines. One lookup reaches a list's lines: `at` is `<list id>:open` until the line is
+ * scanned and `<list id>:scanned` from then on, so the scanned lines are read without the others, and a scan
+ * moves one index entry (a second lookup by list would be rewritten by every scan as well). */
 import { z } from 'zod';
 import { Field, textValue } from '../../../../shared/fields';
 import { isValidImei } from '../../../../shared/imei';
@@ -25,9 +26,10 @@ import type { Doc, Store, Tx } from '../../store/types';
 export const INBOUND = 'inbound';
 export const INBOUND_LINES = 'inboundLines';
 
-/** Lines of a list, and the scanned lines of a list (received or unexpected). */
-const LINES_BY_LIST = declareLookup(INBOUND_LINES, 'list');
-const LINES_BY_HIT = declareLookup(INBOUND_LINES, 'hit');
+/** The not yet scanned and the scanned lines of a list (received or unexpected), by `at`. */
+declareLookup(INBOUND_LINES, 'at');
+export const atOpen = (list: string) => `${list}:open`;
+export const atScanned = (list: string) => `${list}:scanned`;
 
 /** IB-26-0001: numbered per calendar year (Japan time), never refused offline (leased blocks, then a reserve). */
 export const INBOUND_NUMBERS = declareSeries({
@@ -77,7 +79,7 @@ export const inboundLineSchema = derivedKey(
     note: derivedText(300),
     row: derivedInt(0, 10_000_000),
     state: new Field(z.enum(INBOUND_LINE_STATES)),
-    hit: derivedText(80),
+    at: derivedText(90),
     scannedAt: stamp(),
     scannedBy: derivedText(160),
     device: derivedText(40),
@@ -85,6 +87,10 @@ export const inboundLineSchema = derivedKey(
   (id, f) => {
     if (typeof f.list === 'string' && !id.startsWith(`${f.list}:`)) return 'a line is keyed <list>:<imei>';
     if (typeof f.imei === 'string' && !id.endsWith(`:${f.imei}`)) return 'a line is keyed <list>:<imei>';
+    if (typeof f.at === 'string') {
+      const list = id.slice(0, id.lastIndexOf(':'));
+      if (f.at !== atOpen(list) && f.at !== atScanned(list)) return 'a line is found at <list>:open or <list>:scanned';
+    }
     if (!/^[^:]{1,80}:\d{15}$/.test(id)) return 'a line is keyed <list>:<imei>';
     return null;
   },
@@ -94,8 +100,16 @@ export const inboundSchemas = [inboundSchema, inboundLineSchema];
 
 type Reader = Pick<Store, 'find'> | Pick<Tx, 'find'>;
 
-async function findLines(r: Reader, ws: string | null, field: string, value: string): Promise<Doc[]> {
-  return ws === null ? (r as Pick<Tx, 'find'>).find(INBOUND_LINES, field, value) : (r as Pick<Store, 'find'>).find(ws, INBOUND_LINES, field, value);
+async function findLines(r: Reader, ws: string | null, at: string): Promise<Doc[]> {
+  return ws === null ? (r as Pick<Tx, 'find'>).find(INBOUND_LINES, 'at', at) : (r as Pick<Store, 'find'>).find(ws, INBOUND_LINES, 'at', at);
+}
+
+/** The scanned lines of a list (received or unexpected). */
+export const scannedLines = (r: Reader, ws: string | null, listId: string) => findLines(r, ws, atScanned(listId));
+
+/** Every line record of a list, scanned or not. */
+export async function lineDocs(r: Reader, ws: string | null, listId: string): Promise<Doc[]> {
+  return [...(await findLines(r, ws, atOpen(listId))), ...(await scannedLines(r, ws, listId))];
 }
 
 /** Counts of a list: expected from the import, received and unexpected from its scanned lines. */
@@ -135,7 +149,8 @@ export function lineView(l: Doc): InboundLine {
     model: String(l.model ?? ''),
     note: String(l.note ?? ''),
     state,
-    scannedAt: typeof l.scannedAt === 'number' ? l.scannedAt : null,
+    // 0: not scanned (an imported line holds the scan's fields blank, see UNSCANNED in inbound-import.ts).
+    scannedAt: typeof l.scannedAt === 'number' && l.scannedAt > 0 ? l.scannedAt : null,
     device: typeof l.device === 'string' && l.device !== '' ? l.device : null,
     row: typeof l.row === 'number' ? l.row : null,
   };
@@ -143,13 +158,12 @@ export function lineView(l: Doc): InboundLine {
 
 /** A list with its counts, read from the store (or a transaction: ws null). */
 export async function withCounts(r: Reader, ws: string | null, list: Doc): Promise<Inbound> {
-  return inboundView(list, countsOf(list, await findLines(r, ws, 'hit', String(list.id))));
+  return inboundView(list, countsOf(list, await scannedLines(r, ws, String(list.id))));
 }
 
 /** Every line of a list: expected ones in file order, then the unexpected ones as scanned. */
 export async function linesOf(store: Store, ws: string, listId: string): Promise<InboundLine[]> {
-  const docs = await store.find(ws, INBOUND_LINES, 'list', listId);
-  const lines = docs.map(lineView);
+  const lines = (await lineDocs(store, ws, listId)).map(lineView);
   const late = (l: InboundLine) => (l.state === 'unexpected' ? 1 : 0);
   return lines.sort((a, b) => late(a) - late(b) || (late(a) ? (a.scannedAt ?? 0) - (b.scannedAt ?? 0) : (a.row ?? 0) - (b.row ?? 0)));
 }

@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { jstYear } from '../../../../shared/dates';
 import type { Inbound, InboundLine } from '../../../../shared/api/contracts/inbound';
 import { startTestServer, type Client, type TestServer } from '../../testing/harness';
-import { INBOUND_LINES } from './inbound.service';
+import { lineDocs } from './inbound.service';
 import { b64, csvFile, noticeRows, testImei } from './inbound.testkit';
 
 let central: TestServer;
@@ -103,7 +103,7 @@ describe('inbound lists across benches and central', () => {
     // One ledger row per received IMEI on every replica.
     const ws = owner.workspaceId() as string;
     for (const [name, t] of [['central', central], ['bench A', benchA], ['bench B', benchB]] as const) {
-      const lines = await t.store.find(ws, INBOUND_LINES, 'list', id);
+      const lines = await lineDocs(t.store, ws, id);
       expect(lines.length, name).toBe(7);
       for (const i of [5000, 5001, 5002, 5003]) expect(await t.store.get(ws, 'devices', testImei(i)), `${name} ${i}`).not.toBeNull();
     }
