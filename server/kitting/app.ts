@@ -22,6 +22,7 @@ import { declaredLookups } from './store/lookups';
 import { allRoutes, collectionSchemas, planCounted } from './modules';
 import { tenantDefaults } from './modules/admin/tenants.service';
 import { backfillSiteIndex } from './modules/sites/site-index';
+import { backfillInboundAt } from './modules/inbound/inbound-upgrade';
 import { INBOUND_BODY_LIMIT, INBOUND_UPLOAD_PATHS } from './modules/inbound/inbound.service';
 import { createSyncRuntime } from './sync/runtime';
 import { ErrorBody } from '../../shared/api/contracts/errors';
@@ -70,6 +71,7 @@ export async function createApp(opts: CreateAppOptions): Promise<{ app: Express;
   // Every module has declared its lookups by now (imported above): each gets its index.
   await opts.store.ensureLookups(declaredLookups());
   await backfillSiteIndex(opts.store);
+  await backfillInboundAt(opts.store);
 
   const app = express();
   app.disable('x-powered-by');

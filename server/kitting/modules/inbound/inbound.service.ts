@@ -80,6 +80,8 @@ export const inboundLineSchema = derivedKey(
     row: derivedInt(0, 10_000_000),
     state: new Field(z.enum(INBOUND_LINE_STATES)),
     at: derivedText(90),
+    /** Earlier releases' scan marker (the list id); still accepted from benches not yet upgraded. */
+    hit: derivedText(80),
     scannedAt: stamp(),
     scannedBy: derivedText(160),
     device: derivedText(40),
