@@ -3,7 +3,7 @@
  * installing one where the machine has none (see ./browser.ts). The path (or the reason there is
  * none) is handed to the test workers through the environment they inherit.
  */
-import { ensureChromium, OVERRIDE_VARS, UNAVAILABLE_VAR } from './browser';
+import { ensureChromium, OVERRIDE_VARS, UNAVAILABLE_VAR } from './browser.testkit';
 
 export default function setup(): void {
   try {

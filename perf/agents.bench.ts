@@ -12,7 +12,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createAgentsApp } from '../server/agents/app';
-import { testAgentsConfig } from '../server/agents/config';
+import { testAgentsConfig } from '../server/agents/config.testkit';
 import { RateLimiter } from '../server/core/http/rate-limit';
 import { openAgentsDb, type Db } from '../server/agents/db';
 import { indexSource, searchPassages } from '../server/agents/knowledge/search';

@@ -13,7 +13,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { generateImei } from '../shared/imei';
 import { createApp } from '../server/kitting/app';
-import { testConfig, type Mode } from '../server/core/config';
+import type { Mode } from '../server/core/config';
+import { testConfig } from '../server/core/testing/config.testkit';
 import type { AppContext } from '../server/core/context';
 import { SqliteStore } from '../server/core/store/sqlite-store';
 

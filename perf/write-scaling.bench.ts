@@ -29,7 +29,7 @@ import { registerWorkspace } from '../server/core/security/tenants';
 import { tidCookie } from '../server/core/http/workspace';
 import { ensureWorkspace } from '../server/core/store/seed';
 import { SqliteStore } from '../server/core/store/sqlite-store';
-import { drive, listen } from './http-client';
+import { drive, listen } from './http-client.testkit';
 
 const SIZES = (process.env.PERF_SIZES ?? '1000,10000,100000').split(',').map(Number);
 const REQUESTS = Number(process.env.PERF_REQUESTS ?? 1000);

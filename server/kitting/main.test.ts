@@ -3,7 +3,7 @@ import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { startServerProcess } from '../core/testing/process';
+import { startServerProcess } from '../core/testing/process.testkit';
 
 const dataDir = mkdtempSync(join(tmpdir(), 'kitting-main-'));
 afterAll(() => rmSync(dataDir, { recursive: true, force: true }));

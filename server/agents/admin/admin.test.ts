@@ -2,8 +2,8 @@ import Database from 'better-sqlite3';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { arr, startAgentsServer, str, type AgentsTestServer } from '../testing';
-import { testStore } from '../test-store';
+import { arr, startAgentsServer, str, type AgentsTestServer } from '../harness.testkit';
+import { testStore } from '../store.testkit';
 
 let t: AgentsTestServer;
 /** Accounts made by withAgent carry their email like signup's. */

@@ -2,7 +2,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { dumpStore } from './sim/oracle';
+import { dumpStore } from './sim/oracle.testkit';
 import { dropSchema, freshSchema, schemaUrl } from '../../core/testing/stores';
 import { importSqlite } from '../../core/store/pg-import';
 import { PgStore } from '../../core/store/pg-store';

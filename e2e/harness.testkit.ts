@@ -8,7 +8,7 @@ import { existsSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { chromium, type BrowserContext, type CDPSession, type Page } from 'playwright-core';
-import { ensureChromium, UNAVAILABLE_VAR } from './browser';
+import { ensureChromium, UNAVAILABLE_VAR } from './browser.testkit';
 
 export const ROOT = resolve(import.meta.dirname, '..');
 const SHOTS = join(ROOT, 'test-results', 'screenshots');
