@@ -1,6 +1,6 @@
 import type { z } from 'zod';
 import type { LeaseBlock, WireChange, WireRecord } from '../../core/store/types';
-import { certKeyBody, changeSchema, enrolBody, leaseBody, portalLinkBody, MAX_BATCH, PULL_PAGE, pushBody, SNAPSHOT_PAGE } from '../../../shared/api/contracts/sync';
+import { certKeyBody, enrolBody, leaseBody, portalLinkBody, PULL_PAGE, pushBody, SNAPSHOT_PAGE } from '../../../shared/api/contracts/sync';
 
 /** Versioned prefix of the central sync routes. */
 export const SYNC_V1 = '/api/sync/v1';
@@ -10,7 +10,7 @@ export const SCHEMA_HEADER = 'x-kitting-schema';
 export const TOKEN_HEADER = 'x-kitting-bench-token';
 
 /** Most changes one push batch may carry (the request schemas are the contract's, shared/api/contracts/sync.ts). */
-export { MAX_BATCH, changeSchema, pushBody, enrolBody, leaseBody, portalLinkBody };
+export { pushBody, enrolBody, leaseBody, portalLinkBody };
 export interface PortalLinkAnswer extends Timed {
   url: string;
   link: string;

@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import type { Request } from 'express';
 import type { AppContext } from '../../../core/context';
-import { forbidden, tooMany, unauthorized } from '../../../core/errors';
+import { forbidden, unauthorized } from '../../../core/errors';
 import { P, PLATFORM_WS } from '../platform-collections';
 import { securityEvent } from '../../../core/security/activity';
 import { registerWorkspace } from '../../../core/security/tenants';
@@ -102,4 +102,3 @@ export async function touchLogin(app: AppContext, id: string): Promise<Doc> {
   return app.store.transact(PLATFORM_WS, async (tx) => (await tx.patch(ACCOUNTS, id, { lastLogin: Date.now() })) as Doc);
 }
 
-export { tooMany };

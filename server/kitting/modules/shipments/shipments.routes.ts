@@ -1,10 +1,9 @@
 import { crudRoutes } from '../../../core/http/crud';
 import { issueNumber } from '../../../core/store/series';
-import { SHIPMENT_NUMBERS, SHIPMENT_SERIES, SHIPMENTS } from './shipments.service';
+import { SHIPMENT_NUMBERS, SHIPMENTS } from './shipments.service';
 import { collectionSchema, stamp } from '../../../core/http/collection-schema';
 import { shipmentFields, shipmentRequests, shipmentResponses } from '../../../../shared/api/contracts/work';
 
-export { SHIPMENT_NUMBERS, SHIPMENT_SERIES, SHIPMENTS };
 
 export const shipmentSchema = collectionSchema(SHIPMENTS, shipmentFields, { created: stamp(), updated: stamp() });
 
