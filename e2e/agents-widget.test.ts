@@ -1,8 +1,8 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startAgentsServer, type AgentsTestServer } from '../server/agents/testing';
-import { launch, type Browser } from './harness';
+import { startAgentsServer, type AgentsTestServer } from '../server/agents/harness.testkit';
+import { launch, type Browser } from './harness.testkit';
 
 let agents: AgentsTestServer;
 let shop: Server;

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { shot } from './harness';
-import { e2eSession } from './session';
+import { shot } from './harness.testkit';
+import { e2eSession } from './session.testkit';
 
 /**
  * The back office as a clerk reads it: Japanese values instead of stored keys, periods named, an issued

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { shot } from './harness';
-import { e2eSession } from './session';
+import { shot } from './harness.testkit';
+import { e2eSession } from './session.testkit';
 
 /** Back-office screens of the bench window, driven like a person would, checked against the API. */
 const t = e2eSession({ timeout: 8000 });

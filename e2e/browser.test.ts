@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { ensureChromium, findChromium, provisionPlan, type BrowserProbe, type Runner } from './browser';
+import { ensureChromium, findChromium, provisionPlan, type BrowserProbe, type Runner } from './browser.testkit';
 
 const PW = '/home/u/.cache/ms-playwright/chromium-1/chrome-linux64/chrome';
 

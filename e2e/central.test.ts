@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { launch, shot, startServer, type Browser, type RunningServer } from './harness';
+import { launch, shot, startServer, type Browser, type RunningServer } from './harness.testkit';
 
 const PASSWORD = 'e2e-admin-pass-7391';
 let server: RunningServer;

@@ -1,7 +1,7 @@
 import { createServer } from 'node:net';
 import { describe, expect, it } from 'vitest';
-import { shot } from './harness';
-import { e2eSession } from './session';
+import { shot } from './harness.testkit';
+import { e2eSession } from './session.testkit';
 
 /** A free loopback port, so the server can be told its own public address (KITTING_PUBLIC_URL) up front. */
 const port = await new Promise<number>((resolve, reject) => {

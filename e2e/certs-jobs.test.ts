@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { generateImei } from '../shared/imei';
-import { scanKeys, shot } from './harness';
-import { e2eSession } from './session';
+import { scanKeys, shot } from './harness.testkit';
+import { e2eSession } from './session.testkit';
 
 const t = e2eSession();
 const { api: get, go } = t;

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { shot } from './harness';
-import { e2eSession } from './session';
+import { shot } from './harness.testkit';
+import { e2eSession } from './session.testkit';
 
 /** DaaS simulator and sends, custody records, portal links from the customers screen (bench mode). */
 const t = e2eSession({ timeout: 8000 });

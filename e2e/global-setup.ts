@@ -1,9 +1,9 @@
 /**
  * Vitest global setup: make sure the browser tests have a Chromium before any test file starts,
- * installing one where the machine has none (see ./browser.ts). The path (or the reason there is
+ * installing one where the machine has none (see ./browser.testkit.ts). The path (or the reason there is
  * none) is handed to the test workers through the environment they inherit.
  */
-import { ensureChromium, OVERRIDE_VARS, UNAVAILABLE_VAR } from './browser';
+import { ensureChromium, OVERRIDE_VARS, UNAVAILABLE_VAR } from './browser.testkit';
 
 export default function setup(): void {
   try {

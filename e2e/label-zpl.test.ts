@@ -7,8 +7,8 @@ import { createRequire } from 'node:module';
 import { inflateSync } from 'node:zlib';
 import { chromium, type Browser as PwBrowser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestServer, type Client, type TestServer } from '../server/kitting/testing/harness';
-import { CHROMIUM_ARGS, chromiumPath } from './harness';
+import { startTestServer, type Client, type TestServer } from '../server/kitting/testing/harness.testkit';
+import { CHROMIUM_ARGS, chromiumPath } from './harness.testkit';
 
 const CUST = '株式会社山下電設';
 const LABEL = { w: 70, h: 40 };

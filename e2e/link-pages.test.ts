@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { arr, startAgentsServer, str, type AgentsTestServer } from '../server/agents/testing';
+import { arr, startAgentsServer, str, type AgentsTestServer } from '../server/agents/harness.testkit';
 import { startStudio, type TestStudio } from '../server/studio/testing';
-import { launch, type Browser } from './harness';
+import { launch, type Browser } from './harness.testkit';
 
 /** The pages mailed links open, driven in Chromium: the page's own script calls the API (under its CSP). */
 let agents: AgentsTestServer;

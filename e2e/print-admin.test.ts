@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { launch, shot, startServer, type Browser, type RunningServer } from './harness';
+import { launch, shot, startServer, type Browser, type RunningServer } from './harness.testkit';
 
 /**
  * A label printed from the browser carries the app's bundled Japanese font (a PC without Japanese system

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { e2eSession } from './session';
+import { e2eSession } from './session.testkit';
 
 const t = e2eSession();
 const { api, go } = t;

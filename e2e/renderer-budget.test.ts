@@ -12,7 +12,7 @@ import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { launch, ROOT, shot, startServer, type Browser, type RunningServer } from './harness';
+import { launch, ROOT, shot, startServer, type Browser, type RunningServer } from './harness.testkit';
 
 export const BUDGET = { initialJsGzip: 150 * 1024, chunkGzip: 120 * 1024, homeFonts: 1024 * 1024 };
 const DIST = join(ROOT, 'renderer', 'dist');

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { generateImei } from '../shared/imei';
-import { launch, scanKeys, shot, startServer, type Browser, type RunningServer } from './harness';
+import { launch, scanKeys, shot, startServer, type Browser, type RunningServer } from './harness.testkit';
 
 let server: RunningServer;
 let b: Browser;

@@ -12,7 +12,7 @@
 import type { AddressInfo } from 'node:net';
 import { monitorEventLoopDelay, type IntervalHistogram } from 'node:perf_hooks';
 import { createAgentsApp } from '../server/agents/app';
-import { testAgentsConfig } from '../server/agents/config';
+import { testAgentsConfig } from '../server/agents/config.testkit';
 import { RateLimiter } from '../server/core/http/rate-limit';
 import { seedBenchAgent } from './agents-seed';
 

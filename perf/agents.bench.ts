@@ -25,9 +25,9 @@ import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import pg from 'pg';
-import { provisionPostgres, type PgCluster } from '../server/core/testing/pg-cluster';
+import { provisionPostgres, type PgCluster } from '../server/core/testing/pg-cluster.testkit';
 import { createAgentsApp } from '../server/agents/app';
-import { testAgentsConfig } from '../server/agents/config';
+import { testAgentsConfig } from '../server/agents/config.testkit';
 import { JA, NOUNS, VERBS, retrieve, rng, seedBenchAgent } from './agents-seed';
 import type { FromServer, ToServer, WindowReport } from './agents-server';
 

@@ -14,9 +14,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { generateImei } from '../shared/imei';
 import { createApp } from '../server/kitting/app';
-import { testConfig } from '../server/kitting/server-config';
+import { testConfig } from '../server/kitting/testing/config.testkit';
 import { SqliteStore } from '../server/kitting/store/sqlite-store';
-import { call, drive, listen } from './http-client';
+import { call, drive, listen } from './http-client.testkit';
 
 const REQUESTS = Number(process.env.PERF_REQUESTS ?? 5000);
 const CONCURRENCY = Number(process.env.PERF_CONCURRENCY ?? 16);

@@ -14,10 +14,10 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { createApp } from '../server/kitting/app';
-import { testConfig } from '../server/kitting/server-config';
+import { testConfig } from '../server/kitting/testing/config.testkit';
 import { SqliteStore } from '../server/kitting/store/sqlite-store';
 import { b64, csvFile, noticeRows, testImei, xlsxFile } from '../server/kitting/modules/inbound/inbound.testkit';
-import { call, listen } from './http-client';
+import { call, listen } from './http-client.testkit';
 
 const ROWS = Number(process.env.PERF_ROWS ?? 10_000);
 const SCANS = Number(process.env.PERF_SCANS ?? 2_000);

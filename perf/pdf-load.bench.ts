@@ -9,11 +9,11 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createApp } from '../server/kitting/app';
-import { testConfig } from '../server/kitting/server-config';
+import { testConfig } from '../server/kitting/testing/config.testkit';
 import { SqliteStore } from '../server/kitting/store/sqlite-store';
 import { closePdfPool } from '../server/kitting/modules/documents/pdf-pool';
 import { CERT_MAX_DEVICES } from '../shared/api/contracts/certs-labels';
-import { call, listen } from './http-client';
+import { call, listen } from './http-client.testkit';
 
 const IDLE_SAMPLES = Number(process.env.PERF_IDLE ?? 300);
 const PDFS = Number(process.env.PERF_PDFS ?? 3);

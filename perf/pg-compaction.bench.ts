@@ -15,7 +15,7 @@ import { formatHlc } from '../shared/hlc';
 import { PgStore } from '../server/kitting/store/pg-store';
 import { SqliteStore } from '../server/kitting/store/sqlite-store';
 import type { Store, WireChange } from '../server/kitting/store/types';
-import { provisionPostgres } from '../server/core/testing/pg-cluster';
+import { provisionPostgres } from '../server/core/testing/pg-cluster.testkit';
 
 const EDITS = Number(process.env.PERF_EDITS ?? 1_000_000);
 const DEVICES = Number(process.env.PERF_DEVICES ?? 10_000);

@@ -21,13 +21,13 @@ import { join } from 'node:path';
 import pg from 'pg';
 import { formatHlc } from '../shared/hlc';
 import { createApp } from '../server/kitting/app';
-import { testConfig } from '../server/kitting/server-config';
+import { testConfig } from '../server/kitting/testing/config.testkit';
 import { PgStore } from '../server/kitting/store/pg-store';
 import { SqliteStore } from '../server/kitting/store/sqlite-store';
 import type { Store, WireChange } from '../server/kitting/store/types';
 import { hashSecret } from '../server/kitting/sync/central';
 import { SCHEMA_HEADER, SYNC_V1, TOKEN_HEADER } from '../server/kitting/sync/protocol';
-import { provisionPostgres } from '../server/core/testing/pg-cluster';
+import { provisionPostgres } from '../server/core/testing/pg-cluster.testkit';
 
 const N = Number(process.env.PERF_PG_N ?? 100_000);
 const BATCH = 500;

@@ -13,7 +13,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { generateImei } from '../shared/imei';
 import { createApp } from '../server/kitting/app';
-import { testConfig, type Mode } from '../server/kitting/server-config';
+import type { Mode } from '../server/kitting/server-config';
+import { testConfig } from '../server/kitting/testing/config.testkit';
 import type { AppContext } from '../server/kitting/context';
 import { SqliteStore } from '../server/kitting/store/sqlite-store';
 

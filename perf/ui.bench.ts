@@ -9,7 +9,7 @@ import { mkdirSync, readFileSync, readdirSync, statSync, writeFileSync } from 'n
 import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { generateImei } from '../shared/imei';
-import { ROOT, launch, startServer } from '../e2e/harness';
+import { ROOT, launch, startServer } from '../e2e/harness.testkit';
 
 const DIST = join(ROOT, 'renderer', 'dist');
 

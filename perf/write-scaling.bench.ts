@@ -29,7 +29,7 @@ import { registerWorkspace } from '../server/kitting/security/tenants';
 import { tidCookie } from '../server/kitting/http/workspace';
 import { ensureWorkspace } from '../server/kitting/store/seed';
 import { SqliteStore } from '../server/kitting/store/sqlite-store';
-import { drive, listen } from './http-client';
+import { drive, listen } from './http-client.testkit';
 
 const SIZES = (process.env.PERF_SIZES ?? '1000,10000,100000').split(',').map(Number);
 const REQUESTS = Number(process.env.PERF_REQUESTS ?? 1000);

@@ -91,6 +91,42 @@ export function findCycles(graph: Map<string, string[]>): string[][] {
 
 const APPS = ['server/kitting/', 'server/studio/', 'server/agents/'];
 
+/**
+ * Test-only code: every module a test needs besides the test itself (fakes, harnesses, stores for tests,
+ * fixture builders) is named `*.testkit.ts`; vitest's own setup files keep the names vitest.config.ts gives them.
+ */
+const isTestFile = (f: string) => /\.test\.tsx?$/.test(f);
+const isTestkit = (f: string) => /\.testkit\.tsx?$/.test(f);
+const VITEST_SETUP = ['e2e/global-setup.ts', 'server/core/testing/pg-global-setup.ts', 'server/core/testing/response-contracts.ts'];
+/**
+ * Files of branches being moved in parallel (the studio's rewrite, the store's move), and the old paths of three
+ * core helpers the studio's tests still import (each re-exports its `.testkit.ts`). Each leaves this list when it is renamed.
+ */
+const PENDING = new Set([
+  'server/studio/testing.ts',
+  'server/studio/fake-platform.ts',
+  'server/core/testing/outbound.ts',
+  'server/core/testing/process.ts',
+  'server/core/testing/request-contracts.ts',
+]);
+const testOnly = (f: string) => isTestFile(f) || isTestkit(f) || f.startsWith('e2e/') || f.startsWith('perf/') || VITEST_SETUP.includes(f) || PENDING.has(f);
+
+/** Edges from production code (anything but tests, testkits, e2e/, perf/ and vitest's setup) to a test or a testkit. */
+export function productionImportsOfTests(graph: Map<string, string[]>): string[] {
+  return [...graph]
+    .filter(([from]) => !testOnly(from))
+    .flatMap(([from, tos]) => tos.filter((to) => isTestFile(to) || isTestkit(to)).map((to) => `${from} → ${to}`));
+}
+
+/** Files named like test helpers (`fake-*`, `*-fake*`, `test-*`, `testing.ts`, anything in a `testing/` or `sim/` folder) that are not `*.testkit.ts`. */
+export function misnamedHelpers(files: readonly string[]): string[] {
+  const helperLike = (f: string) => {
+    const name = f.slice(f.lastIndexOf('/') + 1);
+    return /^fake-|-fake|^test-|^testing\.tsx?$|^mock-|-mock/.test(name) || /(^|\/)(testing|sim)\//.test(f);
+  };
+  return files.filter((f) => !isTestFile(f) && !isTestkit(f) && !VITEST_SETUP.includes(f) && !PENDING.has(f) && helperLike(f));
+}
+
 describe('import graph', () => {
   const graph = readGraph();
   const plain = new Map([...graph].map(([k, v]) => [k, v.map((e) => e.to)]));
@@ -155,6 +191,42 @@ describe('import graph', () => {
     expect(reach).toEqual([]);
     expect(plain.get('server/core/errors.ts')).toEqual([]);
     expect(readFileSync(join(ROOT, 'server/core/errors.ts'), 'utf8')).not.toMatch(/^import /m);
+  });
+
+  it('finds a production import of a testkit and a misnamed helper when there is one (the checker itself)', () => {
+    const g = new Map([
+      ['server/a/service.ts', ['server/a/fake-mailer.testkit.ts', 'server/a/util.ts']],
+      ['server/a/util.ts', ['server/a/service.test.ts']],
+      ['server/a/service.test.ts', ['server/a/fake-mailer.testkit.ts', 'server/a/service.ts']],
+      ['server/a/fake-mailer.testkit.ts', ['server/a/service.ts']],
+      ['e2e/bench.test.ts', ['e2e/harness.testkit.ts']],
+      ['perf/api.bench.ts', ['server/a/fake-mailer.testkit.ts']],
+    ]);
+    expect(productionImportsOfTests(g)).toEqual(['server/a/service.ts → server/a/fake-mailer.testkit.ts', 'server/a/util.ts → server/a/service.test.ts']);
+    expect(misnamedHelpers(['server/a/fake-mail.ts', 'server/a/mail-fake.ts', 'server/a/test-store.ts', 'server/a/testing.ts', 'server/a/testing/harness.ts', 'server/a/sync/sim/world.ts', 'server/a/fake-mail.testkit.ts', 'server/a/testing/harness.testkit.ts', 'server/a/service.ts', 'server/a/service.test.ts'])).toEqual([
+      'server/a/fake-mail.ts',
+      'server/a/mail-fake.ts',
+      'server/a/test-store.ts',
+      'server/a/testing.ts',
+      'server/a/testing/harness.ts',
+      'server/a/sync/sim/world.ts',
+    ]);
+  });
+
+  it('keeps test code out of production: no production file imports a *.testkit.ts or a *.test.ts', () => {
+    expect(productionImportsOfTests(plain)).toEqual([]);
+  });
+
+  it('names every test helper *.testkit.ts (no fake-*, test-*, testing.ts or testing/ file under another name)', () => {
+    const all = [...graph.keys(), ...['e2e', 'perf', 'seeds'].flatMap((r) => sourceFiles(r))];
+    expect(misnamedHelpers(all)).toEqual([]);
+  });
+
+  it('knows vitest\'s setup files by the names vitest.config.ts gives them', () => {
+    const config = readFileSync(join(ROOT, 'vitest.config.ts'), 'utf8');
+    const named = [...config.matchAll(/(?:globalSetup|setupFiles):\s*\[([^\]]*)\]/g)].flatMap((m) => [...m[1].matchAll(/'([^']+)'/g)].map((x) => x[1]));
+    expect(named.sort()).toEqual([...VITEST_SETUP].sort());
+    for (const f of PENDING) expect(existsSync(join(ROOT, f)), `${f} is renamed: drop it from PENDING`).toBe(true);
   });
 
   it('keeps shared/ free of server and renderer, and the renderer free of server and electron', () => {

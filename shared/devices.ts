@@ -2,7 +2,7 @@
  * The device ledger's vocabulary, used by the server (defaults, chip colours) and the renderer (choices):
  * every status in the order the screens offer it, with the chip colour the ledger shows for it.
  */
-export const DEVICE_STATUS_CHIPS = {
+const DEVICE_STATUS_CHIPS = {
   入荷待ち: 'c-gray',
   // A device in hand, registered at receiving (入荷セッション).
   入荷済: 'c-blue',

@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import { _electron as electron, type ElectronApplication, type Page } from 'playwright-core';
 import { afterAll, describe, expect, it } from 'vitest';
 import { generateImei } from '../../shared/imei';
-import { ROOT } from '../harness';
+import { ROOT } from '../harness.testkit';
 
 /** The packaged executable, or the reason there is none on this machine. */
 export function findDesktopExecutable(env: NodeJS.ProcessEnv = process.env): { path: string } | { reason: string } {

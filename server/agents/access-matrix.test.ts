@@ -4,7 +4,7 @@
  * authorization layer, every other caller gets 401/403 from the layer, and the refused calls change nothing.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startAgentsServer, type Api, type AgentsTestServer } from './testing';
+import { startAgentsServer, type Api, type AgentsTestServer } from './harness.testkit';
 import { AGENT_ACCESS, type AgentAuth } from './request';
 import { allows } from './roles';
 import { joinAs, operator, snapshot } from './attacks/team.testkit';

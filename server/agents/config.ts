@@ -38,7 +38,7 @@ export interface AgentsConfig {
   crawlPageLimit: number;
   /**
    * Let outbound requests reach private addresses (loopback, LAN): tests' local fake servers only. Set from
-   * code (testAgentsConfig overrides); never read from the environment, so no deployment can switch it on.
+   * code (config.testkit.ts overrides); never read from the environment, so no deployment can switch it on.
    */
   allowPrivateFetch: OutboundPolicy['allowInternal'];
   /** Reverse-proxy hops whose X-Forwarded-For / X-Forwarded-Proto are believed (AGENTS_TRUST_PROXY, 0..10). */
@@ -107,9 +107,4 @@ export function readAgentsConfig(env: NodeJS.ProcessEnv = process.env): AgentsCo
       allowInternal: false,
     },
   };
-}
-
-/** A configuration for tests: fresh folder, no model keys, no SMTP. */
-export function testAgentsConfig(dataDir: string, over: Partial<AgentsConfig> = {}): AgentsConfig {
-  return { ...readAgentsConfig({}), dataDir, anthropicKey: null, openaiKey: null, smtpUrl: null, ...over };
 }

@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startAgentsServer, type AgentsTestServer } from './testing';
+import { startAgentsServer, type AgentsTestServer } from './harness.testkit';
 
 /** The service's contract: docs/spec/agents-api.md. */
 const CONTRACT = readFileSync(join(dirname(fileURLToPath(import.meta.url)), '../../docs/spec/agents-api.md'), 'utf8');

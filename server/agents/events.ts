@@ -1,7 +1,7 @@
 import type { AgentsContext } from './context';
 import { stmt } from './db';
-import { EVENT_NAMES, type EventName } from '../../shared/api/contracts/agents-values';
-export { EVENT_NAMES, EventName };
+import type { EventName } from '../../shared/api/contracts/agents-values';
+export { EventName };
 
 
 /**
@@ -14,17 +14,4 @@ export function recordEvent(ctx: AgentsContext, ws: string, agentId: string | nu
   const body = JSON.stringify({ event, created_at: new Date(now).toISOString(), data: payload });
   ins.run(ws, agentId, event, body, now);
   if (event === 'lead.captured') ins.run(ws, agentId, 'leads.submit', JSON.stringify({ event: 'leads.submit', created_at: new Date(now).toISOString(), data: payload }), now);
-}
-
-export interface PendingEvent {
-  id: number;
-  workspace_id: string;
-  agent_id: string | null;
-  event: EventName;
-  payload: string;
-  created_at: number;
-}
-
-function pendingEvents(ctx: AgentsContext, limit = 100): PendingEvent[] {
-  return stmt(ctx.db, 'SELECT id, workspace_id, agent_id, event, payload, created_at FROM events WHERE delivered = 0 ORDER BY id LIMIT ?').all(limit) as PendingEvent[];
 }

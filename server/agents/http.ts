@@ -1,6 +1,6 @@
 import express, { type Request, type Response, type Router } from 'express';
 import type { z } from 'zod';
-import { DomainError, badRequest, tooMany } from '../core/errors';
+import { DomainError, badRequest } from '../core/errors';
 import { mountRouteList, type Method, type RouteResult } from '../core/http/route-core';
 import { RateLimiter } from '../core/http/rate-limit';
 import { jsonBodiesOnly } from '../core/http/json-body';
@@ -52,7 +52,6 @@ export const perIp = (limiter: RateLimiter) => (req: Request) => limiter.hit(cli
 /** Per-workspace limit as a route's `before` hook. */
 export const perWorkspace = (limiter: RateLimiter) => (_req: Request, caller: Caller) => limiter.hit(caller.ws, 'rate limited');
 
-export { tooMany };
 
 function at(value: unknown, path: PropertyKey[]): unknown {
   let v = value;

@@ -2,9 +2,9 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { startServerProcess } from '../core/testing/process';
-import { Api, arr, str } from './testing';
-import { createTestDatabase, testStore } from './test-store';
+import { startServerProcess } from '../core/testing/process.testkit';
+import { Api, arr, str } from './harness.testkit';
+import { createTestDatabase, testStore } from './store.testkit';
 
 describe('npm run agents (server/agents/main.ts)', () => {
   it('starts on a fresh data folder, a visitor chats with an agent trained on a Q&A source, SIGTERM exits 0', async () => {

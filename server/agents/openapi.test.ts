@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openApiPath } from '../core/http/openapi';
-import { startAgentsServer, type AgentsTestServer } from './testing';
+import { startAgentsServer, type AgentsTestServer } from './harness.testkit';
 
 interface Operation {
   parameters?: { name: string; in: string }[];

@@ -2,7 +2,6 @@
 import { z } from 'zod';
 import type { Db } from './db';
 import { settingsSchema, bundleSchema } from '../../shared/api/contracts/agents-values';
-export { settingsSchema, bundleSchema };
 
 export type PlatformSettings = z.infer<typeof settingsSchema>;
 export const DEFAULT_SETTINGS: PlatformSettings = { announcement: '', supportEmail: '', allowSignups: true, signupCredits: null, maintenanceMode: false };

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { z } from 'zod';
-import { contractModules, exportedSchemas, ownRequestSchemas } from '../core/testing/request-contracts';
-import { startAgentsServer, type AgentsTestServer } from './testing';
+import { contractModules, exportedSchemas, ownRequestSchemas } from '../core/testing/request-contracts.testkit';
+import { startAgentsServer, type AgentsTestServer } from './harness.testkit';
 
 let server: AgentsTestServer;
 let shared: Set<z.ZodType>;

@@ -5,7 +5,6 @@ import type { AgentAuth } from './request';
 /** Workspace roles: the owner, members who edit, viewers who only read. */
 const ROLES = ['owner', 'member', 'viewer'] as const;
 export type Role = (typeof ROLES)[number];
-export { ASSIGNABLE_ROLES } from '../../shared/api/contracts/agents-values';
 
 /** Does this caller satisfy this access (request.ts)? The one rule the layer and the role × route test both use. */
 export function allows(auth: AgentAuth, caller: Pick<Caller, 'userId' | 'role' | 'admin'>): boolean {
@@ -29,11 +28,6 @@ export function authorize(auth: AgentAuth, caller: Caller): void {
   if (auth === 'operator') throw forbidden('admin only');
   if (auth === 'owner') throw forbidden('workspace owner only', { role: caller.role, required: 'owner' });
   throw forbidden('editor role required', { role: caller.role, required: 'editor' });
-}
-
-/** Editor: the owner or a member (section 5 of the contract). */
-function requireEditor(caller: Caller): void {
-  authorize('editor', caller);
 }
 
 export function requireOwner(caller: Caller): void {

@@ -2,11 +2,9 @@ import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { boot } from './boot';
 import { readConfig } from './server-config';
-import { LAUNCH_SECRET_HEADER } from './http/launch-guard';
 import { loadOrCreateSecret } from '../core/security/signing';
 import { SqliteStore } from './store/sqlite-store';
 
-export { LAUNCH_SECRET_HEADER };
 
 export interface EmbeddedServerOptions {
   /** Folder of the bench's SQLite replica and signing secret (the user's app-data folder). */

@@ -3,7 +3,7 @@ import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { startServerProcess, type ServerProcess } from '../core/testing/process';
+import { startServerProcess, type ServerProcess } from '../core/testing/process.testkit';
 
 /** `npm run server`'s entry, quiet. */
 const startKitting = (env: Record<string, string>, timeoutMs = 30_000): Promise<ServerProcess> => startServerProcess({ KITTING_LOG: '0', ...env }, timeoutMs, 'server/kitting/main.ts');

@@ -83,8 +83,3 @@ function readDatabaseUrl(env: NodeJS.ProcessEnv, mode: Mode): string | null {
   if (mode !== 'central') throw new Error('KITTING_DATABASE_URL is for central mode (KITTING_MODE=central); a bench keeps its SQLite replica');
   return url;
 }
-
-/** Defaults for tests and embedded use: no log, temp paths are the caller's business. */
-export function testConfig(overrides: Partial<Config> = {}): Config {
-  return { ...readConfig({ NODE_ENV: 'test' }), log: false, workspacesPerIpHour: 10_000, ...overrides };
-}

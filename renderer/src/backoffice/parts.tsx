@@ -1,13 +1,11 @@
 import type { ReactNode } from 'react';
 import { ApiError, describeError, plainMessage } from '../../../shared/api/client';
-import { yen } from '../components/ui';
 
 export type Rec = Record<string, unknown>;
 export type Col = [key: string, label: string, fmt?: (v: unknown, r: Rec) => ReactNode];
 export type FormValues = Record<string, string | number | boolean>;
 
 export const s = (v: unknown) => (v === null || v === undefined ? '' : typeof v === 'object' ? JSON.stringify(v) : String(v));
-export const money = (v: unknown) => (typeof v === 'number' ? yen(v) : s(v));
 /** A form value as a number; blank reads as undefined (the server applies its default). */
 export const optNum = (v: unknown): number | undefined => {
   if (v === '' || v === null || v === undefined) return undefined;
@@ -59,7 +57,7 @@ export function Kpis({ items, testId }: { items: [label: string, value: ReactNod
 }
 
 /** Messages of a 4xx body's `issues` (strings or {message}). */
-export function issuesOf(err: unknown): string[] {
+function issuesOf(err: unknown): string[] {
   if (!(err instanceof ApiError) || !Array.isArray(err.body?.issues)) return [];
   return (err.body.issues as unknown[]).map((i) => plainMessage(typeof i === 'string' ? i : i && typeof i === 'object' && 'message' in i ? s((i as Rec).message) : s(i)));
 }

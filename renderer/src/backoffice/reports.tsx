@@ -29,7 +29,7 @@ function figure(r: Report, k: string): string {
   return s(v);
 }
 
-export function ReportView({ report, saved }: { report: Report; saved: boolean }) {
+function ReportView({ report, saved }: { report: Report; saved: boolean }) {
   return (
     <Panel
       title={

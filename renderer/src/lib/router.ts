@@ -1,7 +1,7 @@
 import { useEffect, useState } from 'react';
 
 /** Current hash route, e.g. '#/ledger?q=abc' → { path: '/ledger', params }. */
-export function parseHash(hash: string): { path: string; params: URLSearchParams } {
+function parseHash(hash: string): { path: string; params: URLSearchParams } {
   const h = hash.replace(/^#/, '') || '/';
   const [p, q] = h.split('?');
   return { path: p || '/', params: new URLSearchParams(q ?? '') };

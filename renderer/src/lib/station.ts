@@ -21,7 +21,7 @@ export function stationBridge(): StationBridge | null {
  * on a PC without Japanese system fonts. Declared under both names print documents use (the label SVG names
  * 'Noto Sans JP'). The UI itself uses the woff2 subsets and never downloads this file.
  */
-export function printFontCss(): string {
+function printFontCss(): string {
   const href = new URL('/api/labels/font.ttf', window.location.href).href;
   const face = (family: string) => `@font-face{font-family:'${family}';src:url('${href}') format('truetype');font-display:block}`;
   return `${face('KS Noto Sans JP')}${face('Noto Sans JP')}body{font-family:'KS Noto Sans JP',sans-serif}`;

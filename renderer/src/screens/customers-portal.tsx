@@ -24,7 +24,7 @@ export function usePortals(): Portals {
  * The portal routes take the portal key (e.g. `abc`), not the customer id (`cust-abc`):
  * the customer's own `key` when a portal has it, else the portal carrying the customer's name.
  */
-export function portalKeyOf(c: Customer, portals: PortalMap | null): string | null {
+function portalKeyOf(c: Customer, portals: PortalMap | null): string | null {
   if (!portals) return null;
   if (c.key && portals[c.key]) return c.key;
   return Object.values(portals).find((p) => p.name === c.name)?.id ?? null;

@@ -13,7 +13,7 @@ export const SIZE_LABEL: Record<LabelSize, string> = { s: 'S（50×30mm）', m: 
 export const FIELD_LABEL: Record<LabelField, string> = { mgmt: '管理番号', imei: 'IMEI', cust: '顧客名', model: '機種', qr: 'QRコード', barcode: 'バーコード（IMEI）' };
 
 /** GET /api/labels/render for one device, size and set of printed fields. */
-export function labelRenderUrl(imei: string, size: LabelSize, fields: Record<LabelField, boolean>): string {
+function labelRenderUrl(imei: string, size: LabelSize, fields: Record<LabelField, boolean>): string {
   const on = LABEL_FIELDS.filter((f) => fields[f]).join(',');
   return `/api/labels/render?imei=${encodeURIComponent(imei)}&size=${size}&format=svg&fields=${on}`;
 }

@@ -29,7 +29,7 @@ export interface Session {
 }
 
 export { RECEIVED_STATUS };
-export const STORAGE_KEY = 'kitting.receivingSession.v1';
+const STORAGE_KEY = 'kitting.receivingSession.v1';
 /** Results kept (the newest); older ones are dropped from the list, never from the ledger. */
 const MAX_ENTRIES = 5000;
 const STATES: readonly EntryState[] = ['waiting', 'saving', 'ok', 'duplicate', 'error', 'undone'];

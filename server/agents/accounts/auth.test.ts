@@ -2,7 +2,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Secret, TOTP } from 'otpauth';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startAgentsServer, str, type AgentsTestServer } from '../testing';
+import { startAgentsServer, str, type AgentsTestServer } from '../harness.testkit';
 
 let t: AgentsTestServer;
 beforeAll(async () => {

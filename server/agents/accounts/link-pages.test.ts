@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { arr, startAgentsServer, str, type AgentsTestServer } from '../testing';
+import { arr, startAgentsServer, str, type AgentsTestServer } from '../harness.testkit';
 
 /** The pages the mailed links open, and the API calls their script makes (same origin, JSON). */
 let t: AgentsTestServer;

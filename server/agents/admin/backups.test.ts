@@ -5,8 +5,8 @@ import { join } from 'node:path';
 import { gunzipSync, gzipSync } from 'node:zlib';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { arr, startAgentsServer, str, type AgentsTestServer } from '../testing';
-import { createTestDatabase, testStore } from '../test-store';
+import { arr, startAgentsServer, str, type AgentsTestServer } from '../harness.testkit';
+import { createTestDatabase, testStore } from '../store.testkit';
 import { loadMigrations } from '../../core/sql/sqlite-migrate';
 import { restoreAgentsExport, writeAgentsExport } from './pg-backup';
 

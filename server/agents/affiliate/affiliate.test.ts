@@ -1,8 +1,8 @@
-import { allowOnlyHostsOf } from '../../core/testing/outbound';
+import { allowOnlyHostsOf } from '../../core/testing/outbound.testkit';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { testAgentsConfig } from '../config';
-import { arr, startAgentsServer, str, type Api, type AgentsTestServer } from '../testing';
-import { startFakeStripe, type FakeStripe } from '../billing/fake-providers';
+import { testAgentsConfig } from '../config.testkit';
+import { arr, startAgentsServer, str, type Api, type AgentsTestServer } from '../harness.testkit';
+import { startFakeStripe, type FakeStripe } from '../billing/fake-providers.testkit';
 import { commissionCents, recordCommission } from './commission';
 
 const KEY = 'sk_test_aff';

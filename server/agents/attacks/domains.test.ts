@@ -4,7 +4,7 @@
  * a TXT record holding that workspace's token, and the proven claim drops the others.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { arr, startAgentsServer, str, type AgentsTestServer } from '../testing';
+import { arr, startAgentsServer, str, type AgentsTestServer } from '../harness.testkit';
 
 const TARGET = 'domains.example-platform.com';
 const cname = new Map<string, string[]>();

@@ -1,6 +1,6 @@
 /** Attacks on email ownership: taking an invited address or an operator address by registering it first. */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { arr, startAgentsServer, str, type Api, type AgentsTestServer } from '../testing';
+import { arr, startAgentsServer, str, type Api, type AgentsTestServer } from '../harness.testkit';
 
 let t: AgentsTestServer;
 beforeAll(async () => {

@@ -4,7 +4,7 @@
  * the ledger, and the same 60-per-minute limit per workspace.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startAgentsServer, str, type Api, type AgentsTestServer } from '../testing';
+import { startAgentsServer, str, type Api, type AgentsTestServer } from '../harness.testkit';
 import { balanceOf, setBalance } from '../billing/ledger';
 import type { ChatEngine } from '../chat/engine';
 import type { WidgetMedia } from '../public/media';

@@ -1,13 +1,14 @@
 import { createServer, type Server } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { allowOnlyHostsOf } from '../../core/testing/outbound';
-import { startFakeStripe, type FakeStripe } from '../billing/fake-providers';
+import { allowOnlyHostsOf } from '../../core/testing/outbound.testkit';
+import { startFakeStripe, type FakeStripe } from '../billing/fake-providers.testkit';
 import { AnthropicEngine, OpenAiEngine } from '../chat/model-engines';
 import type { EngineInput } from '../chat/engine';
-import { startFakeProvider, type FakeProvider } from '../chat/fake-providers';
-import { PROVIDER_NAMES, testAgentsConfig, type ProviderName } from '../config';
+import { startFakeProvider, type FakeProvider } from '../chat/fake-providers.testkit';
+import { PROVIDER_NAMES, type ProviderName } from '../config';
+import { testAgentsConfig } from '../config.testkit';
 import { OpenAiMedia } from '../public/media';
-import { startAgentsServer } from '../testing';
+import { startAgentsServer } from '../harness.testkit';
 
 /**
  * Payment and model SDKs talk to configurable addresses (STRIPE_API_URL, ANTHROPIC_BASE_URL,

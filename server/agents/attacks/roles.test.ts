@@ -1,6 +1,6 @@
 /** Attacks on roles: a member invited as viewer tries to write (issue 25, item 2). Every write is refused with nothing changed. */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { str, startAgentsServer, type AgentsTestServer } from '../testing';
+import { str, startAgentsServer, type AgentsTestServer } from '../harness.testkit';
 import { joinAs, snapshot } from './team.testkit';
 
 let t: AgentsTestServer;

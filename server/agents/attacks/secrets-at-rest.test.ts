@@ -4,8 +4,8 @@ import { Secret, TOTP } from 'otpauth';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createAgentsApp } from '../app';
 import { signatureHeader, verifySignature } from '../webhooks/sender';
-import { startAgentsServer, str, type AgentsTestServer } from '../testing';
-import { testStore } from '../test-store';
+import { startAgentsServer, str, type AgentsTestServer } from '../harness.testkit';
+import { testStore } from '../store.testkit';
 
 let t: AgentsTestServer;
 beforeAll(async () => {

@@ -1,6 +1,6 @@
 /** Attacks on sessions: a token or cookie that should stop working keeps acting. */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { arr, startAgentsServer, str, type Api, type AgentsTestServer } from '../testing';
+import { arr, startAgentsServer, str, type Api, type AgentsTestServer } from '../harness.testkit';
 
 let t: AgentsTestServer;
 beforeAll(async () => {

@@ -1,7 +1,7 @@
 import { createServer, type Server } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { allowOnlyHostsOf } from '../../core/testing/outbound';
-import { startAgentsServer, str, type AgentsTestServer } from '../testing';
+import { allowOnlyHostsOf } from '../../core/testing/outbound.testkit';
+import { startAgentsServer, str, type AgentsTestServer } from '../harness.testkit';
 
 /** An "internal" page (cloud metadata, an admin panel) on loopback, and a page that redirects to it. */
 let inside: Server;

@@ -1,5 +1,5 @@
 import { dialectOf } from '../db';
-import { str, type Api, type AgentsTestServer } from '../testing';
+import { str, type Api, type AgentsTestServer } from '../harness.testkit';
 
 export interface Member {
   api: Api;

@@ -1,6 +1,6 @@
 /** Attack on plan tiers (issue 25, item 6): a free workspace raises itself to a paid tier without paying. */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startAgentsServer, str, type AgentsTestServer } from '../testing';
+import { startAgentsServer, str, type AgentsTestServer } from '../harness.testkit';
 import { operator, whoami } from './team.testkit';
 
 let t: AgentsTestServer;

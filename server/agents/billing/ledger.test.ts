@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import type { Db } from '../db';
-import { openTestDb } from '../test-store';
+import { openTestDb } from '../store.testkit';
 import { balanceOf, ledgerEntries, postLedger, setBalance } from './ledger';
 
 let db: Db;

@@ -1,10 +1,10 @@
 import Stripe from 'stripe';
-import { allowOnlyHostsOf } from '../../core/testing/outbound';
+import { allowOnlyHostsOf } from '../../core/testing/outbound.testkit';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { testAgentsConfig } from '../config';
-import { arr, startAgentsServer, str, type Api, type AgentsTestServer } from '../testing';
+import { testAgentsConfig } from '../config.testkit';
+import { arr, startAgentsServer, str, type Api, type AgentsTestServer } from '../harness.testkit';
 import { setBalance } from './ledger';
-import { startFakePayPal, startFakeStripe, type FakePayPal, type FakeStripe } from './fake-providers';
+import { startFakePayPal, startFakeStripe, type FakePayPal, type FakeStripe } from './fake-providers.testkit';
 
 const KEY = 'sk_test_fake_key';
 const WHSEC = 'whsec_test_secret';

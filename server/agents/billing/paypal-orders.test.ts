@@ -1,8 +1,8 @@
-import { allowOnlyHostsOf } from '../../core/testing/outbound';
+import { allowOnlyHostsOf } from '../../core/testing/outbound.testkit';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { testAgentsConfig } from '../config';
-import { arr, startAgentsServer, str, type AgentsTestServer, type Api } from '../testing';
-import { startFakePayPal, type FakePayPal } from './fake-providers';
+import { testAgentsConfig } from '../config.testkit';
+import { arr, startAgentsServer, str, type AgentsTestServer, type Api } from '../harness.testkit';
+import { startFakePayPal, type FakePayPal } from './fake-providers.testkit';
 
 let paypal: FakePayPal;
 let t: AgentsTestServer;

@@ -1,7 +1,7 @@
 import { createHmac } from 'node:crypto';
-import { allowOnlyHostsOf } from '../../core/testing/outbound';
+import { allowOnlyHostsOf } from '../../core/testing/outbound.testkit';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startAgentsServer, str, type AgentsTestServer } from '../testing';
+import { startAgentsServer, str, type AgentsTestServer } from '../harness.testkit';
 import { GOOD, startFakeProviders, type FakeProviders } from '../channels/fake-providers.testkit';
 
 const SLACK_SECRET = 'slack-signing-secret-for-tests';

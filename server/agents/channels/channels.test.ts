@@ -1,8 +1,8 @@
 import { existsSync, readFileSync } from 'node:fs';
-import { allowOnlyHostsOf } from '../../core/testing/outbound';
+import { allowOnlyHostsOf } from '../../core/testing/outbound.testkit';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { arr, startAgentsServer, str, type AgentsTestServer } from '../testing';
+import { arr, startAgentsServer, str, type AgentsTestServer } from '../harness.testkit';
 import { GOOD, startFakeProviders, type FakeProviders } from './fake-providers.testkit';
 import { createSecretBox } from './secret-box';
 import { webhookDispatcher } from '../webhooks/dispatcher';

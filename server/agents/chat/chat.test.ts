@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { arr, startAgentsServer, str, type AgentsTestServer } from '../testing';
+import { arr, startAgentsServer, str, type AgentsTestServer } from '../harness.testkit';
 import { FALLBACK_EN, FALLBACK_JA } from './local-engine';
 import { setBalance } from '../billing/ledger';
 

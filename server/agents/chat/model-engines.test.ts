@@ -1,8 +1,8 @@
-import { allowOnlyHostsOf } from '../../core/testing/outbound';
+import { allowOnlyHostsOf } from '../../core/testing/outbound.testkit';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { arr, startAgentsServer, str, type AgentsTestServer } from '../testing';
+import { arr, startAgentsServer, str, type AgentsTestServer } from '../harness.testkit';
 import { AnthropicEngine, OpenAiEngine } from './model-engines';
-import { startFakeProvider, type FakeProvider } from './fake-providers';
+import { startFakeProvider, type FakeProvider } from './fake-providers.testkit';
 import type { EngineInput } from './engine';
 
 let anthropic: FakeProvider;

@@ -27,7 +27,7 @@ const DEFAULT_TIMEOUT_MS = 30_000;
 const DEFAULT_RETRIES = 1;
 
 /** The SDK's `fetch`: the outbound guard, pinned, no redirects, 8 MB per answer, the whole reply within the deadline. */
-export function modelFetch(opts: ModelEngineOptions): typeof fetch {
+function modelFetch(opts: ModelEngineOptions): typeof fetch {
   return pinnedFetch({ allowInternal: opts.allowInternal ?? false, maxRedirects: 0, maxBytes: 8 * 1024 * 1024, timeoutMs: (opts.timeoutMs ?? DEFAULT_TIMEOUT_MS) + 5_000 });
 }
 

@@ -3,8 +3,6 @@ import { DomainError } from '../../core/errors';
 import type { AgentsContext } from '../context';
 import { runTurn, type TurnInput, type TurnResult } from './chat.service';
 import { openSse, sseSend } from './sse';
-import { MESSAGE_MAX } from '../../../shared/api/contracts/agents-values';
-export { MESSAGE_MAX };
 
 
 /** Country of the visitor when a proxy or CDN names it (two letters), else ''. */

@@ -1,7 +1,6 @@
 import { z } from 'zod';
 import type { AgentRow } from '../agents/agents.service';
 import { widgetFields, widgetSchema } from '../../../shared/api/contracts/agents-values';
-export { widgetFields, widgetSchema };
 
 export type WidgetConfig = z.infer<z.ZodObject<typeof widgetFields>>;
 

@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { openTestDb } from '../test-store';
+import { openTestDb } from '../store.testkit';
 import { ANSWER_THRESHOLD, indexSource, searchPassages } from './search';
 import { chunk, ftsQuery } from './text';
 

@@ -10,7 +10,6 @@ import { indexSource } from './search';
 import { htmlToText, metaContent, pageTitle } from './text';
 import { crawlSite } from './crawl';
 import { SOURCE_TYPES, type SourceType } from '../../../shared/api/contracts/agents-values';
-export { SOURCE_TYPES, SourceType };
 
 
 export interface SourceRow {

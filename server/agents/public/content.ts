@@ -1,7 +1,6 @@
 import { z } from 'zod';
 import type { AgentsContext } from '../context';
 import { contentSchema } from '../../../shared/api/contracts/agents-values';
-export { contentSchema };
 
 /** Landing-page content served by /api/content/{page}. */
 const CONTENT: Record<string, { title: string; sections: { heading: string; body: string }[] }> = {

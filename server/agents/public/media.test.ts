@@ -1,8 +1,8 @@
-import { allowOnlyHostsOf } from '../../core/testing/outbound';
+import { allowOnlyHostsOf } from '../../core/testing/outbound.testkit';
 import express from 'express';
 import type { Server } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startAgentsServer, str, type AgentsTestServer } from '../testing';
+import { startAgentsServer, str, type AgentsTestServer } from '../harness.testkit';
 import { OpenAiMedia } from './media';
 
 /** A local stand-in for the speech and chat APIs (what the official SDK sends, and canned answers). */

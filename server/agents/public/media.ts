@@ -2,8 +2,6 @@ import type OpenAI from 'openai';
 import { upstreamFailed } from '../../core/errors';
 import { pinnedFetch } from '../../core/security/pinned-fetch';
 import type { OutboundPolicy } from '../../core/security/ssrf';
-import { VOICES } from '../../../shared/api/contracts/agents-values';
-export { VOICES };
 
 /** Speech and translation for the widget: text to speech, speech to text, text to another language. */
 export interface WidgetMedia {

@@ -1,6 +1,6 @@
 import { Script } from 'node:vm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startAgentsServer, str, type AgentsTestServer } from '../testing';
+import { startAgentsServer, str, type AgentsTestServer } from '../harness.testkit';
 
 let t: AgentsTestServer;
 beforeAll(async () => {

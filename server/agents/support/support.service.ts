@@ -1,8 +1,6 @@
 import { notFound } from '../../core/errors';
 import type { AgentsContext, Caller } from '../context';
 import { newId } from '../ids';
-import { TICKET_CATEGORIES, TICKET_PRIORITIES, TICKET_STATUSES } from '../../../shared/api/contracts/agents-values';
-export { TICKET_CATEGORIES, TICKET_PRIORITIES, TICKET_STATUSES };
 
 
 export interface TicketRow {

@@ -1,7 +1,7 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { arr, startAgentsServer, str, type AgentsTestServer } from '../testing';
+import { arr, startAgentsServer, str, type AgentsTestServer } from '../harness.testkit';
 
 let t: AgentsTestServer;
 beforeAll(async () => {

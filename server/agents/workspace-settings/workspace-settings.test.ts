@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { arr, startAgentsServer, str, type AgentsTestServer } from '../testing';
+import { arr, startAgentsServer, str, type AgentsTestServer } from '../harness.testkit';
 
 /** Fake DNS: domain -> CNAME answers, name -> TXT records; a missing name answers ENODATA like the resolver. */
 const dns = new Map<string, string[]>();

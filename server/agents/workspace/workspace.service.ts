@@ -4,7 +4,6 @@ import type { AgentsContext } from '../context';
 import { newId } from '../ids';
 import { TIERS } from '../../../shared/api/contracts/agents-values';
 import { paidTier } from '../billing/billing.service';
-export { TIERS };
 
 /** Seats a tier allows: members plus open invitations, the owner included. */
 const TIER_SEATS: Record<string, number> = { free: 2, starter: 5, pro: 15, business: 50 };

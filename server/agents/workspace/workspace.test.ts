@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Mail } from '../accounts/mailer';
-import { arr, startAgentsServer, str, type Api, type AgentsTestServer } from '../testing';
+import { arr, startAgentsServer, str, type Api, type AgentsTestServer } from '../harness.testkit';
 
 let t: AgentsTestServer;
 const mails: Mail[] = [];

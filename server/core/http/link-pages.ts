@@ -13,7 +13,7 @@ export const LINK_PAGE_SCRIPT_PATH = '/link-page.js';
 const SCRIPT_FILE = join(dirname(fileURLToPath(import.meta.url)), 'link-page.js');
 
 /** A mailed token: base64url, bounded. Anything else is not a link this service sent. */
-export const LINK_TOKEN = /^[A-Za-z0-9_-]{16,200}$/;
+const LINK_TOKEN = /^[A-Za-z0-9_-]{16,200}$/;
 
 const STYLE = `body{font-family:system-ui,"Hiragino Sans","Noto Sans JP",sans-serif;background:#f5f6f8;color:#1d2330;margin:0}
 main{max-width:28rem;margin:3rem auto;background:#fff;border:1px solid #dde1e8;border-radius:8px;padding:1.5rem 1.75rem}
@@ -24,7 +24,7 @@ button[disabled]{background:#8a9bc4}.status{margin-top:1rem;padding:.6rem .75rem
 .status.ok{background:#e6f4ea;color:#1e6b34}.status.err{background:#fdecea;color:#a3261b}[hidden]{display:none}`;
 const STYLE_HASH = createHash('sha256').update(STYLE).digest('base64');
 
-export const LINK_PAGE_HEADERS: Record<string, string> = {
+const LINK_PAGE_HEADERS: Record<string, string> = {
   'Content-Type': 'text/html; charset=utf-8',
   'Content-Security-Policy': `default-src 'none'; script-src 'self'; connect-src 'self'; style-src 'sha256-${STYLE_HASH}'; form-action 'none'; base-uri 'none'; frame-ancestors 'none'`,
   'Referrer-Policy': 'no-referrer',

@@ -103,7 +103,7 @@ function parseInput<T>(schema: z.ZodType<T> | undefined, value: unknown, invalid
   throw invalid(r.error, value);
 }
 
-export function send(res: Response, result: RouteResult, envelope = okEnvelope): void {
+function send(res: Response, result: RouteResult, envelope = okEnvelope): void {
   if (result instanceof Reply) {
     res.status(result.status);
     for (const [k, v] of Object.entries(result.headers)) res.setHeader(k, v);

@@ -1,6 +1,6 @@
 import { createServer, type Server } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { allowOnlyHostsOf } from '../testing/outbound';
+import { allowOnlyHostsOf } from '../testing/outbound.testkit';
 import { pinnedFetch } from './pinned-fetch';
 
 let server: Server;

@@ -1,8 +1,5 @@
 /**
- * The outbound guard's test hook: allows exactly the `host:port` of the given local fake servers and
- * nothing else (every other internal address stays refused). Production code never calls this.
+ * Old path of outbound.testkit.ts, kept only for server/studio's tests (rewritten in a parallel branch).
+ * Remove once they import '../core/testing/outbound.testkit' (listed in server/import-graph.test.ts as pending).
  */
-export function allowOnlyHostsOf(...urls: string[]): (host: string) => boolean {
-  const hosts = new Set(urls.map((u) => new URL(u).host));
-  return (host) => hosts.has(host);
-}
+export * from './outbound.testkit';

@@ -3,7 +3,7 @@
  * PostgreSQL (TEST_DATABASE_URL, or a throwaway cluster stopped after the run).
  * The URL reaches the test workers as TEST_DATABASE_URL.
  */
-import { provisionPostgres } from './pg-cluster';
+import { provisionPostgres } from './pg-cluster.testkit';
 
 export default async function setup(): Promise<() => void> {
   const cluster = await provisionPostgres((line) => console.log(line));

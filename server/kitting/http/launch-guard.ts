@@ -2,7 +2,7 @@ import { createHash, timingSafeEqual } from 'node:crypto';
 import type { NextFunction, Request, Response } from 'express';
 
 /** Header the desktop shell injects into every request of its own window. */
-export const LAUNCH_SECRET_HEADER = 'x-station-secret';
+const LAUNCH_SECRET_HEADER = 'x-station-secret';
 
 export interface LaunchGuardOptions {
   /** Per-launch secret; every request must carry it in the x-station-secret header. */

@@ -6,7 +6,7 @@ import { authorizeRoute } from './authorize';
 import { ACCESS_VALUES } from '../security/policy';
 import { assertDeclaredAccess as assertDeclared } from '../../core/http/route-access';
 
-export { assertUniqueRoutes, send, validationError } from '../../core/http/route-core';
+export { assertUniqueRoutes } from '../../core/http/route-core';
 
 /** Refuse at start a route whose `auth` names no entry of the access table. */
 function assertDeclaredAccess(routes: readonly RouteDef[]): void {

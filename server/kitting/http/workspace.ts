@@ -9,7 +9,7 @@ import { clearedCookie, cookieSessionActor, cookieIdentity, isOwnedWorkspace, se
 import { unauthorized } from '../../core/errors';
 import { hitLimit } from '../security/limits';
 
-export { readCookie, TID_COOKIE, tidCookie } from '../security/sessions';
+export { tidCookie } from '../security/sessions';
 
 const cached = Symbol('caller');
 type WithCaller = Request & { [cached]?: Caller };

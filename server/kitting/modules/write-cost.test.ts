@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { isQuery, rig, shape, unboundedSteps, type Rig } from '../testing/write-cost';
+import { isQuery, rig, shape, unboundedSteps, type Rig } from '../testing/write-cost.testkit';
 
 /**
  * Writes beyond the ledger must not read whole collections either: deleting a ticket (its messages),

@@ -24,7 +24,7 @@
  *   viewer         at most view; a scope set to none stays none
  * The holder of an anonymous browser workspace (no account yet) and the bench's local operator act as owner.
  */
-export const SCOPES = ['mgmt', 'ops', 'sales', 'support', 'settings'] as const;
+const SCOPES = ['mgmt', 'ops', 'sales', 'support', 'settings'] as const;
 export type Scope = (typeof SCOPES)[number];
 export type Level = 'none' | 'view' | 'edit';
 export type Role = 'owner' | 'admin' | 'exec' | 'member' | 'viewer';

@@ -18,7 +18,7 @@ export { readCookie };
  * same record. Every request re-reads the record, the account's token version and the account's team
  * membership, so logout, password change, removal and role changes act at the next request.
  */
-export const TID_COOKIE = 'kit_tid';
+const TID_COOKIE = 'kit_tid';
 const ANON_KIND = 'kit_tid';
 const SESSION_KIND = 'kit_sid';
 const ROLES: readonly Role[] = ['owner', 'admin', 'exec', 'member', 'viewer'];

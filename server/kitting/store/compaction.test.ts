@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { openTestStore, STORE_KINDS, type TestStore } from '../testing/stores';
+import { openTestStore, STORE_KINDS, type TestStore } from '../testing/stores.testkit';
 import { mergeChange, type RowState } from './merge';
 import type { Store, WireChange } from './types';
 

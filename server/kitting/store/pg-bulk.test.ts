@@ -5,7 +5,7 @@
  */
 import { afterAll, afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { formatHlc } from '../../../shared/hlc';
-import { dropSchema, freshSchema, schemaUrl } from '../testing/stores';
+import { dropSchema, freshSchema, schemaUrl } from '../testing/stores.testkit';
 import { PgStore } from './pg-store';
 import type { WireChange } from './types';
 

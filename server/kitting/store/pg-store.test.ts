@@ -3,7 +3,7 @@
  * on one database, and the refusal of a schema newer than this release.
  */
 import { afterAll, afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { dropSchema, freshSchema, schemaUrl } from '../testing/stores';
+import { dropSchema, freshSchema, schemaUrl } from '../testing/stores.testkit';
 import { readConfig } from '../server-config';
 import { loadPgMigrations, migratePg, NewerSchemaError } from './pg-migrate';
 import { CentralOnlyStoreError } from './pg-replica';

@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { openTestStore, STORE_KINDS, type StoreKind, type TestStore } from '../testing/stores';
+import { openTestStore, STORE_KINDS, type StoreKind, type TestStore } from '../testing/stores.testkit';
 import type { Store } from './types';
 
 const WS = 'w-merge';

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestServer, type Client, type TestServer } from '../testing/harness';
+import { startTestServer, type Client, type TestServer } from '../testing/harness.testkit';
 
 type Body = Record<string, unknown> & { ok: boolean; error?: string };
 interface Device {

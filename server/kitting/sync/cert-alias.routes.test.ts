@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestServer, type Client, type TestServer } from '../testing/harness';
-import { b64, fetchPdf, jwsDigest, jwsPayload } from '../modules/certs/cert-testkit';
+import { startTestServer, type Client, type TestServer } from '../testing/harness.testkit';
+import { b64, fetchPdf, jwsDigest, jwsPayload } from '../modules/certs/cert.testkit';
 import { canonicalize } from '../modules/certs/jcs';
 import { PLATFORM_WS } from '../modules/platform-collections';
 

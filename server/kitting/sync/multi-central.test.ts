@@ -10,10 +10,10 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PgStore } from '../store/pg-store';
-import { Balancer } from '../../core/testing/balancer';
-import { Client, startTestServer, type TestServer } from '../testing/harness';
-import { dropSchema, freshSchema, schemaUrl } from '../testing/stores';
-import { dumpStore } from './sim/oracle';
+import { Balancer } from '../../core/testing/balancer.testkit';
+import { Client, startTestServer, type TestServer } from '../testing/harness.testkit';
+import { dropSchema, freshSchema, schemaUrl } from '../testing/stores.testkit';
+import { dumpStore } from './sim/oracle.testkit';
 
 type Body = Record<string, unknown> & { ok: boolean; error?: string };
 

@@ -10,7 +10,7 @@ export const SCHEMA_HEADER = 'x-kitting-schema';
 export const TOKEN_HEADER = 'x-kitting-bench-token';
 
 /** Most changes one push batch may carry (the request schemas are the contract's, shared/api/contracts/sync.ts). */
-export { MAX_BATCH, changeSchema, pushBody, enrolBody, leaseBody, portalLinkBody };
+export { pushBody, enrolBody, leaseBody, portalLinkBody };
 export interface PortalLinkAnswer extends Timed {
   url: string;
   link: string;

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DomainError } from '../../core/errors';
-import { startTestServer, type Client, type TestServer } from '../testing/harness';
+import { startTestServer, type Client, type TestServer } from '../testing/harness.testkit';
 import { checkPush } from './push-policy';
 
 /** A pushed revocation obeys the revoke route: owners and admins only, and never undone or rewritten. */

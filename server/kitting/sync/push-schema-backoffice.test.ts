@@ -4,8 +4,8 @@
  * (seeded demo data included, with values the routes clip, default or normalise) passes the push check.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestServer, type TestServer } from '../testing/harness';
-import { ok, storedRecordProblems } from '../testing/route-records';
+import { startTestServer, type TestServer } from '../testing/harness.testkit';
+import { ok, storedRecordProblems } from '../testing/route-records.testkit';
 
 let bench: TestServer;
 beforeAll(async () => {

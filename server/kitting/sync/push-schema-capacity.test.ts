@@ -5,9 +5,9 @@
  * invalid_field with nothing of the batch stored.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestServer, type TestServer } from '../testing/harness';
-import { ok, storedRecordProblems } from '../testing/route-records';
-import { pushHarness } from '../tests/attacks/helpers';
+import { startTestServer, type TestServer } from '../testing/harness.testkit';
+import { ok, storedRecordProblems } from '../testing/route-records.testkit';
+import { pushHarness } from '../tests/attacks/helpers.testkit';
 
 let bench: TestServer;
 beforeAll(async () => {

@@ -4,8 +4,8 @@
  * trims, clips and defaults) and label templates and print log entries pass the push check.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestServer, type TestServer } from '../testing/harness';
-import { ok, storedRecordProblems } from '../testing/route-records';
+import { startTestServer, type TestServer } from '../testing/harness.testkit';
+import { ok, storedRecordProblems } from '../testing/route-records.testkit';
 
 let bench: TestServer;
 beforeAll(async () => {

@@ -6,7 +6,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { fieldProblem } from '../http/collection-schema';
 import { collectionSchemas } from '../modules';
-import { startTestServer, type TestResponse, type TestServer } from '../testing/harness';
+import { startTestServer, type TestResponse, type TestServer } from '../testing/harness.testkit';
 
 let bench: TestServer;
 let checked = 0;

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { certDigest, type CertData } from '../modules/certs/certs.service';
-import { startTestServer, type Client, type TestServer } from '../testing/harness';
+import { startTestServer, type Client, type TestServer } from '../testing/harness.testkit';
 import type { Doc } from '../store/types';
 
 type Body = Record<string, unknown> & { ok: boolean; error?: string };

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { formatHlc } from '../../../shared/hlc';
-import { startTestServer, type Client, type TestResponse, type TestServer } from '../testing/harness';
+import { startTestServer, type Client, type TestResponse, type TestServer } from '../testing/harness.testkit';
 import { SCHEMA_HEADER, SYNC_V1, TOKEN_HEADER } from './protocol';
 
 type Body = Record<string, unknown> & { ok: boolean; error?: string };

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import type { SimReport } from './sim/report';
-import { simulate } from './sim/world';
+import type { SimReport } from './sim/report.testkit';
+import { simulate } from './sim/world.testkit';
 
 /**
  * Fixed seeds run in CI; replay one with SIM_SEEDS=<seed> (and more steps with SIM_STEPS). With central on

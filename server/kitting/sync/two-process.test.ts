@@ -3,7 +3,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { Client } from '../testing/harness';
+import { Client } from '../testing/harness.testkit';
 
 interface Proc {
   child: ChildProcess;

@@ -9,7 +9,7 @@
 import { request as httpRequest } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { allRoutes } from '../modules';
-import { startTestServer, type TestServer } from '../testing/harness';
+import { startTestServer, type TestServer } from '../testing/harness.testkit';
 import { PLATFORM_WS } from '../modules/platform-collections';
 import { allows } from '../security/policy';
 

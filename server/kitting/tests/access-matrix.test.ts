@@ -9,7 +9,7 @@ import { allRoutes } from '../modules';
 import { PLATFORM_WS } from '../modules/platform-collections';
 import { allows, type Actor, type Role } from '../security/policy';
 import { configureLimit } from '../security/limits';
-import { startTestServer, type Client, type TestServer } from '../testing/harness';
+import { startTestServer, type Client, type TestServer } from '../testing/harness.testkit';
 
 let server: TestServer;
 let ws = '';

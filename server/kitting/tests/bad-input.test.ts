@@ -4,7 +4,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { allRoutes } from '../modules';
-import { startTestServer, type Client, type TestServer } from '../testing/harness';
+import { startTestServer, type Client, type TestServer } from '../testing/harness.testkit';
 
 let server: TestServer;
 let api: Client;

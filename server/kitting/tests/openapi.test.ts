@@ -2,8 +2,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { openApiPath, producedTypes } from '../../core/http/openapi';
 import { allRoutes } from '../modules';
-import { startTestServer, type TestServer } from '../testing/harness';
-import { PENDING_RESPONSE_SCHEMAS } from './openapi-pending';
+import { startTestServer, type TestServer } from '../testing/harness.testkit';
+import { PENDING_RESPONSE_SCHEMAS } from './openapi-pending.testkit';
 
 interface Operation {
   parameters?: { name: string; in: string; required: boolean; schema: Record<string, unknown> }[];

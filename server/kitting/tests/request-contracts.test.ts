@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import * as contracts from '../../../shared/api/schemas';
-import { exportedSchemas, ownRequestSchemas } from '../../core/testing/request-contracts';
+import { exportedSchemas, ownRequestSchemas } from '../../core/testing/request-contracts.testkit';
 import { allRoutes } from '../modules';
 
 const shared = exportedSchemas([contracts]);

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestServer, type TestServer } from '../testing/harness';
+import { startTestServer, type TestServer } from '../testing/harness.testkit';
 import { configureLimit } from '../security/limits';
 import { hashPassword, verifyPassword } from '../../core/security/passwords';
 import { mintToken, readToken, type TokenKind } from '../security/tokens';

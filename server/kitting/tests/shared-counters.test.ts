@@ -4,7 +4,7 @@
  * count together, so an attacker cannot spread attempts over the processes behind a balancer.
  */
 import { afterEach, describe, expect, it } from 'vitest';
-import { startTestServer, type TestServer } from '../testing/harness';
+import { startTestServer, type TestServer } from '../testing/harness.testkit';
 
 const PW = 'shared-admin-pass';
 const open: TestServer[] = [];

@@ -5,7 +5,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { configureLimit } from '../security/limits';
-import { startTestServer, type TestServer } from '../testing/harness';
+import { startTestServer, type TestServer } from '../testing/harness.testkit';
 
 let a: TestServer;
 let b: TestServer;

@@ -102,4 +102,3 @@ export async function touchLogin(app: AppContext, id: string): Promise<Doc> {
   return app.store.transact(PLATFORM_WS, async (tx) => (await tx.patch(ACCOUNTS, id, { lastLogin: Date.now() })) as Doc);
 }
 
-export { tooMany };

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { configureLimit } from '../../security/limits';
 import { P, PLATFORM_WS } from '../platform-collections';
-import { startTestServer, type TestServer } from '../../testing/harness';
+import { startTestServer, type TestServer } from '../../testing/harness.testkit';
 
 type Body = Record<string, unknown> & { ok: boolean; error?: string };
 let server: TestServer;

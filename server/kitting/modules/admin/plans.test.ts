@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { P, PLATFORM_WS } from '../platform-collections';
-import { startTestServer, type Client, type TestServer } from '../../testing/harness';
+import { startTestServer, type Client, type TestServer } from '../../testing/harness.testkit';
 import { DEVICES } from '../devices/devices.service';
 
 type Body = Record<string, unknown> & { ok: boolean; error?: string };

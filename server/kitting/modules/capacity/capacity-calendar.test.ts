@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { jstDate } from '../../../../shared/dates';
 import { readDue } from '../../../../shared/job-due';
 import { japaneseHolidays } from '../../../../shared/jp-holidays';
-import { startTestServer, type Client, type TestServer } from '../../testing/harness';
+import { startTestServer, type Client, type TestServer } from '../../testing/harness.testkit';
 import { addDays, configOf, weekView } from './capacity.service';
 
 describe('Japanese public holidays', () => {

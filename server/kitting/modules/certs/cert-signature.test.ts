@@ -5,12 +5,12 @@ import { join } from 'node:path';
 import { CompactSign, compactVerify, createLocalJWKSet } from 'jose';
 import { PDFDocument, rgb } from 'pdf-lib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestServer, type Client, type TestServer } from '../../testing/harness';
+import { startTestServer, type Client, type TestServer } from '../../testing/harness.testkit';
 import { registerKey, retireBenchKeys, signingKey, SIGNING_KEY_FILE } from './cert-keys';
 import { signatureFingerprint, SIGNATURE_TYPE } from './cert-sign';
 import { indexCert } from './cert-verify.service';
 import { PLATFORM_WS } from '../platform-collections';
-import { attachment, b64, fetchPdf, qrTexts, withAttachment } from './cert-testkit';
+import { attachment, b64, fetchPdf, qrTexts, withAttachment } from './cert.testkit';
 import { canonicalize } from './jcs';
 import { pdfPagesText } from './pdf-text';
 

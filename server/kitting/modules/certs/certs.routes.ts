@@ -29,7 +29,6 @@ import { Field } from '../../../../shared/fields';
 import { collectionSchema, storedField, derivedDate, derivedInt, derivedObject, derivedText, stamp } from '../../http/collection-schema';
 import { CERT_MAX_DEVICES, certDevice, certRequests, certResponses } from '../../../../shared/api/contracts/certs-labels';
 
-export { CERT_MAX_DEVICES };
 
 const { issue: certBody, params: noParams } = certRequests;
 

@@ -3,8 +3,9 @@ import fontkit from 'fontkit';
 import { PDFDocument } from 'pdf-lib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { jstDate, jstYear } from '../../../../shared/dates';
-import { startTestServer, type Client, type TestServer } from '../../testing/harness';
-import { pdfFonts, pdfPagesText } from './pdf-text';
+import { startTestServer, type Client, type TestServer } from '../../testing/harness.testkit';
+import { pdfFonts } from './pdf-fonts.testkit';
+import { pdfPagesText } from './pdf-text';
 
 interface Cert {
   no: string;

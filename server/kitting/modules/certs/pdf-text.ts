@@ -1,7 +1,7 @@
 /**
  * Reads the text back out of a PDF written with pdf-lib and an embedded CID font
- * (hex glyph strings mapped through the font's ToUnicode CMap). Used by tests to
- * check what a generated certificate really prints.
+ * (hex glyph strings mapped through the font's ToUnicode CMap). Certificate verification
+ * compares it with the signed record (cert-pdf-proof.ts); tests read generated PDFs with it.
  */
 import { decodePDFRawStream, PDFArray, PDFDict, PDFDocument, PDFName, PDFRawStream, PDFRef, type PDFObject } from 'pdf-lib';
 
@@ -58,29 +58,4 @@ export async function pdfPagesText(bytes: Uint8Array): Promise<string[]> {
     for (const m of content.matchAll(/<([0-9a-fA-F]*)>\s*Tj/g)) lines.push(hexToCodes(m[1], 4).map((g) => glyphs.get(g) ?? '\uFFFD').join(''));
     return lines.join('\n');
   });
-}
-
-export interface PdfFontInfo {
-  baseFont: string;
-  /** Length of the embedded font program in bytes (0 when not embedded). */
-  embeddedBytes: number;
-  program: Uint8Array | null;
-}
-
-/** The fonts of a PDF with the size of their embedded programs (FontFile, FontFile2, FontFile3). */
-export async function pdfFonts(bytes: Uint8Array): Promise<PdfFontInfo[]> {
-  const doc = await PDFDocument.load(bytes);
-  const out: PdfFontInfo[] = [];
-  for (const [, obj] of doc.context.enumerateIndirectObjects()) {
-    if (!(obj instanceof PDFDict) || obj.get(PDFName.of('Type')) !== PDFName.of('FontDescriptor')) continue;
-    const name = obj.get(PDFName.of('FontName'));
-    let program: Uint8Array | null = null;
-    for (const key of ['FontFile', 'FontFile2', 'FontFile3']) {
-      const ref = obj.get(PDFName.of(key));
-      const stream = ref instanceof PDFRef ? doc.context.lookup(ref) : ref;
-      if (stream instanceof PDFRawStream) program = decodePDFRawStream(stream).decode();
-    }
-    out.push({ baseFont: name instanceof PDFName ? name.decodeText() : String(name), embeddedBytes: program?.length ?? 0, program });
-  }
-  return out;
 }

@@ -3,8 +3,8 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestServer, type Client, type TestServer } from '../../testing/harness';
-import { attachment, fetchPdf, withAttachment } from './cert-testkit';
+import { startTestServer, type Client, type TestServer } from '../../testing/harness.testkit';
+import { attachment, fetchPdf, withAttachment } from './cert.testkit';
 import { runVerify } from './verify-run';
 
 /** npm run cert:verify -- <file.pdf> [--keys <jwks file or URL>]: exit 0 only when valid. */

@@ -1,6 +1,6 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { jstMonth, jstStamp } from '../../../../shared/dates';
-import { startTestServer, type TestServer } from '../../testing/harness';
+import { startTestServer, type TestServer } from '../../testing/harness.testkit';
 import { readSeed } from '../../store/seed';
 import { daysSince, shiftText } from '../../store/seed-dates';
 import { SEEDS_AS_OF } from '../seeds';

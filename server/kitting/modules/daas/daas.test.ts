@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { jstDate } from '../../../../shared/dates';
-import { startTestServer, type Client, type TestServer } from '../../testing/harness';
+import { startTestServer, type Client, type TestServer } from '../../testing/harness.testkit';
 import { declaredCap } from '../../store/caps';
 import { DAAS_SENDS, daasPricing, PORTFOLIO_CAP, SEND_CAP } from './daas.service';
 

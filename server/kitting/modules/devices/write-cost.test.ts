@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { generateImei } from '../../../../shared/imei';
 import type { SqliteStore } from '../../store/sqlite-store';
-import { isQuery, rig, shape, unboundedSteps, type Rig } from '../../testing/write-cost';
+import { isQuery, rig, shape, unboundedSteps, type Rig } from '../../testing/write-cost.testkit';
 import { DEVICES } from './devices.service';
 
 /**

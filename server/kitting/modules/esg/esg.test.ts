@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
-import { startTestServer, type Client, type TestServer } from '../../testing/harness';
+import { startTestServer, type Client, type TestServer } from '../../testing/harness.testkit';
 
 let server: TestServer;
 beforeAll(async () => {

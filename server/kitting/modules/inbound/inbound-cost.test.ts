@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { isQuery, rig, shape, unboundedSteps, type Rig } from '../../testing/write-cost';
+import { isQuery, rig, shape, unboundedSteps, type Rig } from '../../testing/write-cost.testkit';
 import { b64, csvFile, noticeRows, testImei } from './inbound.testkit';
 
 /**

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Inbound, InboundLine } from '../../../../shared/api/contracts/inbound';
-import { startTestServer, type Client, type TestServer } from '../../testing/harness';
+import { startTestServer, type Client, type TestServer } from '../../testing/harness.testkit';
 import type { Doc } from '../../store/types';
 import { b64, csvFile, noticeRows } from './inbound.testkit';
 import { INBOUND_LINES } from './inbound.service';

@@ -16,7 +16,7 @@ const MAX_PART_BYTES = 256 * 1024 * 1024;
 const MAX_STRINGS_BYTES = 64 * 1024 * 1024;
 const CHUNK = 32 * 1024;
 
-export class XlsxError extends Error {}
+class XlsxError extends Error {}
 
 interface Entry {
   name: string;

@@ -6,7 +6,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { jstYear } from '../../../../shared/dates';
 import type { Inbound, InboundLine } from '../../../../shared/api/contracts/inbound';
-import { startTestServer, type Client, type TestServer } from '../../testing/harness';
+import { startTestServer, type Client, type TestServer } from '../../testing/harness.testkit';
 import { lineDocs } from './inbound.service';
 import { b64, csvFile, noticeRows, testImei } from './inbound.testkit';
 
@@ -119,7 +119,7 @@ describe('inbound lists across benches and central', () => {
 
 describe('the push check of inbound records', () => {
   it('accepts what the routes stored on a bench', async () => {
-    const { storedRecordProblems } = await import('../../testing/route-records');
+    const { storedRecordProblems } = await import('../../testing/route-records.testkit');
     expect(await storedRecordProblems(benchA, ['inbound', 'inboundLines'])).toEqual({ problems: [], empty: [] });
   });
 

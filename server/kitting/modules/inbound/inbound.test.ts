@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { jstYear } from '../../../../shared/dates';
 import type { Inbound, InboundLine, InboundRowError } from '../../../../shared/api/contracts/inbound';
-import { startTestServer, type Client, type TestServer } from '../../testing/harness';
+import { startTestServer, type Client, type TestServer } from '../../testing/harness.testkit';
 import { b64, csvFile, noticeRows, testImei, xlsxFile } from './inbound.testkit';
 
 let server: TestServer;

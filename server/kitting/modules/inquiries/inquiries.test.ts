@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestServer, type Client, type TestServer } from '../../testing/harness';
+import { startTestServer, type Client, type TestServer } from '../../testing/harness.testkit';
 
 type Inquiry = Record<string, string> & { id: string; inquiryId: string };
 type InquiryBody = { ok: boolean; inquiry: Inquiry };

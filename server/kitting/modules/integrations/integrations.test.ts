@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { declaredCap } from '../../store/caps';
-import { startTestServer, type TestServer } from '../../testing/harness';
+import { startTestServer, type TestServer } from '../../testing/harness.testkit';
 import { SYNC_LOG, SYNC_LOG_MAX } from './integrations.service';
 
 let server: TestServer;

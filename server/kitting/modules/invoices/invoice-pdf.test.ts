@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestServer, type TestServer } from '../../testing/harness';
-import { pdfFonts, pdfPagesText } from '../certs/pdf-text';
+import { startTestServer, type TestServer } from '../../testing/harness.testkit';
+import { pdfFonts } from '../certs/pdf-fonts.testkit';
+import { pdfPagesText } from '../certs/pdf-text';
 
 let server: TestServer;
 beforeAll(async () => {

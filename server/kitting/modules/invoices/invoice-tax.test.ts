@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { invoiceFigures } from '../../../../shared/invoice-tax';
-import { startTestServer, type Client, type TestServer } from '../../testing/harness';
+import { startTestServer, type Client, type TestServer } from '../../testing/harness.testkit';
 import { pdfPagesText } from '../certs/pdf-text';
 
 interface RateTotal { rate: number; taxable: number; tax: number; total: number }

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { jstYymm } from '../../../../shared/dates';
-import { startTestServer, type Client, type TestServer } from '../../testing/harness';
+import { startTestServer, type Client, type TestServer } from '../../testing/harness.testkit';
 import { billingSummary } from './invoices.service';
 
 interface Invoice { id: string; cust: string; month: string; desc: string; amount: number; due: string; status: string; recurring: boolean }

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEVICE_STATUSES } from '../../../../shared/devices';
 import { generateImei } from '../../../../shared/imei';
 import { deviceStatusForStage, JOB_STAGE_NAMES, STAGE_DEVICE_STATUS } from '../../../../shared/jobs';
-import { startTestServer, type Client, type TestServer } from '../../testing/harness';
+import { startTestServer, type Client, type TestServer } from '../../testing/harness.testkit';
 
 let server: TestServer;
 let api: Client;

@@ -3,10 +3,9 @@ import { randomKey } from '../../../core/ids';
 import { defineRoute } from '../../http/define-route';
 import { badRequest, notFound } from '../../../core/errors';
 import { collectionSchema, derivedList } from '../../http/collection-schema';
-import { changeJobDevices, JOB_DEVICES_MAX, JOB_STAGES, JobDeviceError, JOBS, moveJobDevices, releaseJobDevices } from './jobs.service';
+import { changeJobDevices, JOB_DEVICES_MAX, JobDeviceError, JOBS, moveJobDevices, releaseJobDevices } from './jobs.service';
 import { jobFields, jobRequests, jobResponses } from '../../../../shared/api/contracts/work';
 
-export { JOB_STAGES };
 
 /** A job card as routes and sync pushes accept it; `devices` is kept by the job's device routes. */
 export const jobSchema = collectionSchema(JOBS, jobFields, { devices: derivedList(JOB_DEVICES_MAX) });

@@ -2,12 +2,10 @@ import type { Doc, Tx } from '../../store/types';
 import { BOARD_KEEPS_STATUSES, deviceChip } from '../../../../shared/devices';
 import { DEVICES } from '../devices/devices.service';
 
-import { deviceStatusForStage, JOB_DEVICES_MAX, JOB_STAGE_COUNT, JOB_STAGE_NAMES } from '../../../../shared/jobs';
+import { deviceStatusForStage, JOB_DEVICES_MAX, JOB_STAGE_NAMES } from '../../../../shared/jobs';
 
-export { JOB_DEVICES_MAX, deviceStatusForStage };
+export { JOB_DEVICES_MAX };
 export const JOBS = 'jobs';
-/** The board's 8 stages are 0..7. */
-export const JOB_STAGES = JOB_STAGE_COUNT;
 const HISTORY_MAX = 50;
 
 

@@ -13,7 +13,6 @@ import type { OutlineFont } from './zpl-bitmap';
 import { LABEL_LOG, LABEL_TEMPLATES } from './labels.service';
 import { LABEL_FIELDS, allLabelFlags, labelFlags, type LabelFlags, labelLogFields, labelRequests, labelResponses, labelTemplateFields } from '../../../../shared/api/contracts/certs-labels';
 
-export { LABEL_LOG, LABEL_TEMPLATES };
 
 /** A stamp the label routes store: the client's ts, or the time of the write (never 0). */
 const storedTs = () => derivedInt(1, 8_640_000_000_000_000);

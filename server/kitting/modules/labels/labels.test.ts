@@ -2,7 +2,7 @@ import bwipjs from 'bwip-js/node';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { jstDate } from '../../../../shared/dates';
 import { qrPayload } from './label-render';
-import { startTestServer, type Client, type TestServer } from '../../testing/harness';
+import { startTestServer, type Client, type TestServer } from '../../testing/harness.testkit';
 
 interface Template {
   id: string;

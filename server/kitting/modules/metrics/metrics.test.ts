@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { jstYymm } from '../../../../shared/dates';
-import { startTestServer, type TestServer } from '../../testing/harness';
+import { startTestServer, type TestServer } from '../../testing/harness.testkit';
 import { overview, shiftMonth } from './metrics.service';
 
 interface Figure { display: string; unit: string; computed?: boolean; reason?: string | null; amount?: number | null }

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { jstDate } from '../../../../shared/dates';
 import { configureLimit } from '../../security/limits';
-import { startTestServer, type Client, type TestServer } from '../../testing/harness';
+import { startTestServer, type Client, type TestServer } from '../../testing/harness.testkit';
 
 type Body = Record<string, unknown> & { ok: boolean; error?: string };
 interface Issued {

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { configureLimit } from '../../security/limits';
 import { mintToken } from '../../security/tokens';
-import { startTestServer, type Client, type TestServer } from '../../testing/harness';
+import { startTestServer, type Client, type TestServer } from '../../testing/harness.testkit';
 import { generateImei } from '../../../../shared/imei';
 
 type Body = Record<string, unknown> & { ok: boolean; error?: string };

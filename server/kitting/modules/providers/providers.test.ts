@@ -2,7 +2,7 @@ import { createServer, type Server } from 'node:http';
 import { createServer as createTcpServer } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { configureLimit } from '../../security/limits';
-import { startTestServer, type TestServer } from '../../testing/harness';
+import { startTestServer, type TestServer } from '../../testing/harness.testkit';
 import { isInternalAddress } from './providers.routes';
 
 type Body = Record<string, unknown> & { ok: boolean; error?: string };

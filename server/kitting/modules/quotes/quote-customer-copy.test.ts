@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { QUOTE_PATTERN_LABELS } from '../../../../shared/api/contracts/quotes';
 import { dateJa, jstDate } from '../../../../shared/dates';
-import { startTestServer, type Client, type TestServer } from '../../testing/harness';
+import { startTestServer, type Client, type TestServer } from '../../testing/harness.testkit';
 import { pdfPagesText } from '../certs/pdf-text';
 
 interface Line { n: string; q: number; p: number }

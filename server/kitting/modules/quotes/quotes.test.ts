@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { jstDate } from '../../../../shared/dates';
-import { startTestServer, type Client, type TestServer } from '../../testing/harness';
+import { startTestServer, type Client, type TestServer } from '../../testing/harness.testkit';
 import { computeTotals, taxOf, volumeBp } from './quote-pricing';
 
 interface Line { n: string; q: number; p: number; d: string }

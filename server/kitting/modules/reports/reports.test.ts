@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { jstDate, jstYymm } from '../../../../shared/dates';
-import { startTestServer, type Client, type TestServer } from '../../testing/harness';
+import { startTestServer, type Client, type TestServer } from '../../testing/harness.testkit';
 
 interface Report {
   id: string; cust: string | null; custLabel: string; month: string; monthLabel: string; hasData: boolean;

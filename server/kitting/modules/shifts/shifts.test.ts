@@ -1,6 +1,6 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { declaredCap } from '../../store/caps';
-import { startTestServer, type Client, type TestServer } from '../../testing/harness';
+import { startTestServer, type Client, type TestServer } from '../../testing/harness.testkit';
 import { HISTORY_MAX, SHIFT_HISTORY } from './shifts.service';
 
 type Grid = Record<string, string[]>;

@@ -4,7 +4,6 @@ import { SHIPMENT_NUMBERS, SHIPMENT_SERIES, SHIPMENTS } from './shipments.servic
 import { collectionSchema, stamp } from '../../http/collection-schema';
 import { shipmentFields, shipmentRequests, shipmentResponses } from '../../../../shared/api/contracts/work';
 
-export { SHIPMENT_NUMBERS, SHIPMENT_SERIES, SHIPMENTS };
 
 export const shipmentSchema = collectionSchema(SHIPMENTS, shipmentFields, { created: stamp(), updated: stamp() });
 

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestServer, type TestServer } from '../../testing/harness';
+import { startTestServer, type TestServer } from '../../testing/harness.testkit';
 import { P, PLATFORM_WS } from '../platform-collections';
 import { backfillSiteIndex, siteIndex } from './site-index';
 import { MAX_SITE_HTML } from '../../../../shared/api/contracts/public';

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { jstDate } from '../../../../shared/dates';
-import { startTestServer, type Client, type TestServer } from '../../testing/harness';
+import { startTestServer, type Client, type TestServer } from '../../testing/harness.testkit';
 
 interface Product { id: string; name: string; cat: string; price: number; cost: number; custom: boolean }
 interface Order { id: string; date: string; dateStr: string; cust: string; job: string; dest: string; count: number; total: number; gp: number; status: string; lines: { id: string; name: string; price: number; cost: number; qty: number }[] }

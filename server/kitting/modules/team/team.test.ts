@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { configureLimit } from '../../security/limits';
-import { startTestServer, type Client, type TestServer } from '../../testing/harness';
+import { startTestServer, type Client, type TestServer } from '../../testing/harness.testkit';
 
 type Body = Record<string, unknown> & { ok: boolean; error?: string };
 type Member = { id: string; role: string; email: string; status?: string; ini: string; dept: string };

@@ -6,7 +6,6 @@ export const WORKDESK_DOCS = 'workdeskDocs';
 export const WORKDESK_THREADS = 'workdeskThreads';
 export const WORKDESK = 'workdesk';
 export const CONN_ID = 'conn';
-export { MSGS_MAX } from '../../../../shared/api/contracts/workspace';
 
 /** Connector switches as the connector route stores them: keys clipped to 40 characters, true/false only (else 400). */
 export function readConn(src: unknown): Record<string, boolean> {

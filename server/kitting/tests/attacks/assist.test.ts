@@ -3,8 +3,8 @@
  * enrolment code, invite an admin and promote it to a second owner, with only `impersonate` in the log.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestServer, type TestServer } from '../../testing/harness';
-import { type Body } from './helpers';
+import { startTestServer, type TestServer } from '../../testing/harness.testkit';
+import { type Body } from './helpers.testkit';
 
 let server: TestServer;
 let admin: Record<string, string>;

@@ -1,7 +1,7 @@
 /** Attacks on the headless bench from web pages, DNS rebinding of webhooks, and stored password hashes. */
 import { createServer, type Server } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestServer, type TestServer, FAST_TEST_COST } from '../../testing/harness';
+import { startTestServer, type TestServer, FAST_TEST_COST } from '../../testing/harness.testkit';
 import { hashPassword, needsRehash, OWASP_SCRYPT, PLATFORM_PASSWORD_MIN, setPasswordCost, verifyPassword } from '../../../core/security/passwords';
 import { P, PLATFORM_WS } from '../../modules/platform-collections';
 import { isInternalAddress, pinnedLookup, postToPublicUrl } from '../../../core/security/ssrf';

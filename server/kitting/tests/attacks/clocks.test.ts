@@ -5,7 +5,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { HLC_COUNTER_LIMIT, HLC_PATTERN, HlcClock, parseHlc } from '../../../../shared/hlc';
-import { pushHarness, type Body } from './helpers';
+import { pushHarness, type Body } from './helpers.testkit';
 
 const h = pushHarness('clocks-attack@example.jp', 'clock-bench');
 const stamp = (ms: number, counter: number, node = 'clock-bench') => `${String(ms).padStart(15, '0')}:${String(counter).padStart(6, '0')}:${node}`;

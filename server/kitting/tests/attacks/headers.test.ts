@@ -3,7 +3,7 @@
  * and the portal token in `?t=` leaked through Referer. Every served page now says no.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestServer, type TestServer } from '../../testing/harness';
+import { startTestServer, type TestServer } from '../../testing/harness.testkit';
 
 let central: TestServer;
 let bench: TestServer;

@@ -6,9 +6,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { configureLimit } from '../../security/limits';
 import { CERT_MAX_DEVICES } from '../../../../shared/api/contracts/certs-labels';
-import { startTestServer, type TestServer } from '../../testing/harness';
+import { startTestServer, type TestServer } from '../../testing/harness.testkit';
 import { closePdfPool } from '../../modules/documents/pdf-pool';
-import { signUp } from './helpers';
+import { signUp } from './helpers.testkit';
 
 let server: TestServer;
 beforeAll(async () => {

@@ -3,7 +3,7 @@
  * that central later issues the same number and overwrites it. Refused with 422, nothing stored.
  */
 import { describe, expect, it } from 'vitest';
-import { benchPusher, pushHarness } from './helpers';
+import { benchPusher, pushHarness } from './helpers.testkit';
 
 const h = pushHarness('leases-attack@example.jp', 'lease-bench');
 

@@ -5,8 +5,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { jstYear } from '../../../../shared/dates';
 import { configureLimit } from '../../security/limits';
-import { startTestServer, type TestServer } from '../../testing/harness';
-import { signUp, type Body } from './helpers';
+import { startTestServer, type TestServer } from '../../testing/harness.testkit';
+import { signUp, type Body } from './helpers.testkit';
 
 let server: TestServer;
 beforeAll(async () => {

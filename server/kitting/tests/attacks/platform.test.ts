@@ -1,8 +1,8 @@
 /** Attacks on the platform side: restore by sub-admins, lockouts, proxies, publishing, sign-in leaks. */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestServer, type TestServer } from '../../testing/harness';
+import { startTestServer, type TestServer } from '../../testing/harness.testkit';
 import { configureLimit } from '../../security/limits';
-import { bearer, signUp, type Body } from './helpers';
+import { bearer, signUp, type Body } from './helpers.testkit';
 
 let server: TestServer;
 let admin: Record<string, string>;

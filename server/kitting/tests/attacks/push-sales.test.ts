@@ -5,7 +5,7 @@
  * them go through and read back through the routes.
  */
 import { describe, expect, it } from 'vitest';
-import { pushHarness } from './helpers';
+import { pushHarness } from './helpers.testkit';
 
 const h = pushHarness('push-sales@example.jp', 'bench-sales');
 const { refused, accepted } = h;

@@ -4,7 +4,7 @@
  * stored, while records with values the routes would store go through.
  */
 import { describe, expect, it } from 'vitest';
-import { pushHarness } from './helpers';
+import { pushHarness } from './helpers.testkit';
 
 const h = pushHarness('push-backoffice@example.jp', 'bench-backoffice');
 const { refused, accepted } = h;

@@ -4,7 +4,7 @@
  * invalid_field and nothing of the batch is stored, while records as the routes store them go through.
  */
 import { describe, expect, it } from 'vitest';
-import { pushHarness } from './helpers';
+import { pushHarness } from './helpers.testkit';
 
 const h = pushHarness('push-ops@example.jp', 'bench-ops');
 const { refused, accepted } = h;

@@ -4,7 +4,7 @@
  * would store go through.
  */
 import { describe, expect, it } from 'vitest';
-import { pushHarness } from './helpers';
+import { pushHarness } from './helpers.testkit';
 
 const h = pushHarness('push-staffing@example.jp', 'bench-staffing');
 const { refused, accepted } = h;

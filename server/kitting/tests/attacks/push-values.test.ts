@@ -4,7 +4,7 @@
  * is stored, while the same records with values the routes would store go through.
  */
 import { describe, expect, it } from 'vitest';
-import { addMember, benchPusher, grantNumbers, pushHarness, signUp } from './helpers';
+import { addMember, benchPusher, grantNumbers, pushHarness, signUp } from './helpers.testkit';
 
 const h = pushHarness('push-values@example.jp', 'bench-values');
 const { push, refused } = h;

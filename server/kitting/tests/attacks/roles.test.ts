@@ -1,8 +1,8 @@
 /** Attacks on roles: viewers writing data, admins taking the workspace over. */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestServer, type TestServer } from '../../testing/harness';
+import { startTestServer, type TestServer } from '../../testing/harness.testkit';
 import { configureLimit } from '../../security/limits';
-import { addMember, signUp, type Body } from './helpers';
+import { addMember, signUp, type Body } from './helpers.testkit';
 
 let server: TestServer;
 beforeAll(async () => {

@@ -1,8 +1,8 @@
 /** Attacks on sessions: access that should end, and cookies planted before sign-up. */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestServer, type TestServer } from '../../testing/harness';
+import { startTestServer, type TestServer } from '../../testing/harness.testkit';
 import { configureLimit } from '../../security/limits';
-import { addMember, bearer, signUp, type Body } from './helpers';
+import { addMember, bearer, signUp, type Body } from './helpers.testkit';
 
 let server: TestServer;
 beforeAll(async () => {

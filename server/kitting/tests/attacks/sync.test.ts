@@ -1,9 +1,9 @@
 /** Attacks through the sync protocol: pushes that the routes would refuse, cursor junk, code guessing. */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestServer, type Client, type TestServer } from '../../testing/harness';
+import { startTestServer, type Client, type TestServer } from '../../testing/harness.testkit';
 import { configureLimit } from '../../security/limits';
 import { PLATFORM_WS } from '../../modules/platform-collections';
-import { addMember, signUp, type Body } from './helpers';
+import { addMember, signUp, type Body } from './helpers.testkit';
 
 let server: TestServer;
 beforeAll(async () => {

@@ -1,4 +1,4 @@
-import type { Rng } from './rng';
+import type { Rng } from './rng.testkit';
 import type { Tx } from '../../store/types';
 import { CERT_NUMBERS } from '../../modules/certs/certs.service';
 import { SYNC_LOG_NUMBERS } from '../../modules/integrations/integrations.service';

@@ -5,12 +5,13 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { expect } from 'vitest';
 import { createApp } from '../app';
-import { testConfig, type Mode } from '../server-config';
+import type { Mode } from '../server-config';
+import { testConfig } from './config.testkit';
 import { P, PLATFORM_WS } from '../modules/platform-collections';
 import { loadOrCreateSecret } from '../../core/security/signing';
 import { declaredLookups, lookupIndexName } from '../store/lookups';
 import { SqliteStore } from '../store/sqlite-store';
-import { Client } from './harness';
+import { Client } from './harness.testkit';
 
 /**
  * What a write costs, checked without timing: the SQL statements each request runs (with their values

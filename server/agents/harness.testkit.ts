@@ -3,11 +3,12 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createAgentsApp, type AgentsAppOptions } from './app';
-import { testAgentsConfig, type AgentsConfig } from './config';
+import type { AgentsConfig } from './config';
+import { testAgentsConfig } from './config.testkit';
 import type { AgentsContext } from './context';
 import type { AgentRoute } from './http';
 import type { Mail } from './accounts/mailer';
-import { createTestDatabase, testStore } from './test-store';
+import { createTestDatabase, testStore } from './store.testkit';
 
 /** Parsed JSON as a test walks it (any property path); values are checked with expect(). */
 export interface J {

@@ -2,7 +2,7 @@ import { HLC_COUNTER_LIMIT, HLC_PATTERN, formatHlc, parseHlc } from '../../../..
 import type { Doc, LeaseBlock, Store } from '../../store/types';
 import type { SyncCentral } from '../central';
 import { SyncError } from '../protocol';
-import type { Rng } from './rng';
+import type { Rng } from './rng.testkit';
 
 /** What the hostile bench tried and how central answered. */
 export interface HostileCounts {

@@ -11,7 +11,7 @@ import {
   type SnapshotAnswer,
   type Transport,
 } from '../protocol';
-import type { Rng } from './rng';
+import type { Rng } from './rng.testkit';
 
 export interface NetState {
   centralUp: boolean;

@@ -4,7 +4,7 @@ import { canonicalize } from './jcs';
 import jsQR from 'jsqr';
 import { PDFDocument, PDFDict, PDFName, PDFRawStream, decodePDFRawStream, PDFRef } from 'pdf-lib';
 import { inflateSync } from 'node:zlib';
-import type { Client, TestServer } from '../../testing/harness';
+import type { Client, TestServer } from '../../testing/harness.testkit';
 import { readPdfProof } from './cert-pdf-proof';
 
 export async function fetchPdf(server: TestServer, client: Client, no: string): Promise<Uint8Array> {

@@ -1,7 +1,7 @@
 import { expect } from 'vitest';
 import { fieldProblem } from '../http/collection-schema';
 import { collectionSchemas } from '../modules';
-import type { TestResponse, TestServer } from './harness';
+import type { TestResponse, TestServer } from './harness.testkit';
 
 /** The body of a call that must answer 200 (the answer's text is shown when it does not). */
 export async function ok<T>(call: Promise<TestResponse<T>>): Promise<T> {

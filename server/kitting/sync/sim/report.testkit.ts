@@ -1,4 +1,4 @@
-import type { FaultCounts } from './sim-transport';
+import type { FaultCounts } from './sim-transport.testkit';
 
 /** What a simulation run is given and what it answers. */
 export interface SimOptions {

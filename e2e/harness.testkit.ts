@@ -1,6 +1,6 @@
 /**
  * E2E harness: a real server process on loopback with a fresh data folder, and Chromium driven
- * through playwright-core (found or provisioned by ./browser.ts; the test run does it once in its
+ * through playwright-core (found or provisioned by ./browser.testkit.ts; the test run does it once in its
  * global setup). The UI must be built first (`npm run build:ui`, which `npm test` does).
  */
 import { spawn, type ChildProcess } from 'node:child_process';
@@ -8,7 +8,7 @@ import { existsSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { chromium, type BrowserContext, type CDPSession, type Page } from 'playwright-core';
-import { ensureChromium, UNAVAILABLE_VAR } from './browser';
+import { ensureChromium, UNAVAILABLE_VAR } from './browser.testkit';
 
 export const ROOT = resolve(import.meta.dirname, '..');
 const SHOTS = join(ROOT, 'test-results', 'screenshots');

@@ -6,16 +6,16 @@ import { ensureWorkspace, readSeed, type SeedSpec } from '../../store/seed';
 import { declareCap } from '../../store/caps';
 import { SqliteStore } from '../../store/sqlite-store';
 import type { Doc, Store } from '../../store/types';
-import { openTestStore, testStoreKind, type TestStore } from '../../testing/stores';
+import { openTestStore, testStoreKind, type TestStore } from '../../testing/stores.testkit';
 import { SyncBench } from '../bench';
 import { SyncCentral } from '../central';
 import { planRenumbering, renumberedKey, type SeriesShift } from '../numbered';
-import { HostileBench } from './hostile';
-import { compare, dumpReplica, dumpStore, Oracle } from './oracle';
-import { BLOCK, LOG_CAP, randomOps, simSeries, type Op } from './ops';
-import { Rng } from './rng';
-import type { SimOptions, SimReport } from './report';
-import { SimTransport, type FaultCounts, type NetState } from './sim-transport';
+import { HostileBench } from './hostile.testkit';
+import { compare, dumpReplica, dumpStore, Oracle } from './oracle.testkit';
+import { BLOCK, LOG_CAP, randomOps, simSeries, type Op } from './ops.testkit';
+import { Rng } from './rng.testkit';
+import type { SimOptions, SimReport } from './report.testkit';
+import { SimTransport, type FaultCounts, type NetState } from './sim-transport.testkit';
 
 const MIN = 60_000;
 /** Virtual start: 2026-11-22 in Japan. */

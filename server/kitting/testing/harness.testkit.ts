@@ -3,12 +3,13 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createApp } from '../app';
-import { testConfig, type Config, type Mode } from '../server-config';
+import type { Config, Mode } from '../server-config';
+import { testConfig } from './config.testkit';
 import type { AppContext } from '../context';
 import { setPasswordCost } from '../../core/security/passwords';
 import { loadOrCreateSecret } from '../../core/security/signing';
 import type { Store } from '../store/types';
-import { openTestStore, testStoreKind, type StoreKind } from './stores';
+import { openTestStore, testStoreKind, type StoreKind } from './stores.testkit';
 
 export interface TestResponse<T = Record<string, unknown>> {
   status: number;

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll } from 'vitest';
-import { launch, startServer, type Browser, type RunningServer } from './harness';
+import { launch, startServer, type Browser, type RunningServer } from './harness.testkit';
 
 /** One server process and one browser for a test file, with the API and navigation helpers its tests share. */
 export interface E2eSession {

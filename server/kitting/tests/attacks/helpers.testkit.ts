@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, expect } from 'vitest';
 import { configureLimit } from '../../security/limits';
-import { startTestServer, type Client, type TestServer } from '../../testing/harness';
+import { startTestServer, type Client, type TestServer } from '../../testing/harness.testkit';
 import { numberedSeries } from '../../store/series';
 import { LeaseLedger } from '../../sync/lease-ledger';
 
