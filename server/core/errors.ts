@@ -50,8 +50,6 @@ export const tooMany = (retryAfterSec: number, error = 'too many requests') => n
 const internalError = (error = 'internal error', extra?: Extra) => new DomainError('internal', error, extra);
 export const upstreamFailed = (error: string, extra?: Extra) => new DomainError('upstream', error, extra);
 export const unavailable = (error: string, extra?: Extra) => new DomainError('unavailable', error, extra);
-/** A feature the running configuration does not offer (e.g. file snapshots of a PostgreSQL store). */
-export const notImplemented = (error: string, extra?: Extra) => new DomainError('not_implemented', error, extra);
 
 /** A value a request must not leave empty: returned as is, or 400 `error` with a message for the person at the screen. */
 export function required<T>(value: T, error: string, message: string): T {

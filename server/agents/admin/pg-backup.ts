@@ -10,7 +10,7 @@ import { exportSchema, loadExport, type ExportOptions, type LoadOptions, type Lo
 import { loadMigrations } from '../../core/sql/sqlite-migrate';
 
 /** The service name written into (and required of) the platform's PostgreSQL exports. */
-export const AGENTS_EXPORT_SERVICE = 'agents';
+const AGENTS_EXPORT_SERVICE = 'agents';
 const PG_MIGRATIONS = join(dirname(fileURLToPath(import.meta.url)), '..', 'pg-migrations');
 
 /**

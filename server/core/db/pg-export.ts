@@ -16,8 +16,8 @@ import type { ClientBase } from 'pg';
  * Rows are never parsed in JavaScript on either side (bigints keep every digit; bytea is hex text).
  */
 
-export const EXPORT_FORMAT = 'pgexport';
-export const EXPORT_FORMAT_VERSION = 1;
+const EXPORT_FORMAT = 'pgexport';
+const EXPORT_FORMAT_VERSION = 1;
 /** The migration runner's bookkeeping table: described by the header's schemaVersion, not exported. */
 const MIGRATIONS_TABLE = 'schema_migrations';
 /** Rows fetched from the cursor per round trip by default (bounded memory whatever the table size). */
@@ -69,7 +69,7 @@ export interface LoadResult {
   rows: number;
 }
 
-export const quoteIdent = (name: string) => `"${name.replace(/"/g, '""')}"`;
+const quoteIdent = (name: string) => `"${name.replace(/"/g, '""')}"`;
 
 /** Tables of the current schema (partitions folded into their parent), with columns, in foreign-key order. */
 async function schemaTables(client: ClientBase): Promise<{ schema: string; tables: ExportTable[] }> {

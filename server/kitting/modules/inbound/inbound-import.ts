@@ -63,7 +63,7 @@ const LINES_PER_TX = 250;
  * fields and stamps already exist, so the row hardly grows and its densely packed table page is not split
  * (a line that gained four fields and their stamps split a page on most scans: perf/inbound.bench.ts).
  */
-export const UNSCANNED = { scannedAt: 0, scannedBy: '', device: '' } as const;
+const UNSCANNED = { scannedAt: 0, scannedBy: '', device: '' } as const;
 
 /** Store the lines, then the list (numbered IB-YY-NNNN in the same transaction). */
 export async function storeList(store: Store, ws: string, base: { name: string; cust: string; filename: string; createdBy: string }, a: Analysis): Promise<Doc> {
