@@ -16,7 +16,6 @@ import { join } from 'node:path';
 import { createStudioApp } from '../server/studio/app';
 import { readStudioConfig } from '../server/studio/config';
 import type { StudioContext } from '../server/studio/context';
-import { closeStudioDb } from '../server/studio/db';
 import { signedFileUrl } from '../server/studio/media';
 import { makePng } from '../server/studio/platform/media-gen';
 import type { Platform } from '../server/studio/platform/platform';
@@ -95,7 +94,7 @@ async function startStudio(platformMs: number, instant: boolean) {
       agent.destroy();
       server.closeAllConnections();
       await new Promise<void>((r) => server.close(() => r()));
-      closeStudioDb(ctx.db);
+      await ctx.database.close();
       rmSync(dataDir, { recursive: true, force: true });
     },
   };
