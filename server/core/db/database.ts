@@ -1,5 +1,5 @@
 import BetterSqlite3 from 'better-sqlite3';
-import { Kysely, PostgresDialect, SqliteDialect, sql } from 'kysely';
+import { CompiledQuery, Kysely, PostgresDialect, SqliteDialect, SqliteDriver, sql, type DatabaseConnection, type Driver, type SqliteDialectConfig } from 'kysely';
 import pg from 'pg';
 import { prepareSqliteFile } from '../security/private-files';
 
@@ -42,6 +42,24 @@ const types = {
   },
 };
 
+/**
+ * SQLite transactions start with BEGIN IMMEDIATE: the write lock is taken (waiting up to busy_timeout)
+ * before the first read, so two processes on one file never both read and then fail to upgrade (SQLITE_BUSY).
+ */
+class ImmediateSqliteDriver extends SqliteDriver {
+  override async beginTransaction(connection: DatabaseConnection): Promise<void> {
+    await connection.executeQuery(CompiledQuery.raw('begin immediate'));
+  }
+}
+class ImmediateSqliteDialect extends SqliteDialect {
+  constructor(private readonly config: SqliteDialectConfig) {
+    super(config);
+  }
+  override createDriver(): Driver {
+    return new ImmediateSqliteDriver(this.config);
+  }
+}
+
 function openSqlite<DB>(file: string, opts: OpenDatabaseOptions): Database<DB> {
   prepareSqliteFile(file);
   const conn = new BetterSqlite3(file);
@@ -49,7 +67,7 @@ function openSqlite<DB>(file: string, opts: OpenDatabaseOptions): Database<DB> {
   conn.pragma('synchronous = NORMAL');
   conn.pragma('foreign_keys = ON');
   conn.pragma(`busy_timeout = ${Math.max(0, Math.floor(opts.lockTimeoutMs))}`);
-  const db = new Kysely<DB>({ dialect: new SqliteDialect({ database: conn }) });
+  const db = new Kysely<DB>({ dialect: new ImmediateSqliteDialect({ database: conn }) });
   let closed = false;
   return {
     db, dialect: 'sqlite', pool: null, sqlite: conn,
