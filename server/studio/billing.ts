@@ -58,13 +58,13 @@ export async function checkAllowance(db: StudioDb, ws: number, kind: AllowanceKi
   const w = await wsRow(db, ws);
   const limit = (PLANS[w.plan] ?? PLANS.free)[kind];
   if (limit === null) return;
-  if ((await usageOf(db, w))[kind] + adding > limit) throw limitReached(kind, limit);
+  const used = kind === 'accounts' ? await countMembers(db, ws) : (await credits.usageIn(db, ws, w.month))[kind];
+  if (used + adding > limit) throw limitReached(kind, limit);
 }
 
-/** Meter posts or ai_units in the current allowance month (call inside the write's transaction). */
+/** Meter posts or ai_units in the workspace's current allowance month (call inside the write's transaction). */
 export async function meter(db: StudioDb, ws: number, kind: 'posts' | 'ai_units', n = 1): Promise<void> {
-  const { month } = await wsRow(db, ws);
-  await credits.addUsage(db, ws, month, kind, n);
+  await credits.addUsage(db, ws, kind, n);
 }
 
 export const balanceOf = credits.balanceOf;

@@ -56,9 +56,12 @@ export async function usageIn(db: StudioDb, ws: number, month: number): Promise<
   return { posts: Number(r?.posts ?? 0), ai_units: Number(r?.ai_units ?? 0) };
 }
 
-export async function addUsage(db: StudioDb, ws: number, month: number, kind: 'posts' | 'ai_units', n: number): Promise<void> {
+/** Counts `n` more in the workspace's current allowance month (read from the workspace row in the same statement). */
+export async function addUsage(db: StudioDb, ws: number, kind: 'posts' | 'ai_units', n: number): Promise<void> {
   await db
-    .insertInto('usage').values({ workspace_id: ws, month, [kind]: n })
+    .insertInto('usage')
+    .columns(['workspace_id', 'month', kind])
+    .expression((eb) => eb.selectFrom('workspaces').select([eb.cast<number>(eb.val(ws), 'integer').as('workspace_id'), 'month', eb.cast<number>(eb.val(n), 'integer').as(kind)]).where('id', '=', ws))
     .onConflict((oc) => oc.columns(['workspace_id', 'month']).doUpdateSet((eb) => ({ [kind]: eb(`usage.${kind}`, '+', eb.ref(`excluded.${kind}`)) })))
     .execute();
 }
