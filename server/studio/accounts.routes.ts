@@ -1,8 +1,8 @@
 import { conflict, unauthorized } from '../core/errors';
-import { invitationFor, inviteByEmail, joinByInvitation, listInvitations } from './invitations';
+import { inviteByEmail, listInvitations, registerAccount } from './invitations';
 import { burnPasswordCheck, hashPassword, verifyPassword } from '../core/security/passwords';
 import { mintSession, suspended } from './auth';
-import { changeMemberRole, createUserWithWorkspace, listMembers, loginWorkspace, normEmail, removeMemberFrom, userByEmail, workspaceInfo } from './accounts';
+import { changeMemberRole, listMembers, loginWorkspace, normEmail, removeMemberFrom, userByEmail, workspaceInfo } from './accounts';
 import { createApiKey, listApiKeys, revokeApiKey } from './api-keys';
 import { studioRoute } from './route';
 import { studioResponses } from '../../shared/api/contracts/studio';
@@ -17,16 +17,7 @@ export const accountRoutes = [
       if (await userByEmail(app.db, body.email)) throw conflict('email already registered');
       const email = normEmail(body.email);
       const hash = await hashPassword(body.password);
-      // With an invitation token mailed to this address the account also joins that workspace and acts there;
-      // a wrong, used, expired or foreign token refuses the registration with nothing stored. Without one
-      // it joins nothing but its own workspace, whoever invited the address.
-      const { uid, ws } = await app.db.transaction().execute(async (trx) => {
-        const inv = body.invite === undefined ? null : await invitationFor(trx, body.invite, email);
-        const made = await createUserWithWorkspace(trx, email, hash, body.workspace ?? `${email.split('@')[0]}'s workspace`);
-        if (!inv) return made;
-        await joinByInvitation(trx, inv, made.uid);
-        return { uid: made.uid, ws: inv.workspace_id };
-      });
+      const { uid, ws } = await registerAccount(app.db, email, hash, body.workspace ?? `${email.split('@')[0]}'s workspace`, body.invite);
       return { token: await mintSession(app, uid, ws, email), workspace_id: ws };
     },
   }),

@@ -1,5 +1,5 @@
 import { notFound } from '../core/errors';
-import { billingState, changePlan, createPass, credit, requireWorkspace, startNextMonth, type Surface } from './billing';
+import { billingState, changePlan, createPass, grantCredits, requireWorkspace, startNextMonth, type Surface } from './billing';
 import { chargedAnalysis } from './influencers';
 import { createPost, postsOf } from './posts';
 import { suspendUser } from './accounts';
@@ -41,9 +41,7 @@ export const billingRoutes = [
     method: 'post', path: '/api/admin/credits', auth: 'ADMIN', response: studioResponses.credits,
     body: billingRequests['POST /api/admin/credits'].body,
     handler: async ({ body, app }) => {
-      await requireWorkspace(app.db, body.workspace_id);
-      const balance = await app.db.transaction().execute((trx) => credit(trx, body.workspace_id, body.amount, 'grant', null, body.note ?? null));
-      return { balance };
+      return { balance: await grantCredits(app.db, body.workspace_id, body.amount, body.note ?? null) };
     },
   }),
   studioRoute<unknown, unknown, { workspace_id: number; scope: string; surface?: Surface; expires_at?: string }>({

@@ -77,6 +77,12 @@ export async function credit(db: StudioDb, ws: number, amount: number, reason: '
   return credits.addToBalance(db, ws, amount);
 }
 
+/** Operator grant (or correction, when negative) to a workspace that exists; returns the balance. */
+export async function grantCredits(db: StudioDb, ws: number, amount: number, note: string | null): Promise<number> {
+  await requireWorkspace(db, ws);
+  return db.transaction().execute((trx) => credit(trx, ws, amount, 'grant', null, note));
+}
+
 /**
  * Credits out (charge, analyze), in the caller's transaction. `overdraw` false: taken only while the
  * balance covers it (one conditional UPDATE; null when it does not). True (soft enforcement): taken anyway.

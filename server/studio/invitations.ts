@@ -2,7 +2,7 @@ import { createHash, randomBytes } from 'node:crypto';
 import { badRequest, conflict, forbidden, gone } from '../core/errors';
 import { isUniqueViolation } from '../core/db/errors';
 import type { Role, StudioContext } from './context';
-import { membership, workspaceInfo } from './accounts';
+import { createUserWithWorkspace, membership, workspaceInfo } from './accounts';
 import { checkAllowance } from './billing';
 import { nowIso, type StudioDb } from './db';
 import { insertMember, userByEmail, userById } from './repositories/accounts.repository';
@@ -96,5 +96,20 @@ export function acceptInvitation(db: StudioDb, uid: number, token: string): Prom
     const inv = await invitationFor(trx, token, u?.email ?? '');
     await joinByInvitation(trx, inv, uid);
     return { ws: inv.workspace_id, role: inv.role };
+  });
+}
+
+/**
+ * A new account and its own workspace. With an invitation token mailed to this address the account also
+ * joins that workspace and acts there; a wrong, used, expired or foreign token refuses the registration
+ * with nothing stored. Without one it joins nothing but its own workspace, whoever invited the address.
+ */
+export function registerAccount(db: StudioDb, email: string, passwordHash: string, workspaceName: string, invite: string | undefined): Promise<{ uid: number; ws: number }> {
+  return db.transaction().execute(async (trx) => {
+    const inv = invite === undefined ? null : await invitationFor(trx, invite, email);
+    const made = await createUserWithWorkspace(trx, email, passwordHash, workspaceName);
+    if (!inv) return made;
+    await joinByInvitation(trx, inv, made.uid);
+    return { uid: made.uid, ws: inv.workspace_id };
   });
 }
