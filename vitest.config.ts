@@ -15,6 +15,9 @@ const AGENTS_ON_POSTGRES = ['server/agents/**/*.test.ts'];
 // The documented variable for an existing test database; the core's global setup reads the neutral name.
 if (process.env.KITTING_TEST_DATABASE_URL && !process.env.TEST_DATABASE_URL) process.env.TEST_DATABASE_URL = process.env.KITTING_TEST_DATABASE_URL;
 
+/** The Publishing Studio's suites run a second time with its database on PostgreSQL (STUDIO_TEST_STORE=pg). */
+const STUDIO_ON_POSTGRES = ['server/studio/**/*.test.ts', 'e2e/link-pages.test.ts'];
+
 export default defineConfig({
   test: {
     environment: 'node',
@@ -30,6 +33,7 @@ export default defineConfig({
       // Every write is a round trip to PostgreSQL: bulk routes (1,000 devices) get more time than on SQLite.
       { extends: true, test: { name: 'pg', include: ON_POSTGRES, env: { KITTING_TEST_STORE: 'pg' }, testTimeout: 60000, hookTimeout: 90000 } },
       { extends: true, test: { name: 'agents-pg', include: AGENTS_ON_POSTGRES, env: { AGENTS_TEST_STORE: 'pg' }, testTimeout: 60000, hookTimeout: 90000 } },
+      { extends: true, test: { name: 'studio-pg', include: STUDIO_ON_POSTGRES, env: { STUDIO_TEST_STORE: 'pg' }, testTimeout: 60000, hookTimeout: 90000 } },
     ],
   },
 });

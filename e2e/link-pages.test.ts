@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { arr, startAgentsServer, str, type AgentsTestServer } from '../server/agents/harness.testkit';
-import { startStudio, type TestStudio } from '../server/studio/testing';
+import { startStudio, type TestStudio } from '../server/studio/testing.testkit';
 import { launch, type Browser } from './harness.testkit';
 
 /** The pages mailed links open, driven in Chromium: the page's own script calls the API (under its CSP). */

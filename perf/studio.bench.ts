@@ -5,8 +5,17 @@
  * (2) The studio's own cost per job without platform time: the same three-step sequence (generate,
  *     one poll that finds it finished, save) against an instant in-process platform, versus the same
  *     three HTTP requests to a bare express route, both with 50 clients in this one run.
+ * (3) Both stores in one run: the studio as its own process (perf/studio-server.ts, instant platform) on
+ *     SQLite and on PostgreSQL, the same round trips from 50 clients: jobs per second, p50/p95, and the
+ *     server process's event-loop delay p99 (perf_hooks.monitorEventLoopDelay). Targets: PostgreSQL at
+ *     least 70 % of SQLite's jobs/s, event-loop delay p99 at most 50 ms. PostgreSQL: PERF_DATABASE_URL,
+ *     else a throwaway cluster (server/core/testing/pg-cluster.ts). PERF_ONLY=stores runs only (3).
  */
 import express from 'express';
+import { fork, type ChildProcess } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+import pg from 'pg';
+import { provisionPostgres } from '../server/core/testing/pg-cluster.testkit';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import type { AddressInfo } from 'node:net';
 import type { Server } from 'node:http';
@@ -16,7 +25,6 @@ import { join } from 'node:path';
 import { createStudioApp } from '../server/studio/app';
 import { readStudioConfig } from '../server/studio/config';
 import type { StudioContext } from '../server/studio/context';
-import { closeStudioDb } from '../server/studio/db';
 import { signedFileUrl } from '../server/studio/media';
 import { makePng } from '../server/studio/platform/media-gen';
 import type { Platform } from '../server/studio/platform/platform';
@@ -95,7 +103,7 @@ async function startStudio(platformMs: number, instant: boolean) {
       agent.destroy();
       server.closeAllConnections();
       await new Promise<void>((r) => server.close(() => r()));
-      closeStudioDb(ctx.db);
+      await ctx.database.close();
       rmSync(dataDir, { recursive: true, force: true });
     },
   };
@@ -135,7 +143,95 @@ async function drive(count: number, each: (client: number, i: number) => Promise
   return { perSecond: count / seconds, seconds, p50: times[Math.floor(times.length / 2)], p95: times[Math.floor(times.length * 0.95)] };
 }
 
+interface Child {
+  port: number;
+  proc: ChildProcess;
+  ask: (m: string) => Promise<Record<string, number>>;
+  stop: () => Promise<void>;
+}
+
+/** perf/studio-server.ts as a child process; resolves once it listens. */
+function startChild(env: Record<string, string>): Promise<Child> {
+  const file = fileURLToPath(new URL('./studio-server.ts', import.meta.url));
+  const proc = fork(file, [], { execArgv: ['--import', 'tsx'], env: { ...process.env, NODE_ENV: 'production', STUDIO_LOG: '0', ...env }, stdio: ['ignore', 'pipe', 'pipe', 'ipc'] });
+  let out = '';
+  return new Promise((resolve, reject) => {
+    proc.stderr?.on('data', (c: Buffer) => (out += c.toString()));
+    proc.on('exit', (code) => reject(new Error(`bench server exited ${code}: ${out}`)));
+    proc.stdout?.on('data', (c: Buffer) => {
+      out += c.toString();
+      const m = /listening on http:\/\/127\.0\.0\.1:(\d+)/.exec(out);
+      if (!m) return;
+      resolve({
+        port: Number(m[1]), proc,
+        ask: (msg) => new Promise((res) => {
+          proc.once('message', (reply) => res(reply as Record<string, number>));
+          proc.send(msg);
+        }),
+        stop: () => new Promise((res) => {
+          proc.removeAllListeners('exit');
+          proc.once('exit', () => res());
+          proc.kill('SIGTERM');
+        }),
+      });
+    });
+  });
+}
+
+async function benchStore(name: string, env: Record<string, string>) {
+  const child = await startChild(env);
+  const agent = new Agent({ keepAlive: true, maxSockets: CLIENTS });
+  const keys: string[] = [];
+  for (let w = 0; w < WORKSPACES; w++) {
+    const reg = await call(agent, child.port, 'POST', '/api/auth/register', '', { email: `bench${w}@studio.bench`, password: 'benchmark pw' });
+    const token = String(reg.body.token);
+    await call(agent, child.port, 'POST', '/api/billing/plan', token, { plan: 'business' });
+    keys.push(String((await call(agent, child.port, 'POST', '/api/settings/api-keys', token, { name: 'bench' })).body.key));
+  }
+  const s = { port: child.port, agent, keys } as unknown as Studio;
+  await drive(200, (c, i) => roundTrip(s, keys[c % WORKSPACES], i, 0));
+  await child.ask('reset');
+  const r = await drive(FAST_JOBS, (c, i) => roundTrip(s, keys[c % WORKSPACES], i, 0));
+  const loop = await child.ask('report');
+  agent.destroy();
+  await child.stop();
+  return { name, ...r, loopP99: loop.p99, loopMax: loop.max };
+}
+
+/** (3) The same job round trips on SQLite and on PostgreSQL, the server in its own process. */
+async function stores(): Promise<void> {
+  const sqliteDir = mkdtempSync(join(tmpdir(), 'studio-bench-sqlite-'));
+  const pgDir = mkdtempSync(join(tmpdir(), 'studio-bench-pg-'));
+  const cluster = process.env.PERF_DATABASE_URL ? null : await provisionPostgres();
+  const base = process.env.PERF_DATABASE_URL ?? cluster!.url;
+  const schema = `studio_bench_${process.pid}`;
+  const admin = new pg.Client({ connectionString: base });
+  await admin.connect();
+  await admin.query(`CREATE SCHEMA ${schema}`);
+  const url = new URL(base);
+  url.searchParams.set('options', `-c search_path=${schema}`);
+  try {
+    const lite = await benchStore('SQLite', { STUDIO_DATA_DIR: sqliteDir });
+    const post = await benchStore('PostgreSQL', { STUDIO_DATA_DIR: pgDir, STUDIO_DATABASE_URL: url.toString() });
+    const fmt = (n: number, d = 1) => n.toFixed(d);
+    console.log(`\nstores, ${FAST_JOBS} round trips (generate, poll, save) from ${CLIENTS} clients, studio in its own process, instant platform:`);
+    console.log('| store | jobs/s | p50 | p95 | event-loop delay p99 | max |');
+    console.log('|---|---|---|---|---|---|');
+    for (const r of [lite, post]) console.log(`| ${r.name} | ${fmt(r.perSecond)} | ${fmt(r.p50, 0)} ms | ${fmt(r.p95, 0)} ms | ${fmt(r.loopP99)} ms | ${fmt(r.loopMax)} ms |`);
+    const ratio = post.perSecond / lite.perSecond;
+    console.log(`PostgreSQL at ${fmt(ratio * 100, 0)} % of SQLite's jobs/s (target ≥ 70 %): ${ratio >= 0.7 ? 'met' : 'NOT met'}`);
+    console.log(`event-loop delay p99 on PostgreSQL ${fmt(post.loopP99)} ms (target ≤ 50 ms): ${post.loopP99 <= 50 ? 'met' : 'NOT met'}`);
+  } finally {
+    await admin.query(`DROP SCHEMA IF EXISTS ${schema} CASCADE`).catch(() => {});
+    await admin.end();
+    cluster?.stop();
+    rmSync(sqliteDir, { recursive: true, force: true });
+    rmSync(pgDir, { recursive: true, force: true });
+  }
+}
+
 async function main(): Promise<void> {
+  if (process.env.PERF_ONLY === 'stores') return stores();
   // (1) Round trip against the local platform.
   const local = await startStudio(PLATFORM_MS, false);
   await drive(CLIENTS, (c, i) => roundTrip(local, local.keys[c % WORKSPACES], i, POLL_MS));
@@ -169,6 +265,7 @@ async function main(): Promise<void> {
   console.log(`studio without platform time, ${FAST_JOBS} jobs: ${fmt(studio.perSecond)} jobs/s = ${fmt(perJobStudio, 2)} ms of server time per job`);
   console.log(`bare express, same 3 requests per job: ${fmt(baseline.perSecond)} jobs/s = ${fmt(perJobBare, 2)} ms per job`);
   console.log(`studio overhead per job: ${fmt(perJobStudio - perJobBare, 2)} ms (${fmt(perJobStudio / perJobBare, 1)}× the bare route)`);
+  await stores();
 }
 
 main().catch((err) => {

@@ -102,12 +102,7 @@ const VITEST_SETUP = ['e2e/global-setup.ts', 'server/core/testing/pg-global-setu
  * Files of branches being moved in parallel (the studio's rewrite, the store's move), and the old paths of three
  * core helpers the studio's tests still import (each re-exports its `.testkit.ts`). Each leaves this list when it is renamed.
  */
-const PENDING = new Set([
-  'server/studio/testing.ts',
-  'server/studio/fake-platform.ts',
-  'server/core/testing/outbound.ts',
-  'server/core/testing/process.ts',
-  'server/core/testing/request-contracts.ts',
+const PENDING = new Set<string>([
 ]);
 const testOnly = (f: string) => isTestFile(f) || isTestkit(f) || f.startsWith('e2e/') || f.startsWith('perf/') || VITEST_SETUP.includes(f) || PENDING.has(f);
 

@@ -9,7 +9,7 @@ import { studioRoutes } from './app';
 import express from 'express';
 import { allows, mountStudioRoutes, STUDIO_ACCESS, type StudioAuth, type StudioRoute } from './route';
 import type { StudioContext } from './context';
-import { ADMIN, CRON, startStudio, type TestStudio } from './testing';
+import { ADMIN, CRON, startStudio, type TestStudio } from './testing.testkit';
 
 let s: TestStudio;
 type Kind = 'none' | 'session' | 'apikey' | 'admin' | 'cron';
@@ -30,7 +30,7 @@ beforeAll(async () => {
   for (const role of ['editor', 'viewer', 'client'] as const) {
     const u = await s.register(`${role}@matrix.test`);
     // seated as an accepted invitation leaves it (the seat routes themselves are rows of the matrix)
-    s.ctx.db.prepare('INSERT INTO members (workspace_id, user_id, role, created_at) VALUES (?, ?, ?, ?)').run(owner.ws, u.uid, role, new Date().toISOString());
+    await s.run('INSERT INTO members (workspace_id, user_id, role, created_at) VALUES (?, ?, ?, ?)', owner.ws, u.uid, role, new Date().toISOString());
     const login = await s.call<{ token: string }>('POST', '/api/auth/login', { body: { email: `${role}@matrix.test`, password: 'correct horse', workspace_id: owner.ws } });
     callers.push({ name: role, kind: 'session', role, auth: login.body.token });
   }
@@ -51,11 +51,16 @@ function expected(auth: StudioAuth, c: Who): boolean {
 const LAYER_403 = ['read-only role', 'owner only', 'not allowed with an api key'];
 const refusedByLayer = (status: number, body: { error?: unknown }) => status === 401 || (status === 403 && LAYER_403.includes(String(body.error)));
 const fill = (path: string) => path.replace(/:([A-Za-z_]+)/g, '999999');
-const snapshot = () => {
-  const tables = s.ctx.db.prepare("SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%' ORDER BY name").all() as { name: string }[];
+const snapshot = async () => {
+  const tables =
+    s.ctx.database.dialect === 'sqlite'
+      ? await s.all<{ name: string }>("SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%' ORDER BY name")
+      : await s.all<{ name: string }>("SELECT table_name AS name FROM information_schema.tables WHERE table_schema = current_schema() ORDER BY table_name");
   // an API key's last_used_at is the authentication's own bookkeeping, not something the refused call changed
-  const rows = (name: string) => (s.ctx.db.prepare(`SELECT * FROM "${name}"`).all() as Record<string, unknown>[]).map(({ last_used_at: _used, ...r }) => r);
-  return tables.map(({ name }) => `${name}:${JSON.stringify(rows(name))}`).join('\n');
+  const rows = async (name: string) => (await s.all(`SELECT * FROM "${name}" ORDER BY 1`)).map(({ last_used_at: _used, ...r }) => r);
+  const out: string[] = [];
+  for (const { name } of tables) out.push(`${name}:${JSON.stringify(await rows(name))}`);
+  return out.join('\n');
 };
 const call = (c: Who, method: string, path: string) => s.call(method.toUpperCase(), fill(path), { auth: c.auth, headers: c.headers, body: method === 'get' ? undefined : {} });
 
@@ -74,7 +79,7 @@ describe('role × route matrix (studio)', () => {
 
   it('refuses every caller the rule does not allow with 401/403, and those calls change nothing', async () => {
     const wrong: string[] = [];
-    const before = snapshot();
+    const before = await snapshot();
     for (const route of studioRoutes) {
       for (const c of callers) {
         if (expected(route.auth, c)) continue;
@@ -83,7 +88,7 @@ describe('role × route matrix (studio)', () => {
       }
     }
     expect(wrong).toEqual([]);
-    const after = snapshot().split('\n');
+    const after = (await snapshot()).split('\n');
     expect(after.filter((t) => !before.split('\n').includes(t)).map((t) => t.slice(0, 300))).toEqual([]);
   }, 300_000);
 

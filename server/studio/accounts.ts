@@ -1,68 +1,109 @@
-import { conflict, forbidden, notFound } from '../core/errors';
+import { badRequest, conflict, forbidden, notFound } from '../core/errors';
+import { endSessionsOf } from '../core/security/db-sessions';
+import { isUniqueViolation } from '../core/db/errors';
+import type { Dialect } from '../core/db/database';
 import type { Role } from './context';
-import { nowIso, stmt, type StudioDb } from './db';
-
-export interface UserRow {
-  id: number;
-  email: string;
-  password_hash: string;
-  suspended: number;
-}
+import { nowIso, type StudioDb } from './db';
+import * as accounts from './repositories/accounts.repository';
 
 export const normEmail = (e: string): string => e.trim().toLowerCase();
 
-export function userByEmail(db: StudioDb, email: string): UserRow | undefined {
-  return stmt(db, 'SELECT id, email, password_hash, suspended FROM users WHERE email = ?').get(normEmail(email)) as UserRow | undefined;
+export function userByEmail(db: StudioDb, email: string) {
+  return accounts.userByEmail(db, normEmail(email));
 }
 
-/** A new user with their own workspace (free plan, balance 0), owner of it. */
-export function createUserWithWorkspace(db: StudioDb, email: string, passwordHash: string, workspaceName: string): { uid: number; ws: number } {
-  return db.transaction(() => {
-    if (userByEmail(db, email)) throw conflict('email already registered');
-    const now = nowIso();
-    const uid = Number(stmt(db, 'INSERT INTO users (email, password_hash, created_at) VALUES (?, ?, ?)').run(normEmail(email), passwordHash, now).lastInsertRowid);
-    const ws = Number(stmt(db, "INSERT INTO workspaces (name, plan, owner_id, created_at) VALUES (?, 'free', ?, ?)").run(workspaceName, uid, now).lastInsertRowid);
-    stmt(db, "INSERT INTO members (workspace_id, user_id, role, created_at) VALUES (?, ?, 'owner', ?)").run(ws, uid, now);
-    return { uid, ws };
-  })();
+const emailTaken = () => conflict('email already registered');
+
+/** A new user with their own workspace (free plan, balance 0), owner of it. Call inside a transaction. */
+export async function createUserWithWorkspace(db: StudioDb, email: string, passwordHash: string, workspaceName: string): Promise<{ uid: number; ws: number }> {
+  if (await userByEmail(db, email)) throw emailTaken();
+  const now = nowIso();
+  let uid: number;
+  try {
+    uid = await accounts.insertUser(db, normEmail(email), passwordHash, now);
+  } catch (err) {
+    // Two registrations of one address at once: the second meets the unique index.
+    if (isUniqueViolation(err)) throw emailTaken();
+    throw err;
+  }
+  const ws = await accounts.insertWorkspace(db, workspaceName, uid, now);
+  await accounts.insertMember(db, ws, uid, 'owner', now);
+  return { uid, ws };
 }
 
-export function membership(db: StudioDb, ws: number, uid: number): Role | null {
-  const r = stmt(db, 'SELECT role FROM members WHERE workspace_id = ? AND user_id = ?').get(ws, uid) as { role: Role } | undefined;
-  return r?.role ?? null;
+export function membership(db: StudioDb, ws: number, uid: number): Promise<Role | null> {
+  return accounts.memberRole(db, ws, uid);
 }
 
 /** The workspace a login lands in: the one asked for (must be a member), else the user's first own workspace. */
-export function loginWorkspace(db: StudioDb, uid: number, asked: number | undefined): number {
+export async function loginWorkspace(db: StudioDb, uid: number, asked: number | undefined): Promise<number> {
   if (asked !== undefined) {
-    if (!membership(db, asked, uid)) throw forbidden('not a member of this workspace');
+    if (!(await membership(db, asked, uid))) throw forbidden('not a member of this workspace');
     return asked;
   }
-  const r = stmt(db, "SELECT workspace_id FROM members WHERE user_id = ? ORDER BY role = 'owner' DESC, workspace_id LIMIT 1")
-    .get(uid) as { workspace_id: number } | undefined;
-  if (!r) throw forbidden('not a member of any workspace');
-  return r.workspace_id;
+  const ws = await accounts.firstWorkspaceOf(db, uid);
+  if (ws === null) throw forbidden('not a member of any workspace');
+  return ws;
 }
 
-export function workspaceInfo(db: StudioDb, ws: number): { id: number; name: string; plan: string } {
-  const w = stmt(db, 'SELECT id, name, plan FROM workspaces WHERE id = ?').get(ws) as { id: number; name: string; plan: string } | undefined;
+export async function workspaceInfo(db: StudioDb, ws: number): Promise<{ id: number; name: string; plan: string }> {
+  const w = await accounts.workspace(db, ws);
   if (!w) throw notFound('workspace not found');
-  return w;
+  return { id: Number(w.id), name: w.name, plan: w.plan };
 }
 
-export function listMembers(db: StudioDb, ws: number) {
-  return stmt(db, 'SELECT m.user_id, u.email, m.role FROM members m JOIN users u ON u.id = m.user_id WHERE m.workspace_id = ? ORDER BY m.created_at, m.user_id')
-    .all(ws) as { user_id: number; email: string; role: Role }[];
+export async function listMembers(db: StudioDb, ws: number) {
+  return (await accounts.listMembers(db, ws)).map((m) => ({ user_id: Number(m.user_id), email: m.email, role: m.role }));
 }
 
 /** The demo workspace and its owner (demo mode), created once. */
-export function ensureDemoWorkspace(db: StudioDb, passwordHash: string): void {
-  if (userByEmail(db, 'demo@studio.local')) return;
-  createUserWithWorkspace(db, 'demo@studio.local', passwordHash, 'Demo workspace');
+export async function ensureDemoWorkspace(db: StudioDb, passwordHash: string): Promise<void> {
+  if (await userByEmail(db, 'demo@studio.local')) return;
+  try {
+    await db.transaction().execute((trx) => createUserWithWorkspace(trx, 'demo@studio.local', passwordHash, 'Demo workspace'));
+  } catch (err) {
+    // Another process created it at the same moment.
+    if (!(err instanceof Error && err.message === 'email already registered')) throw err;
+  }
 }
 
 /** Workspace 1 for the legacy token, created without an owner account when missing. */
-export function ensureWorkspaceOne(db: StudioDb): void {
-  if (stmt(db, 'SELECT 1 FROM workspaces WHERE id = 1').get()) return;
-  stmt(db, "INSERT INTO workspaces (id, name, plan, owner_id, created_at) VALUES (1, 'Workspace 1', 'free', NULL, ?)").run(nowIso());
+export function ensureWorkspaceOne(db: StudioDb, dialect: Dialect): Promise<void> {
+  return accounts.ensureWorkspaceOne(db, dialect, nowIso());
+}
+
+/** Operator: suspend or reinstate an account; false when there is no such user. */
+export function suspendUser(db: StudioDb, uid: number, suspended: boolean): Promise<boolean> {
+  return accounts.setSuspended(db, uid, suspended);
+}
+
+/** The owner changes a member's role; the owner's own role stays. */
+export async function changeMemberRole(db: StudioDb, ws: number, uid: number, role: Exclude<Role, 'owner'>) {
+  const current = await membership(db, ws, uid);
+  if (!current) throw notFound('member not found');
+  if (current === 'owner') throw badRequest('the owner role cannot be changed');
+  await accounts.setMemberRole(db, ws, uid, role);
+  return listMembers(db, ws);
+}
+
+export async function removeMemberFrom(db: StudioDb, ws: number, uid: number) {
+  const current = await membership(db, ws, uid);
+  if (!current) throw notFound('member not found');
+  if (current === 'owner') throw badRequest('the owner cannot remove itself');
+  await accounts.removeMember(db, ws, uid);
+  return listMembers(db, ws);
+}
+
+export async function accountOf(db: StudioDb, uid: number): Promise<{ email: string; password_hash: string }> {
+  const u = await accounts.userById(db, uid);
+  if (!u) throw notFound('user not found');
+  return { email: u.email, password_hash: u.password_hash };
+}
+
+/** A new password ends every session of the account (the token version moves on, the session rows go). */
+export async function replacePassword(db: StudioDb, uid: number, passwordHash: string): Promise<void> {
+  await db.transaction().execute(async (trx) => {
+    await accounts.setPassword(trx, uid, passwordHash);
+    await endSessionsOf(trx, uid);
+  });
 }

@@ -19,7 +19,7 @@ import { sessionRoutes } from './sessions.routes';
 import { billingRoutes } from './billing.routes';
 import type { StudioConfig } from './config';
 import type { StudioContext } from './context';
-import { openStudioDb, type StudioDb } from './db';
+import { openStudioDb, type StudioDatabase } from './db';
 import { jobRoutes } from './jobs.routes';
 import { mountMcp } from './mcp';
 import { CONTENT_TYPES, FILE_AREAS, checkFileSignature, signedFileUrl } from './media';
@@ -51,7 +51,8 @@ function jwtKey(config: StudioConfig): Uint8Array {
 
 export interface CreateStudioOptions {
   config: StudioConfig;
-  db?: StudioDb;
+  /** An open, migrated store (tests); else the configured one is opened (STUDIO_DATABASE_URL or `<data>/studio.db`). */
+  database?: StudioDatabase;
   /** A platform other than the configured one (tests). */
   platform?: Platform;
   /** A mailer other than the configured one (tests). */
@@ -64,10 +65,16 @@ export interface CreateStudioOptions {
 export async function createStudioApp(opts: CreateStudioOptions): Promise<{ app: Express; ctx: StudioContext }> {
   const { config } = opts;
   privateDir(config.dataDir);
-  const db = opts.db ?? openStudioDb(join(config.dataDir, 'studio.db'));
   const log = config.log ? (line: string) => console.log(line) : () => {};
+  const database =
+    opts.database ??
+    (await openStudioDb({
+      file: join(config.dataDir, 'studio.db'), url: config.databaseUrl, statementTimeoutMs: config.dbStatementTimeoutMs,
+      lockTimeoutMs: config.dbLockTimeoutMs, poolMax: config.dbPoolMax, log: (line) => console.error(line),
+    }));
+  const db = database.db;
   const ctx: StudioContext = {
-    config, db, log,
+    config, db, database, log,
     jwtKey: jwtKey(config),
     urlSecret: loadOrCreateSecret(config.dataDir),
     publicUrl: `http://127.0.0.1:${config.port}`,
@@ -81,8 +88,8 @@ export async function createStudioApp(opts: CreateStudioOptions): Promise<{ app:
     (config.hfUrl && config.hfKey
       ? new QueueClient({ baseUrl: config.hfUrl, key: config.hfKey, allowInternal: ctx.outboundAllowInternal })
       : new LocalPlatform({ dir: join(config.dataDir, 'platform'), durationMs: config.localPlatformMs, urlFor: (f) => signedFileUrl(ctx, 'platform', f) }));
-  if (config.legacyToken) ensureWorkspaceOne(db);
-  if (config.demo) ensureDemoWorkspace(db, await hashPassword(randomBytes(16).toString('hex')));
+  if (config.legacyToken) await ensureWorkspaceOne(db, database.dialect);
+  if (config.demo) await ensureDemoWorkspace(db, await hashPassword(randomBytes(16).toString('hex')));
 
   const app = express();
   app.disable('x-powered-by');

@@ -1,6 +1,6 @@
 import { decodeJwt } from 'jose';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ADMIN, CRON, startStudio, type TestStudio } from './testing';
+import { ADMIN, CRON, startStudio, type TestStudio } from './testing.testkit';
 
 let s: TestStudio;
 beforeAll(async () => {
@@ -101,7 +101,7 @@ describe('auth order (section 5)', () => {
     expect(JSON.stringify(list.body)).not.toContain(key.slice(18));
     expect(k).toMatchObject({ name: 'Zapier', revoked: false, prefix: key.slice(0, 18) });
     expect(k.last_used_at).not.toBeNull();
-    const row = s.ctx.db.prepare('SELECT hash FROM api_keys WHERE id = ?').get(k.id) as { hash: string };
+    const row = (await s.get<{ hash: string }>('SELECT hash FROM api_keys WHERE id = ?', k.id))!;
     expect(row.hash).not.toContain(key.slice(18));
   });
 

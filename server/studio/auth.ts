@@ -3,9 +3,11 @@ import { jwtVerify, SignJWT } from 'jose';
 import { forbidden, unauthorized } from '../core/errors';
 import { splitApiKey, verifyApiSecret } from '../core/security/api-keys';
 import { safeEqual } from '../core/security/passwords';
-import { openSession, sessionLive } from '../core/security/sql-sessions';
-import type { Caller, Role, StudioContext } from './context';
-import { nowIso, stmt } from './db';
+import { openSession, sessionLive } from '../core/security/db-sessions';
+import type { Caller, StudioContext } from './context';
+import { nowIso } from './db';
+import { demoOwner, memberWithUser, userById, workspaceOneOwner } from './repositories/accounts.repository';
+import { keyBlocked, keyByPrefix, touchKey } from './repositories/api-keys.repository';
 
 export const API_KEY_LABEL = 'sk_studio_';
 const SESSION_DAYS = 30;
@@ -32,8 +34,8 @@ export function checkSecretHeader(req: Request, header: string, secret: string |
  * on every request, like the workspace membership.
  */
 export async function mintSession(app: StudioContext, uid: number, ws: number, email: string): Promise<string> {
-  const u = stmt(app.db, 'SELECT token_version FROM users WHERE id = ?').get(uid) as { token_version: number } | undefined;
-  const sid = openSession(app.db, uid, SESSION_DAYS * 24 * 3_600_000);
+  const u = await userById(app.db, uid);
+  const sid = await openSession(app.db, uid, SESSION_DAYS * 24 * 3_600_000);
   return new SignJWT({ uid, ws, email, sid, v: u?.token_version ?? 0 })
     .setProtectedHeader({ alg: 'HS256', typ: 'JWT' })
     .setIssuedAt()
@@ -41,32 +43,17 @@ export async function mintSession(app: StudioContext, uid: number, ws: number, e
     .sign(app.jwtKey);
 }
 
-interface KeyRow {
-  id: string;
-  workspace_id: number;
-  prefix: string;
-  hash: string;
-  created_by: number | null;
-  revoked_at: string | null;
-  last_used_at: string | null;
-}
-
 /** A workspace API key acts as editor of its workspace (section 5, step 2). */
-export function callerFromApiKey(app: StudioContext, token: string): Caller {
+export async function callerFromApiKey(app: StudioContext, token: string): Promise<Caller> {
   const parts = splitApiKey(API_KEY_LABEL, token);
   if (!parts) throw invalidApiKey();
-  const row = stmt(app.db, 'SELECT id, workspace_id, prefix, hash, created_by, revoked_at, last_used_at FROM api_keys WHERE prefix = ?').get(parts.prefix) as KeyRow | undefined;
+  const row = await keyByPrefix(app.db, parts.prefix);
   if (!row || row.revoked_at || !verifyApiSecret(parts.secret, row.hash)) throw invalidApiKey();
-  const blocked = stmt(app.db, 
-      `SELECT 1 FROM users u WHERE u.suspended = 1 AND (u.id = ? OR u.id = (SELECT owner_id FROM workspaces WHERE id = ?)) LIMIT 1`,
-    )
-    .get(row.created_by, row.workspace_id);
-  if (blocked) throw suspended();
+  const ws = Number(row.workspace_id);
+  if (await keyBlocked(app.db, row.created_by === null ? null : Number(row.created_by), ws)) throw suspended();
   const now = nowIso();
-  if (!row.last_used_at || Date.parse(now) - Date.parse(row.last_used_at) > 1000) {
-    stmt(app.db, 'UPDATE api_keys SET last_used_at = ? WHERE id = ?').run(now, row.id);
-  }
-  return { ws: row.workspace_id, uid: null, email: null, role: 'editor', actor: `api-key:${row.prefix}`, apiKeyId: row.id };
+  if (!row.last_used_at || Date.parse(now) - Date.parse(row.last_used_at) > 1000) await touchKey(app.db, ws, row.id, now);
+  return { ws, uid: null, email: null, role: 'editor', actor: `api-key:${row.prefix}`, apiKeyId: row.id };
 }
 
 async function callerFromJwt(app: StudioContext, token: string): Promise<Caller | null> {
@@ -80,28 +67,24 @@ async function callerFromJwt(app: StudioContext, token: string): Promise<Caller 
   const ws = Number(payload.ws);
   if (!Number.isInteger(uid) || !Number.isInteger(ws)) return null;
   // Logout removed the session, or a password change moved the version on: the token is over.
-  const user = stmt(app.db, 'SELECT token_version FROM users WHERE id = ?').get(uid) as { token_version: number } | undefined;
-  if (!user || payload.v !== user.token_version || !sessionLive(app.db, payload.sid, uid)) return null;
-  const row = stmt(app.db, 'SELECT m.role, u.email, u.suspended FROM members m JOIN users u ON u.id = m.user_id WHERE m.workspace_id = ? AND m.user_id = ?')
-    .get(ws, uid) as { role: Role; email: string; suspended: number } | undefined;
+  const user = await userById(app.db, uid);
+  if (!user || payload.v !== Number(user.token_version) || !(await sessionLive(app.db, payload.sid, uid))) return null;
+  const row = await memberWithUser(app.db, ws, uid);
   if (!row) throw forbidden('not a member of this workspace');
-  if (row.suspended) throw suspended();
+  if (Number(row.suspended)) throw suspended();
   return { ws, uid, email: row.email, role: row.role, actor: `user:${uid}`, apiKeyId: null, sid: String(payload.sid) };
 }
 
 /** The demo workspace's owner, used for requests without credentials when demo mode is on. */
-function demoCaller(app: StudioContext): Caller | null {
-  const row = stmt(app.db, "SELECT w.id AS ws, u.id AS uid, u.email FROM workspaces w JOIN users u ON u.id = w.owner_id WHERE u.email = 'demo@studio.local'")
-    .get() as { ws: number; uid: number; email: string } | undefined;
-  return row ? { ws: row.ws, uid: row.uid, email: row.email, role: 'owner', actor: 'demo', apiKeyId: null } : null;
+async function demoCaller(app: StudioContext): Promise<Caller | null> {
+  const row = await demoOwner(app.db);
+  return row ? { ws: Number(row.ws), uid: Number(row.uid), email: row.email, role: 'owner', actor: 'demo', apiKeyId: null } : null;
 }
 
-function legacyCaller(app: StudioContext): Caller {
-  const ws = stmt(app.db, 'SELECT w.id, w.owner_id, u.email FROM workspaces w LEFT JOIN users u ON u.id = w.owner_id WHERE w.id = 1').get() as
-    | { id: number; owner_id: number | null; email: string | null }
-    | undefined;
+async function legacyCaller(app: StudioContext): Promise<Caller> {
+  const ws = await workspaceOneOwner(app.db);
   if (!ws) throw unauthorized('unauthorized', { message: 'workspace 1 does not exist' });
-  return { ws: 1, uid: ws.owner_id, email: ws.email, role: 'owner', actor: 'legacy', apiKeyId: null };
+  return { ws: 1, uid: ws.owner_id === null ? null : Number(ws.owner_id), email: ws.email, role: 'owner', actor: 'legacy', apiKeyId: null };
 }
 
 /** Section 5 in order: legacy token, API key, session JWT with membership, demo mode. */
@@ -115,7 +98,7 @@ export async function resolveCaller(app: StudioContext, req: Request): Promise<C
     throw unauthorized('invalid session', { message: 'The session token is invalid or has expired. Log in again.' });
   }
   if (app.config.demo) {
-    const c = demoCaller(app);
+    const c = await demoCaller(app);
     if (c) return c;
   }
   throw unauthorized('unauthorized', { message: 'Send Authorization: Bearer <session token or sk_studio_ key>.' });

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ADMIN, CRON, startStudio, type TestStudio } from './testing';
+import { ADMIN, CRON, startStudio, type TestStudio } from './testing.testkit';
 
 interface Billing {
   plan: string;
@@ -78,9 +78,8 @@ describe('plan allowances', () => {
 
   it('ai_units: 50 generations a month on free, the 51st is 402 limit_reached and charges nothing', async () => {
     const o = await soft.register('units@billing.test');
-    const db = soft.ctx.db;
-    const month = (db.prepare('SELECT month FROM workspaces WHERE id = ?').get(o.ws) as { month: number }).month;
-    db.prepare('INSERT INTO usage (workspace_id, month, ai_units) VALUES (?, ?, 49)').run(o.ws, month);
+    const month = (await soft.get<{ month: number }>('SELECT month FROM workspaces WHERE id = ?', o.ws))!.month;
+    await soft.run('INSERT INTO usage (workspace_id, month, ai_units) VALUES (?, ?, 49)', o.ws, month);
     expect((await soft.call('POST', '/api/hf/generate', { auth: o.token, body: image })).status).toBe(200);
     const before = (await soft.call<Billing>('GET', '/api/billing', { auth: o.token })).body;
     expect(before.usage.ai_units).toBe(50);
@@ -107,7 +106,7 @@ describe('credits', () => {
     const r = await hard.call('POST', '/api/hf/generate', { auth: o.token, body: { model: 'studio/frontier-video-v1', prompt: 'waves' } });
     expect(r.status).toBe(402);
     expect(r.body).toMatchObject({ error: 'Not enough credits for this generation.', upgrade: true });
-    expect(hard.ctx.db.prepare('SELECT COUNT(*) AS n FROM jobs WHERE workspace_id = ?').get(o.ws)).toEqual({ n: 0 });
+    expect(await hard.get('SELECT COUNT(*) AS n FROM jobs WHERE workspace_id = ?', o.ws)).toEqual({ n: 0 });
     const quote = await hard.call<{ quote: { price: number; allowed: boolean } }>('POST', '/api/hf/quote', { auth: o.token, body: { model: 'studio/frontier-video-v1', prompt: 'waves' } });
     expect(quote.body.quote).toMatchObject({ price: 120, allowed: false });
     await hard.grant(o.ws, 1);
@@ -161,12 +160,12 @@ describe('credits', () => {
     const o = await soft.register('ledger@billing.test');
     await soft.grant(o.ws, 50);
     expect(await soft.grant(o.ws, -20)).toBe(30);
-    expect(() => soft.ctx.db.prepare('UPDATE credit_ledger SET amount = 1000 WHERE workspace_id = ?').run(o.ws)).toThrow(/append-only/);
-    expect(() => soft.ctx.db.prepare('DELETE FROM credit_ledger WHERE workspace_id = ?').run(o.ws)).toThrow(/append-only/);
+    await expect(soft.run('UPDATE credit_ledger SET amount = 1000 WHERE workspace_id = ?', o.ws)).rejects.toThrow(/append-only/);
+    await expect(soft.run('DELETE FROM credit_ledger WHERE workspace_id = ?', o.ws)).rejects.toThrow(/append-only/);
     expect((await soft.call<Billing>('GET', '/api/billing', { auth: o.token })).body.credits.balance).toBe(30);
-    const sums = soft.ctx.db
-      .prepare('SELECT l.workspace_id, SUM(l.amount) AS total, b.balance FROM credit_ledger l JOIN credit_balances b USING (workspace_id) GROUP BY l.workspace_id')
-      .all() as { total: number; balance: number }[];
+    const sums = await soft.all<{ total: number; balance: number }>(
+      'SELECT l.workspace_id, SUM(l.amount) AS total, b.balance FROM credit_ledger l JOIN credit_balances b ON b.workspace_id = l.workspace_id GROUP BY l.workspace_id, b.balance',
+    );
     expect(sums.length).toBeGreaterThan(1);
     for (const r of sums) expect(r.balance).toBe(r.total);
     expect((await soft.call('POST', '/api/admin/credits', { headers: admin, body: { workspace_id: 999999, amount: 5 } })).status).toBe(404);

@@ -1,10 +1,13 @@
 import { randomBytes } from 'node:crypto';
 import { notFound, paymentRequired } from '../core/errors';
 import type { StudioContext } from './context';
-import { nowIso, stmt, type StudioDb } from './db';
+import { nowIso, type StudioDb } from './db';
+import { countMembers, setPlan, startNextMonthEverywhere, workspace } from './repositories/accounts.repository';
+import * as credits from './repositories/credits.repository';
 import { PLAN_NAMES, type PlanName } from '../../shared/api/contracts/studio';
+import type { Pass, Surface } from './schema';
 
-export { PLAN_NAMES, type PlanName };
+export { type PlanName, type Pass, type Surface };
 
 export type AllowanceKind = 'posts' | 'ai_units' | 'accounts';
 export type Allowances = Record<AllowanceKind, number | null>;
@@ -19,7 +22,6 @@ const PLANS: Record<PlanName, Allowances> = {
 
 /** The credit cost map. */
 const COSTS = { draft: 1, hashtags: 1, image: 12, image_reference: 12, frontier_video: 120, audio_clip: 8 } as const;
-export type Surface = 'image' | 'video' | 'audio';
 /** Generation prices per surface (hf_image, hf_video, hf_audio). */
 export const SURFACE_PRICE: Record<Surface, number> = { image: 12, video: 120, audio: 8 };
 /** An influencer analysis is priced as a draft. */
@@ -36,93 +38,93 @@ interface WsRow {
   month: number;
 }
 
-function wsRow(db: StudioDb, ws: number): WsRow {
-  const row = stmt(db, 'SELECT id, plan, month FROM workspaces WHERE id = ?').get(ws) as WsRow | undefined;
+async function wsRow(db: StudioDb, ws: number): Promise<WsRow> {
+  const row = await workspace(db, ws);
   if (!row) throw notFound('workspace not found');
-  return row;
+  return { id: Number(row.id), plan: row.plan, month: Number(row.month) };
 }
 
-function allowancesOf(db: StudioDb, ws: number): Allowances {
-  return PLANS[wsRow(db, ws).plan] ?? PLANS.free;
+export async function requireWorkspace(db: StudioDb, ws: number): Promise<void> {
+  await wsRow(db, ws);
 }
 
-function usageOf(db: StudioDb, ws: number): Record<AllowanceKind, number> {
-  const w = wsRow(db, ws);
-  const u = stmt(db, 'SELECT posts, ai_units FROM usage WHERE workspace_id = ? AND month = ?').get(ws, w.month) as
-    | { posts: number; ai_units: number }
-    | undefined;
-  const accounts = (stmt(db, 'SELECT COUNT(*) AS n FROM members WHERE workspace_id = ?').get(ws) as { n: number }).n;
-  return { posts: u?.posts ?? 0, ai_units: u?.ai_units ?? 0, accounts };
+async function usageOf(db: StudioDb, w: WsRow): Promise<Record<AllowanceKind, number>> {
+  const u = await credits.usageIn(db, w.id, w.month);
+  return { posts: u.posts, ai_units: u.ai_units, accounts: await countMembers(db, w.id) };
 }
 
 /** Refuse with 402 limit_reached when `adding` more would pass the plan's allowance. */
-export function checkAllowance(db: StudioDb, ws: number, kind: AllowanceKind, adding = 1): void {
-  const limit = allowancesOf(db, ws)[kind];
+export async function checkAllowance(db: StudioDb, ws: number, kind: AllowanceKind, adding = 1): Promise<void> {
+  const w = await wsRow(db, ws);
+  const limit = (PLANS[w.plan] ?? PLANS.free)[kind];
   if (limit === null) return;
-  if (usageOf(db, ws)[kind] + adding > limit) throw limitReached(kind, limit);
+  const used = kind === 'accounts' ? await countMembers(db, ws) : (await credits.usageIn(db, ws, w.month))[kind];
+  if (used + adding > limit) throw limitReached(kind, limit);
 }
 
-/** Meter posts or ai_units in the current allowance month (call inside the write's transaction). */
-export function meter(db: StudioDb, ws: number, kind: 'posts' | 'ai_units', n = 1): void {
-  const { month } = wsRow(db, ws);
-  stmt(db, `INSERT INTO usage (workspace_id, month, ${kind}) VALUES (?, ?, ?)
-    ON CONFLICT (workspace_id, month) DO UPDATE SET ${kind} = ${kind} + excluded.${kind}`).run(ws, month, n);
+/** Meter posts or ai_units in the workspace's current allowance month (call inside the write's transaction). */
+export async function meter(db: StudioDb, ws: number, kind: 'posts' | 'ai_units', n = 1): Promise<void> {
+  await credits.addUsage(db, ws, kind, n);
 }
 
-export function balanceOf(db: StudioDb, ws: number): number {
-  const row = stmt(db, 'SELECT balance FROM credit_balances WHERE workspace_id = ?').get(ws) as { balance: number } | undefined;
-  return row?.balance ?? 0;
-}
+export const balanceOf = credits.balanceOf;
 
 export type LedgerReason = 'grant' | 'charge' | 'refund' | 'analyze';
-export function ledgerEntry(db: StudioDb, ws: number, amount: number, reason: LedgerReason, jobId: string | null = null, note: string | null = null): void {
-  stmt(db, 'INSERT INTO credit_ledger (workspace_id, amount, reason, job_id, note, created_at) VALUES (?, ?, ?, ?, ?, ?)').run(
-    ws, amount, reason, jobId, note, nowIso(),
-  );
+
+/** Credits in (grant, refund): the entry and the balance, in the caller's transaction. Returns the balance. */
+export async function credit(db: StudioDb, ws: number, amount: number, reason: 'grant' | 'refund', jobId: string | null = null, note: string | null = null): Promise<number> {
+  await credits.appendLedger(db, ws, amount, reason, jobId, note, nowIso());
+  return credits.addToBalance(db, ws, amount);
 }
 
-export interface Pass {
-  id: string;
-  scope: string;
-  surface: Surface | null;
-  expires_at: string | null;
-  created_at: string;
+/** Operator grant (or correction, when negative) to a workspace that exists; returns the balance. */
+export async function grantCredits(db: StudioDb, ws: number, amount: number, note: string | null): Promise<number> {
+  await requireWorkspace(db, ws);
+  return db.transaction().execute((trx) => credit(trx, ws, amount, 'grant', null, note));
 }
 
-function activePasses(db: StudioDb, ws: number): Pass[] {
-  return stmt(db, 'SELECT id, scope, surface, expires_at, created_at FROM passes WHERE workspace_id = ? AND (expires_at IS NULL OR expires_at > ?) ORDER BY created_at')
-    .all(ws, nowIso()) as Pass[];
+/**
+ * Credits out (charge, analyze), in the caller's transaction. `overdraw` false: taken only while the
+ * balance covers it (one conditional UPDATE; null when it does not). True (soft enforcement): taken anyway.
+ */
+export async function debit(db: StudioDb, ws: number, cost: number, reason: 'charge' | 'analyze', opts: { overdraw: boolean; jobId?: string | null; note?: string | null }): Promise<number | null> {
+  const balance = opts.overdraw ? await credits.addToBalance(db, ws, -cost) : await credits.spendIfCovered(db, ws, cost);
+  if (balance === null) return null;
+  await credits.appendLedger(db, ws, -cost, reason, opts.jobId ?? null, opts.note ?? null, nowIso());
+  return balance;
 }
 
 /** A pass covers a generation when its scope is all, the model id, or empty with the same surface. */
-export function coveringPass(db: StudioDb, ws: number, model: string, surface: Surface): Pass | null {
-  return (
-    activePasses(db, ws).find((p) => p.scope === 'all' || p.scope === model || (p.scope === '' && p.surface === surface)) ?? null
-  );
+export async function coveringPass(db: StudioDb, ws: number, model: string, surface: Surface): Promise<Pass | null> {
+  const passes = await credits.activePasses(db, ws, nowIso());
+  return passes.find((p) => p.scope === 'all' || p.scope === model || (p.scope === '' && p.surface === surface)) ?? null;
 }
 
-export function createPass(db: StudioDb, ws: number, scope: string, surface: Surface | null, expiresAt: string | null): Pass {
+export async function createPass(db: StudioDb, ws: number, scope: string, surface: Surface | null, expiresAt: string | null): Promise<Pass> {
   const pass: Pass = { id: `pass_${randomBytes(8).toString('hex')}`, scope, surface, expires_at: expiresAt, created_at: nowIso() };
-  stmt(db, 'INSERT INTO passes (id, workspace_id, scope, surface, expires_at, created_at) VALUES (?, ?, ?, ?, ?, ?)').run(
-    pass.id, ws, scope, surface, expiresAt, pass.created_at,
-  );
+  await credits.insertPass(db, ws, pass);
   return pass;
 }
 
-export function billingState(app: StudioContext, ws: number) {
-  const w = wsRow(app.db, ws);
+export async function billingState(app: StudioContext, ws: number) {
+  const w = await wsRow(app.db, ws);
   return {
     plan: w.plan,
     allowances: PLANS[w.plan],
-    usage: usageOf(app.db, ws),
-    credits: { balance: balanceOf(app.db, ws) },
-    passes: activePasses(app.db, ws),
+    usage: await usageOf(app.db, w),
+    credits: { balance: await balanceOf(app.db, ws) },
+    passes: await credits.activePasses(app.db, ws, nowIso()),
     enforcement: app.config.creditEnforcement ? 'hard' : 'soft',
     prices: SURFACE_PRICE,
   };
 }
 
+export async function changePlan(app: StudioContext, ws: number, plan: PlanName) {
+  await setPlan(app.db, ws, plan);
+  return billingState(app, ws);
+}
+
 /** Start the next allowance month for every workspace; returns how many. */
-export function startNextMonth(db: StudioDb): number {
-  return stmt(db, 'UPDATE workspaces SET month = month + 1').run().changes;
+export function startNextMonth(db: StudioDb): Promise<number> {
+  return startNextMonthEverywhere(db);
 }

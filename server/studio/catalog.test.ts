@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startStudio, type TestStudio } from './testing';
+import { startStudio, type TestStudio } from './testing.testkit';
 
 let s: TestStudio;
 let token: string;
@@ -47,8 +47,8 @@ describe('GET /api/hf/catalog, /api/hf/models, /api/hf/presets', () => {
       const r = await s.call('POST', '/api/hf/generate', { auth: token, body });
       expect({ body, status: r.status }).toEqual({ body, status: 400 });
     }
-    expect(s.ctx.db.prepare('SELECT COUNT(*) AS n FROM jobs').get()).toEqual({ n: 0 });
-    expect(s.ctx.db.prepare('SELECT COUNT(*) AS n FROM credit_ledger').get()).toEqual({ n: 0 });
+    expect(await s.get('SELECT COUNT(*) AS n FROM jobs')).toEqual({ n: 0 });
+    expect(await s.get('SELECT COUNT(*) AS n FROM credit_ledger')).toEqual({ n: 0 });
   });
 });
 

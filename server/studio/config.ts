@@ -5,6 +5,14 @@ import { parseTrustProxy } from '../core/http/trust-proxy';
 export interface StudioConfig {
   port: number;
   dataDir: string;
+  /** STUDIO_DATABASE_URL: the studio's tables on PostgreSQL; unset, SQLite in `<data>/studio.db`. */
+  databaseUrl: string | null;
+  /** STUDIO_DB_POOL_MAX (1..100, default 10): PostgreSQL connections of this process. */
+  dbPoolMax: number;
+  /** PostgreSQL statement_timeout of every connection (below the request timeout). */
+  dbStatementTimeoutMs: number;
+  /** PostgreSQL lock_timeout (SQLite: busy_timeout). */
+  dbLockTimeoutMs: number;
   jwtSecret: string | null;
   adminSecret: string | null;
   cronSecret: string | null;
@@ -32,9 +40,17 @@ export function readStudioConfig(env: NodeJS.ProcessEnv = process.env): StudioCo
   const port = Number(env.PORT ?? 4310);
   if (!Number.isInteger(port) || port < 0 || port > 65535) throw new Error(`PORT must be a port number, got ${env.PORT}`);
   const localMs = Number(env.STUDIO_LOCAL_PLATFORM_MS ?? 1500);
+  const databaseUrl = str(env.STUDIO_DATABASE_URL);
+  if (databaseUrl && !/^postgres(ql)?:\/\//.test(databaseUrl)) throw new Error('STUDIO_DATABASE_URL must be a postgres:// or postgresql:// URL');
+  const poolMax = Number(env.STUDIO_DB_POOL_MAX ?? 10);
+  if (!Number.isInteger(poolMax) || poolMax < 1 || poolMax > 100) throw new Error(`STUDIO_DB_POOL_MAX must be a whole number from 1 to 100, got ${env.STUDIO_DB_POOL_MAX}`);
   return {
     port,
     dataDir: resolve(env.STUDIO_DATA_DIR ?? './data/studio'),
+    databaseUrl,
+    dbPoolMax: poolMax,
+    dbStatementTimeoutMs: 15_000,
+    dbLockTimeoutMs: 5_000,
     jwtSecret: str(env.STUDIO_JWT_SECRET),
     adminSecret: str(env.STUDIO_ADMIN_SECRET),
     cronSecret: str(env.STUDIO_CRON_SECRET),

@@ -2,13 +2,16 @@ import type { OutboundPolicy } from '../core/security/ssrf';
 import type { RateLimiter } from '../core/http/rate-limit';
 import type { Mailer } from '../core/mail/mailer';
 import type { StudioConfig } from './config';
-import type { StudioDb } from './db';
+import type { StudioDatabase, StudioDb } from './db';
 import type { Platform } from './platform/platform';
 
 /** Everything a studio route or tool may use besides its request. */
 export interface StudioContext {
   config: StudioConfig;
+  /** The studio's tables (Kysely over SQLite or a PostgreSQL pool). */
   db: StudioDb;
+  /** The store behind `db`: its dialect, and close() on shutdown. */
+  database: StudioDatabase;
   /** HS256 key of session tokens. */
   jwtKey: Uint8Array;
   /** HMAC secret of signed media urls. */
@@ -24,7 +27,8 @@ export interface StudioContext {
   outboundAllowInternal: OutboundPolicy['allowInternal'];
 }
 
-export type Role = 'owner' | 'editor' | 'viewer' | 'client';
+import type { Role } from './schema';
+export type { Role };
 const ROLES: readonly Role[] = ['owner', 'editor', 'viewer', 'client'];
 
 /** Who is calling: resolved once per request by the auth check of section 5. */

@@ -1,40 +1,40 @@
-import Database from 'better-sqlite3';
+import type { Kysely } from 'kysely';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { loadMigrations, migrate } from '../core/sql/sqlite-migrate';
-import { prepareSqliteFile } from '../core/security/private-files';
+import { openDatabase, type Database } from '../core/db/database';
+import { loadMigrations, migrate } from '../core/db/migrate';
+import type { StudioDB } from './schema';
 
 const MIGRATIONS = join(dirname(fileURLToPath(import.meta.url)), 'migrations');
 
-export type StudioDb = Database.Database;
+/** A connection (SQLite) or pool (PostgreSQL) of the studio's tables; a transaction is one too. */
+export type StudioDb = Kysely<StudioDB>;
+export type StudioDatabase = Database<StudioDB>;
 
-/** One connection per process, WAL, the studio's own numbered migrations. */
-export function openStudioDb(file: string): StudioDb {
-  prepareSqliteFile(file);
-  const db = new Database(file);
-  db.pragma('journal_mode = WAL');
-  db.pragma('synchronous = NORMAL');
-  db.pragma('foreign_keys = ON');
-  db.pragma('busy_timeout = 5000');
-  migrate(db, loadMigrations(MIGRATIONS));
-  return db;
+export interface StudioDbOptions {
+  /** SQLite file (the default store). */
+  file: string;
+  /** STUDIO_DATABASE_URL: PostgreSQL instead of the file. */
+  url?: string | null;
+  statementTimeoutMs: number;
+  lockTimeoutMs: number;
+  poolMax?: number;
+  log?: (line: string) => void;
 }
 
-export function closeStudioDb(db: StudioDb): void {
-  if (!db.open) return;
-  db.pragma('wal_checkpoint(TRUNCATE)');
-  db.close();
+/** Open the studio's store and bring its schema up to date (one migration runner, one numbering for both dialects). */
+export async function openStudioDb(opts: StudioDbOptions): Promise<StudioDatabase> {
+  const database = openDatabase<StudioDB>({
+    file: opts.file, url: opts.url, statementTimeoutMs: opts.statementTimeoutMs, lockTimeoutMs: opts.lockTimeoutMs, max: opts.poolMax,
+    onConnectionError: (err) => opts.log?.(`database connection lost (replaced on next use): ${err.message}`),
+  });
+  try {
+    await migrate(database, 'studio', loadMigrations(MIGRATIONS));
+  } catch (err) {
+    await database.close();
+    throw err;
+  }
+  return database;
 }
 
 export const nowIso = (): string => new Date().toISOString();
-
-const cache = new WeakMap<StudioDb, Map<string, Database.Statement>>();
-
-/** A prepared statement, compiled once per connection and reused (SQL text is the key). */
-export function stmt(db: StudioDb, sql: string): Database.Statement {
-  let byText = cache.get(db);
-  if (!byText) cache.set(db, (byText = new Map()));
-  let s = byText.get(sql);
-  if (!s) byText.set(sql, (s = db.prepare(sql)));
-  return s;
-}

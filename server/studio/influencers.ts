@@ -1,5 +1,20 @@
+import type { StudioContext } from './context';
+import { ANALYZE_COST, checkAllowance, debit, meter, outOfCredits } from './billing';
+
+/** An analysis always needs the credits first (hard check whatever the enforcement), then an ai unit. */
+export async function chargedAnalysis(app: StudioContext, ws: number, input: { handle: string; platform?: string; url?: string }) {
+  const balance = await app.db.transaction().execute(async (trx) => {
+    const left = await debit(trx, ws, ANALYZE_COST, 'analyze', { overdraw: false, note: input.handle });
+    if (left === null) throw outOfCredits();
+    await checkAllowance(trx, ws, 'ai_units');
+    await meter(trx, ws, 'ai_units');
+    return left;
+  });
+  return { analysis: analyzeInfluencer(input), charged: ANALYZE_COST, credits: balance };
+}
+
 /** A profile summary from what the handle and address say (no outside fetch). */
-export function analyzeInfluencer(input: { handle: string; platform?: string; url?: string }) {
+function analyzeInfluencer(input: { handle: string; platform?: string; url?: string }) {
   const handle = input.handle.replace(/^@+/, '');
   const host = input.url ? new URL(input.url).hostname.replace(/^www\./, '') : '';
   const known: Record<string, string> = {

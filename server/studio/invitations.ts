@@ -1,9 +1,12 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { badRequest, conflict, forbidden, gone } from '../core/errors';
+import { isUniqueViolation } from '../core/db/errors';
 import type { Role, StudioContext } from './context';
-import { membership, workspaceInfo } from './accounts';
+import { createUserWithWorkspace, membership, workspaceInfo } from './accounts';
 import { checkAllowance } from './billing';
-import { nowIso, stmt, type StudioDb } from './db';
+import { nowIso, type StudioDb } from './db';
+import { insertMember, userByEmail, userById } from './repositories/accounts.repository';
+import * as invitations from './repositories/invitations.repository';
 
 /** An invitation link is good for 7 days and one use. */
 const INVITE_TTL_MS = 7 * 24 * 3_600_000;
@@ -19,10 +22,10 @@ interface InvitationRow {
 const tokenHash = (token: string) => createHash('sha256').update(token).digest('hex');
 
 /** Open invitations of the workspace (the link's token is never shown again). */
-export function listInvitations(db: StudioDb, ws: number) {
-  return (stmt(db, 'SELECT id, email, role, expires_at, created_at FROM invitations WHERE workspace_id = ? ORDER BY created_at, id').all(ws) as (InvitationRow & { created_at: string })[]).map(
-    (i) => ({ id: i.id, email: i.email, role: i.role, expires_at: new Date(i.expires_at).toISOString(), created_at: i.created_at }),
-  );
+export async function listInvitations(db: StudioDb, ws: number) {
+  return (await invitations.listInvitations(db, ws)).map((i) => ({
+    id: i.id, email: i.email, role: i.role, expires_at: new Date(Number(i.expires_at)).toISOString(), created_at: i.created_at,
+  }));
 }
 
 /**
@@ -34,18 +37,25 @@ export async function inviteByEmail(app: StudioContext, ws: number, inviterUid: 
   const token = randomBytes(32).toString('base64url');
   const now = Date.now();
   const id = `inv_${randomBytes(8).toString('hex')}`;
-  app.db.transaction(() => {
-    const user = stmt(app.db, 'SELECT id FROM users WHERE email = ?').get(email) as { id: number } | undefined;
-    if (user && membership(app.db, ws, user.id)) throw conflict('already a member');
-    const open = stmt(app.db, 'SELECT id, expires_at FROM invitations WHERE workspace_id = ? AND email = ?').get(ws, email) as { id: string; expires_at: number } | undefined;
-    if (open && open.expires_at >= now) throw conflict('already invited');
-    if (open) stmt(app.db, 'DELETE FROM invitations WHERE id = ?').run(open.id);
-    const pending = (stmt(app.db, 'SELECT COUNT(*) AS n FROM invitations WHERE workspace_id = ? AND expires_at >= ?').get(ws, now) as { n: number }).n;
-    checkAllowance(app.db, ws, 'accounts', 1 + pending);
-    stmt(app.db, 'INSERT INTO invitations (id, workspace_id, email, role, token_hash, invited_by, expires_at, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?)')
-      .run(id, ws, email, role, tokenHash(token), inviterUid, now + INVITE_TTL_MS, nowIso());
-  })();
-  const w = workspaceInfo(app.db, ws);
+  try {
+    await app.db.transaction().execute(async (trx) => {
+      const user = await userByEmail(trx, email);
+      if (user && (await membership(trx, ws, Number(user.id)))) throw conflict('already a member');
+      const open = await invitations.invitationOf(trx, ws, email);
+      if (open && Number(open.expires_at) >= now) throw conflict('already invited');
+      if (open) await invitations.deleteInvitation(trx, ws, open.id);
+      const pending = await invitations.countPending(trx, ws, now);
+      await checkAllowance(trx, ws, 'accounts', 1 + pending);
+      await invitations.insertInvitation(trx, {
+        id, workspace_id: ws, email, role, token_hash: tokenHash(token), invited_by: inviterUid, expires_at: now + INVITE_TTL_MS, created_at: nowIso(),
+      });
+    });
+  } catch (err) {
+    // The same address invited twice at once: the second meets UNIQUE (workspace_id, email).
+    if (isUniqueViolation(err)) throw conflict('already invited');
+    throw err;
+  }
+  const w = await workspaceInfo(app.db, ws);
   const link = `${app.config.appUrl ?? app.publicUrl}/invite/${encodeURIComponent(token)}`;
   await app.mailer.send({
     to: email,
@@ -55,35 +65,51 @@ export async function inviteByEmail(app: StudioContext, ws: number, inviterUid: 
       `Open this link within 7 days to join with this address (create your account with it, or sign in to it):\n${link}\n\n` +
       'The link works once. If you did not expect it, ignore this mail.\n',
   });
-  return listInvitations(app.db, ws).find((i) => i.id === id);
+  return (await listInvitations(app.db, ws)).find((i) => i.id === id);
 }
 
 /**
  * The open invitation a token names, for this address: an unknown or used token, an expired one and one
  * sent to another address are refused, each with its own error, and nothing changes.
  */
-export function invitationFor(db: StudioDb, token: string, email: string): InvitationRow {
-  const inv = stmt(db, 'SELECT id, workspace_id, email, role, expires_at FROM invitations WHERE token_hash = ?').get(tokenHash(token)) as InvitationRow | undefined;
-  if (!inv) throw badRequest('invalid or already used invitation');
+async function invitationFor(db: StudioDb, token: string, email: string): Promise<InvitationRow> {
+  const row = await invitations.invitationByTokenHash(db, tokenHash(token));
+  if (!row) throw badRequest('invalid or already used invitation');
+  const inv: InvitationRow = { ...row, workspace_id: Number(row.workspace_id), expires_at: Number(row.expires_at) };
   if (inv.expires_at < Date.now()) throw gone('invitation expired');
   if (inv.email !== email) throw forbidden('invitation is for another email address');
   return inv;
 }
 
 /** Uses the invitation up and makes `uid` a member with its role (inside the caller's transaction). */
-export function joinByInvitation(db: StudioDb, inv: InvitationRow, uid: number): void {
-  if (membership(db, inv.workspace_id, uid)) throw conflict('already a member');
-  checkAllowance(db, inv.workspace_id, 'accounts');
-  if (stmt(db, 'DELETE FROM invitations WHERE id = ?').run(inv.id).changes !== 1) throw badRequest('invalid or already used invitation');
-  stmt(db, 'INSERT INTO members (workspace_id, user_id, role, created_at) VALUES (?, ?, ?, ?)').run(inv.workspace_id, uid, inv.role, nowIso());
+async function joinByInvitation(db: StudioDb, inv: InvitationRow, uid: number): Promise<void> {
+  if (await membership(db, inv.workspace_id, uid)) throw conflict('already a member');
+  await checkAllowance(db, inv.workspace_id, 'accounts');
+  if (!(await invitations.deleteInvitation(db, inv.workspace_id, inv.id))) throw badRequest('invalid or already used invitation');
+  await insertMember(db, inv.workspace_id, uid, inv.role, nowIso());
 }
 
 /** A signed-in account accepts an invitation mailed to its own address; returns the workspace joined. */
-export function acceptInvitation(db: StudioDb, uid: number, token: string): { ws: number; role: Role } {
-  return db.transaction(() => {
-    const u = stmt(db, 'SELECT email FROM users WHERE id = ?').get(uid) as { email: string } | undefined;
-    const inv = invitationFor(db, token, u?.email ?? '');
-    joinByInvitation(db, inv, uid);
+export function acceptInvitation(db: StudioDb, uid: number, token: string): Promise<{ ws: number; role: Role }> {
+  return db.transaction().execute(async (trx) => {
+    const u = await userById(trx, uid);
+    const inv = await invitationFor(trx, token, u?.email ?? '');
+    await joinByInvitation(trx, inv, uid);
     return { ws: inv.workspace_id, role: inv.role };
-  })();
+  });
+}
+
+/**
+ * A new account and its own workspace. With an invitation token mailed to this address the account also
+ * joins that workspace and acts there; a wrong, used, expired or foreign token refuses the registration
+ * with nothing stored. Without one it joins nothing but its own workspace, whoever invited the address.
+ */
+export function registerAccount(db: StudioDb, email: string, passwordHash: string, workspaceName: string, invite: string | undefined): Promise<{ uid: number; ws: number }> {
+  return db.transaction().execute(async (trx) => {
+    const inv = invite === undefined ? null : await invitationFor(trx, invite, email);
+    const made = await createUserWithWorkspace(trx, email, passwordHash, workspaceName);
+    if (!inv) return made;
+    await joinByInvitation(trx, inv, made.uid);
+    return { uid: made.uid, ws: inv.workspace_id };
+  });
 }

@@ -14,7 +14,7 @@ export const jobRoutes = [
   studioRoute({ method: 'get', path: '/api/hf/presets', auth: 'AUTH', response: studioResponses.presets, handler: () => ({ presets: PRESETS }) }),
   studioRoute<unknown, unknown, GenerationRequest>({
     method: 'post', path: '/api/hf/quote', auth: 'AUTH', response: studioResponses.quote, body: generationBody,
-    handler: ({ caller, body, app }) => ({ quote: quote(app, caller.ws, body) }),
+    handler: async ({ caller, body, app }) => ({ quote: await quote(app, caller.ws, body) }),
   }),
   studioRoute<unknown, unknown, GenerationRequest>({
     method: 'post', path: '/api/hf/generate', auth: 'WRITE', response: studioResponses.generate, body: generationBody,
@@ -35,6 +35,6 @@ export const jobRoutes = [
     method: 'post', path: '/api/hf/jobs/:id/cancel', auth: 'WRITE', response: studioResponses.job, params: jobParam,
     handler: async ({ caller, params, app }) => ({ job: await cancelJob(app, caller.ws, params.id) }),
   }),
-  studioRoute({ method: 'get', path: '/api/media', auth: 'AUTH', response: studioResponses.media, handler: ({ caller, app }) => ({ media: listMedia(app, caller.ws) }) }),
+  studioRoute({ method: 'get', path: '/api/media', auth: 'AUTH', response: studioResponses.media, handler: async ({ caller, app }) => ({ media: await listMedia(app, caller.ws) }) }),
   studioRoute({ method: 'post', path: '/api/cron/poll', auth: 'CRON', response: studioResponses.poll, handler: ({ app }) => pollUnfinished(app) }),
 ];

@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { allowOnlyHostsOf } from '../core/testing/outbound';
-import { startFakePlatform, type FakePlatform } from './fake-platform';
+import { allowOnlyHostsOf } from '../core/testing/outbound.testkit';
+import { startFakePlatform, type FakePlatform } from './fake-platform.testkit';
 import { QueueClient } from './platform/queue-client';
-import { ADMIN, CRON, startStudio, type TestStudio } from './testing';
+import { ADMIN, CRON, startStudio, type TestStudio } from './testing.testkit';
 import type { JobView } from './jobs';
 
 let fake: FakePlatform;
@@ -41,7 +41,7 @@ describe('POST /api/hf/generate → GET /api/hf/jobs/{id} → save', () => {
     expect(req.model).toBe('studio/image-v1');
     expect(req.body).toEqual({ prompt: 'a lighthouse at dusk', aspect_ratio: '16:9' });
     expect(r.body.job.request_id).toBe(req.id);
-    const charge = s.ctx.db.prepare("SELECT amount, job_id FROM credit_ledger WHERE reason = 'charge' AND job_id = ?").get(r.body.job.id);
+    const charge = await s.get("SELECT amount, job_id FROM credit_ledger WHERE reason = 'charge' AND job_id = ?", r.body.job.id);
     expect(charge).toEqual({ amount: -12, job_id: r.body.job.id });
 
     const queued = await poll(o.token, r.body.job.id);
@@ -85,7 +85,7 @@ describe('POST /api/hf/generate → GET /api/hf/jobs/{id} → save', () => {
     await poll(o.token, r.body.job.id);
     await s.call('POST', '/api/cron/poll', { headers: { 'x-cron-secret': CRON } });
     expect(await balance(o.token)).toBe(500);
-    const refunds = s.ctx.db.prepare("SELECT COUNT(*) AS n FROM credit_ledger WHERE reason = 'refund' AND job_id = ?").get(r.body.job.id);
+    const refunds = await s.get("SELECT COUNT(*) AS n FROM credit_ledger WHERE reason = 'refund' AND job_id = ?", r.body.job.id);
     expect(refunds).toEqual({ n: 1 });
   });
 
@@ -234,11 +234,11 @@ describe('POST /api/cron/poll', () => {
     const rb = fake.last();
     fake.end(ra.id, { status: 'completed' });
     fake.end(rb.id, { status: 'nsfw' });
-    const unfinished = (s.ctx.db.prepare("SELECT COUNT(*) AS n FROM jobs WHERE status NOT IN ('completed','failed','nsfw')").get() as { n: number }).n;
+    const unfinished = (await s.get<{ n: number }>("SELECT COUNT(*) AS n FROM jobs WHERE status NOT IN ('completed','failed','nsfw')"))!.n;
     const r = await s.call<{ checked: number; finished: number }>('POST', '/api/cron/poll', { headers: { 'x-cron-secret': CRON } });
     expect(r.body.checked).toBe(unfinished);
     expect(r.body.finished).toBeGreaterThanOrEqual(2);
-    const rows = s.ctx.db.prepare('SELECT id, status FROM jobs WHERE id IN (?, ?) ORDER BY id = ? DESC').all(a.body.job.id, b.body.job.id, a.body.job.id);
+    const rows = await s.all('SELECT id, status FROM jobs WHERE id IN (?, ?) ORDER BY id = ? DESC', a.body.job.id, b.body.job.id, a.body.job.id);
     expect(rows).toEqual([{ id: a.body.job.id, status: 'completed' }, { id: b.body.job.id, status: 'nsfw' }]);
     expect(await balance(o.token)).toBe(488);
   });
@@ -249,7 +249,7 @@ describe('jobs that never reached the platform', () => {
     const o = await owner('orphan@jobs.test');
     const r = await submit(o.token);
     const old = new Date(Date.now() - 11 * 60_000).toISOString();
-    s.ctx.db.prepare('UPDATE jobs SET status_url = NULL, created_at = ? WHERE id = ?').run(old, r.body.job.id);
+    await s.run('UPDATE jobs SET status_url = NULL, created_at = ? WHERE id = ?', old, r.body.job.id);
     expect(await balance(o.token)).toBe(488);
     await s.call('POST', '/api/cron/poll', { headers: { 'x-cron-secret': CRON } });
     const j = await poll(o.token, r.body.job.id);

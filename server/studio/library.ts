@@ -5,7 +5,9 @@ import { privateDir } from '../core/security/private-files';
 import { join } from 'node:path';
 import { conflict, gone, unavailable, upstreamFailed } from '../core/errors';
 import type { StudioContext } from './context';
-import { nowIso, stmt } from './db';
+import { nowIso } from './db';
+import { insertMedia, listMedia as mediaRows, mediaOfJob } from './repositories/jobs.repository';
+import type { MediaRow } from './schema';
 import { jobNotCompleted, jobRow, type JobResult } from './jobs';
 import { checkFileSignature, signedFileUrl } from './media';
 
@@ -16,21 +18,12 @@ const EXT_BY_TYPE: Record<string, string> = {
 };
 const FALLBACK_EXT: Record<JobResult['type'], string> = { image: 'png', video: 'mp4', audio: 'wav' };
 
-interface MediaRow {
-  id: string;
-  key: string;
-  type: string;
-  job_id: string | null;
-  created_at: string;
-}
-
 export function mediaView(app: StudioContext, m: MediaRow) {
   return { id: m.id, key: m.key, url: signedFileUrl(app, 'library', m.key.replace(/^library\//, '')), type: m.type, job_id: m.job_id, created_at: m.created_at };
 }
 
-export function listMedia(app: StudioContext, ws: number) {
-  const rows = stmt(app.db, 'SELECT id, key, type, job_id, created_at FROM media WHERE workspace_id = ? ORDER BY created_at DESC, id').all(ws) as MediaRow[];
-  return rows.map((m) => mediaView(app, m));
+export async function listMedia(app: StudioContext, ws: number) {
+  return (await mediaRows(app.db, ws)).map((m) => mediaView(app, m));
 }
 
 const expired = () => gone('result expired', { message: 'The result url has expired; the generation can no longer be saved.' });
@@ -77,9 +70,9 @@ export function saveJob(app: StudioContext, ws: number, id: string): Promise<Ret
 }
 
 async function copyIntoLibrary(app: StudioContext, ws: number, id: string) {
-  const row = jobRow(app, ws, id);
+  const row = await jobRow(app.db, ws, id);
   if (row.status !== 'completed') throw jobNotCompleted(row.status);
-  const existing = stmt(app.db, 'SELECT id, key, type, job_id, created_at FROM media WHERE job_id = ? AND workspace_id = ? ORDER BY key').all(id, ws) as MediaRow[];
+  const existing = await mediaOfJob(app.db, ws, id);
   if (existing.length) return existing.map((m) => mediaView(app, m));
   const results = JSON.parse(row.results) as JobResult[];
   if (!results.length) throw conflict('job has no results');
@@ -96,9 +89,6 @@ async function copyIntoLibrary(app: StudioContext, ws: number, id: string) {
     } else if (got.data) await writeFile(join(dir, file), got.data, { mode: 0o600 });
     saved.push({ id: mid, key: `library/${file}`, type: r.type, job_id: id, created_at: nowIso() });
   }
-  const insert = stmt(app.db, 'INSERT OR IGNORE INTO media (id, workspace_id, key, type, job_id, created_at) VALUES (?, ?, ?, ?, ?, ?)');
-  app.db.transaction(() => {
-    for (const m of saved) insert.run(m.id, ws, m.key, m.type, m.job_id, m.created_at);
-  })();
+  await insertMedia(app.db, ws, saved);
   return saved.map((m) => mediaView(app, m));
 }

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startStudio, type TestStudio } from './testing';
+import { startStudio, type TestStudio } from './testing.testkit';
 
 /** `/invite/<token>`: the page the invitation mail opens, and the API calls its script makes. */
 let s: TestStudio;

@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { JobView } from './jobs';
 import { signedFileUrl } from './media';
 import { makeApng, makePng, makeWav } from './platform/media-gen';
-import { startStudio, type TestStudio } from './testing';
+import { startStudio, type TestStudio } from './testing.testkit';
 
 let s: TestStudio;
 let token: string;
@@ -108,9 +108,9 @@ describe('the built-in local platform', () => {
     const sub = await s.call<{ job: JobView }>('POST', '/api/hf/generate', { auth: token, body: { model: 'studio/image-v1', prompt: 'late' } });
     const job = await untilDone(sub.body.job.id);
     const name = job.results[0].url.split('/files/platform/')[1].split('?')[0];
-    s.ctx.db.prepare('UPDATE jobs SET results = ? WHERE id = ?').run(JSON.stringify([{ type: 'image', url: signedFileUrl(s.ctx, 'platform', name, -1) }]), job.id);
+    await s.run('UPDATE jobs SET results = ? WHERE id = ?', JSON.stringify([{ type: 'image', url: signedFileUrl(s.ctx, 'platform', name, -1) }]), job.id);
     const r = await s.call('POST', `/api/hf/jobs/${job.id}/save`, { auth: token });
     expect(r.status).toBe(410);
-    expect(s.ctx.db.prepare('SELECT COUNT(*) AS n FROM media WHERE job_id = ?').get(job.id)).toEqual({ n: 0 });
+    expect(await s.get('SELECT COUNT(*) AS n FROM media WHERE job_id = ?', job.id)).toEqual({ n: 0 });
   });
 });

@@ -1,21 +1,26 @@
-import Database from 'better-sqlite3';
 import { execFile } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startServerProcess, type ServerProcess } from '../core/testing/process';
+import { startServerProcess, type ServerProcess } from '../core/testing/process.testkit';
+import { createTestSchema, type TestSchema } from '../core/db/postgres.testkit';
+import { openStudioDb } from './db';
+import { testStore } from './testing.testkit';
 
 const run = promisify(execFile);
 const dataDir = mkdtempSync(join(tmpdir(), 'studio-main-'));
 const home = mkdtempSync(join(tmpdir(), 'studio-cli-home-'));
 let studio: ServerProcess;
 let cliFile: string;
+/** Under studio-pg the process's tables live in a fresh PostgreSQL schema (STUDIO_DATABASE_URL). */
+let schema: TestSchema | null = null;
 
 beforeAll(async () => {
+  if (testStore() === 'pg') schema = await createTestSchema('studiomain');
   studio = await startServerProcess(
-    { STUDIO_DATA_DIR: dataDir, STUDIO_ADMIN_SECRET: 'adm', STUDIO_LOCAL_PLATFORM_MS: '300', STUDIO_LOG: '0' },
+    { STUDIO_DATA_DIR: dataDir, STUDIO_ADMIN_SECRET: 'adm', STUDIO_LOCAL_PLATFORM_MS: '300', STUDIO_LOG: '0', ...(schema ? { STUDIO_DATABASE_URL: schema.url } : {}) },
     60_000,
     'server/studio/main.ts',
   );
@@ -28,6 +33,7 @@ beforeAll(async () => {
 }, 90_000);
 afterAll(async () => {
   if (studio.child.exitCode === null) await studio.stop();
+  await schema?.drop();
   rmSync(dataDir, { recursive: true, force: true });
   rmSync(home, { recursive: true, force: true });
 });
@@ -93,8 +99,12 @@ describe('npm run studio and the command-line client', () => {
 
     expect(await studio.stop()).toBe(0);
     expect(existsSync(join(dataDir, 'jwt.key'))).toBe(true);
-    const db = new Database(join(dataDir, 'studio.db'), { readonly: true });
-    expect((db.prepare('SELECT COUNT(*) AS n FROM jobs').get() as { n: number }).n).toBe(2);
-    db.close();
+    expect(existsSync(join(dataDir, 'studio.db'))).toBe(schema === null);
+    const store = await openStudioDb({ file: join(dataDir, 'studio.db'), url: schema?.url, statementTimeoutMs: 5000, lockTimeoutMs: 5000 });
+    try {
+      expect((await store.db.selectFrom('jobs').select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow()).n).toBe(2);
+    } finally {
+      await store.close();
+    }
   }, 120_000);
 });

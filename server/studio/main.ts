@@ -1,7 +1,6 @@
 import type { Server } from 'node:http';
 import { createStudioApp } from './app';
 import { readStudioConfig } from './config';
-import { closeStudioDb } from './db';
 
 /** `npm run studio`: read env, migrate, listen on 127.0.0.1, exit 0 on SIGTERM. */
 async function main(): Promise<void> {
@@ -15,23 +14,16 @@ async function main(): Promise<void> {
   });
   server.on('error', (err) => {
     console.error(`cannot listen on 127.0.0.1:${config.port}: ${err.message}`);
-    closeStudioDb(ctx.db);
-    process.exit(1);
+    void ctx.database.close().finally(() => process.exit(1));
   });
   let stopping = false;
   const stop = (signal: string) => {
     if (stopping) return;
     stopping = true;
     console.log(`${signal}: shutting down`);
-    server.close(() => {
-      closeStudioDb(ctx.db);
-      process.exit(0);
-    });
+    server.close(() => void ctx.database.close().finally(() => process.exit(0)));
     server.closeAllConnections();
-    setTimeout(() => {
-      closeStudioDb(ctx.db);
-      process.exit(0);
-    }, 5000).unref();
+    setTimeout(() => void ctx.database.close().finally(() => process.exit(0)), 5000).unref();
   };
   process.on('SIGTERM', () => stop('SIGTERM'));
   process.on('SIGINT', () => stop('SIGINT'));

@@ -67,7 +67,7 @@ export const MCP_TOOLS: McpTool[] = [
     name: 'quote_generation', description: 'Price of a generation before submitting it, and whether it would be allowed.',
     inputSchema: { type: 'object', properties: { model: str(`One of ${CATALOG.map((m) => m.id).join(', ')}`), ...GEN_PROPS }, required: ['model', 'prompt'] },
     write: false,
-    run: (app, caller, raw) => ({ quote: quote(app, caller.ws, parseArgs(generationBody, raw)) }),
+    run: async (app, caller, raw) => ({ quote: await quote(app, caller.ws, parseArgs(generationBody, raw)) }),
   },
   {
     name: 'generate_image', description: 'Submit an image generation; returns the queued job. Poll it with job_status.',

@@ -2,7 +2,7 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { McpError } from '@modelcontextprotocol/sdk/types.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startStudio, type TestStudio } from './testing';
+import { startStudio, type TestStudio } from './testing.testkit';
 
 let s: TestStudio;
 let key: string;
@@ -90,7 +90,7 @@ describe('POST /mcp through the SDK client', () => {
       const badModel = (await client.callTool({ name: 'generate_image', arguments: { prompt: 'x', model: 'no/such-model' } })) as ToolResult;
       expect(badModel.isError).toBe(true);
       expect(badModel.content[0].text).toMatch(/^unknown model/);
-      expect(hard.ctx.db.prepare('SELECT COUNT(*) AS n FROM jobs').get()).toEqual({ n: 0 });
+      expect(await hard.get('SELECT COUNT(*) AS n FROM jobs')).toEqual({ n: 0 });
       await client.close();
     } finally {
       await hard.close();

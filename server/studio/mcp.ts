@@ -56,7 +56,7 @@ export function mountMcp(router: Router, app: StudioContext): void {
     try {
       const token = bearer(req);
       if (!token || !token.startsWith(API_KEY_LABEL)) throw invalidApiKey();
-      const caller = callerFromApiKey(app, token);
+      const caller = await callerFromApiKey(app, token);
       app.limits.mcp.hit(caller.apiKeyId ?? token, 'too many requests');
       let message: unknown;
       try {

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openApiPath } from '../core/http/openapi';
 import { studioRoutes } from './app';
-import { startStudio, type TestStudio } from './testing';
+import { startStudio, type TestStudio } from './testing.testkit';
 
 interface Operation {
   parameters?: { name: string; in: string }[];

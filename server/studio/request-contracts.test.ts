@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { contractModules, exportedSchemas, ownRequestSchemas } from '../core/testing/request-contracts';
+import { contractModules, exportedSchemas, ownRequestSchemas } from '../core/testing/request-contracts.testkit';
 import { studioRoutes } from './app';
 
 describe('request contracts (Publishing Studio)', () => {

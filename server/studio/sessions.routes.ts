@@ -1,9 +1,9 @@
 import { badRequest, forbidden } from '../core/errors';
 import { hashPassword, verifyPassword } from '../core/security/passwords';
-import { endSession, endSessionsOf } from '../core/security/sql-sessions';
+import { endSession } from '../core/security/db-sessions';
 import { mintSession } from './auth';
 import type { Caller } from './context';
-import { stmt } from './db';
+import { accountOf, replacePassword } from './accounts';
 import { acceptInvitation } from './invitations';
 import { studioRoute } from './route';
 import { studioResponses } from '../../shared/api/contracts/studio';
@@ -19,9 +19,9 @@ function person(caller: Caller): { uid: number; sid: string } {
 export const sessionRoutes = [
   studioRoute({
     method: 'post', path: '/api/auth/logout', auth: 'AUTH', response: studioResponses.logout,
-    handler: ({ caller, app }) => {
+    handler: async ({ caller, app }) => {
       // The token's session ends: the same token answers 401 from the next request on.
-      endSession(app.db, person(caller).sid);
+      await endSession(app.db, person(caller).sid);
       return {};
     },
   }),
@@ -30,14 +30,11 @@ export const sessionRoutes = [
     body: accountsRequests['POST /api/auth/password'].body,
     handler: async ({ caller, body, app }) => {
       const { uid } = person(caller);
-      const u = stmt(app.db, 'SELECT email, password_hash FROM users WHERE id = ?').get(uid) as { email: string; password_hash: string };
+      const u = await accountOf(app.db, uid);
       if (!(await verifyPassword(body.current_password, u.password_hash))) throw badRequest('current password is wrong');
       const hash = await hashPassword(body.password);
       // Every session of the account ends (the version moves on); this request gets a new one.
-      app.db.transaction(() => {
-        stmt(app.db, 'UPDATE users SET password_hash = ?, token_version = token_version + 1 WHERE id = ?').run(hash, uid);
-        endSessionsOf(app.db, uid);
-      })();
+      await replacePassword(app.db, uid, hash);
       return { token: await mintSession(app, uid, caller.ws, u.email), workspace_id: caller.ws };
     },
   }),
@@ -46,8 +43,8 @@ export const sessionRoutes = [
     body: accountsRequests['POST /api/workspace/invitations/accept'].body,
     handler: async ({ caller, body, app }) => {
       const { uid } = person(caller);
-      const joined = acceptInvitation(app.db, uid, body.token);
-      const email = (stmt(app.db, 'SELECT email FROM users WHERE id = ?').get(uid) as { email: string }).email;
+      const joined = await acceptInvitation(app.db, uid, body.token);
+      const { email } = await accountOf(app.db, uid);
       // A session token names one workspace: the answer carries one for the workspace joined.
       return { token: await mintSession(app, uid, joined.ws, email), workspace_id: joined.ws };
     },

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startStudio, type TestStudio } from '../testing';
+import { startStudio, type TestStudio } from '../testing.testkit';
 
 let s: TestStudio;
 let owner: { token: string };

@@ -1,6 +1,6 @@
 /** Attacks on email ownership: joining a workspace by registering (or already owning) an address it added. */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startStudio, type TestStudio } from '../testing';
+import { startStudio, type TestStudio } from '../testing.testkit';
 
 let s: TestStudio;
 beforeAll(async () => {
@@ -51,7 +51,7 @@ describe('adding a member by email', () => {
     const foreign = await s.call('POST', '/api/auth/register', { body: { email: 'ec-target@example.com', password: 'attacker pass', invite: mine } });
     expect(foreign.status).toBe(403);
     expect(foreign.body.error).toBe('invitation is for another email address');
-    expect(s.ctx.db.prepare('SELECT 1 FROM users WHERE email = ?').get('ec-target@example.com')).toBeUndefined();
+    expect(await s.get('SELECT 1 FROM users WHERE email = ?', 'ec-target@example.com')).toBeUndefined();
     const other = await s.register('ec-other@example.com');
     const viaAccept = await s.call('POST', '/api/workspace/invitations/accept', { auth: other.token, body: { token: mine } });
     expect(viaAccept.status).toBe(403);
@@ -66,11 +66,11 @@ describe('adding a member by email', () => {
     expect(reused.body.error).toBe('invalid or already used invitation');
 
     const target = s.inviteToken('ec-target@example.com');
-    s.ctx.db.prepare('UPDATE invitations SET expires_at = ? WHERE email = ?').run(Date.now() - 1, 'ec-target@example.com');
+    await s.run('UPDATE invitations SET expires_at = ? WHERE email = ?', Date.now() - 1, 'ec-target@example.com');
     const late = await s.call('POST', '/api/auth/register', { body: { email: 'ec-target@example.com', password: 'late pass 1', invite: target } });
     expect(late.status).toBe(410);
     expect(late.body.error).toBe('invitation expired');
-    expect(s.ctx.db.prepare('SELECT 1 FROM users WHERE email = ?').get('ec-target@example.com')).toBeUndefined();
+    expect(await s.get('SELECT 1 FROM users WHERE email = ?', 'ec-target@example.com')).toBeUndefined();
   });
 
   it('an API key cannot accept an invitation for anyone', async () => {

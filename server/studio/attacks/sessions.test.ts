@@ -1,6 +1,6 @@
 /** Attacks on sessions: a token that should stop working keeps acting. */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startStudio, type TestStudio } from '../testing';
+import { startStudio, type TestStudio } from '../testing.testkit';
 
 let s: TestStudio;
 beforeAll(async () => {

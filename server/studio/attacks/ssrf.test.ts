@@ -2,7 +2,7 @@ import { createServer, type Server } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Platform, PlatformStatus, Submitted } from '../platform/platform';
 import { QueueClient } from '../platform/queue-client';
-import { startStudio, type TestStudio } from '../testing';
+import { startStudio, type TestStudio } from '../testing.testkit';
 
 /** A platform whose answers point the studio at an internal address (a compromised or hostile platform). */
 class HostilePlatform implements Platform {

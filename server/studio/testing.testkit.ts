@@ -6,14 +6,44 @@ import { join } from 'node:path';
 import { createStudioApp } from './app';
 import { readStudioConfig, type StudioConfig } from './config';
 import type { StudioContext } from './context';
-import { closeStudioDb } from './db';
+import { sql } from 'kysely';
+import { openStudioDb, type StudioDatabase } from './db';
+import { createTestSchema } from '../core/db/postgres.testkit';
 import type { Platform } from './platform/platform';
 import type { Mail } from '../core/mail/mailer';
 import type { OutboundPolicy } from '../core/security/ssrf';
 
+/**
+ * Which store the studio suites run on: SQLite by default, PostgreSQL when the vitest project sets
+ * STUDIO_TEST_STORE=pg (each test studio on a fresh schema of its own, dropped when it closes).
+ */
+export const testStore = (): 'sqlite' | 'pg' => (process.env.STUDIO_TEST_STORE === 'pg' ? 'pg' : 'sqlite');
+
+/** A migrated store for one test studio: SQLite in its data folder, or a fresh PostgreSQL schema. */
+async function openTestStore(dataDir: string): Promise<{ database: StudioDatabase; url: string | null; drop: () => Promise<void> }> {
+  const common = { file: join(dataDir, 'studio.db'), statementTimeoutMs: 15_000, lockTimeoutMs: 5_000 };
+  if (testStore() === 'sqlite') return { database: await openStudioDb(common), url: null, drop: async () => {} };
+  const schema = await createTestSchema('studio');
+  return { database: await openStudioDb({ ...common, url: schema.url, poolMax: 4 }), url: schema.url, drop: schema.drop };
+}
+
+/** `?` placeholders bound in order, on either store (tests look at and arrange rows with it). */
+function rawSql<T>(text: string, params: unknown[]) {
+  const parts = text.split('?');
+  if (parts.length - 1 !== params.length) throw new Error(`${parts.length - 1} placeholders, ${params.length} values: ${text}`);
+  const strings = Object.assign([...parts], { raw: [...parts] }) as unknown as TemplateStringsArray;
+  return sql<T>(strings, ...params);
+}
+
 export interface TestStudio {
   url: string;
   ctx: StudioContext;
+  /** Rows of a query on the studio's store (`?` placeholders). */
+  all: <T = Record<string, unknown>>(text: string, ...params: unknown[]) => Promise<T[]>;
+  /** The first row, or undefined. */
+  get: <T = Record<string, unknown>>(text: string, ...params: unknown[]) => Promise<T | undefined>;
+  /** A statement for its effect. */
+  run: (text: string, ...params: unknown[]) => Promise<void>;
   close: () => Promise<void>;
   /** JSON request; `auth` is a session token, an API key or a header map. */
   call: <T = ApiBody>(method: string, path: string, opts?: CallOptions) => Promise<{ status: number; body: T & ApiBody }>;
@@ -55,7 +85,8 @@ export async function startStudio(overrides: Partial<StudioConfig> = {}, platfor
     port: 0, dataDir, adminSecret: ADMIN, cronSecret: CRON, localPlatformMs: 200, log: false, ...overrides,
   };
   const mails: Mail[] = [];
-  const { app, ctx } = await createStudioApp({ config, platform, mailer: { send: async (m) => void mails.push(m) }, allowInternal });
+  const store = await openTestStore(dataDir);
+  const { app, ctx } = await createStudioApp({ config, database: store.database, platform, mailer: { send: async (m) => void mails.push(m) }, allowInternal });
   const server: Server = await new Promise((resolve) => {
     const s = app.listen(0, '127.0.0.1', () => resolve(s));
   });
@@ -106,13 +137,17 @@ export async function startStudio(overrides: Partial<StudioConfig> = {}, platfor
     if (r.status !== 200) throw new Error(`join ${email}: ${r.status} ${JSON.stringify(r.body)}`);
     return { token: r.body.token, ws: r.body.workspace_id };
   };
+  const all: TestStudio['all'] = async <T,>(text: string, ...params: unknown[]) => (await rawSql<T>(text, params).execute(ctx.db)).rows;
+  const get: TestStudio['get'] = async <T,>(text: string, ...params: unknown[]) => (await all<T>(text, ...params))[0];
+  const run: TestStudio['run'] = async (text, ...params) => void (await rawSql(text, params).execute(ctx.db));
   return {
-    url, ctx, call, register, apiKey, grant, mails, inviteToken, addMember,
+    url, ctx, call, register, apiKey, grant, mails, inviteToken, addMember, all, get, run,
     close: async () => {
       server.closeAllConnections();
       await new Promise<void>((resolve) => server.close(() => resolve()));
       ctx.platform.close?.();
-      closeStudioDb(ctx.db);
+      await ctx.database.close();
+      await store.drop();
       rmSync(dataDir, { recursive: true, force: true });
     },
   };

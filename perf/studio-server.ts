@@ -1,0 +1,63 @@
+/**
+ * Benchmark server (not a test, not production): the studio as its own process over the store its
+ * environment names (STUDIO_DATABASE_URL or STUDIO_DATA_DIR), with an instant generation platform, and
+ * the event-loop delay of this process reported to the parent over IPC ('reset' → starts a fresh
+ * histogram, 'report' → {p50, p99, max} in ms).
+ */
+import { mkdirSync, writeFileSync } from 'node:fs';
+import type { AddressInfo } from 'node:net';
+import { join } from 'node:path';
+import { monitorEventLoopDelay } from 'node:perf_hooks';
+import { createStudioApp } from '../server/studio/app';
+import { readStudioConfig } from '../server/studio/config';
+import type { StudioContext } from '../server/studio/context';
+import { signedFileUrl } from '../server/studio/media';
+import { makePng } from '../server/studio/platform/media-gen';
+import type { Platform } from '../server/studio/platform/platform';
+
+function instantPlatform(getCtx: () => StudioContext, dir: string): Platform {
+  mkdirSync(dir, { recursive: true });
+  writeFileSync(join(dir, 'bench.png'), makePng('bench', 256, 256));
+  let n = 0;
+  return {
+    name: 'local',
+    submit: async () => {
+      const id = `bench-${++n}`;
+      return { request_id: id, status: 'queued', status_url: `instant://${id}`, cancel_url: '' };
+    },
+    status: async () => ({ status: 'completed', images: [{ url: signedFileUrl(getCtx(), 'platform', 'bench.png') }] }),
+    cancel: async () => {},
+  };
+}
+
+async function main(): Promise<void> {
+  const config = { ...readStudioConfig(), port: 0, log: false };
+  let ctxRef: StudioContext | null = null;
+  const { app, ctx } = await createStudioApp({ config, platform: instantPlatform(() => ctxRef!, join(config.dataDir, 'platform')) });
+  ctxRef = ctx;
+  const server = app.listen(0, '127.0.0.1', () => {
+    ctx.publicUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+    console.log(`listening on ${ctx.publicUrl}`);
+  });
+  let h = monitorEventLoopDelay({ resolution: 10 });
+  h.enable();
+  process.on('message', (m) => {
+    if (m === 'reset') {
+      h.disable();
+      h = monitorEventLoopDelay({ resolution: 10 });
+      h.enable();
+      process.send?.({ reset: true });
+    } else if (m === 'report') {
+      process.send?.({ p50: h.percentile(50) / 1e6, p99: h.percentile(99) / 1e6, max: h.max / 1e6 });
+    }
+  });
+  process.on('SIGTERM', () => {
+    server.closeAllConnections();
+    server.close(() => void ctx.database.close().finally(() => process.exit(0)));
+  });
+}
+
+main().catch((err) => {
+  console.error(err);
+  process.exit(1);
+});

@@ -1,0 +1,69 @@
+import type { StudioDb } from '../db';
+import type { CreditLedgerTable, Pass, Surface } from '../schema';
+
+/**
+ * Credits, passes and usage. The balance row moves in the same transaction as the ledger entry that
+ * explains it; a charge that must not overdraw is one conditional UPDATE, so concurrent spenders in
+ * any number of processes cannot both pass a read-then-write check.
+ */
+
+export async function balanceOf(db: StudioDb, ws: number): Promise<number> {
+  const r = await db.selectFrom('credit_balances').select('balance').where('workspace_id', '=', ws).executeTakeFirst();
+  return Number(r?.balance ?? 0);
+}
+
+/** Adds `amount` (negative to take, with no floor); returns the new balance. */
+export async function addToBalance(db: StudioDb, ws: number, amount: number): Promise<number> {
+  const r = await db
+    .insertInto('credit_balances').values({ workspace_id: ws, balance: amount })
+    .onConflict((oc) => oc.column('workspace_id').doUpdateSet((eb) => ({ balance: eb('credit_balances.balance', '+', eb.ref('excluded.balance')) })))
+    .returning('balance')
+    .executeTakeFirstOrThrow();
+  return Number(r.balance);
+}
+
+/** Takes `cost` only while the balance covers it; the new balance, or null when it does not. */
+export async function spendIfCovered(db: StudioDb, ws: number, cost: number): Promise<number | null> {
+  const r = await db
+    .updateTable('credit_balances')
+    .set((eb) => ({ balance: eb('balance', '-', cost) }))
+    .where('workspace_id', '=', ws).where('balance', '>=', cost)
+    .returning('balance')
+    .executeTakeFirst();
+  return r ? Number(r.balance) : null;
+}
+
+export async function appendLedger(
+  db: StudioDb, ws: number, amount: number, reason: CreditLedgerTable['reason'], jobId: string | null, note: string | null, now: string,
+): Promise<void> {
+  await db.insertInto('credit_ledger').values({ workspace_id: ws, amount, reason, job_id: jobId, note, created_at: now }).execute();
+}
+
+export async function activePasses(db: StudioDb, ws: number, now: string): Promise<Pass[]> {
+  return db
+    .selectFrom('passes').select(['id', 'scope', 'surface', 'expires_at', 'created_at'])
+    .where('workspace_id', '=', ws).where((eb) => eb.or([eb('expires_at', 'is', null), eb('expires_at', '>', now)]))
+    .orderBy('created_at')
+    .execute();
+}
+
+export async function insertPass(db: StudioDb, ws: number, pass: Pass): Promise<void> {
+  await db.insertInto('passes').values({ ...pass, workspace_id: ws }).execute();
+}
+
+export async function usageIn(db: StudioDb, ws: number, month: number): Promise<{ posts: number; ai_units: number }> {
+  const r = await db.selectFrom('usage').select(['posts', 'ai_units']).where('workspace_id', '=', ws).where('month', '=', month).executeTakeFirst();
+  return { posts: Number(r?.posts ?? 0), ai_units: Number(r?.ai_units ?? 0) };
+}
+
+/** Counts `n` more in the workspace's current allowance month (read from the workspace row in the same statement). */
+export async function addUsage(db: StudioDb, ws: number, kind: 'posts' | 'ai_units', n: number): Promise<void> {
+  await db
+    .insertInto('usage')
+    .columns(['workspace_id', 'month', kind])
+    .expression((eb) => eb.selectFrom('workspaces').select([eb.cast<number>(eb.val(ws), 'integer').as('workspace_id'), 'month', eb.cast<number>(eb.val(n), 'integer').as(kind)]).where('id', '=', ws))
+    .onConflict((oc) => oc.columns(['workspace_id', 'month']).doUpdateSet((eb) => ({ [kind]: eb(`usage.${kind}`, '+', eb.ref(`excluded.${kind}`)) })))
+    .execute();
+}
+
+export type { Surface };
