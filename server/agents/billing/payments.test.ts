@@ -91,7 +91,7 @@ describe('first provider (official SDK against a local fake)', () => {
     const forged = await t.api().request('POST', '/api/billing/webhook', JSON.stringify({ id: 'evt_forged', type: 'checkout.session.completed', data: { object: session } }), { 'stripe-signature': `t=${Math.floor(Date.now() / 1000)},v1=${'0'.repeat(64)}` });
     expect(forged.status).toBe(400);
     expect(forged.body).toEqual({ error: 'invalid signature' });
-    const stale = await stripeEvent('evt_stale', 'checkout.session.completed', session, Math.floor(Date.now() / 1000) - 301);
+    const stale = await stripeEvent('evt_stale', 'checkout.session.completed', session, Math.floor(Date.now() / 1000) - 400);
     expect(stale.body).toEqual({ error: 'invalid signature' });
     expect((await t.api().post('/api/billing/webhook', { id: 'evt_nosig' })).body).toEqual({ error: 'invalid signature' });
     expect(await balance(api)).toBe(100);
