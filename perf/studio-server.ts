@@ -4,31 +4,13 @@
  * the event-loop delay of this process reported to the parent over IPC ('reset' → starts a fresh
  * histogram, 'report' → {p50, p99, max} in ms).
  */
-import { mkdirSync, writeFileSync } from 'node:fs';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { createStudioApp } from '../server/studio/app';
 import { readStudioConfig } from '../server/studio/config';
 import type { StudioContext } from '../server/studio/context';
-import { signedFileUrl } from '../server/studio/media';
-import { makePng } from '../server/studio/platform/media-gen';
-import type { Platform } from '../server/studio/platform/platform';
-
-function instantPlatform(getCtx: () => StudioContext, dir: string): Platform {
-  mkdirSync(dir, { recursive: true });
-  writeFileSync(join(dir, 'bench.png'), makePng('bench', 256, 256));
-  let n = 0;
-  return {
-    name: 'local',
-    submit: async () => {
-      const id = `bench-${++n}`;
-      return { request_id: id, status: 'queued', status_url: `instant://${id}`, cancel_url: '' };
-    },
-    status: async () => ({ status: 'completed', images: [{ url: signedFileUrl(getCtx(), 'platform', 'bench.png') }] }),
-    cancel: async () => {},
-  };
-}
+import { instantPlatform } from './studio-instant-platform';
 
 async function main(): Promise<void> {
   const config = { ...readStudioConfig(), port: 0, log: false };

@@ -16,7 +16,7 @@ import { fork, type ChildProcess } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import pg from 'pg';
 import { provisionPostgres } from '../server/core/testing/pg-cluster.testkit';
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import type { AddressInfo } from 'node:net';
 import type { Server } from 'node:http';
 import { Agent, request } from 'node:http';
@@ -25,9 +25,7 @@ import { join } from 'node:path';
 import { createStudioApp } from '../server/studio/app';
 import { readStudioConfig } from '../server/studio/config';
 import type { StudioContext } from '../server/studio/context';
-import { signedFileUrl } from '../server/studio/media';
-import { makePng } from '../server/studio/platform/media-gen';
-import type { Platform } from '../server/studio/platform/platform';
+import { instantPlatform } from './studio-instant-platform';
 
 const CLIENTS = Number(process.env.PERF_CLIENTS ?? 50);
 const JOBS = Number(process.env.PERF_JOBS ?? 400);
@@ -61,22 +59,6 @@ const listen = (app: express.Express): Promise<Server> => new Promise((resolve) 
   const s = app.listen(0, '127.0.0.1', () => resolve(s));
 });
 const portOf = (s: Server) => (s.address() as AddressInfo).port;
-
-/** An instant platform: every job is finished at its first status call, with a file already on disk. */
-function instantPlatform(getCtx: () => StudioContext, dir: string): Platform {
-  mkdirSync(dir, { recursive: true });
-  writeFileSync(join(dir, 'bench.png'), makePng('bench', 256, 256));
-  let n = 0;
-  return {
-    name: 'local',
-    submit: async () => {
-      const id = `bench-${++n}`;
-      return { request_id: id, status: 'queued', status_url: `instant://${id}`, cancel_url: '' };
-    },
-    status: async () => ({ status: 'completed', images: [{ url: signedFileUrl(getCtx(), 'platform', 'bench.png') }] }),
-    cancel: async () => {},
-  };
-}
 
 async function startStudio(platformMs: number, instant: boolean) {
   const dataDir = mkdtempSync(join(tmpdir(), 'studio-bench-'));
