@@ -34,7 +34,7 @@ async function main(): Promise<void> {
   const dir = process.env.BENCH_DIR;
   if (!dir) throw new Error('BENCH_DIR is required');
   const open = () => new RateLimiter(Number.MAX_SAFE_INTEGER, 60_000);
-  const { app, ctx, close } = createAgentsApp({
+  const { app, ctx, close } = await createAgentsApp({
     config: testAgentsConfig(dir, { signupCredits: 100_000_000, databaseUrl: process.env.BENCH_DATABASE_URL || null }),
     log: () => {},
     limits: { auth: open(), publicConfig: open(), publicPost: open(), publicPoll: open(), publicAvatarVideo: open(), chat: open() },

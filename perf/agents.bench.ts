@@ -251,7 +251,7 @@ async function withDatabase<T>(clusterUrl: string, fn: (url: string) => Promise<
 
 async function retrievalAt(count: number) {
   const dir = mkdtempSync(join(tmpdir(), 'agents-retrieval-'));
-  const { ctx, close } = createAgentsApp({ config: testAgentsConfig(dir, { signupCredits: 0 }), log: () => {}, webhookWorker: false });
+  const { ctx, close } = await createAgentsApp({ config: testAgentsConfig(dir, { signupCredits: 0 }), log: () => {}, webhookWorker: false });
   try {
     const seeded = await seedBenchAgent(ctx, count, 11);
     const r = rng(3);

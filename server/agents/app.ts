@@ -8,7 +8,7 @@ import { errorHandler, type ErrorEnvelope } from '../core/http/error-handler';
 import { notFound } from '../core/errors';
 import type { AgentsConfig } from './config';
 import type { AgentsContext } from './context';
-import { openAgentsDb } from './db';
+import { openAgentsStore } from './db';
 import { sealStoredSecrets } from './secrets-at-rest';
 import { crossSiteGuard } from '../core/http/cross-site';
 import { COOKIE } from './accounts/session';
@@ -94,17 +94,22 @@ const envelope: ErrorEnvelope = (e) => {
   return { error: e.error, ...named };
 };
 
-export function createAgentsApp(opts: AgentsAppOptions): { app: Express; ctx: AgentsContext; close: () => Promise<void>; routes: readonly AgentRoute[] } {
+export async function createAgentsApp(opts: AgentsAppOptions): Promise<{ app: Express; ctx: AgentsContext; close: () => Promise<void>; routes: readonly AgentRoute[] }> {
   const { config } = opts;
   const log = opts.log ?? ((line: string) => console.error(line));
   privateDir(config.dataDir);
-  const db = openAgentsDb({ file: join(config.dataDir, 'agents.db'), databaseUrl: config.databaseUrl });
-  sealStoredSecrets(db, config);
+  const { database, legacy } = await openAgentsStore({
+    file: join(config.dataDir, 'agents.db'), databaseUrl: config.databaseUrl, statementTimeoutMs: config.dbStatementTimeoutMs,
+    lockTimeoutMs: config.dbLockTimeoutMs, poolMax: config.dbPoolMax, log,
+  });
+  sealStoredSecrets(legacy, config);
   const anthropic = opts.engines?.anthropic !== undefined ? opts.engines.anthropic : config.anthropicKey ? new AnthropicEngine(config.anthropicKey, { allowInternal: config.allowPrivateFetch }) : null;
   const openai = opts.engines?.openai !== undefined ? opts.engines.openai : config.openaiKey ? new OpenAiEngine(config.openaiKey, { allowInternal: config.allowPrivateFetch }) : null;
   const ctx: AgentsContext = {
     config,
-    db,
+    db: database.db,
+    database,
+    legacyDb: legacy,
     jwtKey: jwtKey(config),
     mailer: opts.mailer ?? createMailer(config.smtpUrl, config.dataDir),
     engines: createEngineSet(new LocalEngine(), anthropic, openai),
@@ -148,7 +153,9 @@ export function createAgentsApp(opts: AgentsAppOptions): { app: Express; ctx: Ag
   const close = async () => {
     await webhooks.stop();
     await Promise.allSettled([...ctx.background]);
-    db.close();
+    // SQLite: the legacy handle is the same connection, closed once by the database.
+    if (database.sqlite !== legacy) legacy.close();
+    await database.close();
   };
   return { app, ctx, close, routes };
 }

@@ -23,7 +23,7 @@ export function billingOf(w: WorkspaceRow) {
 
 /** Refuses with 402 when the bot is paused or the wallet cannot pay one turn. */
 export function assertCanChat(ctx: AgentsContext, ws: string): void {
-  const w = stmt(ctx.db, 'SELECT credits, paused FROM workspaces WHERE id = ?').get(ws) as { credits: number; paused: number } | undefined;
+  const w = stmt(ctx.legacyDb, 'SELECT credits, paused FROM workspaces WHERE id = ?').get(ws) as { credits: number; paused: number } | undefined;
   if (!w) throw paymentRequired('billing required');
   if (w.paused) throw paymentRequired('subscription paused');
   if (w.credits < CREDIT_COST) throw paymentRequired('out of credits');
@@ -31,9 +31,9 @@ export function assertCanChat(ctx: AgentsContext, ws: string): void {
 
 /** Debits one turn through the credit ledger; null when the wallet could not pay (paused, or a concurrent turn spent it). */
 export function chargeTurn(ctx: AgentsContext, ws: string, note = ''): number | null {
-  const w = stmt(ctx.db, 'SELECT paused FROM workspaces WHERE id = ?').get(ws) as { paused: number } | undefined;
+  const w = stmt(ctx.legacyDb, 'SELECT paused FROM workspaces WHERE id = ?').get(ws) as { paused: number } | undefined;
   if (!w || w.paused) return null;
-  const entry = postLedger(ctx.db, ws, -CREDIT_COST, 'chat', { floor: 0, note });
+  const entry = postLedger(ctx.legacyDb, ws, -CREDIT_COST, 'chat', { floor: 0, note });
   if (!entry) return null;
   maybeAutoRecharge(ctx, ws, entry.balance);
   return entry.balance;
@@ -54,7 +54,7 @@ export async function paidTurn<T>(ctx: AgentsContext, ws: string, kind: PaidTurn
   try {
     return await run();
   } catch (err) {
-    postLedger(ctx.db, ws, CREDIT_COST, 'refund', { note: `${kind} failed` });
+    postLedger(ctx.legacyDb, ws, CREDIT_COST, 'refund', { note: `${kind} failed` });
     throw err;
   }
 }

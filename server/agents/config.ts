@@ -23,6 +23,12 @@ export interface AgentsConfig {
   dataDir: string;
   /** PostgreSQL URL (AGENTS_DATABASE_URL); null keeps the SQLite file agents.db in the data folder. */
   databaseUrl: string | null;
+  /** AGENTS_DB_POOL_MAX (1..100, default 10): PostgreSQL connections of this process. */
+  dbPoolMax: number;
+  /** statement_timeout of every PostgreSQL connection (below the request timeout). */
+  dbStatementTimeoutMs: number;
+  /** lock_timeout on PostgreSQL, busy_timeout on SQLite. */
+  dbLockTimeoutMs: number;
   /** HS256 secret of session tokens; generated into the data folder when unset. */
   jwtSecret: string | null;
   adminEmails: string[];
@@ -71,12 +77,21 @@ function int(v: string | undefined, fallback: number): number {
   return v !== undefined && v !== '' && Number.isFinite(n) ? Math.trunc(n) : fallback;
 }
 
+function poolMax(v: string | undefined): number {
+  const n = Number(v ?? 10);
+  if (!Number.isInteger(n) || n < 1 || n > 100) throw new Error(`AGENTS_DB_POOL_MAX must be a whole number from 1 to 100, got ${v}`);
+  return n;
+}
+
 export function readAgentsConfig(env: NodeJS.ProcessEnv = process.env): AgentsConfig {
   const port = int(env.PORT, 4320);
   return {
     port,
     dataDir: resolve(env.AGENTS_DATA_DIR || './data/agents'),
     databaseUrl: env.AGENTS_DATABASE_URL || null,
+    dbPoolMax: poolMax(env.AGENTS_DB_POOL_MAX),
+    dbStatementTimeoutMs: 15_000,
+    dbLockTimeoutMs: 5_000,
     jwtSecret: env.AGENTS_JWT_SECRET || null,
     adminEmails: (env.AGENTS_ADMIN_EMAILS ?? '').split(',').map((s) => s.trim().toLowerCase()).filter(Boolean),
     signupCredits: Math.max(0, int(env.AGENTS_SIGNUP_CREDITS, 100)),

@@ -1,5 +1,7 @@
 import type { AgentsConfig } from './config';
+import type { Database } from '../core/db/database';
 import type { Db } from './db';
+import type { AgentsDB, AgentsDb } from './schema';
 import type { Mailer } from './accounts/mailer';
 import type { EngineSet } from './chat/engine';
 import type { AgentsLimits } from './request';
@@ -7,7 +9,15 @@ import type { AgentsLimits } from './request';
 /** Everything the platform's routes use besides their request. */
 export interface AgentsContext {
   config: AgentsConfig;
-  db: Db;
+  /** The platform's tables (Kysely over SQLite or a PostgreSQL pool). Repositories take it (or a transaction). */
+  db: AgentsDb;
+  /** The open store behind db: its dialect, and the SQLite connection or PostgreSQL pool. */
+  database: Database<AgentsDB>;
+  /**
+   * TRANSITIONAL: the synchronous handle (the same SQLite connection as db; pg-sync on PostgreSQL) that
+   * code not yet moved to repositories still uses. Removed with server/core/sql/pg-sync*.ts.
+   */
+  legacyDb: Db;
   /** HS256 key of session tokens. */
   jwtKey: Uint8Array;
   mailer: Mailer;

@@ -6,6 +6,8 @@ import { migratePostgres } from '../core/sql/migrate';
 import { PgSyncDb } from '../core/sql/pg-sync';
 import { prepareSqliteFile } from '../core/security/private-files';
 import type { SqlDb, SqlDialect, SqlStatement } from '../core/sql/types';
+import { openDatabase, type Database as CoreDatabase } from '../core/db/database';
+import type { AgentsDB } from './schema';
 
 /** The platform's database: SQLite (better-sqlite3) by default, PostgreSQL with AGENTS_DATABASE_URL. */
 export type Db = SqlDb;
@@ -39,6 +41,31 @@ const HERE = dirname(fileURLToPath(import.meta.url));
 export interface AgentsDbLocation {
   file: string;
   databaseUrl?: string | null;
+}
+
+export interface AgentsStore {
+  database: CoreDatabase<AgentsDB>;
+  /** TRANSITIONAL: the synchronous handle of code not yet on repositories (SQLite: the same connection). */
+  legacy: Db;
+}
+
+/**
+ * Open the platform's store: Kysely over the SQLite file (the default) or a PostgreSQL pool, schema brought
+ * up to date. TRANSITIONAL: migrations still run through the synchronous handle.
+ */
+export async function openAgentsStore(where: AgentsDbLocation & { statementTimeoutMs: number; lockTimeoutMs: number; poolMax?: number; log?: (line: string) => void }): Promise<AgentsStore> {
+  if (where.databaseUrl) {
+    const legacy = openAgentsDb(where);
+    const database = openDatabase<AgentsDB>({
+      url: where.databaseUrl, statementTimeoutMs: where.statementTimeoutMs, lockTimeoutMs: where.lockTimeoutMs, max: where.poolMax,
+      onConnectionError: (err) => where.log?.(`database connection lost (replaced on next use): ${err.message}`),
+    });
+    return { database, legacy };
+  }
+  const database = openDatabase<AgentsDB>({ file: where.file, statementTimeoutMs: where.statementTimeoutMs, lockTimeoutMs: where.lockTimeoutMs });
+  const conn = database.sqlite!;
+  migrate(conn, loadMigrations(join(HERE, 'migrations')));
+  return { database, legacy: conn };
 }
 
 /** One connection per process, numbered migrations applied in order (SQLite: WAL, foreign keys on). */

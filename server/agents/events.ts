@@ -9,7 +9,7 @@ export { EventName };
  * transaction; the dispatcher delivers pending rows (lead.captured also as its deprecated alias).
  */
 export function recordEvent(ctx: AgentsContext, ws: string, agentId: string | null, event: EventName, payload: Record<string, unknown>): void {
-  const ins = stmt(ctx.db, 'INSERT INTO events (workspace_id, agent_id, event, payload, created_at) VALUES (?, ?, ?, ?, ?)');
+  const ins = stmt(ctx.legacyDb, 'INSERT INTO events (workspace_id, agent_id, event, payload, created_at) VALUES (?, ?, ?, ?, ?)');
   const now = Date.now();
   const body = JSON.stringify({ event, created_at: new Date(now).toISOString(), data: payload });
   ins.run(ws, agentId, event, body, now);

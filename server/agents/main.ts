@@ -2,9 +2,9 @@ import { createAgentsApp } from './app';
 import { readAgentsConfig } from './config';
 
 /** `npm run agents`: read env, migrate, listen on 127.0.0.1, exit 0 on SIGTERM. */
-function main(): void {
+async function main(): Promise<void> {
   const config = readAgentsConfig();
-  const { app, close } = createAgentsApp({ config });
+  const { app, close } = await createAgentsApp({ config });
   const server = app.listen(config.port, '127.0.0.1', () => {
     const addr = server.address();
     const port = typeof addr === 'object' && addr ? addr.port : config.port;
@@ -28,4 +28,7 @@ function main(): void {
   process.on('SIGINT', stop);
 }
 
-main();
+main().catch((err: unknown) => {
+  console.error(err instanceof Error ? err.message : String(err));
+  process.exit(1);
+});

@@ -54,13 +54,13 @@ export function presentUser(ctx: AgentsContext, u: UserRow) {
 }
 
 export function getUser(ctx: AgentsContext, id: string): UserRow {
-  const u = ctx.db.prepare('SELECT * FROM users WHERE id = ?').get(id) as UserRow | undefined;
+  const u = ctx.legacyDb.prepare('SELECT * FROM users WHERE id = ?').get(id) as UserRow | undefined;
   if (!u) throw unauthorized('not authenticated');
   return u;
 }
 
 export function getWorkspace(ctx: AgentsContext, id: string): WorkspaceRow {
-  const w = ctx.db.prepare('SELECT * FROM workspaces WHERE id = ?').get(id) as WorkspaceRow | undefined;
+  const w = ctx.legacyDb.prepare('SELECT * FROM workspaces WHERE id = ?').get(id) as WorkspaceRow | undefined;
   if (!w) throw notFound('workspace not found');
   return w;
 }
@@ -77,17 +77,17 @@ export async function register(ctx: AgentsContext, email: string, password: stri
   const now = Date.now();
   const id = newId('usr');
   const ws = newId('ws');
-  const settings = platformSettings(ctx.db);
+  const settings = platformSettings(ctx.legacyDb);
   if (!settings.allowSignups) throw forbidden('sign-ups are closed');
   const credits = settings.signupCredits ?? ctx.config.signupCredits;
-  const tx = ctx.db.transaction(() => {
-    if (ctx.db.prepare('SELECT 1 FROM users WHERE email = ?').get(e)) throw conflict('email already registered');
+  const tx = ctx.legacyDb.transaction(() => {
+    if (ctx.legacyDb.prepare('SELECT 1 FROM users WHERE email = ?').get(e)) throw conflict('email already registered');
     const inv = invite === undefined ? null : invitationFor(ctx, invite, e);
     // The invitation's token came through that mailbox, which proves the address.
-    ctx.db.prepare('INSERT INTO users (id, email, name, password_hash, email_verified, created_at) VALUES (?, ?, ?, ?, ?, ?)').run(id, e, name, hash, inv ? 1 : 0, now);
+    ctx.legacyDb.prepare('INSERT INTO users (id, email, name, password_hash, email_verified, created_at) VALUES (?, ?, ?, ?, ?, ?)').run(id, e, name, hash, inv ? 1 : 0, now);
     const wsName = name ? `${name}'s workspace` : `${e.split('@')[0]}'s workspace`;
-    ctx.db.prepare('INSERT INTO workspaces (id, name, owner_id, credits, created_at) VALUES (?, ?, ?, ?, ?)').run(ws, wsName, id, credits, now);
-    ctx.db.prepare("INSERT INTO members (workspace_id, user_id, role, created_at) VALUES (?, ?, 'owner', ?)").run(ws, id, now);
+    ctx.legacyDb.prepare('INSERT INTO workspaces (id, name, owner_id, credits, created_at) VALUES (?, ?, ?, ?, ?)').run(ws, wsName, id, credits, now);
+    ctx.legacyDb.prepare("INSERT INTO members (workspace_id, user_id, role, created_at) VALUES (?, ?, 'owner', ?)").run(ws, id, now);
     if (inv) joinByInvitation(ctx, inv, id, now);
   });
   tx();
@@ -96,7 +96,7 @@ export async function register(ctx: AgentsContext, email: string, password: stri
 
 /** Email and password, plus the TOTP code when two-factor is on. */
 export async function login(ctx: AgentsContext, email: string, password: string, code: string | undefined): Promise<UserRow> {
-  const u = ctx.db.prepare('SELECT * FROM users WHERE email = ?').get(normEmail(email)) as UserRow | undefined;
+  const u = ctx.legacyDb.prepare('SELECT * FROM users WHERE email = ?').get(normEmail(email)) as UserRow | undefined;
   if (!u) {
     await burnPasswordCheck(password);
     throw unauthorized('invalid email or password');
@@ -113,9 +113,9 @@ export async function login(ctx: AgentsContext, email: string, password: string,
 /** New password: bumps the token version and ends every session, so every earlier token stops working at once. */
 export async function setPassword(ctx: AgentsContext, userId: string, password: string): Promise<UserRow> {
   const hash = await hashPassword(password);
-  ctx.db.transaction(() => {
-    ctx.db.prepare('UPDATE users SET password_hash = ?, token_version = token_version + 1 WHERE id = ?').run(hash, userId);
-    endSessionsOf(ctx.db, userId);
+  ctx.legacyDb.transaction(() => {
+    ctx.legacyDb.prepare('UPDATE users SET password_hash = ?, token_version = token_version + 1 WHERE id = ?').run(hash, userId);
+    endSessionsOf(ctx.legacyDb, userId);
   })();
   return getUser(ctx, userId);
 }
@@ -124,10 +124,10 @@ const tokenHash = (t: string) => createHash('sha256').update(t).digest('hex');
 
 /** Mails a one-hour reset link when the account exists; says nothing either way. */
 export async function forgot(ctx: AgentsContext, email: string): Promise<void> {
-  const u = ctx.db.prepare('SELECT id, email FROM users WHERE email = ?').get(normEmail(email)) as { id: string; email: string } | undefined;
+  const u = ctx.legacyDb.prepare('SELECT id, email FROM users WHERE email = ?').get(normEmail(email)) as { id: string; email: string } | undefined;
   if (!u) return;
   const token = randomBytes(32).toString('base64url');
-  ctx.db.prepare('INSERT INTO password_resets (token_hash, user_id, expires_at) VALUES (?, ?, ?)').run(tokenHash(token), u.id, Date.now() + RESET_TTL_MS);
+  ctx.legacyDb.prepare('INSERT INTO password_resets (token_hash, user_id, expires_at) VALUES (?, ?, ?)').run(tokenHash(token), u.id, Date.now() + RESET_TTL_MS);
   const link = `${ctx.config.appUrl}/reset-password?token=${encodeURIComponent(token)}`;
   await ctx.mailer.send({
     to: u.email,
@@ -139,10 +139,10 @@ export async function forgot(ctx: AgentsContext, email: string): Promise<void> {
 /** Consumes a reset token (once, within its hour) and sets the password; all sessions end. */
 export async function reset(ctx: AgentsContext, token: string, password: string): Promise<void> {
   const h = tokenHash(token);
-  const row = ctx.db.prepare('SELECT user_id, expires_at, used FROM password_resets WHERE token_hash = ?').get(h) as
+  const row = ctx.legacyDb.prepare('SELECT user_id, expires_at, used FROM password_resets WHERE token_hash = ?').get(h) as
     | { user_id: string; expires_at: number; used: number }
     | undefined;
   if (!row || row.used || row.expires_at < Date.now()) throw badRequest('invalid or expired reset token');
-  ctx.db.prepare('UPDATE password_resets SET used = 1 WHERE token_hash = ?').run(h);
+  ctx.legacyDb.prepare('UPDATE password_resets SET used = 1 WHERE token_hash = ?').run(h);
   await setPassword(ctx, row.user_id, password);
 }

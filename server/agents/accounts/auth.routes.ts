@@ -63,7 +63,7 @@ export function authRoutes(ctx: AgentsContext): AgentRoute[] {
       auth: 'public',
       handler: async ({ req, res }) => {
         // The token's session ends: the same token (Bearer or cookie) answers 401 from the next request on.
-        endSession(ctx.db, await requestSession(ctx, req));
+        endSession(ctx.legacyDb, await requestSession(ctx, req));
         clearSessionCookie(res);
         return { ok: true };
       },
@@ -154,7 +154,7 @@ export function authRoutes(ctx: AgentsContext): AgentRoute[] {
         const u = getUser(ctx, caller.userId);
         if (u.totp_enabled) throw conflict('two-factor is already enabled');
         const secret = newTotpSecret();
-        ctx.db.prepare('UPDATE users SET totp_pending = ? WHERE id = ?').run(sealSecret(ctx.config, secret), u.id);
+        ctx.legacyDb.prepare('UPDATE users SET totp_pending = ? WHERE id = ?').run(sealSecret(ctx.config, secret), u.id);
         return { secret, otpauth: otpauthUri(secret, u.email) };
       },
     }),
@@ -168,7 +168,7 @@ export function authRoutes(ctx: AgentsContext): AgentRoute[] {
         if (u.totp_enabled) throw conflict('two-factor is already enabled');
         if (!u.totp_pending) throw badRequest('run 2fa setup first');
         if (!checkTotp(openSecret(ctx.config, u.totp_pending), body.code)) throw badRequest('invalid two-factor code');
-        ctx.db.prepare('UPDATE users SET totp_secret = totp_pending, totp_pending = NULL, totp_enabled = 1 WHERE id = ?').run(u.id);
+        ctx.legacyDb.prepare('UPDATE users SET totp_secret = totp_pending, totp_pending = NULL, totp_enabled = 1 WHERE id = ?').run(u.id);
         return { ok: true, enabled: true };
       },
     }),
@@ -181,7 +181,7 @@ export function authRoutes(ctx: AgentsContext): AgentRoute[] {
         const u = getUser(ctx, caller.userId);
         if (!u.totp_enabled || !u.totp_secret) throw badRequest('two-factor is not enabled');
         if (!checkTotp(openSecret(ctx.config, u.totp_secret), body.code)) throw badRequest('invalid two-factor code');
-        ctx.db.prepare('UPDATE users SET totp_secret = NULL, totp_enabled = 0 WHERE id = ?').run(u.id);
+        ctx.legacyDb.prepare('UPDATE users SET totp_secret = NULL, totp_enabled = 0 WHERE id = ?').run(u.id);
         return { ok: true, enabled: false };
       },
     }),
@@ -197,7 +197,7 @@ export function authRoutes(ctx: AgentsContext): AgentRoute[] {
       auth: 'bearer',
       body: authRequests['PATCH /api/auth/theme'].body,
       handler: ({ caller, body }) => {
-        ctx.db.prepare('UPDATE users SET theme = ? WHERE id = ?').run(body.theme, caller.userId);
+        ctx.legacyDb.prepare('UPDATE users SET theme = ? WHERE id = ?').run(body.theme, caller.userId);
         return { ok: true, theme: body.theme };
       },
     }),

@@ -36,7 +36,7 @@ export const IMPERSONATION_SECONDS = 3600;
  * it was minted under. An impersonation session also names the operator (`imp`) and lasts one hour.
  */
 export async function mintSession(ctx: AgentsContext, userId: string, tokenVersion: number, impersonator?: { id: string; tokenVersion: number }): Promise<string> {
-  const sid = openSession(ctx.db, userId, (impersonator ? IMPERSONATION_SECONDS : TOKEN_SECONDS) * 1000);
+  const sid = openSession(ctx.legacyDb, userId, (impersonator ? IMPERSONATION_SECONDS : TOKEN_SECONDS) * 1000);
   const claims = impersonator ? { sid, v: tokenVersion, imp: impersonator.id, impv: impersonator.tokenVersion } : { sid, v: tokenVersion };
   return new SignJWT(claims)
     .setProtectedHeader({ alg: 'HS256', typ: 'JWT' })
@@ -93,9 +93,9 @@ async function verifySession(ctx: AgentsContext, token: string): Promise<UserAut
   } catch {
     throw unauthenticated('invalid or expired token');
   }
-  const byId = ctx.db.prepare('SELECT id, email, token_version, suspended, platform_role, email_verified FROM users WHERE id = ?');
+  const byId = ctx.legacyDb.prepare('SELECT id, email, token_version, suspended, platform_role, email_verified FROM users WHERE id = ?');
   const user = byId.get(sub ?? '') as UserAuthRow | undefined;
-  if (!user || user.token_version !== v || !sessionLive(ctx.db, sid, user.id)) throw unauthenticated('invalid or expired token');
+  if (!user || user.token_version !== v || !sessionLive(ctx.legacyDb, sid, user.id)) throw unauthenticated('invalid or expired token');
   let impersonator: string | null = null;
   if (imp !== undefined) {
     // The operator behind an impersonation must still be an operator, with the sessions it had then.
@@ -122,7 +122,7 @@ export async function requestSession(ctx: AgentsContext, req: Request): Promise<
  * else the first workspace it belongs to.
  */
 export function membership(ctx: AgentsContext, userId: string): { ws: string; role: string } | null {
-  const row = ctx.db
+  const row = ctx.legacyDb
     .prepare(
       'SELECT m.workspace_id AS ws, m.role FROM members m JOIN users u ON u.id = m.user_id WHERE m.user_id = ? ' +
         'ORDER BY CASE WHEN m.workspace_id = u.active_workspace_id THEN 0 ELSE 1 END, m.created_at, m.workspace_id LIMIT 1',

@@ -57,11 +57,11 @@ const AFFILIATE_SELECT = 'SELECT a.id, a.user_id, u.email, a.workspace_id, a.dis
 export function adminAffiliateRoutes(ctx: AgentsContext): AgentRoute[] {
   const admin = { auth: 'operator' as const };
   const affiliateById = (id: string): AffiliateListRow => {
-    const a = ctx.db.prepare(`${AFFILIATE_SELECT} WHERE a.id = ?`).get(id) as AffiliateListRow | undefined;
+    const a = ctx.legacyDb.prepare(`${AFFILIATE_SELECT} WHERE a.id = ?`).get(id) as AffiliateListRow | undefined;
     if (!a) throw notFound('affiliate not found');
     return a;
   };
-  const latestKyc = (affiliateId: string) => ctx.db.prepare('SELECT * FROM affiliate_kyc WHERE affiliate_id = ? ORDER BY submitted_at DESC, rowid DESC LIMIT 1').get(affiliateId) as KycRow | undefined;
+  const latestKyc = (affiliateId: string) => ctx.legacyDb.prepare('SELECT * FROM affiliate_kyc WHERE affiliate_id = ? ORDER BY submitted_at DESC, rowid DESC LIMIT 1').get(affiliateId) as KycRow | undefined;
   return [
     route({
       ...admin,
@@ -75,8 +75,8 @@ export function adminAffiliateRoutes(ctx: AgentsContext): AgentRoute[] {
         if (query.status) (where.push('a.kyc_status = ?'), args.push(query.status));
         if (query.search) (where.push("(u.email LIKE ? ESCAPE '\\' OR a.display_name LIKE ? ESCAPE '\\')"), args.push(...Array(2).fill(`%${query.search.replace(/[\\%_]/g, (c) => `\\${c}`)}%`)));
         const filter = where.length ? ` WHERE ${where.join(' AND ')}` : '';
-        const total = (ctx.db.prepare(`SELECT COUNT(*) AS n FROM affiliates a JOIN users u ON u.id = a.user_id${filter}`).get(...args) as { n: number }).n;
-        const rows = ctx.db.prepare(`${AFFILIATE_SELECT}${filter} ORDER BY a.created_at DESC, a.id LIMIT ? OFFSET ?`).all(...args, limit, offset) as AffiliateListRow[];
+        const total = (ctx.legacyDb.prepare(`SELECT COUNT(*) AS n FROM affiliates a JOIN users u ON u.id = a.user_id${filter}`).get(...args) as { n: number }).n;
+        const rows = ctx.legacyDb.prepare(`${AFFILIATE_SELECT}${filter} ORDER BY a.created_at DESC, a.id LIMIT ? OFFSET ?`).all(...args, limit, offset) as AffiliateListRow[];
         return { affiliates: rows.map((a) => presentAffiliate(ctx, a)), total, page, limit };
       },
     }),
@@ -104,9 +104,9 @@ export function adminAffiliateRoutes(ctx: AgentsContext): AgentRoute[] {
         const k = latestKyc(params.id);
         if (!k || k.status !== 'pending') throw conflict('no KYC document awaiting review');
         const now = Date.now();
-        ctx.db.transaction(() => {
-          ctx.db.prepare('UPDATE affiliate_kyc SET status = ?, note = ?, reviewed_at = ?, reviewed_by = ? WHERE id = ?').run(body.decision, body.note ?? '', now, caller.userId, k.id);
-          ctx.db.prepare('UPDATE affiliates SET kyc_status = ?, updated_at = ? WHERE id = ?').run(body.decision, now, params.id);
+        ctx.legacyDb.transaction(() => {
+          ctx.legacyDb.prepare('UPDATE affiliate_kyc SET status = ?, note = ?, reviewed_at = ?, reviewed_by = ? WHERE id = ?').run(body.decision, body.note ?? '', now, caller.userId, k.id);
+          ctx.legacyDb.prepare('UPDATE affiliates SET kyc_status = ?, updated_at = ? WHERE id = ?').run(body.decision, now, params.id);
         })();
         audit(ctx, caller, `affiliate.kyc.${body.decision}`, 'affiliate', params.id, { kyc: k.id, note: body.note ?? '' });
         return { affiliate: presentAffiliate(ctx, affiliateById(params.id)) };
@@ -121,8 +121,8 @@ export function adminAffiliateRoutes(ctx: AgentsContext): AgentRoute[] {
         const { limit, page, offset } = paging(query);
         const filter = query.status ? ' WHERE p.status = ?' : '';
         const args = query.status ? [query.status] : [];
-        const total = (ctx.db.prepare(`SELECT COUNT(*) AS n FROM affiliate_payouts p${filter}`).get(...args) as { n: number }).n;
-        const rows = ctx.db.prepare(`SELECT p.id, p.affiliate_id, u.email FROM affiliate_payouts p JOIN affiliates a ON a.id = p.affiliate_id JOIN users u ON u.id = a.user_id${filter} ORDER BY p.created_at DESC, p.id LIMIT ? OFFSET ?`).all(...args, limit, offset) as { id: string; affiliate_id: string; email: string }[];
+        const total = (ctx.legacyDb.prepare(`SELECT COUNT(*) AS n FROM affiliate_payouts p${filter}`).get(...args) as { n: number }).n;
+        const rows = ctx.legacyDb.prepare(`SELECT p.id, p.affiliate_id, u.email FROM affiliate_payouts p JOIN affiliates a ON a.id = p.affiliate_id JOIN users u ON u.id = a.user_id${filter} ORDER BY p.created_at DESC, p.id LIMIT ? OFFSET ?`).all(...args, limit, offset) as { id: string; affiliate_id: string; email: string }[];
         return { payouts: rows.map((r) => ({ ...payoutView(ctx, r.id), affiliate: { id: r.affiliate_id, email: r.email } })), total, page, limit };
       },
     }),
@@ -133,10 +133,10 @@ export function adminAffiliateRoutes(ctx: AgentsContext): AgentRoute[] {
       params: payoutParam,
       body: payoutDecision,
       handler: ({ caller, params, body }) => {
-        const p = ctx.db.prepare('SELECT status, affiliate_id FROM affiliate_payouts WHERE id = ?').get(params.pid) as { status: string; affiliate_id: string } | undefined;
+        const p = ctx.legacyDb.prepare('SELECT status, affiliate_id FROM affiliate_payouts WHERE id = ?').get(params.pid) as { status: string; affiliate_id: string } | undefined;
         if (!p) throw notFound('payout not found');
         if (p.status !== 'requested') throw conflict(`payout already ${p.status}`);
-        ctx.db.prepare("UPDATE affiliate_payouts SET status = ?, note = ?, decided_at = ?, decided_by = ? WHERE id = ? AND status = 'requested'").run(body.decision, body.note ?? '', Date.now(), caller.userId, params.pid);
+        ctx.legacyDb.prepare("UPDATE affiliate_payouts SET status = ?, note = ?, decided_at = ?, decided_by = ? WHERE id = ? AND status = 'requested'").run(body.decision, body.note ?? '', Date.now(), caller.userId, params.pid);
         audit(ctx, caller, `affiliate.payout.${body.decision}`, 'affiliate', p.affiliate_id, { payout: params.pid, note: body.note ?? '' });
         return { payout: payoutView(ctx, params.pid), affiliate: presentAffiliate(ctx, affiliateById(p.affiliate_id)) };
       },

@@ -54,7 +54,7 @@ export function listBackups(ctx: AgentsContext): BackupInfo[] {
  * export of the platform's tables read in one REPEATABLE READ snapshot on a connection of its own.
  */
 export async function createBackup(ctx: AgentsContext): Promise<BackupInfo> {
-  const sqlite = sqliteOf(ctx.db);
+  const sqlite = sqliteOf(ctx.legacyDb);
   const databaseUrl = ctx.config.databaseUrl;
   const format: BackupFormat = sqlite ? 'sqlite' : 'pgexport';
   const dir = backupDir(ctx);

@@ -19,7 +19,7 @@ export function adminContentRoutes(ctx: AgentsContext): AgentRoute[] {
     return { page: p, ...c };
   };
   const bundles = () => {
-    const saved = platformBundles(ctx.db);
+    const saved = platformBundles(ctx.legacyDb);
     return { bundles: saved ?? BUILT_IN_BUNDLES, overridden: saved !== null };
   };
   return [
@@ -32,7 +32,7 @@ export function adminContentRoutes(ctx: AgentsContext): AgentRoute[] {
       params: pageParam,
       body: contentSchema,
       handler: ({ caller, params, body }) => {
-        ctx.db
+        ctx.legacyDb
           .prepare('INSERT INTO content_pages (page, data, updated_at, updated_by) VALUES (?, ?, ?, ?) ON CONFLICT (page) DO UPDATE SET data = excluded.data, updated_at = excluded.updated_at, updated_by = excluded.updated_by')
           .run(params.page, JSON.stringify(body), Date.now(), caller.userId);
         audit(ctx, caller, 'content.put', 'content', params.page);
@@ -45,22 +45,22 @@ export function adminContentRoutes(ctx: AgentsContext): AgentRoute[] {
       path: '/api/admin/content/:page/reset', response: contentResponses['POST /api/admin/content/:page/reset'],
       params: pageParam,
       handler: ({ caller, params }) => {
-        const removed = ctx.db.prepare('DELETE FROM content_pages WHERE page = ?').run(params.page).changes;
+        const removed = ctx.legacyDb.prepare('DELETE FROM content_pages WHERE page = ?').run(params.page).changes;
         if (!removed && !pageContent(ctx, params.page)) throw notFound('page not found');
         audit(ctx, caller, 'content.reset', 'content', params.page);
         const after = pageContent(ctx, params.page);
         return after ? { page: params.page, ...after } : { page: params.page, removed: true };
       },
     }),
-    route({ ...admin, method: 'get', path: '/api/admin/settings', response: contentResponses['GET /api/admin/settings'], handler: () => ({ settings: platformSettings(ctx.db), defaults: DEFAULT_SETTINGS }) }),
+    route({ ...admin, method: 'get', path: '/api/admin/settings', response: contentResponses['GET /api/admin/settings'], handler: () => ({ settings: platformSettings(ctx.legacyDb), defaults: DEFAULT_SETTINGS }) }),
     route({
       ...admin,
       method: 'put',
       path: '/api/admin/settings', response: contentResponses['PUT /api/admin/settings'],
       body: contentRequests['PUT /api/admin/settings'].body,
       handler: ({ caller, body }) => {
-        const next = { ...platformSettings(ctx.db), ...body };
-        writeKey(ctx.db, 'settings', next, caller.userId);
+        const next = { ...platformSettings(ctx.legacyDb), ...body };
+        writeKey(ctx.legacyDb, 'settings', next, caller.userId);
         audit(ctx, caller, 'settings.put', 'settings', 'platform', body);
         return { settings: next };
       },
@@ -70,9 +70,9 @@ export function adminContentRoutes(ctx: AgentsContext): AgentRoute[] {
       method: 'post',
       path: '/api/admin/settings/reset', response: contentResponses['POST /api/admin/settings/reset'],
       handler: ({ caller }) => {
-        ctx.db.prepare("DELETE FROM platform_settings WHERE key = 'settings'").run();
+        ctx.legacyDb.prepare("DELETE FROM platform_settings WHERE key = 'settings'").run();
         audit(ctx, caller, 'settings.reset', 'settings', 'platform');
-        return { settings: platformSettings(ctx.db) };
+        return { settings: platformSettings(ctx.legacyDb) };
       },
     }),
     route({ ...admin, method: 'get', path: '/api/admin/bundles', response: contentResponses['GET /api/admin/bundles'], handler: bundles }),
@@ -84,7 +84,7 @@ export function adminContentRoutes(ctx: AgentsContext): AgentRoute[] {
       handler: ({ caller, body }) => {
         const ids = body.bundles.map((b) => b.id);
         if (new Set(ids).size !== ids.length) throw badRequest('bundles: ids must be unique');
-        writeKey(ctx.db, 'bundles', body.bundles, caller.userId);
+        writeKey(ctx.legacyDb, 'bundles', body.bundles, caller.userId);
         audit(ctx, caller, 'bundles.put', 'settings', 'bundles', { ids });
         return bundles();
       },
@@ -94,7 +94,7 @@ export function adminContentRoutes(ctx: AgentsContext): AgentRoute[] {
       method: 'post',
       path: '/api/admin/bundles/reset', response: contentResponses['POST /api/admin/bundles/reset'],
       handler: ({ caller }) => {
-        ctx.db.prepare("DELETE FROM platform_settings WHERE key = 'bundles'").run();
+        ctx.legacyDb.prepare("DELETE FROM platform_settings WHERE key = 'bundles'").run();
         audit(ctx, caller, 'bundles.reset', 'settings', 'bundles');
         return bundles();
       },
@@ -108,8 +108,8 @@ export function adminContentRoutes(ctx: AgentsContext): AgentRoute[] {
         const { limit, page: p, offset } = paging(query);
         const where = query.status ? 'WHERE t.status = ?' : '';
         const args = query.status ? [query.status] : [];
-        const total = (ctx.db.prepare(`SELECT COUNT(*) AS n FROM support_tickets t ${where}`).get(...args) as { n: number }).n;
-        const rows = ctx.db
+        const total = (ctx.legacyDb.prepare(`SELECT COUNT(*) AS n FROM support_tickets t ${where}`).get(...args) as { n: number }).n;
+        const rows = ctx.legacyDb
           .prepare(
             `SELECT t.*, u.email, (SELECT COUNT(*) FROM support_messages m WHERE m.ticket_id = t.id) AS message_count FROM support_tickets t LEFT JOIN users u ON u.id = t.user_id ${where}
               ORDER BY CASE t.status WHEN 'open' THEN 0 WHEN 'pending' THEN 1 WHEN 'answered' THEN 2 ELSE 3 END,
@@ -125,7 +125,7 @@ export function adminContentRoutes(ctx: AgentsContext): AgentRoute[] {
       path: '/api/admin/tickets/:id', response: contentResponses['GET /api/admin/tickets/:id'],
       params: contentRequests['GET /api/admin/tickets/:id'].params,
       handler: ({ params }) => {
-        const t = ctx.db.prepare('SELECT * FROM support_tickets WHERE id = ?').get(params.id) as TicketRow | undefined;
+        const t = ctx.legacyDb.prepare('SELECT * FROM support_tickets WHERE id = ?').get(params.id) as TicketRow | undefined;
         if (!t) throw notFound('ticket not found');
         return thread(ctx, t);
       },
@@ -137,11 +137,11 @@ export function adminContentRoutes(ctx: AgentsContext): AgentRoute[] {
       params: contentRequests['PATCH /api/admin/tickets/:id'].params,
       body: contentRequests['PATCH /api/admin/tickets/:id'].body,
       handler: ({ caller, params, body }) => {
-        const t = ctx.db.prepare('SELECT * FROM support_tickets WHERE id = ?').get(params.id) as TicketRow | undefined;
+        const t = ctx.legacyDb.prepare('SELECT * FROM support_tickets WHERE id = ?').get(params.id) as TicketRow | undefined;
         if (!t) throw notFound('ticket not found');
-        ctx.db.prepare('UPDATE support_tickets SET status = ?, priority = ?, category = ?, updated_at = ? WHERE id = ?').run(body.status ?? t.status, body.priority ?? t.priority, body.category ?? t.category, Date.now(), t.id);
+        ctx.legacyDb.prepare('UPDATE support_tickets SET status = ?, priority = ?, category = ?, updated_at = ? WHERE id = ?').run(body.status ?? t.status, body.priority ?? t.priority, body.category ?? t.category, Date.now(), t.id);
         audit(ctx, caller, 'ticket.update', 'ticket', t.id, body);
-        return thread(ctx, ctx.db.prepare('SELECT * FROM support_tickets WHERE id = ?').get(t.id) as TicketRow);
+        return thread(ctx, ctx.legacyDb.prepare('SELECT * FROM support_tickets WHERE id = ?').get(t.id) as TicketRow);
       },
     }),
   ];

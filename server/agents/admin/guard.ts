@@ -14,8 +14,8 @@ export interface AuditEntry {
 
 /** Records what an operator did; kept after the target is gone. */
 export function audit(ctx: AgentsContext, caller: Caller, action: string, targetType: string, targetId: string, detail: Record<string, unknown> = {}): void {
-  const email = (ctx.db.prepare('SELECT email FROM users WHERE id = ?').get(caller.userId) as { email: string } | undefined)?.email ?? '';
-  ctx.db
+  const email = (ctx.legacyDb.prepare('SELECT email FROM users WHERE id = ?').get(caller.userId) as { email: string } | undefined)?.email ?? '';
+  ctx.legacyDb
     .prepare('INSERT INTO admin_audit (admin_id, admin_email, action, target_type, target_id, detail, created_at) VALUES (?, ?, ?, ?, ?, ?, ?)')
     .run(caller.userId, email, action, targetType, targetId, JSON.stringify(detail), Date.now());
 }
@@ -41,5 +41,5 @@ export function paging(q: { limit?: number; page?: number }) {
 
 /** True when a table exists (tables of other parts of the service may not be migrated in every build). */
 export function hasTable(ctx: AgentsContext, name: string): boolean {
-  return tableExists(ctx.db, name);
+  return tableExists(ctx.legacyDb, name);
 }

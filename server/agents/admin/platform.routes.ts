@@ -12,10 +12,10 @@ import { platformResponses } from '../../../shared/api/contracts/agents-admin';
 import { platformRequests, platformListQuery } from '../../../shared/api/contracts/agents-admin-requests';
 
 const DAY = 86_400_000;
-const count = (ctx: AgentsContext, sql: string, ...args: unknown[]) => (ctx.db.prepare(sql).get(...args) as { n: number | null }).n ?? 0;
+const count = (ctx: AgentsContext, sql: string, ...args: unknown[]) => (ctx.legacyDb.prepare(sql).get(...args) as { n: number | null }).n ?? 0;
 
 function presentWorkspace(ctx: AgentsContext, w: WorkspaceRow) {
-  const owner = ctx.db.prepare('SELECT id, email, name FROM users WHERE id = ?').get(w.owner_id) as { id: string; email: string; name: string } | undefined;
+  const owner = ctx.legacyDb.prepare('SELECT id, email, name FROM users WHERE id = ?').get(w.owner_id) as { id: string; email: string; name: string } | undefined;
   return {
     id: w.id,
     name: w.name,
@@ -30,7 +30,7 @@ function presentWorkspace(ctx: AgentsContext, w: WorkspaceRow) {
 }
 
 function agentById(ctx: AgentsContext, id: string): AgentRow {
-  const a = ctx.db.prepare('SELECT * FROM agents WHERE id = ?').get(id) as AgentRow | undefined;
+  const a = ctx.legacyDb.prepare('SELECT * FROM agents WHERE id = ?').get(id) as AgentRow | undefined;
   if (!a) throw notFound('agent not found');
   return a;
 }
@@ -40,10 +40,10 @@ function revenue(ctx: AgentsContext) {
   if (!hasTable(ctx, 'payments')) return { currency: 'USD', totalCents: 0, total: 0, last30DaysCents: 0, payments: 0, byMonth: [], byProvider: [], byKind: [] };
   const paid = "status = 'paid'";
   const totalCents = count(ctx, `SELECT SUM(amount_cents) AS n FROM payments WHERE ${paid}`);
-  const byMonth = ctx.db
-    .prepare(`SELECT ${utcMonthOfMs(ctx.db, 'COALESCE(paid_at, created_at)')} AS month, SUM(amount_cents) AS cents, COUNT(*) AS payments FROM payments WHERE ${paid} GROUP BY month ORDER BY month DESC LIMIT 12`)
+  const byMonth = ctx.legacyDb
+    .prepare(`SELECT ${utcMonthOfMs(ctx.legacyDb, 'COALESCE(paid_at, created_at)')} AS month, SUM(amount_cents) AS cents, COUNT(*) AS payments FROM payments WHERE ${paid} GROUP BY month ORDER BY month DESC LIMIT 12`)
     .all() as { month: string; cents: number; payments: number }[];
-  const group = (col: string) => ctx.db.prepare(`SELECT ${col} AS key, SUM(amount_cents) AS cents, COUNT(*) AS payments FROM payments WHERE ${paid} GROUP BY ${col} ORDER BY cents DESC`).all() as { key: string; cents: number; payments: number }[];
+  const group = (col: string) => ctx.legacyDb.prepare(`SELECT ${col} AS key, SUM(amount_cents) AS cents, COUNT(*) AS payments FROM payments WHERE ${paid} GROUP BY ${col} ORDER BY cents DESC`).all() as { key: string; cents: number; payments: number }[];
   return {
     currency: 'USD',
     totalCents,
@@ -58,7 +58,7 @@ function revenue(ctx: AgentsContext) {
 
 function stats(ctx: AgentsContext) {
   const since = Date.now() - 7 * DAY;
-  const tiers = ctx.db.prepare('SELECT tier, COUNT(*) AS n FROM workspaces GROUP BY tier').all() as { tier: string; n: number }[];
+  const tiers = ctx.legacyDb.prepare('SELECT tier, COUNT(*) AS n FROM workspaces GROUP BY tier').all() as { tier: string; n: number }[];
   return {
     users: count(ctx, 'SELECT COUNT(*) AS n FROM users'),
     suspendedUsers: count(ctx, 'SELECT COUNT(*) AS n FROM users WHERE suspended = 1'),
@@ -86,12 +86,12 @@ function stats(ctx: AgentsContext) {
 /** Newest first: operator actions, sign-ups, tickets and conversations, merged. */
 function activity(ctx: AgentsContext, limit: number) {
   const items: { type: string; at: number; [k: string]: unknown }[] = [];
-  for (const a of ctx.db.prepare('SELECT * FROM admin_audit ORDER BY created_at DESC, id DESC LIMIT ?').all(limit) as AuditEntry[]) items.push({ type: 'admin', at: a.created_at, ...presentAudit(a) });
-  for (const u of ctx.db.prepare('SELECT id, email, created_at FROM users ORDER BY created_at DESC LIMIT ?').all(limit) as { id: string; email: string; created_at: number }[])
+  for (const a of ctx.legacyDb.prepare('SELECT * FROM admin_audit ORDER BY created_at DESC, id DESC LIMIT ?').all(limit) as AuditEntry[]) items.push({ type: 'admin', at: a.created_at, ...presentAudit(a) });
+  for (const u of ctx.legacyDb.prepare('SELECT id, email, created_at FROM users ORDER BY created_at DESC LIMIT ?').all(limit) as { id: string; email: string; created_at: number }[])
     items.push({ type: 'signup', at: u.created_at, userId: u.id, email: u.email });
-  for (const t of ctx.db.prepare('SELECT id, subject, status, user_id, created_at FROM support_tickets ORDER BY created_at DESC LIMIT ?').all(limit) as { id: string; subject: string; status: string; user_id: string; created_at: number }[])
+  for (const t of ctx.legacyDb.prepare('SELECT id, subject, status, user_id, created_at FROM support_tickets ORDER BY created_at DESC LIMIT ?').all(limit) as { id: string; subject: string; status: string; user_id: string; created_at: number }[])
     items.push({ type: 'ticket', at: t.created_at, ticketId: t.id, subject: t.subject, status: t.status, userId: t.user_id });
-  for (const c of ctx.db.prepare('SELECT id, workspace_id, agent_id, channel, handoff, created_at FROM conversations ORDER BY created_at DESC LIMIT ?').all(limit) as { id: string; workspace_id: string; agent_id: string; channel: string; handoff: string; created_at: number }[])
+  for (const c of ctx.legacyDb.prepare('SELECT id, workspace_id, agent_id, channel, handoff, created_at FROM conversations ORDER BY created_at DESC LIMIT ?').all(limit) as { id: string; workspace_id: string; agent_id: string; channel: string; handoff: string; created_at: number }[])
     items.push({ type: 'conversation', at: c.created_at, conversationId: c.id, workspaceId: c.workspace_id, agentId: c.agent_id, channel: c.channel, handoff: c.handoff });
   items.sort((a, b) => b.at - a.at);
   return items.slice(0, limit).map(({ at, ...rest }) => ({ ...rest, created_at: iso(at) }));
@@ -100,7 +100,7 @@ function activity(ctx: AgentsContext, limit: number) {
 /** Which engines answer and how turns were answered lately (no keys shown). */
 function diagnostics(ctx: AgentsContext) {
   const by = (since: number) =>
-    Object.fromEntries((ctx.db.prepare("SELECT engine, COUNT(*) AS n FROM messages WHERE role = 'assistant' AND created_at >= ? GROUP BY engine").all(since) as { engine: string | null; n: number }[]).map((r) => [r.engine ?? 'none', r.n]));
+    Object.fromEntries((ctx.legacyDb.prepare("SELECT engine, COUNT(*) AS n FROM messages WHERE role = 'assistant' AND created_at >= ? GROUP BY engine").all(since) as { engine: string | null; n: number }[]).map((r) => [r.engine ?? 'none', r.n]));
   const modelAgents = count(ctx, "SELECT COUNT(*) AS n FROM agents WHERE lower(model) LIKE 'claude%' OR lower(model) LIKE 'gpt%' OR lower(model) LIKE 'o_%'");
   return {
     engines: ctx.engines.available(),
@@ -130,7 +130,7 @@ export function adminPlatformRoutes(ctx: AgentsContext): AgentRoute[] {
         const where = 'WHERE lower(w.name) LIKE ? OR w.id = ? OR w.owner_id IN (SELECT id FROM users WHERE lower(email) LIKE ?)';
         const args = [like, query.search ?? '', like];
         const total = count(ctx, `SELECT COUNT(*) AS n FROM workspaces w ${where}`, ...args);
-        const rows = ctx.db.prepare(`SELECT w.* FROM workspaces w ${where} ORDER BY w.created_at DESC, w.id LIMIT ? OFFSET ?`).all(...args, limit, offset) as WorkspaceRow[];
+        const rows = ctx.legacyDb.prepare(`SELECT w.* FROM workspaces w ${where} ORDER BY w.created_at DESC, w.id LIMIT ? OFFSET ?`).all(...args, limit, offset) as WorkspaceRow[];
         return { workspaces: rows.map((w) => presentWorkspace(ctx, w)), total, page, limit };
       },
     }),
@@ -141,8 +141,8 @@ export function adminPlatformRoutes(ctx: AgentsContext): AgentRoute[] {
       params: IdParam,
       handler: ({ params }) => {
         const w = getWorkspace(ctx, params.id);
-        const members = ctx.db.prepare('SELECT u.id, u.email, u.name, m.role FROM members m JOIN users u ON u.id = m.user_id WHERE m.workspace_id = ? ORDER BY m.created_at').all(w.id);
-        const agents = (ctx.db.prepare('SELECT * FROM agents WHERE workspace_id = ? ORDER BY created_at').all(w.id) as AgentRow[]).map(presentAgent);
+        const members = ctx.legacyDb.prepare('SELECT u.id, u.email, u.name, m.role FROM members m JOIN users u ON u.id = m.user_id WHERE m.workspace_id = ? ORDER BY m.created_at').all(w.id);
+        const agents = (ctx.legacyDb.prepare('SELECT * FROM agents WHERE workspace_id = ? ORDER BY created_at').all(w.id) as AgentRow[]).map(presentAgent);
         return { workspace: { ...presentWorkspace(ctx, w), memberList: members, agentList: agents } };
       },
     }),
@@ -154,7 +154,7 @@ export function adminPlatformRoutes(ctx: AgentsContext): AgentRoute[] {
       body: platformRequests['PATCH /api/admin/workspaces/:id'].body,
       handler: ({ caller, params, body }) => {
         const w = getWorkspace(ctx, params.id);
-        ctx.db.prepare('UPDATE workspaces SET name = ?, tier = ?, paused = ? WHERE id = ?').run(body.name ?? w.name, body.tier ?? w.tier, body.paused === undefined ? w.paused : body.paused ? 1 : 0, w.id);
+        ctx.legacyDb.prepare('UPDATE workspaces SET name = ?, tier = ?, paused = ? WHERE id = ?').run(body.name ?? w.name, body.tier ?? w.tier, body.paused === undefined ? w.paused : body.paused ? 1 : 0, w.id);
         audit(ctx, caller, 'workspace.update', 'workspace', w.id, body);
         return { workspace: presentWorkspace(ctx, getWorkspace(ctx, w.id)) };
       },
@@ -170,7 +170,7 @@ export function adminPlatformRoutes(ctx: AgentsContext): AgentRoute[] {
         const where = `WHERE (lower(name) LIKE ? OR id = ? OR public_id = ?)${query.workspace ? ' AND workspace_id = ?' : ''}`;
         const args = [like, query.search ?? '', query.search ?? '', ...(query.workspace ? [query.workspace] : [])];
         const total = count(ctx, `SELECT COUNT(*) AS n FROM agents ${where}`, ...args);
-        const rows = ctx.db.prepare(`SELECT * FROM agents ${where} ORDER BY created_at DESC, id LIMIT ? OFFSET ?`).all(...args, limit, offset) as AgentRow[];
+        const rows = ctx.legacyDb.prepare(`SELECT * FROM agents ${where} ORDER BY created_at DESC, id LIMIT ? OFFSET ?`).all(...args, limit, offset) as AgentRow[];
         return { agents: rows.map((a) => ({ ...presentAgent(a), workspaceId: a.workspace_id })), total, page, limit };
       },
     }),
@@ -200,7 +200,7 @@ export function adminPlatformRoutes(ctx: AgentsContext): AgentRoute[] {
       body: platformRequests['PATCH /api/admin/agents/:id'].body,
       handler: ({ caller, params, body }) => {
         const a = agentById(ctx, params.id);
-        ctx.db.prepare('UPDATE agents SET status = ?, visibility = ?, updated_at = ? WHERE id = ?').run(body.status ?? a.status, body.visibility ?? a.visibility, Date.now(), a.id);
+        ctx.legacyDb.prepare('UPDATE agents SET status = ?, visibility = ?, updated_at = ? WHERE id = ?').run(body.status ?? a.status, body.visibility ?? a.visibility, Date.now(), a.id);
         audit(ctx, caller, 'agent.update', 'agent', a.id, body);
         return { agent: { ...presentAgent(agentById(ctx, a.id)), workspaceId: a.workspace_id } };
       },

@@ -26,8 +26,8 @@ export function adminUserRoutes(ctx: AgentsContext): AgentRoute[] {
         const { limit, page, offset } = paging(query);
         const like = `%${(query.search ?? '').trim().toLowerCase()}%`;
         const where = 'WHERE lower(email) LIKE ? OR lower(name) LIKE ? OR id = ?';
-        const total = (ctx.db.prepare(`SELECT COUNT(*) AS n FROM users ${where}`).get(like, like, query.search ?? '') as { n: number }).n;
-        const rows = ctx.db.prepare(`SELECT * FROM users ${where} ORDER BY created_at DESC, id LIMIT ? OFFSET ?`).all(like, like, query.search ?? '', limit, offset) as UserRow[];
+        const total = (ctx.legacyDb.prepare(`SELECT COUNT(*) AS n FROM users ${where}`).get(like, like, query.search ?? '') as { n: number }).n;
+        const rows = ctx.legacyDb.prepare(`SELECT * FROM users ${where} ORDER BY created_at DESC, id LIMIT ? OFFSET ?`).all(like, like, query.search ?? '', limit, offset) as UserRow[];
         return { users: rows.map((u) => presentAdminUser(ctx, u)), total, page, limit };
       },
     }),
@@ -41,8 +41,8 @@ export function adminUserRoutes(ctx: AgentsContext): AgentRoute[] {
       handler: ({ caller, params, body }) => {
         const u = userById(ctx, params.id);
         if (body.suspended !== undefined) notSelf(caller.userId, u.id, 'suspend');
-        if (body.email && body.email !== u.email && ctx.db.prepare('SELECT 1 FROM users WHERE email = ?').get(normEmail(body.email))) throw conflict('email already registered');
-        ctx.db
+        if (body.email && body.email !== u.email && ctx.legacyDb.prepare('SELECT 1 FROM users WHERE email = ?').get(normEmail(body.email))) throw conflict('email already registered');
+        ctx.legacyDb
           .prepare('UPDATE users SET name = ?, email = ?, suspended = ? WHERE id = ?')
           .run(body.name ?? u.name, body.email ?? u.email, body.suspended === undefined ? u.suspended : body.suspended ? 1 : 0, u.id);
         audit(ctx, caller, 'user.update', 'user', u.id, body);
@@ -97,7 +97,7 @@ export function adminUserRoutes(ctx: AgentsContext): AgentRoute[] {
       handler: ({ caller, params, body }) => {
         const u = userById(ctx, params.id);
         if (body.role === 'user') notSelf(caller.userId, u.id, 'demote');
-        ctx.db.prepare('UPDATE users SET platform_role = ? WHERE id = ?').run(body.role, u.id);
+        ctx.legacyDb.prepare('UPDATE users SET platform_role = ? WHERE id = ?').run(body.role, u.id);
         audit(ctx, caller, 'user.role', 'user', u.id, { role: body.role });
         return { user: presentAdminUser(ctx, userById(ctx, u.id)) };
       },
@@ -110,7 +110,7 @@ export function adminUserRoutes(ctx: AgentsContext): AgentRoute[] {
       body: usersRequests['POST /api/admin/users/:id/subscription'].body,
       handler: ({ caller, params, body }) => {
         const ws = homeWorkspace(ctx, userById(ctx, params.id).id);
-        ctx.db.prepare('UPDATE workspaces SET tier = ?, paused = ? WHERE id = ?').run(body.tier ?? ws.tier, body.status === undefined ? ws.paused : body.status === 'paused' ? 1 : 0, ws.id);
+        ctx.legacyDb.prepare('UPDATE workspaces SET tier = ?, paused = ? WHERE id = ?').run(body.tier ?? ws.tier, body.status === undefined ? ws.paused : body.status === 'paused' ? 1 : 0, ws.id);
         audit(ctx, caller, 'user.subscription', 'workspace', ws.id, { userId: params.id, ...body });
         return { workspaceId: ws.id, billing: workspaceBilling(ctx, ws.id) };
       },
@@ -125,9 +125,9 @@ export function adminUserRoutes(ctx: AgentsContext): AgentRoute[] {
         const u = userById(ctx, params.id);
         if (body.action !== 'restore') notSelf(caller.userId, u.id, body.action === 'revoke' ? 'sign out' : 'suspend');
         // Every action but restore ends the user's sessions at once (token version bump).
-        if (body.action === 'revoke') ctx.db.prepare('UPDATE users SET token_version = token_version + 1 WHERE id = ?').run(u.id);
-        if (body.action === 'suspend') ctx.db.prepare('UPDATE users SET suspended = 1, token_version = token_version + 1 WHERE id = ?').run(u.id);
-        if (body.action === 'restore') ctx.db.prepare('UPDATE users SET suspended = 0 WHERE id = ?').run(u.id);
+        if (body.action === 'revoke') ctx.legacyDb.prepare('UPDATE users SET token_version = token_version + 1 WHERE id = ?').run(u.id);
+        if (body.action === 'suspend') ctx.legacyDb.prepare('UPDATE users SET suspended = 1, token_version = token_version + 1 WHERE id = ?').run(u.id);
+        if (body.action === 'restore') ctx.legacyDb.prepare('UPDATE users SET suspended = 0 WHERE id = ?').run(u.id);
         audit(ctx, caller, `user.session_${body.action}`, 'user', u.id);
         return { user: presentAdminUser(ctx, userById(ctx, u.id)) };
       },

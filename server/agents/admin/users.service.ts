@@ -6,14 +6,14 @@ import { isOperator } from '../accounts/session';
 import { hasTable, iso } from './guard';
 
 export function userById(ctx: AgentsContext, id: string): UserRow {
-  const u = ctx.db.prepare('SELECT * FROM users WHERE id = ?').get(id) as UserRow | undefined;
+  const u = ctx.legacyDb.prepare('SELECT * FROM users WHERE id = ?').get(id) as UserRow | undefined;
   if (!u) throw notFound('user not found');
   return u;
 }
 
 /** The workspace an operator action on a user lands in: the one the user owns, else the first they belong to. */
 export function homeWorkspace(ctx: AgentsContext, userId: string): WorkspaceRow {
-  const row = ctx.db
+  const row = ctx.legacyDb
     .prepare("SELECT w.* FROM members m JOIN workspaces w ON w.id = m.workspace_id WHERE m.user_id = ? ORDER BY (m.role = 'owner') DESC, m.created_at, w.id LIMIT 1")
     .get(userId) as WorkspaceRow | undefined;
   if (!row) throw notFound('user has no workspace');
@@ -21,7 +21,7 @@ export function homeWorkspace(ctx: AgentsContext, userId: string): WorkspaceRow 
 }
 
 export function presentAdminUser(ctx: AgentsContext, u: UserRow) {
-  const ws = ctx.db
+  const ws = ctx.legacyDb
     .prepare('SELECT w.id, w.name, w.tier, w.credits, w.paused, m.role FROM members m JOIN workspaces w ON w.id = m.workspace_id WHERE m.user_id = ? ORDER BY m.created_at, w.id')
     .all(u.id) as { id: string; name: string; tier: string; credits: number; paused: number; role: string }[];
   return {
@@ -42,16 +42,16 @@ export function presentAdminUser(ctx: AgentsContext, u: UserRow) {
  * change is one ledger row (its trigger moves the cached balance); the balance never goes below 0.
  */
 export function grantCredits(ctx: AgentsContext, ws: string, amount: number, note: string): number {
-  return ctx.db.transaction(() => {
+  return ctx.legacyDb.transaction(() => {
     const w = getWorkspace(ctx, ws);
     const balance = w.credits + amount;
     if (balance < 0) throw badRequest(`amount would take the balance below 0 (balance ${w.credits})`);
     if (hasTable(ctx, 'credit_ledger')) {
-      const last = ctx.db.prepare('SELECT balance FROM credit_ledger WHERE workspace_id = ? ORDER BY id DESC LIMIT 1').get(ws) as { balance: number } | undefined;
+      const last = ctx.legacyDb.prepare('SELECT balance FROM credit_ledger WHERE workspace_id = ? ORDER BY id DESC LIMIT 1').get(ws) as { balance: number } | undefined;
       const from = last?.balance ?? 0;
-      ctx.db.prepare("INSERT INTO credit_ledger (workspace_id, delta, balance, reason, note, created_at) VALUES (?, ?, ?, 'admin', ?, ?)").run(ws, amount, from + amount, note, Date.now());
+      ctx.legacyDb.prepare("INSERT INTO credit_ledger (workspace_id, delta, balance, reason, note, created_at) VALUES (?, ?, ?, 'admin', ?, ?)").run(ws, amount, from + amount, note, Date.now());
     } else {
-      ctx.db.prepare('UPDATE workspaces SET credits = ? WHERE id = ?').run(balance, ws);
+      ctx.legacyDb.prepare('UPDATE workspaces SET credits = ? WHERE id = ?').run(balance, ws);
     }
     return getWorkspace(ctx, ws).credits;
   })();
@@ -66,11 +66,11 @@ export function workspaceBilling(ctx: AgentsContext, ws: string) {
  * with them); memberships elsewhere end. The credit ledger and the operator audit keep their rows.
  */
 export function deleteUser(ctx: AgentsContext, id: string): { workspaces: number } {
-  return ctx.db.transaction(() => {
+  return ctx.legacyDb.transaction(() => {
     userById(ctx, id);
-    const owned = ctx.db.prepare('SELECT id FROM workspaces WHERE owner_id = ?').all(id) as { id: string }[];
-    for (const w of owned) ctx.db.prepare('DELETE FROM workspaces WHERE id = ?').run(w.id);
-    ctx.db.prepare('DELETE FROM users WHERE id = ?').run(id);
+    const owned = ctx.legacyDb.prepare('SELECT id FROM workspaces WHERE owner_id = ?').all(id) as { id: string }[];
+    for (const w of owned) ctx.legacyDb.prepare('DELETE FROM workspaces WHERE id = ?').run(w.id);
+    ctx.legacyDb.prepare('DELETE FROM users WHERE id = ?').run(id);
     return { workspaces: owned.length };
   })();
 }

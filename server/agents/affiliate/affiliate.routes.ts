@@ -113,7 +113,7 @@ export function affiliateRoutes(ctx: AgentsContext): AgentRoute[] {
           res.redirect(302, `${ctx.config.appUrl}/`);
           return undefined;
         }
-        const linkCode = (ctx.db.prepare('SELECT code FROM affiliate_links WHERE id = ?').get(hit.linkId) as { code: string }).code;
+        const linkCode = (ctx.legacyDb.prepare('SELECT code FROM affiliate_links WHERE id = ?').get(hit.linkId) as { code: string }).code;
         recordClick(ctx, hit.linkId, hit.affiliateId, createHash('sha256').update(`${clientIp(req)}|${hit.linkId}`).digest('hex'));
         res.cookie(REF_COOKIE, linkCode, { maxAge: REF_COOKIE_DAYS * 86_400_000, httpOnly: true, sameSite: 'lax', secure: req.secure, path: '/' });
         res.setHeader('Cache-Control', 'no-store');

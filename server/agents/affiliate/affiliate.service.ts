@@ -39,7 +39,7 @@ const iso = (ms: number | null) => (ms === null ? null : new Date(ms).toISOStrin
 const usd = (cents: number) => Math.round(cents) / 100;
 
 function affiliateOf(ctx: AgentsContext, userId: string): AffiliateRow | null {
-  return (ctx.db.prepare('SELECT * FROM affiliates WHERE user_id = ?').get(userId) as AffiliateRow | undefined) ?? null;
+  return (ctx.legacyDb.prepare('SELECT * FROM affiliates WHERE user_id = ?').get(userId) as AffiliateRow | undefined) ?? null;
 }
 
 export function requireAffiliate(ctx: AgentsContext, userId: string): AffiliateRow {
@@ -61,7 +61,7 @@ function insertLink(ctx: AgentsContext, affiliateId: string, name: string, chann
   const id = newId('lnk');
   for (let attempt = 0; ; attempt++) {
     try {
-      ctx.db.prepare('INSERT INTO affiliate_links (id, affiliate_id, code, name, channel, is_primary, created_at) VALUES (?, ?, ?, ?, ?, ?, ?)').run(id, affiliateId, newCode(), name, channel, primary ? 1 : 0, Date.now());
+      ctx.legacyDb.prepare('INSERT INTO affiliate_links (id, affiliate_id, code, name, channel, is_primary, created_at) VALUES (?, ?, ?, ?, ?, ?, ?)').run(id, affiliateId, newCode(), name, channel, primary ? 1 : 0, Date.now());
       return id;
     } catch (err) {
       if (attempt > 5 || !String(err).includes('UNIQUE')) throw err;
@@ -70,12 +70,12 @@ function insertLink(ctx: AgentsContext, affiliateId: string, name: string, chann
 }
 
 export function enroll(ctx: AgentsContext, userId: string, ws: string, displayName: string | undefined, socials: unknown): AffiliateRow {
-  const user = ctx.db.prepare('SELECT name, email FROM users WHERE id = ?').get(userId) as { name: string; email: string };
+  const user = ctx.legacyDb.prepare('SELECT name, email FROM users WHERE id = ?').get(userId) as { name: string; email: string };
   const now = Date.now();
-  ctx.db.transaction(() => {
+  ctx.legacyDb.transaction(() => {
     if (affiliateOf(ctx, userId)) throw conflict('already enrolled');
     const id = newId('aff');
-    ctx.db
+    ctx.legacyDb
       .prepare('INSERT INTO affiliates (id, user_id, workspace_id, display_name, socials, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?)')
       .run(id, userId, ws, displayName || user.name || user.email.split('@')[0], JSON.stringify(socials ?? {}), now, now);
     insertLink(ctx, id, 'Primary link', '', true);
@@ -84,12 +84,12 @@ export function enroll(ctx: AgentsContext, userId: string, ws: string, displayNa
 }
 
 export function updateProfile(ctx: AgentsContext, a: AffiliateRow, patch: { displayName?: string; socials?: unknown; promoCode?: string | null; notify?: boolean }): void {
-  ctx.db.transaction(() => {
+  ctx.legacyDb.transaction(() => {
     if (patch.promoCode) {
-      const taken = ctx.db.prepare('SELECT 1 FROM affiliates WHERE promo_code = ? AND id <> ?').get(patch.promoCode, a.id);
+      const taken = ctx.legacyDb.prepare('SELECT 1 FROM affiliates WHERE promo_code = ? AND id <> ?').get(patch.promoCode, a.id);
       if (taken) throw conflict('promo code already taken');
     }
-    ctx.db
+    ctx.legacyDb
       .prepare('UPDATE affiliates SET display_name = ?, socials = ?, promo_code = ?, notify = ?, updated_at = ? WHERE id = ?')
       .run(
         patch.displayName ?? a.display_name,
@@ -103,8 +103,8 @@ export function updateProfile(ctx: AgentsContext, a: AffiliateRow, patch: { disp
 }
 
 function links(ctx: AgentsContext, a: AffiliateRow) {
-  const rows = ctx.db.prepare('SELECT * FROM affiliate_links WHERE affiliate_id = ? ORDER BY is_primary DESC, created_at, id').all(a.id) as LinkRow[];
-  const signups = new Map((ctx.db.prepare('SELECT link_id, COUNT(*) AS n FROM affiliate_referrals WHERE affiliate_id = ? GROUP BY link_id').all(a.id) as { link_id: string; n: number }[]).map((r) => [r.link_id, r.n]));
+  const rows = ctx.legacyDb.prepare('SELECT * FROM affiliate_links WHERE affiliate_id = ? ORDER BY is_primary DESC, created_at, id').all(a.id) as LinkRow[];
+  const signups = new Map((ctx.legacyDb.prepare('SELECT link_id, COUNT(*) AS n FROM affiliate_referrals WHERE affiliate_id = ? GROUP BY link_id').all(a.id) as { link_id: string; n: number }[]).map((r) => [r.link_id, r.n]));
   return rows.map((l) => ({ id: l.id, name: l.name, channel: l.channel, code: l.code, url: linkUrl(ctx, l.code), primary: l.is_primary === 1, clicks: l.clicks, signups: signups.get(l.id) ?? 0, created_at: iso(l.created_at) }));
 }
 
@@ -115,8 +115,8 @@ function presentLink(ctx: AgentsContext, a: AffiliateRow, id: string) {
 }
 
 export function createLink(ctx: AgentsContext, a: AffiliateRow, name: string, channel: string) {
-  const id = ctx.db.transaction(() => {
-    const n = (ctx.db.prepare('SELECT COUNT(*) AS n FROM affiliate_links WHERE affiliate_id = ?').get(a.id) as { n: number }).n;
+  const id = ctx.legacyDb.transaction(() => {
+    const n = (ctx.legacyDb.prepare('SELECT COUNT(*) AS n FROM affiliate_links WHERE affiliate_id = ?').get(a.id) as { n: number }).n;
     if (n >= MAX_LINKS) throw conflict(`at most ${MAX_LINKS} links`);
     return insertLink(ctx, a.id, name, channel, false);
   })();
@@ -126,20 +126,20 @@ export function createLink(ctx: AgentsContext, a: AffiliateRow, name: string, ch
 export function deleteLink(ctx: AgentsContext, a: AffiliateRow, id: string): void {
   const l = presentLink(ctx, a, id);
   if (l.primary) throw badRequest('the primary link cannot be deleted');
-  ctx.db.prepare('DELETE FROM affiliate_links WHERE id = ? AND affiliate_id = ?').run(id, a.id);
+  ctx.legacyDb.prepare('DELETE FROM affiliate_links WHERE id = ? AND affiliate_id = ?').run(id, a.id);
 }
 
 /** Money of one affiliate in cents: earned, paid out, requested (awaiting a decision), available. */
 export function balances(ctx: AgentsContext, affiliateId: string) {
-  const earned = (ctx.db.prepare('SELECT COALESCE(SUM(commission_cents), 0) AS c FROM affiliate_commissions WHERE affiliate_id = ?').get(affiliateId) as { c: number }).c;
-  const p = ctx.db
+  const earned = (ctx.legacyDb.prepare('SELECT COALESCE(SUM(commission_cents), 0) AS c FROM affiliate_commissions WHERE affiliate_id = ?').get(affiliateId) as { c: number }).c;
+  const p = ctx.legacyDb
     .prepare("SELECT COALESCE(SUM(CASE WHEN status = 'paid' THEN amount_cents END), 0) AS paid, COALESCE(SUM(CASE WHEN status = 'requested' THEN amount_cents END), 0) AS requested FROM affiliate_payouts WHERE affiliate_id = ?")
     .get(affiliateId) as { paid: number; requested: number };
   return { earnedCents: earned, paidCents: p.paid, requestedCents: p.requested, availableCents: earned - p.paid - p.requested };
 }
 
 export function setPayoutMethod(ctx: AgentsContext, a: AffiliateRow, method: { method: string; dest: string; network?: string | null }): void {
-  ctx.db.prepare('UPDATE affiliates SET payout_method = ?, updated_at = ? WHERE id = ?').run(JSON.stringify({ method: method.method, dest: method.dest, network: method.network ?? null }), Date.now(), a.id);
+  ctx.legacyDb.prepare('UPDATE affiliates SET payout_method = ?, updated_at = ? WHERE id = ?').run(JSON.stringify({ method: method.method, dest: method.dest, network: method.network ?? null }), Date.now(), a.id);
 }
 
 /** Government ID as an image or PDF: stored for the operator, KYC becomes pending. */
@@ -147,9 +147,9 @@ export function submitKyc(ctx: AgentsContext, a: AffiliateRow, mime: string, dat
   if (a.kyc_status === 'verified') throw conflict('KYC already verified');
   const now = Date.now();
   const id = newId('kyc');
-  ctx.db.transaction(() => {
-    ctx.db.prepare("INSERT INTO affiliate_kyc (id, affiliate_id, mime, data, status, submitted_at) VALUES (?, ?, ?, ?, 'pending', ?)").run(id, a.id, mime, data, now);
-    ctx.db.prepare("UPDATE affiliates SET kyc_status = 'pending', updated_at = ? WHERE id = ?").run(now, a.id);
+  ctx.legacyDb.transaction(() => {
+    ctx.legacyDb.prepare("INSERT INTO affiliate_kyc (id, affiliate_id, mime, data, status, submitted_at) VALUES (?, ?, ?, ?, 'pending', ?)").run(id, a.id, mime, data, now);
+    ctx.legacyDb.prepare("UPDATE affiliates SET kyc_status = 'pending', updated_at = ? WHERE id = ?").run(now, a.id);
   })();
   return { id, status: 'pending', mime, submitted_at: iso(now) };
 }
@@ -159,9 +159,9 @@ export function requestPayout(ctx: AgentsContext, a: AffiliateRow, amountCents: 
   if (!a.payout_method) throw conflict('payout method required');
   if (amountCents < MIN_PAYOUT_CENTS) throw badRequest(`minimum payout is ${MIN_PAYOUT_CENTS / 100} USD`);
   const id = newId('pay');
-  ctx.db.transaction(() => {
+  ctx.legacyDb.transaction(() => {
     if (amountCents > balances(ctx, a.id).availableCents) throw conflict('amount exceeds the available balance');
-    ctx.db.prepare("INSERT INTO affiliate_payouts (id, affiliate_id, amount_cents, method, status, created_at) VALUES (?, ?, ?, ?, 'requested', ?)").run(id, a.id, amountCents, a.payout_method, Date.now());
+    ctx.legacyDb.prepare("INSERT INTO affiliate_payouts (id, affiliate_id, amount_cents, method, status, created_at) VALUES (?, ?, ?, ?, 'requested', ?)").run(id, a.id, amountCents, a.payout_method, Date.now());
   })();
   return id;
 }
@@ -178,20 +178,20 @@ interface PayoutRow {
 const presentPayout = (p: PayoutRow) => ({ id: p.id, amount: usd(p.amount_cents), currency: 'USD', method: JSON.parse(p.method) as unknown, status: p.status, note: p.note, created_at: iso(p.created_at), decided_at: iso(p.decided_at) });
 
 export function payoutView(ctx: AgentsContext, id: string) {
-  return presentPayout(ctx.db.prepare('SELECT * FROM affiliate_payouts WHERE id = ?').get(id) as PayoutRow);
+  return presentPayout(ctx.legacyDb.prepare('SELECT * FROM affiliate_payouts WHERE id = ?').get(id) as PayoutRow);
 }
 
 export function dashboard(ctx: AgentsContext, userId: string) {
   const a = affiliateOf(ctx, userId);
   if (!a) return { enrolled: false, program: PROGRAM };
   const b = balances(ctx, a.id);
-  const referrals = (ctx.db.prepare('SELECT COUNT(*) AS n FROM affiliate_referrals WHERE affiliate_id = ?').get(a.id) as { n: number }).n;
-  const paying = (ctx.db.prepare('SELECT COUNT(DISTINCT workspace_id) AS n FROM affiliate_commissions WHERE affiliate_id = ?').get(a.id) as { n: number }).n;
+  const referrals = (ctx.legacyDb.prepare('SELECT COUNT(*) AS n FROM affiliate_referrals WHERE affiliate_id = ?').get(a.id) as { n: number }).n;
+  const paying = (ctx.legacyDb.prepare('SELECT COUNT(DISTINCT workspace_id) AS n FROM affiliate_commissions WHERE affiliate_id = ?').get(a.id) as { n: number }).n;
   const ls = links(ctx, a);
-  const commissions = ctx.db
+  const commissions = ctx.legacyDb
     .prepare('SELECT fee_cents, commission_cents, created_at FROM affiliate_commissions WHERE affiliate_id = ? ORDER BY id DESC LIMIT 20')
     .all(a.id) as { fee_cents: number; commission_cents: number; created_at: number }[];
-  const payouts = ctx.db.prepare('SELECT * FROM affiliate_payouts WHERE affiliate_id = ? ORDER BY created_at DESC, id LIMIT 50').all(a.id) as PayoutRow[];
+  const payouts = ctx.legacyDb.prepare('SELECT * FROM affiliate_payouts WHERE affiliate_id = ? ORDER BY created_at DESC, id LIMIT 50').all(a.id) as PayoutRow[];
   return {
     enrolled: true,
     program: PROGRAM,
@@ -231,8 +231,8 @@ export function leaderboard(ctx: AgentsContext, userId: string) {
       FROM affiliates a WHERE a.status = 'active')
     SELECT *, ROW_NUMBER() OVER (ORDER BY cents DESC, created_at, id) AS rank FROM e`;
   type Ranked = { id: string; user_id: string; display_name: string; cents: number; referrals: number; rank: number };
-  const top = ctx.db.prepare(`${ranked} ORDER BY rank LIMIT ?`).all(LEADERBOARD_SIZE) as Ranked[];
-  const mine = ctx.db.prepare(`SELECT * FROM (${ranked}) AS r WHERE user_id = ?`).get(userId) as Ranked | undefined;
+  const top = ctx.legacyDb.prepare(`${ranked} ORDER BY rank LIMIT ?`).all(LEADERBOARD_SIZE) as Ranked[];
+  const mine = ctx.legacyDb.prepare(`SELECT * FROM (${ranked}) AS r WHERE user_id = ?`).get(userId) as Ranked | undefined;
   return {
     leaderboard: top.map((r) => ({ rank: r.rank, displayName: r.display_name, earnings: usd(r.cents), referrals: r.referrals, you: r.user_id === userId })),
     me: mine ? { rank: mine.rank, earnings: usd(mine.cents), referrals: mine.referrals } : null,
@@ -242,8 +242,8 @@ export function leaderboard(ctx: AgentsContext, userId: string) {
 
 /** A click on /r/<code>: counted on the link. */
 export function recordClick(ctx: AgentsContext, linkId: string, affiliateId: string, ipHash: string): void {
-  ctx.db.transaction(() => {
-    ctx.db.prepare('INSERT INTO affiliate_clicks (link_id, affiliate_id, ip_hash, created_at) VALUES (?, ?, ?, ?)').run(linkId, affiliateId, ipHash, Date.now());
-    ctx.db.prepare('UPDATE affiliate_links SET clicks = clicks + 1 WHERE id = ?').run(linkId);
+  ctx.legacyDb.transaction(() => {
+    ctx.legacyDb.prepare('INSERT INTO affiliate_clicks (link_id, affiliate_id, ip_hash, created_at) VALUES (?, ?, ?, ?)').run(linkId, affiliateId, ipHash, Date.now());
+    ctx.legacyDb.prepare('UPDATE affiliate_links SET clicks = clicks + 1 WHERE id = ?').run(linkId);
   })();
 }

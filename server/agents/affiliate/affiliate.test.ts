@@ -36,7 +36,7 @@ describe('commission arithmetic', () => {
 
   it('earns only on USD fees of referred workspaces, once per payment', async () => {
     const { affId } = await affiliate();
-    const db = t.ctx.db;
+    const db = t.ctx.legacyDb;
     db.prepare("INSERT INTO affiliate_referrals (workspace_id, affiliate_id, created_at) VALUES ('ws_referred_x', ?, 1)").run(affId);
     expect(recordCommission(db, 'ws_referred_x', 'stripe:cs_a', 1999)).toEqual({ affiliateId: affId, commissionCents: 200 });
     expect(recordCommission(db, 'ws_referred_x', 'stripe:cs_a', 1999)).toBeNull();
@@ -162,15 +162,15 @@ describe('payout method, KYC and payouts', () => {
     const pdf = await api.post('/api/affiliate/kyc', { document: Buffer.from('%PDF-1.7\n1 0 obj\n').toString('base64') });
     expect(pdf.body.kyc).toMatchObject({ status: 'pending', mime: 'application/pdf' });
     expect((await api.get('/api/affiliate')).body.affiliate.kycStatus).toBe('pending');
-    const stored = t.ctx.db.prepare('SELECT mime, length(data) AS n, status FROM affiliate_kyc WHERE affiliate_id = ? ORDER BY submitted_at').all(affId);
+    const stored = t.ctx.legacyDb.prepare('SELECT mime, length(data) AS n, status FROM affiliate_kyc WHERE affiliate_id = ? ORDER BY submitted_at').all(affId);
     expect(stored).toEqual([{ mime: 'image/png', n: 72, status: 'pending' }, { mime: 'application/pdf', n: 17, status: 'pending' }]);
-    t.ctx.db.prepare("UPDATE affiliates SET kyc_status = 'verified' WHERE id = ?").run(affId);
+    t.ctx.legacyDb.prepare("UPDATE affiliates SET kyc_status = 'verified' WHERE id = ?").run(affId);
     expect((await api.post('/api/affiliate/kyc', { document: PNG })).body).toEqual({ error: 'KYC already verified' });
   });
 
   it('pays out only with verified KYC, a payout method and at least 50 USD available', async () => {
     const { api, affId } = await affiliate();
-    const db = t.ctx.db;
+    const db = t.ctx.legacyDb;
     db.prepare("INSERT INTO affiliate_referrals (workspace_id, affiliate_id, created_at) VALUES (?, ?, 1)").run(`ws_ref_${affId}`, affId);
     recordCommission(db, `ws_ref_${affId}`, `test:${affId}:1`, 60000); // 60.00 USD commission
     expect((await api.post('/api/affiliate/payout', { amount: 50 })).body).toEqual({ error: 'KYC verification required' });
@@ -191,7 +191,7 @@ describe('payout method, KYC and payouts', () => {
 
 describe('leaderboard and assets', () => {
   it('lists the top 10 by earnings and the caller rank', async () => {
-    const db = t.ctx.db;
+    const db = t.ctx.legacyDb;
     const insert = db.transaction((i: number) => {
       const uid = `usr_lb_${i}`;
       db.prepare("INSERT INTO users (id, email, password_hash, created_at) VALUES (?, ?, 'x', 1)").run(uid, `lb${i}@example.com`);

@@ -26,11 +26,11 @@ export interface LinkHit {
 
 /** A referral code: a campaign link's code, or an affiliate's promo code (its primary link). */
 export function resolveCode(ctx: AgentsContext, code: string): LinkHit | null {
-  const byLink = ctx.db
+  const byLink = ctx.legacyDb
     .prepare(`SELECT l.id AS "linkId", a.id AS "affiliateId", a.user_id AS "userId" FROM affiliate_links l JOIN affiliates a ON a.id = l.affiliate_id WHERE l.code = ? AND a.status = 'active'`)
     .get(code) as LinkHit | undefined;
   if (byLink) return byLink;
-  const byPromo = ctx.db
+  const byPromo = ctx.legacyDb
     .prepare(`SELECT l.id AS "linkId", a.id AS "affiliateId", a.user_id AS "userId" FROM affiliates a JOIN affiliate_links l ON l.affiliate_id = a.id AND l.is_primary = 1 WHERE a.promo_code = ? AND a.status = 'active'`)
     .get(code.toUpperCase()) as LinkHit | undefined;
   return byPromo ?? null;
@@ -42,7 +42,7 @@ export function attributeSignup(ctx: AgentsContext, req: Request, userId: string
   if (!code) return;
   const hit = resolveCode(ctx, code);
   if (!hit || hit.userId === userId) return;
-  const ws = ctx.db.prepare("SELECT workspace_id FROM members WHERE user_id = ? AND role = 'owner' ORDER BY created_at LIMIT 1").get(userId) as { workspace_id: string } | undefined;
+  const ws = ctx.legacyDb.prepare("SELECT workspace_id FROM members WHERE user_id = ? AND role = 'owner' ORDER BY created_at LIMIT 1").get(userId) as { workspace_id: string } | undefined;
   if (!ws) return;
-  ctx.db.prepare('INSERT INTO affiliate_referrals (workspace_id, affiliate_id, link_id, created_at) VALUES (?, ?, ?, ?) ON CONFLICT DO NOTHING').run(ws.workspace_id, hit.affiliateId, hit.linkId, Date.now());
+  ctx.legacyDb.prepare('INSERT INTO affiliate_referrals (workspace_id, affiliate_id, link_id, created_at) VALUES (?, ?, ?, ?) ON CONFLICT DO NOTHING').run(ws.workspace_id, hit.affiliateId, hit.linkId, Date.now());
 }

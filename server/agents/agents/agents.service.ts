@@ -57,7 +57,7 @@ export function presentAgent(a: AgentRow) {
 
 /** One agent of the workspace; another workspace's id answers 404 like an unknown one. */
 export function getAgent(ctx: AgentsContext, ws: string, id: string): AgentRow {
-  const a = ctx.db.prepare('SELECT * FROM agents WHERE id = ? AND workspace_id = ?').get(id, ws) as AgentRow | undefined;
+  const a = ctx.legacyDb.prepare('SELECT * FROM agents WHERE id = ? AND workspace_id = ?').get(id, ws) as AgentRow | undefined;
   if (!a) throw notFound('agent not found');
   return a;
 }
@@ -65,13 +65,13 @@ export function getAgent(ctx: AgentsContext, ws: string, id: string): AgentRow {
 /** The agent a request selects (`agent` query or `agentId` body); omitted means the workspace's first agent. */
 export function selectAgent(ctx: AgentsContext, ws: string, id: string | undefined | null): AgentRow {
   if (id) return getAgent(ctx, ws, id);
-  const a = ctx.db.prepare('SELECT * FROM agents WHERE workspace_id = ? ORDER BY created_at, id LIMIT 1').get(ws) as AgentRow | undefined;
+  const a = ctx.legacyDb.prepare('SELECT * FROM agents WHERE workspace_id = ? ORDER BY created_at, id LIMIT 1').get(ws) as AgentRow | undefined;
   if (!a) throw notFound('agent not found');
   return a;
 }
 
 export function agentByPublicId(ctx: AgentsContext, publicId: string): AgentRow {
-  const a = stmt(ctx.db, 'SELECT * FROM agents WHERE public_id = ?').get(publicId) as AgentRow | undefined;
+  const a = stmt(ctx.legacyDb, 'SELECT * FROM agents WHERE public_id = ?').get(publicId) as AgentRow | undefined;
   if (!a) throw notFound('agent not found');
   return a;
 }
@@ -96,7 +96,7 @@ export function createAgent(ctx: AgentsContext, ws: string, input: AgentInput & 
   const publicId = newId('pub', 12).slice(4);
   const now = Date.now();
   const slug = input.name.normalize('NFKD').toLowerCase().replace(/[^a-z0-9]+/g, '-').replace(/^-|-$/g, '').slice(0, 24) || 'agent';
-  ctx.db
+  ctx.legacyDb
     .prepare(
       `INSERT INTO agents (id, workspace_id, name, model, temperature, system_prompt, welcome_message, visibility, status, emoji, color,
          avatar_url, company_name, website, public_id, agent_email, created_at, updated_at)
@@ -127,12 +127,12 @@ export function updateAgent(ctx: AgentsContext, ws: string, id: string, input: A
     sets.push(`${col} = ?`);
     vals.push(input[k]);
   }
-  if (sets.length) ctx.db.prepare(`UPDATE agents SET ${sets.join(', ')}, updated_at = ? WHERE id = ? AND workspace_id = ?`).run(...vals, Date.now(), id, ws);
+  if (sets.length) ctx.legacyDb.prepare(`UPDATE agents SET ${sets.join(', ')}, updated_at = ? WHERE id = ? AND workspace_id = ?`).run(...vals, Date.now(), id, ws);
   return getAgent(ctx, ws, id);
 }
 
 export function listAgents(ctx: AgentsContext, ws: string) {
-  const rows = ctx.db
+  const rows = ctx.legacyDb
     .prepare(
       `SELECT a.*,
          (SELECT COUNT(*) FROM conversations c WHERE c.agent_id = a.id) AS conversation_count,
@@ -146,8 +146,8 @@ export function listAgents(ctx: AgentsContext, ws: string) {
 
 export function deleteAgent(ctx: AgentsContext, ws: string, id: string): void {
   getAgent(ctx, ws, id);
-  ctx.db.transaction(() => {
-    ctx.db.prepare('DELETE FROM passages WHERE agent_id = ?').run(id);
-    ctx.db.prepare('DELETE FROM agents WHERE id = ? AND workspace_id = ?').run(id, ws);
+  ctx.legacyDb.transaction(() => {
+    ctx.legacyDb.prepare('DELETE FROM passages WHERE agent_id = ?').run(id);
+    ctx.legacyDb.prepare('DELETE FROM agents WHERE id = ? AND workspace_id = ?').run(id, ws);
   })();
 }

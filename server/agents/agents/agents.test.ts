@@ -59,7 +59,7 @@ describe('PATCH and DELETE /api/agents/{id}', () => {
     expect((await api.get(`/api/agents/${agentId}`)).status).toBe(404);
     expect((await api.get(`/api/sources/${str(s.body.source.id)}`)).status).toBe(404);
     expect((await api.get(`/api/conversations/${str(c.body.conversationId)}`)).status).toBe(404);
-    const left = t.ctx.db.prepare('SELECT COUNT(*) AS n FROM passages WHERE agent_id = ?').get(agentId) as { n: number };
+    const left = t.ctx.legacyDb.prepare('SELECT COUNT(*) AS n FROM passages WHERE agent_id = ?').get(agentId) as { n: number };
     expect(left.n).toBe(0);
   });
 });

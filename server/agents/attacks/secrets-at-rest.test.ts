@@ -19,7 +19,7 @@ const login = (email: string, c?: string) => t.api(null, { 'x-forwarded-for': '1
 
 /** A second app over the same database: what a restart of the service runs at startup. */
 async function restart(): Promise<void> {
-  const again = createAgentsApp({ config: t.ctx.config, log: () => {}, webhookWorker: false });
+  const again = await createAgentsApp({ config: t.ctx.config, log: () => {}, webhookWorker: false });
   await again.close();
 }
 
@@ -41,11 +41,11 @@ describe('attack: reading secrets off the disk', () => {
   it('a TOTP secret is stored sealed, never as the base32 text, and two-factor login still works', async () => {
     const u = await t.signup();
     const secret = str((await u.post('/api/auth/2fa/setup')).body.secret);
-    const pending = t.ctx.db.prepare('SELECT totp_pending FROM users WHERE email = ?').get(u.email) as { totp_pending: string };
+    const pending = t.ctx.legacyDb.prepare('SELECT totp_pending FROM users WHERE email = ?').get(u.email) as { totp_pending: string };
     expect(pending.totp_pending).not.toContain(secret);
     expect(pending.totp_pending).toMatch(/^v1:/);
     expect((await u.post('/api/auth/2fa/enable', { code: code(secret) })).status).toBe(200);
-    const row = t.ctx.db.prepare('SELECT totp_secret FROM users WHERE email = ?').get(u.email) as { totp_secret: string };
+    const row = t.ctx.legacyDb.prepare('SELECT totp_secret FROM users WHERE email = ?').get(u.email) as { totp_secret: string };
     expect(row.totp_secret).toMatch(/^v1:/);
     expect(row.totp_secret).not.toContain(secret);
     expect((await login(u.email)).status).toBe(401);
@@ -56,7 +56,7 @@ describe('attack: reading secrets off the disk', () => {
     const u = await t.signup();
     const secret = str((await u.get('/api/webhooks/secret')).body.secret);
     expect(secret).toMatch(/^whsec_/);
-    const stored = t.ctx.db.prepare('SELECT secret FROM webhook_secrets').all() as { secret: string }[];
+    const stored = t.ctx.legacyDb.prepare('SELECT secret FROM webhook_secrets').all() as { secret: string }[];
     expect(stored.length).toBeGreaterThan(0);
     for (const s of stored) expect(s.secret).toMatch(/^v1:/);
     expect(JSON.stringify(stored)).not.toContain(secret);
@@ -67,17 +67,17 @@ describe('attack: reading secrets off the disk', () => {
 
   it('plain-text secrets written by an earlier version are sealed at the next start and keep working', async () => {
     const u = await t.signup();
-    const ws = (t.ctx.db.prepare('SELECT m.workspace_id AS ws FROM members m JOIN users x ON x.id = m.user_id WHERE x.email = ?').get(u.email) as { ws: string }).ws;
+    const ws = (t.ctx.legacyDb.prepare('SELECT m.workspace_id AS ws FROM members m JOIN users x ON x.id = m.user_id WHERE x.email = ?').get(u.email) as { ws: string }).ws;
     const base32 = 'JBSWY3DPEHPK3PXPJBSWY3DPEHPK3PXP';
-    t.ctx.db.prepare('UPDATE users SET totp_secret = ?, totp_enabled = 1 WHERE email = ?').run(base32, u.email);
-    t.ctx.db.prepare('DELETE FROM webhook_secrets WHERE workspace_id = ?').run(ws);
-    t.ctx.db.prepare('INSERT INTO webhook_secrets (workspace_id, secret, created_at) VALUES (?, ?, ?)').run(ws, 'whsec_legacyplaintextsecret0000000000', Date.now());
+    t.ctx.legacyDb.prepare('UPDATE users SET totp_secret = ?, totp_enabled = 1 WHERE email = ?').run(base32, u.email);
+    t.ctx.legacyDb.prepare('DELETE FROM webhook_secrets WHERE workspace_id = ?').run(ws);
+    t.ctx.legacyDb.prepare('INSERT INTO webhook_secrets (workspace_id, secret, created_at) VALUES (?, ?, ?)').run(ws, 'whsec_legacyplaintextsecret0000000000', Date.now());
 
     await restart();
 
-    const row = t.ctx.db.prepare('SELECT totp_secret FROM users WHERE email = ?').get(u.email) as { totp_secret: string };
+    const row = t.ctx.legacyDb.prepare('SELECT totp_secret FROM users WHERE email = ?').get(u.email) as { totp_secret: string };
     expect(row.totp_secret).toMatch(/^v1:/);
-    const hook = t.ctx.db.prepare('SELECT secret FROM webhook_secrets WHERE workspace_id = ?').get(ws) as { secret: string };
+    const hook = t.ctx.legacyDb.prepare('SELECT secret FROM webhook_secrets WHERE workspace_id = ?').get(ws) as { secret: string };
     expect(hook.secret).toMatch(/^v1:/);
     expect((await login(u.email, code(base32))).status).toBe(200);
     expect(str((await u.get('/api/webhooks/secret')).body.secret)).toBe('whsec_legacyplaintextsecret0000000000');

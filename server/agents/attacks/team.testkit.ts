@@ -18,8 +18,8 @@ export async function joinAs(t: AgentsTestServer, owner: Api, role: 'member' | '
   const { ws } = await whoami(owner);
   const api = await t.signup();
   const { userId } = await whoami(api);
-  t.ctx.db.prepare('INSERT INTO members (workspace_id, user_id, role, created_at) VALUES (?, ?, ?, ?)').run(ws, userId, role, Date.now());
-  t.ctx.db.prepare('UPDATE users SET active_workspace_id = ? WHERE id = ?').run(ws, userId);
+  t.ctx.legacyDb.prepare('INSERT INTO members (workspace_id, user_id, role, created_at) VALUES (?, ?, ?, ?)').run(ws, userId, role, Date.now());
+  t.ctx.legacyDb.prepare('UPDATE users SET active_workspace_id = ? WHERE id = ?').run(ws, userId);
   return { api, userId };
 }
 
@@ -27,13 +27,13 @@ export async function joinAs(t: AgentsTestServer, owner: Api, role: 'member' | '
 export async function operator(t: AgentsTestServer): Promise<Member> {
   const api = await t.signup();
   const { userId } = await whoami(api);
-  t.ctx.db.prepare("UPDATE users SET platform_role = 'admin' WHERE id = ?").run(userId);
+  t.ctx.legacyDb.prepare("UPDATE users SET platform_role = 'admin' WHERE id = ?").run(userId);
   return { api, userId };
 }
 
 /** Every row of every table, as text: two equal snapshots mean nothing was stored or changed. */
 export function snapshot(t: AgentsTestServer): string {
-  const db = t.ctx.db;
+  const db = t.ctx.legacyDb;
   const tables = (
     dialectOf(db) === 'postgres'
       ? db.prepare("SELECT table_name AS name FROM information_schema.tables WHERE table_schema = current_schema() AND table_type = 'BASE TABLE' ORDER BY table_name").all()

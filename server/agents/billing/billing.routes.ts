@@ -13,9 +13,9 @@ import { billingRequests, id, provider } from '../../../shared/api/contracts/age
 
 export function billingRoutes(ctx: AgentsContext): AgentRoute[] {
   const configured = () => ({ stripe: Boolean(ctx.config.payments.stripeSecretKey), paypal: paypalConfigured(ctx.config.payments) });
-  const email = (userId: string) => (ctx.db.prepare('SELECT email FROM users WHERE id = ?').get(userId) as { email: string }).email;
+  const email = (userId: string) => (ctx.legacyDb.prepare('SELECT email FROM users WHERE id = ?').get(userId) as { email: string }).email;
   return [
-    route({ method: 'get', path: '/api/billing/pricing', response: billingResponses['GET /api/billing/pricing'], auth: 'public', handler: () => pricing(ctx.db) }),
+    route({ method: 'get', path: '/api/billing/pricing', response: billingResponses['GET /api/billing/pricing'], auth: 'public', handler: () => pricing(ctx.legacyDb) }),
     route({ method: 'get', path: '/api/billing/wallet', response: billingResponses['GET /api/billing/wallet'], auth: 'bearer', handler: ({ caller }) => walletView(ctx, caller.ws) }),
     route({
       method: 'get',
@@ -30,7 +30,7 @@ export function billingRoutes(ctx: AgentsContext): AgentRoute[] {
       body: billingRequests['POST /api/billing/checkout'].body,
       handler: ({ caller, body }) => {
         // No bundle named: the first one on sale.
-        const bundle = body.bundle ?? bundlesOnSale(ctx.db)[0]?.id ?? '';
+        const bundle = body.bundle ?? bundlesOnSale(ctx.legacyDb)[0]?.id ?? '';
         return body.provider === 'paypal' ? createPayPalOrder(ctx, caller.ws, bundle) : createBundleCheckout(ctx, caller.ws, bundle);
       },
     }),

@@ -30,7 +30,7 @@ export const returnUrls = (ctx: AgentsContext, what: string) => ({
 
 /** A hosted checkout session of the first provider for one credit bundle. */
 export async function createBundleCheckout(ctx: AgentsContext, ws: string, bundleId: string) {
-  const bundle = bundleForSale(ctx.db, bundleId);
+  const bundle = bundleForSale(ctx.legacyDb, bundleId);
   const stripe = stripeClient(ctx.config.payments);
   const s = subscriptionRow(ctx, ws);
   const session = await provider(() =>
@@ -57,7 +57,7 @@ export function applySession(ctx: AgentsContext, ws: string | null, session: Str
   const subId = typeof session.subscription === 'string' ? session.subscription : session.subscription?.id;
   if (!plan || !subId) throw conflict('payment not completed');
   const customer = typeof session.customer === 'string' ? session.customer : (session.customer?.id ?? null);
-  ctx.db.prepare("UPDATE payments SET status = 'paid', paid_at = COALESCE(paid_at, ?) WHERE id = ?").run(Date.now(), p.id);
+  ctx.legacyDb.prepare("UPDATE payments SET status = 'paid', paid_at = COALESCE(paid_at, ?) WHERE id = ?").run(Date.now(), p.id);
   return activateSubscription(ctx, p.workspace_id, plan, 'stripe', subId, customer, null);
 }
 
@@ -82,7 +82,7 @@ export async function subscribe(ctx: AgentsContext, ws: string, planId: string, 
   if (via === 'paypal') {
     const pp = paypalClient(ctx.config.payments);
     const sub = await provider(async () => {
-      const pid = await pp.planId(ctx.db, plan);
+      const pid = await pp.planId(ctx.legacyDb, plan);
       return pp.createSubscription(pid, ws, `${ctx.config.appUrl}/billing?paypal=success`, `${ctx.config.appUrl}/billing?paypal=cancelled`);
     });
     recordPayment(ctx, { workspace_id: ws, provider: 'paypal', external_id: sub.id, kind: 'subscription', bundle: null, plan: plan.id, credits: plan.monthlyCredits, amount_cents: plan.priceCents });
@@ -159,10 +159,10 @@ const recharging = new Set<string>();
  */
 export function maybeAutoRecharge(ctx: AgentsContext, ws: string, balance: number): void {
   if (!ctx.config.payments.stripeSecretKey || recharging.has(ws)) return;
-  const s = ctx.db.prepare('SELECT * FROM subscriptions WHERE workspace_id = ?').get(ws) as ReturnType<typeof subscriptionRow> | undefined;
+  const s = ctx.legacyDb.prepare('SELECT * FROM subscriptions WHERE workspace_id = ?').get(ws) as ReturnType<typeof subscriptionRow> | undefined;
   if (!s || !s.customer_id || !s.payment_method) return;
   const a = autoRechargeOf(s);
-  const bundle = a.enabled && a.bundle ? bundleById(ctx.db, a.bundle) : null;
+  const bundle = a.enabled && a.bundle ? bundleById(ctx.legacyDb, a.bundle) : null;
   if (!bundle || balance >= a.threshold) return;
   recharging.add(ws);
   const pmId = String((JSON.parse(s.payment_method) as { id?: string }).id ?? '');

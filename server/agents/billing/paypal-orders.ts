@@ -8,7 +8,7 @@ import { providerFailure } from './stripe';
 
 /** A one-off credit bundle through the second provider: an order the buyer approves at the provider's page. */
 export async function createPayPalOrder(ctx: AgentsContext, ws: string, bundleId: string) {
-  const bundle = bundleForSale(ctx.db, bundleId);
+  const bundle = bundleForSale(ctx.legacyDb, bundleId);
   const pp = paypalClient(ctx.config.payments);
   const urls = returnUrls(ctx, 'checkout');
   const order = await provider(() => pp.createOrder(bundle, ws, `${ctx.config.appUrl}/billing?checkout=success&provider=paypal`, urls.cancel_url));

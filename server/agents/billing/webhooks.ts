@@ -93,7 +93,7 @@ export async function handlePayPalWebhook(ctx: AgentsContext, req: Request) {
     await applyPayPalEvent(ctx, event);
   } catch (err) {
     // Not handled: forget the delivery so the provider's retry is handled again.
-    ctx.db.prepare("DELETE FROM provider_events WHERE provider = 'paypal' AND event_id = ?").run(event.id);
+    ctx.legacyDb.prepare("DELETE FROM provider_events WHERE provider = 'paypal' AND event_id = ?").run(event.id);
     throw err;
   }
   return { received: true };
@@ -120,7 +120,7 @@ async function applyPayPalEvent(ctx: AgentsContext, event: PayPalEvent) {
       const cents = Math.round(Number(r.amount?.total ?? 0) * 100);
       if (paymentByExternal(ctx, 'paypal', r.id)) break;
       // Sales of one subscription are numbered: the first is the period the confirmation already credited.
-      const n = (ctx.db.prepare("SELECT COUNT(*) AS n FROM payments WHERE provider = 'paypal' AND kind = 'sale' AND plan = ?").get(sub) as { n: number }).n + 1;
+      const n = (ctx.legacyDb.prepare("SELECT COUNT(*) AS n FROM payments WHERE provider = 'paypal' AND kind = 'sale' AND plan = ?").get(sub) as { n: number }).n + 1;
       recordPayment(ctx, { workspace_id: ws, provider: 'paypal', external_id: r.id, kind: 'sale', bundle: null, plan: sub, credits: 0, amount_cents: cents, status: 'paid' });
       renewSubscription(ctx, 'paypal', sub, `paypal:${sub}:period:${n}`, cents, null);
       break;

@@ -42,8 +42,8 @@ function parseJson(buf: Buffer): Record<string, unknown> {
 
 /** Remember a key once; false when it was already seen (replay or provider retry). */
 function firstSighting(ctx: AgentsContext, key: string, nowMs: number): boolean {
-  ctx.db.prepare('DELETE FROM callback_seen WHERE seen_at < ?').run(nowMs - 24 * 3600_000);
-  return ctx.db.prepare('INSERT INTO callback_seen (key, seen_at) VALUES (?, ?) ON CONFLICT DO NOTHING').run(key, nowMs).changes === 1;
+  ctx.legacyDb.prepare('DELETE FROM callback_seen WHERE seen_at < ?').run(nowMs - 24 * 3600_000);
+  return ctx.legacyDb.prepare('INSERT INTO callback_seen (key, seen_at) VALUES (?, ?) ON CONFLICT DO NOTHING').run(key, nowMs).changes === 1;
 }
 
 function inBackground(ctx: AgentsContext, work: Promise<unknown>): void {
@@ -77,8 +77,8 @@ export function callbackRoutes(ctx: AgentsContext, now: () => number = Date.now)
         const ev = (payload.event ?? {}) as Record<string, unknown>;
         const isUserMessage = (ev.type === 'message' || ev.type === 'app_mention') && !ev.bot_id && !ev.subtype && typeof ev.text === 'string' && typeof ev.channel === 'string';
         if (!isUserMessage) return { ok: true };
-        const conn = ctx.db
-          .prepare(`SELECT agent_id FROM channel_connections WHERE channel = 'slack' AND enabled = 1 AND ${jsonText(ctx.db, 'account', 'team_id')} = ?`)
+        const conn = ctx.legacyDb
+          .prepare(`SELECT agent_id FROM channel_connections WHERE channel = 'slack' AND enabled = 1 AND ${jsonText(ctx.legacyDb, 'account', 'team_id')} = ?`)
           .get(String(payload.team_id ?? '')) as { agent_id: string } | undefined;
         if (!conn) return { ok: true };
         const thread = String(ev.thread_ts ?? ev.ts ?? '');
@@ -119,8 +119,8 @@ export function callbackRoutes(ctx: AgentsContext, now: () => number = Date.now)
           for (const change of Array.isArray(entry.changes) ? (entry.changes as Record<string, unknown>[]) : []) {
             const value = (change.value ?? {}) as Record<string, unknown>;
             const phoneId = String(((value.metadata ?? {}) as Record<string, unknown>).phone_number_id ?? '');
-            const conn = ctx.db
-              .prepare(`SELECT agent_id FROM channel_connections WHERE channel = 'whatsapp' AND enabled = 1 AND ${jsonText(ctx.db, 'account', 'phone_number_id')} = ?`)
+            const conn = ctx.legacyDb
+              .prepare(`SELECT agent_id FROM channel_connections WHERE channel = 'whatsapp' AND enabled = 1 AND ${jsonText(ctx.legacyDb, 'account', 'phone_number_id')} = ?`)
               .get(phoneId) as { agent_id: string } | undefined;
             for (const m of Array.isArray(value.messages) ? (value.messages as Record<string, unknown>[]) : []) {
               const text = String(((m.text ?? {}) as Record<string, unknown>).body ?? '').trim();

@@ -16,7 +16,7 @@ function typeOf(raw: string): ActionType {
 
 export function actionRoutes(ctx: AgentsContext): AgentRoute[] {
   const row = (agentId: string, type: ActionType) =>
-    ctx.db.prepare('SELECT enabled, config FROM agent_actions WHERE agent_id = ? AND type = ?').get(agentId, type) as { enabled: number; config: string } | undefined;
+    ctx.legacyDb.prepare('SELECT enabled, config FROM agent_actions WHERE agent_id = ? AND type = ?').get(agentId, type) as { enabled: number; config: string } | undefined;
   const configOf = (agentId: string, type: ActionType): Record<string, unknown> => {
     const r = row(agentId, type);
     const parsed = ACTIONS[type].config.safeParse(r ? JSON.parse(r.config) : {});
@@ -29,7 +29,7 @@ export function actionRoutes(ctx: AgentsContext): AgentRoute[] {
   const save = (agentId: string, type: ActionType, enabled: boolean, config: Record<string, unknown>) => {
     const missing = ACTIONS[type].requires.find((k) => !config[k]);
     if (enabled && missing) throw badRequest(`config.${missing} is required before ${type} can be enabled`);
-    ctx.db
+    ctx.legacyDb
       .prepare('INSERT INTO agent_actions (agent_id, type, enabled, config, updated_at) VALUES (?, ?, ?, ?, ?) ON CONFLICT(agent_id, type) DO UPDATE SET enabled = excluded.enabled, config = excluded.config, updated_at = excluded.updated_at')
       .run(agentId, type, Number(enabled), JSON.stringify(config), Date.now());
   };

@@ -72,11 +72,11 @@ export function channelRoutes(ctx: AgentsContext): AgentRoute[] {
         const check = await validatorOf(spec)(ctx.config, creds);
         if (!check.ok) throw badRequest(check.error);
         if (name === 'slack' && check.account.team_id) {
-          const taken = ctx.db.prepare(`SELECT agent_id FROM channel_connections WHERE channel = 'slack' AND ${jsonText(ctx.db, 'account', 'team_id')} = ? AND agent_id <> ?`).get(check.account.team_id, a.id);
+          const taken = ctx.legacyDb.prepare(`SELECT agent_id FROM channel_connections WHERE channel = 'slack' AND ${jsonText(ctx.legacyDb, 'account', 'team_id')} = ? AND agent_id <> ?`).get(check.account.team_id, a.id);
           if (taken) throw conflict('this Slack workspace is already connected to another agent');
         }
         const now = Date.now();
-        ctx.db
+        ctx.legacyDb
           .prepare(`INSERT INTO channel_connections (agent_id, channel, workspace_id, enabled, status, credentials, account, config, error, connected_at, checked_at)
                     VALUES (?, ?, ?, 1, 'connected', ?, ?, '{}', NULL, ?, ?)
                     ON CONFLICT(agent_id, channel) DO UPDATE SET enabled = 1, status = 'connected', credentials = excluded.credentials, account = excluded.account, error = NULL, connected_at = excluded.connected_at, checked_at = excluded.checked_at`)
@@ -98,7 +98,7 @@ export function channelRoutes(ctx: AgentsContext): AgentRoute[] {
         const creds = openCredentials(ctx, c.credentials);
         const spec = CHANNELS[name];
         const check: Check = creds ? await validatorOf(spec)(ctx.config, creds) : { ok: false, error: 'stored credentials cannot be read' };
-        ctx.db
+        ctx.legacyDb
           .prepare('UPDATE channel_connections SET status = ?, error = ?, account = COALESCE(?, account), checked_at = ? WHERE agent_id = ? AND channel = ?')
           .run(check.ok ? 'connected' : 'error', check.ok ? null : check.error, check.ok ? JSON.stringify(check.account) : null, Date.now(), a.id, name);
         return { ok: check.ok, error: check.ok ? null : check.error, channel: channelsPresent(name, connection(ctx, a.id, name)) };
@@ -116,12 +116,12 @@ export function channelRoutes(ctx: AgentsContext): AgentRoute[] {
         const a = selectAgent(ctx, caller.ws, body.agentId ?? query.agent);
         const c = connection(ctx, a.id, name);
         if (body.disconnect || body.connected === false) {
-          if (c) ctx.db.prepare('DELETE FROM channel_connections WHERE agent_id = ? AND channel = ?').run(a.id, name);
+          if (c) ctx.legacyDb.prepare('DELETE FROM channel_connections WHERE agent_id = ? AND channel = ?').run(a.id, name);
           return { channel: channelsPresent(name, undefined) };
         }
         if (!c) throw badRequest('channel is not connected');
         const config = body.config ? { ...parse(c.config), ...body.config } : parse(c.config);
-        ctx.db
+        ctx.legacyDb
           .prepare('UPDATE channel_connections SET enabled = ?, config = ? WHERE agent_id = ? AND channel = ?')
           .run(body.enabled === undefined ? c.enabled : Number(body.enabled), JSON.stringify(config), a.id, name);
         return { channel: channelsPresent(name, connection(ctx, a.id, name)) };

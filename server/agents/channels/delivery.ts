@@ -19,7 +19,7 @@ interface ConnectionRow {
 }
 
 export function connection(ctx: AgentsContext, agentId: string, channel: string): ConnectionRow | undefined {
-  return ctx.db.prepare('SELECT * FROM channel_connections WHERE agent_id = ? AND channel = ?').get(agentId, channel) as ConnectionRow | undefined;
+  return ctx.legacyDb.prepare('SELECT * FROM channel_connections WHERE agent_id = ? AND channel = ?').get(agentId, channel) as ConnectionRow | undefined;
 }
 export type { ConnectionRow };
 
@@ -39,7 +39,7 @@ export interface ChannelDelivery {
 
 /** An operator's inbox reply goes back to the team-chat thread or messaging number the conversation came from. */
 export async function deliverOperatorReply(ctx: AgentsContext, conversationId: string, text: string): Promise<ChannelDelivery | null> {
-  const th = ctx.db.prepare('SELECT agent_id, channel, external_ref FROM channel_threads WHERE conversation_id = ?').get(conversationId) as
+  const th = ctx.legacyDb.prepare('SELECT agent_id, channel, external_ref FROM channel_threads WHERE conversation_id = ?').get(conversationId) as
     | { agent_id: string; channel: ChannelName; external_ref: string }
     | undefined;
   if (!th || !(th.channel in CHANNELS)) return null;
@@ -58,9 +58,9 @@ export async function deliverOperatorReply(ctx: AgentsContext, conversationId: s
 export async function receiveChannelMessage(ctx: AgentsContext, m: { agentId: string; channel: ChannelName; ref: string; visitor: string; text: string }): Promise<void> {
   const conn = connection(ctx, m.agentId, m.channel);
   if (!conn || !conn.enabled) return;
-  const agent = ctx.db.prepare('SELECT workspace_id FROM agents WHERE id = ?').get(m.agentId) as { workspace_id: string } | undefined;
+  const agent = ctx.legacyDb.prepare('SELECT workspace_id FROM agents WHERE id = ?').get(m.agentId) as { workspace_id: string } | undefined;
   if (!agent) return;
-  const existing = ctx.db.prepare('SELECT conversation_id FROM channel_threads WHERE agent_id = ? AND channel = ? AND external_ref = ?').get(m.agentId, m.channel, m.ref) as
+  const existing = ctx.legacyDb.prepare('SELECT conversation_id FROM channel_threads WHERE agent_id = ? AND channel = ? AND external_ref = ?').get(m.agentId, m.channel, m.ref) as
     | { conversation_id: string }
     | undefined;
   const result = await runTurn(
@@ -68,7 +68,7 @@ export async function receiveChannelMessage(ctx: AgentsContext, m: { agentId: st
     { agent: getAgent(ctx, agent.workspace_id, m.agentId), message: m.text.slice(0, 4000), conversationId: existing?.conversation_id, channel: m.channel, visitor: m.visitor, country: '' },
     {
       onStart: (cid) => {
-        if (!existing) ctx.db.prepare('INSERT INTO channel_threads (conversation_id, agent_id, channel, external_ref, created_at) VALUES (?, ?, ?, ?, ?) ON CONFLICT DO NOTHING').run(cid, m.agentId, m.channel, m.ref, Date.now());
+        if (!existing) ctx.legacyDb.prepare('INSERT INTO channel_threads (conversation_id, agent_id, channel, external_ref, created_at) VALUES (?, ?, ?, ?, ?) ON CONFLICT DO NOTHING').run(cid, m.agentId, m.channel, m.ref, Date.now());
       },
     },
   );

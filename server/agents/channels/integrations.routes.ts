@@ -38,7 +38,7 @@ function providerOf(raw: string): IntegrationName {
 }
 
 export function integrationRoutes(ctx: AgentsContext): AgentRoute[] {
-  const get = (ws: string, p: IntegrationName) => ctx.db.prepare('SELECT * FROM integrations WHERE workspace_id = ? AND provider = ?').get(ws, p) as IntegrationRow | undefined;
+  const get = (ws: string, p: IntegrationName) => ctx.legacyDb.prepare('SELECT * FROM integrations WHERE workspace_id = ? AND provider = ?').get(ws, p) as IntegrationRow | undefined;
   return [
     route({ method: 'get', path: '/api/integrations', response: integrationsResponses['GET /api/integrations'], auth: 'bearer', handler: ({ caller }) => ({ integrations: integrationsNAMES.map((n) => integrationsPresent(n, get(caller.ws, n))) }) }),
     route({
@@ -59,7 +59,7 @@ export function integrationRoutes(ctx: AgentsContext): AgentRoute[] {
         const check = await validatorOf(spec)(ctx.config, parsed.data);
         if (!check.ok) throw badRequest(check.error);
         const now = Date.now();
-        ctx.db
+        ctx.legacyDb
           .prepare(`INSERT INTO integrations (workspace_id, provider, status, credentials, account, error, connected_at, checked_at) VALUES (?, ?, 'connected', ?, ?, NULL, ?, ?)
                     ON CONFLICT(workspace_id, provider) DO UPDATE SET status = 'connected', credentials = excluded.credentials, account = excluded.account, error = NULL, connected_at = excluded.connected_at, checked_at = excluded.checked_at`)
           .run(caller.ws, name, secretBox(ctx.config).seal(JSON.stringify(parsed.data)), JSON.stringify(check.account), now, now);
@@ -77,7 +77,7 @@ export function integrationRoutes(ctx: AgentsContext): AgentRoute[] {
         if (!r) throw badRequest('integration is not connected');
         const creds = openCredentials(ctx, r.credentials);
         const check = creds ? await validatorOf(INTEGRATIONS[name])(ctx.config, creds) : { ok: false as const, error: 'stored credentials cannot be read' };
-        ctx.db
+        ctx.legacyDb
           .prepare('UPDATE integrations SET status = ?, error = ?, account = COALESCE(?, account), checked_at = ? WHERE workspace_id = ? AND provider = ?')
           .run(check.ok ? 'connected' : 'error', check.ok ? null : check.error, check.ok ? JSON.stringify(check.account) : null, Date.now(), caller.ws, name);
         return { ok: check.ok, error: check.ok ? null : check.error, integration: integrationsPresent(name, get(caller.ws, name)) };
@@ -91,7 +91,7 @@ export function integrationRoutes(ctx: AgentsContext): AgentRoute[] {
       handler: ({ caller, params: p }) => {
         const name = providerOf(p.provider);
         if (!get(caller.ws, name)) throw badRequest('integration is not connected');
-        ctx.db.prepare('DELETE FROM integrations WHERE workspace_id = ? AND provider = ?').run(caller.ws, name);
+        ctx.legacyDb.prepare('DELETE FROM integrations WHERE workspace_id = ? AND provider = ?').run(caller.ws, name);
         return { integration: integrationsPresent(name, undefined) };
       },
     }),

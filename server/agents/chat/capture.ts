@@ -46,31 +46,31 @@ export function wantsHuman(text: string): boolean {
 export function saveCaptured(ctx: AgentsContext, ws: string, agentId: string, conversationId: string, c: Captured): { contactId: string; leadId: string; created: boolean } {
   const now = Date.now();
   const key = c.email ? ['email', c.email] : ['phone', c.phone ?? ''];
-  let contact = ctx.db.prepare(`SELECT id, name, email, phone FROM contacts WHERE workspace_id = ? AND ${key[0]} = ? LIMIT 1`).get(ws, key[1]) as
+  let contact = ctx.legacyDb.prepare(`SELECT id, name, email, phone FROM contacts WHERE workspace_id = ? AND ${key[0]} = ? LIMIT 1`).get(ws, key[1]) as
     | { id: string; name: string; email: string; phone: string }
     | undefined;
   if (!contact) {
     const id = newId('ct');
-    ctx.db
+    ctx.legacyDb
       .prepare('INSERT INTO contacts (id, workspace_id, agent_id, external_id, email, name, phone, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)')
       .run(id, ws, agentId, conversationId, c.email ?? '', c.name ?? '', c.phone ?? '', now, now);
     contact = { id, name: c.name ?? '', email: c.email ?? '', phone: c.phone ?? '' };
   } else {
-    ctx.db
+    ctx.legacyDb
       .prepare('UPDATE contacts SET name = ?, email = ?, phone = ?, updated_at = ? WHERE id = ?')
       .run(contact.name || c.name || '', contact.email || c.email || '', contact.phone || c.phone || '', now, contact.id);
   }
-  ctx.db.prepare('UPDATE conversations SET contact_id = ? WHERE id = ?').run(contact.id, conversationId);
-  const lead = ctx.db.prepare(`SELECT id FROM leads WHERE workspace_id = ? AND ${key[0]} = ? LIMIT 1`).get(ws, key[1]) as { id: string } | undefined;
+  ctx.legacyDb.prepare('UPDATE conversations SET contact_id = ? WHERE id = ?').run(contact.id, conversationId);
+  const lead = ctx.legacyDb.prepare(`SELECT id FROM leads WHERE workspace_id = ? AND ${key[0]} = ? LIMIT 1`).get(ws, key[1]) as { id: string } | undefined;
   if (lead) {
-    ctx.db
+    ctx.legacyDb
       .prepare("UPDATE leads SET name = CASE WHEN name = '' THEN ? ELSE name END, email = CASE WHEN email = '' THEN ? ELSE email END, phone = CASE WHEN phone = '' THEN ? ELSE phone END, updated_at = ? WHERE id = ?")
       .run(c.name ?? '', c.email ?? '', c.phone ?? '', now, lead.id);
     return { contactId: contact.id, leadId: lead.id, created: false };
   }
   const leadId = newId('ld');
   const score = (c.email ? 40 : 0) + (c.phone ? 30 : 0) + (c.name ? 10 : 0);
-  ctx.db
+  ctx.legacyDb
     .prepare("INSERT INTO leads (id, workspace_id, agent_id, conversation_id, name, email, phone, status, score, source, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?, 'new', ?, 'chat', ?, ?)")
     .run(leadId, ws, agentId, conversationId, c.name ?? '', c.email ?? '', c.phone ?? '', score, now, now);
   recordEvent(ctx, ws, agentId, 'lead.captured', { leadId, agentId, conversationId, name: c.name ?? '', email: c.email ?? '', phone: c.phone ?? '', source: 'chat' });

@@ -59,14 +59,14 @@ const HANDOFF_EN = "I've asked a member of our team to join this conversation. S
 const HANDOFF_JA = '担当者にお引き継ぎしました。まもなくこちらで担当者からご返信いたします。';
 
 function credits(ctx: AgentsContext, ws: string): number {
-  return (stmt(ctx.db, 'SELECT credits FROM workspaces WHERE id = ?').get(ws) as { credits: number }).credits;
+  return (stmt(ctx.legacyDb, 'SELECT credits FROM workspaces WHERE id = ?').get(ws) as { credits: number }).credits;
 }
 
 export function insertMessage(ctx: AgentsContext, c: { id: string; workspace_id: string }, role: string, text: string, engine: string | null = null): { id: string; created_at: number } {
   const id = newId('msg');
   const now = Date.now();
-  stmt(ctx.db, 'INSERT INTO messages (id, conversation_id, workspace_id, role, text, engine, created_at) VALUES (?, ?, ?, ?, ?, ?, ?)').run(id, c.id, c.workspace_id, role, text, engine, now);
-  stmt(ctx.db, 'UPDATE conversations SET message_count = message_count + 1, updated_at = ? WHERE id = ?').run(now, c.id);
+  stmt(ctx.legacyDb, 'INSERT INTO messages (id, conversation_id, workspace_id, role, text, engine, created_at) VALUES (?, ?, ?, ?, ?, ?, ?)').run(id, c.id, c.workspace_id, role, text, engine, now);
+  stmt(ctx.legacyDb, 'UPDATE conversations SET message_count = message_count + 1, updated_at = ? WHERE id = ?').run(now, c.id);
   return { id, created_at: now };
 }
 
@@ -100,7 +100,7 @@ function engineInput(ctx: AgentsContext, agent: AgentRow, message: string, histo
     temperature: over.temperature ?? agent.temperature,
     message,
     history,
-    passages: searchPassages(ctx.db, agent.id, message, 5),
+    passages: searchPassages(ctx.legacyDb, agent.id, message, 5),
   };
 }
 
@@ -114,7 +114,7 @@ export async function runTurn(ctx: AgentsContext, input: TurnInput, hooks: TurnH
   if (agent.status === 'paused') throw paymentRequired('agent is paused');
   let conv: ConversationRow | undefined;
   if (input.conversationId) {
-    conv = stmt(ctx.db, 'SELECT * FROM conversations WHERE id = ? AND workspace_id = ? AND agent_id = ?').get(input.conversationId, ws, agent.id) as ConversationRow | undefined;
+    conv = stmt(ctx.legacyDb, 'SELECT * FROM conversations WHERE id = ? AND workspace_id = ? AND agent_id = ?').get(input.conversationId, ws, agent.id) as ConversationRow | undefined;
     if (!conv) throw notFound('conversation not found');
   }
   const humanMode = conv?.handoff === 'operator';
@@ -123,22 +123,22 @@ export async function runTurn(ctx: AgentsContext, input: TurnInput, hooks: TurnH
   const wantsPerson = wantsHuman(input.message);
   const captured = extractContact(input.message);
   let history: EngineInput['history'] = [];
-  const conversation = ctx.db.transaction(() => {
+  const conversation = ctx.legacyDb.transaction(() => {
     let c = conv;
     if (!c) {
       const now = Date.now();
       const id = newId('cnv');
-      ctx.db
+      ctx.legacyDb
         .prepare('INSERT INTO conversations (id, workspace_id, agent_id, channel, visitor, country, first_message, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)')
         .run(id, ws, agent.id, input.channel, input.visitor, input.country, input.message.slice(0, 500), now, now);
-      c = stmt(ctx.db, 'SELECT * FROM conversations WHERE id = ?').get(id) as ConversationRow;
+      c = stmt(ctx.legacyDb, 'SELECT * FROM conversations WHERE id = ?').get(id) as ConversationRow;
     } else {
-      history = (stmt(ctx.db, "SELECT role, text FROM messages WHERE conversation_id = ? AND role IN ('user','assistant') ORDER BY seq DESC LIMIT ?").all(c.id, HISTORY_TURNS * 2) as { role: 'user' | 'assistant'; text: string }[]).reverse();
+      history = (stmt(ctx.legacyDb, "SELECT role, text FROM messages WHERE conversation_id = ? AND role IN ('user','assistant') ORDER BY seq DESC LIMIT ?").all(c.id, HISTORY_TURNS * 2) as { role: 'user' | 'assistant'; text: string }[]).reverse();
     }
     const userMsg = insertMessage(ctx, c, 'user', input.message);
     if (captured) saveCaptured(ctx, ws, agent.id, c.id, captured);
     if (wantsPerson && c.handoff !== 'operator' && c.handoff !== 'requested') {
-      stmt(ctx.db, "UPDATE conversations SET handoff = 'requested' WHERE id = ?").run(c.id);
+      stmt(ctx.legacyDb, "UPDATE conversations SET handoff = 'requested' WHERE id = ?").run(c.id);
       recordEvent(ctx, ws, agent.id, 'handoff.requested', { conversationId: c.id, agentId: agent.id, messageId: userMsg.id, text: input.message });
     }
     recordEvent(ctx, ws, agent.id, 'message.created', { conversationId: c.id, agentId: agent.id, messageId: userMsg.id, role: 'user', text: input.message, channel: c.channel });
@@ -162,12 +162,12 @@ export async function runTurn(ctx: AgentsContext, input: TurnInput, hooks: TurnH
   } else {
     out = await generate(ctx, ctx.engines.pick(agent.model), ein, hooks.onToken);
   }
-  const msg = ctx.db.transaction(() => {
+  const msg = ctx.legacyDb.transaction(() => {
     const m = insertMessage(ctx, conversation, 'assistant', out.text, out.engine);
     recordEvent(ctx, ws, agent.id, 'message.created', { conversationId: conversation.id, agentId: agent.id, messageId: m.id, role: 'assistant', text: out.text, channel: conversation.channel });
     return m;
   })();
-  const handoff = (stmt(ctx.db, 'SELECT handoff FROM conversations WHERE id = ?').get(conversation.id) as { handoff: string }).handoff;
+  const handoff = (stmt(ctx.legacyDb, 'SELECT handoff FROM conversations WHERE id = ?').get(conversation.id) as { handoff: string }).handoff;
   return {
     ...base,
     reply: out.text,

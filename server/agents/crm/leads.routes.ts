@@ -40,7 +40,7 @@ export function leadRoutes(ctx: AgentsContext): AgentRoute[] {
       query: leadsRequests['GET /api/leads/stats'].query,
       handler: ({ caller, query }) => {
         const agentId = agentOf(caller.ws, query.agent);
-        const rows = ctx.db
+        const rows = ctx.legacyDb
           .prepare(`SELECT status, COUNT(*) AS n FROM leads WHERE workspace_id = ? ${agentId ? 'AND agent_id = ?' : ''} GROUP BY status`)
           .all(...(agentId ? [caller.ws, agentId] : [caller.ws])) as { status: string; n: number }[];
         const byStatus: Record<string, number> = Object.fromEntries(LEAD_STATUSES.map((s) => [s, 0]));

@@ -16,7 +16,7 @@ export class WorkspaceTable<I extends Record<string, unknown>> {
   ) {}
 
   get(ctx: AgentsContext, ws: string, id: string): Row {
-    const r = ctx.db.prepare(`SELECT * FROM ${this.table} WHERE id = ? AND workspace_id = ?`).get(id, ws) as Row | undefined;
+    const r = ctx.legacyDb.prepare(`SELECT * FROM ${this.table} WHERE id = ? AND workspace_id = ?`).get(id, ws) as Row | undefined;
     if (!r) throw notFound(this.notFound);
     return r;
   }
@@ -39,7 +39,7 @@ export class WorkspaceTable<I extends Record<string, unknown>> {
     const [cols, vals] = this.values(input);
     const extra = this.timestamps.updated ? ['created_at', 'updated_at'] : ['created_at'];
     const all = ['id', 'workspace_id', 'agent_id', ...cols, ...extra];
-    ctx.db.prepare(`INSERT INTO ${this.table} (${all.join(', ')}) VALUES (${all.map(() => '?').join(', ')})`).run(id, ws, agentId, ...vals, ...extra.map(() => now));
+    ctx.legacyDb.prepare(`INSERT INTO ${this.table} (${all.join(', ')}) VALUES (${all.map(() => '?').join(', ')})`).run(id, ws, agentId, ...vals, ...extra.map(() => now));
     return this.get(ctx, ws, id);
   }
 
@@ -48,13 +48,13 @@ export class WorkspaceTable<I extends Record<string, unknown>> {
     const [cols, vals] = this.values(input);
     const sets = cols.map((c) => `${c} = ?`);
     if (this.timestamps.updated) sets.push('updated_at = ?'), vals.push(Date.now());
-    if (sets.length) ctx.db.prepare(`UPDATE ${this.table} SET ${sets.join(', ')} WHERE id = ? AND workspace_id = ?`).run(...vals, id, ws);
+    if (sets.length) ctx.legacyDb.prepare(`UPDATE ${this.table} SET ${sets.join(', ')} WHERE id = ? AND workspace_id = ?`).run(...vals, id, ws);
     return this.get(ctx, ws, id);
   }
 
   remove(ctx: AgentsContext, ws: string, id: string): void {
     this.get(ctx, ws, id);
-    ctx.db.prepare(`DELETE FROM ${this.table} WHERE id = ? AND workspace_id = ?`).run(id, ws);
+    ctx.legacyDb.prepare(`DELETE FROM ${this.table} WHERE id = ? AND workspace_id = ?`).run(id, ws);
   }
 
   /** Paginated search: `search` over the named text columns, sort by an allowed column. */
@@ -69,16 +69,16 @@ export class WorkspaceTable<I extends Record<string, unknown>> {
       args.push(...q.searchIn.map(() => like));
     }
     const w = where.join(' AND ');
-    const total = (ctx.db.prepare(`SELECT COUNT(*) AS n FROM ${this.table} WHERE ${w}`).get(...args) as { n: number }).n;
-    const rows = ctx.db
+    const total = (ctx.legacyDb.prepare(`SELECT COUNT(*) AS n FROM ${this.table} WHERE ${w}`).get(...args) as { n: number }).n;
+    const rows = ctx.legacyDb
       .prepare(`SELECT * FROM ${this.table} WHERE ${w} ORDER BY ${q.sort} ${q.dir === 'asc' ? 'ASC' : 'DESC'}, id LIMIT ? OFFSET ?`)
       .all(...args, q.limit, (q.page - 1) * q.limit) as Row[];
     return { rows, total, page: q.page, limit: q.limit, pages: Math.max(1, Math.ceil(total / q.limit)) };
   }
 
   all(ctx: AgentsContext, ws: string, agentId: string | undefined, limit: number): Row[] {
-    if (agentId) return ctx.db.prepare(`SELECT * FROM ${this.table} WHERE workspace_id = ? AND agent_id = ? ORDER BY created_at DESC, id LIMIT ?`).all(ws, agentId, limit) as Row[];
-    return ctx.db.prepare(`SELECT * FROM ${this.table} WHERE workspace_id = ? ORDER BY created_at DESC, id LIMIT ?`).all(ws, limit) as Row[];
+    if (agentId) return ctx.legacyDb.prepare(`SELECT * FROM ${this.table} WHERE workspace_id = ? AND agent_id = ? ORDER BY created_at DESC, id LIMIT ?`).all(ws, agentId, limit) as Row[];
+    return ctx.legacyDb.prepare(`SELECT * FROM ${this.table} WHERE workspace_id = ? ORDER BY created_at DESC, id LIMIT ?`).all(ws, limit) as Row[];
   }
 }
 

@@ -45,7 +45,7 @@ export function widgetRoutes(ctx: AgentsContext): AgentRoute[] {
       handler: ({ caller, body }) => {
         const { agentId, ...input } = body;
         const agent = agentOf(caller.ws, agentId) ?? null;
-        const dup = ctx.db.prepare('SELECT 1 FROM attributes WHERE workspace_id = ? AND agent_id IS NOT DISTINCT FROM ? AND name = ?').get(caller.ws, agent, input.name);
+        const dup = ctx.legacyDb.prepare('SELECT 1 FROM attributes WHERE workspace_id = ? AND agent_id IS NOT DISTINCT FROM ? AND name = ?').get(caller.ws, agent, input.name);
         if (dup) throw conflict('attribute already exists');
         return { attribute: presentAttr(attributes.create(ctx, caller.ws, agent, { ...input, label: input.label || input.name })) };
       },
@@ -71,7 +71,7 @@ export function widgetRoutes(ctx: AgentsContext): AgentRoute[] {
         const { agentId, ...fields } = body;
         const a = selectAgent(ctx, caller.ws, agentId ?? query.agent);
         const next = { ...widgetConfig(a), ...fields };
-        ctx.db.prepare('UPDATE agents SET widget = ?, updated_at = ? WHERE id = ?').run(JSON.stringify(next), Date.now(), a.id);
+        ctx.legacyDb.prepare('UPDATE agents SET widget = ?, updated_at = ? WHERE id = ?').run(JSON.stringify(next), Date.now(), a.id);
         return show(getAgent(ctx, caller.ws, a.id));
       },
     }),

@@ -34,7 +34,7 @@ export function conversationRoutes(ctx: AgentsContext): AgentRoute[] {
       query: AgentQuery,
       handler: ({ caller, query }) => {
         const agentId = scopedAgent(caller.ws, query.agent);
-        const rows = ctx.db
+        const rows = ctx.legacyDb
           .prepare(`SELECT DISTINCT channel FROM conversations WHERE workspace_id = ? ${agentId ? 'AND agent_id = ?' : ''} ORDER BY channel`)
           .all(...(agentId ? [caller.ws, agentId] : [caller.ws])) as { channel: string }[];
         return { channels: rows.map((r) => r.channel) };
@@ -54,7 +54,7 @@ export function conversationRoutes(ctx: AgentsContext): AgentRoute[] {
       query: AgentQuery,
       handler: ({ caller, query }) => {
         const agentId = scopedAgent(caller.ws, query.agent);
-        const rows = ctx.db
+        const rows = ctx.legacyDb
           .prepare(
             `SELECT c.id AS cid, c.agent_id, c.channel, c.handoff, c.country, m.id AS mid, m.role, m.text, m.feedback, m.created_at
                FROM messages m JOIN conversations c ON c.id = m.conversation_id
@@ -72,7 +72,7 @@ export function conversationRoutes(ctx: AgentsContext): AgentRoute[] {
       query: AgentQuery,
       handler: ({ caller, query }) => {
         const agent = selectAgent(ctx, caller.ws, query.agent);
-        const r = ctx.db.prepare('DELETE FROM conversations WHERE workspace_id = ? AND agent_id = ?').run(caller.ws, agent.id);
+        const r = ctx.legacyDb.prepare('DELETE FROM conversations WHERE workspace_id = ? AND agent_id = ?').run(caller.ws, agent.id);
         return { ok: true, deleted: r.changes };
       },
     }),
@@ -116,7 +116,7 @@ export function conversationRoutes(ctx: AgentsContext): AgentRoute[] {
       handler: ({ caller, params, body }) => {
         getConversation(ctx, caller.ws, params.cid);
         getMessage(ctx, params.cid, params.mid);
-        ctx.db.prepare('UPDATE messages SET feedback = ? WHERE id = ?').run(body.feedback, params.mid);
+        ctx.legacyDb.prepare('UPDATE messages SET feedback = ? WHERE id = ?').run(body.feedback, params.mid);
         return { message: presentMessage(getMessage(ctx, params.cid, params.mid)) };
       },
     }),
@@ -136,7 +136,7 @@ export function conversationRoutes(ctx: AgentsContext): AgentRoute[] {
       body: conversationsRequests['PATCH /api/conversations/:cid'].body,
       handler: ({ caller, params, body }) => {
         getConversation(ctx, caller.ws, params.cid);
-        ctx.db.prepare('UPDATE conversations SET feedback = ? WHERE id = ?').run(body.feedback, params.cid);
+        ctx.legacyDb.prepare('UPDATE conversations SET feedback = ? WHERE id = ?').run(body.feedback, params.cid);
         return { conversation: presentConversation(getConversation(ctx, caller.ws, params.cid)) };
       },
     }),
@@ -147,7 +147,7 @@ export function conversationRoutes(ctx: AgentsContext): AgentRoute[] {
       params: cidParam,
       handler: ({ caller, params }) => {
         getConversation(ctx, caller.ws, params.cid);
-        ctx.db.prepare('DELETE FROM conversations WHERE id = ? AND workspace_id = ?').run(params.cid, caller.ws);
+        ctx.legacyDb.prepare('DELETE FROM conversations WHERE id = ? AND workspace_id = ?').run(params.cid, caller.ws);
         return { ok: true };
       },
     }),

@@ -44,19 +44,19 @@ export function presentConversation(c: ConversationRow & { last_message?: string
 }
 
 export function getConversation(ctx: AgentsContext, ws: string, id: string): ConversationRow {
-  const c = ctx.db.prepare('SELECT * FROM conversations WHERE id = ? AND workspace_id = ?').get(id, ws) as ConversationRow | undefined;
+  const c = ctx.legacyDb.prepare('SELECT * FROM conversations WHERE id = ? AND workspace_id = ?').get(id, ws) as ConversationRow | undefined;
   if (!c) throw notFound('conversation not found');
   return c;
 }
 
 export function getMessage(ctx: AgentsContext, conversationId: string, mid: string): MessageRow {
-  const m = ctx.db.prepare('SELECT * FROM messages WHERE id = ? AND conversation_id = ?').get(mid, conversationId) as MessageRow | undefined;
+  const m = ctx.legacyDb.prepare('SELECT * FROM messages WHERE id = ? AND conversation_id = ?').get(mid, conversationId) as MessageRow | undefined;
   if (!m) throw notFound('message not found');
   return m;
 }
 
 export function messagesOf(ctx: AgentsContext, conversationId: string): MessageRow[] {
-  return ctx.db.prepare('SELECT * FROM messages WHERE conversation_id = ? ORDER BY seq').all(conversationId) as MessageRow[];
+  return ctx.legacyDb.prepare('SELECT * FROM messages WHERE conversation_id = ? ORDER BY seq').all(conversationId) as MessageRow[];
 }
 
 const LAST = '(SELECT text FROM messages m WHERE m.conversation_id = c.id ORDER BY seq DESC LIMIT 1) AS last_message';
@@ -66,13 +66,13 @@ export function listConversations(ctx: AgentsContext, ws: string, opts: { agentI
   const args: unknown[] = [ws];
   if (opts.agentId) where.push('c.agent_id = ?'), args.push(opts.agentId);
   if (opts.channel) where.push('c.channel = ?'), args.push(opts.channel);
-  const rows = ctx.db.prepare(`SELECT c.*, ${LAST} FROM conversations c WHERE ${where.join(' AND ')} ORDER BY c.updated_at DESC, c.id LIMIT ?`).all(...args, opts.limit) as (ConversationRow & { last_message: string | null })[];
+  const rows = ctx.legacyDb.prepare(`SELECT c.*, ${LAST} FROM conversations c WHERE ${where.join(' AND ')} ORDER BY c.updated_at DESC, c.id LIMIT ?`).all(...args, opts.limit) as (ConversationRow & { last_message: string | null })[];
   return rows.map(presentConversation);
 }
 
 /** Shared inbox: visitors waiting for a person first, then conversations an operator holds, then the rest. */
 export function inbox(ctx: AgentsContext, ws: string, agentId: string | undefined, limit = 200) {
-  const rows = ctx.db
+  const rows = ctx.legacyDb
     .prepare(
       `SELECT c.*, ${LAST} FROM conversations c WHERE c.workspace_id = ? ${agentId ? 'AND c.agent_id = ?' : ''}
        ORDER BY CASE c.handoff WHEN 'requested' THEN 0 WHEN 'operator' THEN 1 WHEN 'bot' THEN 2 ELSE 3 END, c.updated_at DESC LIMIT ?`,
@@ -84,16 +84,16 @@ export function inbox(ctx: AgentsContext, ws: string, agentId: string | undefine
 
 export function setHandoff(ctx: AgentsContext, ws: string, cid: string, action: keyof typeof HANDOFF_ACTIONS): ConversationRow {
   getConversation(ctx, ws, cid);
-  ctx.db.prepare('UPDATE conversations SET handoff = ?, updated_at = ? WHERE id = ?').run(HANDOFF_ACTIONS[action], Date.now(), cid);
+  ctx.legacyDb.prepare('UPDATE conversations SET handoff = ?, updated_at = ? WHERE id = ?').run(HANDOFF_ACTIONS[action], Date.now(), cid);
   return getConversation(ctx, ws, cid);
 }
 
 /** A human reply: stored as an operator message (the widget polls for it); the operator takes the conversation over. */
 export function operatorReply(ctx: AgentsContext, ws: string, cid: string, text: string, userId: string) {
   const c = getConversation(ctx, ws, cid);
-  const msg = ctx.db.transaction(() => {
+  const msg = ctx.legacyDb.transaction(() => {
     const m = insertMessage(ctx, c, 'operator', text);
-    ctx.db.prepare("UPDATE conversations SET handoff = 'operator' WHERE id = ?").run(cid);
+    ctx.legacyDb.prepare("UPDATE conversations SET handoff = 'operator' WHERE id = ?").run(cid);
     recordEvent(ctx, ws, c.agent_id, 'message.created', { conversationId: cid, agentId: c.agent_id, messageId: m.id, role: 'operator', text, channel: c.channel, operator: userId });
     return m;
   })();
@@ -106,23 +106,23 @@ export async function correct(ctx: AgentsContext, ws: string, cid: string, mid: 
   const m = getMessage(ctx, cid, mid);
   let question = m.text;
   if (m.role !== 'user') {
-    const prev = ctx.db.prepare("SELECT text FROM messages WHERE conversation_id = ? AND seq < ? AND role = 'user' ORDER BY seq DESC LIMIT 1").get(cid, m.seq) as { text: string } | undefined;
+    const prev = ctx.legacyDb.prepare("SELECT text FROM messages WHERE conversation_id = ? AND seq < ? AND role = 'user' ORDER BY seq DESC LIMIT 1").get(cid, m.seq) as { text: string } | undefined;
     if (!prev) throw badRequest('no visitor question before this message');
     question = prev.text;
   }
   const agent = getAgent(ctx, ws, c.agent_id);
   const source = await addSource(ctx, agent, { type: 'qa', name: `Correction: ${question.slice(0, 80)}`, question, answer });
-  ctx.db.prepare('UPDATE messages SET corrected_source_id = ? WHERE id = ?').run(source.id, mid);
+  ctx.legacyDb.prepare('UPDATE messages SET corrected_source_id = ? WHERE id = ?').run(source.id, mid);
   return { ok: true, source: presentSource(source, true) };
 }
 
 export function feedbackStats(ctx: AgentsContext, ws: string, agentId: string | undefined) {
   const scope = agentId ? 'AND c.agent_id = ?' : '';
   const args = agentId ? [ws, agentId] : [ws];
-  const m = ctx.db
+  const m = ctx.legacyDb
     .prepare(`SELECT SUM(CASE WHEN m.feedback = 'up' THEN 1 ELSE 0 END) AS up, SUM(CASE WHEN m.feedback = 'down' THEN 1 ELSE 0 END) AS down FROM messages m JOIN conversations c ON c.id = m.conversation_id WHERE c.workspace_id = ? ${scope}`)
     .get(...args) as { up: number | null; down: number | null };
-  const c = ctx.db.prepare(`SELECT SUM(CASE WHEN c.feedback = 'up' THEN 1 ELSE 0 END) AS up, SUM(CASE WHEN c.feedback = 'down' THEN 1 ELSE 0 END) AS down FROM conversations c WHERE c.workspace_id = ? ${scope}`).get(...args) as { up: number | null; down: number | null };
+  const c = ctx.legacyDb.prepare(`SELECT SUM(CASE WHEN c.feedback = 'up' THEN 1 ELSE 0 END) AS up, SUM(CASE WHEN c.feedback = 'down' THEN 1 ELSE 0 END) AS down FROM conversations c WHERE c.workspace_id = ? ${scope}`).get(...args) as { up: number | null; down: number | null };
   const up = m.up ?? 0;
   const down = m.down ?? 0;
   return {

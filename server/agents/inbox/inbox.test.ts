@@ -82,8 +82,8 @@ describe('GET /api/conversations/export.csv', () => {
     expect(r.text).toContain(`"'=HYPERLINK(""http://evil.example"",""click"")"`);
     const ws = str((await api.get('/api/auth/me')).body.workspace.id);
     const cid = str((await api.get('/api/conversations')).body.conversations[0].id);
-    const ins = t.ctx.db.prepare("INSERT INTO messages (id, conversation_id, workspace_id, role, text, created_at) VALUES (?, ?, ?, 'user', 'bulk', ?)");
-    t.ctx.db.transaction(() => {
+    const ins = t.ctx.legacyDb.prepare("INSERT INTO messages (id, conversation_id, workspace_id, role, text, created_at) VALUES (?, ?, ?, 'user', 'bulk', ?)");
+    t.ctx.legacyDb.transaction(() => {
       for (let i = 0; i < 5100; i++) ins.run(`msg_bulk${i}`, cid, ws, Date.now());
     })();
     const big = await api.get('/api/conversations/export.csv');

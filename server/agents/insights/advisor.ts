@@ -61,11 +61,11 @@ export interface Kpis {
   sentiment: { positive: number; neutral: number; negative: number };
 }
 
-const n = (ctx: AgentsContext, sql: string, ...args: unknown[]) => (ctx.db.prepare(sql).get(...args) as { n: number | null }).n ?? 0;
+const n = (ctx: AgentsContext, sql: string, ...args: unknown[]) => (ctx.legacyDb.prepare(sql).get(...args) as { n: number | null }).n ?? 0;
 
 export function kpis(ctx: AgentsContext, ws: string): Kpis {
   const chats = chatAnalytics(ctx, ws, undefined);
-  const w = ctx.db.prepare('SELECT credits, tier FROM workspaces WHERE id = ?').get(ws) as { credits: number; tier: string };
+  const w = ctx.legacyDb.prepare('SELECT credits, tier FROM workspaces WHERE id = ?').get(ws) as { credits: number; tier: string };
   const s = sentiment(ctx, ws, undefined);
   return {
     agents: n(ctx, 'SELECT COUNT(*) AS n FROM agents WHERE workspace_id = ?', ws),
@@ -95,7 +95,7 @@ function ruleAnalysis(ctx: AgentsContext, ws: string, lang: Lang) {
     recs.push({ id, severity, text });
     score -= cost;
   };
-  const agents = ctx.db.prepare('SELECT a.name, (SELECT COUNT(*) FROM sources s WHERE s.agent_id = a.id) AS n FROM agents a WHERE a.workspace_id = ? ORDER BY a.created_at').all(ws) as { name: string; n: number }[];
+  const agents = ctx.legacyDb.prepare('SELECT a.name, (SELECT COUNT(*) FROM sources s WHERE s.agent_id = a.id) AS n FROM agents a WHERE a.workspace_id = ? ORDER BY a.created_at').all(ws) as { name: string; n: number }[];
   if (agents.length === 0) add('create-agent', 'high', t.noAgents, 40);
   for (const a of agents.filter((x) => x.n === 0)) add('add-sources', 'high', t.noSources(a.name), 20);
   const missed = unanswered(ctx, ws, 20);

@@ -12,11 +12,11 @@ const utcDay = (t: number) => new Date(t).toISOString().slice(0, 10);
 /** Conversation volume, a 7-day series (UTC days, today last), top countries and channels. */
 export function chatAnalytics(ctx: AgentsContext, ws: string, agentId: string | undefined, now = Date.now()) {
   const s = scope(ws, agentId);
-  const total = (ctx.db.prepare(`SELECT COUNT(*) AS n FROM conversations c WHERE ${s.sql}`).get(...s.args) as { n: number }).n;
-  const messages = (ctx.db.prepare(`SELECT COUNT(*) AS n FROM messages m JOIN conversations c ON c.id = m.conversation_id WHERE ${s.sql}`).get(...s.args) as { n: number }).n;
+  const total = (ctx.legacyDb.prepare(`SELECT COUNT(*) AS n FROM conversations c WHERE ${s.sql}`).get(...s.args) as { n: number }).n;
+  const messages = (ctx.legacyDb.prepare(`SELECT COUNT(*) AS n FROM messages m JOIN conversations c ON c.id = m.conversation_id WHERE ${s.sql}`).get(...s.args) as { n: number }).n;
   const start = Date.parse(`${utcDay(now - 6 * DAY)}T00:00:00Z`);
-  const convs = ctx.db.prepare(`SELECT created_at FROM conversations c WHERE ${s.sql} AND c.created_at >= ?`).all(...s.args, start) as { created_at: number }[];
-  const msgs = ctx.db.prepare(`SELECT m.created_at FROM messages m JOIN conversations c ON c.id = m.conversation_id WHERE ${s.sql} AND m.created_at >= ?`).all(...s.args, start) as { created_at: number }[];
+  const convs = ctx.legacyDb.prepare(`SELECT created_at FROM conversations c WHERE ${s.sql} AND c.created_at >= ?`).all(...s.args, start) as { created_at: number }[];
+  const msgs = ctx.legacyDb.prepare(`SELECT m.created_at FROM messages m JOIN conversations c ON c.id = m.conversation_id WHERE ${s.sql} AND m.created_at >= ?`).all(...s.args, start) as { created_at: number }[];
   const series = Array.from({ length: 7 }, (_, i) => ({ date: utcDay(start + i * DAY), conversations: 0, messages: 0 }));
   const byDay = new Map(series.map((d) => [d.date, d]));
   for (const c of convs) {
@@ -27,8 +27,8 @@ export function chatAnalytics(ctx: AgentsContext, ws: string, agentId: string | 
     const d = byDay.get(utcDay(m.created_at));
     if (d) d.messages++;
   }
-  const topCountries = (ctx.db.prepare(`SELECT CASE c.country WHEN '' THEN 'unknown' ELSE c.country END AS country, COUNT(*) AS count FROM conversations c WHERE ${s.sql} GROUP BY 1 ORDER BY count DESC, country LIMIT 5`).all(...s.args) as { country: string; count: number }[]);
-  const byChannel = ctx.db.prepare(`SELECT c.channel, COUNT(*) AS count FROM conversations c WHERE ${s.sql} GROUP BY c.channel ORDER BY count DESC`).all(...s.args) as { channel: string; count: number }[];
+  const topCountries = (ctx.legacyDb.prepare(`SELECT CASE c.country WHEN '' THEN 'unknown' ELSE c.country END AS country, COUNT(*) AS count FROM conversations c WHERE ${s.sql} GROUP BY 1 ORDER BY count DESC, country LIMIT 5`).all(...s.args) as { country: string; count: number }[]);
+  const byChannel = ctx.legacyDb.prepare(`SELECT c.channel, COUNT(*) AS count FROM conversations c WHERE ${s.sql} GROUP BY c.channel ORDER BY count DESC`).all(...s.args) as { channel: string; count: number }[];
   return { total, messages, last7: convs.length, series, topCountries, byChannel };
 }
 
@@ -50,7 +50,7 @@ function topicOf(text: string): string {
 /** Topic buckets of the conversations' first visitor messages. */
 export function topics(ctx: AgentsContext, ws: string, agentId: string | undefined) {
   const s = scope(ws, agentId);
-  const rows = ctx.db.prepare(`SELECT first_message FROM conversations c WHERE ${s.sql} AND first_message != '' ORDER BY c.created_at DESC LIMIT 5000`).all(...s.args) as { first_message: string }[];
+  const rows = ctx.legacyDb.prepare(`SELECT first_message FROM conversations c WHERE ${s.sql} AND first_message != '' ORDER BY c.created_at DESC LIMIT 5000`).all(...s.args) as { first_message: string }[];
   const buckets = new Map<string, { topic: string; count: number; examples: string[] }>();
   for (const r of rows) {
     const topic = topicOf(r.first_message);
@@ -75,7 +75,7 @@ function sentimentOf(text: string): 'positive' | 'neutral' | 'negative' {
 /** Positive, neutral and negative visitor messages (a word list in English and Japanese). */
 export function sentiment(ctx: AgentsContext, ws: string, agentId: string | undefined) {
   const s = scope(ws, agentId);
-  const rows = ctx.db.prepare(`SELECT m.text FROM messages m JOIN conversations c ON c.id = m.conversation_id WHERE ${s.sql} AND m.role = 'user' ORDER BY m.seq DESC LIMIT 20000`).all(...s.args) as { text: string }[];
+  const rows = ctx.legacyDb.prepare(`SELECT m.text FROM messages m JOIN conversations c ON c.id = m.conversation_id WHERE ${s.sql} AND m.role = 'user' ORDER BY m.seq DESC LIMIT 20000`).all(...s.args) as { text: string }[];
   const out = { positive: 0, neutral: 0, negative: 0 };
   for (const r of rows) out[sentimentOf(r.text)]++;
   const total = rows.length;
@@ -84,7 +84,7 @@ export function sentiment(ctx: AgentsContext, ws: string, agentId: string | unde
 
 /** Visitor questions the agent could not answer (its reply was the honest fallback). */
 export function unanswered(ctx: AgentsContext, ws: string, limit = 10): string[] {
-  const rows = ctx.db
+  const rows = ctx.legacyDb
     .prepare(
       `SELECT (SELECT u.text FROM messages u WHERE u.conversation_id = m.conversation_id AND u.seq < m.seq AND u.role = 'user' ORDER BY u.seq DESC LIMIT 1) AS q
          FROM messages m WHERE m.workspace_id = ? AND m.role = 'assistant' AND m.text IN (?, ?) ORDER BY m.seq DESC LIMIT ?`,

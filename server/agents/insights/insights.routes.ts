@@ -33,7 +33,7 @@ export function insightRoutes(ctx: AgentsContext): AgentRoute[] {
       auth: 'bearer',
       handler: ({ caller }) => {
         const k = kpis(ctx, caller.ws);
-        const recent = ctx.db
+        const recent = ctx.legacyDb
           .prepare('SELECT c.*, (SELECT text FROM messages m WHERE m.conversation_id = c.id ORDER BY seq DESC LIMIT 1) AS last_message FROM conversations c WHERE c.workspace_id = ? ORDER BY c.updated_at DESC LIMIT 10')
           .all(caller.ws) as (ConversationRow & { last_message: string | null })[];
         return { kpis: k, recent: recent.map(presentConversation) };
@@ -46,7 +46,7 @@ export function insightRoutes(ctx: AgentsContext): AgentRoute[] {
       handler: ({ caller }) => {
         const k = kpis(ctx, caller.ws);
         const start = monthStart();
-        const perAgent = ctx.db
+        const perAgent = ctx.legacyDb
           .prepare(
             `SELECT a.id AS "agentId", a.name,
                (SELECT COUNT(*) FROM messages m JOIN conversations c ON c.id = m.conversation_id WHERE c.agent_id = a.id AND m.role = 'assistant' AND m.created_at >= ?) AS messages,

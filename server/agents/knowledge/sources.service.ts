@@ -68,26 +68,26 @@ export function presentSource(s: SourceRow, full = false) {
 }
 
 export function getSource(ctx: AgentsContext, ws: string, id: string): SourceRow {
-  const s = ctx.db.prepare('SELECT * FROM sources WHERE id = ? AND workspace_id = ?').get(id, ws) as SourceRow | undefined;
+  const s = ctx.legacyDb.prepare('SELECT * FROM sources WHERE id = ? AND workspace_id = ?').get(id, ws) as SourceRow | undefined;
   if (!s) throw notFound('source not found');
   return s;
 }
 
 export function listSources(ctx: AgentsContext, ws: string, agentId: string, type?: string): SourceRow[] {
-  if (type) return ctx.db.prepare('SELECT * FROM sources WHERE workspace_id = ? AND agent_id = ? AND type = ? ORDER BY created_at, id').all(ws, agentId, type) as SourceRow[];
-  return ctx.db.prepare('SELECT * FROM sources WHERE workspace_id = ? AND agent_id = ? ORDER BY created_at, id').all(ws, agentId) as SourceRow[];
+  if (type) return ctx.legacyDb.prepare('SELECT * FROM sources WHERE workspace_id = ? AND agent_id = ? AND type = ? ORDER BY created_at, id').all(ws, agentId, type) as SourceRow[];
+  return ctx.legacyDb.prepare('SELECT * FROM sources WHERE workspace_id = ? AND agent_id = ? ORDER BY created_at, id').all(ws, agentId) as SourceRow[];
 }
 
 const kb = (chars: string | Buffer) => Math.max(1, Math.ceil(Buffer.byteLength(chars) / 1024));
 
 function reindex(ctx: AgentsContext, s: SourceRow): number {
-  return indexSource(ctx.db, { ws: s.workspace_id, agentId: s.agent_id, sourceId: s.id, type: s.type, content: s.content, question: s.question, answer: s.answer });
+  return indexSource(ctx.legacyDb, { ws: s.workspace_id, agentId: s.agent_id, sourceId: s.id, type: s.type, content: s.content, question: s.question, answer: s.answer });
 }
 
 function insert(ctx: AgentsContext, row: Omit<SourceRow, 'created_at' | 'updated_at' | 'error' | 'pages'>): SourceRow {
   const now = Date.now();
-  ctx.db.transaction(() => {
-    ctx.db
+  ctx.legacyDb.transaction(() => {
+    ctx.legacyDb
       .prepare(
         `INSERT INTO sources (id, workspace_id, agent_id, type, name, content, url, question, answer, mime, size_kb, status, created_at, updated_at)
          VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
@@ -146,11 +146,11 @@ function startCrawl(ctx: AgentsContext, s: SourceRow, limit: number): void {
   const job = crawlSite(s.url, limit, { allowPrivate: ctx.config.allowPrivateFetch })
     .then((pages) => {
       const content = pages.map((p) => `${p.title ? `${p.title}\n` : ''}${p.text}`).join('\n\n').trim();
-      ctx.db.transaction(() => {
-        const cur = ctx.db.prepare('SELECT * FROM sources WHERE id = ?').get(s.id) as SourceRow | undefined;
+      ctx.legacyDb.transaction(() => {
+        const cur = ctx.legacyDb.prepare('SELECT * FROM sources WHERE id = ?').get(s.id) as SourceRow | undefined;
         if (!cur) return;
         const status = content ? 'trained' : 'failed';
-        ctx.db
+        ctx.legacyDb
           .prepare('UPDATE sources SET content = ?, pages = ?, size_kb = ?, status = ?, error = ?, updated_at = ? WHERE id = ?')
           .run(content, pages.length, content ? kb(content) : 0, status, content ? null : 'no readable text found', Date.now(), s.id);
         if (content) reindex(ctx, { ...cur, content });
@@ -158,7 +158,7 @@ function startCrawl(ctx: AgentsContext, s: SourceRow, limit: number): void {
     })
     .catch((err: unknown) => {
       const msg = err instanceof Error ? err.message : String(err);
-      ctx.db.prepare("UPDATE sources SET status = 'failed', error = ?, updated_at = ? WHERE id = ?").run(msg.slice(0, 300), Date.now(), s.id);
+      ctx.legacyDb.prepare("UPDATE sources SET status = 'failed', error = ?, updated_at = ? WHERE id = ?").run(msg.slice(0, 300), Date.now(), s.id);
     })
     .finally(() => ctx.background.delete(job));
   ctx.background.add(job);
@@ -184,7 +184,7 @@ export async function addSocial(ctx: AgentsContext, agent: AgentRow, url: string
     id: newId('src'), workspace_id: agent.workspace_id, agent_id: agent.id, type: 'social', name: name || `${plat}: ${title || host}`,
     content, url: page.url, question: '', answer: '', mime: plat, size_kb: kb(content), status: 'trained',
   });
-  if (avatar && !agent.avatar_url) ctx.db.prepare('UPDATE agents SET avatar_url = ?, updated_at = ? WHERE id = ?').run(avatar, Date.now(), agent.id);
+  if (avatar && !agent.avatar_url) ctx.legacyDb.prepare('UPDATE agents SET avatar_url = ?, updated_at = ? WHERE id = ?').run(avatar, Date.now(), agent.id);
   return s;
 }
 
@@ -201,8 +201,8 @@ export function updateSource(ctx: AgentsContext, ws: string, id: string, patch: 
     if (!next.question.trim() || !next.answer.trim()) throw badRequest('question and answer are required');
     if (patch.content === undefined) next.content = `${next.question}\n${next.answer}`;
   }
-  ctx.db.transaction(() => {
-    ctx.db
+  ctx.legacyDb.transaction(() => {
+    ctx.legacyDb
       .prepare('UPDATE sources SET name = ?, content = ?, question = ?, answer = ?, size_kb = ?, updated_at = ? WHERE id = ?')
       .run(next.name, next.content, next.question, next.answer, kb(next.content || ' '), Date.now(), id);
     if (s.status !== 'crawling') reindex(ctx, next);
@@ -212,9 +212,9 @@ export function updateSource(ctx: AgentsContext, ws: string, id: string, patch: 
 
 export function deleteSource(ctx: AgentsContext, ws: string, id: string): void {
   getSource(ctx, ws, id);
-  ctx.db.transaction(() => {
-    ctx.db.prepare('DELETE FROM passages WHERE source_id = ?').run(id);
-    ctx.db.prepare('DELETE FROM sources WHERE id = ? AND workspace_id = ?').run(id, ws);
+  ctx.legacyDb.transaction(() => {
+    ctx.legacyDb.prepare('DELETE FROM passages WHERE source_id = ?').run(id);
+    ctx.legacyDb.prepare('DELETE FROM sources WHERE id = ? AND workspace_id = ?').run(id, ws);
   })();
 }
 
@@ -224,9 +224,9 @@ export function retrain(ctx: AgentsContext, ws: string, agentId: string): { sour
   const now = Date.now();
   let passages = 0;
   const list = listSources(ctx, ws, agentId).filter((s) => s.status !== 'crawling');
-  ctx.db.transaction(() => {
+  ctx.legacyDb.transaction(() => {
     for (const s of list) passages += reindex(ctx, s);
-    ctx.db.prepare('UPDATE agents SET last_trained_at = ? WHERE id = ?').run(now, agentId);
+    ctx.legacyDb.prepare('UPDATE agents SET last_trained_at = ? WHERE id = ?').run(now, agentId);
   })();
   return { sources: list.length, passages, last_trained_at: iso(now) };
 }
@@ -243,6 +243,6 @@ export function summary(ctx: AgentsContext, ws: string, agent: AgentRow) {
     sizeKb += s.size_kb;
     chars += s.content.length;
   }
-  const passages = (ctx.db.prepare('SELECT COUNT(*) AS n FROM passages WHERE agent_id = ?').get(agent.id) as { n: number }).n;
+  const passages = (ctx.legacyDb.prepare('SELECT COUNT(*) AS n FROM passages WHERE agent_id = ?').get(agent.id) as { n: number }).n;
   return { agentId: agent.id, total: list.length, sizeKb, chars, passages, byType, byStatus, last_trained_at: agent.last_trained_at ? iso(agent.last_trained_at) : null };
 }

@@ -43,7 +43,7 @@ export type PageContent = z.infer<typeof contentSchema>;
 
 /** A landing page: the operator's version when saved, else the built-in text; null for an unknown page. */
 export function pageContent(ctx: AgentsContext, page: string): (PageContent & { overridden: boolean; updated_at: string | null }) | null {
-  const row = ctx.db.prepare('SELECT data, updated_at FROM content_pages WHERE page = ?').get(page) as { data: string; updated_at: number } | undefined;
+  const row = ctx.legacyDb.prepare('SELECT data, updated_at FROM content_pages WHERE page = ?').get(page) as { data: string; updated_at: number } | undefined;
   if (row) {
     const parsed = contentSchema.safeParse(JSON.parse(row.data));
     if (parsed.success) return { ...parsed.data, overridden: true, updated_at: new Date(row.updated_at).toISOString() };
@@ -54,7 +54,7 @@ export function pageContent(ctx: AgentsContext, page: string): (PageContent & { 
 }
 
 export function contentPages(ctx: AgentsContext): string[] {
-  const saved = (ctx.db.prepare('SELECT page FROM content_pages ORDER BY page').all() as { page: string }[]).map((r) => r.page);
+  const saved = (ctx.legacyDb.prepare('SELECT page FROM content_pages ORDER BY page').all() as { page: string }[]).map((r) => r.page);
   return [...new Set([...Object.keys(CONTENT), ...saved])];
 }
 

@@ -86,20 +86,20 @@ export function publicRoutes(ctx: AgentsContext): AgentRoute[] {
         if (!body.email && !body.phone) throw badRequest('email or phone is required');
         const ws = agent.workspace_id;
         const cid = body.conversationId ?? null;
-        if (cid && !ctx.db.prepare('SELECT 1 FROM conversations WHERE id = ? AND agent_id = ?').get(cid, agent.id)) throw notFound('conversation not found');
-        const lead = ctx.db.transaction(() => {
+        if (cid && !ctx.legacyDb.prepare('SELECT 1 FROM conversations WHERE id = ? AND agent_id = ?').get(cid, agent.id)) throw notFound('conversation not found');
+        const lead = ctx.legacyDb.transaction(() => {
           if (cid) {
             const r = saveCaptured(ctx, ws, agent.id, cid, { email: body.email || undefined, phone: body.phone || undefined, name: body.name || undefined });
-            if (body.note) ctx.db.prepare("UPDATE leads SET notes = CASE WHEN notes = '' THEN ? ELSE notes || ? || ? END, source = 'widget' WHERE id = ?").run(body.note, '\n', body.note, r.leadId);
+            if (body.note) ctx.legacyDb.prepare("UPDATE leads SET notes = CASE WHEN notes = '' THEN ? ELSE notes || ? || ? END, source = 'widget' WHERE id = ?").run(body.note, '\n', body.note, r.leadId);
             return r.leadId;
           }
           const now = Date.now();
           const id = newId('ld');
-          ctx.db
+          ctx.legacyDb
             .prepare("INSERT INTO leads (id, workspace_id, agent_id, name, email, phone, notes, status, score, source, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?, 'new', ?, 'widget', ?, ?)")
             .run(id, ws, agent.id, body.name ?? '', body.email ?? '', body.phone ?? '', body.note ?? '', (body.email ? 40 : 0) + (body.phone ? 30 : 0) + (body.name ? 10 : 0), now, now);
-          if (!ctx.db.prepare(`SELECT 1 FROM contacts WHERE workspace_id = ? AND ${body.email ? 'email' : 'phone'} = ?`).get(ws, body.email || body.phone)) {
-            ctx.db
+          if (!ctx.legacyDb.prepare(`SELECT 1 FROM contacts WHERE workspace_id = ? AND ${body.email ? 'email' : 'phone'} = ?`).get(ws, body.email || body.phone)) {
+            ctx.legacyDb
               .prepare('INSERT INTO contacts (id, workspace_id, agent_id, email, name, phone, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?)')
               .run(newId('ct'), ws, agent.id, body.email ?? '', body.name ?? '', body.phone ?? '', now, now);
           }
@@ -118,22 +118,22 @@ export function publicRoutes(ctx: AgentsContext): AgentRoute[] {
       query: publicRequests['GET /api/public/:publicId/poll'].query,
       handler: ({ params, query }) => {
         const agent = publicAgent(ctx, params.publicId);
-        const conv = ctx.db.prepare('SELECT id, handoff FROM conversations WHERE id = ? AND agent_id = ?').get(query.conversationId, agent.id) as { id: string; handoff: string } | undefined;
+        const conv = ctx.legacyDb.prepare('SELECT id, handoff FROM conversations WHERE id = ? AND agent_id = ?').get(query.conversationId, agent.id) as { id: string; handoff: string } | undefined;
         if (!conv) throw notFound('conversation not found');
         let afterSeq = 0;
         if (query.after) {
-          const bySeq = ctx.db.prepare('SELECT seq FROM messages WHERE id = ? AND conversation_id = ?').get(query.after, conv.id) as { seq: number } | undefined;
+          const bySeq = ctx.legacyDb.prepare('SELECT seq FROM messages WHERE id = ? AND conversation_id = ?').get(query.after, conv.id) as { seq: number } | undefined;
           if (bySeq) afterSeq = bySeq.seq;
           else if (/^\d+$/.test(query.after)) {
             const t = Number(query.after);
-            const row = ctx.db.prepare('SELECT MAX(seq) AS s FROM messages WHERE conversation_id = ? AND created_at <= ?').get(conv.id, t) as { s: number | null };
+            const row = ctx.legacyDb.prepare('SELECT MAX(seq) AS s FROM messages WHERE conversation_id = ? AND created_at <= ?').get(conv.id, t) as { s: number | null };
             afterSeq = row.s ?? 0;
           } else throw badRequest('after must be a message id or a time in milliseconds');
         }
-        const rows = ctx.db
+        const rows = ctx.legacyDb
           .prepare("SELECT id, role, text, created_at FROM messages WHERE conversation_id = ? AND seq > ? AND role = 'operator' ORDER BY seq LIMIT 100")
           .all(conv.id, afterSeq) as { id: string; role: string; text: string; created_at: number }[];
-        const last = ctx.db.prepare('SELECT id FROM messages WHERE conversation_id = ? ORDER BY seq DESC LIMIT 1').get(conv.id) as { id: string } | undefined;
+        const last = ctx.legacyDb.prepare('SELECT id FROM messages WHERE conversation_id = ? ORDER BY seq DESC LIMIT 1').get(conv.id) as { id: string } | undefined;
         return {
           conversationId: conv.id,
           handoff: conv.handoff,
@@ -147,10 +147,10 @@ export function publicRoutes(ctx: AgentsContext): AgentRoute[] {
       path: '/api/config', response: publicResponses['GET /api/config'],
       auth: 'public',
       handler: () => ({
-        ...announcement(platformSettings(ctx.db)),
+        ...announcement(platformSettings(ctx.legacyDb)),
         name: 'Agent Platform',
         engines: ctx.engines.available(),
-        signupCredits: platformSettings(ctx.db).signupCredits ?? ctx.config.signupCredits,
+        signupCredits: platformSettings(ctx.legacyDb).signupCredits ?? ctx.config.signupCredits,
         creditCost: CREDIT_COST,
         sourceTypes: ['text', 'qa', 'file', 'website', 'social'],
         features: { streaming: true, twoFactor: true, widget: true, handoff: true, advisor: true },
@@ -174,7 +174,7 @@ export function publicRoutes(ctx: AgentsContext): AgentRoute[] {
       auth: 'public',
       handler: () => {
         try {
-          ctx.db.prepare('SELECT 1').get();
+          ctx.legacyDb.prepare('SELECT 1').get();
           return { ok: true, db: 'ok', uptime_s: Math.round((Date.now() - started) / 1000) };
         } catch {
           return new Reply(503, JSON.stringify({ ok: false, db: 'error' }), { 'Content-Type': 'application/json' });

@@ -46,18 +46,18 @@ const presentMessage = (m: MessageRow) => ({ id: m.id, author: m.author_role, au
 
 /** A ticket the caller may read: its opener, or an operator; anyone else gets 404 (existence not revealed). */
 export function readableTicket(ctx: AgentsContext, caller: Caller, id: string): TicketRow {
-  const t = ctx.db.prepare('SELECT * FROM support_tickets WHERE id = ?').get(id) as TicketRow | undefined;
+  const t = ctx.legacyDb.prepare('SELECT * FROM support_tickets WHERE id = ?').get(id) as TicketRow | undefined;
   if (!t || (t.user_id !== caller.userId && !caller.admin)) throw notFound('ticket not found');
   return t;
 }
 
 export function thread(ctx: AgentsContext, t: TicketRow) {
-  const messages = ctx.db.prepare('SELECT * FROM support_messages WHERE ticket_id = ? ORDER BY created_at, rowid').all(t.id) as MessageRow[];
+  const messages = ctx.legacyDb.prepare('SELECT * FROM support_messages WHERE ticket_id = ? ORDER BY created_at, rowid').all(t.id) as MessageRow[];
   return { ticket: presentTicket(t), messages: messages.map(presentMessage) };
 }
 
 export function ownTickets(ctx: AgentsContext, userId: string) {
-  const rows = ctx.db
+  const rows = ctx.legacyDb
     .prepare('SELECT t.*, (SELECT COUNT(*) FROM support_messages m WHERE m.ticket_id = t.id) AS message_count FROM support_tickets t WHERE t.user_id = ? ORDER BY t.updated_at DESC, t.id LIMIT 500')
     .all(userId) as (TicketRow & { message_count: number })[];
   return rows.map(presentTicket);
@@ -66,11 +66,11 @@ export function ownTickets(ctx: AgentsContext, userId: string) {
 export function openTicket(ctx: AgentsContext, caller: Caller, input: { subject: string; message: string; category: string; priority: string }) {
   const now = Date.now();
   const id = newId('tkt');
-  ctx.db.transaction(() => {
-    ctx.db
+  ctx.legacyDb.transaction(() => {
+    ctx.legacyDb
       .prepare("INSERT INTO support_tickets (id, workspace_id, user_id, subject, category, priority, status, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?, 'open', ?, ?)")
       .run(id, caller.ws, caller.userId, input.subject, input.category, input.priority, now, now);
-    ctx.db.prepare("INSERT INTO support_messages (id, ticket_id, author_id, author_role, body, created_at) VALUES (?, ?, ?, 'user', ?, ?)").run(newId('tmsg'), id, caller.userId, input.message, now);
+    ctx.legacyDb.prepare("INSERT INTO support_messages (id, ticket_id, author_id, author_role, body, created_at) VALUES (?, ?, ?, 'user', ?, ?)").run(newId('tmsg'), id, caller.userId, input.message, now);
   })();
   return thread(ctx, readableTicket(ctx, caller, id));
 }
@@ -84,12 +84,12 @@ export async function reply(ctx: AgentsContext, caller: Caller, id: string, body
   const asOperator = t.user_id !== caller.userId;
   const now = Date.now();
   const mid = newId('tmsg');
-  ctx.db.transaction(() => {
-    ctx.db.prepare('INSERT INTO support_messages (id, ticket_id, author_id, author_role, body, created_at) VALUES (?, ?, ?, ?, ?, ?)').run(mid, t.id, caller.userId, asOperator ? 'operator' : 'user', body, now);
-    ctx.db.prepare('UPDATE support_tickets SET status = ?, updated_at = ? WHERE id = ?').run(asOperator ? 'answered' : 'open', now, t.id);
+  ctx.legacyDb.transaction(() => {
+    ctx.legacyDb.prepare('INSERT INTO support_messages (id, ticket_id, author_id, author_role, body, created_at) VALUES (?, ?, ?, ?, ?, ?)').run(mid, t.id, caller.userId, asOperator ? 'operator' : 'user', body, now);
+    ctx.legacyDb.prepare('UPDATE support_tickets SET status = ?, updated_at = ? WHERE id = ?').run(asOperator ? 'answered' : 'open', now, t.id);
   })();
   if (asOperator) {
-    const opener = ctx.db.prepare('SELECT email FROM users WHERE id = ?').get(t.user_id) as { email: string } | undefined;
+    const opener = ctx.legacyDb.prepare('SELECT email FROM users WHERE id = ?').get(t.user_id) as { email: string } | undefined;
     if (opener) {
       try {
         await ctx.mailer.send({

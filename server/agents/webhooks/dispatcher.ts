@@ -47,11 +47,11 @@ export interface DispatcherOptions {
 
 /** The workspace's signing secret, created on first use; stored sealed with the platform key (AES-256-GCM). */
 export function workspaceSecret(ctx: AgentsContext, ws: string): string {
-  const row = ctx.db.prepare('SELECT secret FROM webhook_secrets WHERE workspace_id = ?').get(ws) as { secret: string } | undefined;
+  const row = ctx.legacyDb.prepare('SELECT secret FROM webhook_secrets WHERE workspace_id = ?').get(ws) as { secret: string } | undefined;
   if (row) return openSecret(ctx.config, row.secret);
   const secret = `whsec_${newId('x', 32).slice(2)}`;
-  ctx.db.prepare('INSERT INTO webhook_secrets (workspace_id, secret, created_at) VALUES (?, ?, ?) ON CONFLICT DO NOTHING').run(ws, sealSecret(ctx.config, secret), Date.now());
-  return openSecret(ctx.config, (ctx.db.prepare('SELECT secret FROM webhook_secrets WHERE workspace_id = ?').get(ws) as { secret: string }).secret);
+  ctx.legacyDb.prepare('INSERT INTO webhook_secrets (workspace_id, secret, created_at) VALUES (?, ?, ?) ON CONFLICT DO NOTHING').run(ws, sealSecret(ctx.config, secret), Date.now());
+  return openSecret(ctx.config, (ctx.legacyDb.prepare('SELECT secret FROM webhook_secrets WHERE workspace_id = ?').get(ws) as { secret: string }).secret);
 }
 
 /**
@@ -96,7 +96,7 @@ export class WebhookDispatcher {
 
   /** Turn recorded events into deliveries for every endpoint subscribed to them. */
   fanOut(): number {
-    const db = this.ctx.db;
+    const db = this.ctx.legacyDb;
     const events = db.prepare('SELECT id, workspace_id, agent_id, event, payload, created_at FROM events WHERE delivered = 0 ORDER BY id LIMIT 500').all() as {
       id: number; workspace_id: string; agent_id: string | null; event: string; payload: string; created_at: number;
     }[];
@@ -127,7 +127,7 @@ export class WebhookDispatcher {
   enqueue(h: WebhookRow | { id: string; workspace_id: string; agent_id: string | null; url: string }, event: string, payload: string): DeliveryRow {
     const now = this.opts.now();
     const id = newId('dlv');
-    this.ctx.db
+    this.ctx.legacyDb
       .prepare(`INSERT INTO webhook_deliveries (id, delivery_id, workspace_id, webhook_id, agent_id, event, url, payload, state, next_attempt_at, created_at, updated_at)
                 VALUES (?, ?, ?, ?, ?, ?, ?, ?, 'pending', ?, ?, ?)`)
       .run(id, newId('evt', 20), h.workspace_id, h.id, h.agent_id, event, h.url, payload, now, now, now);
@@ -135,7 +135,7 @@ export class WebhookDispatcher {
   }
 
   get(id: string): DeliveryRow {
-    return this.ctx.db.prepare('SELECT * FROM webhook_deliveries WHERE id = ?').get(id) as DeliveryRow;
+    return this.ctx.legacyDb.prepare('SELECT * FROM webhook_deliveries WHERE id = ?').get(id) as DeliveryRow;
   }
 
   /** One pass: fan out new events, then attempt every due delivery once. Answers how many were attempted. */
@@ -149,7 +149,7 @@ export class WebhookDispatcher {
 
   private async pass(): Promise<number> {
     this.fanOut();
-    const due = this.ctx.db
+    const due = this.ctx.legacyDb
       .prepare("SELECT * FROM webhook_deliveries WHERE state = 'pending' AND next_attempt_at <= ? ORDER BY next_attempt_at, seq LIMIT 50")
       .all(this.opts.now()) as DeliveryRow[];
     for (const d of due) await this.attempt(d);
@@ -158,7 +158,7 @@ export class WebhookDispatcher {
 
   /** Send one delivery now and record the outcome (retry scheduled, delivered, or failed for good). */
   async attempt(d: DeliveryRow): Promise<DeliveryRow> {
-    const db = this.ctx.db;
+    const db = this.ctx.legacyDb;
     const claimedAt = this.opts.now();
     const claim = db.prepare("UPDATE webhook_deliveries SET next_attempt_at = ? WHERE id = ? AND state = 'pending' AND next_attempt_at = ?").run(claimedAt + LEASE_MS, d.id, d.next_attempt_at);
     if (claim.changes === 0 || d.payload === null) return this.get(d.id);
@@ -182,7 +182,7 @@ export class WebhookDispatcher {
 
   /** Pending deliveries of a removed endpoint are cancelled (their records stay). */
   cancelFor(webhookId: string): void {
-    this.ctx.db
+    this.ctx.legacyDb
       .prepare("UPDATE webhook_deliveries SET state = 'cancelled', payload = NULL, next_attempt_at = NULL, error = 'webhook deleted', updated_at = ? WHERE webhook_id = ? AND state = 'pending'")
       .run(this.opts.now(), webhookId);
   }

@@ -58,7 +58,7 @@ const SIGNING_SCHEME = {
 
 export function webhookRoutes(ctx: AgentsContext, dispatcher: WebhookDispatcher, allowPrivate: OutboundPolicy['allowInternal']): AgentRoute[] {
   const find = (ws: string, id: string) => {
-    const w = ctx.db.prepare('SELECT * FROM webhooks WHERE id = ? AND workspace_id = ?').get(id, ws) as WebhookRow | undefined;
+    const w = ctx.legacyDb.prepare('SELECT * FROM webhooks WHERE id = ? AND workspace_id = ?').get(id, ws) as WebhookRow | undefined;
     if (!w) throw notFound('webhook not found');
     return w;
   };
@@ -71,8 +71,8 @@ export function webhookRoutes(ctx: AgentsContext, dispatcher: WebhookDispatcher,
       handler: ({ caller, query }) => {
         const agent = query.agent ? getAgent(ctx, caller.ws, query.agent).id : null;
         const rows = (agent
-          ? ctx.db.prepare('SELECT * FROM webhooks WHERE workspace_id = ? AND (agent_id IS NULL OR agent_id = ?) ORDER BY created_at, id').all(caller.ws, agent)
-          : ctx.db.prepare('SELECT * FROM webhooks WHERE workspace_id = ? ORDER BY created_at, id').all(caller.ws)) as WebhookRow[];
+          ? ctx.legacyDb.prepare('SELECT * FROM webhooks WHERE workspace_id = ? AND (agent_id IS NULL OR agent_id = ?) ORDER BY created_at, id').all(caller.ws, agent)
+          : ctx.legacyDb.prepare('SELECT * FROM webhooks WHERE workspace_id = ? ORDER BY created_at, id').all(caller.ws)) as WebhookRow[];
         return { webhooks: rows.map(present), events: [...EVENT_NAMES] };
       },
     }),
@@ -90,8 +90,8 @@ export function webhookRoutes(ctx: AgentsContext, dispatcher: WebhookDispatcher,
       handler: ({ caller, query }) => {
         const agent = query.agent ? getAgent(ctx, caller.ws, query.agent).id : null;
         const rows = (agent
-          ? ctx.db.prepare('SELECT * FROM webhook_deliveries WHERE workspace_id = ? AND agent_id = ? ORDER BY seq DESC LIMIT ?').all(caller.ws, agent, query.limit)
-          : ctx.db.prepare('SELECT * FROM webhook_deliveries WHERE workspace_id = ? ORDER BY seq DESC LIMIT ?').all(caller.ws, query.limit)) as DeliveryRow[];
+          ? ctx.legacyDb.prepare('SELECT * FROM webhook_deliveries WHERE workspace_id = ? AND agent_id = ? ORDER BY seq DESC LIMIT ?').all(caller.ws, agent, query.limit)
+          : ctx.legacyDb.prepare('SELECT * FROM webhook_deliveries WHERE workspace_id = ? ORDER BY seq DESC LIMIT ?').all(caller.ws, query.limit)) as DeliveryRow[];
         return { deliveries: rows.map(presentDelivery) };
       },
     }),
@@ -105,13 +105,13 @@ export function webhookRoutes(ctx: AgentsContext, dispatcher: WebhookDispatcher,
         const url = (await assertPublicUrl(body.url, { allowPrivate, httpsOnly: true })).toString();
         const pick = body.agentId ?? query.agent;
         // Convention: omitted means the workspace's first agent; before any agent exists the endpoint covers the workspace.
-        const first = ctx.db.prepare('SELECT id FROM agents WHERE workspace_id = ? ORDER BY created_at, id LIMIT 1').get(caller.ws) as { id: string } | undefined;
+        const first = ctx.legacyDb.prepare('SELECT id FROM agents WHERE workspace_id = ? ORDER BY created_at, id LIMIT 1').get(caller.ws) as { id: string } | undefined;
         const agentId = pick ? getAgent(ctx, caller.ws, pick).id : first?.id ?? null;
-        const count = (ctx.db.prepare('SELECT COUNT(*) AS n FROM webhooks WHERE workspace_id = ?').get(caller.ws) as { n: number }).n;
+        const count = (ctx.legacyDb.prepare('SELECT COUNT(*) AS n FROM webhooks WHERE workspace_id = ?').get(caller.ws) as { n: number }).n;
         if (count >= MAX_WEBHOOKS) throw badRequest(`at most ${MAX_WEBHOOKS} webhooks per workspace`);
         const id = newId('whk');
         const events = [...new Set(body.events)];
-        ctx.db.prepare('INSERT INTO webhooks (id, workspace_id, agent_id, url, events, created_at) VALUES (?, ?, ?, ?, ?, ?)').run(id, caller.ws, agentId, url, JSON.stringify(events), Date.now());
+        ctx.legacyDb.prepare('INSERT INTO webhooks (id, workspace_id, agent_id, url, events, created_at) VALUES (?, ?, ?, ?, ?, ?)').run(id, caller.ws, agentId, url, JSON.stringify(events), Date.now());
         workspaceSecret(ctx, caller.ws);
         return { webhook: present(find(caller.ws, id)) };
       },
@@ -136,7 +136,7 @@ export function webhookRoutes(ctx: AgentsContext, dispatcher: WebhookDispatcher,
       params: IdParam,
       handler: ({ caller, params }) => {
         find(caller.ws, params.id);
-        ctx.db.prepare('DELETE FROM webhooks WHERE id = ?').run(params.id);
+        ctx.legacyDb.prepare('DELETE FROM webhooks WHERE id = ?').run(params.id);
         dispatcher.cancelFor(params.id);
         return { ok: true };
       },

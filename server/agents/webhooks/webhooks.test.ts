@@ -30,7 +30,7 @@ async function memberOf(owner: Api): Promise<Api> {
   const ws = str((await owner.get('/api/auth/me')).body.workspace.id);
   const other = await t.signup();
   const uid = str((await other.get('/api/auth/me')).body.user.id);
-  t.ctx.db.prepare("INSERT INTO members (workspace_id, user_id, role, created_at) VALUES (?, ?, 'member', 0)").run(ws, uid);
+  t.ctx.legacyDb.prepare("INSERT INTO members (workspace_id, user_id, role, created_at) VALUES (?, ?, 'member', 0)").run(ws, uid);
   return other;
 }
 
@@ -146,7 +146,7 @@ describe('webhook queue', () => {
   it('keeps a delivery after a restart and delivers it from the new process', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'agents-restart-'));
     const start = async () => {
-      const a = createAgentsApp({ config: testAgentsConfig(dir, { trustProxy: 1 }), log: () => {}, outbound: { allowPrivate: true, ca: rx.cert }, webhookWorker: false, now });
+      const a = await createAgentsApp({ config: testAgentsConfig(dir, { trustProxy: 1 }), log: () => {}, outbound: { allowPrivate: true, ca: rx.cert }, webhookWorker: false, now });
       const server: Server = await new Promise((resolve) => {
         const s = a.app.listen(0, '127.0.0.1', () => resolve(s));
       });
@@ -198,7 +198,7 @@ describe('webhook queue', () => {
       const api = await prod.signup();
       // An endpoint stored earlier whose name now resolves inside (rebinding) is refused before connecting.
       const ws = str((await api.get('/api/auth/me')).body.workspace.id);
-      prod.ctx.db.prepare("INSERT INTO webhooks (id, workspace_id, agent_id, url, events, created_at) VALUES ('whk_rebind', ?, NULL, 'https://localhost/x', '[\"lead.captured\"]', 0)").run(ws);
+      prod.ctx.legacyDb.prepare("INSERT INTO webhooks (id, workspace_id, agent_id, url, events, created_at) VALUES ('whk_rebind', ?, NULL, 'https://localhost/x', '[\"lead.captured\"]', 0)").run(ws);
       const r = await api.post('/api/webhooks/whk_rebind/test');
       expect(r.body.delivery).toMatchObject({ ok: false, error: 'url must be a public address', status: null });
     } finally {

@@ -22,7 +22,7 @@ const presentCampaign = (r: Row) => ({
 
 /** How many people the audience reaches now (leads with an address, contacts). */
 function audienceSize(ctx: AgentsContext, ws: string, agentId: string | null, a: Audience): number {
-  const count = (sql: string, ...args: unknown[]) => (ctx.db.prepare(sql).get(...args) as { n: number }).n;
+  const count = (sql: string, ...args: unknown[]) => (ctx.legacyDb.prepare(sql).get(...args) as { n: number }).n;
   const agentClause = agentId ? ' AND (agent_id = ? OR agent_id IS NULL)' : '';
   const base = agentId ? [ws, agentId] : [ws];
   const leads = () => (a.status
@@ -70,7 +70,7 @@ export function campaignRoutes(ctx: AgentsContext): AgentRoute[] {
         if (c.status === 'sent') throw conflict('campaign already sent');
         const recipients = audienceSize(ctx, caller.ws, (c.agent_id as string | null) ?? null, JSON.parse(String(c.audience)) as Audience);
         const now = Date.now();
-        ctx.db.prepare("UPDATE campaigns SET status = 'sent', recipients = ?, sent_at = ?, updated_at = ? WHERE id = ? AND status = 'draft'").run(recipients, now, now, c.id);
+        ctx.legacyDb.prepare("UPDATE campaigns SET status = 'sent', recipients = ?, sent_at = ?, updated_at = ? WHERE id = ? AND status = 'draft'").run(recipients, now, now, c.id);
         return { campaign: presentCampaign(campaigns.get(ctx, caller.ws, c.id)) };
       },
     }),

@@ -21,7 +21,7 @@ const present = (d: DomainRow) => ({
 export function domainRoutes(ctx: AgentsContext, dnsLookup: DomainDns): AgentRoute[] {
   const target = ctx.config.cnameTarget;
   const find = (ws: string, id: string) => {
-    const d = ctx.db.prepare('SELECT * FROM domains WHERE id = ? AND workspace_id = ?').get(id, ws) as DomainRow | undefined;
+    const d = ctx.legacyDb.prepare('SELECT * FROM domains WHERE id = ? AND workspace_id = ?').get(id, ws) as DomainRow | undefined;
     if (!d) throw notFound('domain not found');
     return d;
   };
@@ -35,8 +35,8 @@ export function domainRoutes(ctx: AgentsContext, dnsLookup: DomainDns): AgentRou
       handler: ({ caller, query }) => {
         const agent = query.agent ? getAgent(ctx, caller.ws, query.agent).id : null;
         const rows = (agent
-          ? ctx.db.prepare('SELECT * FROM domains WHERE workspace_id = ? AND agent_id = ? ORDER BY created_at, id').all(caller.ws, agent)
-          : ctx.db.prepare('SELECT * FROM domains WHERE workspace_id = ? ORDER BY created_at, id').all(caller.ws)) as DomainRow[];
+          ? ctx.legacyDb.prepare('SELECT * FROM domains WHERE workspace_id = ? AND agent_id = ? ORDER BY created_at, id').all(caller.ws, agent)
+          : ctx.legacyDb.prepare('SELECT * FROM domains WHERE workspace_id = ? ORDER BY created_at, id').all(caller.ws)) as DomainRow[];
         return { domains: rows.map(present), target, dns };
       },
     }),
@@ -50,12 +50,12 @@ export function domainRoutes(ctx: AgentsContext, dnsLookup: DomainDns): AgentRou
         if (body.domain === target || body.domain.endsWith(`.${target}`)) throw badRequest('domain: choose your own domain, not the CNAME target');
         const agent = selectAgent(ctx, caller.ws, body.agentId ?? query.agent);
         // Another workspace's claim never blocks this one: the claim that proves ownership by DNS wins (domains.service.ts).
-        if (ctx.db.prepare('SELECT 1 FROM domains WHERE domain = ? AND workspace_id = ?').get(body.domain, caller.ws)) throw conflict('domain already added');
-        const count = (ctx.db.prepare('SELECT COUNT(*) AS n FROM domains WHERE workspace_id = ?').get(caller.ws) as { n: number }).n;
+        if (ctx.legacyDb.prepare('SELECT 1 FROM domains WHERE domain = ? AND workspace_id = ?').get(body.domain, caller.ws)) throw conflict('domain already added');
+        const count = (ctx.legacyDb.prepare('SELECT COUNT(*) AS n FROM domains WHERE workspace_id = ?').get(caller.ws) as { n: number }).n;
         if (count >= MAX_DOMAINS) throw badRequest(`at most ${MAX_DOMAINS} domains per workspace`);
         const id = newId('dom');
         const now = Date.now();
-        ctx.db
+        ctx.legacyDb
           .prepare("INSERT INTO domains (id, workspace_id, agent_id, domain, status, created_at, updated_at, verify_token) VALUES (?, ?, ?, ?, 'checking', ?, ?, ?)")
           .run(id, caller.ws, agent.id, body.domain, now, now, newVerifyToken());
         return { domain: present(find(caller.ws, id)), dns };
@@ -79,7 +79,7 @@ export function domainRoutes(ctx: AgentsContext, dnsLookup: DomainDns): AgentRou
       params: domainsRequests['DELETE /api/domains/:id'].params,
       handler: ({ caller, params }) => {
         find(caller.ws, params.id);
-        ctx.db.prepare('DELETE FROM domains WHERE id = ?').run(params.id);
+        ctx.legacyDb.prepare('DELETE FROM domains WHERE id = ?').run(params.id);
         return { ok: true };
       },
     }),

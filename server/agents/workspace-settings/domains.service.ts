@@ -63,10 +63,10 @@ export async function verifyClaim(ctx: AgentsContext, dns: DomainDns, d: DomainR
         ? (cname.failure ?? 'no CNAME record found yet')
         : (txt.failure ?? `TXT record ${verifyName(d.domain)} with this workspace's token not found yet`);
   const now = Date.now();
-  ctx.db.transaction(() => {
+  ctx.legacyDb.transaction(() => {
     // the proven owner wins: every other claim on the name goes
-    if (ok) ctx.db.prepare('DELETE FROM domains WHERE domain = ? AND id <> ?').run(d.domain, d.id);
-    ctx.db
+    if (ok) ctx.legacyDb.prepare('DELETE FROM domains WHERE domain = ? AND id <> ?').run(d.domain, d.id);
+    ctx.legacyDb
       .prepare('UPDATE domains SET status = ?, error = ?, cname = ?, checked_at = ?, verified_at = CASE WHEN ? = 1 THEN COALESCE(verified_at, ?) ELSE NULL END, updated_at = ? WHERE id = ?')
       .run(status, error, answers[0] ?? null, now, ok ? 1 : 0, now, now, d.id);
   })();

@@ -7,7 +7,7 @@ import { settingsRequests, patchBody, NAMES, SectionName, SECTIONS } from '../..
 
 function read(ctx: AgentsContext, agentId: string): Record<SectionName, Record<string, unknown>> {
   const saved = new Map(
-    (ctx.db.prepare('SELECT section, data FROM agent_settings WHERE agent_id = ?').all(agentId) as { section: string; data: string }[]).map((r) => [r.section, r.data]),
+    (ctx.legacyDb.prepare('SELECT section, data FROM agent_settings WHERE agent_id = ?').all(agentId) as { section: string; data: string }[]).map((r) => [r.section, r.data]),
   );
   const out = {} as Record<SectionName, Record<string, unknown>>;
   for (const name of NAMES) {
@@ -51,8 +51,8 @@ export function settingsRoutes(ctx: AgentsContext): AgentRoute[] {
         const { agentId, ...sections } = body as { agentId?: string } & Partial<Record<SectionName, Record<string, unknown>>>;
         const a = selectAgent(ctx, caller.ws, agentId ?? query.agent);
         const current = read(ctx, a.id);
-        const up = ctx.db.prepare('INSERT INTO agent_settings (agent_id, section, data, updated_at) VALUES (?, ?, ?, ?) ON CONFLICT(agent_id, section) DO UPDATE SET data = excluded.data, updated_at = excluded.updated_at');
-        ctx.db.transaction(() => {
+        const up = ctx.legacyDb.prepare('INSERT INTO agent_settings (agent_id, section, data, updated_at) VALUES (?, ?, ?, ?) ON CONFLICT(agent_id, section) DO UPDATE SET data = excluded.data, updated_at = excluded.updated_at');
+        ctx.legacyDb.transaction(() => {
           for (const name of NAMES) {
             const patch = sections[name];
             if (!patch) continue;

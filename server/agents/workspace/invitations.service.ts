@@ -28,7 +28,7 @@ const invitationLink = (ctx: AgentsContext, token: string) => `${ctx.config.appU
  * sent to another address are refused, each with its own error, and nothing changes.
  */
 export function invitationFor(ctx: AgentsContext, token: string, email: string): OpenInvitation {
-  const inv = ctx.db.prepare('SELECT id, workspace_id, email, role, expires_at FROM invitations WHERE token_hash = ?').get(hashSecret(token)) as OpenInvitation | undefined;
+  const inv = ctx.legacyDb.prepare('SELECT id, workspace_id, email, role, expires_at FROM invitations WHERE token_hash = ?').get(hashSecret(token)) as OpenInvitation | undefined;
   if (!inv) throw badRequest('invalid or already used invitation');
   if (inv.expires_at === null || Number(inv.expires_at) < Date.now()) throw gone('invitation expired');
   if (inv.email !== email) throw forbidden('invitation is for another email address');
@@ -40,20 +40,20 @@ export function invitationFor(ctx: AgentsContext, token: string, email: string):
  * used up, and the user's sessions act in the workspace it joined from the next request on.
  */
 export function joinByInvitation(ctx: AgentsContext, inv: OpenInvitation, userId: string, now = Date.now()): void {
-  if (ctx.db.prepare('SELECT 1 FROM members WHERE workspace_id = ? AND user_id = ?').get(inv.workspace_id, userId)) throw conflict('already a member');
-  if (ctx.db.prepare('DELETE FROM invitations WHERE id = ?').run(inv.id).changes !== 1) throw badRequest('invalid or already used invitation');
-  ctx.db.prepare('INSERT INTO members (workspace_id, user_id, role, created_at) VALUES (?, ?, ?, ?)').run(inv.workspace_id, userId, inv.role, now);
-  ctx.db.prepare('UPDATE users SET active_workspace_id = ? WHERE id = ?').run(inv.workspace_id, userId);
+  if (ctx.legacyDb.prepare('SELECT 1 FROM members WHERE workspace_id = ? AND user_id = ?').get(inv.workspace_id, userId)) throw conflict('already a member');
+  if (ctx.legacyDb.prepare('DELETE FROM invitations WHERE id = ?').run(inv.id).changes !== 1) throw badRequest('invalid or already used invitation');
+  ctx.legacyDb.prepare('INSERT INTO members (workspace_id, user_id, role, created_at) VALUES (?, ?, ?, ?)').run(inv.workspace_id, userId, inv.role, now);
+  ctx.legacyDb.prepare('UPDATE users SET active_workspace_id = ? WHERE id = ?').run(inv.workspace_id, userId);
 }
 
 /** A signed-in account accepts an invitation sent to its own address; returns the workspace it joined. */
 export function acceptInvitation(ctx: AgentsContext, userId: string, token: string): { ws: string; role: string } {
-  return ctx.db.transaction(() => {
-    const u = ctx.db.prepare('SELECT email FROM users WHERE id = ?').get(userId) as { email: string } | undefined;
+  return ctx.legacyDb.transaction(() => {
+    const u = ctx.legacyDb.prepare('SELECT email FROM users WHERE id = ?').get(userId) as { email: string } | undefined;
     const inv = invitationFor(ctx, token, u?.email ?? '');
     joinByInvitation(ctx, inv, userId);
     // The token came through the invited mailbox: the address is proven.
-    ctx.db.prepare('UPDATE users SET email_verified = 1 WHERE id = ?').run(userId);
+    ctx.legacyDb.prepare('UPDATE users SET email_verified = 1 WHERE id = ?').run(userId);
     return { ws: inv.workspace_id, role: inv.role };
   })();
 }
@@ -65,20 +65,20 @@ export function acceptInvitation(ctx: AgentsContext, userId: string, token: stri
  * expired one (or one made before tokens) is replaced.
  */
 export async function inviteMember(ctx: AgentsContext, ws: string, inviterId: string, email: string, role: string) {
-  const w = ctx.db.prepare('SELECT name, tier FROM workspaces WHERE id = ?').get(ws) as { name: string; tier: string };
-  const inviter = ctx.db.prepare('SELECT email, name FROM users WHERE id = ?').get(inviterId) as { email: string; name: string };
+  const w = ctx.legacyDb.prepare('SELECT name, tier FROM workspaces WHERE id = ?').get(ws) as { name: string; tier: string };
+  const inviter = ctx.legacyDb.prepare('SELECT email, name FROM users WHERE id = ?').get(inviterId) as { email: string; name: string };
   const now = Date.now();
   const { token, hash } = newInviteToken();
-  const { id, hasAccount } = ctx.db.transaction(() => {
-    const user = ctx.db.prepare('SELECT id FROM users WHERE email = ?').get(email) as { id: string } | undefined;
-    if (user && ctx.db.prepare('SELECT 1 FROM members WHERE workspace_id = ? AND user_id = ?').get(ws, user.id)) throw conflict('already a member');
-    const open = ctx.db.prepare('SELECT id, expires_at FROM invitations WHERE workspace_id = ? AND email = ?').get(ws, email) as { id: string; expires_at: number | null } | undefined;
+  const { id, hasAccount } = ctx.legacyDb.transaction(() => {
+    const user = ctx.legacyDb.prepare('SELECT id FROM users WHERE email = ?').get(email) as { id: string } | undefined;
+    if (user && ctx.legacyDb.prepare('SELECT 1 FROM members WHERE workspace_id = ? AND user_id = ?').get(ws, user.id)) throw conflict('already a member');
+    const open = ctx.legacyDb.prepare('SELECT id, expires_at FROM invitations WHERE workspace_id = ? AND email = ?').get(ws, email) as { id: string; expires_at: number | null } | undefined;
     if (open && open.expires_at !== null && Number(open.expires_at) >= now) throw conflict('already invited');
-    if (open) ctx.db.prepare('DELETE FROM invitations WHERE id = ?').run(open.id);
+    if (open) ctx.legacyDb.prepare('DELETE FROM invitations WHERE id = ?').run(open.id);
     const s = seats(ctx, ws, w.tier);
     if (s.used >= s.limit) throw paymentRequired('seat limit reached', { seats: s.limit, used: s.used });
     const inv = newId('inv');
-    ctx.db
+    ctx.legacyDb
       .prepare('INSERT INTO invitations (id, workspace_id, email, role, invited_by, created_at, token_hash, expires_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?)')
       .run(inv, ws, email, role, inviterId, now, hash, now + INVITE_TTL_MS);
     return { id: inv, hasAccount: !!user };
