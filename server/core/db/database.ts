@@ -1,5 +1,5 @@
 import BetterSqlite3 from 'better-sqlite3';
-import { CompiledQuery, Kysely, PostgresDialect, SqliteDialect, SqliteDriver, sql, type DatabaseConnection, type Driver, type SqliteDialectConfig } from 'kysely';
+import { CompiledQuery, Kysely, PostgresAdapter, PostgresDialect, SqliteDialect, SqliteDriver, sql, type DatabaseConnection, type Driver, type SqliteDialectConfig } from 'kysely';
 import pg from 'pg';
 import { prepareSqliteFile } from '../security/private-files';
 
@@ -114,4 +114,9 @@ function openPostgres<DB>(url: string, opts: OpenDatabaseOptions): Database<DB> 
 export function openDatabase<DB>(opts: OpenDatabaseOptions): Database<DB> {
   if (opts.url) return openPostgres<DB>(opts.url, opts);
   return openSqlite<DB>(opts.file ?? ':memory:', opts);
+}
+
+/** The dialect a handle (or a transaction of it) speaks, for the few fragments written per dialect. */
+export function dialectOf(db: Kysely<any>): Dialect {
+  return db.getExecutor().adapter instanceof PostgresAdapter ? 'postgres' : 'sqlite';
 }
