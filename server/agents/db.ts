@@ -1,4 +1,3 @@
-import Database from 'better-sqlite3';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { loadMigrations, migrate, type Migration } from '../core/db/migrate';
@@ -30,16 +29,13 @@ export function stmt(db: Db, sql: string): SqlStatement {
 
 export const dialectOf = (db: Db): SqlDialect => (db instanceof PgSyncDb ? 'postgres' : 'sqlite');
 
-/** The SQLite connection behind db, or null on PostgreSQL (file snapshots exist only for SQLite). */
-export const sqliteOf = (db: Db): Database.Database | null => (db instanceof Database ? db : null);
-
 const MIGRATIONS = join(dirname(fileURLToPath(import.meta.url)), 'migrations');
 
 /** The platform's migrations: one folder, one numbering, each file with its SQLite and PostgreSQL sections. */
 export const agentsMigrations = (): Migration[] => loadMigrations(MIGRATIONS);
 
 /** Where the data lives: a SQLite file (default) or a PostgreSQL URL. */
-export interface AgentsDbLocation {
+interface AgentsDbLocation {
   file: string;
   databaseUrl?: string | null;
 }
