@@ -1,13 +1,149 @@
-import { readdirSync } from 'node:fs';
+import Database from 'better-sqlite3';
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { describe, expect, it } from 'vitest';
+import { sql } from 'kysely';
+import pg from 'pg';
+import { afterAll, describe, expect, it } from 'vitest';
+import { sqlFor } from '../core/db/migrate';
+import { migrate as migrateWithFormerSqliteRunner } from '../core/sql/sqlite-migrate';
+import { agentsMigrations, openAgentsStore, type AgentsStore } from './db';
+import { createTestDatabase, testStore } from './store.testkit';
 
 const here = dirname(fileURLToPath(import.meta.url));
-const sqlFiles = (dir: string) => readdirSync(join(here, dir)).filter((f) => f.endsWith('.sql')).sort();
+const migrations = agentsMigrations();
+const newest = migrations[migrations.length - 1].version;
+const timeouts = { statementTimeoutMs: 15_000, lockTimeoutMs: 5_000 };
+
+interface Recorded {
+  version: number;
+  name: string;
+  applied: number;
+}
+const recordedIn = async (store: AgentsStore): Promise<Recorded[]> =>
+  (await sql<Recorded>`SELECT version, name, applied FROM schema_migrations ORDER BY version`.execute(store.database.db)).rows.map((r) => ({ version: Number(r.version), name: r.name, applied: Number(r.applied) }));
+const emailsIn = async (store: AgentsStore) => (await store.database.db.selectFrom('users').select('email').orderBy('email').execute()).map((r) => r.email);
+
+async function close(store: AgentsStore): Promise<void> {
+  if (store.legacy !== store.database.sqlite) store.legacy.close();
+  await store.database.close();
+}
+
+const dirs: string[] = [];
+afterAll(() => dirs.forEach((d) => rmSync(d, { recursive: true, force: true })));
 
 describe('agents database migrations', () => {
-  it('every SQLite migration has its PostgreSQL twin of the same name (server/agents/pg-migrations)', () => {
-    expect(sqlFiles('pg-migrations')).toEqual(sqlFiles('migrations'));
+  it('live in one folder, numbered as before, each with statements for both stores', () => {
+    expect(existsSync(join(here, 'pg-migrations'))).toBe(false);
+    expect(migrations.map((m) => m.version)).toEqual([1, 10, 20, 21, 22, 23, 30, 40, 47, 57]);
+    for (const m of migrations) {
+      expect([m.name, /\b(CREATE|ALTER|UPDATE|INSERT)\b/.test(sqlFor(m.text, 'sqlite')), /\b(CREATE|ALTER|UPDATE|INSERT)\b/.test(sqlFor(m.text, 'postgres'))]).toEqual([m.name, true, true]);
+    }
+    // retrieval on PostgreSQL searches passages through trigram indexes, not a scan
+    expect(sqlFor(migrations[0].text, 'postgres')).toContain('CREATE INDEX passages_text_trgm ON passages USING gin (text gin_trgm_ops)');
+    expect(sqlFor(migrations[0].text, 'sqlite')).not.toContain('gin_trgm_ops');
+  });
+});
+
+describe('a SQLite file migrated by the former runner (server/core/sql/sqlite-migrate.ts)', () => {
+  /** An agents.db as the former release left it: every migration applied and recorded, one user in it. */
+  function formerFile(): string {
+    const dir = mkdtempSync(join(tmpdir(), 'agents-db-'));
+    dirs.push(dir);
+    const file = join(dir, 'agents.db');
+    const conn = new Database(file);
+    try {
+      expect(migrateWithFormerSqliteRunner(conn, migrations.map((m) => ({ version: m.version, name: m.name, sql: sqlFor(m.text, 'sqlite') })))).toBe(newest);
+      conn.prepare("INSERT INTO users (id, email, password_hash, created_at) VALUES ('u1', 'kept@example.com', 'x', 1)").run();
+    } finally {
+      conn.close();
+    }
+    return file;
+  }
+
+  it('opens without re-running any migration and keeps its rows', async () => {
+    const file = formerFile();
+    const before = new Database(file, { readonly: true });
+    const recorded = (before.prepare('SELECT version, name, applied FROM schema_migrations ORDER BY version').all() as Recorded[]).map((r) => ({ ...r }));
+    before.close();
+    expect(recorded).toHaveLength(migrations.length);
+    const store = await openAgentsStore({ file, ...timeouts });
+    try {
+      expect(await recordedIn(store)).toEqual(recorded);
+      expect(await emailsIn(store)).toEqual(['kept@example.com']);
+      // the legacy handle is the same connection, not a second migrated one
+      expect(store.legacy).toBe(store.database.sqlite);
+    } finally {
+      await close(store);
+    }
+  });
+
+  it('is refused when it records a newer schema than this build knows, naming both versions', async () => {
+    const file = formerFile();
+    const conn = new Database(file);
+    conn.prepare("INSERT INTO schema_migrations (version, name, applied) VALUES (999, '999-future.sql', 1)").run();
+    conn.close();
+    await expect(openAgentsStore({ file, ...timeouts })).rejects.toThrow(`The database is at schema version 999, newer than ${newest}, the newest migration this build knows.`);
+    const after = new Database(file, { readonly: true });
+    expect((after.prepare('SELECT COUNT(*) AS n FROM schema_migrations').get() as { n: number }).n).toBe(migrations.length + 1);
+    after.close();
+  });
+});
+
+describe.runIf(testStore() === 'pg')('a PostgreSQL schema migrated by the former runner (server/core/sql/migrate.ts)', () => {
+  /**
+   * A schema as the former release left it: what its runner did over pg-sync (schema_migrations with
+   * BIGINT columns, each migration in a transaction under the schema's advisory lock), one user in it.
+   */
+  async function formerSchema() {
+    const target = await createTestDatabase();
+    const client = new pg.Client({ connectionString: target.url });
+    await client.connect();
+    try {
+      await client.query('CREATE TABLE IF NOT EXISTS schema_migrations (version BIGINT PRIMARY KEY, name TEXT NOT NULL, applied BIGINT NOT NULL)');
+      for (const m of migrations) {
+        await client.query('BEGIN; SELECT pg_advisory_xact_lock(hashtext(current_schema()))');
+        await client.query(sqlFor(m.text, 'postgres'));
+        await client.query('INSERT INTO schema_migrations (version, name, applied) VALUES ($1, $2, $3)', [m.version, m.name, 1_700_000_000_000 + m.version]);
+        await client.query('COMMIT');
+      }
+      await client.query("INSERT INTO users (id, email, password_hash, created_at) VALUES ('u1', 'kept@example.com', 'x', 1)");
+    } finally {
+      await client.end();
+    }
+    return target;
+  }
+
+  it('opens without re-running any migration and keeps its rows', async () => {
+    const target = await formerSchema();
+    try {
+      const store = await openAgentsStore({ file: ':memory:', databaseUrl: target.url, ...timeouts });
+      try {
+        expect(await recordedIn(store)).toEqual(migrations.map((m) => ({ version: m.version, name: m.name, applied: 1_700_000_000_000 + m.version })));
+        expect(await emailsIn(store)).toEqual(['kept@example.com']);
+        // the transitional synchronous handle reads the same schema
+        expect(store.legacy.prepare('SELECT email FROM users').all()).toEqual([{ email: 'kept@example.com' }]);
+      } finally {
+        await close(store);
+      }
+    } finally {
+      await target.drop();
+    }
+  });
+
+  it('is refused when it records a newer schema than this build knows, naming both versions', async () => {
+    const target = await formerSchema();
+    try {
+      const client = new pg.Client({ connectionString: target.url });
+      await client.connect();
+      await client.query("INSERT INTO schema_migrations (version, name, applied) VALUES (999, '999-future.sql', 1)");
+      await client.end();
+      await expect(openAgentsStore({ file: ':memory:', databaseUrl: target.url, ...timeouts })).rejects.toThrow(
+        `The database is at schema version 999, newer than ${newest}, the newest migration this build knows.`,
+      );
+    } finally {
+      await target.drop();
+    }
   });
 });

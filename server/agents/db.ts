@@ -1,10 +1,7 @@
-import Database from 'better-sqlite3';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { loadMigrations, migrate } from '../core/sql/sqlite-migrate';
-import { migratePostgres } from '../core/sql/migrate';
+import { loadMigrations, migrate, type Migration } from '../core/db/migrate';
 import { PgSyncDb } from '../core/sql/pg-sync';
-import { prepareSqliteFile } from '../core/security/private-files';
 import type { SqlDb, SqlDialect, SqlStatement } from '../core/sql/types';
 import { openDatabase, type Database as CoreDatabase } from '../core/db/database';
 import type { AgentsDB } from './schema';
@@ -32,13 +29,13 @@ export function stmt(db: Db, sql: string): SqlStatement {
 
 export const dialectOf = (db: Db): SqlDialect => (db instanceof PgSyncDb ? 'postgres' : 'sqlite');
 
-/** The SQLite connection behind db, or null on PostgreSQL (file snapshots exist only for SQLite). */
-export const sqliteOf = (db: Db): Database.Database | null => (db instanceof Database ? db : null);
+const MIGRATIONS = join(dirname(fileURLToPath(import.meta.url)), 'migrations');
 
-const HERE = dirname(fileURLToPath(import.meta.url));
+/** The platform's migrations: one folder, one numbering, each file with its SQLite and PostgreSQL sections. */
+export const agentsMigrations = (): Migration[] => loadMigrations(MIGRATIONS);
 
 /** Where the data lives: a SQLite file (default) or a PostgreSQL URL. */
-export interface AgentsDbLocation {
+interface AgentsDbLocation {
   file: string;
   databaseUrl?: string | null;
 }
@@ -51,45 +48,25 @@ export interface AgentsStore {
 
 /**
  * Open the platform's store: Kysely over the SQLite file (the default) or a PostgreSQL pool, schema brought
- * up to date. TRANSITIONAL: migrations still run through the synchronous handle.
+ * up to date by the one migration runner (server/core/db/migrate.ts; on PostgreSQL under its advisory lock).
+ * Databases migrated by the former runners open as they are: both recorded their versions in the same
+ * `schema_migrations (version, name, applied)` table under the same numbers. A database at a newer
+ * version than this build knows is refused (SchemaTooNewError).
  */
 export async function openAgentsStore(where: AgentsDbLocation & { statementTimeoutMs: number; lockTimeoutMs: number; poolMax?: number; log?: (line: string) => void }): Promise<AgentsStore> {
-  if (where.databaseUrl) {
-    const legacy = openAgentsDb(where);
-    const database = openDatabase<AgentsDB>({
-      url: where.databaseUrl, statementTimeoutMs: where.statementTimeoutMs, lockTimeoutMs: where.lockTimeoutMs, max: where.poolMax,
-      onConnectionError: (err) => where.log?.(`database connection lost (replaced on next use): ${err.message}`),
-    });
+  const database = openDatabase<AgentsDB>({
+    file: where.file, url: where.databaseUrl, statementTimeoutMs: where.statementTimeoutMs, lockTimeoutMs: where.lockTimeoutMs, max: where.poolMax,
+    onConnectionError: (err) => where.log?.(`database connection lost (replaced on next use): ${err.message}`),
+  });
+  try {
+    await migrate(database, 'agents', agentsMigrations());
+    // TRANSITIONAL: opened after migrating and never migrates itself (SQLite: the same connection).
+    const legacy: Db = database.sqlite ?? new PgSyncDb(where.databaseUrl!);
     return { database, legacy };
+  } catch (err) {
+    await database.close();
+    throw err;
   }
-  const database = openDatabase<AgentsDB>({ file: where.file, statementTimeoutMs: where.statementTimeoutMs, lockTimeoutMs: where.lockTimeoutMs });
-  const conn = database.sqlite!;
-  migrate(conn, loadMigrations(join(HERE, 'migrations')));
-  return { database, legacy: conn };
-}
-
-/** One connection per process, numbered migrations applied in order (SQLite: WAL, foreign keys on). */
-export function openAgentsDb(where: string | AgentsDbLocation): Db {
-  const loc = typeof where === 'string' ? { file: where } : where;
-  if (loc.databaseUrl) {
-    const db = new PgSyncDb(loc.databaseUrl);
-    try {
-      migratePostgres(db, loadMigrations(join(HERE, 'pg-migrations')));
-    } catch (err) {
-      db.close();
-      throw err;
-    }
-    return db;
-  }
-  const file = loc.file;
-  prepareSqliteFile(file);
-  const db = new Database(file);
-  db.pragma('journal_mode = WAL');
-  db.pragma('synchronous = NORMAL');
-  db.pragma('foreign_keys = ON');
-  db.pragma('busy_timeout = 5000');
-  migrate(db, loadMigrations(join(HERE, 'migrations')));
-  return db;
 }
 
 /** SQL text of a top-level string field of a JSON text column (key: letters, digits, underscores). */

@@ -97,7 +97,7 @@ let seq = 0;
 
 export async function startAgentsServer(over: Partial<AgentsConfig> = {}, opts: Omit<AgentsAppOptions, 'config'> = {}): Promise<AgentsTestServer> {
   const dir = mkdtempSync(join(tmpdir(), 'agents-test-'));
-  const pg = testStore() === 'pg' && over.databaseUrl === undefined ? createTestDatabase() : null;
+  const pg = testStore() === 'pg' && over.databaseUrl === undefined ? await createTestDatabase() : null;
   const { app, ctx, close, routes } = await createAgentsApp({ config: testAgentsConfig(dir, { trustProxy: 1, databaseUrl: pg?.url ?? null, ...over }), log: () => {}, ...opts });
   const server: Server = await new Promise((resolve) => {
     const s = app.listen(0, '127.0.0.1', () => resolve(s));
@@ -156,7 +156,7 @@ export async function startAgentsServer(over: Partial<AgentsConfig> = {}, opts: 
       server.closeAllConnections();
       await new Promise<void>((resolve) => server.close(() => resolve()));
       await close();
-      pg?.drop();
+      await pg?.drop();
       rmSync(dir, { recursive: true, force: true });
     },
   };

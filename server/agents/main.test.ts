@@ -9,7 +9,7 @@ import { createTestDatabase, testStore } from './store.testkit';
 describe('npm run agents (server/agents/main.ts)', () => {
   it('starts on a fresh data folder, a visitor chats with an agent trained on a Q&A source, SIGTERM exits 0', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'agents-main-'));
-    const pg = testStore() === 'pg' ? createTestDatabase() : null;
+    const pg = testStore() === 'pg' ? await createTestDatabase() : null;
     const proc = await startServerProcess({ AGENTS_DATA_DIR: dir, ...(pg ? { AGENTS_DATABASE_URL: pg.url } : {}) }, 60_000, 'server/agents/main.ts');
     try {
       const reg = await new Api(proc.url).post('/api/auth/register', { email: 'owner@example.com', password: 'owner-pass' });
@@ -21,13 +21,13 @@ describe('npm run agents (server/agents/main.ts)', () => {
       expect(chat.body).toMatchObject({ reply: 'Yes, please book online or call us.', engine: 'local' });
     } finally {
       expect(await proc.stop()).toBe(0);
-      pg?.drop();
+      await pg?.drop();
       rmSync(dir, { recursive: true, force: true });
     }
   });
 
   it.runIf(testStore() === 'pg')('two processes on one PostgreSQL database share accounts, agents, knowledge and one credit ledger', async () => {
-    const pg = createTestDatabase();
+    const pg = await createTestDatabase();
     const dirs = [mkdtempSync(join(tmpdir(), 'agents-a-')), mkdtempSync(join(tmpdir(), 'agents-b-'))];
     const env = (dir: string) => ({ AGENTS_DATA_DIR: dir, AGENTS_DATABASE_URL: pg.url, AGENTS_JWT_SECRET: 'one-secret-for-both-processes', AGENTS_TRUST_PROXY: '1' });
     // Started together: both apply the migrations to the empty database, each migration once.
@@ -59,7 +59,7 @@ describe('npm run agents (server/agents/main.ts)', () => {
       expect(arr(conversations.conversations)).toHaveLength(turns);
     } finally {
       const codes = await Promise.all([a.stop(), b.stop()]);
-      pg.drop();
+      await pg.drop();
       for (const d of dirs) rmSync(d, { recursive: true, force: true });
       expect(codes).toEqual([0, 0]);
     }

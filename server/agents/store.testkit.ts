@@ -1,6 +1,8 @@
 import { randomBytes } from 'node:crypto';
-import { PgSyncDb } from '../core/sql/pg-sync';
-import { openAgentsDb, type Db } from './db';
+import pg from 'pg';
+import type { Database } from '../core/db/database';
+import { openAgentsStore, type Db } from './db';
+import type { AgentsDB, AgentsDb } from './schema';
 
 /**
  * Which store the agents suites run on: SQLite by default, PostgreSQL when the vitest project sets
@@ -11,7 +13,7 @@ export const testStore = (): 'sqlite' | 'pg' => (process.env.AGENTS_TEST_STORE =
 
 export interface TestDatabase {
   url: string;
-  drop: () => void;
+  drop: () => Promise<void>;
 }
 
 function baseUrl(): string {
@@ -20,11 +22,22 @@ function baseUrl(): string {
   return url;
 }
 
+/** Runs statements on the test PostgreSQL's default schema, on a connection of its own. */
+async function onBase(run: (client: pg.Client) => Promise<void>): Promise<void> {
+  const client = new pg.Client({ connectionString: baseUrl() });
+  await client.connect();
+  try {
+    await run(client);
+  } finally {
+    await client.end().catch(() => undefined);
+  }
+}
+
 /** pg_trgm lives in the public schema, shared by every test schema (created once; a parallel creator may win the race). */
-function ensureTrigram(admin: PgSyncDb): void {
+async function ensureTrigram(client: pg.Client): Promise<void> {
   for (let attempt = 0; ; attempt++) {
     try {
-      admin.exec('CREATE EXTENSION IF NOT EXISTS pg_trgm WITH SCHEMA public');
+      await client.query('CREATE EXTENSION IF NOT EXISTS pg_trgm WITH SCHEMA public');
       return;
     } catch (err) {
       if (attempt >= 3) throw err;
@@ -33,44 +46,40 @@ function ensureTrigram(admin: PgSyncDb): void {
 }
 
 /** A fresh, empty schema on the test PostgreSQL: the URL selects it through search_path. */
-export function createTestDatabase(): TestDatabase {
-  const base = baseUrl();
+export async function createTestDatabase(): Promise<TestDatabase> {
   const schema = `agents_${process.pid}_${randomBytes(4).toString('hex')}`;
-  const admin = new PgSyncDb(base);
-  try {
-    ensureTrigram(admin);
-    admin.exec(`CREATE SCHEMA ${schema}`);
-  } finally {
-    admin.close();
-  }
-  const url = new URL(base);
+  await onBase(async (client) => {
+    await ensureTrigram(client);
+    await client.query(`CREATE SCHEMA ${schema}`);
+  });
+  const url = new URL(baseUrl());
   url.searchParams.set('options', `-c search_path=${schema},public`);
   return {
     url: url.toString(),
-    drop: () => {
-      const db = new PgSyncDb(base);
-      try {
-        db.exec(`DROP SCHEMA IF EXISTS ${schema} CASCADE`);
-      } finally {
-        db.close();
-      }
-    },
+    drop: () => onBase(async (client) => void (await client.query(`DROP SCHEMA IF EXISTS ${schema} CASCADE`))),
   };
 }
 
-/** A migrated database on the store under test, for suites that use the service functions directly. */
-export function openTestDb(): { db: Db; close: () => void } {
-  if (testStore() === 'sqlite') {
-    const db = openAgentsDb(':memory:');
-    return { db, close: () => db.close() };
-  }
-  const t = createTestDatabase();
-  const db = openAgentsDb({ file: ':memory:', databaseUrl: t.url });
+export interface TestStore {
+  db: AgentsDb;
+  database: Database<AgentsDB>;
+  /** TRANSITIONAL: the synchronous handle, for suites of code not yet on repositories. */
+  legacy: Db;
+  close: () => Promise<void>;
+}
+
+/** A migrated database on the store under test (SQLite in memory, or a fresh PostgreSQL schema), for suites that use the service functions directly. */
+export async function openTestStore(): Promise<TestStore> {
+  const t = testStore() === 'pg' ? await createTestDatabase() : null;
+  const { database, legacy } = await openAgentsStore({ file: ':memory:', databaseUrl: t?.url ?? null, statementTimeoutMs: 15_000, lockTimeoutMs: 5_000, poolMax: 4 });
   return {
-    db,
-    close: () => {
-      db.close();
-      t.drop();
+    db: database.db,
+    database,
+    legacy,
+    close: async () => {
+      if (legacy !== database.sqlite) legacy.close();
+      await database.close();
+      await t?.drop();
     },
   };
 }

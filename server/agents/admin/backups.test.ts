@@ -7,7 +7,7 @@ import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { arr, startAgentsServer, str, type AgentsTestServer } from '../harness.testkit';
 import { createTestDatabase, testStore } from '../store.testkit';
-import { loadMigrations } from '../../core/sql/sqlite-migrate';
+import { agentsMigrations } from '../db';
 import { restoreAgentsExport, writeAgentsExport } from './pg-backup';
 
 let t: AgentsTestServer;
@@ -24,6 +24,12 @@ function sourceUrl(): string {
   const url = t.ctx.config.databaseUrl;
   if (!url) throw new Error('the test server runs on SQLite');
   return url;
+}
+/** The test server's own pool (PostgreSQL). */
+function sourcePool(): pg.Pool {
+  const pool = t.ctx.database.pool;
+  if (!pool) throw new Error('the test server runs on SQLite');
+  return pool;
 }
 const download = (path: string) => fetch(`${t.base}${path}`, { headers: { authorization: `Bearer ${ops.token}` } });
 
@@ -102,7 +108,7 @@ function restoreCommand(url: string, file: string): Promise<{ code: number; out:
     );
   });
 }
-const newest = Math.max(...loadMigrations(join(import.meta.dirname, '..', 'pg-migrations')).map((m) => m.version));
+const newest = Math.max(...agentsMigrations().map((m) => m.version));
 const TABLE_COUNT_SQL = "SELECT count(*)::int AS n FROM information_schema.tables WHERE table_schema = current_schema()";
 
 describe.runIf(testStore() === 'pg')('backups (PostgreSQL logical exports)', () => {
@@ -147,7 +153,7 @@ describe.runIf(testStore() === 'pg')('backups (PostgreSQL logical exports)', () 
     for (const fk of fks) expect([fk, names.indexOf(fk.parent) < names.indexOf(fk.child)]).toEqual([fk, true]);
     expect(JSON.parse(lines.at(-1) ?? '')).toEqual(['done', { tables: names.length, rows: lines.length - 2 - 2 * names.length }]);
 
-    const target = createTestDatabase();
+    const target = await createTestDatabase();
     try {
       const restored = await restoreCommand(target.url, file);
       expect([restored.code, restored.out]).toEqual([0, expect.stringContaining(`(schema version ${newest})`)]);
@@ -170,7 +176,7 @@ describe.runIf(testStore() === 'pg')('backups (PostgreSQL logical exports)', () 
       expect(again.out).toContain('is not empty');
       expect((await rowsOf(target.url, ['users'])).users).toEqual(before.users);
     } finally {
-      target.drop();
+      await target.drop();
     }
   });
 
@@ -178,7 +184,7 @@ describe.runIf(testStore() === 'pg')('backups (PostgreSQL logical exports)', () 
     const before = await t.signup();
     let later: { email: string; ws: string } | null = null;
     const file = join(t.dir, 'during.pgexport.gz');
-    await writeAgentsExport(sourceUrl(), file, {
+    await writeAgentsExport(sourcePool(), file, {
       onSnapshot: async () => {
         const api = await t.signup();
         later = { email: api.email, ws: str((await api.get('/api/auth/me')).body.workspace.id) };
@@ -201,14 +207,14 @@ describe.runIf(testStore() === 'pg')('backups (PostgreSQL logical exports)', () 
 
   it('the restore refuses another schema version and a truncated export, leaving the database empty', async () => {
     const file = join(t.dir, 'whole.pgexport.gz');
-    await writeAgentsExport(sourceUrl(), file, { fetchRows: 2 }); // many cursor round trips per table
+    await writeAgentsExport(sourcePool(), file, { fetchRows: 2 }); // many cursor round trips per table
     const lines = linesOf(readFileSync(file));
     const older = join(t.dir, 'older.pgexport.gz');
     writeFileSync(older, gzipSync([JSON.stringify({ ...JSON.parse(lines[0]), schemaVersion: newest - 1 }), ...lines.slice(1)].join('\n')));
     const truncated = join(t.dir, 'truncated.pgexport.gz');
     writeFileSync(truncated, gzipSync(lines.slice(0, -3).join('\n')));
     writeFileSync(join(t.dir, 'secret.txt'), 'not gzip');
-    const target = createTestDatabase();
+    const target = await createTestDatabase();
     try {
       await expect(restoreAgentsExport(target.url, older)).rejects.toThrow(`the export has schema version ${newest - 1} and this build's newest migration is ${newest}`);
       await expect(restoreAgentsExport(target.url, truncated)).rejects.toThrow('the export ends early (truncated file)');
@@ -222,7 +228,7 @@ describe.runIf(testStore() === 'pg')('backups (PostgreSQL logical exports)', () 
       expect(restored.users.length).toBeGreaterThan(3);
       for (const n of names) expect([n, restored[n]]).toEqual([n, source[n]]);
     } finally {
-      target.drop();
+      await target.drop();
     }
   });
 });

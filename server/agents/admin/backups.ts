@@ -5,7 +5,6 @@ import { join, resolve, sep } from 'node:path';
 import type { Response } from 'express';
 import { badRequest, notFound } from '../../core/errors';
 import type { AgentsContext } from '../context';
-import { sqliteOf } from '../db';
 import { writeAgentsExport } from './pg-backup';
 
 /**
@@ -51,11 +50,10 @@ export function listBackups(ctx: AgentsContext): BackupInfo[] {
  * A consistent snapshot of the live database, written under a temporary name and renamed, so a
  * listed snapshot is always complete. SQLite: the online backup API (readers and writers go on
  * meanwhile; the copy is one point in time, WAL content included). PostgreSQL: a gzip'd logical
- * export of the platform's tables read in one REPEATABLE READ snapshot on a connection of its own.
+ * export of the platform's tables read in one REPEATABLE READ snapshot on one pooled connection.
  */
 export async function createBackup(ctx: AgentsContext): Promise<BackupInfo> {
-  const sqlite = sqliteOf(ctx.legacyDb);
-  const databaseUrl = ctx.config.databaseUrl;
+  const { sqlite, pool } = ctx.database;
   const format: BackupFormat = sqlite ? 'sqlite' : 'pgexport';
   const dir = backupDir(ctx);
   privateDir(dir);
@@ -64,8 +62,8 @@ export async function createBackup(ctx: AgentsContext): Promise<BackupInfo> {
   const tmp = join(dir, `.${name}.partial`);
   try {
     if (sqlite) await sqlite.backup(tmp);
-    else if (databaseUrl) await writeAgentsExport(databaseUrl, tmp);
-    else throw new Error('the platform runs on PostgreSQL without a database URL');
+    else if (pool) await writeAgentsExport(pool, tmp);
+    else throw new Error('the store has neither a SQLite connection nor a PostgreSQL pool');
     chmodSync(tmp, 0o600);
     renameSync(tmp, join(dir, name));
   } catch (err) {

@@ -1,30 +1,32 @@
 import { createReadStream, createWriteStream } from 'node:fs';
-import { dirname, join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { pipeline as pipelineCb, Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
-import { fileURLToPath } from 'node:url';
 import { createGunzip, createGzip } from 'node:zlib';
 import pg from 'pg';
 import { exportSchema, loadExport, type ExportOptions, type LoadOptions, type LoadResult } from '../../core/db/pg-export';
-import { loadMigrations } from '../../core/sql/sqlite-migrate';
+import { sqlFor } from '../../core/db/migrate';
+import { agentsMigrations } from '../db';
 
 /** The service name written into (and required of) the platform's PostgreSQL exports. */
 const AGENTS_EXPORT_SERVICE = 'agents';
-const PG_MIGRATIONS = join(dirname(fileURLToPath(import.meta.url)), '..', 'pg-migrations');
 
 /**
- * Writes a gzip'd logical export of the platform's tables (the URL's current schema) to `file`
- * (created 0600, never overwritten), on a connection of its own through the async client: the
- * export never holds the event loop nor the service's own connection.
+ * Writes a gzip'd logical export of the platform's tables (the pool's current schema) to `file`
+ * (created 0600, never overwritten), streamed from one REPEATABLE READ snapshot on one connection of
+ * the service's pool: the export never holds the event loop, and other requests go on meanwhile.
  */
-export async function writeAgentsExport(databaseUrl: string, file: string, opts: Pick<ExportOptions, 'fetchRows' | 'onSnapshot'> = {}): Promise<void> {
-  const client = new pg.Client({ connectionString: databaseUrl, application_name: 'agents-backup' });
-  await client.connect();
+export async function writeAgentsExport(pool: pg.Pool, file: string, opts: Pick<ExportOptions, 'fetchRows' | 'onSnapshot'> = {}): Promise<void> {
+  const client = await pool.connect();
+  let failed: Error | undefined;
   try {
     await pipeline(Readable.from(exportSchema(client, { ...opts, service: AGENTS_EXPORT_SERVICE })), createGzip(), createWriteStream(file, { mode: 0o600, flags: 'wx' }));
+  } catch (err) {
+    failed = err instanceof Error ? err : new Error(String(err));
+    throw err;
   } finally {
-    await client.end().catch(() => undefined);
+    // A connection that failed mid-export is dropped rather than handed to the next request.
+    client.release(failed);
   }
 }
 
@@ -37,7 +39,7 @@ export async function restoreAgentsExport(databaseUrl: string, file: string, opt
   pipelineCb(createReadStream(file), input, () => undefined);
   const lines = createInterface({ input, crlfDelay: Infinity });
   try {
-    return await loadExport(client, lines, { ...opts, service: AGENTS_EXPORT_SERVICE, migrations: loadMigrations(PG_MIGRATIONS) });
+    return await loadExport(client, lines, { ...opts, service: AGENTS_EXPORT_SERVICE, migrations: agentsMigrations().map((m) => ({ version: m.version, name: m.name, sql: sqlFor(m.text, 'postgres') })) });
   } finally {
     lines.close();
     input.destroy();

@@ -1,14 +1,14 @@
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { Db } from '../db';
-import { openTestDb } from '../store.testkit';
+import { openTestStore } from '../store.testkit';
 import { balanceOf, ledgerEntries, postLedger, setBalance } from './ledger';
 
 let db: Db;
-let close = () => {};
+let close = async () => {};
+beforeEach(async () => void ({ legacy: db, close } = await openTestStore()));
 afterEach(() => close());
 
 function workspace(credits: number): string {
-  ({ db, close } = openTestDb());
   db.prepare("INSERT INTO users (id, email, password_hash, created_at) VALUES ('u1', 'a@example.com', 'x', 1)").run();
   db.prepare("INSERT INTO workspaces (id, name, owner_id, credits, created_at) VALUES ('ws1', 'W', 'u1', ?, 1)").run(credits);
   return 'ws1';

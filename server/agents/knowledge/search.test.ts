@@ -1,14 +1,14 @@
-import { afterEach, describe, expect, it } from 'vitest';
-import { openTestDb } from '../store.testkit';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { openTestStore, type TestStore } from '../store.testkit';
 import { ANSWER_THRESHOLD, indexSource, searchPassages } from './search';
 import { chunk, ftsQuery } from './text';
 
-const open: (() => void)[] = [];
-afterEach(() => open.splice(0).forEach((close) => close()));
+let store: TestStore;
+beforeEach(async () => void (store = await openTestStore()));
+afterEach(() => store.close());
 
 function fixture() {
-  const { db, close } = openTestDb();
-  open.push(close);
+  const db = store.legacy;
   db.prepare("INSERT INTO users (id, email, password_hash, created_at) VALUES ('u', 'u@example.com', 'x', 0)").run();
   db.prepare("INSERT INTO workspaces (id, name, owner_id, created_at) VALUES ('w', 'W', 'u', 0)").run();
   for (const a of ['a1', 'a2']) {
