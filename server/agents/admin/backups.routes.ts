@@ -16,7 +16,7 @@ export function backupRoutes(ctx: AgentsContext): AgentRoute[] {
       path: '/api/admin/backup', produces: media,
       handler: async ({ caller, res }) => {
         const b = await createBackup(ctx);
-        audit(ctx, caller, 'backup.download', 'backup', b.name);
+        await audit(ctx, caller, 'backup.download', 'backup', b.name);
         await sendBackup(res, backupPath(ctx, b.name), b.name);
         return undefined;
       },
@@ -28,7 +28,7 @@ export function backupRoutes(ctx: AgentsContext): AgentRoute[] {
       path: '/api/backups', response: backupsResponses['POST /api/backups'],
       handler: async ({ caller }) => {
         const backup = await createBackup(ctx);
-        audit(ctx, caller, 'backup.create', 'backup', backup.name, { size: backup.size });
+        await audit(ctx, caller, 'backup.create', 'backup', backup.name, { size: backup.size });
         return { backup };
       },
     }),
@@ -39,7 +39,7 @@ export function backupRoutes(ctx: AgentsContext): AgentRoute[] {
       params: backupsRequests['GET /api/backups/download/:name'].params,
       handler: async ({ caller, params, res }) => {
         const file = backupPath(ctx, params.name);
-        audit(ctx, caller, 'backup.download', 'backup', params.name);
+        await audit(ctx, caller, 'backup.download', 'backup', params.name);
         await sendBackup(res, file, params.name);
         return undefined;
       },
