@@ -57,6 +57,15 @@ describe('operator routes of the affiliate program', () => {
     expect((await ops.get('/api/admin/affiliates/aff_missing/kyc-doc')).body).toEqual({ error: 'affiliate not found' });
   });
 
+  it('search matches email and display name in any case on both stores, with % and _ taken literally', async () => {
+    const { affId, email } = await enrolled();
+    const found = async (q: string) => arr((await ops.get(`/api/admin/affiliates?search=${encodeURIComponent(q)}`)).body.affiliates).map((a) => str(a.id));
+    expect(await found(email.toUpperCase())).toContain(affId);
+    expect(await found('aIKo')).toContain(affId);
+    expect(await found('%')).toEqual([]);
+    expect(await found('_')).not.toContain(affId);
+  });
+
   it('decides a payout once: paid leaves the balance, rejected returns it', async () => {
     const { api, affId } = await enrolled();
     await api.post('/api/affiliate/kyc', { document: PNG.toString('base64') });

@@ -49,7 +49,7 @@ export async function agentById(ctx: AgentsContext, id: string): Promise<AgentRo
   return a;
 }
 
-export const presentDirectoryAgent = async (a: AgentRow) => ({ ...(await presentAgent(a)), workspaceId: a.workspace_id });
+const presentDirectoryAgent = async (a: AgentRow) => ({ ...(await presentAgent(a)), workspaceId: a.workspace_id });
 
 export async function searchAgents(ctx: AgentsContext, search: string, workspace: string | undefined, limit: number, offset: number) {
   const [total, rows] = await Promise.all([countAgentsMatching(ctx.db, search, workspace), agentsMatching(ctx.db, search, workspace, limit, offset)]);
