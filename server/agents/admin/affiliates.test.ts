@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { arr, startAgentsServer, str, type AgentsTestServer } from '../harness.testkit';
-import { recordCommission } from '../affiliate/commission';
+import { commissionCents } from '../affiliate/commission';
 
 let t: AgentsTestServer;
 let ops: Awaited<ReturnType<AgentsTestServer['signup']>>;
@@ -57,13 +57,27 @@ describe('operator routes of the affiliate program', () => {
     expect((await ops.get('/api/admin/affiliates/aff_missing/kyc-doc')).body).toEqual({ error: 'affiliate not found' });
   });
 
+  it('search matches email and display name in any case on both stores, with % and _ taken literally', async () => {
+    const { affId, email } = await enrolled();
+    const found = async (q: string) => arr((await ops.get(`/api/admin/affiliates?search=${encodeURIComponent(q)}`)).body.affiliates).map((a) => str(a.id));
+    expect(await found(email.toUpperCase())).toContain(affId);
+    expect(await found('aIKo')).toContain(affId);
+    expect(await found('%')).toEqual([]);
+    expect(await found('_')).not.toContain(affId);
+  });
+
   it('decides a payout once: paid leaves the balance, rejected returns it', async () => {
     const { api, affId } = await enrolled();
     await api.post('/api/affiliate/kyc', { document: PNG.toString('base64') });
     await ops.post(`/api/admin/affiliates/${affId}/kyc`, { decision: 'verified' });
     expect((await api.post('/api/affiliate/payout-method', { method: 'paypal', dest: 'aiko@example.com' })).status).toBe(200);
-    t.ctx.legacyDb.prepare('INSERT INTO affiliate_referrals (workspace_id, affiliate_id, created_at) VALUES (?, ?, 1)').run(`ws_ref_${affId}`, affId);
-    expect(recordCommission(t.ctx.legacyDb, `ws_ref_${affId}`, `stripe:${affId}`, 150000)?.commissionCents).toBe(15000);
+    // A referred workspace paid a 1,500 USD fee: the affiliate earned 150 USD.
+    await t.ctx.db.insertInto('affiliate_referrals').values({ workspace_id: `ws_ref_${affId}`, affiliate_id: affId, created_at: 1 }).execute();
+    expect(commissionCents(150000)).toBe(15000);
+    await t.ctx.db
+      .insertInto('affiliate_commissions')
+      .values({ affiliate_id: affId, workspace_id: `ws_ref_${affId}`, ref: `stripe:${affId}`, fee_cents: 150000, commission_cents: commissionCents(150000), created_at: Date.now() })
+      .execute();
 
     const first = await api.post('/api/affiliate/payout', { amount: 60 });
     expect(first.status).toBe(200);

@@ -1,5 +1,6 @@
 import type { AgentsContext, Caller } from '../context';
-import { tableExists } from '../db';
+import { insertAudit } from './audit.repository';
+import { emailOfUser } from './users.repository';
 
 export interface AuditEntry {
   id: number;
@@ -13,11 +14,9 @@ export interface AuditEntry {
 }
 
 /** Records what an operator did; kept after the target is gone. */
-export function audit(ctx: AgentsContext, caller: Caller, action: string, targetType: string, targetId: string, detail: Record<string, unknown> = {}): void {
-  const email = (ctx.legacyDb.prepare('SELECT email FROM users WHERE id = ?').get(caller.userId) as { email: string } | undefined)?.email ?? '';
-  ctx.legacyDb
-    .prepare('INSERT INTO admin_audit (admin_id, admin_email, action, target_type, target_id, detail, created_at) VALUES (?, ?, ?, ?, ?, ?, ?)')
-    .run(caller.userId, email, action, targetType, targetId, JSON.stringify(detail), Date.now());
+export async function audit(ctx: AgentsContext, caller: Caller, action: string, targetType: string, targetId: string, detail: Record<string, unknown> = {}): Promise<void> {
+  const email = (await emailOfUser(ctx.db, caller.userId)) ?? '';
+  await insertAudit(ctx.db, { admin_id: caller.userId, admin_email: email, action, target_type: targetType, target_id: targetId, detail: JSON.stringify(detail), created_at: Date.now() });
 }
 
 export function presentAudit(a: AuditEntry) {
@@ -37,9 +36,4 @@ export function paging(q: { limit?: number; page?: number }) {
   const limit = Math.min(200, Math.max(1, q.limit ?? 50));
   const page = Math.max(1, q.page ?? 1);
   return { limit, page, offset: (page - 1) * limit };
-}
-
-/** True when a table exists (tables of other parts of the service may not be migrated in every build). */
-export function hasTable(ctx: AgentsContext, name: string): boolean {
-  return tableExists(ctx.legacyDb, name);
 }

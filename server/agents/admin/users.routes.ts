@@ -3,10 +3,10 @@ import { badRequest, conflict } from '../../core/errors';
 import type { AgentsContext } from '../context';
 import { route, type AgentRoute } from '../http';
 
-import { normEmail, presentUser, setPassword, type UserRow } from '../accounts/accounts.service';
+import { presentUser, setPassword } from '../accounts/accounts.service';
 import { IMPERSONATION_SECONDS, membership, mintSession } from '../accounts/session';
 import { audit, paging } from './guard';
-import { deleteUser, grantCredits, homeWorkspace, presentAdminUser, userById, workspaceBilling } from './users.service';
+import { deleteUser, editUser, grantCredits, homeWorkspace, presentAdminUser, searchUsers, sessionAction, setPlatformRole, setSubscription, userById, workspaceBilling } from './users.service';
 import { usersResponses } from '../../../shared/api/contracts/agents-admin';
 import { usersRequests, usersListQuery } from '../../../shared/api/contracts/agents-admin-requests';
 const notSelf = (callerId: string, id: string, what: string) => {
@@ -22,31 +22,25 @@ export function adminUserRoutes(ctx: AgentsContext): AgentRoute[] {
       method: 'get',
       path: '/api/admin/users', response: usersResponses['GET /api/admin/users'],
       query: usersListQuery,
-      handler: ({ query }) => {
+      handler: async ({ query }) => {
         const { limit, page, offset } = paging(query);
-        const like = `%${(query.search ?? '').trim().toLowerCase()}%`;
-        const where = 'WHERE lower(email) LIKE ? OR lower(name) LIKE ? OR id = ?';
-        const total = (ctx.legacyDb.prepare(`SELECT COUNT(*) AS n FROM users ${where}`).get(like, like, query.search ?? '') as { n: number }).n;
-        const rows = ctx.legacyDb.prepare(`SELECT * FROM users ${where} ORDER BY created_at DESC, id LIMIT ? OFFSET ?`).all(like, like, query.search ?? '', limit, offset) as UserRow[];
-        return { users: rows.map((u) => presentAdminUser(ctx, u)), total, page, limit };
+        const { users, total } = await searchUsers(ctx, query.search ?? '', limit, offset);
+        return { users, total, page, limit };
       },
     }),
-    route({ ...admin, method: 'get', path: '/api/admin/users/:id', response: usersResponses['GET /api/admin/users/:id'], params: IdParam, handler: ({ params }) => ({ user: presentAdminUser(ctx, userById(ctx, params.id)) }) }),
+    route({ ...admin, method: 'get', path: '/api/admin/users/:id', response: usersResponses['GET /api/admin/users/:id'], params: IdParam, handler: async ({ params }) => ({ user: await presentAdminUser(ctx, await userById(ctx, params.id)) }) }),
     route({
       ...admin,
       method: 'patch',
       path: '/api/admin/users/:id', response: usersResponses['PATCH /api/admin/users/:id'],
       params: IdParam,
       body: usersRequests['PATCH /api/admin/users/:id'].body,
-      handler: ({ caller, params, body }) => {
-        const u = userById(ctx, params.id);
+      handler: async ({ caller, params, body }) => {
+        const u = await userById(ctx, params.id);
         if (body.suspended !== undefined) notSelf(caller.userId, u.id, 'suspend');
-        if (body.email && body.email !== u.email && ctx.legacyDb.prepare('SELECT 1 FROM users WHERE email = ?').get(normEmail(body.email))) throw conflict('email already registered');
-        ctx.legacyDb
-          .prepare('UPDATE users SET name = ?, email = ?, suspended = ? WHERE id = ?')
-          .run(body.name ?? u.name, body.email ?? u.email, body.suspended === undefined ? u.suspended : body.suspended ? 1 : 0, u.id);
-        audit(ctx, caller, 'user.update', 'user', u.id, body);
-        return { user: presentAdminUser(ctx, userById(ctx, u.id)) };
+        await editUser(ctx, u, body);
+        await audit(ctx, caller, 'user.update', 'user', u.id, body);
+        return { user: await presentAdminUser(ctx, await userById(ctx, u.id)) };
       },
     }),
     route({
@@ -54,11 +48,11 @@ export function adminUserRoutes(ctx: AgentsContext): AgentRoute[] {
       method: 'delete',
       path: '/api/admin/users/:id', response: usersResponses['DELETE /api/admin/users/:id'],
       params: IdParam,
-      handler: ({ caller, params }) => {
+      handler: async ({ caller, params }) => {
         notSelf(caller.userId, params.id, 'delete');
-        const u = userById(ctx, params.id);
-        const r = deleteUser(ctx, u.id);
-        audit(ctx, caller, 'user.delete', 'user', u.id, { email: u.email, workspacesDeleted: r.workspaces });
+        const u = await userById(ctx, params.id);
+        const r = await deleteUser(ctx, u.id);
+        await audit(ctx, caller, 'user.delete', 'user', u.id, { email: u.email, workspacesDeleted: r.workspaces });
         return { ok: true, workspacesDeleted: r.workspaces };
       },
     }),
@@ -69,9 +63,9 @@ export function adminUserRoutes(ctx: AgentsContext): AgentRoute[] {
       params: IdParam,
       body: usersRequests['POST /api/admin/users/:id/password'].body,
       handler: async ({ caller, params, body }) => {
-        const u = userById(ctx, params.id);
+        const u = await userById(ctx, params.id);
         await setPassword(ctx, u.id, body.password);
-        audit(ctx, caller, 'user.password_reset', 'user', u.id);
+        await audit(ctx, caller, 'user.password_reset', 'user', u.id);
         return { ok: true, sessionsEnded: true };
       },
     }),
@@ -81,10 +75,10 @@ export function adminUserRoutes(ctx: AgentsContext): AgentRoute[] {
       path: '/api/admin/users/:id/credits', response: usersResponses['POST /api/admin/users/:id/credits'],
       params: IdParam,
       body: usersRequests['POST /api/admin/users/:id/credits'].body,
-      handler: ({ caller, params, body }) => {
-        const ws = homeWorkspace(ctx, userById(ctx, params.id).id);
-        const balance = grantCredits(ctx, ws.id, body.amount, body.note ?? '');
-        audit(ctx, caller, 'user.credits', 'workspace', ws.id, { userId: params.id, amount: body.amount, note: body.note ?? '', balance });
+      handler: async ({ caller, params, body }) => {
+        const ws = await homeWorkspace(ctx, (await userById(ctx, params.id)).id);
+        const balance = await grantCredits(ctx, ws.id, body.amount, body.note ?? '');
+        await audit(ctx, caller, 'user.credits', 'workspace', ws.id, { userId: params.id, amount: body.amount, note: body.note ?? '', balance });
         return { workspaceId: ws.id, balance };
       },
     }),
@@ -94,12 +88,12 @@ export function adminUserRoutes(ctx: AgentsContext): AgentRoute[] {
       path: '/api/admin/users/:id/role', response: usersResponses['POST /api/admin/users/:id/role'],
       params: IdParam,
       body: usersRequests['POST /api/admin/users/:id/role'].body,
-      handler: ({ caller, params, body }) => {
-        const u = userById(ctx, params.id);
+      handler: async ({ caller, params, body }) => {
+        const u = await userById(ctx, params.id);
         if (body.role === 'user') notSelf(caller.userId, u.id, 'demote');
-        ctx.legacyDb.prepare('UPDATE users SET platform_role = ? WHERE id = ?').run(body.role, u.id);
-        audit(ctx, caller, 'user.role', 'user', u.id, { role: body.role });
-        return { user: presentAdminUser(ctx, userById(ctx, u.id)) };
+        await setPlatformRole(ctx, u.id, body.role);
+        await audit(ctx, caller, 'user.role', 'user', u.id, { role: body.role });
+        return { user: await presentAdminUser(ctx, await userById(ctx, u.id)) };
       },
     }),
     route({
@@ -108,11 +102,11 @@ export function adminUserRoutes(ctx: AgentsContext): AgentRoute[] {
       path: '/api/admin/users/:id/subscription', response: usersResponses['POST /api/admin/users/:id/subscription'],
       params: IdParam,
       body: usersRequests['POST /api/admin/users/:id/subscription'].body,
-      handler: ({ caller, params, body }) => {
-        const ws = homeWorkspace(ctx, userById(ctx, params.id).id);
-        ctx.legacyDb.prepare('UPDATE workspaces SET tier = ?, paused = ? WHERE id = ?').run(body.tier ?? ws.tier, body.status === undefined ? ws.paused : body.status === 'paused' ? 1 : 0, ws.id);
-        audit(ctx, caller, 'user.subscription', 'workspace', ws.id, { userId: params.id, ...body });
-        return { workspaceId: ws.id, billing: workspaceBilling(ctx, ws.id) };
+      handler: async ({ caller, params, body }) => {
+        const ws = await homeWorkspace(ctx, (await userById(ctx, params.id)).id);
+        await setSubscription(ctx, ws.id, body);
+        await audit(ctx, caller, 'user.subscription', 'workspace', ws.id, { userId: params.id, ...body });
+        return { workspaceId: ws.id, billing: await workspaceBilling(ctx, ws.id) };
       },
     }),
     route({
@@ -121,15 +115,13 @@ export function adminUserRoutes(ctx: AgentsContext): AgentRoute[] {
       path: '/api/admin/users/:id/edit-session', response: usersResponses['POST /api/admin/users/:id/edit-session'],
       params: IdParam,
       body: usersRequests['POST /api/admin/users/:id/edit-session'].body,
-      handler: ({ caller, params, body }) => {
-        const u = userById(ctx, params.id);
+      handler: async ({ caller, params, body }) => {
+        const u = await userById(ctx, params.id);
         if (body.action !== 'restore') notSelf(caller.userId, u.id, body.action === 'revoke' ? 'sign out' : 'suspend');
         // Every action but restore ends the user's sessions at once (token version bump).
-        if (body.action === 'revoke') ctx.legacyDb.prepare('UPDATE users SET token_version = token_version + 1 WHERE id = ?').run(u.id);
-        if (body.action === 'suspend') ctx.legacyDb.prepare('UPDATE users SET suspended = 1, token_version = token_version + 1 WHERE id = ?').run(u.id);
-        if (body.action === 'restore') ctx.legacyDb.prepare('UPDATE users SET suspended = 0 WHERE id = ?').run(u.id);
-        audit(ctx, caller, `user.session_${body.action}`, 'user', u.id);
-        return { user: presentAdminUser(ctx, userById(ctx, u.id)) };
+        await sessionAction(ctx, u.id, body.action);
+        await audit(ctx, caller, `user.session_${body.action}`, 'user', u.id);
+        return { user: await presentAdminUser(ctx, await userById(ctx, u.id)) };
       },
     }),
     route({
@@ -139,12 +131,12 @@ export function adminUserRoutes(ctx: AgentsContext): AgentRoute[] {
       params: IdParam,
       handler: async ({ caller, params }) => {
         notSelf(caller.userId, params.id, 'impersonate');
-        const u = userById(ctx, params.id);
-        if (!membership(ctx, u.id)) throw conflict('user has no workspace');
-        const op = userById(ctx, caller.userId);
+        const u = await userById(ctx, params.id);
+        if (!(await membership(ctx, u.id))) throw conflict('user has no workspace');
+        const op = await userById(ctx, caller.userId);
         const token = await mintSession(ctx, u.id, u.token_version, { id: op.id, tokenVersion: op.token_version });
-        audit(ctx, caller, 'user.impersonate', 'user', u.id, { email: u.email });
-        return { token, user: presentUser(ctx, u), impersonator: { id: op.id, email: op.email, name: op.name }, expiresIn: IMPERSONATION_SECONDS };
+        await audit(ctx, caller, 'user.impersonate', 'user', u.id, { email: u.email });
+        return { token, user: await presentUser(ctx, u), impersonator: { id: op.id, email: op.email, name: op.name }, expiresIn: IMPERSONATION_SECONDS };
       },
     }),
   ];

@@ -1,34 +1,35 @@
-import { badRequest, notFound } from '../../core/errors';
+import { badRequest, conflict, notFound } from '../../core/errors';
+import { isUniqueViolation } from '../../core/db/errors';
 import type { AgentsContext } from '../context';
 import { billingOf } from '../billing';
-import { getWorkspace, type UserRow, type WorkspaceRow } from '../accounts/accounts.service';
+import { normEmail, type UserRow, type WorkspaceRow } from '../accounts/accounts.service';
 import { isOperator } from '../accounts/session';
-import { hasTable, iso } from './guard';
+import { iso } from './guard';
+import {
+  countUsersMatching, deleteUserRow, deleteWorkspaceRow, emailTaken, endUserSessions, findUser, homeWorkspaceOf, memberWorkspaces, updateUser, usersMatching, workspacesOwnedBy,
+} from './users.repository';
+import { appendAdminLedger, findWorkspace, lastLedgerBalance, lockedBalance, updateWorkspace } from './workspaces.repository';
 
-export function userById(ctx: AgentsContext, id: string): UserRow {
-  const u = ctx.legacyDb.prepare('SELECT * FROM users WHERE id = ?').get(id) as UserRow | undefined;
+export async function userById(ctx: AgentsContext, id: string): Promise<UserRow> {
+  const u = await findUser(ctx.db, id);
   if (!u) throw notFound('user not found');
   return u;
 }
 
 /** The workspace an operator action on a user lands in: the one the user owns, else the first they belong to. */
-export function homeWorkspace(ctx: AgentsContext, userId: string): WorkspaceRow {
-  const row = ctx.legacyDb
-    .prepare("SELECT w.* FROM members m JOIN workspaces w ON w.id = m.workspace_id WHERE m.user_id = ? ORDER BY (m.role = 'owner') DESC, m.created_at, w.id LIMIT 1")
-    .get(userId) as WorkspaceRow | undefined;
+export async function homeWorkspace(ctx: AgentsContext, userId: string): Promise<WorkspaceRow> {
+  const row = await homeWorkspaceOf(ctx.db, userId);
   if (!row) throw notFound('user has no workspace');
   return row;
 }
 
-export function presentAdminUser(ctx: AgentsContext, u: UserRow) {
-  const ws = ctx.legacyDb
-    .prepare('SELECT w.id, w.name, w.tier, w.credits, w.paused, m.role FROM members m JOIN workspaces w ON w.id = m.workspace_id WHERE m.user_id = ? ORDER BY m.created_at, w.id')
-    .all(u.id) as { id: string; name: string; tier: string; credits: number; paused: number; role: string }[];
+export async function presentAdminUser(ctx: AgentsContext, u: UserRow) {
+  const ws = await memberWorkspaces(ctx.db, u.id);
   return {
     id: u.id,
     email: u.email,
     name: u.name,
-    admin: isOperator(ctx, u),
+    admin: await isOperator(ctx, u),
     platformRole: u.platform_role,
     suspended: u.suspended === 1,
     twoFactorEnabled: u.totp_enabled === 1,
@@ -37,40 +38,76 @@ export function presentAdminUser(ctx: AgentsContext, u: UserRow) {
   };
 }
 
-/**
- * Adds `amount` credits (negative debits) to a workspace wallet. With the credit ledger present the
- * change is one ledger row (its trigger moves the cached balance); the balance never goes below 0.
- */
-export function grantCredits(ctx: AgentsContext, ws: string, amount: number, note: string): number {
-  return ctx.legacyDb.transaction(() => {
-    const w = getWorkspace(ctx, ws);
-    const balance = w.credits + amount;
-    if (balance < 0) throw badRequest(`amount would take the balance below 0 (balance ${w.credits})`);
-    if (hasTable(ctx, 'credit_ledger')) {
-      const last = ctx.legacyDb.prepare('SELECT balance FROM credit_ledger WHERE workspace_id = ? ORDER BY id DESC LIMIT 1').get(ws) as { balance: number } | undefined;
-      const from = last?.balance ?? 0;
-      ctx.legacyDb.prepare("INSERT INTO credit_ledger (workspace_id, delta, balance, reason, note, created_at) VALUES (?, ?, ?, 'admin', ?, ?)").run(ws, amount, from + amount, note, Date.now());
-    } else {
-      ctx.legacyDb.prepare('UPDATE workspaces SET credits = ? WHERE id = ?').run(balance, ws);
-    }
-    return getWorkspace(ctx, ws).credits;
-  })();
+/** A page of accounts whose email or name contains `search`, or whose id it is; newest first. */
+export async function searchUsers(ctx: AgentsContext, search: string, limit: number, offset: number) {
+  const [total, rows] = await Promise.all([countUsersMatching(ctx.db, search), usersMatching(ctx.db, search, limit, offset)]);
+  return { total, users: await Promise.all(rows.map((u) => presentAdminUser(ctx, u))) };
 }
 
-export function workspaceBilling(ctx: AgentsContext, ws: string) {
-  return billingOf(getWorkspace(ctx, ws));
+/** Name, email and suspension, each only when given; an email another account holds answers 409. */
+export async function editUser(ctx: AgentsContext, u: UserRow, patch: { name?: string; email?: string; suspended?: boolean }): Promise<void> {
+  const email = patch.email && patch.email !== u.email ? await normEmail(patch.email) : undefined;
+  if (email !== undefined && (await emailTaken(ctx.db, email))) throw conflict('email already registered');
+  try {
+    await updateUser(ctx.db, u.id, {
+      ...(patch.name !== undefined ? { name: patch.name } : {}),
+      ...(patch.email !== undefined ? { email: patch.email } : {}),
+      ...(patch.suspended !== undefined ? { suspended: patch.suspended ? 1 : 0 } : {}),
+    });
+  } catch (err) {
+    if (isUniqueViolation(err)) throw conflict('email already registered');
+    throw err;
+  }
+}
+
+export async function setPlatformRole(ctx: AgentsContext, id: string, role: string): Promise<void> {
+  await updateUser(ctx.db, id, { platform_role: role });
+}
+
+/** revoke: every session ends; suspend: the account is suspended and every session ends; restore: the suspension ends. */
+export async function sessionAction(ctx: AgentsContext, id: string, action: 'revoke' | 'suspend' | 'restore'): Promise<void> {
+  if (action === 'restore') await updateUser(ctx.db, id, { suspended: 0 });
+  else await endUserSessions(ctx.db, id, action === 'suspend');
+}
+
+/** Tier and paused state of a workspace, each only when given. */
+export async function setSubscription(ctx: AgentsContext, ws: string, patch: { tier?: string; status?: 'active' | 'paused' }): Promise<void> {
+  await updateWorkspace(ctx.db, ws, { ...(patch.tier !== undefined ? { tier: patch.tier } : {}), ...(patch.status !== undefined ? { paused: patch.status === 'paused' ? 1 : 0 } : {}) });
+}
+
+/**
+ * Adds `amount` credits (negative debits) to a workspace wallet as one ledger row (its trigger moves the
+ * cached balance); the balance never goes below 0. The workspace row stays locked from the read to the
+ * entry, so concurrent writers in any process cannot both post on the same earlier balance.
+ */
+export async function grantCredits(ctx: AgentsContext, ws: string, amount: number, note: string): Promise<number> {
+  return ctx.db.transaction().execute(async (tx) => {
+    const credits = await lockedBalance(tx, ws);
+    if (credits === undefined) throw notFound('workspace not found');
+    const balance = credits + amount;
+    if (balance < 0) throw badRequest(`amount would take the balance below 0 (balance ${credits})`);
+    const from = await lastLedgerBalance(tx, ws);
+    await appendAdminLedger(tx, ws, amount, from + amount, note, Date.now());
+    return (await lockedBalance(tx, ws)) ?? balance;
+  });
+}
+
+export async function workspaceBilling(ctx: AgentsContext, ws: string) {
+  const w = await findWorkspace(ctx.db, ws);
+  if (!w) throw notFound('workspace not found');
+  return await billingOf(w);
 }
 
 /**
  * Deletes an account and the workspaces it owns (their agents, sources, conversations and contacts go
  * with them); memberships elsewhere end. The credit ledger and the operator audit keep their rows.
  */
-export function deleteUser(ctx: AgentsContext, id: string): { workspaces: number } {
-  return ctx.legacyDb.transaction(() => {
-    userById(ctx, id);
-    const owned = ctx.legacyDb.prepare('SELECT id FROM workspaces WHERE owner_id = ?').all(id) as { id: string }[];
-    for (const w of owned) ctx.legacyDb.prepare('DELETE FROM workspaces WHERE id = ?').run(w.id);
-    ctx.legacyDb.prepare('DELETE FROM users WHERE id = ?').run(id);
+export async function deleteUser(ctx: AgentsContext, id: string): Promise<{ workspaces: number }> {
+  return ctx.db.transaction().execute(async (tx) => {
+    if (!(await findUser(tx, id))) throw notFound('user not found');
+    const owned = await workspacesOwnedBy(tx, id);
+    for (const w of owned) await deleteWorkspaceRow(tx, w);
+    await deleteUserRow(tx, id);
     return { workspaces: owned.length };
-  })();
+  });
 }

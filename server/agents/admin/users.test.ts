@@ -87,6 +87,15 @@ describe('operator routes on users', () => {
     expect((await meOf(u)).billing.credits).toBe(300);
   });
 
+  it('concurrent grants each land once: no credit lost to a grant that read the same earlier balance', async () => {
+    const u = await t.signup();
+    const id = (await meOf(u)).user.id;
+    const grants = await Promise.all(Array.from({ length: 8 }, () => ops.post(`/api/admin/users/${id}/credits`, { amount: 10 })));
+    expect(grants.map((g) => g.status)).toEqual(Array(8).fill(200));
+    expect(grants.map((g) => Number(g.body.balance)).sort((a, b) => a - b)).toEqual([110, 120, 130, 140, 150, 160, 170, 180]);
+    expect((await meOf(u)).billing.credits).toBe(180);
+  });
+
   it('role promotes a user to operator and back; an operator cannot demote itself', async () => {
     const u = await t.signup();
     const id = (await meOf(u)).user.id;

@@ -13,7 +13,7 @@ export function supportRoutes(ctx: AgentsContext): AgentRoute[] {
       method: 'get',
       path: '/api/support/tickets', response: supportResponses['GET /api/support/tickets'],
       auth: 'bearer',
-      handler: ({ caller }) => ({ tickets: ownTickets(ctx, caller.userId), categories: [...TICKET_CATEGORIES], priorities: [...TICKET_PRIORITIES] }),
+      handler: async ({ caller }) => ({ tickets: await ownTickets(ctx, caller.userId), categories: [...TICKET_CATEGORIES], priorities: [...TICKET_PRIORITIES] }),
     }),
     route({
       method: 'post',
@@ -27,7 +27,7 @@ export function supportRoutes(ctx: AgentsContext): AgentRoute[] {
       path: '/api/support/tickets/:id', response: supportResponses['GET /api/support/tickets/:id'],
       auth: 'bearer',
       params: IdParam,
-      handler: ({ caller, params }) => thread(ctx, readableTicket(ctx, caller, params.id)),
+      handler: async ({ caller, params }) => thread(ctx, await readableTicket(ctx, caller, params.id)),
     }),
     route({
       method: 'post',

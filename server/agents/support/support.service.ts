@@ -1,7 +1,7 @@
 import { notFound } from '../../core/errors';
 import type { AgentsContext, Caller } from '../context';
 import { newId } from '../ids';
-
+import { insertMessage, insertTicket, messagesOf, openerEmail, setTicketStatus, ticketForOperator, ticketOfUser, ticketsOfUser } from './tickets.repository';
 
 export interface TicketRow {
   id: string;
@@ -26,7 +26,7 @@ interface MessageRow {
 
 const iso = (ms: number) => new Date(ms).toISOString();
 
-export function presentTicket(t: TicketRow & { email?: string; message_count?: number }) {
+export function presentTicket(t: TicketRow & { email?: string | null; message_count?: number | string | null }) {
   return {
     id: t.id,
     subject: t.subject,
@@ -36,7 +36,7 @@ export function presentTicket(t: TicketRow & { email?: string; message_count?: n
     workspaceId: t.workspace_id,
     userId: t.user_id,
     ...(t.email !== undefined ? { email: t.email } : {}),
-    ...(t.message_count !== undefined ? { messageCount: t.message_count } : {}),
+    ...(t.message_count !== undefined ? { messageCount: Number(t.message_count ?? 0) } : {}),
     created_at: iso(t.created_at),
     updated_at: iso(t.updated_at),
   };
@@ -45,34 +45,36 @@ export function presentTicket(t: TicketRow & { email?: string; message_count?: n
 const presentMessage = (m: MessageRow) => ({ id: m.id, author: m.author_role, authorId: m.author_id, body: m.body, created_at: iso(m.created_at) });
 
 /** A ticket the caller may read: its opener, or an operator; anyone else gets 404 (existence not revealed). */
-export function readableTicket(ctx: AgentsContext, caller: Caller, id: string): TicketRow {
-  const t = ctx.legacyDb.prepare('SELECT * FROM support_tickets WHERE id = ?').get(id) as TicketRow | undefined;
-  if (!t || (t.user_id !== caller.userId && !caller.admin)) throw notFound('ticket not found');
+export async function readableTicket(ctx: AgentsContext, caller: Caller, id: string): Promise<TicketRow> {
+  const t = caller.admin ? await ticketForOperator(ctx.db, id) : await ticketOfUser(ctx.db, id, caller.userId);
+  if (!t) throw notFound('ticket not found');
   return t;
 }
 
-export function thread(ctx: AgentsContext, t: TicketRow) {
-  const messages = ctx.legacyDb.prepare('SELECT * FROM support_messages WHERE ticket_id = ? ORDER BY created_at, rowid').all(t.id) as MessageRow[];
+/** Any ticket, for the operator queue. */
+export async function operatorTicket(ctx: AgentsContext, id: string): Promise<TicketRow> {
+  const t = await ticketForOperator(ctx.db, id);
+  if (!t) throw notFound('ticket not found');
+  return t;
+}
+
+export async function thread(ctx: AgentsContext, t: TicketRow) {
+  const messages = await messagesOf(ctx.db, t.id);
   return { ticket: presentTicket(t), messages: messages.map(presentMessage) };
 }
 
-export function ownTickets(ctx: AgentsContext, userId: string) {
-  const rows = ctx.legacyDb
-    .prepare('SELECT t.*, (SELECT COUNT(*) FROM support_messages m WHERE m.ticket_id = t.id) AS message_count FROM support_tickets t WHERE t.user_id = ? ORDER BY t.updated_at DESC, t.id LIMIT 500')
-    .all(userId) as (TicketRow & { message_count: number })[];
-  return rows.map(presentTicket);
+export async function ownTickets(ctx: AgentsContext, userId: string) {
+  return (await ticketsOfUser(ctx.db, userId)).map(presentTicket);
 }
 
-export function openTicket(ctx: AgentsContext, caller: Caller, input: { subject: string; message: string; category: string; priority: string }) {
+export async function openTicket(ctx: AgentsContext, caller: Caller, input: { subject: string; message: string; category: string; priority: string }) {
   const now = Date.now();
   const id = newId('tkt');
-  ctx.legacyDb.transaction(() => {
-    ctx.legacyDb
-      .prepare("INSERT INTO support_tickets (id, workspace_id, user_id, subject, category, priority, status, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?, 'open', ?, ?)")
-      .run(id, caller.ws, caller.userId, input.subject, input.category, input.priority, now, now);
-    ctx.legacyDb.prepare("INSERT INTO support_messages (id, ticket_id, author_id, author_role, body, created_at) VALUES (?, ?, ?, 'user', ?, ?)").run(newId('tmsg'), id, caller.userId, input.message, now);
-  })();
-  return thread(ctx, readableTicket(ctx, caller, id));
+  await ctx.db.transaction().execute(async (tx) => {
+    await insertTicket(tx, { id, workspace_id: caller.ws, user_id: caller.userId, subject: input.subject, category: input.category, priority: input.priority, now });
+    await insertMessage(tx, { id: newId('tmsg'), ticket_id: id, author_id: caller.userId, author_role: 'user', body: input.message, created_at: now });
+  });
+  return thread(ctx, await readableTicket(ctx, caller, id));
 }
 
 /**
@@ -80,20 +82,20 @@ export function openTicket(ctx: AgentsContext, caller: Caller, input: { subject:
  * mails the opener. An operator replying to their own ticket counts as the opener.
  */
 export async function reply(ctx: AgentsContext, caller: Caller, id: string, body: string) {
-  const t = readableTicket(ctx, caller, id);
+  const t = await readableTicket(ctx, caller, id);
   const asOperator = t.user_id !== caller.userId;
   const now = Date.now();
   const mid = newId('tmsg');
-  ctx.legacyDb.transaction(() => {
-    ctx.legacyDb.prepare('INSERT INTO support_messages (id, ticket_id, author_id, author_role, body, created_at) VALUES (?, ?, ?, ?, ?, ?)').run(mid, t.id, caller.userId, asOperator ? 'operator' : 'user', body, now);
-    ctx.legacyDb.prepare('UPDATE support_tickets SET status = ?, updated_at = ? WHERE id = ?').run(asOperator ? 'answered' : 'open', now, t.id);
-  })();
+  await ctx.db.transaction().execute(async (tx) => {
+    await insertMessage(tx, { id: mid, ticket_id: t.id, author_id: caller.userId, author_role: asOperator ? 'operator' : 'user', body, created_at: now });
+    await setTicketStatus(tx, t.id, asOperator ? 'answered' : 'open', now);
+  });
   if (asOperator) {
-    const opener = ctx.legacyDb.prepare('SELECT email FROM users WHERE id = ?').get(t.user_id) as { email: string } | undefined;
-    if (opener) {
+    const email = await openerEmail(ctx.db, t.user_id);
+    if (email) {
       try {
         await ctx.mailer.send({
-          to: opener.email,
+          to: email,
           subject: `Re: ${t.subject} [${t.id}]`,
           text: `Our support team replied to your ticket "${t.subject}":\n\n${body}\n\nReply in the app: ${ctx.config.appUrl}/support/${t.id}\n`,
         });
@@ -103,6 +105,6 @@ export async function reply(ctx: AgentsContext, caller: Caller, id: string, body
       }
     }
   }
-  const out = thread(ctx, readableTicket(ctx, caller, id));
+  const out = await thread(ctx, await readableTicket(ctx, caller, id));
   return { message: out.messages.find((m) => m.id === mid), ...out };
 }
