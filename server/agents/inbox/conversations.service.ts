@@ -11,7 +11,7 @@ export { HANDOFF_ACTIONS };
 
 const iso = (t: number) => new Date(t).toISOString();
 
-export function presentMessage(m: MessageRow) {
+function presentMessage(m: MessageRow) {
   return { id: m.id, role: m.role, text: m.text, engine: m.engine, feedback: m.feedback, corrected_source_id: m.corrected_source_id, created_at: iso(m.created_at) };
 }
 
@@ -32,7 +32,7 @@ export function presentConversation(c: ConversationRow & { last_message?: string
   };
 }
 
-export async function getConversation(ctx: AgentsContext, ws: string, id: string): Promise<ConversationRow> {
+async function getConversation(ctx: AgentsContext, ws: string, id: string): Promise<ConversationRow> {
   const c = await repo.conversationOf(ctx.db, ws, id);
   if (!c) throw notFound('conversation not found');
   return c;
