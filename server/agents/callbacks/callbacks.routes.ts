@@ -6,7 +6,7 @@ import { Reply } from '../../core/http/route-core';
 import type { AgentsContext } from '../context';
 import { route, type AgentRoute } from '../http';
 import { receiveChannelMessage } from '../channels/delivery';
-import { jsonText } from '../db';
+import { connectedAgentOf, firstSighting } from './callbacks.service';
 import { callbacksResponses } from '../../../shared/api/contracts/agents-callbacks';
 import { callbacksRequests } from '../../../shared/api/contracts/agents-callbacks-requests';
 
@@ -40,12 +40,6 @@ function parseJson(buf: Buffer): Record<string, unknown> {
   throw badRequest('invalid JSON body');
 }
 
-/** Remember a key once; false when it was already seen (replay or provider retry). */
-function firstSighting(ctx: AgentsContext, key: string, nowMs: number): boolean {
-  ctx.legacyDb.prepare('DELETE FROM callback_seen WHERE seen_at < ?').run(nowMs - 24 * 3600_000);
-  return ctx.legacyDb.prepare('INSERT INTO callback_seen (key, seen_at) VALUES (?, ?) ON CONFLICT DO NOTHING').run(key, nowMs).changes === 1;
-}
-
 function inBackground(ctx: AgentsContext, work: Promise<unknown>): void {
   const p = work.catch((err: unknown) => ctx.log(`callback: ${err instanceof Error ? err.message : String(err)}`)).finally(() => ctx.background.delete(p));
   ctx.background.add(p);
@@ -57,7 +51,7 @@ export function callbackRoutes(ctx: AgentsContext, now: () => number = Date.now)
       method: 'post',
       path: '/api/slack/events', response: callbacksResponses['POST /api/slack/events'],
       auth: 'public',
-      handler: ({ req }) => {
+      handler: async ({ req }) => {
         const secret = ctx.config.slackSigningSecret;
         if (!secret) throw unavailable('team-chat callbacks not configured');
         const ts = header(req, 'x-slack-request-timestamp');
@@ -69,21 +63,19 @@ export function callbackRoutes(ctx: AgentsContext, now: () => number = Date.now)
         const body = rawBody(req);
         const want = `v0=${createHmac('sha256', secret).update(`v0:${ts}:`).update(body).digest('hex')}`;
         if (!sameHex(sig, want)) throw unauthorized('bad signature');
-        if (!firstSighting(ctx, `slack-sig:${sig}`, nowMs)) throw unauthorized('replayed request');
+        if (!(await firstSighting(ctx, `slack-sig:${sig}`, nowMs))) throw unauthorized('replayed request');
         const payload = parseJson(body);
         if (payload.type === 'url_verification') return { challenge: String(payload.challenge ?? '') };
         if (payload.type !== 'event_callback') return { ok: true };
-        if (typeof payload.event_id === 'string' && !firstSighting(ctx, `slack-event:${payload.event_id}`, nowMs)) return { ok: true, duplicate: true };
+        if (typeof payload.event_id === 'string' && !(await firstSighting(ctx, `slack-event:${payload.event_id}`, nowMs))) return { ok: true, duplicate: true };
         const ev = (payload.event ?? {}) as Record<string, unknown>;
         const isUserMessage = (ev.type === 'message' || ev.type === 'app_mention') && !ev.bot_id && !ev.subtype && typeof ev.text === 'string' && typeof ev.channel === 'string';
         if (!isUserMessage) return { ok: true };
-        const conn = ctx.legacyDb
-          .prepare(`SELECT agent_id FROM channel_connections WHERE channel = 'slack' AND enabled = 1 AND ${jsonText(ctx.legacyDb, 'account', 'team_id')} = ?`)
-          .get(String(payload.team_id ?? '')) as { agent_id: string } | undefined;
+        const conn = await connectedAgentOf(ctx, 'slack', String(payload.team_id ?? ''));
         if (!conn) return { ok: true };
         const thread = String(ev.thread_ts ?? ev.ts ?? '');
         const text = String(ev.text).replace(/<@[A-Z0-9]+>\s*/g, '').trim();
-        if (text) inBackground(ctx, receiveChannelMessage(ctx, { agentId: conn.agent_id, channel: 'slack', ref: `${String(ev.channel)}:${thread}`, visitor: String(ev.user ?? ''), text }));
+        if (text) inBackground(ctx, receiveChannelMessage(ctx, { workspaceId: conn.workspace_id, agentId: conn.agent_id, channel: 'slack', ref: `${String(ev.channel)}:${thread}`, visitor: String(ev.user ?? ''), text }));
         return { ok: true };
       },
     }),
@@ -103,7 +95,7 @@ export function callbackRoutes(ctx: AgentsContext, now: () => number = Date.now)
       method: 'post',
       path: '/api/whatsapp/webhook', response: callbacksResponses['POST /api/whatsapp/webhook'],
       auth: 'public',
-      handler: ({ req }) => {
+      handler: async ({ req }) => {
         const secret = ctx.config.whatsappAppSecret;
         if (!secret) throw unavailable('messaging callbacks not configured');
         const sig = header(req, 'x-hub-signature-256');
@@ -119,16 +111,14 @@ export function callbackRoutes(ctx: AgentsContext, now: () => number = Date.now)
           for (const change of Array.isArray(entry.changes) ? (entry.changes as Record<string, unknown>[]) : []) {
             const value = (change.value ?? {}) as Record<string, unknown>;
             const phoneId = String(((value.metadata ?? {}) as Record<string, unknown>).phone_number_id ?? '');
-            const conn = ctx.legacyDb
-              .prepare(`SELECT agent_id FROM channel_connections WHERE channel = 'whatsapp' AND enabled = 1 AND ${jsonText(ctx.legacyDb, 'account', 'phone_number_id')} = ?`)
-              .get(phoneId) as { agent_id: string } | undefined;
+            const conn = await connectedAgentOf(ctx, 'whatsapp', phoneId);
             for (const m of Array.isArray(value.messages) ? (value.messages as Record<string, unknown>[]) : []) {
               const text = String(((m.text ?? {}) as Record<string, unknown>).body ?? '').trim();
               if (!conn || m.type !== 'text' || !text || typeof m.from !== 'string') continue;
               // Providers retry deliveries: each message id is handled once.
-              if (!firstSighting(ctx, `wa-msg:${String(m.id ?? '')}`, nowMs)) continue;
+              if (!(await firstSighting(ctx, `wa-msg:${String(m.id ?? '')}`, nowMs))) continue;
               accepted++;
-              inBackground(ctx, receiveChannelMessage(ctx, { agentId: conn.agent_id, channel: 'whatsapp', ref: m.from, visitor: m.from, text }));
+              inBackground(ctx, receiveChannelMessage(ctx, { workspaceId: conn.workspace_id, agentId: conn.agent_id, channel: 'whatsapp', ref: m.from, visitor: m.from, text }));
             }
           }
         }

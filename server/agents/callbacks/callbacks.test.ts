@@ -147,4 +147,20 @@ describe('/api/whatsapp/webhook', () => {
     expect(reply.body.delivery).toEqual({ channel: 'whatsapp', delivered: true, error: null });
     expect(fake.sent[1].body).toMatchObject({ to: '819012345678', text: { body: '担当者です。' } });
   });
+
+  it('the same message delivered several times at once is answered once', async () => {
+    const { api } = await t.withAgent();
+    await api.post('/api/channels/whatsapp/connect', { accessToken: GOOD.whatsapp, phoneNumberId: '3000003' });
+    fake.sent.length = 0;
+    const body = JSON.stringify({
+      object: 'whatsapp_business_account',
+      entry: [{ changes: [{ field: 'messages', value: { metadata: { phone_number_id: '3000003' }, messages: [{ from: '819087654321', id: 'wamid.CONCURRENT', type: 'text', text: { body: '営業時間を教えてください' } }] } }] }],
+    });
+    const headers = { 'x-hub-signature-256': `sha256=${createHmac('sha256', WA_SECRET).update(body).digest('hex')}`, 'content-type': 'application/json' };
+    const answers = await Promise.all(Array.from({ length: 6 }, () => t.api().post('/api/whatsapp/webhook', body, headers)));
+    expect(answers.map((r) => r.status)).toEqual([200, 200, 200, 200, 200, 200]);
+    expect(answers.map((r) => Number(r.body.accepted)).reduce((a, b) => a + b, 0)).toBe(1);
+    await settle();
+    expect(fake.sent.filter((s) => s.provider === 'wa' && s.path === '/3000003/messages')).toHaveLength(1);
+  });
 });

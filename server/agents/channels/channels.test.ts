@@ -6,6 +6,7 @@ import { arr, startAgentsServer, str, type AgentsTestServer } from '../harness.t
 import { GOOD, startFakeProviders, type FakeProviders } from './fake-providers.testkit';
 import { createSecretBox } from './secret-box';
 import { webhookDispatcher } from '../webhooks/dispatcher';
+import { countAll } from '../sql';
 
 let t: AgentsTestServer;
 let fake: FakeProviders;
@@ -41,7 +42,7 @@ describe('/api/channels', () => {
     expect(c.body.channel).toMatchObject({ id: 'slack', connected: true, enabled: true, status: 'connected', account: { team_id: 'T0001', team: 'Acme', bot_user_id: 'UBOT' } });
     expect(c.text).not.toContain(GOOD.slack);
     expect((await api.get('/api/channels')).text).not.toContain(GOOD.slack);
-    const stored = t.ctx.legacyDb.prepare("SELECT credentials FROM channel_connections WHERE channel = 'slack'").get() as { credentials: string };
+    const stored = await t.ctx.db.selectFrom('channel_connections').select('credentials').where('channel', '=', 'slack').executeTakeFirstOrThrow();
     expect(stored.credentials).toMatch(/^v1:/);
     expect(stored.credentials).not.toContain(GOOD.slack);
     const key = readFileSync(join(t.dir, 'secrets.key'), 'utf8');
@@ -51,7 +52,7 @@ describe('/api/channels', () => {
     expect((await api.patch('/api/channels/slack', { enabled: false, config: { replyInThread: true } })).body.channel).toMatchObject({ enabled: false, config: { replyInThread: true } });
     expect((await api.patch('/api/channels/slack', { enabled: 'yes' })).status).toBe(400);
     expect((await api.patch('/api/channels/slack', { disconnect: true })).body.channel).toMatchObject({ connected: false, status: 'disconnected' });
-    expect(t.ctx.legacyDb.prepare("SELECT COUNT(*) AS n FROM channel_connections WHERE channel = 'slack'").get()).toEqual({ n: 0 });
+    expect(await t.ctx.db.selectFrom('channel_connections').select(countAll().as('n')).where('channel', '=', 'slack').executeTakeFirst()).toEqual({ n: 0 });
     expect((await api.post('/api/channels/slack/test')).body).toEqual({ error: 'channel is not connected' });
     expect((await api.patch('/api/channels/slack', { enabled: true })).body).toEqual({ error: 'channel is not connected' });
   });
@@ -63,7 +64,7 @@ describe('/api/channels', () => {
     // Still the earlier, valid credentials: the refused ones were not stored.
     expect((await api.post(`/api/channels/whatsapp/test?agent=${agentId}`)).body.ok).toBe(true);
     const box = createSecretBox(Buffer.from(readFileSync(join(t.dir, 'secrets.key'), 'utf8'), 'hex'));
-    t.ctx.legacyDb.prepare("UPDATE channel_connections SET credentials = ? WHERE agent_id = ? AND channel = 'whatsapp'").run(box.seal(JSON.stringify({ accessToken: 'revoked', phoneNumberId: '1000001' })), agentId);
+    await t.ctx.db.updateTable('channel_connections').set({ credentials: box.seal(JSON.stringify({ accessToken: 'revoked', phoneNumberId: '1000001' })) }).where('agent_id', '=', agentId).where('channel', '=', 'whatsapp').execute();
     const r = await api.post('/api/channels/whatsapp/test');
     expect(r.body).toMatchObject({ ok: false, error: 'WhatsApp refused the credentials (Invalid OAuth access token)', channel: { status: 'error' } });
   });
@@ -74,7 +75,7 @@ describe('/api/channels', () => {
     try {
       const { api } = await t2.withAgent();
       await api.post('/api/integrations/hubspot/connect', { accessToken: GOOD.hubspot });
-      const row = t2.ctx.legacyDb.prepare('SELECT credentials FROM integrations').get() as { credentials: string };
+      const row = await t2.ctx.db.selectFrom('integrations').select('credentials').executeTakeFirstOrThrow();
       expect(JSON.parse(createSecretBox(Buffer.from(key, 'hex')).open(row.credentials))).toEqual({ accessToken: GOOD.hubspot });
       expect(existsSync(join(t2.dir, 'secrets.key'))).toBe(false);
     } finally {
@@ -96,7 +97,7 @@ describe('/api/integrations', () => {
     const c = await api.post('/api/integrations/pipedrive/connect', { apiToken: GOOD.pipedrive });
     expect(c.body.integration).toMatchObject({ provider: 'pipedrive', connected: true, status: 'connected', account: { name: 'Aki', email: 'aki@example.com', company: 'Acme' } });
     expect((await api.get('/api/integrations')).text).not.toContain(GOOD.pipedrive);
-    expect(JSON.stringify(t.ctx.legacyDb.prepare('SELECT * FROM integrations').all())).not.toContain(GOOD.pipedrive);
+    expect(JSON.stringify(await t.ctx.db.selectFrom('integrations').selectAll().execute())).not.toContain(GOOD.pipedrive);
     expect((await api.post('/api/integrations/pipedrive/test')).body).toMatchObject({ ok: true, integration: { status: 'connected' } });
     expect((await api.post('/api/integrations/hubspot/test')).body).toEqual({ error: 'integration is not connected' });
     expect((await api.post('/api/integrations/pipedrive/disconnect')).body.integration).toMatchObject({ connected: false });

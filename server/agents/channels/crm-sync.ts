@@ -1,7 +1,7 @@
 import { guardedFetch, type OutboundRequest } from '../../core/security/ssrf';
 import type { AgentsContext } from '../context';
 import { openCredentials } from './delivery';
-import type { IntegrationName } from './providers';
+import { connectedIntegrations, recordIntegrationSync } from './integrations.repository';
 
 interface LeadData {
   name?: string;
@@ -22,7 +22,7 @@ async function push(ctx: AgentsContext, url: string, init: OutboundRequest): Pro
 /** A captured lead goes to every CRM the workspace connected; the outcome is kept on the integration. */
 async function syncLead(ctx: AgentsContext, ws: string, lead: LeadData): Promise<void> {
   if (!lead.email && !lead.phone) return;
-  const rows = ctx.legacyDb.prepare("SELECT provider, credentials FROM integrations WHERE workspace_id = ? AND status = 'connected'").all(ws) as { provider: IntegrationName; credentials: string }[];
+  const rows = await connectedIntegrations(ctx.db, ws);
   for (const r of rows) {
     const creds = openCredentials(ctx, r.credentials);
     if (!creds) continue;
@@ -39,9 +39,7 @@ async function syncLead(ctx: AgentsContext, ws: string, lead: LeadData): Promise
             headers: { 'content-type': 'application/json' },
             body: JSON.stringify({ name: lead.name || lead.email || lead.phone, email: lead.email ? [lead.email] : undefined, phone: lead.phone ? [lead.phone] : undefined }),
           });
-    ctx.legacyDb
-      .prepare('UPDATE integrations SET last_sync_at = ?, last_sync_error = ? WHERE workspace_id = ? AND provider = ?')
-      .run(Date.now(), error ? `lead not synced: ${error}` : null, ws, r.provider);
+    await recordIntegrationSync(ctx.db, ws, r.provider, Date.now(), error ? `lead not synced: ${error}` : null);
   }
 }
 

@@ -3,25 +3,7 @@ import { getAgent } from '../agents/agents.service';
 import { runTurn } from '../chat/chat.service';
 import { CHANNELS, sendThroughChannel, type ChannelName } from './providers';
 import { secretBox } from './secret-box';
-
-interface ConnectionRow {
-  agent_id: string;
-  channel: ChannelName;
-  workspace_id: string;
-  enabled: number;
-  status: string;
-  credentials: string;
-  account: string;
-  config: string;
-  error: string | null;
-  connected_at: number;
-  checked_at: number;
-}
-
-export function connection(ctx: AgentsContext, agentId: string, channel: string): ConnectionRow | undefined {
-  return ctx.legacyDb.prepare('SELECT * FROM channel_connections WHERE agent_id = ? AND channel = ?').get(agentId, channel) as ConnectionRow | undefined;
-}
-export type { ConnectionRow };
+import { connectionOf, conversationOfThread, insertThread, threadOfConversation } from './connections.repository';
 
 export function openCredentials(ctx: AgentsContext, sealed: string): Record<string, string> | null {
   try {
@@ -38,43 +20,46 @@ export interface ChannelDelivery {
 }
 
 /** An operator's inbox reply goes back to the team-chat thread or messaging number the conversation came from. */
-export async function deliverOperatorReply(ctx: AgentsContext, conversationId: string, text: string): Promise<ChannelDelivery | null> {
-  const th = ctx.legacyDb.prepare('SELECT agent_id, channel, external_ref FROM channel_threads WHERE conversation_id = ?').get(conversationId) as
-    | { agent_id: string; channel: ChannelName; external_ref: string }
-    | undefined;
+export async function deliverOperatorReply(ctx: AgentsContext, ws: string, conversationId: string, text: string): Promise<ChannelDelivery | null> {
+  const th = await threadOfConversation(ctx.db, conversationId);
   if (!th || !(th.channel in CHANNELS)) return null;
-  const conn = connection(ctx, th.agent_id, th.channel);
-  if (!conn || !conn.enabled) return { channel: th.channel, delivered: false, error: 'channel is not connected' };
+  const channel = th.channel as ChannelName;
+  const conn = await connectionOf(ctx.db, ws, th.agent_id, channel);
+  if (!conn || !conn.enabled) return { channel, delivered: false, error: 'channel is not connected' };
   const creds = openCredentials(ctx, conn.credentials);
-  if (!creds) return { channel: th.channel, delivered: false, error: 'stored credentials cannot be read' };
-  const r = await sendThroughChannel(ctx.config, th.channel, creds, th.external_ref, text);
-  return { channel: th.channel, delivered: r.ok, error: r.error };
+  if (!creds) return { channel, delivered: false, error: 'stored credentials cannot be read' };
+  const r = await sendThroughChannel(ctx.config, channel, creds, th.external_ref, text);
+  return { channel, delivered: r.ok, error: r.error };
 }
 
 /**
  * A message that arrived through a connected channel: continues (or opens) the conversation of that
  * thread or number, runs the agent's turn, and sends the answer back through the channel.
  */
-export async function receiveChannelMessage(ctx: AgentsContext, m: { agentId: string; channel: ChannelName; ref: string; visitor: string; text: string }): Promise<void> {
-  const conn = connection(ctx, m.agentId, m.channel);
+export async function receiveChannelMessage(ctx: AgentsContext, m: { workspaceId: string; agentId: string; channel: ChannelName; ref: string; visitor: string; text: string }): Promise<void> {
+  const conn = await connectionOf(ctx.db, m.workspaceId, m.agentId, m.channel);
   if (!conn || !conn.enabled) return;
-  const agent = ctx.legacyDb.prepare('SELECT workspace_id FROM agents WHERE id = ?').get(m.agentId) as { workspace_id: string } | undefined;
-  if (!agent) return;
-  const existing = ctx.legacyDb.prepare('SELECT conversation_id FROM channel_threads WHERE agent_id = ? AND channel = ? AND external_ref = ?').get(m.agentId, m.channel, m.ref) as
-    | { conversation_id: string }
-    | undefined;
-  const result = await runTurn(
-    ctx,
-    { agent: getAgent(ctx, agent.workspace_id, m.agentId), message: m.text.slice(0, 4000), conversationId: existing?.conversation_id, channel: m.channel, visitor: m.visitor, country: '' },
-    {
-      onStart: (cid) => {
-        if (!existing) ctx.legacyDb.prepare('INSERT INTO channel_threads (conversation_id, agent_id, channel, external_ref, created_at) VALUES (?, ?, ?, ?, ?) ON CONFLICT DO NOTHING').run(cid, m.agentId, m.channel, m.ref, Date.now());
+  const existing = await conversationOfThread(ctx.db, m.agentId, m.channel, m.ref);
+  const agent = await getAgent(ctx, m.workspaceId, m.agentId);
+  // The thread is remembered as soon as the conversation exists (an operator may answer while the agent writes).
+  let remembered: Promise<void> | null = null;
+  try {
+    const result = await runTurn(
+      ctx,
+      { agent, message: m.text.slice(0, 4000), conversationId: existing ?? undefined, channel: m.channel, visitor: m.visitor, country: '' },
+      {
+        onStart: (cid) => {
+          if (!existing && !remembered) remembered = insertThread(ctx.db, { conversationId: cid, agentId: m.agentId, channel: m.channel, ref: m.ref, now: Date.now() });
+        },
       },
-    },
-  );
-  if (!result.reply) return;
-  const creds = openCredentials(ctx, conn.credentials);
-  if (!creds) return;
-  const sent = await sendThroughChannel(ctx.config, m.channel, creds, m.ref, result.reply);
-  if (!sent.ok) ctx.log(`channel ${m.channel}: reply not delivered: ${sent.error ?? ''}`);
+    );
+    await remembered;
+    if (!result.reply) return;
+    const creds = openCredentials(ctx, conn.credentials);
+    if (!creds) return;
+    const sent = await sendThroughChannel(ctx.config, m.channel, creds, m.ref, result.reply);
+    if (!sent.ok) ctx.log(`channel ${m.channel}: reply not delivered: ${sent.error ?? ''}`);
+  } finally {
+    await (remembered as Promise<void> | null)?.catch(() => undefined);
+  }
 }

@@ -1,28 +1,17 @@
 import { badRequest, notFound } from '../../core/errors';
 import type { AgentsContext } from '../context';
-import { recordEvent } from '../events';
-import type { ConversationRow } from '../chat/chat.service';
-import { insertMessage } from '../chat/chat.service';
+import { newId } from '../ids';
 import { addSource, presentSource } from '../knowledge/sources.service';
 import { getAgent } from '../agents/agents.service';
+import { insertEvent } from '../webhooks/events.repository';
 import { HANDOFF_ACTIONS } from '../../../shared/api/contracts/agents-values';
+import * as repo from './conversations.repository';
+import type { ConversationRow, MessageRow } from './conversations.repository';
 export { HANDOFF_ACTIONS };
-
-export interface MessageRow {
-  seq: number;
-  id: string;
-  conversation_id: string;
-  role: string;
-  text: string;
-  engine: string | null;
-  feedback: string | null;
-  corrected_source_id: string | null;
-  created_at: number;
-}
 
 const iso = (t: number) => new Date(t).toISOString();
 
-export function presentMessage(m: MessageRow) {
+function presentMessage(m: MessageRow) {
   return { id: m.id, role: m.role, text: m.text, engine: m.engine, feedback: m.feedback, corrected_source_id: m.corrected_source_id, created_at: iso(m.created_at) };
 }
 
@@ -43,93 +32,108 @@ export function presentConversation(c: ConversationRow & { last_message?: string
   };
 }
 
-export function getConversation(ctx: AgentsContext, ws: string, id: string): ConversationRow {
-  const c = ctx.legacyDb.prepare('SELECT * FROM conversations WHERE id = ? AND workspace_id = ?').get(id, ws) as ConversationRow | undefined;
+async function getConversation(ctx: AgentsContext, ws: string, id: string): Promise<ConversationRow> {
+  const c = await repo.conversationOf(ctx.db, ws, id);
   if (!c) throw notFound('conversation not found');
   return c;
 }
 
-export function getMessage(ctx: AgentsContext, conversationId: string, mid: string): MessageRow {
-  const m = ctx.legacyDb.prepare('SELECT * FROM messages WHERE id = ? AND conversation_id = ?').get(mid, conversationId) as MessageRow | undefined;
+async function getMessage(ctx: AgentsContext, ws: string, conversationId: string, mid: string): Promise<MessageRow> {
+  const m = await repo.messageOf(ctx.db, ws, conversationId, mid);
   if (!m) throw notFound('message not found');
   return m;
 }
 
-export function messagesOf(ctx: AgentsContext, conversationId: string): MessageRow[] {
-  return ctx.legacyDb.prepare('SELECT * FROM messages WHERE conversation_id = ? ORDER BY seq').all(conversationId) as MessageRow[];
+/** One conversation of the workspace with every message. */
+export async function conversationDetail(ctx: AgentsContext, ws: string, id: string) {
+  const c = await getConversation(ctx, ws, id);
+  return { ...presentConversation(c), messages: (await repo.messagesOf(ctx.db, ws, c.id)).map(presentMessage) };
 }
 
-const LAST = '(SELECT text FROM messages m WHERE m.conversation_id = c.id ORDER BY seq DESC LIMIT 1) AS last_message';
-
-export function listConversations(ctx: AgentsContext, ws: string, opts: { agentId?: string; channel?: string; limit: number }) {
-  const where = ['c.workspace_id = ?'];
-  const args: unknown[] = [ws];
-  if (opts.agentId) where.push('c.agent_id = ?'), args.push(opts.agentId);
-  if (opts.channel) where.push('c.channel = ?'), args.push(opts.channel);
-  const rows = ctx.legacyDb.prepare(`SELECT c.*, ${LAST} FROM conversations c WHERE ${where.join(' AND ')} ORDER BY c.updated_at DESC, c.id LIMIT ?`).all(...args, opts.limit) as (ConversationRow & { last_message: string | null })[];
-  return rows.map(presentConversation);
+export async function listConversations(ctx: AgentsContext, ws: string, opts: { agentId?: string; channel?: string; limit: number }) {
+  return (await repo.listConversations(ctx.db, ws, opts)).map(presentConversation);
 }
 
 /** Shared inbox: visitors waiting for a person first, then conversations an operator holds, then the rest. */
-export function inbox(ctx: AgentsContext, ws: string, agentId: string | undefined, limit = 200) {
-  const rows = ctx.legacyDb
-    .prepare(
-      `SELECT c.*, ${LAST} FROM conversations c WHERE c.workspace_id = ? ${agentId ? 'AND c.agent_id = ?' : ''}
-       ORDER BY CASE c.handoff WHEN 'requested' THEN 0 WHEN 'operator' THEN 1 WHEN 'bot' THEN 2 ELSE 3 END, c.updated_at DESC LIMIT ?`,
-    )
-    .all(...(agentId ? [ws, agentId] : [ws]), limit) as (ConversationRow & { last_message: string | null })[];
-  return rows.map(presentConversation);
+export async function inbox(ctx: AgentsContext, ws: string, agentId: string | undefined, limit = 200) {
+  return (await repo.inboxConversations(ctx.db, ws, agentId, limit)).map(presentConversation);
 }
 
+export async function channelsInUse(ctx: AgentsContext, ws: string, agentId: string | undefined): Promise<string[]> {
+  return repo.channelsInUse(ctx.db, ws, agentId);
+}
 
-export function setHandoff(ctx: AgentsContext, ws: string, cid: string, action: keyof typeof HANDOFF_ACTIONS): ConversationRow {
-  getConversation(ctx, ws, cid);
-  ctx.legacyDb.prepare('UPDATE conversations SET handoff = ?, updated_at = ? WHERE id = ?').run(HANDOFF_ACTIONS[action], Date.now(), cid);
+export async function exportRows(ctx: AgentsContext, ws: string, agentId: string | undefined, limit: number) {
+  return repo.exportRows(ctx.db, ws, agentId, limit);
+}
+
+export async function setHandoff(ctx: AgentsContext, ws: string, cid: string, action: keyof typeof HANDOFF_ACTIONS): Promise<ConversationRow> {
+  await getConversation(ctx, ws, cid);
+  await repo.setHandoff(ctx.db, ws, cid, HANDOFF_ACTIONS[action], Date.now());
   return getConversation(ctx, ws, cid);
 }
 
-/** A human reply: stored as an operator message (the widget polls for it); the operator takes the conversation over. */
-export function operatorReply(ctx: AgentsContext, ws: string, cid: string, text: string, userId: string) {
-  const c = getConversation(ctx, ws, cid);
-  const msg = ctx.legacyDb.transaction(() => {
-    const m = insertMessage(ctx, c, 'operator', text);
-    ctx.legacyDb.prepare("UPDATE conversations SET handoff = 'operator' WHERE id = ?").run(cid);
-    recordEvent(ctx, ws, c.agent_id, 'message.created', { conversationId: cid, agentId: c.agent_id, messageId: m.id, role: 'operator', text, channel: c.channel, operator: userId });
-    return m;
-  })();
-  return { message: presentMessage(getMessage(ctx, cid, msg.id)), conversation: presentConversation(getConversation(ctx, ws, cid)) };
+export async function setConversationFeedback(ctx: AgentsContext, ws: string, cid: string, feedback: string | null): Promise<ConversationRow> {
+  await getConversation(ctx, ws, cid);
+  await repo.setConversationFeedback(ctx.db, ws, cid, feedback);
+  return getConversation(ctx, ws, cid);
+}
+
+export async function setMessageFeedback(ctx: AgentsContext, ws: string, cid: string, mid: string, feedback: string | null) {
+  await getConversation(ctx, ws, cid);
+  await getMessage(ctx, ws, cid, mid);
+  await repo.setMessageFeedback(ctx.db, ws, mid, feedback);
+  return presentMessage(await getMessage(ctx, ws, cid, mid));
+}
+
+export async function deleteConversation(ctx: AgentsContext, ws: string, cid: string): Promise<void> {
+  await getConversation(ctx, ws, cid);
+  await repo.deleteConversation(ctx.db, ws, cid);
+}
+
+export async function deleteAgentConversations(ctx: AgentsContext, ws: string, agentId: string): Promise<number> {
+  return repo.deleteAgentConversations(ctx.db, ws, agentId);
+}
+
+/**
+ * A human reply: stored as an operator message (the widget polls for it); the operator takes the conversation
+ * over. The message, the hand-over and the message.created event are one transaction.
+ */
+export async function operatorReply(ctx: AgentsContext, ws: string, cid: string, text: string, userId: string) {
+  const c = await getConversation(ctx, ws, cid);
+  const mid = newId('msg');
+  const now = Date.now();
+  await ctx.db.transaction().execute(async (tx) => {
+    await repo.insertOperatorMessage(tx, c, { id: mid, text, now });
+    await insertEvent(tx, ws, c.agent_id, 'message.created', { conversationId: cid, agentId: c.agent_id, messageId: mid, role: 'operator', text, channel: c.channel, operator: userId }, now);
+  });
+  return { message: presentMessage(await getMessage(ctx, ws, cid, mid)), conversation: presentConversation(await getConversation(ctx, ws, cid)) };
 }
 
 /** A corrected answer becomes a trained Q&A source: the visitor's question with the operator's answer. */
 export async function correct(ctx: AgentsContext, ws: string, cid: string, mid: string, answer: string) {
-  const c = getConversation(ctx, ws, cid);
-  const m = getMessage(ctx, cid, mid);
+  const c = await getConversation(ctx, ws, cid);
+  const m = await getMessage(ctx, ws, cid, mid);
   let question = m.text;
   if (m.role !== 'user') {
-    const prev = ctx.legacyDb.prepare("SELECT text FROM messages WHERE conversation_id = ? AND seq < ? AND role = 'user' ORDER BY seq DESC LIMIT 1").get(cid, m.seq) as { text: string } | undefined;
-    if (!prev) throw badRequest('no visitor question before this message');
-    question = prev.text;
+    const prev = await repo.questionBefore(ctx.db, ws, cid, m.seq);
+    if (prev === null) throw badRequest('no visitor question before this message');
+    question = prev;
   }
-  const agent = getAgent(ctx, ws, c.agent_id);
+  const agent = await getAgent(ctx, ws, c.agent_id);
   const source = await addSource(ctx, agent, { type: 'qa', name: `Correction: ${question.slice(0, 80)}`, question, answer });
-  ctx.legacyDb.prepare('UPDATE messages SET corrected_source_id = ? WHERE id = ?').run(source.id, mid);
-  return { ok: true, source: presentSource(source, true) };
+  await repo.markCorrected(ctx.db, ws, mid, source.id);
+  return { ok: true, source: await presentSource(source, true) };
 }
 
-export function feedbackStats(ctx: AgentsContext, ws: string, agentId: string | undefined) {
-  const scope = agentId ? 'AND c.agent_id = ?' : '';
-  const args = agentId ? [ws, agentId] : [ws];
-  const m = ctx.legacyDb
-    .prepare(`SELECT SUM(CASE WHEN m.feedback = 'up' THEN 1 ELSE 0 END) AS up, SUM(CASE WHEN m.feedback = 'down' THEN 1 ELSE 0 END) AS down FROM messages m JOIN conversations c ON c.id = m.conversation_id WHERE c.workspace_id = ? ${scope}`)
-    .get(...args) as { up: number | null; down: number | null };
-  const c = ctx.legacyDb.prepare(`SELECT SUM(CASE WHEN c.feedback = 'up' THEN 1 ELSE 0 END) AS up, SUM(CASE WHEN c.feedback = 'down' THEN 1 ELSE 0 END) AS down FROM conversations c WHERE c.workspace_id = ? ${scope}`).get(...args) as { up: number | null; down: number | null };
-  const up = m.up ?? 0;
-  const down = m.down ?? 0;
+export async function feedbackStats(ctx: AgentsContext, ws: string, agentId: string | undefined) {
+  const { messages, conversations } = await repo.feedbackCounts(ctx.db, ws, agentId);
+  const { up, down } = messages;
   return {
     up,
     down,
     total: up + down,
     rate: up + down ? Math.round((up / (up + down)) * 1000) / 1000 : null,
-    conversations: { up: c.up ?? 0, down: c.down ?? 0 },
+    conversations,
   };
 }

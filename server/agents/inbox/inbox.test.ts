@@ -82,10 +82,8 @@ describe('GET /api/conversations/export.csv', () => {
     expect(r.text).toContain(`"'=HYPERLINK(""http://evil.example"",""click"")"`);
     const ws = str((await api.get('/api/auth/me')).body.workspace.id);
     const cid = str((await api.get('/api/conversations')).body.conversations[0].id);
-    const ins = t.ctx.legacyDb.prepare("INSERT INTO messages (id, conversation_id, workspace_id, role, text, created_at) VALUES (?, ?, ?, 'user', 'bulk', ?)");
-    t.ctx.legacyDb.transaction(() => {
-      for (let i = 0; i < 5100; i++) ins.run(`msg_bulk${i}`, cid, ws, Date.now());
-    })();
+    const bulk = Array.from({ length: 5100 }, (_, i) => ({ id: `msg_bulk${i}`, conversation_id: cid, workspace_id: ws, role: 'user', text: 'bulk', created_at: Date.now() }));
+    for (let i = 0; i < bulk.length; i += 500) await t.ctx.db.insertInto('messages').values(bulk.slice(i, i + 500)).execute();
     const big = await api.get('/api/conversations/export.csv');
     expect(big.text.trim().split('\r\n')).toHaveLength(5001);
   });

@@ -2,40 +2,18 @@ import type { AgentsContext } from '../context';
 import { openSecret, sealSecret } from '../channels/secret-box';
 import { newId } from '../ids';
 import { DELIVERY_HEADER, EVENT_HEADER, postGuarded, SIGNATURE_HEADER, signatureHeader, type OutboundOptions } from './sender';
+import { cancelDeliveriesOf, claimDelivery, deliveryBySeq, dueDeliveries, insertDeliveries, insertDelivery, recordAttempt, type DeliveryRow } from './deliveries.repository';
+import { claimEvent, undeliveredEvents } from './events.repository';
+import { insertSecretIfAbsent, listWebhooks, sealedSecretOf, type WebhookRow } from './webhooks.repository';
 
 /** Seconds to wait before each retry after a failed attempt (attempt 1 is immediate). */
 export const RETRY_DELAYS_S = [10, 60, 300, 1800, 7200] as const;
 export const MAX_ATTEMPTS = RETRY_DELAYS_S.length + 1;
 /** A claimed delivery is not picked again for this long (a crash mid-send retries it after the lease). */
 const LEASE_MS = 120_000;
-
-export interface DeliveryRow {
-  seq: number;
-  id: string;
-  delivery_id: string;
-  workspace_id: string;
-  webhook_id: string;
-  agent_id: string | null;
-  event: string;
-  url: string;
-  payload: string | null;
-  state: 'pending' | 'delivered' | 'failed' | 'cancelled';
-  status: number | null;
-  ok: number;
-  attempts: number;
-  error: string | null;
-  next_attempt_at: number | null;
-  created_at: number;
-  updated_at: number;
-}
-
-interface WebhookRow {
-  id: string;
-  workspace_id: string;
-  agent_id: string | null;
-  url: string;
-  events: string;
-}
+/** Events fanned out and deliveries attempted per pass. */
+const EVENTS_PER_PASS = 500;
+const DELIVERIES_PER_PASS = 50;
 
 export interface DispatcherOptions {
   outbound: OutboundOptions;
@@ -46,19 +24,16 @@ export interface DispatcherOptions {
 }
 
 /** The workspace's signing secret, created on first use; stored sealed with the platform key (AES-256-GCM). */
-export function workspaceSecret(ctx: AgentsContext, ws: string): string {
-  const row = ctx.legacyDb.prepare('SELECT secret FROM webhook_secrets WHERE workspace_id = ?').get(ws) as { secret: string } | undefined;
-  if (row) return openSecret(ctx.config, row.secret);
-  const secret = `whsec_${newId('x', 32).slice(2)}`;
-  ctx.legacyDb.prepare('INSERT INTO webhook_secrets (workspace_id, secret, created_at) VALUES (?, ?, ?) ON CONFLICT DO NOTHING').run(ws, sealSecret(ctx.config, secret), Date.now());
-  return openSecret(ctx.config, (ctx.legacyDb.prepare('SELECT secret FROM webhook_secrets WHERE workspace_id = ?').get(ws) as { secret: string }).secret);
+export async function workspaceSecret(ctx: AgentsContext, ws: string): Promise<string> {
+  const stored = await sealedSecretOf(ctx.db, ws);
+  if (stored !== null) return openSecret(ctx.config, stored);
+  await insertSecretIfAbsent(ctx.db, ws, sealSecret(ctx.config, `whsec_${newId('x', 32).slice(2)}`), Date.now());
+  // Two first uses at once: both read back the one that was stored.
+  const now = await sealedSecretOf(ctx.db, ws);
+  if (now === null) throw new Error('webhook secret not stored');
+  return openSecret(ctx.config, now);
 }
 
-/**
- * The durable delivery queue: events recorded by chat, lead capture and handoff are fanned out to the
- * subscribed endpoints as rows of webhook_deliveries; due rows are sent, failures retried with back-off.
- * Everything lives in the database, so a restart resumes where the previous process stopped.
- */
 /** An event as recorded, handed to in-process listeners after fan-out (CRM sync). */
 export interface RecordedEvent {
   workspace_id: string;
@@ -67,6 +42,12 @@ export interface RecordedEvent {
   payload: string;
 }
 
+/**
+ * The durable delivery queue: events recorded by chat, lead capture and handoff are fanned out to the
+ * subscribed endpoints as rows of webhook_deliveries; due rows are sent, failures retried with back-off.
+ * Everything lives in the database, so a restart resumes where the previous process stopped, and several
+ * processes on one database share the queue: each event is fanned out and each attempt made by one of them.
+ */
 export class WebhookDispatcher {
   private timer: NodeJS.Timeout | null = null;
   private readonly listeners: ((e: RecordedEvent) => Promise<void>)[] = [];
@@ -94,28 +75,27 @@ export class WebhookDispatcher {
     this.listeners.push(fn);
   }
 
-  /** Turn recorded events into deliveries for every endpoint subscribed to them. */
-  fanOut(): number {
-    const db = this.ctx.legacyDb;
-    const events = db.prepare('SELECT id, workspace_id, agent_id, event, payload, created_at FROM events WHERE delivered = 0 ORDER BY id LIMIT 500').all() as {
-      id: number; workspace_id: string; agent_id: string | null; event: string; payload: string; created_at: number;
-    }[];
+  /**
+   * Turn recorded events into deliveries for every endpoint subscribed to them. Each event is claimed and its
+   * deliveries written in one transaction, so an event is fanned out once even when several processes poll.
+   */
+  async fanOut(): Promise<number> {
+    const events = await undeliveredEvents(this.ctx.db, EVENTS_PER_PASS);
     if (events.length === 0) return 0;
-    const hooks = db.prepare('SELECT id, workspace_id, agent_id, url, events FROM webhooks WHERE workspace_id = ?');
-    const done = db.prepare('UPDATE events SET delivered = 1 WHERE id = ?');
+    const hooksOf = new Map<string, WebhookRow[]>();
     let n = 0;
-    db.transaction(() => {
-      for (const e of events) {
-        for (const h of hooks.all(e.workspace_id) as WebhookRow[]) {
-          if (h.agent_id && h.agent_id !== e.agent_id) continue;
-          if (!(JSON.parse(h.events) as string[]).includes(e.event)) continue;
-          this.enqueue(h, e.event, e.payload);
-          n++;
-        }
-        done.run(e.id);
-      }
-    })();
     for (const e of events) {
+      let hooks = hooksOf.get(e.workspace_id);
+      if (!hooks) hooksOf.set(e.workspace_id, (hooks = await listWebhooks(this.ctx.db, e.workspace_id, null)));
+      const targets = hooks.filter((h) => (!h.agent_id || h.agent_id === e.agent_id) && (JSON.parse(h.events) as string[]).includes(e.event));
+      const now = this.opts.now();
+      const mine = await this.ctx.db.transaction().execute(async (tx) => {
+        if (!(await claimEvent(tx, e.id))) return false;
+        await insertDeliveries(tx, targets.map((h) => this.deliveryOf(h, e.event, e.payload, now)));
+        return true;
+      });
+      if (!mine) continue;
+      n += targets.length;
       for (const fn of this.listeners) {
         const p = fn(e).catch((err: unknown) => this.ctx.log(`event listener: ${String(err)}`)).finally(() => this.ctx.background.delete(p));
         this.ctx.background.add(p);
@@ -124,18 +104,16 @@ export class WebhookDispatcher {
     return n;
   }
 
-  enqueue(h: WebhookRow | { id: string; workspace_id: string; agent_id: string | null; url: string }, event: string, payload: string): DeliveryRow {
-    const now = this.opts.now();
-    const id = newId('dlv');
-    this.ctx.legacyDb
-      .prepare(`INSERT INTO webhook_deliveries (id, delivery_id, workspace_id, webhook_id, agent_id, event, url, payload, state, next_attempt_at, created_at, updated_at)
-                VALUES (?, ?, ?, ?, ?, ?, ?, ?, 'pending', ?, ?, ?)`)
-      .run(id, newId('evt', 20), h.workspace_id, h.id, h.agent_id, event, h.url, payload, now, now, now);
-    return this.get(id);
+  private deliveryOf(h: Pick<WebhookRow, 'id' | 'workspace_id' | 'agent_id' | 'url'>, event: string, payload: string, now: number) {
+    return {
+      id: newId('dlv'), delivery_id: newId('evt', 20), workspace_id: h.workspace_id, webhook_id: h.id, agent_id: h.agent_id,
+      event, url: h.url, payload, state: 'pending', next_attempt_at: now, created_at: now, updated_at: now,
+    };
   }
 
-  get(id: string): DeliveryRow {
-    return this.ctx.legacyDb.prepare('SELECT * FROM webhook_deliveries WHERE id = ?').get(id) as DeliveryRow;
+  /** Queue one delivery to an endpoint now (the test event). */
+  async enqueue(h: Pick<WebhookRow, 'id' | 'workspace_id' | 'agent_id' | 'url'>, event: string, payload: string): Promise<DeliveryRow> {
+    return insertDelivery(this.ctx.db, this.deliveryOf(h, event, payload, this.opts.now()));
   }
 
   /** One pass: fan out new events, then attempt every due delivery once. Answers how many were attempted. */
@@ -148,22 +126,29 @@ export class WebhookDispatcher {
   }
 
   private async pass(): Promise<number> {
-    this.fanOut();
-    const due = this.ctx.legacyDb
-      .prepare("SELECT * FROM webhook_deliveries WHERE state = 'pending' AND next_attempt_at <= ? ORDER BY next_attempt_at, seq LIMIT 50")
-      .all(this.opts.now()) as DeliveryRow[];
-    for (const d of due) await this.attempt(d);
-    return due.length;
+    await this.fanOut();
+    const due = await dueDeliveries(this.ctx.db, this.opts.now(), DELIVERIES_PER_PASS);
+    let attempted = 0;
+    for (const seq of due) if (await this.attemptSeq(seq)) attempted++;
+    return attempted;
   }
 
   /** Send one delivery now and record the outcome (retry scheduled, delivered, or failed for good). */
   async attempt(d: DeliveryRow): Promise<DeliveryRow> {
-    const db = this.ctx.legacyDb;
+    await this.attemptSeq(d.seq);
+    const after = await deliveryBySeq(this.ctx.db, d.seq);
+    if (!after) throw new Error(`delivery ${d.id} vanished`);
+    return after;
+  }
+
+  /** Claim, send and record one delivery; false when it was not due or another dispatcher holds it. */
+  private async attemptSeq(seq: number): Promise<boolean> {
     const claimedAt = this.opts.now();
-    const claim = db.prepare("UPDATE webhook_deliveries SET next_attempt_at = ? WHERE id = ? AND state = 'pending' AND next_attempt_at = ?").run(claimedAt + LEASE_MS, d.id, d.next_attempt_at);
-    if (claim.changes === 0 || d.payload === null) return this.get(d.id);
+    const leaseUntil = claimedAt + LEASE_MS;
+    const d = await claimDelivery(this.ctx.db, seq, claimedAt, leaseUntil);
+    if (!d || d.payload === null) return false;
     const unix = Math.floor(claimedAt / 1000);
-    const secret = workspaceSecret(this.ctx, d.workspace_id);
+    const secret = await workspaceSecret(this.ctx, d.workspace_id);
     const result = await postGuarded(d.url, d.payload, {
       [SIGNATURE_HEADER]: signatureHeader(secret, unix, d.payload),
       [EVENT_HEADER]: d.event,
@@ -173,18 +158,16 @@ export class WebhookDispatcher {
     const attempts = d.attempts + 1;
     const now = this.opts.now();
     const retry = !ok && attempts < MAX_ATTEMPTS;
-    const state = ok ? 'delivered' : retry ? 'pending' : 'failed';
-    db.prepare(`UPDATE webhook_deliveries SET state = ?, status = ?, ok = ?, attempts = ?, error = ?, next_attempt_at = ?,
-                payload = CASE WHEN ? THEN payload ELSE NULL END, updated_at = ? WHERE id = ? AND state = 'pending'`)
-      .run(state, result.status, ok ? 1 : 0, attempts, result.error, retry ? now + RETRY_DELAYS_S[attempts - 1] * 1000 : null, retry ? 1 : 0, now, d.id);
-    return this.get(d.id);
+    await recordAttempt(this.ctx.db, seq, leaseUntil, {
+      state: ok ? 'delivered' : retry ? 'pending' : 'failed', status: result.status, ok: ok ? 1 : 0, attempts, error: result.error,
+      nextAttemptAt: retry ? now + RETRY_DELAYS_S[attempts - 1] * 1000 : null, keepPayload: retry, now,
+    });
+    return true;
   }
 
   /** Pending deliveries of a removed endpoint are cancelled (their records stay). */
-  cancelFor(webhookId: string): void {
-    this.ctx.legacyDb
-      .prepare("UPDATE webhook_deliveries SET state = 'cancelled', payload = NULL, next_attempt_at = NULL, error = 'webhook deleted', updated_at = ? WHERE webhook_id = ? AND state = 'pending'")
-      .run(this.opts.now(), webhookId);
+  async cancelFor(ws: string, webhookId: string): Promise<void> {
+    await cancelDeliveriesOf(this.ctx.db, ws, webhookId, this.opts.now());
   }
 }
 

@@ -30,7 +30,7 @@ async function memberOf(owner: Api): Promise<Api> {
   const ws = str((await owner.get('/api/auth/me')).body.workspace.id);
   const other = await t.signup();
   const uid = str((await other.get('/api/auth/me')).body.user.id);
-  t.ctx.legacyDb.prepare("INSERT INTO members (workspace_id, user_id, role, created_at) VALUES (?, ?, 'member', 0)").run(ws, uid);
+  await t.ctx.db.insertInto('members').values({ workspace_id: ws, user_id: uid, role: 'member', created_at: 0 }).execute();
   return other;
 }
 
@@ -178,6 +178,31 @@ describe('webhook queue', () => {
     }
   });
 
+  it('two processes polling one database send each delivery exactly once', async () => {
+    const { api, publicId } = await t.withAgent();
+    await api.post('/api/webhooks', { url: rx.url, events: ['lead.captured'] });
+    // A second process on the same database (the same SQLite file, or the same PostgreSQL database).
+    const other = await createAgentsApp({ config: t.ctx.config, log: () => {}, outbound: { allowPrivate: true, ca: rx.cert }, webhookWorker: false, now });
+    try {
+      await tick();
+      rx.received.length = 0;
+      for (let i = 0; i < 6; i++) await t.api().post(`/api/public/${publicId}/lead`, { email: `both${i}@example.com` });
+      // PostgreSQL: both poll at once. SQLite: two connections in one process cannot both hold a write transaction
+      // (the second would wait on the thread the first needs), so the second process polls right after the first.
+      const [mine, theirs] = t.ctx.database.dialect === 'postgres'
+        ? await Promise.all([tick(), webhookDispatcher(other.ctx).tick()])
+        : [await tick(), await webhookDispatcher(other.ctx).tick()];
+      expect(mine + theirs).toBe(6);
+      expect(rx.received).toHaveLength(6);
+      expect(new Set(rx.received.map((r) => json(r.body).data.email)).size).toBe(6);
+      const d = arr((await api.get('/api/webhooks/deliveries')).body.deliveries);
+      expect(d).toHaveLength(6);
+      expect(d.map((x) => `${String(x.state)} ${String(x.attempts)}`)).toEqual(Array(6).fill('delivered 1'));
+    } finally {
+      await other.close();
+    }
+  });
+
   it('verifies the receiver certificate: an untrusted self-signed receiver is a failed attempt', async () => {
     const strict = await startAgentsServer({}, { outbound: { allowPrivate: true }, webhookWorker: false });
     try {
@@ -198,7 +223,7 @@ describe('webhook queue', () => {
       const api = await prod.signup();
       // An endpoint stored earlier whose name now resolves inside (rebinding) is refused before connecting.
       const ws = str((await api.get('/api/auth/me')).body.workspace.id);
-      prod.ctx.legacyDb.prepare("INSERT INTO webhooks (id, workspace_id, agent_id, url, events, created_at) VALUES ('whk_rebind', ?, NULL, 'https://localhost/x', '[\"lead.captured\"]', 0)").run(ws);
+      await prod.ctx.db.insertInto('webhooks').values({ id: 'whk_rebind', workspace_id: ws, agent_id: null, url: 'https://localhost/x', events: '["lead.captured"]', created_at: 0 }).execute();
       const r = await api.post('/api/webhooks/whk_rebind/test');
       expect(r.body.delivery).toMatchObject({ ok: false, error: 'url must be a public address', status: null });
     } finally {
