@@ -18,8 +18,8 @@ export function adminContentRoutes(ctx: AgentsContext): AgentRoute[] {
     if (!c) throw notFound('page not found');
     return { page: p, ...c };
   };
-  const bundles = () => {
-    const saved = platformBundles(ctx.legacyDb);
+  const bundles = async () => {
+    const saved = await platformBundles(ctx.db);
     return { bundles: saved ?? BUILT_IN_BUNDLES, overridden: saved !== null };
   };
   return [
@@ -52,15 +52,15 @@ export function adminContentRoutes(ctx: AgentsContext): AgentRoute[] {
         return after ? { page: params.page, ...after } : { page: params.page, removed: true };
       },
     }),
-    route({ ...admin, method: 'get', path: '/api/admin/settings', response: contentResponses['GET /api/admin/settings'], handler: () => ({ settings: platformSettings(ctx.legacyDb), defaults: DEFAULT_SETTINGS }) }),
+    route({ ...admin, method: 'get', path: '/api/admin/settings', response: contentResponses['GET /api/admin/settings'], handler: async () => ({ settings: await platformSettings(ctx.db), defaults: DEFAULT_SETTINGS }) }),
     route({
       ...admin,
       method: 'put',
       path: '/api/admin/settings', response: contentResponses['PUT /api/admin/settings'],
       body: contentRequests['PUT /api/admin/settings'].body,
-      handler: ({ caller, body }) => {
-        const next = { ...platformSettings(ctx.legacyDb), ...body };
-        writeKey(ctx.legacyDb, 'settings', next, caller.userId);
+      handler: async ({ caller, body }) => {
+        const next = { ...(await platformSettings(ctx.db)), ...body };
+        await writeKey(ctx.db, 'settings', next, caller.userId);
         audit(ctx, caller, 'settings.put', 'settings', 'platform', body);
         return { settings: next };
       },
@@ -69,10 +69,10 @@ export function adminContentRoutes(ctx: AgentsContext): AgentRoute[] {
       ...admin,
       method: 'post',
       path: '/api/admin/settings/reset', response: contentResponses['POST /api/admin/settings/reset'],
-      handler: ({ caller }) => {
+      handler: async ({ caller }) => {
         ctx.legacyDb.prepare("DELETE FROM platform_settings WHERE key = 'settings'").run();
         audit(ctx, caller, 'settings.reset', 'settings', 'platform');
-        return { settings: platformSettings(ctx.legacyDb) };
+        return { settings: await platformSettings(ctx.db) };
       },
     }),
     route({ ...admin, method: 'get', path: '/api/admin/bundles', response: contentResponses['GET /api/admin/bundles'], handler: bundles }),
@@ -81,10 +81,10 @@ export function adminContentRoutes(ctx: AgentsContext): AgentRoute[] {
       method: 'put',
       path: '/api/admin/bundles', response: contentResponses['PUT /api/admin/bundles'],
       body: contentRequests['PUT /api/admin/bundles'].body,
-      handler: ({ caller, body }) => {
+      handler: async ({ caller, body }) => {
         const ids = body.bundles.map((b) => b.id);
         if (new Set(ids).size !== ids.length) throw badRequest('bundles: ids must be unique');
-        writeKey(ctx.legacyDb, 'bundles', body.bundles, caller.userId);
+        await writeKey(ctx.db, 'bundles', body.bundles, caller.userId);
         audit(ctx, caller, 'bundles.put', 'settings', 'bundles', { ids });
         return bundles();
       },

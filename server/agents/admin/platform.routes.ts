@@ -139,8 +139,8 @@ export function adminPlatformRoutes(ctx: AgentsContext): AgentRoute[] {
       method: 'get',
       path: '/api/admin/workspaces/:id', response: platformResponses['GET /api/admin/workspaces/:id'],
       params: IdParam,
-      handler: ({ params }) => {
-        const w = getWorkspace(ctx, params.id);
+      handler: async ({ params }) => {
+        const w = await getWorkspace(ctx, params.id);
         const members = ctx.legacyDb.prepare('SELECT u.id, u.email, u.name, m.role FROM members m JOIN users u ON u.id = m.user_id WHERE m.workspace_id = ? ORDER BY m.created_at').all(w.id);
         const agents = (ctx.legacyDb.prepare('SELECT * FROM agents WHERE workspace_id = ? ORDER BY created_at').all(w.id) as AgentRow[]).map(presentAgent);
         return { workspace: { ...presentWorkspace(ctx, w), memberList: members, agentList: agents } };
@@ -152,11 +152,11 @@ export function adminPlatformRoutes(ctx: AgentsContext): AgentRoute[] {
       path: '/api/admin/workspaces/:id', response: platformResponses['PATCH /api/admin/workspaces/:id'],
       params: IdParam,
       body: platformRequests['PATCH /api/admin/workspaces/:id'].body,
-      handler: ({ caller, params, body }) => {
-        const w = getWorkspace(ctx, params.id);
+      handler: async ({ caller, params, body }) => {
+        const w = await getWorkspace(ctx, params.id);
         ctx.legacyDb.prepare('UPDATE workspaces SET name = ?, tier = ?, paused = ? WHERE id = ?').run(body.name ?? w.name, body.tier ?? w.tier, body.paused === undefined ? w.paused : body.paused ? 1 : 0, w.id);
         audit(ctx, caller, 'workspace.update', 'workspace', w.id, body);
-        return { workspace: presentWorkspace(ctx, getWorkspace(ctx, w.id)) };
+        return { workspace: presentWorkspace(ctx, await getWorkspace(ctx, w.id)) };
       },
     }),
     route({

@@ -108,11 +108,11 @@ export function adminUserRoutes(ctx: AgentsContext): AgentRoute[] {
       path: '/api/admin/users/:id/subscription', response: usersResponses['POST /api/admin/users/:id/subscription'],
       params: IdParam,
       body: usersRequests['POST /api/admin/users/:id/subscription'].body,
-      handler: ({ caller, params, body }) => {
+      handler: async ({ caller, params, body }) => {
         const ws = homeWorkspace(ctx, userById(ctx, params.id).id);
         ctx.legacyDb.prepare('UPDATE workspaces SET tier = ?, paused = ? WHERE id = ?').run(body.tier ?? ws.tier, body.status === undefined ? ws.paused : body.status === 'paused' ? 1 : 0, ws.id);
         audit(ctx, caller, 'user.subscription', 'workspace', ws.id, { userId: params.id, ...body });
-        return { workspaceId: ws.id, billing: workspaceBilling(ctx, ws.id) };
+        return { workspaceId: ws.id, billing: await workspaceBilling(ctx, ws.id) };
       },
     }),
     route({
@@ -140,7 +140,7 @@ export function adminUserRoutes(ctx: AgentsContext): AgentRoute[] {
       handler: async ({ caller, params }) => {
         notSelf(caller.userId, params.id, 'impersonate');
         const u = userById(ctx, params.id);
-        if (!membership(ctx, u.id)) throw conflict('user has no workspace');
+        if (!(await membership(ctx, u.id))) throw conflict('user has no workspace');
         const op = userById(ctx, caller.userId);
         const token = await mintSession(ctx, u.id, u.token_version, { id: op.id, tokenVersion: op.token_version });
         audit(ctx, caller, 'user.impersonate', 'user', u.id, { email: u.email });

@@ -42,8 +42,13 @@ export function presentAdminUser(ctx: AgentsContext, u: UserRow) {
  * change is one ledger row (its trigger moves the cached balance); the balance never goes below 0.
  */
 export function grantCredits(ctx: AgentsContext, ws: string, amount: number, note: string): number {
+  const workspaceCredits = () => {
+    const row = ctx.legacyDb.prepare('SELECT credits FROM workspaces WHERE id = ?').get(ws) as { credits: number } | undefined;
+    if (!row) throw notFound('workspace not found');
+    return row.credits;
+  };
   return ctx.legacyDb.transaction(() => {
-    const w = getWorkspace(ctx, ws);
+    const w = { credits: workspaceCredits() };
     const balance = w.credits + amount;
     if (balance < 0) throw badRequest(`amount would take the balance below 0 (balance ${w.credits})`);
     if (hasTable(ctx, 'credit_ledger')) {
@@ -53,12 +58,12 @@ export function grantCredits(ctx: AgentsContext, ws: string, amount: number, not
     } else {
       ctx.legacyDb.prepare('UPDATE workspaces SET credits = ? WHERE id = ?').run(balance, ws);
     }
-    return getWorkspace(ctx, ws).credits;
+    return workspaceCredits();
   })();
 }
 
-export function workspaceBilling(ctx: AgentsContext, ws: string) {
-  return billingOf(getWorkspace(ctx, ws));
+export async function workspaceBilling(ctx: AgentsContext, ws: string) {
+  return billingOf(await getWorkspace(ctx, ws));
 }
 
 /**
