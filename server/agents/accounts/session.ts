@@ -116,7 +116,7 @@ async function verifySession(ctx: AgentsContext, token: string): Promise<UserAut
 }
 
 /** The session a request's token names, when it is a valid one (logout ends it); else null. */
-export async function requestSession(ctx: AgentsContext, req: Request): Promise<string | null> {
+async function requestSession(ctx: AgentsContext, req: Request): Promise<string | null> {
   const token = requestToken(req);
   if (!token) return null;
   try {
