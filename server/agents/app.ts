@@ -102,7 +102,7 @@ export async function createAgentsApp(opts: AgentsAppOptions): Promise<{ app: Ex
     file: join(config.dataDir, 'agents.db'), databaseUrl: config.databaseUrl, statementTimeoutMs: config.dbStatementTimeoutMs,
     lockTimeoutMs: config.dbLockTimeoutMs, poolMax: config.dbPoolMax, log,
   });
-  sealStoredSecrets(legacy, config);
+  await sealStoredSecrets(database.db, config);
   const anthropic = opts.engines?.anthropic !== undefined ? opts.engines.anthropic : config.anthropicKey ? new AnthropicEngine(config.anthropicKey, { allowInternal: config.allowPrivateFetch }) : null;
   const openai = opts.engines?.openai !== undefined ? opts.engines.openai : config.openaiKey ? new OpenAiEngine(config.openaiKey, { allowInternal: config.allowPrivateFetch }) : null;
   const ctx: AgentsContext = {

@@ -1,39 +1,47 @@
 /** Platform settings and credit bundles an operator edits (one JSON value per key in platform_settings). */
 import { z } from 'zod';
-import type { Db } from './db';
+import type { AgentsDb } from './schema';
 import { settingsSchema, bundleSchema } from '../../shared/api/contracts/agents-values';
 
 export type PlatformSettings = z.infer<typeof settingsSchema>;
 export const DEFAULT_SETTINGS: PlatformSettings = { announcement: '', supportEmail: '', allowSignups: true, signupCredits: null, maintenanceMode: false };
 
-function readKey(db: Db, key: string): unknown {
-  const row = db.prepare('SELECT value FROM platform_settings WHERE key = ?').get(key) as { value: string } | undefined;
-  if (!row) return undefined;
+function parse(text: string | undefined): unknown {
+  if (text === undefined) return undefined;
   try {
-    return JSON.parse(row.value);
+    return JSON.parse(text);
   } catch {
     return undefined;
   }
 }
 
-export function writeKey(db: Db, key: string, value: unknown, by: string): void {
-  db.prepare('INSERT INTO platform_settings (key, value, updated_at, updated_by) VALUES (?, ?, ?, ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value, updated_at = excluded.updated_at, updated_by = excluded.updated_by').run(
-    key,
-    JSON.stringify(value),
-    Date.now(),
-    by,
-  );
+async function readKey(db: AgentsDb, key: string): Promise<unknown> {
+  const row = await db.selectFrom('platform_settings').select('value').where('key', '=', key).executeTakeFirst();
+  return parse(row?.value);
 }
 
-export function platformSettings(db: Db): PlatformSettings {
-  const saved = settingsSchema.partial().safeParse(readKey(db, 'settings') ?? {});
+export async function writeKey(db: AgentsDb, key: string, value: unknown, by: string): Promise<void> {
+  const row = { key, value: JSON.stringify(value), updated_at: Date.now(), updated_by: by };
+  await db
+    .insertInto('platform_settings').values(row)
+    .onConflict((oc) => oc.column('key').doUpdateSet({ value: row.value, updated_at: row.updated_at, updated_by: row.updated_by }))
+    .execute();
+}
+
+export async function platformSettings(db: AgentsDb): Promise<PlatformSettings> {
+  const saved = settingsSchema.partial().safeParse((await readKey(db, 'settings')) ?? {});
   return { ...DEFAULT_SETTINGS, ...(saved.success ? saved.data : {}) };
 }
 
 export type Bundle = z.infer<typeof bundleSchema>;
 
 /** The operator's credit bundles (null while the built-in catalogue applies). */
-export function platformBundles(db: Db): Bundle[] | null {
-  const saved = z.array(bundleSchema).safeParse(readKey(db, 'bundles'));
+export async function platformBundles(db: AgentsDb): Promise<Bundle[] | null> {
+  return bundlesOf((await db.selectFrom('platform_settings').select('value').where('key', '=', 'bundles').executeTakeFirst())?.value);
+}
+
+/** The bundles a stored `bundles` value holds (null when absent or not a valid list). */
+export function bundlesOf(text: string | undefined): Bundle[] | null {
+  const saved = z.array(bundleSchema).safeParse(parse(text));
   return saved.success ? saved.data : null;
 }

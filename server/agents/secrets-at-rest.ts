@@ -1,5 +1,5 @@
 import type { AgentsConfig } from './config';
-import type { Db } from './db';
+import type { AgentsDb } from './schema';
 import { isSealed, sealSecret } from './channels/secret-box';
 
 /**
@@ -7,22 +7,26 @@ import { isSealed, sealSecret } from './channels/secret-box';
  * secrets stored in plain text by earlier versions are sealed with the platform key (AES-256-GCM, the
  * key of channel credentials). SQL cannot encrypt, so this runs in code after the schema migrations.
  */
-export function sealStoredSecrets(db: Db, config: AgentsConfig): number {
-  let sealed = 0;
-  db.transaction(() => {
-    const users = db.prepare("SELECT id, totp_secret, totp_pending FROM users WHERE (totp_secret IS NOT NULL AND totp_secret NOT LIKE 'v1:%') OR (totp_pending IS NOT NULL AND totp_pending NOT LIKE 'v1:%')").all() as { id: string; totp_secret: string | null; totp_pending: string | null }[];
-    const setUser = db.prepare('UPDATE users SET totp_secret = ?, totp_pending = ? WHERE id = ?');
+export async function sealStoredSecrets(db: AgentsDb, config: AgentsConfig): Promise<number> {
+  return db.transaction().execute(async (tx) => {
+    let sealed = 0;
+    const users = await tx
+      .selectFrom('users').select(['id', 'totp_secret', 'totp_pending'])
+      .where((eb) => eb.or([
+        eb.and([eb('totp_secret', 'is not', null), eb('totp_secret', 'not like', 'v1:%')]),
+        eb.and([eb('totp_pending', 'is not', null), eb('totp_pending', 'not like', 'v1:%')]),
+      ]))
+      .execute();
+    const seal = (v: string | null) => (v === null || isSealed(v) ? v : sealSecret(config, v));
     for (const u of users) {
-      const seal = (v: string | null) => (v === null || isSealed(v) ? v : sealSecret(config, v));
-      setUser.run(seal(u.totp_secret), seal(u.totp_pending), u.id);
+      await tx.updateTable('users').set({ totp_secret: seal(u.totp_secret), totp_pending: seal(u.totp_pending) }).where('id', '=', u.id).execute();
       sealed += 1;
     }
-    const hooks = db.prepare("SELECT workspace_id, secret FROM webhook_secrets WHERE secret NOT LIKE 'v1:%'").all() as { workspace_id: string; secret: string }[];
-    const setHook = db.prepare('UPDATE webhook_secrets SET secret = ? WHERE workspace_id = ?');
+    const hooks = await tx.selectFrom('webhook_secrets').select(['workspace_id', 'secret']).where('secret', 'not like', 'v1:%').execute();
     for (const h of hooks) {
-      setHook.run(sealSecret(config, h.secret), h.workspace_id);
+      await tx.updateTable('webhook_secrets').set({ secret: sealSecret(config, h.secret) }).where('workspace_id', '=', h.workspace_id).execute();
       sealed += 1;
     }
-  })();
-  return sealed;
+    return sealed;
+  });
 }

@@ -7,8 +7,13 @@ import { newId } from '../ids';
 import { checkTotp } from './totp';
 import { isOperator } from './session';
 import { platformSettings } from '../platform-settings';
-import { endSessionsOf } from '../../core/security/sql-sessions';
+import { endSessionsOf } from '../../core/security/db-sessions';
+import { isUniqueViolation } from '../../core/db/errors';
 import { invitationFor, joinByInvitation } from '../workspace/invitations.service';
+import { insertMember } from '../workspace/members.repository';
+import { insertWorkspace, workspaceById } from '../workspace/workspaces.repository';
+import { insertUser, setPasswordHash, setTheme as setThemeRow, userByEmail, userById, userIdByEmail } from './users.repository';
+import { consumeReset, insertReset } from './account-tokens.repository';
 
 export interface UserRow {
   id: string;
@@ -53,14 +58,14 @@ export function presentUser(ctx: AgentsContext, u: UserRow) {
   };
 }
 
-export function getUser(ctx: AgentsContext, id: string): UserRow {
-  const u = ctx.legacyDb.prepare('SELECT * FROM users WHERE id = ?').get(id) as UserRow | undefined;
+export async function getUser(ctx: AgentsContext, id: string): Promise<UserRow> {
+  const u = await userById(ctx.db, id);
   if (!u) throw unauthorized('not authenticated');
   return u;
 }
 
-export function getWorkspace(ctx: AgentsContext, id: string): WorkspaceRow {
-  const w = ctx.legacyDb.prepare('SELECT * FROM workspaces WHERE id = ?').get(id) as WorkspaceRow | undefined;
+export async function getWorkspace(ctx: AgentsContext, id: string): Promise<WorkspaceRow> {
+  const w = await workspaceById(ctx.db, id);
   if (!w) throw notFound('workspace not found');
   return w;
 }
@@ -77,26 +82,32 @@ export async function register(ctx: AgentsContext, email: string, password: stri
   const now = Date.now();
   const id = newId('usr');
   const ws = newId('ws');
-  const settings = platformSettings(ctx.legacyDb);
+  const settings = await platformSettings(ctx.db);
   if (!settings.allowSignups) throw forbidden('sign-ups are closed');
   const credits = settings.signupCredits ?? ctx.config.signupCredits;
-  const tx = ctx.legacyDb.transaction(() => {
-    if (ctx.legacyDb.prepare('SELECT 1 FROM users WHERE email = ?').get(e)) throw conflict('email already registered');
-    const inv = invite === undefined ? null : invitationFor(ctx, invite, e);
-    // The invitation's token came through that mailbox, which proves the address.
-    ctx.legacyDb.prepare('INSERT INTO users (id, email, name, password_hash, email_verified, created_at) VALUES (?, ?, ?, ?, ?, ?)').run(id, e, name, hash, inv ? 1 : 0, now);
-    const wsName = name ? `${name}'s workspace` : `${e.split('@')[0]}'s workspace`;
-    ctx.legacyDb.prepare('INSERT INTO workspaces (id, name, owner_id, credits, created_at) VALUES (?, ?, ?, ?, ?)').run(ws, wsName, id, credits, now);
-    ctx.legacyDb.prepare("INSERT INTO members (workspace_id, user_id, role, created_at) VALUES (?, ?, 'owner', ?)").run(ws, id, now);
-    if (inv) joinByInvitation(ctx, inv, id, now);
-  });
-  tx();
+  const taken = () => conflict('email already registered');
+  try {
+    await ctx.db.transaction().execute(async (tx) => {
+      if (await userIdByEmail(tx, e)) throw taken();
+      const inv = invite === undefined ? null : await invitationFor(tx, invite, e);
+      // The invitation's token came through that mailbox, which proves the address.
+      await insertUser(tx, { id, email: e, name, password_hash: hash, email_verified: inv ? 1 : 0, created_at: now });
+      const wsName = name ? `${name}'s workspace` : `${e.split('@')[0]}'s workspace`;
+      await insertWorkspace(tx, { id: ws, name: wsName, owner_id: id, credits, created_at: now });
+      await insertMember(tx, ws, id, 'owner', now);
+      if (inv) await joinByInvitation(tx, inv, id, now);
+    });
+  } catch (err) {
+    // A concurrent registration of the same address won the race.
+    if (isUniqueViolation(err)) throw taken();
+    throw err;
+  }
   return getUser(ctx, id);
 }
 
 /** Email and password, plus the TOTP code when two-factor is on. */
 export async function login(ctx: AgentsContext, email: string, password: string, code: string | undefined): Promise<UserRow> {
-  const u = ctx.legacyDb.prepare('SELECT * FROM users WHERE email = ?').get(normEmail(email)) as UserRow | undefined;
+  const u = await userByEmail(ctx.db, normEmail(email));
   if (!u) {
     await burnPasswordCheck(password);
     throw unauthorized('invalid email or password');
@@ -113,10 +124,10 @@ export async function login(ctx: AgentsContext, email: string, password: string,
 /** New password: bumps the token version and ends every session, so every earlier token stops working at once. */
 export async function setPassword(ctx: AgentsContext, userId: string, password: string): Promise<UserRow> {
   const hash = await hashPassword(password);
-  ctx.legacyDb.transaction(() => {
-    ctx.legacyDb.prepare('UPDATE users SET password_hash = ?, token_version = token_version + 1 WHERE id = ?').run(hash, userId);
-    endSessionsOf(ctx.legacyDb, userId);
-  })();
+  await ctx.db.transaction().execute(async (tx) => {
+    await setPasswordHash(tx, userId, hash);
+    await endSessionsOf(tx, userId);
+  });
   return getUser(ctx, userId);
 }
 
@@ -124,10 +135,10 @@ const tokenHash = (t: string) => createHash('sha256').update(t).digest('hex');
 
 /** Mails a one-hour reset link when the account exists; says nothing either way. */
 export async function forgot(ctx: AgentsContext, email: string): Promise<void> {
-  const u = ctx.legacyDb.prepare('SELECT id, email FROM users WHERE email = ?').get(normEmail(email)) as { id: string; email: string } | undefined;
+  const u = await userIdByEmail(ctx.db, normEmail(email));
   if (!u) return;
   const token = randomBytes(32).toString('base64url');
-  ctx.legacyDb.prepare('INSERT INTO password_resets (token_hash, user_id, expires_at) VALUES (?, ?, ?)').run(tokenHash(token), u.id, Date.now() + RESET_TTL_MS);
+  await insertReset(ctx.db, tokenHash(token), u.id, Date.now() + RESET_TTL_MS);
   const link = `${ctx.config.appUrl}/reset-password?token=${encodeURIComponent(token)}`;
   await ctx.mailer.send({
     to: u.email,
@@ -138,11 +149,11 @@ export async function forgot(ctx: AgentsContext, email: string): Promise<void> {
 
 /** Consumes a reset token (once, within its hour) and sets the password; all sessions end. */
 export async function reset(ctx: AgentsContext, token: string, password: string): Promise<void> {
-  const h = tokenHash(token);
-  const row = ctx.legacyDb.prepare('SELECT user_id, expires_at, used FROM password_resets WHERE token_hash = ?').get(h) as
-    | { user_id: string; expires_at: number; used: number }
-    | undefined;
-  if (!row || row.used || row.expires_at < Date.now()) throw badRequest('invalid or expired reset token');
-  ctx.legacyDb.prepare('UPDATE password_resets SET used = 1 WHERE token_hash = ?').run(h);
-  await setPassword(ctx, row.user_id, password);
+  const userId = await consumeReset(ctx.db, tokenHash(token), Date.now());
+  if (!userId) throw badRequest('invalid or expired reset token');
+  await setPassword(ctx, userId, password);
+}
+
+export async function setTheme(ctx: AgentsContext, userId: string, theme: string): Promise<void> {
+  await setThemeRow(ctx.db, userId, theme);
 }

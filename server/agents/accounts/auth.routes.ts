@@ -1,21 +1,19 @@
-import { badRequest, conflict } from '../../core/errors';
-import { openSecret, sealSecret } from '../channels/secret-box';
+import { badRequest } from '../../core/errors';
 import { verifyPassword } from '../../core/security/passwords';
 import type { AgentsContext } from '../context';
 import { perIp, route, type AgentRoute } from '../http';
 import { billingOf } from '../billing';
-import { forgot, getUser, getWorkspace, login, presentUser, register, reset, setPassword } from './accounts.service';
+import { forgot, getUser, getWorkspace, login, presentUser, register, reset, setPassword, setTheme } from './accounts.service';
 import { sendVerification, verifyEmail } from './verification.service';
-import { endSession } from '../../core/security/sql-sessions';
 import { attributeSignup } from '../affiliate/attribution';
-import { clearSessionCookie, mintSession, requestSession, setSessionCookie } from './session';
-import { checkTotp, newTotpSecret, otpauthUri } from './totp';
+import { clearSessionCookie, endRequestSession, mintSession, setSessionCookie } from './session';
+import { disableTwoFactor, enableTwoFactor, startTwoFactorSetup } from './two-factor.service';
 import { authResponses } from '../../../shared/api/contracts/agents-accounts';
 import { authRequests, code, password, email } from '../../../shared/api/contracts/agents-accounts-requests';
 
 export function authRoutes(ctx: AgentsContext): AgentRoute[] {
-  const impersonatorOf = (id: string) => {
-    const op = getUser(ctx, id);
+  const impersonatorOf = async (id: string) => {
+    const op = await getUser(ctx, id);
     return { id: op.id, email: op.email, name: op.name };
   };
   const limited = perIp(ctx.limits.auth);
@@ -27,7 +25,7 @@ export function authRoutes(ctx: AgentsContext): AgentRoute[] {
     }
   };
   const session = async (req: Parameters<typeof setSessionCookie>[0], res: Parameters<typeof setSessionCookie>[1], userId: string) => {
-    const u = getUser(ctx, userId);
+    const u = await getUser(ctx, userId);
     const token = await mintSession(ctx, u.id, u.token_version);
     setSessionCookie(req, res, token);
     return { user: presentUser(ctx, u), token };
@@ -41,7 +39,7 @@ export function authRoutes(ctx: AgentsContext): AgentRoute[] {
       body: authRequests['POST /api/auth/register'].body,
       handler: async ({ body, req, res }) => {
         const u = await register(ctx, body.email, body.password, body.name ?? '', body.invite);
-        attributeSignup(ctx, req, u.id);
+        await attributeSignup(ctx, req, u.id);
         if (u.email_verified !== 1) await mailVerification(u);
         return session(req, res, u.id);
       },
@@ -63,7 +61,7 @@ export function authRoutes(ctx: AgentsContext): AgentRoute[] {
       auth: 'public',
       handler: async ({ req, res }) => {
         // The token's session ends: the same token (Bearer or cookie) answers 401 from the next request on.
-        endSession(ctx.legacyDb, await requestSession(ctx, req));
+        await endRequestSession(ctx, req);
         clearSessionCookie(res);
         return { ok: true };
       },
@@ -74,9 +72,9 @@ export function authRoutes(ctx: AgentsContext): AgentRoute[] {
       auth: 'public',
       before: limited,
       body: authRequests['POST /api/auth/verify'].body,
-      handler: ({ body }) => {
-        const v = verifyEmail(ctx, body.token);
-        return { ok: true as const, email: v.email, user: presentUser(ctx, getUser(ctx, v.userId)) };
+      handler: async ({ body }) => {
+        const v = await verifyEmail(ctx, body.token);
+        return { ok: true as const, email: v.email, user: presentUser(ctx, await getUser(ctx, v.userId)) };
       },
     }),
     route({
@@ -85,7 +83,7 @@ export function authRoutes(ctx: AgentsContext): AgentRoute[] {
       auth: 'bearer',
       before: limited,
       handler: async ({ caller }) => {
-        const u = getUser(ctx, caller.userId);
+        const u = await getUser(ctx, caller.userId);
         if (u.email_verified !== 1) await mailVerification(u);
         return { ok: true as const, emailVerified: u.email_verified === 1 };
       },
@@ -94,14 +92,14 @@ export function authRoutes(ctx: AgentsContext): AgentRoute[] {
       method: 'get',
       path: '/api/auth/me', response: authResponses['GET /api/auth/me'],
       auth: 'bearer',
-      handler: ({ caller }) => {
-        const u = getUser(ctx, caller.userId);
-        const w = getWorkspace(ctx, caller.ws);
+      handler: async ({ caller }) => {
+        const u = await getUser(ctx, caller.userId);
+        const w = await getWorkspace(ctx, caller.ws);
         return {
           user: presentUser(ctx, u),
           workspace: { id: w.id, name: w.name, tier: w.tier, role: caller.role, created_at: new Date(w.created_at).toISOString() },
-          billing: billingOf(w),
-          impersonator: caller.impersonator ? impersonatorOf(caller.impersonator) : null,
+          billing: await billingOf(w),
+          impersonator: caller.impersonator ? await impersonatorOf(caller.impersonator) : null,
         };
       },
     }),
@@ -140,7 +138,7 @@ export function authRoutes(ctx: AgentsContext): AgentRoute[] {
       auth: 'bearer',
       body: authRequests['POST /api/auth/password'].body,
       handler: async ({ caller, body, req, res }) => {
-        const u = getUser(ctx, caller.userId);
+        const u = await getUser(ctx, caller.userId);
         if (!(await verifyPassword(body.currentPassword, u.password_hash))) throw badRequest('current password is wrong');
         await setPassword(ctx, u.id, body.password);
         return session(req, res, u.id);
@@ -150,25 +148,15 @@ export function authRoutes(ctx: AgentsContext): AgentRoute[] {
       method: 'post',
       path: '/api/auth/2fa/setup', response: authResponses['POST /api/auth/2fa/setup'],
       auth: 'bearer',
-      handler: ({ caller }) => {
-        const u = getUser(ctx, caller.userId);
-        if (u.totp_enabled) throw conflict('two-factor is already enabled');
-        const secret = newTotpSecret();
-        ctx.legacyDb.prepare('UPDATE users SET totp_pending = ? WHERE id = ?').run(sealSecret(ctx.config, secret), u.id);
-        return { secret, otpauth: otpauthUri(secret, u.email) };
-      },
+      handler: ({ caller }) => startTwoFactorSetup(ctx, caller.userId),
     }),
     route({
       method: 'post',
       path: '/api/auth/2fa/enable', response: authResponses['POST /api/auth/2fa/enable'],
       auth: 'bearer',
       body: authRequests['POST /api/auth/2fa/enable'].body,
-      handler: ({ caller, body }) => {
-        const u = getUser(ctx, caller.userId);
-        if (u.totp_enabled) throw conflict('two-factor is already enabled');
-        if (!u.totp_pending) throw badRequest('run 2fa setup first');
-        if (!checkTotp(openSecret(ctx.config, u.totp_pending), body.code)) throw badRequest('invalid two-factor code');
-        ctx.legacyDb.prepare('UPDATE users SET totp_secret = totp_pending, totp_pending = NULL, totp_enabled = 1 WHERE id = ?').run(u.id);
+      handler: async ({ caller, body }) => {
+        await enableTwoFactor(ctx, caller.userId, body.code);
         return { ok: true, enabled: true };
       },
     }),
@@ -177,11 +165,8 @@ export function authRoutes(ctx: AgentsContext): AgentRoute[] {
       path: '/api/auth/2fa/disable', response: authResponses['POST /api/auth/2fa/disable'],
       auth: 'bearer',
       body: authRequests['POST /api/auth/2fa/disable'].body,
-      handler: ({ caller, body }) => {
-        const u = getUser(ctx, caller.userId);
-        if (!u.totp_enabled || !u.totp_secret) throw badRequest('two-factor is not enabled');
-        if (!checkTotp(openSecret(ctx.config, u.totp_secret), body.code)) throw badRequest('invalid two-factor code');
-        ctx.legacyDb.prepare('UPDATE users SET totp_secret = NULL, totp_enabled = 0 WHERE id = ?').run(u.id);
+      handler: async ({ caller, body }) => {
+        await disableTwoFactor(ctx, caller.userId, body.code);
         return { ok: true, enabled: false };
       },
     }),
@@ -189,15 +174,15 @@ export function authRoutes(ctx: AgentsContext): AgentRoute[] {
       method: 'get',
       path: '/api/auth/2fa/status', response: authResponses['GET /api/auth/2fa/status'],
       auth: 'bearer',
-      handler: ({ caller }) => ({ enabled: getUser(ctx, caller.userId).totp_enabled === 1 }),
+      handler: async ({ caller }) => ({ enabled: (await getUser(ctx, caller.userId)).totp_enabled === 1 }),
     }),
     route({
       method: 'patch',
       path: '/api/auth/theme', response: authResponses['PATCH /api/auth/theme'],
       auth: 'bearer',
       body: authRequests['PATCH /api/auth/theme'].body,
-      handler: ({ caller, body }) => {
-        ctx.legacyDb.prepare('UPDATE users SET theme = ? WHERE id = ?').run(body.theme, caller.userId);
+      handler: async ({ caller, body }) => {
+        await setTheme(ctx, caller.userId, body.theme);
         return { ok: true, theme: body.theme };
       },
     }),

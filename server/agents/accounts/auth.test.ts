@@ -98,6 +98,20 @@ describe('POST /api/auth/forgot and /api/auth/reset', () => {
     expect((await fresh().post('/api/auth/login', { email: 'dora@example.com', password: 'new-pass' })).status).toBe(200);
   });
 
+  it('a reset link sets one password even when two requests race with it', async () => {
+    await t.signup('race@example.com');
+    expect((await fresh().post('/api/auth/forgot', { email: 'race@example.com' })).body).toEqual({ ok: true });
+    const outbox = join(t.dir, 'outbox');
+    const eml = readdirSync(outbox).map((f) => readFileSync(join(outbox, f), 'utf8')).find((f) => f.includes('To: race@example.com') && f.includes('Subject: Reset your password')) ?? '';
+    const token = decodeURIComponent(/token=([^\s]+)/.exec(eml)?.[1] ?? '');
+    const [a, b] = await Promise.all([fresh().post('/api/auth/reset', { token, password: 'pass-one' }), fresh().post('/api/auth/reset', { token, password: 'pass-two' })]);
+    expect([a.status, b.status].sort()).toEqual([200, 400]);
+    const winner = a.status === 200 ? 'pass-one' : 'pass-two';
+    const loser = a.status === 200 ? 'pass-two' : 'pass-one';
+    expect((await fresh().post('/api/auth/login', { email: 'race@example.com', password: winner })).status).toBe(200);
+    expect((await fresh().post('/api/auth/login', { email: 'race@example.com', password: loser })).status).toBe(401);
+  });
+
   it('a password change bumps the token version: the old token stops, the new one works', async () => {
     const u = await t.signup();
     const r = await u.post('/api/auth/password', { currentPassword: 'secret-pass', password: 'changed-pass' });

@@ -4,7 +4,8 @@ import { forbidden, unauthorized } from '../../core/errors';
 import type { AgentsContext, Caller } from '../context';
 import { clientIp, type AgentAuth } from '../request';
 import { readCookie } from '../../core/http/cookies';
-import { openSession, sessionLive } from '../../core/security/sql-sessions';
+import { endSession, openSession, sessionLive } from '../../core/security/db-sessions';
+import { authUser, userWithMembership } from './users.repository';
 
 /** Cookie carrying the session token (the Bearer header wins over it). */
 export const COOKIE = 'service_token';
@@ -36,7 +37,7 @@ export const IMPERSONATION_SECONDS = 3600;
  * it was minted under. An impersonation session also names the operator (`imp`) and lasts one hour.
  */
 export async function mintSession(ctx: AgentsContext, userId: string, tokenVersion: number, impersonator?: { id: string; tokenVersion: number }): Promise<string> {
-  const sid = openSession(ctx.legacyDb, userId, (impersonator ? IMPERSONATION_SECONDS : TOKEN_SECONDS) * 1000);
+  const sid = await openSession(ctx.db, userId, (impersonator ? IMPERSONATION_SECONDS : TOKEN_SECONDS) * 1000);
   const claims = impersonator ? { sid, v: tokenVersion, imp: impersonator.id, impv: impersonator.tokenVersion } : { sid, v: tokenVersion };
   return new SignJWT(claims)
     .setProtectedHeader({ alg: 'HS256', typ: 'JWT' })
@@ -73,11 +74,15 @@ function requestToken(req: Request): string | null {
 
 const unauthenticated = (error = 'not authenticated') => unauthorized(error);
 
+type Membership = { ws: string; role: string };
+
 /**
  * Verify a session token: its session row must still exist (logout removes it) and the user's current
  * token version must match the one it names (password change, reset, revoke and suspension bump it).
+ * The account with the workspace it acts in, its session and (for an impersonation) the operator are read
+ * by indexed queries issued together: one round trip's wait on every signed-in request.
  */
-async function verifySession(ctx: AgentsContext, token: string): Promise<UserAuthRow & { impersonator: string | null; sid: string }> {
+async function verifySession(ctx: AgentsContext, token: string): Promise<UserAuthRow & { impersonator: string | null; sid: string; membership: Membership | null }> {
   let sub: string | undefined;
   let sid: unknown;
   let v: unknown;
@@ -93,21 +98,25 @@ async function verifySession(ctx: AgentsContext, token: string): Promise<UserAut
   } catch {
     throw unauthenticated('invalid or expired token');
   }
-  const byId = ctx.legacyDb.prepare('SELECT id, email, token_version, suspended, platform_role, email_verified FROM users WHERE id = ?');
-  const user = byId.get(sub ?? '') as UserAuthRow | undefined;
-  if (!user || user.token_version !== v || !sessionLive(ctx.legacyDb, sid, user.id)) throw unauthenticated('invalid or expired token');
+  const userId = sub ?? '';
+  const [row, live, op] = await Promise.all([
+    userWithMembership(ctx.db, userId),
+    sessionLive(ctx.db, sid, userId),
+    imp === undefined ? Promise.resolve(undefined) : authUser(ctx.db, String(imp)),
+  ]);
+  if (!row || row.token_version !== v || !live) throw unauthenticated('invalid or expired token');
+  const { ws, role, ...user } = row;
   let impersonator: string | null = null;
   if (imp !== undefined) {
     // The operator behind an impersonation must still be an operator, with the sessions it had then.
-    const op = byId.get(String(imp)) as UserAuthRow | undefined;
     if (!op || op.token_version !== impv || op.suspended || !isOperator(ctx, op)) throw unauthenticated('invalid or expired token');
     impersonator = op.id;
   } else if (user.suspended) throw forbidden('account suspended');
-  return { ...user, impersonator, sid: String(sid) };
+  return { ...user, impersonator, sid: String(sid), membership: ws !== null && role !== null ? { ws, role } : null };
 }
 
 /** The session a request's token names, when it is a valid one (logout ends it); else null. */
-export async function requestSession(ctx: AgentsContext, req: Request): Promise<string | null> {
+async function requestSession(ctx: AgentsContext, req: Request): Promise<string | null> {
   const token = requestToken(req);
   if (!token) return null;
   try {
@@ -117,18 +126,18 @@ export async function requestSession(ctx: AgentsContext, req: Request): Promise<
   }
 }
 
+/** Logout: the session the request's token names ends; the same token answers 401 from the next request on. */
+export async function endRequestSession(ctx: AgentsContext, req: Request): Promise<void> {
+  await endSession(ctx.db, await requestSession(ctx, req));
+}
+
 /**
  * The caller's workspace and its role there: the one the user switched to while it is still a member of it,
  * else the first workspace it belongs to.
  */
-export function membership(ctx: AgentsContext, userId: string): { ws: string; role: string } | null {
-  const row = ctx.legacyDb
-    .prepare(
-      'SELECT m.workspace_id AS ws, m.role FROM members m JOIN users u ON u.id = m.user_id WHERE m.user_id = ? ' +
-        'ORDER BY CASE WHEN m.workspace_id = u.active_workspace_id THEN 0 ELSE 1 END, m.created_at, m.workspace_id LIMIT 1',
-    )
-    .get(userId) as { ws: string; role: string } | undefined;
-  return row ?? null;
+export async function membership(ctx: AgentsContext, userId: string): Promise<Membership | null> {
+  const row = await userWithMembership(ctx.db, userId);
+  return row && row.ws !== null && row.role !== null ? { ws: row.ws, role: row.role } : null;
 }
 
 export async function authenticate(ctx: AgentsContext, req: Request, _res: Response, auth: AgentAuth): Promise<Caller> {
@@ -137,7 +146,7 @@ export async function authenticate(ctx: AgentsContext, req: Request, _res: Respo
   const token = requestToken(req);
   if (!token) throw unauthenticated();
   const user = await verifySession(ctx, token);
-  const m = membership(ctx, user.id);
+  const m = user.membership;
   if (!m) throw forbidden('no workspace');
   // An operator acting as a user has that user's rights, never the operator's.
   return { ip, userId: user.id, ws: m.ws, role: m.role, admin: !user.impersonator && isOperator(ctx, user), impersonator: user.impersonator };

@@ -2,6 +2,8 @@ import { randomBytes } from 'node:crypto';
 import { badRequest, gone } from '../../core/errors';
 import type { AgentsContext } from '../context';
 import { hashSecret } from '../workspace/workspace.service';
+import { consumeVerification, insertVerification, verificationByHash } from './account-tokens.repository';
+import { markEmailVerified, userEmail } from './users.repository';
 
 /** A verification link is good for 24 hours and one use. */
 const VERIFY_TTL_MS = 24 * 3600_000;
@@ -12,7 +14,7 @@ const VERIFY_TTL_MS = 24 * 3600_000;
  */
 export async function sendVerification(ctx: AgentsContext, user: { id: string; email: string }): Promise<void> {
   const token = randomBytes(32).toString('base64url');
-  ctx.legacyDb.prepare('INSERT INTO email_verifications (token_hash, user_id, email, expires_at) VALUES (?, ?, ?, ?)').run(hashSecret(token), user.id, user.email, Date.now() + VERIFY_TTL_MS);
+  await insertVerification(ctx.db, hashSecret(token), user.id, user.email, Date.now() + VERIFY_TTL_MS);
   const link = `${ctx.config.appUrl}/verify-email?token=${encodeURIComponent(token)}`;
   await ctx.mailer.send({
     to: user.email,
@@ -22,18 +24,17 @@ export async function sendVerification(ctx: AgentsContext, user: { id: string; e
 }
 
 /** The mail's token (once, within its day, for the address it went to) marks the account's address verified. */
-export function verifyEmail(ctx: AgentsContext, token: string): { userId: string; email: string } {
-  return ctx.legacyDb.transaction(() => {
+export async function verifyEmail(ctx: AgentsContext, token: string): Promise<{ userId: string; email: string }> {
+  const used = () => badRequest('invalid or already used verification token');
+  return ctx.db.transaction().execute(async (tx) => {
     const h = hashSecret(token);
-    const row = ctx.legacyDb.prepare('SELECT user_id, email, expires_at, used FROM email_verifications WHERE token_hash = ?').get(h) as
-      | { user_id: string; email: string; expires_at: number; used: number }
-      | undefined;
-    if (!row || row.used) throw badRequest('invalid or already used verification token');
+    const row = await verificationByHash(tx, h);
+    if (!row || row.used) throw used();
     if (Number(row.expires_at) < Date.now()) throw gone('verification token expired');
-    const u = ctx.legacyDb.prepare('SELECT email FROM users WHERE id = ?').get(row.user_id) as { email: string } | undefined;
-    if (!u || u.email !== row.email) throw badRequest('invalid or already used verification token');
-    ctx.legacyDb.prepare('UPDATE email_verifications SET used = 1 WHERE token_hash = ?').run(h);
-    ctx.legacyDb.prepare('UPDATE users SET email_verified = 1 WHERE id = ?').run(row.user_id);
+    if ((await userEmail(tx, row.user_id)) !== row.email) throw used();
+    // Of two concurrent uses of one token only one marks it.
+    if (!(await consumeVerification(tx, h))) throw used();
+    await markEmailVerified(tx, row.user_id);
     return { userId: row.user_id, email: row.email };
-  })();
+  });
 }

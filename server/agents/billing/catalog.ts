@@ -1,6 +1,6 @@
 import { badRequest } from '../../core/errors';
 import type { Db } from '../db';
-import { platformBundles, type Bundle } from '../platform-settings';
+import { bundlesOf, type Bundle } from '../platform-settings';
 
 export type { Bundle };
 
@@ -30,7 +30,9 @@ export const TRIAL_PLAN = 'starter';
 export const TRIAL_DAYS = 14;
 
 /** The bundles on sale: the operator's (PUT /api/admin/bundles) when set, else the built-in ones. */
-export const bundlesOnSale = (db: Db): Bundle[] => platformBundles(db) ?? BUILT_IN_BUNDLES;
+/** TRANSITIONAL until billing reads on ctx.db (then: `(await platformBundles(db)) ?? BUILT_IN_BUNDLES`). */
+const savedBundles = (db: Db) => bundlesOf((db.prepare("SELECT value FROM platform_settings WHERE key = 'bundles'").get() as { value: string } | undefined)?.value);
+export const bundlesOnSale = (db: Db): Bundle[] => savedBundles(db) ?? BUILT_IN_BUNDLES;
 export const bundleById = (db: Db, id: string) => bundlesOnSale(db).find((b) => b.id === id) ?? null;
 
 /** A bundle a buyer may check out now; an id not (or no longer) on sale is refused with the ids that are. */

@@ -19,7 +19,7 @@ import { publicRequests, publicParam } from '../../../shared/api/contracts/agent
 const started = Date.now();
 
 /** Operator-set notices the platform UI shows (never a secret setting). */
-function announcement(s: ReturnType<typeof platformSettings>) {
+function announcement(s: Awaited<ReturnType<typeof platformSettings>>) {
   return { announcement: s.announcement, maintenance: s.maintenanceMode, signupsOpen: s.allowSignups, supportEmail: s.supportEmail };
 }
 
@@ -146,11 +146,11 @@ export function publicRoutes(ctx: AgentsContext): AgentRoute[] {
       method: 'get',
       path: '/api/config', response: publicResponses['GET /api/config'],
       auth: 'public',
-      handler: () => ({
-        ...announcement(platformSettings(ctx.legacyDb)),
+      handler: async () => ({
+        ...announcement(await platformSettings(ctx.db)),
         name: 'Agent Platform',
         engines: ctx.engines.available(),
-        signupCredits: platformSettings(ctx.legacyDb).signupCredits ?? ctx.config.signupCredits,
+        signupCredits: (await platformSettings(ctx.db)).signupCredits ?? ctx.config.signupCredits,
         creditCost: CREDIT_COST,
         sourceTypes: ['text', 'qa', 'file', 'website', 'social'],
         features: { streaming: true, twoFactor: true, widget: true, handoff: true, advisor: true },

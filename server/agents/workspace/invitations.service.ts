@@ -1,8 +1,14 @@
 import { randomBytes } from 'node:crypto';
 import { badRequest, conflict, forbidden, gone, paymentRequired } from '../../core/errors';
+import { isUniqueViolation } from '../../core/db/errors';
 import type { AgentsContext } from '../context';
+import type { AgentsDb } from '../schema';
 import { newId } from '../ids';
 import { hashSecret, memberView, seats } from './workspace.service';
+import { deleteInvitation, insertInvitation, invitationByTokenHash, invitationOf } from './invitations.repository';
+import { insertMember, memberRole } from './members.repository';
+import { lockWorkspace } from './workspaces.repository';
+import { markEmailVerified, setActiveWorkspace, userContact, userEmail, userIdByEmail } from '../accounts/users.repository';
 
 /** An invitation link is good for 7 days and one use. */
 const INVITE_TTL_MS = 7 * 24 * 3600_000;
@@ -27,8 +33,8 @@ const invitationLink = (ctx: AgentsContext, token: string) => `${ctx.config.appU
  * The open invitation a token names, for this address: an unknown or used token, an expired one and one
  * sent to another address are refused, each with its own error, and nothing changes.
  */
-export function invitationFor(ctx: AgentsContext, token: string, email: string): OpenInvitation {
-  const inv = ctx.legacyDb.prepare('SELECT id, workspace_id, email, role, expires_at FROM invitations WHERE token_hash = ?').get(hashSecret(token)) as OpenInvitation | undefined;
+export async function invitationFor(db: AgentsDb, token: string, email: string): Promise<OpenInvitation> {
+  const inv = await invitationByTokenHash(db, hashSecret(token));
   if (!inv) throw badRequest('invalid or already used invitation');
   if (inv.expires_at === null || Number(inv.expires_at) < Date.now()) throw gone('invitation expired');
   if (inv.email !== email) throw forbidden('invitation is for another email address');
@@ -36,26 +42,31 @@ export function invitationFor(ctx: AgentsContext, token: string, email: string):
 }
 
 /**
- * Turns the invitation into a membership of `userId` (inside the caller's transaction): the invitation is
- * used up, and the user's sessions act in the workspace it joined from the next request on.
+ * Turns the invitation into a membership of `userId` (inside the caller's transaction `tx`): the invitation
+ * is used up, and the user's sessions act in the workspace it joined from the next request on.
  */
-export function joinByInvitation(ctx: AgentsContext, inv: OpenInvitation, userId: string, now = Date.now()): void {
-  if (ctx.legacyDb.prepare('SELECT 1 FROM members WHERE workspace_id = ? AND user_id = ?').get(inv.workspace_id, userId)) throw conflict('already a member');
-  if (ctx.legacyDb.prepare('DELETE FROM invitations WHERE id = ?').run(inv.id).changes !== 1) throw badRequest('invalid or already used invitation');
-  ctx.legacyDb.prepare('INSERT INTO members (workspace_id, user_id, role, created_at) VALUES (?, ?, ?, ?)').run(inv.workspace_id, userId, inv.role, now);
-  ctx.legacyDb.prepare('UPDATE users SET active_workspace_id = ? WHERE id = ?').run(inv.workspace_id, userId);
+export async function joinByInvitation(tx: AgentsDb, inv: OpenInvitation, userId: string, now = Date.now()): Promise<void> {
+  if (await memberRole(tx, inv.workspace_id, userId)) throw conflict('already a member');
+  // Of two concurrent uses of one token only one removes the row.
+  if (!(await deleteInvitation(tx, inv.workspace_id, inv.id))) throw badRequest('invalid or already used invitation');
+  try {
+    await insertMember(tx, inv.workspace_id, userId, inv.role, now);
+  } catch (err) {
+    if (isUniqueViolation(err)) throw conflict('already a member');
+    throw err;
+  }
+  await setActiveWorkspace(tx, userId, inv.workspace_id);
 }
 
 /** A signed-in account accepts an invitation sent to its own address; returns the workspace it joined. */
-export function acceptInvitation(ctx: AgentsContext, userId: string, token: string): { ws: string; role: string } {
-  return ctx.legacyDb.transaction(() => {
-    const u = ctx.legacyDb.prepare('SELECT email FROM users WHERE id = ?').get(userId) as { email: string } | undefined;
-    const inv = invitationFor(ctx, token, u?.email ?? '');
-    joinByInvitation(ctx, inv, userId);
+export async function acceptInvitation(ctx: AgentsContext, userId: string, token: string): Promise<{ ws: string; role: string }> {
+  return ctx.db.transaction().execute(async (tx) => {
+    const inv = await invitationFor(tx, token, (await userEmail(tx, userId)) ?? '');
+    await joinByInvitation(tx, inv, userId);
     // The token came through the invited mailbox: the address is proven.
-    ctx.legacyDb.prepare('UPDATE users SET email_verified = 1 WHERE id = ?').run(userId);
+    await markEmailVerified(tx, userId);
     return { ws: inv.workspace_id, role: inv.role };
-  })();
+  });
 }
 
 /**
@@ -65,24 +76,28 @@ export function acceptInvitation(ctx: AgentsContext, userId: string, token: stri
  * expired one (or one made before tokens) is replaced.
  */
 export async function inviteMember(ctx: AgentsContext, ws: string, inviterId: string, email: string, role: string) {
-  const w = ctx.legacyDb.prepare('SELECT name, tier FROM workspaces WHERE id = ?').get(ws) as { name: string; tier: string };
-  const inviter = ctx.legacyDb.prepare('SELECT email, name FROM users WHERE id = ?').get(inviterId) as { email: string; name: string };
+  const inviter = (await userContact(ctx.db, inviterId)) ?? { email: '', name: '' };
   const now = Date.now();
   const { token, hash } = newInviteToken();
-  const { id, hasAccount } = ctx.legacyDb.transaction(() => {
-    const user = ctx.legacyDb.prepare('SELECT id FROM users WHERE email = ?').get(email) as { id: string } | undefined;
-    if (user && ctx.legacyDb.prepare('SELECT 1 FROM members WHERE workspace_id = ? AND user_id = ?').get(ws, user.id)) throw conflict('already a member');
-    const open = ctx.legacyDb.prepare('SELECT id, expires_at FROM invitations WHERE workspace_id = ? AND email = ?').get(ws, email) as { id: string; expires_at: number | null } | undefined;
+  const { id, hasAccount, w } = await ctx.db.transaction().execute(async (tx) => {
+    // The workspace row is locked: concurrent invitations never both take the last seat.
+    const w = (await lockWorkspace(tx, ws)) ?? { name: '', tier: 'free' };
+    const user = await userIdByEmail(tx, email);
+    if (user && (await memberRole(tx, ws, user.id))) throw conflict('already a member');
+    const open = await invitationOf(tx, ws, email);
     if (open && open.expires_at !== null && Number(open.expires_at) >= now) throw conflict('already invited');
-    if (open) ctx.legacyDb.prepare('DELETE FROM invitations WHERE id = ?').run(open.id);
-    const s = seats(ctx, ws, w.tier);
+    if (open) await deleteInvitation(tx, ws, open.id);
+    const s = await seats(tx, ws, w.tier);
     if (s.used >= s.limit) throw paymentRequired('seat limit reached', { seats: s.limit, used: s.used });
     const inv = newId('inv');
-    ctx.legacyDb
-      .prepare('INSERT INTO invitations (id, workspace_id, email, role, invited_by, created_at, token_hash, expires_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?)')
-      .run(inv, ws, email, role, inviterId, now, hash, now + INVITE_TTL_MS);
-    return { id: inv, hasAccount: !!user };
-  })();
+    try {
+      await insertInvitation(tx, { id: inv, workspace_id: ws, email, role, invited_by: inviterId, created_at: now, token_hash: hash, expires_at: now + INVITE_TTL_MS });
+    } catch (err) {
+      if (isUniqueViolation(err)) throw conflict('already invited');
+      throw err;
+    }
+    return { id: inv, hasAccount: !!user, w };
+  });
   const who = inviter.name ? `${inviter.name} (${inviter.email})` : inviter.email;
   const link = invitationLink(ctx, token);
   await ctx.mailer.send({
@@ -92,5 +107,5 @@ export async function inviteMember(ctx: AgentsContext, ws: string, inviterId: st
       ? `${who} invited you to the workspace "${w.name}" as ${role}.\n\nSign in with this address and open this link within 7 days to join:\n${link}\n\nThe link works once. If you did not expect it, ignore this mail.\n`
       : `${who} invited you to the workspace "${w.name}" as ${role}.\n\nOpen this link within 7 days and create your account with this address to join:\n${link}\n\nThe link works once. If you did not expect it, ignore this mail.\n`,
   });
-  return memberView(ctx, ws, id);
+  return memberView(ctx.db, ws, id);
 }

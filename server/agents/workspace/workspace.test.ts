@@ -23,7 +23,7 @@ async function team(role: 'member' | 'viewer') {
 async function subscribed(api: Api, plan: string) {
   const ws = str((await api.get('/api/workspace/general')).body.workspace.id);
   await api.get('/api/billing/subscription');
-  t.ctx.legacyDb.prepare("UPDATE subscriptions SET status = 'active', plan = ? WHERE workspace_id = ?").run(plan, ws);
+  await t.ctx.db.updateTable('subscriptions').set({ status: 'active', plan }).where('workspace_id', '=', ws).execute();
 }
 
 describe('workspace general', () => {
@@ -62,7 +62,7 @@ describe('workspace members', () => {
     expect(mail?.subject).toMatch(/invited/);
     expect(mail?.text).toMatch(/\/invite\/[A-Za-z0-9_-]{43}\n/);
     const token = t.mailedToken(email, 'invite');
-    const stored = JSON.stringify(t.ctx.legacyDb.prepare('SELECT * FROM invitations WHERE email = ?').all(email));
+    const stored = JSON.stringify(await t.ctx.db.selectFrom('invitations').selectAll().where('email', '=', email).execute());
     expect(stored).not.toContain(token);
     const list = await owner.get('/api/workspace/members');
     expect(list.body.seats).toEqual({ used: 2, limit: 2 });
@@ -155,7 +155,8 @@ describe('workspace API keys', () => {
     expect(arr(list.body.keys)).toHaveLength(1);
     expect(list.text).not.toContain(secret);
     expect(Object.keys(arr(list.body.keys)[0]).sort()).toEqual(['created_at', 'id', 'last_used_at', 'name', 'prefix']);
-    const stored = t.ctx.legacyDb.prepare('SELECT * FROM api_keys WHERE id = ?').get(str(c.body.key.id)) as Record<string, unknown>;
+    const stored = await t.ctx.db.selectFrom('api_keys').selectAll().where('id', '=', str(c.body.key.id)).executeTakeFirst();
+    expect(stored?.secret_hash).toMatch(/^[0-9a-f]{64}$/);
     expect(JSON.stringify(stored)).not.toContain(secret);
     expect((await api.post('/api/workspace/api-keys', {})).body.key.name).toBe('API key');
     expect((await api.del(`/api/workspace/api-keys/${str(c.body.key.id)}`)).status).toBe(200);

@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import type { Kysely } from 'kysely';
 
 /**
- * Session records on the async data layer (core/db), the same model and behaviour as sql-sessions.ts:
+ * Session records of the SQL-backed services (agent platform, studio) on the async data layer (core/db):
  * a session token names a session id and the account's token version; every request re-reads the
  * `sessions` row and the version, so logout (row removed), password change or reset (version bumped)
  * end access at the next request. Each service keeps a `sessions (id, user_id, created_at, expires_at)`
