@@ -13,8 +13,8 @@ import { contentRequests, pageParam } from '../../../shared/api/contracts/agents
 /** Operator routes: landing-page content, platform settings, credit bundles, support tickets. */
 export function adminContentRoutes(ctx: AgentsContext): AgentRoute[] {
   const admin = { auth: 'operator' as const };
-  const page = (p: string) => {
-    const c = pageContent(ctx, p);
+  const page = async (p: string) => {
+    const c = await pageContent(ctx, p);
     if (!c) throw notFound('page not found');
     return { page: p, ...c };
   };
@@ -23,20 +23,20 @@ export function adminContentRoutes(ctx: AgentsContext): AgentRoute[] {
     return { bundles: saved ?? BUILT_IN_BUNDLES, overridden: saved !== null };
   };
   return [
-    route({ ...admin, method: 'get', path: '/api/admin/content', response: contentResponses['GET /api/admin/content'], handler: () => ({ pages: contentPages(ctx).map(page) }) }),
-    route({ ...admin, method: 'get', path: '/api/admin/content/:page', response: contentResponses['PUT /api/admin/content/:page'], params: pageParam, handler: ({ params }) => page(params.page) }),
+    route({ ...admin, method: 'get', path: '/api/admin/content', response: contentResponses['GET /api/admin/content'], handler: async () => ({ pages: await Promise.all((await contentPages(ctx)).map(page)) }) }),
+    route({ ...admin, method: 'get', path: '/api/admin/content/:page', response: contentResponses['PUT /api/admin/content/:page'], params: pageParam, handler: async ({ params }) => await page(params.page) }),
     route({
       ...admin,
       method: 'put',
       path: '/api/admin/content/:page', response: contentResponses['PUT /api/admin/content/:page'],
       params: pageParam,
       body: contentSchema,
-      handler: ({ caller, params, body }) => {
+      handler: async ({ caller, params, body }) => {
         ctx.legacyDb
           .prepare('INSERT INTO content_pages (page, data, updated_at, updated_by) VALUES (?, ?, ?, ?) ON CONFLICT (page) DO UPDATE SET data = excluded.data, updated_at = excluded.updated_at, updated_by = excluded.updated_by')
           .run(params.page, JSON.stringify(body), Date.now(), caller.userId);
         audit(ctx, caller, 'content.put', 'content', params.page);
-        return page(params.page);
+        return await page(params.page);
       },
     }),
     route({
@@ -44,11 +44,11 @@ export function adminContentRoutes(ctx: AgentsContext): AgentRoute[] {
       method: 'post',
       path: '/api/admin/content/:page/reset', response: contentResponses['POST /api/admin/content/:page/reset'],
       params: pageParam,
-      handler: ({ caller, params }) => {
+      handler: async ({ caller, params }) => {
         const removed = ctx.legacyDb.prepare('DELETE FROM content_pages WHERE page = ?').run(params.page).changes;
-        if (!removed && !pageContent(ctx, params.page)) throw notFound('page not found');
+        if (!removed && !(await pageContent(ctx, params.page))) throw notFound('page not found');
         audit(ctx, caller, 'content.reset', 'content', params.page);
-        const after = pageContent(ctx, params.page);
+        const after = await pageContent(ctx, params.page);
         return after ? { page: params.page, ...after } : { page: params.page, removed: true };
       },
     }),

@@ -210,9 +210,9 @@ export function adminPlatformRoutes(ctx: AgentsContext): AgentRoute[] {
       method: 'delete',
       path: '/api/admin/agents/:id', response: platformResponses['DELETE /api/admin/agents/:id'],
       params: IdParam,
-      handler: ({ caller, params }) => {
+      handler: async ({ caller, params }) => {
         const a = agentById(ctx, params.id);
-        deleteAgent(ctx, a.workspace_id, a.id);
+        await deleteAgent(ctx, a.workspace_id, a.id);
         audit(ctx, caller, 'agent.delete', 'agent', a.id, { name: a.name, workspaceId: a.workspace_id });
         return { ok: true };
       },

@@ -39,8 +39,8 @@ export function actionRoutes(ctx: AgentsContext): AgentRoute[] {
       path: '/api/actions', response: actionsResponses['GET /api/actions'],
       auth: 'bearer',
       query: AgentQuery,
-      handler: ({ caller, query }) => {
-        const a = selectAgent(ctx, caller.ws, query.agent);
+      handler: async ({ caller, query }) => {
+        const a = await selectAgent(ctx, caller.ws, query.agent);
         return { agentId: a.id, actions: TYPES.map((t) => present(a.id, t)) };
       },
     }),
@@ -51,9 +51,9 @@ export function actionRoutes(ctx: AgentsContext): AgentRoute[] {
       params: actionTypeParam,
       query: AgentQuery,
       body: actionsRequests['POST /api/actions/:type/toggle'].body,
-      handler: ({ caller, params: p, query, body }) => {
+      handler: async ({ caller, params: p, query, body }) => {
         const type = typeOf(p.type);
-        const a = selectAgent(ctx, caller.ws, body.agentId ?? query.agent);
+        const a = await selectAgent(ctx, caller.ws, body.agentId ?? query.agent);
         save(a.id, type, body.enabled, configOf(a.id, type));
         return { action: present(a.id, type) };
       },
@@ -65,9 +65,9 @@ export function actionRoutes(ctx: AgentsContext): AgentRoute[] {
       params: actionTypeParam,
       query: AgentQuery,
       body: actionsRequests['POST /api/actions/:type/config'].body,
-      handler: ({ caller, params: p, query, body }) => {
+      handler: async ({ caller, params: p, query, body }) => {
         const type = typeOf(p.type);
-        const a = selectAgent(ctx, caller.ws, body.agentId ?? query.agent);
+        const a = await selectAgent(ctx, caller.ws, body.agentId ?? query.agent);
         const merged = ACTIONS[type].config.safeParse({ ...configOf(a.id, type), ...body.config });
         if (!merged.success) {
           const issue = merged.error.issues[0];

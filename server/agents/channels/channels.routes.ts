@@ -52,8 +52,8 @@ export function channelRoutes(ctx: AgentsContext): AgentRoute[] {
       path: '/api/channels', response: channelsResponses['GET /api/channels'],
       auth: 'bearer',
       query: AgentQuery,
-      handler: ({ caller, query }) => {
-        const a = selectAgent(ctx, caller.ws, query.agent);
+      handler: async ({ caller, query }) => {
+        const a = await selectAgent(ctx, caller.ws, query.agent);
         return { agentId: a.id, channels: list(a.id) };
       },
     }),
@@ -66,7 +66,7 @@ export function channelRoutes(ctx: AgentsContext): AgentRoute[] {
       body: channelsRequests['POST /api/channels/:channel/connect'].body,
       handler: async ({ caller, params, query, body }) => {
         const name = channelOf(params.channel);
-        const a = selectAgent(ctx, caller.ws, typeof body.agentId === 'string' ? body.agentId : query.agent);
+        const a = await selectAgent(ctx, caller.ws, typeof body.agentId === 'string' ? body.agentId : query.agent);
         const spec = CHANNELS[name];
         const creds = parseCredentials(spec.credentials as z.ZodType<Record<string, string>>, body);
         const check = await validatorOf(spec)(ctx.config, creds);
@@ -92,7 +92,7 @@ export function channelRoutes(ctx: AgentsContext): AgentRoute[] {
       query: AgentQuery,
       handler: async ({ caller, params, query }) => {
         const name = channelOf(params.channel);
-        const a = selectAgent(ctx, caller.ws, query.agent);
+        const a = await selectAgent(ctx, caller.ws, query.agent);
         const c = connection(ctx, a.id, name);
         if (!c) throw badRequest('channel is not connected');
         const creds = openCredentials(ctx, c.credentials);
@@ -111,9 +111,9 @@ export function channelRoutes(ctx: AgentsContext): AgentRoute[] {
       params: channelParam,
       query: AgentQuery,
       body: channelsRequests['PATCH /api/channels/:channel'].body,
-      handler: ({ caller, params, query, body }) => {
+      handler: async ({ caller, params, query, body }) => {
         const name = channelOf(params.channel);
-        const a = selectAgent(ctx, caller.ws, body.agentId ?? query.agent);
+        const a = await selectAgent(ctx, caller.ws, body.agentId ?? query.agent);
         const c = connection(ctx, a.id, name);
         if (body.disconnect || body.connected === false) {
           if (c) ctx.legacyDb.prepare('DELETE FROM channel_connections WHERE agent_id = ? AND channel = ?').run(a.id, name);

@@ -65,7 +65,7 @@ export async function receiveChannelMessage(ctx: AgentsContext, m: { agentId: st
     | undefined;
   const result = await runTurn(
     ctx,
-    { agent: getAgent(ctx, agent.workspace_id, m.agentId), message: m.text.slice(0, 4000), conversationId: existing?.conversation_id, channel: m.channel, visitor: m.visitor, country: '' },
+    { agent: await getAgent(ctx, agent.workspace_id, m.agentId), message: m.text.slice(0, 4000), conversationId: existing?.conversation_id, channel: m.channel, visitor: m.visitor, country: '' },
     {
       onStart: (cid) => {
         if (!existing) ctx.legacyDb.prepare('INSERT INTO channel_threads (conversation_id, agent_id, channel, external_ref, created_at) VALUES (?, ?, ?, ?, ?) ON CONFLICT DO NOTHING').run(cid, m.agentId, m.channel, m.ref, Date.now());

@@ -9,15 +9,15 @@ import { conversationsResponses } from '../../../shared/api/contracts/agents-inb
 import { conversationsRequests, cidParam, feedback } from '../../../shared/api/contracts/agents-inbox-requests';
 
 export function conversationRoutes(ctx: AgentsContext): AgentRoute[] {
-  const scopedAgent = (ws: string, id: string | undefined) => (id ? getAgent(ctx, ws, id).id : undefined);
+  const scopedAgent = async (ws: string, id: string | undefined) => (id ? (await getAgent(ctx, ws, id)).id : undefined);
   return [
     route({
       method: 'get',
       path: '/api/conversations', response: conversationsResponses['GET /api/conversations'],
       auth: 'bearer',
       query: conversationsRequests['GET /api/conversations'].query,
-      handler: ({ caller, query }) => ({
-        conversations: listConversations(ctx, caller.ws, { agentId: scopedAgent(caller.ws, query.agent), channel: query.channel || undefined, limit: Math.min(200, Math.max(1, query.limit ?? 50)) }),
+      handler: async ({ caller, query }) => ({
+        conversations: listConversations(ctx, caller.ws, { agentId: await scopedAgent(caller.ws, query.agent), channel: query.channel || undefined, limit: Math.min(200, Math.max(1, query.limit ?? 50)) }),
       }),
     }),
     route({
@@ -25,15 +25,15 @@ export function conversationRoutes(ctx: AgentsContext): AgentRoute[] {
       path: '/api/conversations/inbox', response: conversationsResponses['GET /api/conversations/inbox'],
       auth: 'bearer',
       query: AgentQuery,
-      handler: ({ caller, query }) => ({ conversations: inbox(ctx, caller.ws, scopedAgent(caller.ws, query.agent)) }),
+      handler: async ({ caller, query }) => ({ conversations: inbox(ctx, caller.ws, await scopedAgent(caller.ws, query.agent)) }),
     }),
     route({
       method: 'get',
       path: '/api/conversations/channels', response: conversationsResponses['GET /api/conversations/channels'],
       auth: 'bearer',
       query: AgentQuery,
-      handler: ({ caller, query }) => {
-        const agentId = scopedAgent(caller.ws, query.agent);
+      handler: async ({ caller, query }) => {
+        const agentId = await scopedAgent(caller.ws, query.agent);
         const rows = ctx.legacyDb
           .prepare(`SELECT DISTINCT channel FROM conversations WHERE workspace_id = ? ${agentId ? 'AND agent_id = ?' : ''} ORDER BY channel`)
           .all(...(agentId ? [caller.ws, agentId] : [caller.ws])) as { channel: string }[];
@@ -45,15 +45,15 @@ export function conversationRoutes(ctx: AgentsContext): AgentRoute[] {
       path: '/api/conversations/feedback-stats', response: conversationsResponses['GET /api/conversations/feedback-stats'],
       auth: 'bearer',
       query: AgentQuery,
-      handler: ({ caller, query }) => feedbackStats(ctx, caller.ws, scopedAgent(caller.ws, query.agent)),
+      handler: async ({ caller, query }) => feedbackStats(ctx, caller.ws, await scopedAgent(caller.ws, query.agent)),
     }),
     route({
       method: 'get',
       path: '/api/conversations/export.csv', produces: 'text/csv',
       auth: 'bearer',
       query: AgentQuery,
-      handler: ({ caller, query }) => {
-        const agentId = scopedAgent(caller.ws, query.agent);
+      handler: async ({ caller, query }) => {
+        const agentId = await scopedAgent(caller.ws, query.agent);
         const rows = ctx.legacyDb
           .prepare(
             `SELECT c.id AS cid, c.agent_id, c.channel, c.handoff, c.country, m.id AS mid, m.role, m.text, m.feedback, m.created_at
@@ -70,8 +70,8 @@ export function conversationRoutes(ctx: AgentsContext): AgentRoute[] {
       path: '/api/conversations', response: conversationsResponses['DELETE /api/conversations'],
       auth: 'editor',
       query: AgentQuery,
-      handler: ({ caller, query }) => {
-        const agent = selectAgent(ctx, caller.ws, query.agent);
+      handler: async ({ caller, query }) => {
+        const agent = await selectAgent(ctx, caller.ws, query.agent);
         const r = ctx.legacyDb.prepare('DELETE FROM conversations WHERE workspace_id = ? AND agent_id = ?').run(caller.ws, agent.id);
         return { ok: true, deleted: r.changes };
       },
@@ -93,7 +93,7 @@ export function conversationRoutes(ctx: AgentsContext): AgentRoute[] {
       params: cidParam,
       body: conversationsRequests['POST /api/conversations/:cid/reply'].body,
       handler: async ({ caller, params, body }) => {
-        const out = operatorReply(ctx, caller.ws, params.cid, body.text, caller.userId);
+        const out = await operatorReply(ctx, caller.ws, params.cid, body.text, caller.userId);
         // A conversation that came in through team chat or messaging gets the reply there too.
         const delivery = await deliverOperatorReply(ctx, params.cid, body.text);
         return delivery ? { ...out, delivery } : out;

@@ -89,14 +89,14 @@ export function setHandoff(ctx: AgentsContext, ws: string, cid: string, action: 
 }
 
 /** A human reply: stored as an operator message (the widget polls for it); the operator takes the conversation over. */
-export function operatorReply(ctx: AgentsContext, ws: string, cid: string, text: string, userId: string) {
+export async function operatorReply(ctx: AgentsContext, ws: string, cid: string, text: string, userId: string) {
   const c = getConversation(ctx, ws, cid);
-  const msg = ctx.legacyDb.transaction(() => {
-    const m = insertMessage(ctx, c, 'operator', text);
-    ctx.legacyDb.prepare("UPDATE conversations SET handoff = 'operator' WHERE id = ?").run(cid);
-    recordEvent(ctx, ws, c.agent_id, 'message.created', { conversationId: cid, agentId: c.agent_id, messageId: m.id, role: 'operator', text, channel: c.channel, operator: userId });
+  const msg = await ctx.db.transaction().execute(async (tx) => {
+    const m = await insertMessage(tx, c, 'operator', text);
+    await tx.updateTable('conversations').set({ handoff: 'operator' }).where('id', '=', cid).where('workspace_id', '=', ws).execute();
+    await recordEvent(tx, ws, c.agent_id, 'message.created', { conversationId: cid, agentId: c.agent_id, messageId: m.id, role: 'operator', text, channel: c.channel, operator: userId });
     return m;
-  })();
+  });
   return { message: presentMessage(getMessage(ctx, cid, msg.id)), conversation: presentConversation(getConversation(ctx, ws, cid)) };
 }
 
@@ -110,7 +110,7 @@ export async function correct(ctx: AgentsContext, ws: string, cid: string, mid: 
     if (!prev) throw badRequest('no visitor question before this message');
     question = prev.text;
   }
-  const agent = getAgent(ctx, ws, c.agent_id);
+  const agent = await getAgent(ctx, ws, c.agent_id);
   const source = await addSource(ctx, agent, { type: 'qa', name: `Correction: ${question.slice(0, 80)}`, question, answer });
   ctx.legacyDb.prepare('UPDATE messages SET corrected_source_id = ? WHERE id = ?').run(source.id, mid);
   return { ok: true, source: presentSource(source, true) };

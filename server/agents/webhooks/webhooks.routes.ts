@@ -68,8 +68,8 @@ export function webhookRoutes(ctx: AgentsContext, dispatcher: WebhookDispatcher,
       path: '/api/webhooks', response: webhooksResponses['GET /api/webhooks'],
       auth: 'bearer',
       query: AgentQuery,
-      handler: ({ caller, query }) => {
-        const agent = query.agent ? getAgent(ctx, caller.ws, query.agent).id : null;
+      handler: async ({ caller, query }) => {
+        const agent = query.agent ? (await getAgent(ctx, caller.ws, query.agent)).id : null;
         const rows = (agent
           ? ctx.legacyDb.prepare('SELECT * FROM webhooks WHERE workspace_id = ? AND (agent_id IS NULL OR agent_id = ?) ORDER BY created_at, id').all(caller.ws, agent)
           : ctx.legacyDb.prepare('SELECT * FROM webhooks WHERE workspace_id = ? ORDER BY created_at, id').all(caller.ws)) as WebhookRow[];
@@ -87,8 +87,8 @@ export function webhookRoutes(ctx: AgentsContext, dispatcher: WebhookDispatcher,
       path: '/api/webhooks/deliveries', response: webhooksResponses['GET /api/webhooks/deliveries'],
       auth: 'bearer',
       query: webhooksRequests['GET /api/webhooks/deliveries'].query,
-      handler: ({ caller, query }) => {
-        const agent = query.agent ? getAgent(ctx, caller.ws, query.agent).id : null;
+      handler: async ({ caller, query }) => {
+        const agent = query.agent ? (await getAgent(ctx, caller.ws, query.agent)).id : null;
         const rows = (agent
           ? ctx.legacyDb.prepare('SELECT * FROM webhook_deliveries WHERE workspace_id = ? AND agent_id = ? ORDER BY seq DESC LIMIT ?').all(caller.ws, agent, query.limit)
           : ctx.legacyDb.prepare('SELECT * FROM webhook_deliveries WHERE workspace_id = ? ORDER BY seq DESC LIMIT ?').all(caller.ws, query.limit)) as DeliveryRow[];
@@ -106,7 +106,7 @@ export function webhookRoutes(ctx: AgentsContext, dispatcher: WebhookDispatcher,
         const pick = body.agentId ?? query.agent;
         // Convention: omitted means the workspace's first agent; before any agent exists the endpoint covers the workspace.
         const first = ctx.legacyDb.prepare('SELECT id FROM agents WHERE workspace_id = ? ORDER BY created_at, id LIMIT 1').get(caller.ws) as { id: string } | undefined;
-        const agentId = pick ? getAgent(ctx, caller.ws, pick).id : first?.id ?? null;
+        const agentId = pick ? (await getAgent(ctx, caller.ws, pick)).id : first?.id ?? null;
         const count = (ctx.legacyDb.prepare('SELECT COUNT(*) AS n FROM webhooks WHERE workspace_id = ?').get(caller.ws) as { n: number }).n;
         if (count >= MAX_WEBHOOKS) throw badRequest(`at most ${MAX_WEBHOOKS} webhooks per workspace`);
         const id = newId('whk');
