@@ -20,7 +20,7 @@ export interface CandidateRow {
 }
 
 /** Passages written per INSERT when a source is re-indexed. */
-export const PASSAGE_BATCH = 500;
+const PASSAGE_BATCH = 500;
 
 /**
  * Inside the caller's transaction: locks the source (PostgreSQL: its row, FOR UPDATE; SQLite's

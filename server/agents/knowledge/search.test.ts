@@ -74,6 +74,18 @@ describe('knowledge retrieval (trigram FTS5)', () => {
     expect(found.map((p) => p.sourceId)).toEqual([ids.other]);
   });
 
+  it('re-indexes a source of more passages than one batch holds, replacing the old ones, and finds the last', async () => {
+    const { db, a1, ws, add } = await fixture();
+    const long = Array.from({ length: 1_100 }, (_, i) => `Passage number ${i} talks about item${i}zq. ${'Filler words make it long enough. '.repeat(20)}`).join('\n\n');
+    const id = await add('a1', 'text', long);
+    const count = async () => (await db.selectFrom('passages').select('id').where('source_id', '=', id).where('workspace_id', '=', ws).execute()).length;
+    const first = await count();
+    expect(first).toBeGreaterThan(1_000);
+    await db.transaction().execute((tx) => indexSource(tx, { ws, agentId: a1, sourceId: id, type: 'text', content: long, question: '', answer: '' }));
+    expect(await count()).toBe(first);
+    expect((await searchPassages(db, a1, 'item1099zq'))[0]?.sourceId).toBe(id);
+  });
+
   it('builds safe MATCH expressions and chunks long text at sentence ends', () => {
     expect(ftsQuery('"; DROP TABLE x; --')).toBe('"drop" OR "table"');
     expect(ftsQuery('a an to')).toBeNull();
