@@ -67,5 +67,5 @@ export async function seedBenchAgent(ctx: AgentsContext, count: number, seed: nu
 
 /** Passages retrieval finds for a question (the chat turn's first step), as a count. */
 export async function retrieve(ctx: AgentsContext, agentId: string, question: string): Promise<number> {
-  return (await searchPassages(ctx.legacyDb, agentId, question)).length;
+  return (await searchPassages(ctx.db, agentId, question)).length;
 }

@@ -1,17 +1,17 @@
-import type { AgentsContext } from './context';
-import { stmt } from './db';
+import type { Insertable } from 'kysely';
+import type { AgentsDb, EventsTable } from './schema';
 import type { EventName } from '../../shared/api/contracts/agents-values';
 export { EventName };
 
 
 /**
- * Hands an event to the webhook dispatcher: recorded in the events table in the caller's
- * transaction; the dispatcher delivers pending rows (lead.captured also as its deprecated alias).
+ * Hands an event to the webhook dispatcher: recorded in the events table on `db` (pass the caller's
+ * transaction); the dispatcher delivers pending rows (lead.captured also as its deprecated alias).
  */
-export function recordEvent(ctx: AgentsContext, ws: string, agentId: string | null, event: EventName, payload: Record<string, unknown>): void {
-  const ins = stmt(ctx.legacyDb, 'INSERT INTO events (workspace_id, agent_id, event, payload, created_at) VALUES (?, ?, ?, ?, ?)');
+export async function recordEvent(db: AgentsDb, ws: string, agentId: string | null, event: EventName, payload: Record<string, unknown>): Promise<void> {
   const now = Date.now();
-  const body = JSON.stringify({ event, created_at: new Date(now).toISOString(), data: payload });
-  ins.run(ws, agentId, event, body, now);
-  if (event === 'lead.captured') ins.run(ws, agentId, 'leads.submit', JSON.stringify({ event: 'leads.submit', created_at: new Date(now).toISOString(), data: payload }), now);
+  const at = new Date(now).toISOString();
+  const rows: Insertable<EventsTable>[] = [{ workspace_id: ws, agent_id: agentId, event, payload: JSON.stringify({ event, created_at: at, data: payload }), created_at: now }];
+  if (event === 'lead.captured') rows.push({ workspace_id: ws, agent_id: agentId, event: 'leads.submit', payload: JSON.stringify({ event: 'leads.submit', created_at: at, data: payload }), created_at: now });
+  await db.insertInto('events').values(rows).execute();
 }

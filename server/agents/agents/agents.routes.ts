@@ -15,13 +15,13 @@ import { agentsRequests, name } from '../../../shared/api/contracts/agents-agent
 
 export function agentRoutes(ctx: AgentsContext): AgentRoute[] {
   return [
-    route({ method: 'get', path: '/api/agents', response: AgentList, auth: 'bearer', handler: ({ caller }) => ({ agents: listAgents(ctx, caller.ws) }) }),
+    route({ method: 'get', path: '/api/agents', response: AgentList, auth: 'bearer', handler: async ({ caller }) => ({ agents: await listAgents(ctx, caller.ws) }) }),
     route({
       method: 'post',
       path: '/api/agents', response: AgentOne,
       auth: 'editor',
       body: agentsRequests['POST /api/agents'].body,
-      handler: ({ caller, body }) => ({ agent: presentAgent(createAgent(ctx, caller.ws, body)) }),
+      handler: async ({ caller, body }) => ({ agent: presentAgent(await createAgent(ctx, caller.ws, body)) }),
     }),
     route({
       method: 'get',
@@ -45,22 +45,22 @@ export function agentRoutes(ctx: AgentsContext): AgentRoute[] {
         return { name, bio, logo: icon ? new URL(icon, page.url).toString() : null, url: page.url };
       },
     }),
-    route({ method: 'get', path: '/api/agents/:id', response: AgentOne, auth: 'bearer', params: IdParam, handler: ({ caller, params }) => ({ agent: presentAgent(getAgent(ctx, caller.ws, params.id)) }) }),
+    route({ method: 'get', path: '/api/agents/:id', response: AgentOne, auth: 'bearer', params: IdParam, handler: async ({ caller, params }) => ({ agent: presentAgent(await getAgent(ctx, caller.ws, params.id)) }) }),
     route({
       method: 'patch',
       path: '/api/agents/:id', response: AgentOne,
       auth: 'editor',
       params: IdParam,
       body: agentsRequests['PATCH /api/agents/:id'].body,
-      handler: ({ caller, params, body }) => ({ agent: presentAgent(updateAgent(ctx, caller.ws, params.id, body)) }),
+      handler: async ({ caller, params, body }) => ({ agent: presentAgent(await updateAgent(ctx, caller.ws, params.id, body)) }),
     }),
     route({
       method: 'delete',
       path: '/api/agents/:id', response: Ok,
       auth: 'editor',
       params: IdParam,
-      handler: ({ caller, params }) => {
-        deleteAgent(ctx, caller.ws, params.id);
+      handler: async ({ caller, params }) => {
+        await deleteAgent(ctx, caller.ws, params.id);
         return { ok: true };
       },
     }),
@@ -71,19 +71,19 @@ export function agentRoutes(ctx: AgentsContext): AgentRoute[] {
       params: IdParam,
       body: agentsRequests['POST /api/agents/:id/test'].body,
       handler: async ({ caller, params, body }) => {
-        const agent = getAgent(ctx, caller.ws, params.id);
-        return paidTurn(ctx, caller.ws, 'playground', () => playgroundTurn(ctx, agent, body));
+        const agent = await getAgent(ctx, caller.ws, params.id);
+        return await paidTurn(ctx, caller.ws, 'playground', () => playgroundTurn(ctx, agent, body));
       },
     }),
-    route({ method: 'post', path: '/api/agents/:id/train', response: Trained, auth: 'editor', params: IdParam, handler: ({ caller, params }) => ({ ok: true, ...retrain(ctx, caller.ws, params.id) }) }),
+    route({ method: 'post', path: '/api/agents/:id/train', response: Trained, auth: 'editor', params: IdParam, handler: async ({ caller, params }) => ({ ok: true, ...(await retrain(ctx, caller.ws, params.id)) }) }),
     route({
       method: 'get',
       path: '/api/agents/:id/sources', response: SourceList,
       auth: 'bearer',
       params: IdParam,
-      handler: ({ caller, params }) => {
-        const agent = getAgent(ctx, caller.ws, params.id);
-        return { sources: listSources(ctx, caller.ws, agent.id).map((s) => presentSource(s)) };
+      handler: async ({ caller, params }) => {
+        const agent = await getAgent(ctx, caller.ws, params.id);
+        return { sources: (await listSources(ctx, caller.ws, agent.id)).map((s) => presentSource(s)) };
       },
     }),
     route({
@@ -93,7 +93,7 @@ export function agentRoutes(ctx: AgentsContext): AgentRoute[] {
       params: IdParam,
       body: agentsRequests['POST /api/agents/:id/sources'].body,
       handler: async ({ caller, params, body }) => {
-        const agent = getAgent(ctx, caller.ws, params.id);
+        const agent = await getAgent(ctx, caller.ws, params.id);
         return { source: presentSource(await addSource(ctx, agent, body), true) };
       },
     }),
@@ -102,11 +102,11 @@ export function agentRoutes(ctx: AgentsContext): AgentRoute[] {
       path: '/api/agents/:id/sources/:sid', response: Ok,
       auth: 'editor',
       params: agentsRequests['DELETE /api/agents/:id/sources/:sid'].params,
-      handler: ({ caller, params }) => {
-        getAgent(ctx, caller.ws, params.id);
-        const s = getSource(ctx, caller.ws, params.sid);
+      handler: async ({ caller, params }) => {
+        await getAgent(ctx, caller.ws, params.id);
+        const s = await getSource(ctx, caller.ws, params.sid);
         if (s.agent_id !== params.id) return notFoundSource();
-        deleteSource(ctx, caller.ws, s.id);
+        await deleteSource(ctx, caller.ws, s.id);
         return { ok: true };
       },
     }),

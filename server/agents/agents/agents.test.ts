@@ -59,8 +59,8 @@ describe('PATCH and DELETE /api/agents/{id}', () => {
     expect((await api.get(`/api/agents/${agentId}`)).status).toBe(404);
     expect((await api.get(`/api/sources/${str(s.body.source.id)}`)).status).toBe(404);
     expect((await api.get(`/api/conversations/${str(c.body.conversationId)}`)).status).toBe(404);
-    const left = t.ctx.legacyDb.prepare('SELECT COUNT(*) AS n FROM passages WHERE agent_id = ?').get(agentId) as { n: number };
-    expect(left.n).toBe(0);
+    const left = await t.ctx.db.selectFrom('passages').select('id').where('agent_id', '=', agentId).execute();
+    expect(left).toHaveLength(0);
   });
 });
 

@@ -1,4 +1,5 @@
-import type { AgentsContext } from '../context';
+import type { AgentsDb } from '../schema';
+import { contactByKey, fillLead, insertContact, insertLead, leadByKey, linkContact, updateContact, type ContactKey } from './chat.repository';
 import { newId } from '../ids';
 import { recordEvent } from '../events';
 
@@ -41,38 +42,31 @@ export function wantsHuman(text: string): boolean {
 
 /**
  * Saves what a visitor left: a contact (merged by email, else phone) linked to the conversation,
- * and a lead; a new lead fires `lead.captured` (and its alias).
+ * and a lead; a new lead fires `lead.captured` (and its alias). Pass the caller's transaction as `db`.
  */
-export function saveCaptured(ctx: AgentsContext, ws: string, agentId: string, conversationId: string, c: Captured): { contactId: string; leadId: string; created: boolean } {
+export async function saveCaptured(db: AgentsDb, ws: string, agentId: string, conversationId: string, c: Captured): Promise<{ contactId: string; leadId: string; created: boolean }> {
   const now = Date.now();
-  const key = c.email ? ['email', c.email] : ['phone', c.phone ?? ''];
-  let contact = ctx.legacyDb.prepare(`SELECT id, name, email, phone FROM contacts WHERE workspace_id = ? AND ${key[0]} = ? LIMIT 1`).get(ws, key[1]) as
-    | { id: string; name: string; email: string; phone: string }
-    | undefined;
+  const key: ContactKey = c.email ? { column: 'email', value: c.email } : { column: 'phone', value: c.phone ?? '' };
+  let contact = await contactByKey(db, ws, key);
   if (!contact) {
     const id = newId('ct');
-    ctx.legacyDb
-      .prepare('INSERT INTO contacts (id, workspace_id, agent_id, external_id, email, name, phone, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)')
-      .run(id, ws, agentId, conversationId, c.email ?? '', c.name ?? '', c.phone ?? '', now, now);
+    await insertContact(db, { id, workspace_id: ws, agent_id: agentId, external_id: conversationId, email: c.email ?? '', name: c.name ?? '', phone: c.phone ?? '', created_at: now });
     contact = { id, name: c.name ?? '', email: c.email ?? '', phone: c.phone ?? '' };
   } else {
-    ctx.legacyDb
-      .prepare('UPDATE contacts SET name = ?, email = ?, phone = ?, updated_at = ? WHERE id = ?')
-      .run(contact.name || c.name || '', contact.email || c.email || '', contact.phone || c.phone || '', now, contact.id);
+    await updateContact(db, ws, contact.id, { name: contact.name || c.name || '', email: contact.email || c.email || '', phone: contact.phone || c.phone || '' }, now);
   }
-  ctx.legacyDb.prepare('UPDATE conversations SET contact_id = ? WHERE id = ?').run(contact.id, conversationId);
-  const lead = ctx.legacyDb.prepare(`SELECT id FROM leads WHERE workspace_id = ? AND ${key[0]} = ? LIMIT 1`).get(ws, key[1]) as { id: string } | undefined;
+  await linkContact(db, ws, conversationId, contact.id);
+  const lead = await leadByKey(db, ws, key);
   if (lead) {
-    ctx.legacyDb
-      .prepare("UPDATE leads SET name = CASE WHEN name = '' THEN ? ELSE name END, email = CASE WHEN email = '' THEN ? ELSE email END, phone = CASE WHEN phone = '' THEN ? ELSE phone END, updated_at = ? WHERE id = ?")
-      .run(c.name ?? '', c.email ?? '', c.phone ?? '', now, lead.id);
+    await fillLead(db, ws, lead.id, { name: c.name ?? '', email: c.email ?? '', phone: c.phone ?? '' }, now);
     return { contactId: contact.id, leadId: lead.id, created: false };
   }
   const leadId = newId('ld');
   const score = (c.email ? 40 : 0) + (c.phone ? 30 : 0) + (c.name ? 10 : 0);
-  ctx.legacyDb
-    .prepare("INSERT INTO leads (id, workspace_id, agent_id, conversation_id, name, email, phone, status, score, source, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?, 'new', ?, 'chat', ?, ?)")
-    .run(leadId, ws, agentId, conversationId, c.name ?? '', c.email ?? '', c.phone ?? '', score, now, now);
-  recordEvent(ctx, ws, agentId, 'lead.captured', { leadId, agentId, conversationId, name: c.name ?? '', email: c.email ?? '', phone: c.phone ?? '', source: 'chat' });
+  await insertLead(db, {
+    id: leadId, workspace_id: ws, agent_id: agentId, conversation_id: conversationId, name: c.name ?? '', email: c.email ?? '', phone: c.phone ?? '',
+    status: 'new', score, source: 'chat', created_at: now, updated_at: now,
+  });
+  await recordEvent(db, ws, agentId, 'lead.captured', { leadId, agentId, conversationId, name: c.name ?? '', email: c.email ?? '', phone: c.phone ?? '', source: 'chat' });
   return { contactId: contact.id, leadId, created: true };
 }

@@ -16,9 +16,9 @@ export function chatRoutes(ctx: AgentsContext): AgentRoute[] {
       query: chatRequests['POST /api/chat'].query,
       body: chatRequests['POST /api/chat'].body,
       handler: async ({ caller, query, body, req, res }) => {
-        const agent = selectAgent(ctx, caller.ws, body.agentId ?? query.agent);
+        const agent = await selectAgent(ctx, caller.ws, body.agentId ?? query.agent);
         const input: TurnInput = { agent, message: body.message, conversationId: body.conversationId, channel: body.channel || 'api', visitor: caller.userId, country: countryOf(req) };
-        return answerTurn(ctx, res, input, wantsStream(req, body), (r) => ({ ...r }));
+        return await answerTurn(ctx, res, input, wantsStream(req, body), (r) => ({ ...r }));
       },
     }),
   ];

@@ -7,25 +7,12 @@ import { paymentRequired } from '../http';
 import type { AgentRow } from '../agents/agents.service';
 import { searchPassages } from '../knowledge/search';
 import { hasJapanese } from '../knowledge/text';
-import { stmt } from '../db';
+import type { AgentsDb } from '../schema';
+import { appendMessage, conversationOfAgent, handoffAndCredits, insertConversation, recentHistory, requestHandoff, workspaceCredits, type ConversationRecord } from './chat.repository';
 import type { ChatEngine, EngineInput, EngineName } from './engine';
 import { extractContact, saveCaptured, wantsHuman, type Captured } from './capture';
 
-export interface ConversationRow {
-  id: string;
-  workspace_id: string;
-  agent_id: string;
-  channel: string;
-  handoff: string;
-  feedback: string | null;
-  visitor: string;
-  country: string;
-  contact_id: string | null;
-  first_message: string;
-  message_count: number;
-  created_at: number;
-  updated_at: number;
-}
+export type ConversationRow = ConversationRecord;
 
 export interface TurnInput {
   agent: AgentRow;
@@ -58,15 +45,11 @@ const HISTORY_TURNS = 10;
 const HANDOFF_EN = "I've asked a member of our team to join this conversation. Someone will reply here shortly.";
 const HANDOFF_JA = '担当者にお引き継ぎしました。まもなくこちらで担当者からご返信いたします。';
 
-function credits(ctx: AgentsContext, ws: string): number {
-  return (stmt(ctx.legacyDb, 'SELECT credits FROM workspaces WHERE id = ?').get(ws) as { credits: number }).credits;
-}
-
-export function insertMessage(ctx: AgentsContext, c: { id: string; workspace_id: string }, role: string, text: string, engine: string | null = null): { id: string; created_at: number } {
+/** A message appended to the conversation (on the caller's transaction when it passes one). */
+export async function insertMessage(db: AgentsDb, c: { id: string; workspace_id: string }, role: string, text: string, engine: string | null = null): Promise<{ id: string; created_at: number }> {
   const id = newId('msg');
   const now = Date.now();
-  stmt(ctx.legacyDb, 'INSERT INTO messages (id, conversation_id, workspace_id, role, text, engine, created_at) VALUES (?, ?, ?, ?, ?, ?, ?)').run(id, c.id, c.workspace_id, role, text, engine, now);
-  stmt(ctx.legacyDb, 'UPDATE conversations SET message_count = message_count + 1, updated_at = ? WHERE id = ?').run(now, c.id);
+  await appendMessage(db, { id, conversation_id: c.id, workspace_id: c.workspace_id, role, text, engine, created_at: now });
   return { id, created_at: now };
 }
 
@@ -91,7 +74,7 @@ async function generate(ctx: AgentsContext, engine: ChatEngine, input: EngineInp
   return { text: local, engine: 'local' };
 }
 
-function engineInput(ctx: AgentsContext, agent: AgentRow, message: string, history: EngineInput['history'], over: { instructions?: string; model?: string; temperature?: number } = {}): EngineInput {
+async function engineInput(ctx: AgentsContext, agent: AgentRow, message: string, history: EngineInput['history'], over: { instructions?: string; model?: string; temperature?: number } = {}): Promise<EngineInput> {
   return {
     agentName: agent.name,
     systemPrompt: over.instructions ?? agent.system_prompt,
@@ -100,7 +83,7 @@ function engineInput(ctx: AgentsContext, agent: AgentRow, message: string, histo
     temperature: over.temperature ?? agent.temperature,
     message,
     history,
-    passages: searchPassages(ctx.legacyDb, agent.id, message, 5),
+    passages: await searchPassages(ctx.db, agent.id, message, 5),
   };
 }
 
@@ -114,46 +97,46 @@ export async function runTurn(ctx: AgentsContext, input: TurnInput, hooks: TurnH
   if (agent.status === 'paused') throw paymentRequired('agent is paused');
   let conv: ConversationRow | undefined;
   if (input.conversationId) {
-    conv = stmt(ctx.legacyDb, 'SELECT * FROM conversations WHERE id = ? AND workspace_id = ? AND agent_id = ?').get(input.conversationId, ws, agent.id) as ConversationRow | undefined;
+    conv = await conversationOfAgent(ctx.db, ws, agent.id, input.conversationId);
     if (!conv) throw notFound('conversation not found');
   }
   const humanMode = conv?.handoff === 'operator';
-  if (!humanMode) assertCanChat(ctx, ws);
+  if (!humanMode) {
+    await assertCanChat(ctx, ws);
+    // Debited before anything is stored, outside the turn's transaction (the ledger has its own).
+    if ((await chargeTurn(ctx, ws)) === null) throw paymentRequired('out of credits');
+  }
 
   const wantsPerson = wantsHuman(input.message);
   const captured = extractContact(input.message);
   let history: EngineInput['history'] = [];
-  const conversation = ctx.legacyDb.transaction(() => {
+  const conversation = await ctx.db.transaction().execute(async (tx) => {
     let c = conv;
     if (!c) {
       const now = Date.now();
-      const id = newId('cnv');
-      ctx.legacyDb
-        .prepare('INSERT INTO conversations (id, workspace_id, agent_id, channel, visitor, country, first_message, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)')
-        .run(id, ws, agent.id, input.channel, input.visitor, input.country, input.message.slice(0, 500), now, now);
-      c = stmt(ctx.legacyDb, 'SELECT * FROM conversations WHERE id = ?').get(id) as ConversationRow;
+      c = await insertConversation(tx, {
+        id: newId('cnv'), workspace_id: ws, agent_id: agent.id, channel: input.channel, visitor: input.visitor, country: input.country,
+        first_message: input.message.slice(0, 500), created_at: now, updated_at: now,
+      });
     } else {
-      history = (stmt(ctx.legacyDb, "SELECT role, text FROM messages WHERE conversation_id = ? AND role IN ('user','assistant') ORDER BY seq DESC LIMIT ?").all(c.id, HISTORY_TURNS * 2) as { role: 'user' | 'assistant'; text: string }[]).reverse();
+      history = await recentHistory(tx, ws, c.id, HISTORY_TURNS * 2);
     }
-    const userMsg = insertMessage(ctx, c, 'user', input.message);
-    if (captured) saveCaptured(ctx, ws, agent.id, c.id, captured);
-    if (wantsPerson && c.handoff !== 'operator' && c.handoff !== 'requested') {
-      stmt(ctx.legacyDb, "UPDATE conversations SET handoff = 'requested' WHERE id = ?").run(c.id);
-      recordEvent(ctx, ws, agent.id, 'handoff.requested', { conversationId: c.id, agentId: agent.id, messageId: userMsg.id, text: input.message });
+    const userMsg = await insertMessage(tx, c, 'user', input.message);
+    if (captured) await saveCaptured(tx, ws, agent.id, c.id, captured);
+    if (wantsPerson && (await requestHandoff(tx, ws, c.id))) {
+      await recordEvent(tx, ws, agent.id, 'handoff.requested', { conversationId: c.id, agentId: agent.id, messageId: userMsg.id, text: input.message });
     }
-    recordEvent(ctx, ws, agent.id, 'message.created', { conversationId: c.id, agentId: agent.id, messageId: userMsg.id, role: 'user', text: input.message, channel: c.channel });
-    if (humanMode) return c;
-    if (chargeTurn(ctx, ws) === null) throw paymentRequired('out of credits');
+    await recordEvent(tx, ws, agent.id, 'message.created', { conversationId: c.id, agentId: agent.id, messageId: userMsg.id, role: 'user', text: input.message, channel: c.channel });
     return c;
-  })();
+  });
 
   const base = { conversationId: conversation.id, captured, sources: [] as TurnResult['sources'] };
   if (humanMode) {
     hooks.onStart?.(conversation.id);
-    return { ...base, reply: null, messageId: null, engine: null, credits: credits(ctx, ws), creditCost: 0, handoff: 'operator' };
+    return { ...base, reply: null, messageId: null, engine: null, credits: await workspaceCredits(ctx.db, ws), creditCost: 0, handoff: 'operator' };
   }
   hooks.onStart?.(conversation.id);
-  const ein = engineInput(ctx, agent, input.message, history);
+  const ein = await engineInput(ctx, agent, input.message, history);
   let out: { text: string; engine: EngineName };
   if (wantsPerson) {
     const text = hasJapanese(input.message) ? HANDOFF_JA : HANDOFF_EN;
@@ -162,27 +145,27 @@ export async function runTurn(ctx: AgentsContext, input: TurnInput, hooks: TurnH
   } else {
     out = await generate(ctx, ctx.engines.pick(agent.model), ein, hooks.onToken);
   }
-  const msg = ctx.legacyDb.transaction(() => {
-    const m = insertMessage(ctx, conversation, 'assistant', out.text, out.engine);
-    recordEvent(ctx, ws, agent.id, 'message.created', { conversationId: conversation.id, agentId: agent.id, messageId: m.id, role: 'assistant', text: out.text, channel: conversation.channel });
+  const msg = await ctx.db.transaction().execute(async (tx) => {
+    const m = await insertMessage(tx, conversation, 'assistant', out.text, out.engine);
+    await recordEvent(tx, ws, agent.id, 'message.created', { conversationId: conversation.id, agentId: agent.id, messageId: m.id, role: 'assistant', text: out.text, channel: conversation.channel });
     return m;
-  })();
-  const handoff = (stmt(ctx.legacyDb, 'SELECT handoff FROM conversations WHERE id = ?').get(conversation.id) as { handoff: string }).handoff;
+  });
+  const after = await handoffAndCredits(ctx.db, ws, conversation.id);
   return {
     ...base,
     reply: out.text,
     messageId: msg.id,
     engine: out.engine,
-    credits: credits(ctx, ws),
+    credits: after.credits,
     creditCost: CREDIT_COST,
-    handoff,
+    handoff: after.handoff,
     sources: ein.passages.filter((p) => p.score > 0).map((p) => ({ sourceId: p.sourceId, score: Math.round(p.score * 100) / 100 })),
   };
 }
 
 /** Playground: the agent with unsaved overrides answers once; nothing is stored (the route charges the turn: billing.ts paidTurn). */
 export async function playgroundTurn(ctx: AgentsContext, agent: AgentRow, body: { message: string; instructions?: string; model?: string; temperature?: number }) {
-  const ein = engineInput(ctx, agent, body.message, [], body);
+  const ein = await engineInput(ctx, agent, body.message, [], body);
   const out = await generate(ctx, ctx.engines.pick(ein.model), ein);
   return { reply: out.text, engine: out.engine };
 }

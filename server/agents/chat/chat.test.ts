@@ -9,7 +9,7 @@ beforeAll(async () => {
 });
 afterAll(() => t.close());
 
-const events = (ws: string) => (t.ctx.legacyDb.prepare("SELECT event, payload FROM events WHERE workspace_id = ? ORDER BY id").all(ws) as { event: string; payload: string }[]);
+const events = (ws: string) => t.ctx.db.selectFrom('events').select(['event', 'payload']).where('workspace_id', '=', ws).orderBy('id').execute();
 const wsOf = async (api: { get: (p: string) => Promise<{ body: { workspace: { id: unknown } } }> }) => String((await api.get('/api/auth/me')).body.workspace.id);
 
 async function trained() {
@@ -68,14 +68,14 @@ describe('POST /api/chat', () => {
   it('answers 402 with nothing stored when the workspace is out of credits or paused', async () => {
     const { api, agentId } = await trained();
     const ws = await wsOf(api);
-    setBalance(t.ctx.legacyDb, ws, 0);
+    await setBalance(t.ctx.legacyDb, ws, 0);
     const r = await api.post('/api/chat', { agentId, message: 'hours?' });
     expect(r.status).toBe(402);
     expect(r.body).toEqual({ error: 'out of credits' });
     const sse = await api.post('/api/chat?stream=1', { agentId, message: 'hours?' });
     expect(sse.status).toBe(402);
-    setBalance(t.ctx.legacyDb, ws, 5);
-    t.ctx.legacyDb.prepare('UPDATE workspaces SET paused = 1 WHERE id = ?').run(ws);
+    await setBalance(t.ctx.legacyDb, ws, 5);
+    await t.ctx.db.updateTable('workspaces').set({ paused: 1 }).where('id', '=', ws).execute();
     expect((await api.post('/api/chat', { agentId, message: 'hours?' })).body).toEqual({ error: 'subscription paused' });
     expect(arr((await api.get('/api/conversations')).body.conversations)).toHaveLength(0);
   });
@@ -88,7 +88,7 @@ describe('POST /api/chat', () => {
     expect(leads.body.leads[0]).toMatchObject({ name: 'Alice Smith', email: 'alice@example.com', source: 'chat', status: 'new' });
     const contacts = await api.get('/api/contacts');
     expect(contacts.body.contacts[0]).toMatchObject({ email: 'alice@example.com', name: 'Alice Smith' });
-    const names = events(await wsOf(api)).map((e) => e.event);
+    const names = (await events(await wsOf(api))).map((e) => e.event);
     expect(names.filter((n) => n === 'lead.captured')).toHaveLength(1);
     expect(names.filter((n) => n === 'leads.submit')).toHaveLength(1);
     expect(names.filter((n) => n === 'message.created')).toHaveLength(2);
@@ -100,7 +100,7 @@ describe('POST /api/chat', () => {
     const r = await api.post('/api/chat', { agentId, message: 'I want to talk to a human please' });
     expect(r.body.handoff).toBe('requested');
     expect(str(r.body.reply)).toContain('member of our team');
-    expect(events(await wsOf(api)).map((e) => e.event)).toContain('handoff.requested');
+    expect((await events(await wsOf(api))).map((e) => e.event)).toContain('handoff.requested');
     const inbox = await api.get('/api/conversations/inbox');
     expect(arr(inbox.body.conversations).map((c) => c.id)).toEqual([r.body.conversationId, quiet.body.conversationId]);
     const ja = await api.post('/api/chat', { agentId, message: '担当者と話したいです' });

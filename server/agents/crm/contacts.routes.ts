@@ -15,15 +15,15 @@ const present = (r: Row) => ({ id: r.id, agentId: r.agent_id, external_id: r.ext
 const contactsSORTS = ['created_at', 'updated_at', 'name', 'email'] as const;
 
 export function contactRoutes(ctx: AgentsContext): AgentRoute[] {
-  const agentOf = (ws: string, id?: string) => (id ? getAgent(ctx, ws, id).id : undefined);
+  const agentOf = async (ws: string, id?: string) => (id ? (await getAgent(ctx, ws, id)).id : undefined);
   return [
     route({
       method: 'get',
       path: '/api/contacts', response: contactsResponses['GET /api/contacts'],
       auth: 'bearer',
       query: listQuery,
-      handler: ({ caller, query }) => {
-        const p = contacts.page(ctx, caller.ws, { agentId: agentOf(caller.ws, query.agent), search: query.search, searchIn: ['name', 'email', 'phone', 'external_id'], ...pageQuery(query, contactsSORTS, 'created_at') });
+      handler: async ({ caller, query }) => {
+        const p = contacts.page(ctx, caller.ws, { agentId: await agentOf(caller.ws, query.agent), search: query.search, searchIn: ['name', 'email', 'phone', 'external_id'], ...pageQuery(query, contactsSORTS, 'created_at') });
         return { contacts: p.rows.map(present), total: p.total, page: p.page, limit: p.limit, pages: p.pages };
       },
     }),
@@ -32,8 +32,8 @@ export function contactRoutes(ctx: AgentsContext): AgentRoute[] {
       path: '/api/contacts/export', produces: 'text/csv',
       auth: 'bearer',
       query: contactsRequests['GET /api/contacts/export'].query,
-      handler: ({ caller, query }) => {
-        const rows = contacts.all(ctx, caller.ws, agentOf(caller.ws, query.agent), CSV_MAX_ROWS);
+      handler: async ({ caller, query }) => {
+        const rows = contacts.all(ctx, caller.ws, await agentOf(caller.ws, query.agent), CSV_MAX_ROWS);
         return csvReply('contacts.csv', ['id', 'external_id', 'email', 'name', 'phone', 'created_at'], rows.map((r) => [r.id, r.external_id, r.email, r.name, r.phone, iso(r.created_at)]));
       },
     }),
@@ -42,10 +42,10 @@ export function contactRoutes(ctx: AgentsContext): AgentRoute[] {
       path: '/api/contacts', response: contactsResponses['POST /api/contacts'],
       auth: 'editor',
       body: contactsRequests['POST /api/contacts'].body,
-      handler: ({ caller, body }) => {
+      handler: async ({ caller, body }) => {
         const { agentId, ...input } = body;
         if (!input.email && !input.name && !input.phone && !input.external_id) throw badRequest('a contact needs an email, name, phone or external_id');
-        return { contact: present(contacts.create(ctx, caller.ws, agentOf(caller.ws, agentId) ?? null, input)) };
+        return { contact: present(contacts.create(ctx, caller.ws, await agentOf(caller.ws, agentId) ?? null, input)) };
       },
     }),
     route({

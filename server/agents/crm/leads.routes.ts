@@ -18,16 +18,16 @@ const presentLead = (r: Row) => ({
 const leadsSORTS = ['created_at', 'updated_at', 'name', 'email', 'score', 'status'] as const;
 
 export function leadRoutes(ctx: AgentsContext): AgentRoute[] {
-  const agentOf = (ws: string, id?: string) => (id ? getAgent(ctx, ws, id).id : undefined);
+  const agentOf = async (ws: string, id?: string) => (id ? (await getAgent(ctx, ws, id)).id : undefined);
   return [
     route({
       method: 'get',
       path: '/api/leads', response: leadsResponses['GET /api/leads'],
       auth: 'bearer',
       query: leadsRequests['GET /api/leads'].query,
-      handler: ({ caller, query }) => {
+      handler: async ({ caller, query }) => {
         const p = leads.page(ctx, caller.ws, {
-          agentId: agentOf(caller.ws, query.agent), search: query.search, searchIn: ['name', 'email', 'phone', 'company', 'notes'],
+          agentId: await agentOf(caller.ws, query.agent), search: query.search, searchIn: ['name', 'email', 'phone', 'company', 'notes'],
           filters: query.status ? { status: query.status } : {}, ...pageQuery(query, leadsSORTS, 'created_at'),
         });
         return { leads: p.rows.map(presentLead), total: p.total, page: p.page, limit: p.limit, pages: p.pages };
@@ -38,8 +38,8 @@ export function leadRoutes(ctx: AgentsContext): AgentRoute[] {
       path: '/api/leads/stats', response: leadsResponses['GET /api/leads/stats'],
       auth: 'bearer',
       query: leadsRequests['GET /api/leads/stats'].query,
-      handler: ({ caller, query }) => {
-        const agentId = agentOf(caller.ws, query.agent);
+      handler: async ({ caller, query }) => {
+        const agentId = await agentOf(caller.ws, query.agent);
         const rows = ctx.legacyDb
           .prepare(`SELECT status, COUNT(*) AS n FROM leads WHERE workspace_id = ? ${agentId ? 'AND agent_id = ?' : ''} GROUP BY status`)
           .all(...(agentId ? [caller.ws, agentId] : [caller.ws])) as { status: string; n: number }[];
@@ -53,8 +53,8 @@ export function leadRoutes(ctx: AgentsContext): AgentRoute[] {
       path: '/api/leads/export.csv', produces: 'text/csv',
       auth: 'bearer',
       query: leadsRequests['GET /api/leads/export.csv'].query,
-      handler: ({ caller, query }) => {
-        const rows = leads.all(ctx, caller.ws, agentOf(caller.ws, query.agent), CSV_MAX_ROWS);
+      handler: async ({ caller, query }) => {
+        const rows = leads.all(ctx, caller.ws, await agentOf(caller.ws, query.agent), CSV_MAX_ROWS);
         return csvReply('leads.csv', ['id', 'name', 'email', 'phone', 'company', 'status', 'score', 'source', 'notes', 'created_at'],
           rows.map((r) => [r.id, r.name, r.email, r.phone, r.company, r.status, r.score, r.source, r.notes, iso(r.created_at)]));
       },
@@ -64,9 +64,9 @@ export function leadRoutes(ctx: AgentsContext): AgentRoute[] {
       path: '/api/leads', response: leadsResponses['POST /api/leads'],
       auth: 'editor',
       body: leadsRequests['POST /api/leads'].body,
-      handler: ({ caller, body }) => {
+      handler: async ({ caller, body }) => {
         const { agentId, ...input } = body;
-        return { lead: presentLead(leads.create(ctx, caller.ws, agentOf(caller.ws, agentId) ?? null, { status: 'new', source: 'manual', ...input })) };
+        return { lead: presentLead(leads.create(ctx, caller.ws, await agentOf(caller.ws, agentId) ?? null, { status: 'new', source: 'manual', ...input })) };
       },
     }),
     route({

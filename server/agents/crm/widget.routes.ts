@@ -33,18 +33,18 @@ const presentWidget = (r: Row) => ({
 });
 
 export function widgetRoutes(ctx: AgentsContext): AgentRoute[] {
-  const agentOf = (ws: string, id?: string) => (id ? getAgent(ctx, ws, id).id : undefined);
+  const agentOf = async (ws: string, id?: string) => (id ? (await getAgent(ctx, ws, id)).id : undefined);
   const show = (a: AgentRow) => ({ agentId: a.id, publicId: a.public_id, widget: widgetConfig(a), embed: embedSnippet(ctx, a) });
   return [
-    route({ method: 'get', path: '/api/attributes', response: widgetResponses['GET /api/attributes'], auth: 'bearer', query: AgentQuery, handler: ({ caller, query }) => ({ attributes: attributes.all(ctx, caller.ws, agentOf(caller.ws, query.agent), 1000).reverse().map(presentAttr) }) }),
+    route({ method: 'get', path: '/api/attributes', response: widgetResponses['GET /api/attributes'], auth: 'bearer', query: AgentQuery, handler: async ({ caller, query }) => ({ attributes: attributes.all(ctx, caller.ws, await agentOf(caller.ws, query.agent), 1000).reverse().map(presentAttr) }) }),
     route({
       method: 'post',
       path: '/api/attributes', response: widgetResponses['POST /api/attributes'],
       auth: 'editor',
       body: widgetRequests['POST /api/attributes'].body,
-      handler: ({ caller, body }) => {
+      handler: async ({ caller, body }) => {
         const { agentId, ...input } = body;
-        const agent = agentOf(caller.ws, agentId) ?? null;
+        const agent = await agentOf(caller.ws, agentId) ?? null;
         const dup = ctx.legacyDb.prepare('SELECT 1 FROM attributes WHERE workspace_id = ? AND agent_id IS NOT DISTINCT FROM ? AND name = ?').get(caller.ws, agent, input.name);
         if (dup) throw conflict('attribute already exists');
         return { attribute: presentAttr(attributes.create(ctx, caller.ws, agent, { ...input, label: input.label || input.name })) };
@@ -60,22 +60,22 @@ export function widgetRoutes(ctx: AgentsContext): AgentRoute[] {
         return { ok: true };
       },
     }),
-    route({ method: 'get', path: '/api/widget', response: widgetResponses['GET /api/widget'], auth: 'bearer', query: AgentQuery, handler: ({ caller, query }) => show(selectAgent(ctx, caller.ws, query.agent)) }),
+    route({ method: 'get', path: '/api/widget', response: widgetResponses['GET /api/widget'], auth: 'bearer', query: AgentQuery, handler: async ({ caller, query }) => show(await selectAgent(ctx, caller.ws, query.agent)) }),
     route({
       method: 'put',
       path: '/api/widget', response: widgetResponses['PUT /api/widget'],
       auth: 'editor',
       query: AgentQuery,
       body: widgetRequests['PUT /api/widget'].body,
-      handler: ({ caller, query, body }) => {
+      handler: async ({ caller, query, body }) => {
         const { agentId, ...fields } = body;
-        const a = selectAgent(ctx, caller.ws, agentId ?? query.agent);
+        const a = await selectAgent(ctx, caller.ws, agentId ?? query.agent);
         const next = { ...widgetConfig(a), ...fields };
         ctx.legacyDb.prepare('UPDATE agents SET widget = ?, updated_at = ? WHERE id = ?').run(JSON.stringify(next), Date.now(), a.id);
-        return show(getAgent(ctx, caller.ws, a.id));
+        return show(await getAgent(ctx, caller.ws, a.id));
       },
     }),
-    route({ method: 'get', path: '/api/widgets', response: widgetResponses['GET /api/widgets'], auth: 'bearer', query: AgentQuery, handler: ({ caller, query }) => ({ widgets: widgets.all(ctx, caller.ws, agentOf(caller.ws, query.agent), 500).map(presentWidget) }) }),
+    route({ method: 'get', path: '/api/widgets', response: widgetResponses['GET /api/widgets'], auth: 'bearer', query: AgentQuery, handler: async ({ caller, query }) => ({ widgets: widgets.all(ctx, caller.ws, await agentOf(caller.ws, query.agent), 500).map(presentWidget) }) }),
     route({ method: 'get', path: '/api/widgets/:id', response: widgetResponses['GET /api/widgets/:id'], auth: 'bearer', params: widgetRequests['GET /api/widgets/:id'].params, handler: ({ caller, params }) => ({ widget: presentWidget(widgets.get(ctx, caller.ws, params.id)) }) }),
     route({
       method: 'post',
@@ -83,9 +83,9 @@ export function widgetRoutes(ctx: AgentsContext): AgentRoute[] {
       auth: 'editor',
       query: AgentQuery,
       body: widgetRequests['POST /api/widgets'].body,
-      handler: ({ caller, query, body }) => {
+      handler: async ({ caller, query, body }) => {
         const { agentId, ...input } = body;
-        const agent = selectAgent(ctx, caller.ws, agentId ?? query.agent);
+        const agent = await selectAgent(ctx, caller.ws, agentId ?? query.agent);
         return { widget: presentWidget(widgets.create(ctx, caller.ws, agent.id, { name: 'Untitled widget', ...input })) };
       },
     }),

@@ -25,7 +25,7 @@ function attachment(raw: unknown, i: number): Attachment {
 }
 
 export function insightRoutes(ctx: AgentsContext): AgentRoute[] {
-  const agentOf = (ws: string, id?: string) => (id ? getAgent(ctx, ws, id).id : undefined);
+  const agentOf = async (ws: string, id?: string) => (id ? (await getAgent(ctx, ws, id)).id : undefined);
   return [
     route({
       method: 'get',
@@ -62,9 +62,9 @@ export function insightRoutes(ctx: AgentsContext): AgentRoute[] {
         };
       },
     }),
-    route({ method: 'get', path: '/api/analytics/chats', response: insightsResponses['GET /api/analytics/chats'], auth: 'bearer', query: AgentQuery, handler: ({ caller, query }) => chatAnalytics(ctx, caller.ws, agentOf(caller.ws, query.agent)) }),
-    route({ method: 'get', path: '/api/analytics/topics', response: insightsResponses['GET /api/analytics/topics'], auth: 'bearer', query: AgentQuery, handler: ({ caller, query }) => topics(ctx, caller.ws, agentOf(caller.ws, query.agent)) }),
-    route({ method: 'get', path: '/api/analytics/sentiment', response: insightsResponses['GET /api/analytics/sentiment'], auth: 'bearer', query: AgentQuery, handler: ({ caller, query }) => sentiment(ctx, caller.ws, agentOf(caller.ws, query.agent)) }),
+    route({ method: 'get', path: '/api/analytics/chats', response: insightsResponses['GET /api/analytics/chats'], auth: 'bearer', query: AgentQuery, handler: async ({ caller, query }) => chatAnalytics(ctx, caller.ws, await agentOf(caller.ws, query.agent)) }),
+    route({ method: 'get', path: '/api/analytics/topics', response: insightsResponses['GET /api/analytics/topics'], auth: 'bearer', query: AgentQuery, handler: async ({ caller, query }) => topics(ctx, caller.ws, await agentOf(caller.ws, query.agent)) }),
+    route({ method: 'get', path: '/api/analytics/sentiment', response: insightsResponses['GET /api/analytics/sentiment'], auth: 'bearer', query: AgentQuery, handler: async ({ caller, query }) => sentiment(ctx, caller.ws, await agentOf(caller.ws, query.agent)) }),
     route({
       method: 'get',
       path: '/api/assistant/analysis', response: insightsResponses['GET /api/assistant/analysis'],

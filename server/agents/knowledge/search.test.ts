@@ -1,41 +1,49 @@
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { openTestStore, type TestStore } from '../store.testkit';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startAgentsServer, type AgentsTestServer } from '../harness.testkit';
 import { ANSWER_THRESHOLD, indexSource, searchPassages } from './search';
 import { chunk, ftsQuery } from './text';
 
-let store: TestStore;
-beforeEach(async () => void (store = await openTestStore()));
-afterEach(() => store.close());
+let t: AgentsTestServer;
+beforeAll(async () => {
+  t = await startAgentsServer();
+});
+afterAll(() => t.close());
 
-function fixture() {
-  const db = store.legacy;
-  db.prepare("INSERT INTO users (id, email, password_hash, created_at) VALUES ('u', 'u@example.com', 'x', 0)").run();
-  db.prepare("INSERT INTO workspaces (id, name, owner_id, created_at) VALUES ('w', 'W', 'u', 0)").run();
+let fixtures = 0;
+
+/** Two agents of one workspace, with sources indexed through indexSource (in a transaction, as the service does). */
+async function fixture() {
+  const db = t.ctx.db;
+  const n0 = ++fixtures;
+  const [u, w] = [`u${n0}`, `w${n0}`];
+  await db.insertInto('users').values({ id: u, email: `${u}@example.com`, password_hash: 'x', created_at: 0 }).execute();
+  await db.insertInto('workspaces').values({ id: w, name: 'W', owner_id: u, created_at: 0 }).execute();
+  const agent = (a: string) => `${w}-${a}`;
   for (const a of ['a1', 'a2']) {
-    db.prepare("INSERT INTO agents (id, workspace_id, name, public_id, agent_email, created_at, updated_at) VALUES (?, 'w', 'A', ?, 'x', 0, 0)").run(a, `p${a}`);
+    await db.insertInto('agents').values({ id: agent(a), workspace_id: w, name: 'A', public_id: `p${agent(a)}`, agent_email: 'x', created_at: 0, updated_at: 0 }).execute();
   }
   let n = 0;
-  const add = (agent: string, type: string, content: string, question = '', answer = '') => {
-    const id = `s${++n}`;
-    db.prepare("INSERT INTO sources (id, workspace_id, agent_id, type, name, content, question, answer, created_at, updated_at) VALUES (?, 'w', ?, ?, 'n', ?, ?, ?, 0, 0)").run(id, agent, type, content, question, answer);
-    indexSource(db, { ws: 'w', agentId: agent, sourceId: id, type, content, question, answer });
+  const add = async (a: string, type: string, content: string, question = '', answer = '') => {
+    const id = `${w}-s${++n}`;
+    await db.insertInto('sources').values({ id, workspace_id: w, agent_id: agent(a), type, name: 'n', content, question, answer, created_at: 0, updated_at: 0 }).execute();
+    await db.transaction().execute((tx) => indexSource(tx, { ws: w, agentId: agent(a), sourceId: id, type, content, question, answer }));
     return id;
   };
   const ids = {
-    hours: add('a1', 'qa', '', 'What are your opening hours?', 'We open at 9:00 and close at 18:00.'),
-    refund: add('a1', 'qa', '', 'How do I get a refund?', 'Send the item back within 30 days and we refund the card.'),
-    wifi: add('a1', 'qa', '', 'Is there free wifi in the store?', 'Yes, the network is called SHOP-FREE.'),
-    parking: add('a1', 'qa', '', '駐車場はありますか？', '店舗の裏に20台分の無料駐車場があります。'),
-    fee: add('a1', 'qa', '', '入会金はかかりますか？', '入会金は不要です。月会費のみお支払いください。'),
-    text: add('a1', 'text', 'Our bakery uses organic flour from Hokkaido. Every loaf is baked fresh each morning before seven.'),
-    other: add('a2', 'qa', '', 'What are your opening hours?', 'Agent two never closes.'),
+    hours: await add('a1', 'qa', '', 'What are your opening hours?', 'We open at 9:00 and close at 18:00.'),
+    refund: await add('a1', 'qa', '', 'How do I get a refund?', 'Send the item back within 30 days and we refund the card.'),
+    wifi: await add('a1', 'qa', '', 'Is there free wifi in the store?', 'Yes, the network is called SHOP-FREE.'),
+    parking: await add('a1', 'qa', '', '駐車場はありますか？', '店舗の裏に20台分の無料駐車場があります。'),
+    fee: await add('a1', 'qa', '', '入会金はかかりますか？', '入会金は不要です。月会費のみお支払いください。'),
+    text: await add('a1', 'text', 'Our bakery uses organic flour from Hokkaido. Every loaf is baked fresh each morning before seven.'),
+    other: await add('a2', 'qa', '', 'What are your opening hours?', 'Agent two never closes.'),
   };
-  return { db, ids };
+  return { db, ids, a1: agent('a1'), a2: agent('a2'), ws: w, add };
 }
 
 describe('knowledge retrieval (trigram FTS5)', () => {
-  it('answers each question from the right Q&A pair, paraphrased, in English and Japanese', () => {
-    const { db, ids } = fixture();
+  it('answers each question from the right Q&A pair, paraphrased, in English and Japanese', async () => {
+    const { db, ids, a1 } = await fixture();
     const cases: [string, string][] = [
       ['when do you open?', ids.hours],
       ['what hours are you open', ids.hours],
@@ -46,24 +54,36 @@ describe('knowledge retrieval (trigram FTS5)', () => {
       ['is the flour organic?', ids.text],
     ];
     for (const [q, want] of cases) {
-      const best = searchPassages(db, 'a1', q)[0];
+      const best = (await searchPassages(db, a1, q))[0];
       expect(best?.sourceId, q).toBe(want);
       expect(best.score, q).toBeGreaterThanOrEqual(ANSWER_THRESHOLD);
     }
   });
 
-  it('finds nothing good enough for unrelated questions', () => {
-    const { db } = fixture();
+  it('finds nothing good enough for unrelated questions', async () => {
+    const { db, a1 } = await fixture();
     for (const q of ['Who painted the Mona Lisa?', 'What is the capital of Australia?', '明日の天気は？', 'recommend a good movie']) {
-      const best = searchPassages(db, 'a1', q)[0];
+      const best = (await searchPassages(db, a1, q))[0];
       expect(best === undefined || best.score < ANSWER_THRESHOLD, q).toBe(true);
     }
   });
 
-  it("never returns another agent's passages", () => {
-    const { db, ids } = fixture();
-    const found = searchPassages(db, 'a2', 'What are your opening hours?', 10);
+  it("never returns another agent's passages", async () => {
+    const { db, ids, a2 } = await fixture();
+    const found = await searchPassages(db, a2, 'What are your opening hours?', 10);
     expect(found.map((p) => p.sourceId)).toEqual([ids.other]);
+  });
+
+  it('re-indexes a source of more passages than one batch holds, replacing the old ones, and finds the last', async () => {
+    const { db, a1, ws, add } = await fixture();
+    const long = Array.from({ length: 1_100 }, (_, i) => `Passage number ${i} talks about item${i}zq. ${'Filler words make it long enough. '.repeat(20)}`).join('\n\n');
+    const id = await add('a1', 'text', long);
+    const count = async () => (await db.selectFrom('passages').select('id').where('source_id', '=', id).where('workspace_id', '=', ws).execute()).length;
+    const first = await count();
+    expect(first).toBeGreaterThan(1_000);
+    await db.transaction().execute((tx) => indexSource(tx, { ws, agentId: a1, sourceId: id, type: 'text', content: long, question: '', answer: '' }));
+    expect(await count()).toBe(first);
+    expect((await searchPassages(db, a1, 'item1099zq'))[0]?.sourceId).toBe(id);
   });
 
   it('builds safe MATCH expressions and chunks long text at sentence ends', () => {

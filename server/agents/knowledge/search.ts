@@ -1,4 +1,6 @@
-import { dialectOf, stmt, type Db } from '../db';
+import { dialectOf } from '../../core/db/database';
+import type { AgentsDb } from '../schema';
+import { ftsCandidates, likeCandidates, replaceSourcePassages, trigramCandidates, trigramDocCounts, type CandidateRow, type PassageInsert } from './passages.repository';
 import { chunk, ftsPhrases, matchExpression, shortJapaneseTerms, terms, trigramsOf } from './text';
 
 export interface Passage {
@@ -21,28 +23,17 @@ export interface IndexInput {
   answer: string;
 }
 
-/** Replace a source's passages: Q&A is one passage (question + answer), anything else is chunked. */
-export function indexSource(db: Db, s: IndexInput): number {
-  frequencies.delete(db);
-  db.prepare('DELETE FROM passages WHERE source_id = ?').run(s.sourceId);
-  const ins = db.prepare('INSERT INTO passages (workspace_id, agent_id, source_id, kind, question, text) VALUES (?, ?, ?, ?, ?, ?)');
-  if (s.type === 'qa') {
-    if (!s.question.trim() && !s.answer.trim()) return 0;
-    ins.run(s.ws, s.agentId, s.sourceId, 'qa', s.question.trim(), s.answer.trim());
-    return 1;
-  }
-  const parts = chunk(s.content);
-  for (const p of parts) ins.run(s.ws, s.agentId, s.sourceId, 'text', '', p);
-  return parts.length;
-}
-
-interface Row {
-  id: number;
-  source_id: string;
-  kind: 'text' | 'qa';
-  question: string;
-  text: string;
-  rank: number;
+/**
+ * Replace a source's passages: Q&A is one passage (question + answer), anything else is chunked.
+ * Call it inside a transaction: the source is locked and its passages written in batches.
+ */
+export async function indexSource(tx: AgentsDb, s: IndexInput): Promise<number> {
+  frequencies.delete(cacheKey(tx));
+  let passages: PassageInsert[];
+  if (s.type === 'qa') passages = s.question.trim() || s.answer.trim() ? [{ kind: 'qa', question: s.question.trim(), text: s.answer.trim() }] : [];
+  else passages = chunk(s.content).map((text) => ({ kind: 'text', question: '', text }));
+  await replaceSourcePassages(tx, s.ws, s.agentId, s.sourceId, passages);
+  return passages.length;
 }
 
 function overlap(q: Set<string>, text: string): number {
@@ -71,23 +62,22 @@ const DOC_BUDGET = 1_500;
  * whole doclist (a common trigram costs as much as a search), so counts are kept until the next
  * indexing on this connection. Deletions leave counts high, which only makes a phrase look commoner.
  */
-const frequencies = new WeakMap<Db, Map<string, number>>();
+const frequencies = new WeakMap<object, Map<string, number>>();
 const FREQUENCY_CACHE_MAX = 50_000;
+/** One cache per database handle: a transaction shares its handle's adapter. */
+const cacheKey = (db: AgentsDb): object => db.getExecutor().adapter;
 
-function selectPhrases(db: Db, phrases: string[]): { phrases: string[]; all: boolean } {
+async function selectPhrases(db: AgentsDb, phrases: string[]): Promise<{ phrases: string[]; all: boolean }> {
   if (phrases.length <= 1) return { phrases, all: false };
-  const df = stmt(db, 'SELECT doc FROM passages_vocab WHERE term = ?');
-  let cache = frequencies.get(db);
-  if (!cache || cache.size > FREQUENCY_CACHE_MAX) frequencies.set(db, (cache = new Map()));
+  let cache = frequencies.get(cacheKey(db));
+  if (!cache || cache.size > FREQUENCY_CACHE_MAX) frequencies.set(cacheKey(db), (cache = new Map()));
   const known = cache;
-  const docs = (tri: string) => {
-    let n = known.get(tri);
-    if (n === undefined) {
-      n = (df.get(tri) as { doc: number } | undefined)?.doc ?? 0;
-      known.set(tri, n);
-    }
-    return n;
-  };
+  const unknown = [...new Set(phrases.flatMap(trigramsOf))].filter((t) => !known.has(t));
+  if (unknown.length) {
+    const found = await trigramDocCounts(db, unknown);
+    for (const t of unknown) known.set(t, found.get(t) ?? 0);
+  }
+  const docs = (tri: string) => known.get(tri) ?? 0;
   const est = phrases.map((p) => ({ p, n: Math.min(...trigramsOf(p).map(docs)) })).filter((x) => x.n > 0);
   est.sort((a, b) => a.n - b.n);
   const out: string[] = [];
@@ -103,46 +93,19 @@ function selectPhrases(db: Db, phrases: string[]): { phrases: string[]; all: boo
 }
 
 /** FTS5 candidates ranked by bm25 (question weighted 2, text 1). */
-function sqliteCandidates(db: Db, agentId: string, question: string, candidates: number): Row[] {
-  const sel = selectPhrases(db, ftsPhrases(question));
+async function sqliteCandidates(db: AgentsDb, agentId: string, question: string, candidates: number): Promise<CandidateRow[]> {
+  const sel = await selectPhrases(db, ftsPhrases(question));
   const match = matchExpression(sel.phrases, sel.all ? 'AND' : 'OR');
   if (!match) return [];
-  return stmt(
-    db,
-    `SELECT p.id, p.source_id, p.kind, p.question, p.text, bm25(passages_fts, 2.0, 1.0) AS rank
-         FROM passages_fts JOIN passages p ON p.id = passages_fts.rowid
-        WHERE passages_fts MATCH ? AND p.agent_id = ?
-        ORDER BY rank LIMIT ?`,
-  ).all(match, agentId, candidates) as Row[];
+  return ftsCandidates(db, agentId, match, candidates);
 }
 
-const likeArg = (phrase: string) => `%${phrase.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
-
-/**
- * PostgreSQL (pg_trgm indexes): passages holding any of the phrases as a substring, case-insensitive
- * like the FTS5 trigram tokenizer, ranked by the phrases they hold (question weighted 2, text 1).
- */
-function postgresCandidates(db: Db, agentId: string, question: string, candidates: number): Row[] {
-  const phrases = ftsPhrases(question);
-  if (phrases.length === 0) return [];
-  const has = (col: string) => `${col} LIKE ? ESCAPE '\\'`;
-  const score = phrases.map(() => `(CASE WHEN ${has('p.question')} THEN 2 ELSE 0 END + CASE WHEN ${has('p.text')} THEN 1 ELSE 0 END)`).join(' + ');
-  const any = phrases.map(() => `${has('p.question')} OR ${has('p.text')}`).join(' OR ');
-  const args = phrases.flatMap((p) => [likeArg(p), likeArg(p)]);
-  return db
-    .prepare(`SELECT p.id, p.source_id, p.kind, p.question, p.text, -(${score}) AS rank FROM passages p WHERE p.agent_id = ? AND (${any}) ORDER BY rank, p.id LIMIT ?`)
-    .all(...args, agentId, ...args, candidates) as Row[];
-}
-
-export function searchPassages(db: Db, agentId: string, question: string, k = 5, candidates = 40): Passage[] {
-  const rows = dialectOf(db) === 'postgres' ? postgresCandidates(db, agentId, question, candidates) : sqliteCandidates(db, agentId, question, candidates);
+/** Best passages of one agent for a question (a handful of statements: vocabulary, candidates, short-word fallback). */
+export async function searchPassages(db: AgentsDb, agentId: string, question: string, k = 5, candidates = 40): Promise<Passage[]> {
+  const rows = dialectOf(db) === 'postgres' ? await trigramCandidates(db, agentId, ftsPhrases(question), candidates) : await sqliteCandidates(db, agentId, question, candidates);
   const short = shortJapaneseTerms(question);
   if (rows.length < k && short.length > 0) {
-    const like = short.map(() => '(p.question LIKE ? OR p.text LIKE ?)').join(' OR ');
-    const args = short.flatMap((t) => [`%${t}%`, `%${t}%`]);
-    const extra = db
-      .prepare(`SELECT p.id, p.source_id, p.kind, p.question, p.text, 0 AS rank FROM passages p WHERE p.agent_id = ? AND (${like}) LIMIT ?`)
-      .all(agentId, ...args, candidates) as Row[];
+    const extra = await likeCandidates(db, agentId, short, candidates);
     const seen = new Set(rows.map((r) => r.id));
     for (const r of extra) if (!seen.has(r.id)) rows.push(r);
   }

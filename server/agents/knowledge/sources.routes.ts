@@ -14,9 +14,9 @@ export function sourceRoutes(ctx: AgentsContext): AgentRoute[] {
       path: '/api/sources', response: sourcesResponses['GET /api/sources'],
       auth: 'bearer',
       query: sourcesRequests['GET /api/sources'].query,
-      handler: ({ caller, query }) => {
-        const agent = selectAgent(ctx, caller.ws, query.agent);
-        return { agentId: agent.id, sources: listSources(ctx, caller.ws, agent.id, query.type).map((s) => presentSource(s)) };
+      handler: async ({ caller, query }) => {
+        const agent = await selectAgent(ctx, caller.ws, query.agent);
+        return { agentId: agent.id, sources: (await listSources(ctx, caller.ws, agent.id, query.type)).map((s) => presentSource(s)) };
       },
     }),
     route({
@@ -24,7 +24,7 @@ export function sourceRoutes(ctx: AgentsContext): AgentRoute[] {
       path: '/api/sources/summary', response: sourcesResponses['GET /api/sources/summary'],
       auth: 'bearer',
       query: AgentQuery,
-      handler: ({ caller, query }) => summary(ctx, caller.ws, selectAgent(ctx, caller.ws, query.agent)),
+      handler: async ({ caller, query }) => summary(ctx, caller.ws, await selectAgent(ctx, caller.ws, query.agent)),
     }),
     route({
       method: 'post',
@@ -33,9 +33,9 @@ export function sourceRoutes(ctx: AgentsContext): AgentRoute[] {
       query: AgentQuery,
       body: sourcesRequests['POST /api/sources/social'].body,
       handler: async ({ caller, query, body }) => {
-        const agent = selectAgent(ctx, caller.ws, body.agentId ?? query.agent);
+        const agent = await selectAgent(ctx, caller.ws, body.agentId ?? query.agent);
         const s = await addSocial(ctx, agent, body.url, body.platform);
-        return { source: presentSource(s, true), avatar_url: getAgent(ctx, caller.ws, agent.id).avatar_url || null };
+        return { source: presentSource(s, true), avatar_url: (await getAgent(ctx, caller.ws, agent.id)).avatar_url || null };
       },
     }),
     route({
@@ -44,14 +44,14 @@ export function sourceRoutes(ctx: AgentsContext): AgentRoute[] {
       auth: 'editor',
       query: AgentQuery,
       body: sourcesRequests['POST /api/sources/retrain'].body,
-      handler: ({ caller, query, body }) => ({ ok: true, ...retrain(ctx, caller.ws, selectAgent(ctx, caller.ws, body.agentId ?? query.agent).id) }),
+      handler: async ({ caller, query, body }) => ({ ok: true, ...(await retrain(ctx, caller.ws, (await selectAgent(ctx, caller.ws, body.agentId ?? query.agent)).id)) }),
     }),
     route({
       method: 'get',
       path: '/api/sources/:id', response: sourcesResponses['GET /api/sources/:id'],
       auth: 'bearer',
       params: IdParam,
-      handler: ({ caller, params }) => ({ source: presentSource(getSource(ctx, caller.ws, params.id), true) }),
+      handler: async ({ caller, params }) => ({ source: presentSource(await getSource(ctx, caller.ws, params.id), true) }),
     }),
     route({
       method: 'post',
@@ -60,7 +60,7 @@ export function sourceRoutes(ctx: AgentsContext): AgentRoute[] {
       query: AgentQuery,
       body: sourcesRequests['POST /api/sources'].body,
       handler: async ({ caller, query, body }) => {
-        const agent = selectAgent(ctx, caller.ws, body.agentId ?? query.agent);
+        const agent = await selectAgent(ctx, caller.ws, body.agentId ?? query.agent);
         return { source: presentSource(await addSource(ctx, agent, body), true) };
       },
     }),
@@ -70,15 +70,15 @@ export function sourceRoutes(ctx: AgentsContext): AgentRoute[] {
       auth: 'editor',
       params: IdParam,
       body: sourcesRequests['PATCH /api/sources/:id'].body,
-      handler: ({ caller, params, body }) => ({ source: presentSource(updateSource(ctx, caller.ws, params.id, body), true) }),
+      handler: async ({ caller, params, body }) => ({ source: presentSource(await updateSource(ctx, caller.ws, params.id, body), true) }),
     }),
     route({
       method: 'delete',
       path: '/api/sources/:id', response: sourcesResponses['DELETE /api/sources/:id'],
       auth: 'editor',
       params: IdParam,
-      handler: ({ caller, params }) => {
-        deleteSource(ctx, caller.ws, params.id);
+      handler: async ({ caller, params }) => {
+        await deleteSource(ctx, caller.ws, params.id);
         return { ok: true };
       },
     }),

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import type { AgentsContext } from '../context';
+import { contentPageRow, savedContentPages } from './public.repository';
 import { contentSchema } from '../../../shared/api/contracts/agents-values';
 
 /** Landing-page content served by /api/content/{page}. */
@@ -42,8 +43,8 @@ const CONTENT: Record<string, { title: string; sections: { heading: string; body
 export type PageContent = z.infer<typeof contentSchema>;
 
 /** A landing page: the operator's version when saved, else the built-in text; null for an unknown page. */
-export function pageContent(ctx: AgentsContext, page: string): (PageContent & { overridden: boolean; updated_at: string | null }) | null {
-  const row = ctx.legacyDb.prepare('SELECT data, updated_at FROM content_pages WHERE page = ?').get(page) as { data: string; updated_at: number } | undefined;
+export async function pageContent(ctx: AgentsContext, page: string): Promise<(PageContent & { overridden: boolean; updated_at: string | null }) | null> {
+  const row = await contentPageRow(ctx.db, page);
   if (row) {
     const parsed = contentSchema.safeParse(JSON.parse(row.data));
     if (parsed.success) return { ...parsed.data, overridden: true, updated_at: new Date(row.updated_at).toISOString() };
@@ -53,8 +54,8 @@ export function pageContent(ctx: AgentsContext, page: string): (PageContent & { 
   return { title: c.title, sections: c.sections.map((s) => ({ ...s })), overridden: false, updated_at: null };
 }
 
-export function contentPages(ctx: AgentsContext): string[] {
-  const saved = (ctx.legacyDb.prepare('SELECT page FROM content_pages ORDER BY page').all() as { page: string }[]).map((r) => r.page);
+export async function contentPages(ctx: AgentsContext): Promise<string[]> {
+  const saved = await savedContentPages(ctx.db);
   return [...new Set([...Object.keys(CONTENT), ...saved])];
 }
 

@@ -83,7 +83,7 @@ describe('widget speech, translation and avatar without a provider', () => {
   it('a paused workspace gets 402 like its chat', async () => {
     const { api, publicId } = await bare.withAgent();
     const ws = str((await api.get('/api/auth/me')).body.workspace.id);
-    bare.ctx.legacyDb.prepare('UPDATE workspaces SET paused = 1 WHERE id = ?').run(ws);
+    await bare.ctx.db.updateTable('workspaces').set({ paused: 1 }).where('id', '=', ws).execute();
     const r = await visitor(bare).post(`/api/public/${publicId}/tts`, { text: 'Hello' });
     expect(r.status).toBe(402);
     expect(r.body).toEqual({ error: 'subscription paused' });

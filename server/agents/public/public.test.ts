@@ -64,7 +64,7 @@ describe('POST /api/public/{publicId}/chat', () => {
 
   it('answers 402 when the workspace is out of credits', async () => {
     const { api, publicId } = await trainedAgent();
-    setBalance(t.ctx.legacyDb, str((await api.get('/api/auth/me')).body.workspace.id), 0);
+    await setBalance(t.ctx.legacyDb, str((await api.get('/api/auth/me')).body.workspace.id), 0);
     expect((await visitor().post(`/api/public/${publicId}/chat`, { message: 'Where is the store?' })).status).toBe(402);
   });
 
@@ -97,7 +97,7 @@ describe('POST /api/public/{publicId}/lead', () => {
     expect(leads.body.leads[0]).toMatchObject({ name: 'Hana', email: 'hana@example.com', notes: 'Wants a quote', source: 'widget' });
     expect((await api.get('/api/contacts')).body.contacts[0]).toMatchObject({ email: 'hana@example.com' });
     const ws = str((await api.get('/api/auth/me')).body.workspace.id);
-    const evs = t.ctx.legacyDb.prepare('SELECT event FROM events WHERE workspace_id = ?').all(ws) as { event: string }[];
+    const evs = await t.ctx.db.selectFrom('events').select('event').where('workspace_id', '=', ws).orderBy('id').execute();
     expect(evs.map((e) => e.event)).toEqual(['lead.captured', 'leads.submit']);
     expect((await visitor().post(`/api/public/${publicId}/lead`, { name: 'No contact' })).body).toEqual({ error: 'email or phone is required' });
   });

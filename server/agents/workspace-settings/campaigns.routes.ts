@@ -33,15 +33,15 @@ function audienceSize(ctx: AgentsContext, ws: string, agentId: string | null, a:
 }
 
 export function campaignRoutes(ctx: AgentsContext): AgentRoute[] {
-  const agentOf = (ws: string, id?: string) => (id ? getAgent(ctx, ws, id).id : undefined);
+  const agentOf = async (ws: string, id?: string) => (id ? (await getAgent(ctx, ws, id)).id : undefined);
   return [
     route({
       method: 'get',
       path: '/api/campaigns', response: campaignsResponses['GET /api/campaigns'],
       auth: 'bearer',
       query: AgentQuery,
-      handler: ({ caller, query }) => {
-        const rows = campaigns.all(ctx, caller.ws, agentOf(caller.ws, query.agent), 500);
+      handler: async ({ caller, query }) => {
+        const rows = campaigns.all(ctx, caller.ws, await agentOf(caller.ws, query.agent), 500);
         const counts = { total: rows.length, draft: 0, sent: 0 };
         for (const r of rows) counts[r.status === 'sent' ? 'sent' : 'draft']++;
         return { beta: true, campaigns: rows.map(presentCampaign), counts };
@@ -53,9 +53,9 @@ export function campaignRoutes(ctx: AgentsContext): AgentRoute[] {
       auth: 'editor',
       query: AgentQuery,
       body: campaignsRequests['POST /api/campaigns'].body,
-      handler: ({ caller, query, body }) => {
+      handler: async ({ caller, query, body }) => {
         const { agentId, ...input } = body;
-        const agent = selectAgent(ctx, caller.ws, agentId ?? query.agent);
+        const agent = await selectAgent(ctx, caller.ws, agentId ?? query.agent);
         if (input.templateId) templates.get(ctx, caller.ws, input.templateId);
         return { campaign: presentCampaign(campaigns.create(ctx, caller.ws, agent.id, { ...input, templateId: input.templateId ?? null })) };
       },
@@ -79,7 +79,7 @@ export function campaignRoutes(ctx: AgentsContext): AgentRoute[] {
       path: '/api/campaigns/templates', response: campaignsResponses['GET /api/campaigns/templates'],
       auth: 'bearer',
       query: AgentQuery,
-      handler: ({ caller, query }) => ({ templates: templates.all(ctx, caller.ws, agentOf(caller.ws, query.agent), 500).map(presentTemplate) }),
+      handler: async ({ caller, query }) => ({ templates: templates.all(ctx, caller.ws, await agentOf(caller.ws, query.agent), 500).map(presentTemplate) }),
     }),
     route({
       method: 'post',
@@ -87,9 +87,9 @@ export function campaignRoutes(ctx: AgentsContext): AgentRoute[] {
       auth: 'editor',
       query: AgentQuery,
       body: campaignsRequests['POST /api/campaigns/templates'].body,
-      handler: ({ caller, query, body }) => {
+      handler: async ({ caller, query, body }) => {
         const { agentId, ...input } = body;
-        const agent = selectAgent(ctx, caller.ws, agentId ?? query.agent);
+        const agent = await selectAgent(ctx, caller.ws, agentId ?? query.agent);
         return { template: presentTemplate(templates.create(ctx, caller.ws, agent.id, input)) };
       },
     }),

@@ -32,8 +32,8 @@ export function domainRoutes(ctx: AgentsContext, dnsLookup: DomainDns): AgentRou
       path: '/api/domains', response: domainsResponses['GET /api/domains'],
       auth: 'bearer',
       query: domainsRequests['GET /api/domains'].query,
-      handler: ({ caller, query }) => {
-        const agent = query.agent ? getAgent(ctx, caller.ws, query.agent).id : null;
+      handler: async ({ caller, query }) => {
+        const agent = query.agent ? (await getAgent(ctx, caller.ws, query.agent)).id : null;
         const rows = (agent
           ? ctx.legacyDb.prepare('SELECT * FROM domains WHERE workspace_id = ? AND agent_id = ? ORDER BY created_at, id').all(caller.ws, agent)
           : ctx.legacyDb.prepare('SELECT * FROM domains WHERE workspace_id = ? ORDER BY created_at, id').all(caller.ws)) as DomainRow[];
@@ -46,9 +46,9 @@ export function domainRoutes(ctx: AgentsContext, dnsLookup: DomainDns): AgentRou
       auth: 'editor',
       query: domainsRequests['POST /api/domains'].query,
       body: domainsRequests['POST /api/domains'].body,
-      handler: ({ caller, query, body }) => {
+      handler: async ({ caller, query, body }) => {
         if (body.domain === target || body.domain.endsWith(`.${target}`)) throw badRequest('domain: choose your own domain, not the CNAME target');
-        const agent = selectAgent(ctx, caller.ws, body.agentId ?? query.agent);
+        const agent = await selectAgent(ctx, caller.ws, body.agentId ?? query.agent);
         // Another workspace's claim never blocks this one: the claim that proves ownership by DNS wins (domains.service.ts).
         if (ctx.legacyDb.prepare('SELECT 1 FROM domains WHERE domain = ? AND workspace_id = ?').get(body.domain, caller.ws)) throw conflict('domain already added');
         const count = (ctx.legacyDb.prepare('SELECT COUNT(*) AS n FROM domains WHERE workspace_id = ?').get(caller.ws) as { n: number }).n;

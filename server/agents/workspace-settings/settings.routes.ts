@@ -36,8 +36,8 @@ export function settingsRoutes(ctx: AgentsContext): AgentRoute[] {
       path: '/api/settings', response: settingsResponses['GET /api/settings'],
       auth: 'bearer',
       query: settingsRequests['GET /api/settings'].query,
-      handler: ({ caller, query }) => {
-        const a = selectAgent(ctx, caller.ws, query.agent);
+      handler: async ({ caller, query }) => {
+        const a = await selectAgent(ctx, caller.ws, query.agent);
         return { agentId: a.id, sections: NAMES, settings: read(ctx, a.id) };
       },
     }),
@@ -47,9 +47,9 @@ export function settingsRoutes(ctx: AgentsContext): AgentRoute[] {
       auth: 'editor',
       query: settingsRequests['PATCH /api/settings'].query,
       body: patchBody,
-      handler: ({ caller, query, body }) => {
+      handler: async ({ caller, query, body }) => {
         const { agentId, ...sections } = body as { agentId?: string } & Partial<Record<SectionName, Record<string, unknown>>>;
-        const a = selectAgent(ctx, caller.ws, agentId ?? query.agent);
+        const a = await selectAgent(ctx, caller.ws, agentId ?? query.agent);
         const current = read(ctx, a.id);
         const up = ctx.legacyDb.prepare('INSERT INTO agent_settings (agent_id, section, data, updated_at) VALUES (?, ?, ?, ?) ON CONFLICT(agent_id, section) DO UPDATE SET data = excluded.data, updated_at = excluded.updated_at');
         ctx.legacyDb.transaction(() => {

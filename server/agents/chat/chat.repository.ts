@@ -1,0 +1,123 @@
+import { sql, type Insertable, type Selectable } from 'kysely';
+import type { AgentsDb, ConversationsTable, LeadsTable } from '../schema';
+
+/** Conversations, their messages and what visitors leave (contacts, leads) as a chat turn writes them. */
+
+export type ConversationRecord = Selectable<ConversationsTable>;
+
+const CONVERSATION_COLUMNS = [
+  'id', 'workspace_id', 'agent_id', 'channel', 'handoff', 'feedback', 'visitor', 'country', 'contact_id', 'first_message', 'message_count', 'created_at', 'updated_at',
+] as const;
+
+export async function conversationOfAgent(db: AgentsDb, ws: string, agentId: string, id: string): Promise<ConversationRecord | undefined> {
+  return db.selectFrom('conversations').select(CONVERSATION_COLUMNS).where('id', '=', id).where('workspace_id', '=', ws).where('agent_id', '=', agentId).executeTakeFirst();
+}
+
+export async function insertConversation(db: AgentsDb, row: Insertable<ConversationsTable>): Promise<ConversationRecord> {
+  return db.insertInto('conversations').values(row).returning(CONVERSATION_COLUMNS).executeTakeFirstOrThrow();
+}
+
+/** The last `limit` visitor and assistant messages, oldest first. */
+export async function recentHistory(db: AgentsDb, ws: string, conversationId: string, limit: number): Promise<{ role: 'user' | 'assistant'; text: string }[]> {
+  const rows = await db
+    .selectFrom('messages')
+    .select(['role', 'text'])
+    .where('conversation_id', '=', conversationId)
+    .where('workspace_id', '=', ws)
+    .where('role', 'in', ['user', 'assistant'])
+    .orderBy('seq', 'desc')
+    .limit(limit)
+    .$narrowType<{ role: 'user' | 'assistant' }>()
+    .execute();
+  return rows.reverse();
+}
+
+/** A message appended to a conversation (its count and time follow). */
+export async function appendMessage(db: AgentsDb, m: { id: string; conversation_id: string; workspace_id: string; role: string; text: string; engine: string | null; created_at: number }): Promise<void> {
+  await db.insertInto('messages').values(m).execute();
+  await db
+    .updateTable('conversations')
+    .set((eb) => ({ message_count: eb('message_count', '+', 1), updated_at: m.created_at }))
+    .where('id', '=', m.conversation_id)
+    .where('workspace_id', '=', m.workspace_id)
+    .execute();
+}
+
+/** Marks a handoff request unless a person was already asked for or has taken over; true when it changed. */
+export async function requestHandoff(db: AgentsDb, ws: string, conversationId: string): Promise<boolean> {
+  const r = await db
+    .updateTable('conversations')
+    .set({ handoff: 'requested' })
+    .where('id', '=', conversationId)
+    .where('workspace_id', '=', ws)
+    .where('handoff', 'not in', ['operator', 'requested'])
+    .executeTakeFirst();
+  return Number(r.numUpdatedRows) > 0;
+}
+
+/** After a turn: the conversation's handoff state and the workspace's credit balance, in one statement. */
+export async function handoffAndCredits(db: AgentsDb, ws: string, conversationId: string): Promise<{ handoff: string; credits: number }> {
+  return db
+    .selectFrom('conversations as c')
+    .innerJoin('workspaces as w', 'w.id', 'c.workspace_id')
+    .select(['c.handoff', 'w.credits'])
+    .where('c.id', '=', conversationId)
+    .where('c.workspace_id', '=', ws)
+    .executeTakeFirstOrThrow();
+}
+
+export async function workspaceCredits(db: AgentsDb, ws: string): Promise<number> {
+  const r = await db.selectFrom('workspaces').select('credits').where('id', '=', ws).executeTakeFirstOrThrow();
+  return r.credits;
+}
+
+export type ContactKey = { column: 'email' | 'phone'; value: string };
+
+export async function contactByKey(db: AgentsDb, ws: string, key: ContactKey) {
+  return db.selectFrom('contacts').select(['id', 'name', 'email', 'phone']).where('workspace_id', '=', ws).where(key.column, '=', key.value).limit(1).executeTakeFirst();
+}
+
+export async function insertContact(db: AgentsDb, c: { id: string; workspace_id: string; agent_id: string; external_id?: string; email: string; name: string; phone: string; created_at: number }): Promise<void> {
+  await db.insertInto('contacts').values({ ...c, updated_at: c.created_at }).execute();
+}
+
+export async function updateContact(db: AgentsDb, ws: string, id: string, c: { name: string; email: string; phone: string }, now: number): Promise<void> {
+  await db.updateTable('contacts').set({ ...c, updated_at: now }).where('id', '=', id).where('workspace_id', '=', ws).execute();
+}
+
+export async function linkContact(db: AgentsDb, ws: string, conversationId: string, contactId: string): Promise<void> {
+  await db.updateTable('conversations').set({ contact_id: contactId }).where('id', '=', conversationId).where('workspace_id', '=', ws).execute();
+}
+
+export async function leadByKey(db: AgentsDb, ws: string, key: ContactKey): Promise<{ id: string } | undefined> {
+  return db.selectFrom('leads').select('id').where('workspace_id', '=', ws).where(key.column, '=', key.value).limit(1).executeTakeFirst();
+}
+
+/** Fills the lead's empty name, email and phone with what the visitor left. */
+export async function fillLead(db: AgentsDb, ws: string, id: string, c: { name: string; email: string; phone: string }, now: number): Promise<void> {
+  await db
+    .updateTable('leads')
+    .set((eb) => ({
+      name: eb.case().when('name', '=', '').then(c.name).else(eb.ref('name')).end(),
+      email: eb.case().when('email', '=', '').then(c.email).else(eb.ref('email')).end(),
+      phone: eb.case().when('phone', '=', '').then(c.phone).else(eb.ref('phone')).end(),
+      updated_at: now,
+    }))
+    .where('id', '=', id)
+    .where('workspace_id', '=', ws)
+    .execute();
+}
+
+export async function insertLead(db: AgentsDb, row: Insertable<LeadsTable>): Promise<void> {
+  await db.insertInto('leads').values(row).execute();
+}
+
+/** A widget note appended to the lead's notes (which then names the widget as its source). */
+export async function appendLeadNote(db: AgentsDb, ws: string, id: string, note: string): Promise<void> {
+  await db
+    .updateTable('leads')
+    .set((eb) => ({ notes: eb.case().when('notes', '=', '').then(note).else(sql<string>`notes || ${'\n'} || ${note}`).end(), source: 'widget' }))
+    .where('id', '=', id)
+    .where('workspace_id', '=', ws)
+    .execute();
+}

@@ -1,0 +1,113 @@
+import { sql } from 'kysely';
+import { dialectOf } from '../../core/db/database';
+import type { AgentsDb } from '../schema';
+import { countAll } from '../sql';
+
+/** Indexed passages of the agents' knowledge sources: written per source, searched per agent. */
+
+export interface PassageInsert {
+  kind: 'text' | 'qa';
+  question: string;
+  text: string;
+}
+
+export interface CandidateRow {
+  id: number;
+  source_id: string;
+  kind: 'text' | 'qa';
+  question: string;
+  text: string;
+}
+
+/** Passages written per INSERT when a source is re-indexed. */
+const PASSAGE_BATCH = 500;
+
+/**
+ * Inside the caller's transaction: locks the source (PostgreSQL: its row, FOR UPDATE; SQLite's
+ * BEGIN IMMEDIATE already holds the write lock), drops its passages and writes the new ones in batches.
+ */
+export async function replaceSourcePassages(tx: AgentsDb, ws: string, agentId: string, sourceId: string, passages: PassageInsert[]): Promise<void> {
+  if (dialectOf(tx) === 'postgres') {
+    await tx.selectFrom('sources').select('id').where('id', '=', sourceId).where('workspace_id', '=', ws).forUpdate().executeTakeFirst();
+  }
+  await tx.deleteFrom('passages').where('source_id', '=', sourceId).where('workspace_id', '=', ws).execute();
+  for (let i = 0; i < passages.length; i += PASSAGE_BATCH) {
+    const rows = passages.slice(i, i + PASSAGE_BATCH).map((p) => ({ workspace_id: ws, agent_id: agentId, source_id: sourceId, kind: p.kind, question: p.question, text: p.text }));
+    await tx.insertInto('passages').values(rows).execute();
+  }
+}
+
+export async function deleteSourcePassages(db: AgentsDb, ws: string, sourceId: string): Promise<void> {
+  await db.deleteFrom('passages').where('source_id', '=', sourceId).where('workspace_id', '=', ws).execute();
+}
+
+export async function countAgentPassages(db: AgentsDb, ws: string, agentId: string): Promise<number> {
+  const r = await db.selectFrom('passages').select(countAll().as('n')).where('workspace_id', '=', ws).where('agent_id', '=', agentId).executeTakeFirstOrThrow();
+  return Number(r.n);
+}
+
+/** SQLite: how many passages hold each trigram (fts5vocab over the FTS5 index), for the trigrams asked. */
+export async function trigramDocCounts(db: AgentsDb, trigrams: string[]): Promise<Map<string, number>> {
+  const out = new Map<string, number>();
+  if (trigrams.length === 0) return out;
+  const rows = await db.selectFrom('passages_vocab').select(['term', 'doc']).where('term', 'in', trigrams).execute();
+  for (const r of rows) if (r.term !== null) out.set(r.term, Number(r.doc ?? 0));
+  return out;
+}
+
+const CANDIDATE_COLUMNS = ['p.id', 'p.source_id', 'p.kind', 'p.question', 'p.text'] as const;
+
+/** SQLite: FTS5 (trigram tokenizer) candidates of one agent ranked by bm25, question weighted 2, text 1. */
+export async function ftsCandidates(db: AgentsDb, agentId: string, match: string, limit: number): Promise<CandidateRow[]> {
+  const rows = await db
+    .selectFrom('passages_fts')
+    .innerJoin('passages as p', (j) => j.on(sql<boolean>`p.id = passages_fts.rowid`))
+    .select(CANDIDATE_COLUMNS)
+    .where(sql<boolean>`passages_fts MATCH ${match}`)
+    .where('p.agent_id', '=', agentId)
+    .orderBy(sql`bm25(passages_fts, 2.0, 1.0)`)
+    .limit(limit)
+    .$narrowType<{ kind: 'text' | 'qa' }>()
+    .execute();
+  return rows;
+}
+
+/** `%phrase%` with LIKE's wildcards escaped (PostgreSQL's default escape character is the backslash). */
+const likeArg = (phrase: string) => `%${phrase.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+
+/**
+ * PostgreSQL (pg_trgm GIN indexes on question and text): passages of one agent holding any phrase
+ * as a substring, case-insensitively like the FTS5 trigram tokenizer, ranked by the phrases they
+ * hold (question weighted 2, text 1).
+ */
+export async function trigramCandidates(db: AgentsDb, agentId: string, phrases: string[], limit: number): Promise<CandidateRow[]> {
+  if (phrases.length === 0) return [];
+  const args = phrases.map(likeArg);
+  const score = sql.join(
+    args.map((a) => sql`(CASE WHEN p.question ILIKE ${a} THEN 2 ELSE 0 END + CASE WHEN p.text ILIKE ${a} THEN 1 ELSE 0 END)`),
+    sql` + `,
+  );
+  return db
+    .selectFrom('passages as p')
+    .select(CANDIDATE_COLUMNS)
+    .where('p.agent_id', '=', agentId)
+    .where((eb) => eb.or(args.flatMap((a) => [eb('p.question', 'ilike', a), eb('p.text', 'ilike', a)])))
+    .orderBy(sql`${score}`, 'desc')
+    .orderBy('p.id')
+    .limit(limit)
+    .$narrowType<{ kind: 'text' | 'qa' }>()
+    .execute();
+}
+
+/** Passages of one agent holding any of the (short, Japanese) terms: what the trigram index cannot find. */
+export async function likeCandidates(db: AgentsDb, agentId: string, words: string[], limit: number): Promise<CandidateRow[]> {
+  if (words.length === 0) return [];
+  return db
+    .selectFrom('passages as p')
+    .select(CANDIDATE_COLUMNS)
+    .where('p.agent_id', '=', agentId)
+    .where((eb) => eb.or(words.flatMap((w) => [eb('p.question', 'like', `%${w}%`), eb('p.text', 'like', `%${w}%`)])))
+    .limit(limit)
+    .$narrowType<{ kind: 'text' | 'qa' }>()
+    .execute();
+}
