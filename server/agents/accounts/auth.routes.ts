@@ -41,7 +41,7 @@ export function authRoutes(ctx: AgentsContext): AgentRoute[] {
       body: authRequests['POST /api/auth/register'].body,
       handler: async ({ body, req, res }) => {
         const u = await register(ctx, body.email, body.password, body.name ?? '', body.invite);
-        attributeSignup(ctx, req, u.id);
+        await attributeSignup(ctx, req, u.id);
         if (u.email_verified !== 1) await mailVerification(u);
         return session(req, res, u.id);
       },

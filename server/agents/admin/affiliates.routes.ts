@@ -32,8 +32,8 @@ interface KycRow {
   reviewed_at: number | null;
 }
 
-function presentAffiliate(ctx: AgentsContext, a: AffiliateListRow) {
-  const b = balances(ctx, a.id);
+async function presentAffiliate(ctx: AgentsContext, a: AffiliateListRow) {
+  const b = await balances(ctx, a.id);
   return {
     id: a.id,
     user: { id: a.user_id, email: a.email },
@@ -68,7 +68,7 @@ export function adminAffiliateRoutes(ctx: AgentsContext): AgentRoute[] {
       method: 'get',
       path: '/api/admin/affiliates', response: affiliatesResponses['GET /api/admin/affiliates'],
       query: affiliatesListQuery,
-      handler: ({ query }) => {
+      handler: async ({ query }) => {
         const { limit, page, offset } = paging(query);
         const where: string[] = [];
         const args: unknown[] = [];
@@ -77,7 +77,7 @@ export function adminAffiliateRoutes(ctx: AgentsContext): AgentRoute[] {
         const filter = where.length ? ` WHERE ${where.join(' AND ')}` : '';
         const total = (ctx.legacyDb.prepare(`SELECT COUNT(*) AS n FROM affiliates a JOIN users u ON u.id = a.user_id${filter}`).get(...args) as { n: number }).n;
         const rows = ctx.legacyDb.prepare(`${AFFILIATE_SELECT}${filter} ORDER BY a.created_at DESC, a.id LIMIT ? OFFSET ?`).all(...args, limit, offset) as AffiliateListRow[];
-        return { affiliates: rows.map((a) => presentAffiliate(ctx, a)), total, page, limit };
+        return { affiliates: await Promise.all(rows.map((a) => presentAffiliate(ctx, a))), total, page, limit };
       },
     }),
     route({
@@ -99,7 +99,7 @@ export function adminAffiliateRoutes(ctx: AgentsContext): AgentRoute[] {
       path: '/api/admin/affiliates/:id/kyc', response: affiliatesResponses['POST /api/admin/affiliates/:id/kyc'],
       params: affParam,
       body: kycDecision,
-      handler: ({ caller, params, body }) => {
+      handler: async ({ caller, params, body }) => {
         affiliateById(params.id);
         const k = latestKyc(params.id);
         if (!k || k.status !== 'pending') throw conflict('no KYC document awaiting review');
@@ -109,7 +109,7 @@ export function adminAffiliateRoutes(ctx: AgentsContext): AgentRoute[] {
           ctx.legacyDb.prepare('UPDATE affiliates SET kyc_status = ?, updated_at = ? WHERE id = ?').run(body.decision, now, params.id);
         })();
         audit(ctx, caller, `affiliate.kyc.${body.decision}`, 'affiliate', params.id, { kyc: k.id, note: body.note ?? '' });
-        return { affiliate: presentAffiliate(ctx, affiliateById(params.id)) };
+        return { affiliate: await presentAffiliate(ctx, affiliateById(params.id)) };
       },
     }),
     route({
@@ -117,13 +117,13 @@ export function adminAffiliateRoutes(ctx: AgentsContext): AgentRoute[] {
       method: 'get',
       path: '/api/admin/affiliates/payouts', response: affiliatesResponses['GET /api/admin/affiliates/payouts'],
       query: payoutQuery,
-      handler: ({ query }) => {
+      handler: async ({ query }) => {
         const { limit, page, offset } = paging(query);
         const filter = query.status ? ' WHERE p.status = ?' : '';
         const args = query.status ? [query.status] : [];
         const total = (ctx.legacyDb.prepare(`SELECT COUNT(*) AS n FROM affiliate_payouts p${filter}`).get(...args) as { n: number }).n;
         const rows = ctx.legacyDb.prepare(`SELECT p.id, p.affiliate_id, u.email FROM affiliate_payouts p JOIN affiliates a ON a.id = p.affiliate_id JOIN users u ON u.id = a.user_id${filter} ORDER BY p.created_at DESC, p.id LIMIT ? OFFSET ?`).all(...args, limit, offset) as { id: string; affiliate_id: string; email: string }[];
-        return { payouts: rows.map((r) => ({ ...payoutView(ctx, r.id), affiliate: { id: r.affiliate_id, email: r.email } })), total, page, limit };
+        return { payouts: await Promise.all(rows.map(async (r) => ({ ...(await payoutView(ctx, r.id)), affiliate: { id: r.affiliate_id, email: r.email } }))), total, page, limit };
       },
     }),
     route({
@@ -132,13 +132,13 @@ export function adminAffiliateRoutes(ctx: AgentsContext): AgentRoute[] {
       path: '/api/admin/affiliates/payouts/:pid', response: affiliatesResponses['POST /api/admin/affiliates/payouts/:pid'],
       params: payoutParam,
       body: payoutDecision,
-      handler: ({ caller, params, body }) => {
+      handler: async ({ caller, params, body }) => {
         const p = ctx.legacyDb.prepare('SELECT status, affiliate_id FROM affiliate_payouts WHERE id = ?').get(params.pid) as { status: string; affiliate_id: string } | undefined;
         if (!p) throw notFound('payout not found');
         if (p.status !== 'requested') throw conflict(`payout already ${p.status}`);
         ctx.legacyDb.prepare("UPDATE affiliate_payouts SET status = ?, note = ?, decided_at = ?, decided_by = ? WHERE id = ? AND status = 'requested'").run(body.decision, body.note ?? '', Date.now(), caller.userId, params.pid);
         audit(ctx, caller, `affiliate.payout.${body.decision}`, 'affiliate', p.affiliate_id, { payout: params.pid, note: body.note ?? '' });
-        return { payout: payoutView(ctx, params.pid), affiliate: presentAffiliate(ctx, affiliateById(p.affiliate_id)) };
+        return { payout: await payoutView(ctx, params.pid), affiliate: await presentAffiliate(ctx, affiliateById(p.affiliate_id)) };
       },
     }),
   ];

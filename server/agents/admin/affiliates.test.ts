@@ -63,7 +63,7 @@ describe('operator routes of the affiliate program', () => {
     await ops.post(`/api/admin/affiliates/${affId}/kyc`, { decision: 'verified' });
     expect((await api.post('/api/affiliate/payout-method', { method: 'paypal', dest: 'aiko@example.com' })).status).toBe(200);
     t.ctx.legacyDb.prepare('INSERT INTO affiliate_referrals (workspace_id, affiliate_id, created_at) VALUES (?, ?, 1)').run(`ws_ref_${affId}`, affId);
-    expect(recordCommission(t.ctx.legacyDb, `ws_ref_${affId}`, `stripe:${affId}`, 150000)?.commissionCents).toBe(15000);
+    expect((await recordCommission(t.ctx.db, `ws_ref_${affId}`, `stripe:${affId}`, 150000))?.commissionCents).toBe(15000);
 
     const first = await api.post('/api/affiliate/payout', { amount: 60 });
     expect(first.status).toBe(200);

@@ -118,11 +118,13 @@ export async function runTurn(ctx: AgentsContext, input: TurnInput, hooks: TurnH
     if (!conv) throw notFound('conversation not found');
   }
   const humanMode = conv?.handoff === 'operator';
-  if (!humanMode) assertCanChat(ctx, ws);
+  if (!humanMode) await assertCanChat(ctx, ws);
 
   const wantsPerson = wantsHuman(input.message);
   const captured = extractContact(input.message);
   let history: EngineInput['history'] = [];
+  // The turn is paid before anything is stored (the ledger is on the async store; a refused turn stores nothing).
+  if (!humanMode && (await chargeTurn(ctx, ws)) === null) throw paymentRequired('out of credits');
   const conversation = ctx.legacyDb.transaction(() => {
     let c = conv;
     if (!c) {
@@ -142,8 +144,6 @@ export async function runTurn(ctx: AgentsContext, input: TurnInput, hooks: TurnH
       recordEvent(ctx, ws, agent.id, 'handoff.requested', { conversationId: c.id, agentId: agent.id, messageId: userMsg.id, text: input.message });
     }
     recordEvent(ctx, ws, agent.id, 'message.created', { conversationId: c.id, agentId: agent.id, messageId: userMsg.id, role: 'user', text: input.message, channel: c.channel });
-    if (humanMode) return c;
-    if (chargeTurn(ctx, ws) === null) throw paymentRequired('out of credits');
     return c;
   })();
 

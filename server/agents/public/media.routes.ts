@@ -17,9 +17,9 @@ const AUDIO_MAX_BYTES = 700_000;
  * No avatar provider is supported: those operations answer 503 `avatar not configured`.
  */
 export function mediaRoutes(ctx: AgentsContext, media: WidgetMedia | null): AgentRoute[] {
-  const agentOf = (publicId: string) => {
+  const agentOf = async (publicId: string) => {
     const agent = publicAgent(ctx, publicId);
-    assertCanChat(ctx, agent.workspace_id);
+    await assertCanChat(ctx, agent.workspace_id);
     return agent;
   };
   const need = (what: string) => {
@@ -35,7 +35,7 @@ export function mediaRoutes(ctx: AgentsContext, media: WidgetMedia | null): Agen
       params: publicParam,
       body: mediaRequests['POST /api/public/:publicId/tts'].body,
       handler: async ({ params, body }) => {
-        const agent = agentOf(params.publicId);
+        const agent = await agentOf(params.publicId);
         const speech = need('speech');
         const r = await paidTurn(ctx, agent.workspace_id, 'tts', () => speech.speak(body.text, body.voice));
         return new Reply(200, r.audio, { 'Content-Type': r.mime, 'Cache-Control': 'no-store' });
@@ -49,7 +49,7 @@ export function mediaRoutes(ctx: AgentsContext, media: WidgetMedia | null): Agen
       params: publicParam,
       body: mediaRequests['POST /api/public/:publicId/transcribe'].body,
       handler: async ({ params, body }) => {
-        const agent = agentOf(params.publicId);
+        const agent = await agentOf(params.publicId);
         const dataUrl = /^data:([^;,]+);base64,(.*)$/s.exec(body.audio);
         const mime = (body.mime ?? dataUrl?.[1] ?? 'audio/webm').toLowerCase();
         if (!AUDIO_TYPES[mime]) throw badRequest(`mime: audio must be one of ${Object.keys(AUDIO_TYPES).join(', ')}`);
@@ -70,7 +70,7 @@ export function mediaRoutes(ctx: AgentsContext, media: WidgetMedia | null): Agen
       params: publicParam,
       body: mediaRequests['POST /api/public/:publicId/translate'].body,
       handler: async ({ params, body }) => {
-        const agent = agentOf(params.publicId);
+        const agent = await agentOf(params.publicId);
         // The same language needs no provider (and no credit).
         if (body.source && body.source === body.target) return { text: body.text, source: body.source, target: body.target };
         const translation = need('translation');
@@ -84,8 +84,8 @@ export function mediaRoutes(ctx: AgentsContext, media: WidgetMedia | null): Agen
       before: perIp(ctx.limits.publicPost),
       params: publicParam,
       body: mediaRequests['POST /api/public/:publicId/avatar-session'].body,
-      handler: ({ params }) => {
-        agentOf(params.publicId);
+      handler: async ({ params }) => {
+        await agentOf(params.publicId);
         throw unavailable('avatar not configured');
       },
     }),
@@ -96,8 +96,8 @@ export function mediaRoutes(ctx: AgentsContext, media: WidgetMedia | null): Agen
       before: perIp(ctx.limits.publicAvatarVideo),
       params: publicParam,
       query: mediaRequests['GET /api/public/:publicId/avatar-video'].query,
-      handler: ({ params }) => {
-        agentOf(params.publicId);
+      handler: async ({ params }) => {
+        await agentOf(params.publicId);
         throw unavailable('avatar not configured');
       },
     }),

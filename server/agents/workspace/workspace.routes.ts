@@ -36,8 +36,8 @@ export function workspaceRoutes(ctx: AgentsContext): AgentRoute[] {
       path: '/api/workspace/general', response: workspaceResponses['PATCH /api/workspace/general'],
       auth: 'owner',
       body: workspaceRequests['PATCH /api/workspace/general'].body,
-      handler: ({ caller, body }) => {
-        updateWorkspace(ctx, caller.ws, body);
+      handler: async ({ caller, body }) => {
+        await updateWorkspace(ctx, caller.ws, body);
         return { workspace: workspaceRecord(ctx, caller.ws, caller.role) };
       },
     }),

@@ -51,10 +51,10 @@ const rank = (tier: string) => TIERS.indexOf(tier);
  * (402 `subscription required`, nothing changed); a downgrade or the same tier is always open.
  * Operators set any tier through PATCH /api/admin/workspaces/{id}.
  */
-export function updateWorkspace(ctx: AgentsContext, ws: string, patch: { name?: string; tier?: string }): void {
+export async function updateWorkspace(ctx: AgentsContext, ws: string, patch: { name?: string; tier?: string }): Promise<void> {
   if (patch.tier !== undefined) {
     const current = (ctx.legacyDb.prepare('SELECT tier FROM workspaces WHERE id = ?').get(ws) as { tier: string }).tier;
-    const paid = paidTier(ctx, ws);
+    const paid = await paidTier(ctx, ws);
     if (rank(patch.tier) > rank(current) && rank(patch.tier) > rank(paid.tier)) {
       throw paymentRequired('subscription required', { tier: patch.tier, paidTier: paid.tier, subscription: paid.status });
     }
