@@ -1,8 +1,7 @@
 import type { AgentsContext } from './context';
-import { stmt } from './db';
 import type { WorkspaceRow } from './accounts/accounts.service';
 import { paymentRequired } from './http';
-import { postLedger } from './billing/ledger';
+import { postLedger, walletState } from './billing/ledger';
 import { maybeAutoRecharge } from './billing/flows';
 import { TIER_ALLOWANCE } from '../../shared/api/contracts/agents-values';
 export { TIER_ALLOWANCE };
@@ -22,20 +21,20 @@ export function billingOf(w: WorkspaceRow) {
 }
 
 /** Refuses with 402 when the bot is paused or the wallet cannot pay one turn. */
-export function assertCanChat(ctx: AgentsContext, ws: string): void {
-  const w = stmt(ctx.legacyDb, 'SELECT credits, paused FROM workspaces WHERE id = ?').get(ws) as { credits: number; paused: number } | undefined;
+export async function assertCanChat(ctx: AgentsContext, ws: string): Promise<void> {
+  const w = await walletState(ctx.db, ws);
   if (!w) throw paymentRequired('billing required');
   if (w.paused) throw paymentRequired('subscription paused');
   if (w.credits < CREDIT_COST) throw paymentRequired('out of credits');
 }
 
 /** Debits one turn through the credit ledger; null when the wallet could not pay (paused, or a concurrent turn spent it). */
-export function chargeTurn(ctx: AgentsContext, ws: string, note = ''): number | null {
-  const w = stmt(ctx.legacyDb, 'SELECT paused FROM workspaces WHERE id = ?').get(ws) as { paused: number } | undefined;
+export async function chargeTurn(ctx: AgentsContext, ws: string, note = ''): Promise<number | null> {
+  const w = await walletState(ctx.db, ws);
   if (!w || w.paused) return null;
-  const entry = postLedger(ctx.legacyDb, ws, -CREDIT_COST, 'chat', { floor: 0, note });
+  const entry = await postLedger(ctx.db, ws, -CREDIT_COST, 'chat', { floor: 0, note });
   if (!entry) return null;
-  maybeAutoRecharge(ctx, ws, entry.balance);
+  await maybeAutoRecharge(ctx, ws, entry.balance);
   return entry.balance;
 }
 
@@ -49,12 +48,12 @@ export type PaidTurnKind = 'playground' | 'advisor' | 'tts' | 'transcribe' | 'tr
  */
 export async function paidTurn<T>(ctx: AgentsContext, ws: string, kind: PaidTurnKind, run: () => Promise<T>): Promise<T> {
   ctx.limits.chat.hit(ws, 'rate limited');
-  assertCanChat(ctx, ws);
-  if (chargeTurn(ctx, ws, kind) === null) throw paymentRequired('out of credits');
+  await assertCanChat(ctx, ws);
+  if ((await chargeTurn(ctx, ws, kind)) === null) throw paymentRequired('out of credits');
   try {
     return await run();
   } catch (err) {
-    postLedger(ctx.legacyDb, ws, CREDIT_COST, 'refund', { note: `${kind} failed` });
+    await postLedger(ctx.db, ws, CREDIT_COST, 'refund', { note: `${kind} failed` });
     throw err;
   }
 }

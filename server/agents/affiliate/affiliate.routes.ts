@@ -12,6 +12,7 @@ import {
   deleteLink,
   enroll,
   leaderboard,
+  linkCodeOf,
   payoutView,
   recordClick,
   requestPayout,
@@ -32,8 +33,8 @@ export function affiliateRoutes(ctx: AgentsContext): AgentRoute[] {
       path: '/api/affiliate/enroll', response: affiliateResponses['POST /api/affiliate/enroll'],
       auth: 'editor',
       body: affiliateRequests['POST /api/affiliate/enroll'].body,
-      handler: ({ caller, body }) => {
-        enroll(ctx, caller.userId, caller.ws, body.displayName, body.socials);
+      handler: async ({ caller, body }) => {
+        await enroll(ctx, caller.userId, caller.ws, body.displayName, body.socials);
         return dashboard(ctx, caller.userId);
       },
     }),
@@ -42,8 +43,8 @@ export function affiliateRoutes(ctx: AgentsContext): AgentRoute[] {
       path: '/api/affiliate', response: affiliateResponses['PATCH /api/affiliate'],
       auth: 'editor',
       body: affiliateRequests['PATCH /api/affiliate'].body,
-      handler: ({ caller, body }) => {
-        updateProfile(ctx, requireAffiliate(ctx, caller.userId), body);
+      handler: async ({ caller, body }) => {
+        await updateProfile(ctx, await requireAffiliate(ctx, caller.userId), body);
         return dashboard(ctx, caller.userId);
       },
     }),
@@ -52,15 +53,15 @@ export function affiliateRoutes(ctx: AgentsContext): AgentRoute[] {
       path: '/api/affiliate/links', response: affiliateResponses['POST /api/affiliate/links'],
       auth: 'editor',
       body: affiliateRequests['POST /api/affiliate/links'].body,
-      handler: ({ caller, body }) => ({ link: createLink(ctx, requireAffiliate(ctx, caller.userId), body.name, body.channel) }),
+      handler: async ({ caller, body }) => ({ link: await createLink(ctx, await requireAffiliate(ctx, caller.userId), body.name, body.channel) }),
     }),
     route({
       method: 'delete',
       path: '/api/affiliate/links/:id', response: affiliateResponses['DELETE /api/affiliate/links/:id'],
       auth: 'editor',
       params: affiliateRequests['DELETE /api/affiliate/links/:id'].params,
-      handler: ({ caller, params }) => {
-        deleteLink(ctx, requireAffiliate(ctx, caller.userId), params.id);
+      handler: async ({ caller, params }) => {
+        await deleteLink(ctx, await requireAffiliate(ctx, caller.userId), params.id);
         return { ok: true };
       },
     }),
@@ -69,8 +70,8 @@ export function affiliateRoutes(ctx: AgentsContext): AgentRoute[] {
       path: '/api/affiliate/payout-method', response: affiliateResponses['POST /api/affiliate/payout-method'],
       auth: 'editor',
       body: payoutMethod,
-      handler: ({ caller, body }) => {
-        setPayoutMethod(ctx, requireAffiliate(ctx, caller.userId), body);
+      handler: async ({ caller, body }) => {
+        await setPayoutMethod(ctx, await requireAffiliate(ctx, caller.userId), body);
         return { payoutMethod: { method: body.method, dest: body.dest, network: body.network ?? null } };
       },
     }),
@@ -79,10 +80,10 @@ export function affiliateRoutes(ctx: AgentsContext): AgentRoute[] {
       path: '/api/affiliate/kyc', response: affiliateResponses['POST /api/affiliate/kyc'],
       auth: 'editor',
       body: affiliateRequests['POST /api/affiliate/kyc'].body,
-      handler: ({ caller, body }) => {
-        const a = requireAffiliate(ctx, caller.userId);
+      handler: async ({ caller, body }) => {
+        const a = await requireAffiliate(ctx, caller.userId);
         const doc = decodeDocument(body.document, body.mime);
-        return { kyc: submitKyc(ctx, a, doc.mime, doc.data) };
+        return { kyc: await submitKyc(ctx, a, doc.mime, doc.data) };
       },
     }),
     route({
@@ -90,13 +91,13 @@ export function affiliateRoutes(ctx: AgentsContext): AgentRoute[] {
       path: '/api/affiliate/payout', response: affiliateResponses['POST /api/affiliate/payout'],
       auth: 'editor',
       body: affiliateRequests['POST /api/affiliate/payout'].body,
-      handler: ({ caller, body }) => {
+      handler: async ({ caller, body }) => {
         const cents = Math.round(body.amount * 100);
         if (Math.abs(cents - body.amount * 100) > 1e-6) throw badRequest('amount: at most two decimals');
-        const a = requireAffiliate(ctx, caller.userId);
-        const id = requestPayout(ctx, a, cents);
-        const b = balances(ctx, a.id);
-        return { payout: payoutView(ctx, id), available: b.availableCents / 100 };
+        const a = await requireAffiliate(ctx, caller.userId);
+        const id = await requestPayout(ctx, a, cents);
+        const b = await balances(ctx, a.id);
+        return { payout: await payoutView(ctx, id), available: b.availableCents / 100 };
       },
     }),
     route({ method: 'get', path: '/api/affiliate/leaderboard', response: affiliateResponses['GET /api/affiliate/leaderboard'], auth: 'bearer', handler: ({ caller }) => leaderboard(ctx, caller.userId) }),
@@ -106,15 +107,15 @@ export function affiliateRoutes(ctx: AgentsContext): AgentRoute[] {
       path: '/r/:code', produces: 'redirect',
       auth: 'public',
       params: affiliateRequests['GET /r/:code'].params,
-      handler: ({ params, req, res }) => {
+      handler: async ({ params, req, res }) => {
         const code = /^[A-Za-z0-9_-]{1,64}$/.test(params.code) ? params.code : '';
-        const hit = code ? resolveCode(ctx, code) : null;
+        const hit = code ? await resolveCode(ctx, code) : null;
         if (!hit) {
           res.redirect(302, `${ctx.config.appUrl}/`);
           return undefined;
         }
-        const linkCode = (ctx.legacyDb.prepare('SELECT code FROM affiliate_links WHERE id = ?').get(hit.linkId) as { code: string }).code;
-        recordClick(ctx, hit.linkId, hit.affiliateId, createHash('sha256').update(`${clientIp(req)}|${hit.linkId}`).digest('hex'));
+        const linkCode = await linkCodeOf(ctx, hit.linkId);
+        await recordClick(ctx, hit.linkId, hit.affiliateId, createHash('sha256').update(`${clientIp(req)}|${hit.linkId}`).digest('hex'));
         res.cookie(REF_COOKIE, linkCode, { maxAge: REF_COOKIE_DAYS * 86_400_000, httpOnly: true, sameSite: 'lax', secure: req.secure, path: '/' });
         res.setHeader('Cache-Control', 'no-store');
         res.redirect(302, `${ctx.config.appUrl}/register?ref=${encodeURIComponent(linkCode)}`);

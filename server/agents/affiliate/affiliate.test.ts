@@ -36,12 +36,12 @@ describe('commission arithmetic', () => {
 
   it('earns only on USD fees of referred workspaces, once per payment', async () => {
     const { affId } = await affiliate();
-    const db = t.ctx.legacyDb;
-    db.prepare("INSERT INTO affiliate_referrals (workspace_id, affiliate_id, created_at) VALUES ('ws_referred_x', ?, 1)").run(affId);
-    expect(recordCommission(db, 'ws_referred_x', 'stripe:cs_a', 1999)).toEqual({ affiliateId: affId, commissionCents: 200 });
-    expect(recordCommission(db, 'ws_referred_x', 'stripe:cs_a', 1999)).toBeNull();
-    expect(recordCommission(db, 'ws_referred_x', 'stripe:cs_b', 1999, 'eur')).toBeNull();
-    expect(recordCommission(db, 'ws_not_referred', 'stripe:cs_c', 1999)).toBeNull();
+    const db = t.ctx.db;
+    await db.insertInto('affiliate_referrals').values({ workspace_id: 'ws_referred_x', affiliate_id: affId, created_at: 1 }).execute();
+    expect(await recordCommission(db, 'ws_referred_x', 'stripe:cs_a', 1999)).toEqual({ affiliateId: affId, commissionCents: 200 });
+    expect(await recordCommission(db, 'ws_referred_x', 'stripe:cs_a', 1999)).toBeNull();
+    expect(await recordCommission(db, 'ws_referred_x', 'stripe:cs_b', 1999, 'eur')).toBeNull();
+    expect(await recordCommission(db, 'ws_not_referred', 'stripe:cs_c', 1999)).toBeNull();
   });
 });
 
@@ -162,21 +162,21 @@ describe('payout method, KYC and payouts', () => {
     const pdf = await api.post('/api/affiliate/kyc', { document: Buffer.from('%PDF-1.7\n1 0 obj\n').toString('base64') });
     expect(pdf.body.kyc).toMatchObject({ status: 'pending', mime: 'application/pdf' });
     expect((await api.get('/api/affiliate')).body.affiliate.kycStatus).toBe('pending');
-    const stored = t.ctx.legacyDb.prepare('SELECT mime, length(data) AS n, status FROM affiliate_kyc WHERE affiliate_id = ? ORDER BY submitted_at').all(affId);
+    const stored = (await t.ctx.db.selectFrom('affiliate_kyc').select(['mime', 'data', 'status']).where('affiliate_id', '=', affId).orderBy('submitted_at').execute()).map((k) => ({ mime: k.mime, n: k.data.length, status: k.status }));
     expect(stored).toEqual([{ mime: 'image/png', n: 72, status: 'pending' }, { mime: 'application/pdf', n: 17, status: 'pending' }]);
-    t.ctx.legacyDb.prepare("UPDATE affiliates SET kyc_status = 'verified' WHERE id = ?").run(affId);
+    await t.ctx.db.updateTable('affiliates').set({ kyc_status: 'verified' }).where('id', '=', affId).execute();
     expect((await api.post('/api/affiliate/kyc', { document: PNG })).body).toEqual({ error: 'KYC already verified' });
   });
 
   it('pays out only with verified KYC, a payout method and at least 50 USD available', async () => {
     const { api, affId } = await affiliate();
-    const db = t.ctx.legacyDb;
-    db.prepare("INSERT INTO affiliate_referrals (workspace_id, affiliate_id, created_at) VALUES (?, ?, 1)").run(`ws_ref_${affId}`, affId);
-    recordCommission(db, `ws_ref_${affId}`, `test:${affId}:1`, 60000); // 60.00 USD commission
+    const db = t.ctx.db;
+    await db.insertInto('affiliate_referrals').values({ workspace_id: `ws_ref_${affId}`, affiliate_id: affId, created_at: 1 }).execute();
+    await recordCommission(db, `ws_ref_${affId}`, `test:${affId}:1`, 60000); // 60.00 USD commission
     expect((await api.post('/api/affiliate/payout', { amount: 50 })).body).toEqual({ error: 'KYC verification required' });
     await api.post('/api/affiliate/kyc', { document: PNG });
     expect((await api.post('/api/affiliate/payout', { amount: 50 })).body).toEqual({ error: 'KYC verification required' });
-    db.prepare("UPDATE affiliates SET kyc_status = 'verified' WHERE id = ?").run(affId);
+    await db.updateTable('affiliates').set({ kyc_status: 'verified' }).where('id', '=', affId).execute();
     expect((await api.post('/api/affiliate/payout', { amount: 50 })).body).toEqual({ error: 'payout method required' });
     await api.post('/api/affiliate/payout-method', { method: 'paypal', dest: 'kenji@example.com' });
     expect((await api.post('/api/affiliate/payout', { amount: 49.99 })).body).toEqual({ error: 'minimum payout is 50 USD' });
@@ -191,14 +191,14 @@ describe('payout method, KYC and payouts', () => {
 
 describe('leaderboard and assets', () => {
   it('lists the top 10 by earnings and the caller rank', async () => {
-    const db = t.ctx.legacyDb;
-    const insert = db.transaction((i: number) => {
-      const uid = `usr_lb_${i}`;
-      db.prepare("INSERT INTO users (id, email, password_hash, created_at) VALUES (?, ?, 'x', 1)").run(uid, `lb${i}@example.com`);
-      db.prepare("INSERT INTO affiliates (id, user_id, workspace_id, display_name, created_at, updated_at) VALUES (?, ?, 'ws_none', ?, ?, 1)").run(`aff_lb_${i}`, uid, `Top ${i}`, i);
-      db.prepare("INSERT INTO affiliate_commissions (affiliate_id, workspace_id, ref, fee_cents, commission_cents, created_at) VALUES (?, 'ws_none', ?, ?, ?, 1)").run(`aff_lb_${i}`, `lb:${i}`, 10_000_000 + i * 1000, 1_000_000 + i * 100);
-    });
-    for (let i = 1; i <= 12; i++) insert(i);
+    const insert = (i: number) =>
+      t.ctx.db.transaction().execute(async (tx) => {
+        const uid = `usr_lb_${i}`;
+        await tx.insertInto('users').values({ id: uid, email: `lb${i}@example.com`, password_hash: 'x', created_at: 1 }).execute();
+        await tx.insertInto('affiliates').values({ id: `aff_lb_${i}`, user_id: uid, workspace_id: 'ws_none', display_name: `Top ${i}`, created_at: i, updated_at: 1 }).execute();
+        await tx.insertInto('affiliate_commissions').values({ affiliate_id: `aff_lb_${i}`, workspace_id: 'ws_none', ref: `lb:${i}`, fee_cents: 10_000_000 + i * 1000, commission_cents: 1_000_000 + i * 100, created_at: 1 }).execute();
+      });
+    for (let i = 1; i <= 12; i++) await insert(i);
     const { api } = await affiliate();
     const r = await api.get('/api/affiliate/leaderboard');
     const rows = arr(r.body.leaderboard);

@@ -5,6 +5,7 @@ import { bundlesOnSale, pricing } from './catalog';
 import { plansView, setAutoRecharge, subscriptionView, walletView } from './billing.service';
 import { cancelSubscription, confirmCheckout, confirmPayPal, createBundleCheckout, registerPaymentMethod, subscribe } from './flows';
 import { paypalConfigured } from './paypal';
+import { userEmail } from './subscriptions.repository';
 import { confirmPayPalOrder, createPayPalOrder } from './paypal-orders';
 import { handlePayPalWebhook, handleStripeWebhook } from './webhooks';
 import { billingResponses } from '../../../shared/api/contracts/agents-billing';
@@ -13,24 +14,23 @@ import { billingRequests, id, provider } from '../../../shared/api/contracts/age
 
 export function billingRoutes(ctx: AgentsContext): AgentRoute[] {
   const configured = () => ({ stripe: Boolean(ctx.config.payments.stripeSecretKey), paypal: paypalConfigured(ctx.config.payments) });
-  const email = (userId: string) => (ctx.legacyDb.prepare('SELECT email FROM users WHERE id = ?').get(userId) as { email: string }).email;
   return [
-    route({ method: 'get', path: '/api/billing/pricing', response: billingResponses['GET /api/billing/pricing'], auth: 'public', handler: () => pricing(ctx.legacyDb) }),
+    route({ method: 'get', path: '/api/billing/pricing', response: billingResponses['GET /api/billing/pricing'], auth: 'public', handler: () => pricing(ctx) }),
     route({ method: 'get', path: '/api/billing/wallet', response: billingResponses['GET /api/billing/wallet'], auth: 'bearer', handler: ({ caller }) => walletView(ctx, caller.ws) }),
     route({
       method: 'get',
       path: '/api/billing/subscription', response: billingResponses['GET /api/billing/subscription'],
       auth: 'bearer',
-      handler: ({ caller }) => ({ subscription: subscriptionView(ctx, caller.ws), plans: plansView(), providers: configured() }),
+      handler: async ({ caller }) => ({ subscription: await subscriptionView(ctx, caller.ws), plans: plansView(), providers: configured() }),
     }),
     route({
       method: 'post',
       path: '/api/billing/checkout', response: billingResponses['POST /api/billing/checkout'],
       auth: 'owner',
       body: billingRequests['POST /api/billing/checkout'].body,
-      handler: ({ caller, body }) => {
+      handler: async ({ caller, body }) => {
         // No bundle named: the first one on sale.
-        const bundle = body.bundle ?? bundlesOnSale(ctx.legacyDb)[0]?.id ?? '';
+        const bundle = body.bundle ?? (await bundlesOnSale(ctx))[0]?.id ?? '';
         return body.provider === 'paypal' ? createPayPalOrder(ctx, caller.ws, bundle) : createBundleCheckout(ctx, caller.ws, bundle);
       },
     }),
@@ -43,7 +43,7 @@ export function billingRoutes(ctx: AgentsContext): AgentRoute[] {
         // A hosted checkout session of the first provider, or an order of the second.
         if (!body.sessionId && !body.orderId) throw badRequest('sessionId or orderId is required');
         const r = body.orderId ? await confirmPayPalOrder(ctx, caller.ws, body.orderId) : await confirmCheckout(ctx, caller.ws, body.sessionId ?? '');
-        return { ...r, wallet: walletView(ctx, caller.ws), subscription: subscriptionView(ctx, caller.ws) };
+        return { ...r, wallet: await walletView(ctx, caller.ws), subscription: await subscriptionView(ctx, caller.ws) };
       },
     }),
     route({
@@ -60,7 +60,7 @@ export function billingRoutes(ctx: AgentsContext): AgentRoute[] {
       body: billingRequests['POST /api/billing/paypal/confirm'].body,
       handler: async ({ caller, body }) => {
         const r = await confirmPayPal(ctx, caller.ws, body.subscriptionId);
-        return { ...r, wallet: walletView(ctx, caller.ws), subscription: subscriptionView(ctx, caller.ws) };
+        return { ...r, wallet: await walletView(ctx, caller.ws), subscription: await subscriptionView(ctx, caller.ws) };
       },
     }),
     route({
@@ -69,8 +69,8 @@ export function billingRoutes(ctx: AgentsContext): AgentRoute[] {
       auth: 'owner',
       body: billingRequests['POST /api/billing/payment-method'].body,
       handler: async ({ caller, body }) => {
-        await registerPaymentMethod(ctx, caller.ws, email(caller.userId), body.paymentMethodId);
-        return { subscription: subscriptionView(ctx, caller.ws) };
+        await registerPaymentMethod(ctx, caller.ws, await userEmail(ctx.db, caller.userId), body.paymentMethodId);
+        return { subscription: await subscriptionView(ctx, caller.ws) };
       },
     }),
     route({
@@ -78,7 +78,7 @@ export function billingRoutes(ctx: AgentsContext): AgentRoute[] {
       path: '/api/billing/auto-recharge', response: billingResponses['POST /api/billing/auto-recharge'],
       auth: 'owner',
       body: billingRequests['POST /api/billing/auto-recharge'].body,
-      handler: ({ caller, body }) => ({ autoRecharge: setAutoRecharge(ctx, caller.ws, body) }),
+      handler: async ({ caller, body }) => ({ autoRecharge: await setAutoRecharge(ctx, caller.ws, body) }),
     }),
     route({
       method: 'post',
@@ -86,7 +86,7 @@ export function billingRoutes(ctx: AgentsContext): AgentRoute[] {
       auth: 'owner',
       handler: async ({ caller }) => {
         await cancelSubscription(ctx, caller.ws);
-        return { subscription: subscriptionView(ctx, caller.ws) };
+        return { subscription: await subscriptionView(ctx, caller.ws) };
       },
     }),
     route({ method: 'post', path: '/api/billing/webhook', response: billingResponses['POST /api/billing/webhook'], auth: 'public', handler: ({ req }) => handleStripeWebhook(ctx, req) }),

@@ -85,8 +85,8 @@ describe('billing without payment providers', () => {
     const api = await t.signup();
     const ws = str((await api.get('/api/auth/me')).body.workspace.id);
     await api.get('/api/billing/subscription');
-    t.ctx.legacyDb.prepare("UPDATE subscriptions SET status = 'trialing', plan = 'starter', trial_used = 1, trial_ends_at = ? WHERE workspace_id = ?").run(Date.now() - 1000, ws);
-    t.ctx.legacyDb.prepare("UPDATE workspaces SET tier = 'starter' WHERE id = ?").run(ws);
+    await t.ctx.db.updateTable('subscriptions').set({ status: 'trialing', plan: 'starter', trial_used: 1, trial_ends_at: Date.now() - 1000 }).where('workspace_id', '=', ws).execute();
+    await t.ctx.db.updateTable('workspaces').set({ tier: 'starter' }).where('id', '=', ws).execute();
     const r = await api.get('/api/billing/subscription');
     expect(r.body.subscription).toMatchObject({ status: 'expired', tier: 'free', trial: { used: true } });
     expect((await api.get('/api/workspace/general')).body.workspace.tier).toBe('free');

@@ -1,6 +1,6 @@
 import { badRequest } from '../../core/errors';
-import type { Db } from '../db';
-import { bundlesOf, type Bundle } from '../platform-settings';
+import type { AgentsContext } from '../context';
+import { platformBundles, type Bundle } from '../platform-settings';
 
 export type { Bundle };
 
@@ -30,26 +30,24 @@ export const TRIAL_PLAN = 'starter';
 export const TRIAL_DAYS = 14;
 
 /** The bundles on sale: the operator's (PUT /api/admin/bundles) when set, else the built-in ones. */
-/** TRANSITIONAL until billing reads on ctx.db (then: `(await platformBundles(db)) ?? BUILT_IN_BUNDLES`). */
-const savedBundles = (db: Db) => bundlesOf((db.prepare("SELECT value FROM platform_settings WHERE key = 'bundles'").get() as { value: string } | undefined)?.value);
-export const bundlesOnSale = (db: Db): Bundle[] => savedBundles(db) ?? BUILT_IN_BUNDLES;
-export const bundleById = (db: Db, id: string) => bundlesOnSale(db).find((b) => b.id === id) ?? null;
+export const bundlesOnSale = async (ctx: AgentsContext): Promise<Bundle[]> => (await platformBundles(ctx.db)) ?? BUILT_IN_BUNDLES;
+export const bundleById = async (ctx: AgentsContext, id: string) => (await bundlesOnSale(ctx)).find((b) => b.id === id) ?? null;
 
 /** A bundle a buyer may check out now; an id not (or no longer) on sale is refused with the ids that are. */
-export function bundleForSale(db: Db, id: string): Bundle {
-  const bundle = bundleById(db, id);
-  if (!bundle) throw badRequest('bundle: unknown bundle', { bundles: bundlesOnSale(db).map((b) => b.id) });
+export async function bundleForSale(ctx: AgentsContext, id: string): Promise<Bundle> {
+  const bundle = await bundleById(ctx, id);
+  if (!bundle) throw badRequest('bundle: unknown bundle', { bundles: (await bundlesOnSale(ctx)).map((b) => b.id) });
   return bundle;
 }
 export const planById = (id: string) => PLANS.find((p) => p.id === id) ?? null;
 
 const usd = (cents: number) => Math.round(cents) / 100;
 
-export function pricing(db: Db) {
+export async function pricing(ctx: AgentsContext) {
   return {
     currency: 'USD',
     creditCost: 1,
-    bundles: bundlesOnSale(db).map((b) => ({ id: b.id, name: b.name, credits: b.credits, price: usd(b.priceCents), priceCents: b.priceCents })),
+    bundles: (await bundlesOnSale(ctx)).map((b) => ({ id: b.id, name: b.name, credits: b.credits, price: usd(b.priceCents), priceCents: b.priceCents })),
     plans: PLANS.map((p) => ({ id: p.id, name: p.name, tier: p.tier, price: usd(p.priceCents), priceCents: p.priceCents, interval: 'month', monthlyCredits: p.monthlyCredits })),
     trial: { plan: TRIAL_PLAN, days: TRIAL_DAYS },
   };

@@ -1,6 +1,9 @@
 import type Stripe from 'stripe';
 import { badRequest, conflict, notFound } from '../../core/errors';
 import type { AgentsContext } from '../context';
+import type { AgentsDb } from '../schema';
+import { findSubscription } from './subscriptions.repository';
+import { markPaid } from './payments.repository';
 import { bundleById, bundleForSale, planById, type Plan } from './catalog';
 import { paypalClient } from './paypal';
 import { providerFailure, stripeClient } from './stripe';
@@ -30,9 +33,9 @@ export const returnUrls = (ctx: AgentsContext, what: string) => ({
 
 /** A hosted checkout session of the first provider for one credit bundle. */
 export async function createBundleCheckout(ctx: AgentsContext, ws: string, bundleId: string) {
-  const bundle = bundleForSale(ctx.legacyDb, bundleId);
+  const bundle = await bundleForSale(ctx, bundleId);
   const stripe = stripeClient(ctx.config.payments);
-  const s = subscriptionRow(ctx, ws);
+  const s = await subscriptionRow(ctx, ws);
   const session = await provider(() =>
     stripe.checkout.sessions.create({
       mode: 'payment',
@@ -43,33 +46,33 @@ export async function createBundleCheckout(ctx: AgentsContext, ws: string, bundl
       ...returnUrls(ctx, 'checkout'),
     }),
   );
-  recordPayment(ctx, { workspace_id: ws, provider: 'stripe', external_id: session.id, kind: 'bundle', bundle: bundle.id, plan: null, credits: bundle.credits, amount_cents: bundle.priceCents });
+  await recordPayment(ctx, { workspace_id: ws, provider: 'stripe', external_id: session.id, kind: 'bundle', bundle: bundle.id, plan: null, credits: bundle.credits, amount_cents: bundle.priceCents });
   return { provider: 'stripe', sessionId: session.id, url: session.url, bundle: bundle.id };
 }
 
 /** Applies a completed checkout session (bundle or subscription) of this workspace; safe to repeat. */
-export function applySession(ctx: AgentsContext, ws: string | null, session: Stripe.Checkout.Session) {
-  const p = paymentByExternal(ctx, 'stripe', session.id);
+export async function applySession(ctx: AgentsContext, ws: string | null, session: Stripe.Checkout.Session, db: AgentsDb = ctx.db) {
+  const p = await paymentByExternal(ctx, 'stripe', session.id, db);
   if (!p || (ws !== null && p.workspace_id !== ws)) throw notFound('checkout session not found');
   if (session.payment_status !== 'paid' && session.payment_status !== 'no_payment_required') throw conflict('payment not completed');
-  if (p.kind === 'bundle') return fulfilBundle(ctx, p);
+  if (p.kind === 'bundle') return fulfilBundle(ctx, p, 'purchase', db);
   const plan = planById(p.plan ?? '');
   const subId = typeof session.subscription === 'string' ? session.subscription : session.subscription?.id;
   if (!plan || !subId) throw conflict('payment not completed');
   const customer = typeof session.customer === 'string' ? session.customer : (session.customer?.id ?? null);
-  ctx.legacyDb.prepare("UPDATE payments SET status = 'paid', paid_at = COALESCE(paid_at, ?) WHERE id = ?").run(Date.now(), p.id);
-  return activateSubscription(ctx, p.workspace_id, plan, 'stripe', subId, customer, null);
+  await markPaid(db, p.provider, p.external_id, Date.now());
+  return activateSubscription(ctx, p.workspace_id, plan, 'stripe', subId, customer, null, db);
 }
 
 export async function confirmCheckout(ctx: AgentsContext, ws: string, sessionId: string) {
   const stripe = stripeClient(ctx.config.payments);
-  if (!paymentByExternal(ctx, 'stripe', sessionId)) throw notFound('checkout session not found');
+  if (!(await paymentByExternal(ctx, 'stripe', sessionId))) throw notFound('checkout session not found');
   const session = await provider(() => stripe.checkout.sessions.retrieve(sessionId));
   return applySession(ctx, ws, session);
 }
 
-function assertCanSubscribe(ctx: AgentsContext, ws: string, plan: Plan) {
-  const s = subscriptionRow(ctx, ws);
+async function assertCanSubscribe(ctx: AgentsContext, ws: string, plan: Plan) {
+  const s = await subscriptionRow(ctx, ws);
   if (s.status === 'active' && s.plan === plan.id) throw conflict('already subscribed to this plan');
   return s;
 }
@@ -78,14 +81,14 @@ function assertCanSubscribe(ctx: AgentsContext, ws: string, plan: Plan) {
 export async function subscribe(ctx: AgentsContext, ws: string, planId: string, via: 'stripe' | 'paypal') {
   const plan = planById(planId);
   if (!plan) throw badRequest('plan: unknown plan');
-  const s = assertCanSubscribe(ctx, ws, plan);
+  const s = await assertCanSubscribe(ctx, ws, plan);
   if (via === 'paypal') {
     const pp = paypalClient(ctx.config.payments);
     const sub = await provider(async () => {
-      const pid = await pp.planId(ctx.legacyDb, plan);
+      const pid = await pp.planId(ctx.db, plan);
       return pp.createSubscription(pid, ws, `${ctx.config.appUrl}/billing?paypal=success`, `${ctx.config.appUrl}/billing?paypal=cancelled`);
     });
-    recordPayment(ctx, { workspace_id: ws, provider: 'paypal', external_id: sub.id, kind: 'subscription', bundle: null, plan: plan.id, credits: plan.monthlyCredits, amount_cents: plan.priceCents });
+    await recordPayment(ctx, { workspace_id: ws, provider: 'paypal', external_id: sub.id, kind: 'subscription', bundle: null, plan: plan.id, credits: plan.monthlyCredits, amount_cents: plan.priceCents });
     return { provider: 'paypal', subscriptionId: sub.id, url: sub.links?.find((l) => l.rel === 'approve')?.href ?? null, plan: plan.id };
   }
   const stripe = stripeClient(ctx.config.payments);
@@ -100,14 +103,14 @@ export async function subscribe(ctx: AgentsContext, ws: string, planId: string, 
       ...returnUrls(ctx, 'subscribe'),
     }),
   );
-  recordPayment(ctx, { workspace_id: ws, provider: 'stripe', external_id: session.id, kind: 'subscription', bundle: null, plan: plan.id, credits: plan.monthlyCredits, amount_cents: plan.priceCents });
+  await recordPayment(ctx, { workspace_id: ws, provider: 'stripe', external_id: session.id, kind: 'subscription', bundle: null, plan: plan.id, credits: plan.monthlyCredits, amount_cents: plan.priceCents });
   return { provider: 'stripe', sessionId: session.id, url: session.url, plan: plan.id };
 }
 
 /** The second provider's subscription is approved: it becomes the workspace's active subscription (once). */
 export async function confirmPayPal(ctx: AgentsContext, ws: string | null, subscriptionId: string) {
   const pp = paypalClient(ctx.config.payments);
-  const p = paymentByExternal(ctx, 'paypal', subscriptionId);
+  const p = await paymentByExternal(ctx, 'paypal', subscriptionId);
   if (!p || (ws !== null && p.workspace_id !== ws)) throw notFound('subscription not found');
   const sub = await provider(() => pp.getSubscription(subscriptionId));
   if (sub.custom_id && sub.custom_id !== p.workspace_id) throw notFound('subscription not found');
@@ -121,7 +124,7 @@ export async function confirmPayPal(ctx: AgentsContext, ws: string | null, subsc
 /** Registers a card (a payment method id from the provider's client library) on a customer; the first one starts the trial. */
 export async function registerPaymentMethod(ctx: AgentsContext, ws: string, email: string, paymentMethodId: string) {
   const stripe = stripeClient(ctx.config.payments);
-  const s = subscriptionRow(ctx, ws);
+  const s = await subscriptionRow(ctx, ws);
   const customer = await provider(async () => {
     if (s.customer_id) {
       await stripe.paymentMethods.attach(paymentMethodId, { customer: s.customer_id });
@@ -132,12 +135,12 @@ export async function registerPaymentMethod(ctx: AgentsContext, ws: string, emai
     return c.id;
   });
   const pm = await provider(() => stripe.paymentMethods.retrieve(paymentMethodId));
-  savePaymentMethod(ctx, ws, customer, { provider: 'stripe', id: pm.id, brand: pm.card?.brand ?? null, last4: pm.card?.last4 ?? null });
+  await savePaymentMethod(ctx, ws, customer, { provider: 'stripe', id: pm.id, brand: pm.card?.brand ?? null, last4: pm.card?.last4 ?? null });
 }
 
 /** Cancels at the provider, then pauses the bot. */
 export async function cancelSubscription(ctx: AgentsContext, ws: string) {
-  const s = subscriptionRow(ctx, ws);
+  const s = await subscriptionRow(ctx, ws);
   if (s.status !== 'active' && s.status !== 'trialing') throw conflict('no active subscription');
   if (s.status === 'active' && s.external_id) {
     if (s.provider === 'stripe') {
@@ -148,7 +151,7 @@ export async function cancelSubscription(ctx: AgentsContext, ws: string) {
       await provider(() => pp.cancelSubscription(s.external_id as string, 'Cancelled by the workspace owner'));
     }
   }
-  markCancelled(ctx, ws);
+  await markCancelled(ctx, ws);
 }
 
 const recharging = new Set<string>();
@@ -157,13 +160,13 @@ const recharging = new Set<string>();
  * After a debit: when auto-recharge is on and the balance fell below its threshold, charges the
  * saved card off-session for the chosen bundle and credits it (one recharge at a time per workspace).
  */
-export function maybeAutoRecharge(ctx: AgentsContext, ws: string, balance: number): void {
+export async function maybeAutoRecharge(ctx: AgentsContext, ws: string, balance: number): Promise<void> {
   if (!ctx.config.payments.stripeSecretKey || recharging.has(ws)) return;
-  const s = ctx.legacyDb.prepare('SELECT * FROM subscriptions WHERE workspace_id = ?').get(ws) as ReturnType<typeof subscriptionRow> | undefined;
+  const s = await findSubscription(ctx.db, ws);
   if (!s || !s.customer_id || !s.payment_method) return;
   const a = autoRechargeOf(s);
-  const bundle = a.enabled && a.bundle ? bundleById(ctx.legacyDb, a.bundle) : null;
-  if (!bundle || balance >= a.threshold) return;
+  const bundle = a.enabled && a.bundle ? await bundleById(ctx, a.bundle) : null;
+  if (!bundle || balance >= a.threshold || recharging.has(ws)) return;
   recharging.add(ws);
   const pmId = String((JSON.parse(s.payment_method) as { id?: string }).id ?? '');
   const work = (async () => {
@@ -178,9 +181,9 @@ export function maybeAutoRecharge(ctx: AgentsContext, ws: string, balance: numbe
         metadata: { workspace_id: ws, bundle: bundle.id, purpose: 'auto-recharge' },
       });
       if (intent.status !== 'succeeded') return;
-      recordPayment(ctx, { workspace_id: ws, provider: 'stripe', external_id: intent.id, kind: 'recharge', bundle: bundle.id, plan: null, credits: bundle.credits, amount_cents: bundle.priceCents });
-      const p = paymentByExternal(ctx, 'stripe', intent.id);
-      if (p) fulfilBundle(ctx, p, 'recharge');
+      await recordPayment(ctx, { workspace_id: ws, provider: 'stripe', external_id: intent.id, kind: 'recharge', bundle: bundle.id, plan: null, credits: bundle.credits, amount_cents: bundle.priceCents });
+      const p = await paymentByExternal(ctx, 'stripe', intent.id);
+      if (p) await fulfilBundle(ctx, p, 'recharge');
     } catch (err) {
       ctx.log(`auto-recharge of ${ws} failed: ${err instanceof Error ? err.message : String(err)}`);
     } finally {

@@ -144,7 +144,7 @@ describe('first provider (official SDK against a local fake)', () => {
     const ar = await api.post('/api/billing/auto-recharge', { enabled: true, threshold: 50, bundle: 'credits-1000' });
     expect(ar.body.autoRecharge).toEqual({ enabled: true, threshold: 50, bundle: 'credits-1000' });
     const ws = str((await api.get('/api/auth/me')).body.workspace.id);
-    setBalance(t.ctx.legacyDb, ws, 50);
+    await setBalance(t.ctx.db, ws, 50);
     await api.post('/api/sources', { type: 'qa', question: 'Hours?', answer: 'Nine to six.' });
     expect((await api.post('/api/chat', { agentId, message: 'Hours?' })).body.credits).toBe(49);
     await Promise.all([...t.ctx.background]);

@@ -8,11 +8,11 @@ import { providerFailure } from './stripe';
 
 /** A one-off credit bundle through the second provider: an order the buyer approves at the provider's page. */
 export async function createPayPalOrder(ctx: AgentsContext, ws: string, bundleId: string) {
-  const bundle = bundleForSale(ctx.legacyDb, bundleId);
+  const bundle = await bundleForSale(ctx, bundleId);
   const pp = paypalClient(ctx.config.payments);
   const urls = returnUrls(ctx, 'checkout');
   const order = await provider(() => pp.createOrder(bundle, ws, `${ctx.config.appUrl}/billing?checkout=success&provider=paypal`, urls.cancel_url));
-  recordPayment(ctx, { workspace_id: ws, provider: 'paypal', external_id: order.id, kind: 'bundle', bundle: bundle.id, plan: null, credits: bundle.credits, amount_cents: bundle.priceCents });
+  await recordPayment(ctx, { workspace_id: ws, provider: 'paypal', external_id: order.id, kind: 'bundle', bundle: bundle.id, plan: null, credits: bundle.credits, amount_cents: bundle.priceCents });
   const approve = order.links?.find((l) => l.rel === 'approve' || l.rel === 'payer-action')?.href ?? null;
   return { provider: 'paypal', orderId: order.id, url: approve, bundle: bundle.id };
 }
@@ -25,7 +25,7 @@ const cents = (value: string | undefined) => Math.round(Number(value ?? 'NaN') *
  */
 export async function confirmPayPalOrder(ctx: AgentsContext, ws: string | null, orderId: string) {
   const pp = paypalClient(ctx.config.payments);
-  const p = paymentByExternal(ctx, 'paypal', orderId);
+  const p = await paymentByExternal(ctx, 'paypal', orderId);
   if (!p || p.kind !== 'bundle' || (ws !== null && p.workspace_id !== ws)) throw notFound('order not found');
   if (p.status === 'paid') return fulfilBundle(ctx, p);
   let order: PayPalOrder = await provider(() => pp.getOrder(orderId));

@@ -1,7 +1,8 @@
 import { notFound, upstreamFailed } from '../../core/errors';
 import { guardedFetch, type OutboundRequest, type OutboundResponse } from '../../core/security/ssrf';
 import type { PaymentsConfig } from '../config';
-import type { Db } from '../db';
+import type { AgentsDb } from '../schema';
+import { paypalPlanId, savePaypalPlan } from './payments.repository';
 import type { Plan } from './catalog';
 import { notConfigured } from './stripe';
 
@@ -86,9 +87,9 @@ class PayPalClient {
   }
 
   /** The provider's plan id for one of our plans, created in its catalog on first use. */
-  async planId(db: Db, plan: Plan): Promise<string> {
-    const known = db.prepare('SELECT plan_id FROM paypal_plans WHERE plan = ?').get(plan.id) as { plan_id: string } | undefined;
-    if (known) return known.plan_id;
+  async planId(db: AgentsDb, plan: Plan): Promise<string> {
+    const known = await paypalPlanId(db, plan.id);
+    if (known) return known;
     const product = await this.call<{ id: string }>('POST', '/v1/catalogs/products', { name: `Agent platform ${plan.name}`, type: 'SERVICE', category: 'SOFTWARE' });
     const created = await this.call<{ id: string }>('POST', '/v1/billing/plans', {
       product_id: product.id,
@@ -99,7 +100,7 @@ class PayPalClient {
       ],
       payment_preferences: { auto_bill_outstanding: true, payment_failure_threshold: 1 },
     });
-    db.prepare('INSERT INTO paypal_plans (plan, product_id, plan_id) VALUES (?, ?, ?) ON CONFLICT (plan) DO UPDATE SET product_id = excluded.product_id, plan_id = excluded.plan_id').run(plan.id, product.id, created.id);
+    await savePaypalPlan(db, plan.id, product.id, created.id);
     return created.id;
   }
 

@@ -68,13 +68,13 @@ describe('POST /api/chat', () => {
   it('answers 402 with nothing stored when the workspace is out of credits or paused', async () => {
     const { api, agentId } = await trained();
     const ws = await wsOf(api);
-    await setBalance(t.ctx.legacyDb, ws, 0);
+    await setBalance(t.ctx.db, ws, 0);
     const r = await api.post('/api/chat', { agentId, message: 'hours?' });
     expect(r.status).toBe(402);
     expect(r.body).toEqual({ error: 'out of credits' });
     const sse = await api.post('/api/chat?stream=1', { agentId, message: 'hours?' });
     expect(sse.status).toBe(402);
-    await setBalance(t.ctx.legacyDb, ws, 5);
+    await setBalance(t.ctx.db, ws, 5);
     await t.ctx.db.updateTable('workspaces').set({ paused: 1 }).where('id', '=', ws).execute();
     expect((await api.post('/api/chat', { agentId, message: 'hours?' })).body).toEqual({ error: 'subscription paused' });
     expect(arr((await api.get('/api/conversations')).body.conversations)).toHaveLength(0);

@@ -64,7 +64,7 @@ describe('POST /api/public/{publicId}/chat', () => {
 
   it('answers 402 when the workspace is out of credits', async () => {
     const { api, publicId } = await trainedAgent();
-    await setBalance(t.ctx.legacyDb, str((await api.get('/api/auth/me')).body.workspace.id), 0);
+    await setBalance(t.ctx.db, str((await api.get('/api/auth/me')).body.workspace.id), 0);
     expect((await visitor().post(`/api/public/${publicId}/chat`, { message: 'Where is the store?' })).status).toBe(402);
   });
 
