@@ -54,7 +54,7 @@ describe('registering an invited address without the invitation token', () => {
     const foreign = await anon().post('/api/auth/register', { email: target, password: 'attacker-pass', invite: myToken });
     expect(foreign.status).toBe(403);
     expect(foreign.body).toEqual({ error: 'invitation is for another email address' });
-    expect(t.ctx.legacyDb.prepare('SELECT 1 FROM users WHERE email = ?').get(target)).toBeUndefined();
+    expect(await t.ctx.db.selectFrom('users').select('id').where('email', '=', target).executeTakeFirst()).toBeUndefined();
     // Signed in as another account: refused the same way.
     const other = await t.signup();
     const viaAccept = await other.post('/api/workspace/invitations/accept', { token: myToken });
@@ -67,15 +67,15 @@ describe('registering an invited address without the invitation token', () => {
     const again = await anon().post('/api/auth/register', { email: `x-${mine}`, password: 'second-pass', invite: myToken });
     expect(again.status).toBe(400);
     expect(again.body).toEqual({ error: 'invalid or already used invitation' });
-    expect(t.ctx.legacyDb.prepare('SELECT 1 FROM users WHERE email = ?').get(`x-${mine}`)).toBeUndefined();
+    expect(await t.ctx.db.selectFrom('users').select('id').where('email', '=', `x-${mine}`).executeTakeFirst()).toBeUndefined();
 
     // Seven days later the target's link is dead.
     const targetToken = t.mailedToken(target, 'invite');
-    t.ctx.legacyDb.prepare('UPDATE invitations SET expires_at = ? WHERE email = ?').run(Date.now() - 1, target);
+    await t.ctx.db.updateTable('invitations').set({ expires_at: Date.now() - 1 }).where('email', '=', target).execute();
     const late = await anon().post('/api/auth/register', { email: target, password: 'late-pass', invite: targetToken });
     expect(late.status).toBe(410);
     expect(late.body).toEqual({ error: 'invitation expired' });
-    expect(t.ctx.legacyDb.prepare('SELECT 1 FROM users WHERE email = ?').get(target)).toBeUndefined();
+    expect(await t.ctx.db.selectFrom('users').select('id').where('email', '=', target).executeTakeFirst()).toBeUndefined();
   });
 
   it('the token holder joins, with the invited role, exactly once', async () => {
@@ -117,7 +117,7 @@ describe('registering an AGENTS_ADMIN_EMAILS address', () => {
   it('an expired verification link is refused and grants nothing', async () => {
     const ops = await t.signup('ops2@example.com');
     const token = t.mailedToken('ops2@example.com', 'verify');
-    t.ctx.legacyDb.prepare('UPDATE email_verifications SET expires_at = ? WHERE email = ?').run(Date.now() - 1, 'ops2@example.com');
+    await t.ctx.db.updateTable('email_verifications').set({ expires_at: Date.now() - 1 }).where('email', '=', 'ops2@example.com').execute();
     const r = await anon().post('/api/auth/verify', { token });
     expect(r.status).toBe(410);
     expect(r.body).toEqual({ error: 'verification token expired' });

@@ -41,11 +41,11 @@ describe('attack: reading secrets off the disk', () => {
   it('a TOTP secret is stored sealed, never as the base32 text, and two-factor login still works', async () => {
     const u = await t.signup();
     const secret = str((await u.post('/api/auth/2fa/setup')).body.secret);
-    const pending = t.ctx.legacyDb.prepare('SELECT totp_pending FROM users WHERE email = ?').get(u.email) as { totp_pending: string };
+    const pending = await t.ctx.db.selectFrom('users').select('totp_pending').where('email', '=', u.email).executeTakeFirstOrThrow();
     expect(pending.totp_pending).not.toContain(secret);
     expect(pending.totp_pending).toMatch(/^v1:/);
     expect((await u.post('/api/auth/2fa/enable', { code: code(secret) })).status).toBe(200);
-    const row = t.ctx.legacyDb.prepare('SELECT totp_secret FROM users WHERE email = ?').get(u.email) as { totp_secret: string };
+    const row = await t.ctx.db.selectFrom('users').select('totp_secret').where('email', '=', u.email).executeTakeFirstOrThrow();
     expect(row.totp_secret).toMatch(/^v1:/);
     expect(row.totp_secret).not.toContain(secret);
     expect((await login(u.email)).status).toBe(401);
@@ -56,7 +56,7 @@ describe('attack: reading secrets off the disk', () => {
     const u = await t.signup();
     const secret = str((await u.get('/api/webhooks/secret')).body.secret);
     expect(secret).toMatch(/^whsec_/);
-    const stored = t.ctx.legacyDb.prepare('SELECT secret FROM webhook_secrets').all() as { secret: string }[];
+    const stored = await t.ctx.db.selectFrom('webhook_secrets').select('secret').execute();
     expect(stored.length).toBeGreaterThan(0);
     for (const s of stored) expect(s.secret).toMatch(/^v1:/);
     expect(JSON.stringify(stored)).not.toContain(secret);
@@ -67,17 +67,17 @@ describe('attack: reading secrets off the disk', () => {
 
   it('plain-text secrets written by an earlier version are sealed at the next start and keep working', async () => {
     const u = await t.signup();
-    const ws = (t.ctx.legacyDb.prepare('SELECT m.workspace_id AS ws FROM members m JOIN users x ON x.id = m.user_id WHERE x.email = ?').get(u.email) as { ws: string }).ws;
+    const { ws } = await t.ctx.db.selectFrom('members as m').innerJoin('users as x', 'x.id', 'm.user_id').select('m.workspace_id as ws').where('x.email', '=', u.email).executeTakeFirstOrThrow();
     const base32 = 'JBSWY3DPEHPK3PXPJBSWY3DPEHPK3PXP';
-    t.ctx.legacyDb.prepare('UPDATE users SET totp_secret = ?, totp_enabled = 1 WHERE email = ?').run(base32, u.email);
-    t.ctx.legacyDb.prepare('DELETE FROM webhook_secrets WHERE workspace_id = ?').run(ws);
-    t.ctx.legacyDb.prepare('INSERT INTO webhook_secrets (workspace_id, secret, created_at) VALUES (?, ?, ?)').run(ws, 'whsec_legacyplaintextsecret0000000000', Date.now());
+    await t.ctx.db.updateTable('users').set({ totp_secret: base32, totp_enabled: 1 }).where('email', '=', u.email).execute();
+    await t.ctx.db.deleteFrom('webhook_secrets').where('workspace_id', '=', ws).execute();
+    await t.ctx.db.insertInto('webhook_secrets').values({ workspace_id: ws, secret: 'whsec_legacyplaintextsecret0000000000', created_at: Date.now() }).execute();
 
     await restart();
 
-    const row = t.ctx.legacyDb.prepare('SELECT totp_secret FROM users WHERE email = ?').get(u.email) as { totp_secret: string };
+    const row = await t.ctx.db.selectFrom('users').select('totp_secret').where('email', '=', u.email).executeTakeFirstOrThrow();
     expect(row.totp_secret).toMatch(/^v1:/);
-    const hook = t.ctx.legacyDb.prepare('SELECT secret FROM webhook_secrets WHERE workspace_id = ?').get(ws) as { secret: string };
+    const hook = await t.ctx.db.selectFrom('webhook_secrets').select('secret').where('workspace_id', '=', ws).executeTakeFirstOrThrow();
     expect(hook.secret).toMatch(/^v1:/);
     expect((await login(u.email, code(base32))).status).toBe(200);
     expect(str((await u.get('/api/webhooks/secret')).body.secret)).toBe('whsec_legacyplaintextsecret0000000000');

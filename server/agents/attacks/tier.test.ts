@@ -25,13 +25,13 @@ describe('paid tier without paying', () => {
     const owner = await t.signup();
     const { ws } = await whoami(owner);
     await owner.get('/api/billing/subscription');
-    t.ctx.legacyDb.prepare("UPDATE subscriptions SET status = 'active', plan = 'starter' WHERE workspace_id = ?").run(ws);
+    await t.ctx.db.updateTable('subscriptions').set({ status: 'active', plan: 'starter' }).where('workspace_id', '=', ws).execute();
     expect((await owner.patch('/api/workspace/general', { tier: 'pro' })).status).toBe(402);
     expect((await owner.patch('/api/workspace/general', { tier: 'starter' })).body.workspace).toMatchObject({ tier: 'starter' });
     expect((await owner.patch('/api/workspace/general', { name: 'Renamed' })).body.workspace).toMatchObject({ name: 'Renamed', tier: 'starter' });
     expect((await owner.patch('/api/workspace/general', { tier: 'free' })).body.workspace).toMatchObject({ tier: 'free' });
     // a cancelled subscription pays for nothing any more
-    t.ctx.legacyDb.prepare("UPDATE subscriptions SET status = 'cancelled' WHERE workspace_id = ?").run(ws);
+    await t.ctx.db.updateTable('subscriptions').set({ status: 'cancelled' }).where('workspace_id', '=', ws).execute();
     expect((await owner.patch('/api/workspace/general', { tier: 'starter' })).status).toBe(402);
   });
 
