@@ -148,6 +148,7 @@ export interface ContactsTable {
   phone: Generated<string>;
   created_at: number;
   updated_at: number;
+  capture_key: Generated<string | null>;
 }
 
 export interface LeadsTable {
@@ -165,6 +166,7 @@ export interface LeadsTable {
   notes: Generated<string>;
   created_at: number;
   updated_at: number;
+  capture_key: Generated<string | null>;
 }
 
 export interface AttributesTable {
