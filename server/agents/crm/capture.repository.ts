@@ -2,7 +2,7 @@ import { sql } from 'kysely';
 import type { AgentsDb } from '../schema';
 
 export type CaptureKey = { column: 'email' | 'phone'; value: string };
-export const captureKeyOf = (k: CaptureKey) => `${k.column}:${k.value}`;
+const captureKeyOf = (k: CaptureKey) => `${k.column}:${k.value}`;
 
 export interface CapturedFields {
   name: string;

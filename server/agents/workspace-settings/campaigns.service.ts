@@ -16,7 +16,7 @@ async function audienceSize(ctx: AgentsContext, ws: string, agentId: string | nu
   return a.type === 'leads' ? leads() : a.type === 'contacts' ? contacts() : (await leads()) + (await contacts());
 }
 
-export async function template(ctx: AgentsContext, ws: string, id: string) {
+async function template(ctx: AgentsContext, ws: string, id: string) {
   const t = await repo.templateById(ctx.db, ws, id);
   if (!t) throw notFound('template not found');
   return t;

@@ -24,7 +24,7 @@ export type DomainRow = NonNullable<Awaited<ReturnType<typeof domainById>>>;
 /** The name of the TXT record that proves a workspace's claim on a domain. */
 export const verifyName = (domain: string) => `_agent-verify.${domain}`;
 /** A new claim's token: the value the workspace puts in its TXT record. */
-export const newVerifyToken = () => randomBytes(16).toString('hex');
+const newVerifyToken = () => randomBytes(16).toString('hex');
 
 async function lookup<T>(run: () => Promise<T[]>): Promise<{ answers: T[]; failure: string | null }> {
   try {
