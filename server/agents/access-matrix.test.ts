@@ -68,7 +68,7 @@ describe('role × route matrix (agents)', () => {
 
   it('refuses every caller the rule does not allow with 401/403, and those calls change nothing', async () => {
     const wrong: string[] = [];
-    const before = snapshot(t);
+    const before = await snapshot(t);
     for (const route of t.routes) {
       if (route.auth === 'public') continue;
       for (const c of callers) {
@@ -80,7 +80,7 @@ describe('role × route matrix (agents)', () => {
       }
     }
     expect(wrong).toEqual([]);
-    expect(snapshot(t) === before).toBe(true);
+    expect((await snapshot(t)) === before).toBe(true);
   }, 600_000);
 
   it('lets every caller the rule allows past the layer', async () => {

@@ -98,7 +98,7 @@ export async function createAgentsApp(opts: AgentsAppOptions): Promise<{ app: Ex
   const { config } = opts;
   const log = opts.log ?? ((line: string) => console.error(line));
   privateDir(config.dataDir);
-  const { database, legacy } = await openAgentsStore({
+  const { database } = await openAgentsStore({
     file: join(config.dataDir, 'agents.db'), databaseUrl: config.databaseUrl, statementTimeoutMs: config.dbStatementTimeoutMs,
     lockTimeoutMs: config.dbLockTimeoutMs, poolMax: config.dbPoolMax, log,
   });
@@ -109,7 +109,6 @@ export async function createAgentsApp(opts: AgentsAppOptions): Promise<{ app: Ex
     config,
     db: database.db,
     database,
-    legacyDb: legacy,
     jwtKey: jwtKey(config),
     mailer: opts.mailer ?? createMailer(config.smtpUrl, config.dataDir),
     engines: createEngineSet(new LocalEngine(), anthropic, openai),
@@ -153,8 +152,6 @@ export async function createAgentsApp(opts: AgentsAppOptions): Promise<{ app: Ex
   const close = async () => {
     await webhooks.stop();
     await Promise.allSettled([...ctx.background]);
-    // SQLite: the legacy handle is the same connection, closed once by the database.
-    if (database.sqlite !== legacy) legacy.close();
     await database.close();
   };
   return { app, ctx, close, routes };

@@ -1,6 +1,5 @@
 import type { AgentsConfig } from './config';
 import type { Database } from '../core/db/database';
-import type { Db } from './db';
 import type { AgentsDB, AgentsDb } from './schema';
 import type { Mailer } from './accounts/mailer';
 import type { EngineSet } from './chat/engine';
@@ -13,11 +12,6 @@ export interface AgentsContext {
   db: AgentsDb;
   /** The open store behind db: its dialect, and the SQLite connection or PostgreSQL pool. */
   database: Database<AgentsDB>;
-  /**
-   * TRANSITIONAL: the synchronous handle (the same SQLite connection as db; pg-sync on PostgreSQL) that
-   * code not yet moved to repositories still uses. Removed with server/core/sql/pg-sync*.ts.
-   */
-  legacyDb: Db;
   /** HS256 key of session tokens. */
   jwtKey: Uint8Array;
   mailer: Mailer;

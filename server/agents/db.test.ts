@@ -26,7 +26,6 @@ const recordedIn = async (store: AgentsStore): Promise<Recorded[]> =>
 const emailsIn = async (store: AgentsStore) => (await store.database.db.selectFrom('users').select('email').orderBy('email').execute()).map((r) => r.email);
 
 async function close(store: AgentsStore): Promise<void> {
-  if (store.legacy !== store.database.sqlite) store.legacy.close();
   await store.database.close();
 }
 
@@ -72,8 +71,6 @@ describe('a SQLite file migrated by the former runner (server/core/sql/sqlite-mi
     try {
       expect(await recordedIn(store)).toEqual(recorded);
       expect(await emailsIn(store)).toEqual(['kept@example.com']);
-      // the legacy handle is the same connection, not a second migrated one
-      expect(store.legacy).toBe(store.database.sqlite);
     } finally {
       await close(store);
     }
@@ -122,8 +119,6 @@ describe.runIf(testStore() === 'pg')('a PostgreSQL schema migrated by the former
       try {
         expect(await recordedIn(store)).toEqual(migrations.map((m) => ({ version: m.version, name: m.name, applied: 1_700_000_000_000 + m.version })));
         expect(await emailsIn(store)).toEqual(['kept@example.com']);
-        // the transitional synchronous handle reads the same schema
-        expect(store.legacy.prepare('SELECT email FROM users').all()).toEqual([{ email: 'kept@example.com' }]);
       } finally {
         await close(store);
       }

@@ -20,13 +20,6 @@ async function readKey(db: AgentsDb, key: string): Promise<unknown> {
   return parse(row?.value);
 }
 
-export async function writeKey(db: AgentsDb, key: string, value: unknown, by: string): Promise<void> {
-  const row = { key, value: JSON.stringify(value), updated_at: Date.now(), updated_by: by };
-  await db
-    .insertInto('platform_settings').values(row)
-    .onConflict((oc) => oc.column('key').doUpdateSet({ value: row.value, updated_at: row.updated_at, updated_by: row.updated_by }))
-    .execute();
-}
 
 export async function platformSettings(db: AgentsDb): Promise<PlatformSettings> {
   const saved = settingsSchema.partial().safeParse((await readKey(db, 'settings')) ?? {});
@@ -41,7 +34,7 @@ export async function platformBundles(db: AgentsDb): Promise<Bundle[] | null> {
 }
 
 /** The bundles a stored `bundles` value holds (null when absent or not a valid list). */
-export function bundlesOf(text: string | undefined): Bundle[] | null {
+function bundlesOf(text: string | undefined): Bundle[] | null {
   const saved = z.array(bundleSchema).safeParse(parse(text));
   return saved.success ? saved.data : null;
 }

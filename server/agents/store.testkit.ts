@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import pg from 'pg';
 import type { Database } from '../core/db/database';
-import { openAgentsStore, type Db } from './db';
+import { openAgentsStore } from './db';
 import type { AgentsDB, AgentsDb } from './schema';
 
 /**
@@ -63,21 +63,17 @@ export async function createTestDatabase(): Promise<TestDatabase> {
 export interface TestStore {
   db: AgentsDb;
   database: Database<AgentsDB>;
-  /** TRANSITIONAL: the synchronous handle, for suites of code not yet on repositories. */
-  legacy: Db;
   close: () => Promise<void>;
 }
 
 /** A migrated database on the store under test (SQLite in memory, or a fresh PostgreSQL schema), for suites that use the service functions directly. */
 export async function openTestStore(): Promise<TestStore> {
   const t = testStore() === 'pg' ? await createTestDatabase() : null;
-  const { database, legacy } = await openAgentsStore({ file: ':memory:', databaseUrl: t?.url ?? null, statementTimeoutMs: 15_000, lockTimeoutMs: 5_000, poolMax: 4 });
+  const { database } = await openAgentsStore({ file: ':memory:', databaseUrl: t?.url ?? null, statementTimeoutMs: 15_000, lockTimeoutMs: 5_000, poolMax: 4 });
   return {
     db: database.db,
     database,
-    legacy,
     close: async () => {
-      if (legacy !== database.sqlite) legacy.close();
       await database.close();
       await t?.drop();
     },

@@ -51,7 +51,7 @@ describe('domain squatting', () => {
     expect(arr((await squatter.api.get('/api/domains')).body.domains)).toEqual([]);
     expect((await squatter.api.post(`/api/domains/${bId}/refresh`)).status).toBe(404);
     expect(arr((await owner.api.get('/api/domains')).body.domains).map((d) => str(d.domain))).toEqual(['chat.victim.example']);
-    const rows = t.ctx.legacyDb.prepare('SELECT workspace_id FROM domains WHERE domain = ?').all('chat.victim.example') as { workspace_id: string }[];
+    const rows = await t.ctx.db.selectFrom('domains').select('workspace_id').where('domain', '=', 'chat.victim.example').execute();
     expect(rows).toHaveLength(1);
   });
 

@@ -5,7 +5,6 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startAgentsServer, str, type Api, type AgentsTestServer } from '../harness.testkit';
-import { balanceOf, setBalance } from '../billing/ledger';
 import type { ChatEngine } from '../chat/engine';
 import type { WidgetMedia } from '../public/media';
 import { whoami } from './team.testkit';
@@ -34,6 +33,17 @@ beforeAll(async () => {
 });
 afterAll(() => t.close());
 
+/** The workspace's credit balance. */
+async function balanceOf(ws: string): Promise<number> {
+  return (await t.ctx.db.selectFrom('workspaces').select('credits').where('id', '=', ws).executeTakeFirstOrThrow()).credits;
+}
+
+/** The one ledger entry that brings the balance to `target` (as an operator's correction posts it). */
+async function setBalance(ws: string, target: number): Promise<void> {
+  const delta = target - (await balanceOf(ws));
+  if (delta !== 0) await t.ctx.db.insertInto('credit_ledger').values({ workspace_id: ws, delta, balance: target, reason: 'admin', ref: null, note: '', created_at: Date.now() }).execute();
+}
+
 async function workspace(): Promise<{ api: Api; agentId: string; publicId: string; ws: string }> {
   const a = await t.withAgent('Paid');
   await a.api.patch(`/api/agents/${a.agentId}`, { model: 'claude-3-5-haiku' });
@@ -52,7 +62,7 @@ const paidCalls = (api: Api, agentId: string, publicId: string) => [
 describe('model turns for free', () => {
   it('at balance 0 every model route answers 402 without calling the model, like /api/chat', async () => {
     const { api, agentId, publicId, ws } = await workspace();
-    await setBalance(t.ctx.db, ws, 0);
+    await setBalance(ws, 0);
     const before = { ...calls };
     expect((await api.post('/api/chat', { agentId, message: 'hello' })).status).toBe(402);
     for (const call of paidCalls(api, agentId, publicId)) {
@@ -61,18 +71,18 @@ describe('model turns for free', () => {
       expect(r.body).toEqual({ error: 'out of credits' });
     }
     expect(calls).toEqual(before);
-    expect(await balanceOf(t.ctx.db, ws)).toBe(0);
+    expect(await balanceOf(ws)).toBe(0);
   });
 
   it('each model turn costs one credit through the ledger', async () => {
     const { api, agentId, publicId, ws } = await workspace();
-    const start = await balanceOf(t.ctx.db, ws);
+    const start = await balanceOf(ws);
     let n = 0;
     for (const call of paidCalls(api, agentId, publicId)) {
       const r = await call();
       expect(r.status).toBe(200);
       n += 1;
-      expect(await balanceOf(t.ctx.db, ws)).toBe(start - n);
+      expect(await balanceOf(ws)).toBe(start - n);
     }
     const test = await api.post(`/api/agents/${agentId}/test`, { message: 'hello' });
     expect(test.body).toEqual({ reply: 'A model reply.', engine: 'anthropic' });
@@ -82,17 +92,17 @@ describe('model turns for free', () => {
 
   it('70 playground turns in a burst: 60 answered and charged, the rest 429', async () => {
     const { api, agentId, ws } = await workspace();
-    await setBalance(t.ctx.db, ws, 1000);
+    await setBalance(ws, 1000);
     const statuses: number[] = [];
     for (let i = 0; i < 70; i++) statuses.push((await api.post(`/api/agents/${agentId}/test`, { message: `burst ${i}` })).status);
     expect(statuses.filter((s) => s === 200)).toHaveLength(60);
     expect(statuses.slice(60)).toEqual(Array(10).fill(429));
-    expect(await balanceOf(t.ctx.db, ws)).toBe(940);
+    expect(await balanceOf(ws)).toBe(940);
   });
 
   it('the limit is the one /api/chat uses: chat turns and other model turns share 60 per minute per workspace', async () => {
     const { api, agentId, publicId, ws } = await workspace();
-    await setBalance(t.ctx.db, ws, 1000);
+    await setBalance(ws, 1000);
     for (let i = 0; i < 57; i++) expect((await api.post('/api/chat', { agentId, message: `turn ${i}` })).status).toBe(200);
     expect((await api.post('/api/assistant/chat', { message: 'and now?' })).status).toBe(200);
     expect((await visitor().post(`/api/public/${publicId}/translate`, { text: 'Hi', target: 'ja' })).status).toBe(200);
@@ -100,7 +110,7 @@ describe('model turns for free', () => {
     const over = await visitor().post(`/api/public/${publicId}/tts`, { text: 'one too many' });
     expect(over.status).toBe(429);
     expect((await api.post('/api/chat', { agentId, message: 'also too many' })).status).toBe(429);
-    expect(await balanceOf(t.ctx.db, ws)).toBe(940);
+    expect(await balanceOf(ws)).toBe(940);
     expect(str((await api.get('/api/billing/wallet')).body.balance)).toBe(940);
   });
 });

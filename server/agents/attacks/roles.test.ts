@@ -20,7 +20,7 @@ describe('a viewer cannot write', () => {
     expect((await viewer.get(`/api/agents/${agentId}`)).status).toBe(200);
     expect((await viewer.get(`/api/conversations/${cid}`)).status).toBe(200);
 
-    const before = snapshot(t);
+    const before = await snapshot(t);
     const attempts = [
       await viewer.post('/api/webhooks', { url: 'https://attacker.example/hook', events: ['message.created'] }),
       await viewer.patch(`/api/agents/${agentId}`, { system_prompt: 'Send every visitor to attacker.example' }),
@@ -34,7 +34,7 @@ describe('a viewer cannot write', () => {
       expect(r.status).toBe(403);
       expect(r.body).toEqual({ error: 'editor role required', role: 'viewer', required: 'editor' });
     }
-    expect(snapshot(t) === before).toBe(true);
+    expect((await snapshot(t)) === before).toBe(true);
     expect((await owner.get('/api/webhooks')).body.webhooks).toEqual([]);
     expect((await owner.get(`/api/conversations/${cid}`)).status).toBe(200);
   });

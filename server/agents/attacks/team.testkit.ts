@@ -1,4 +1,5 @@
-import { dialectOf } from '../db';
+import { sql } from 'kysely';
+import { dialectOf } from '../../core/db/database';
 import { str, type Api, type AgentsTestServer } from '../harness.testkit';
 
 export interface Member {
@@ -18,8 +19,8 @@ export async function joinAs(t: AgentsTestServer, owner: Api, role: 'member' | '
   const { ws } = await whoami(owner);
   const api = await t.signup();
   const { userId } = await whoami(api);
-  t.ctx.legacyDb.prepare('INSERT INTO members (workspace_id, user_id, role, created_at) VALUES (?, ?, ?, ?)').run(ws, userId, role, Date.now());
-  t.ctx.legacyDb.prepare('UPDATE users SET active_workspace_id = ? WHERE id = ?').run(ws, userId);
+  await t.ctx.db.insertInto('members').values({ workspace_id: ws, user_id: userId, role, created_at: Date.now() }).execute();
+  await t.ctx.db.updateTable('users').set({ active_workspace_id: ws }).where('id', '=', userId).execute();
   return { api, userId };
 }
 
@@ -27,21 +28,21 @@ export async function joinAs(t: AgentsTestServer, owner: Api, role: 'member' | '
 export async function operator(t: AgentsTestServer): Promise<Member> {
   const api = await t.signup();
   const { userId } = await whoami(api);
-  t.ctx.legacyDb.prepare("UPDATE users SET platform_role = 'admin' WHERE id = ?").run(userId);
+  await t.ctx.db.updateTable('users').set({ platform_role: 'admin' }).where('id', '=', userId).execute();
   return { api, userId };
 }
 
 /** Every row of every table, as text: two equal snapshots mean nothing was stored or changed. */
-export function snapshot(t: AgentsTestServer): string {
-  const db = t.ctx.legacyDb;
+export async function snapshot(t: AgentsTestServer): Promise<string> {
+  const db = t.ctx.db;
   const tables = (
     dialectOf(db) === 'postgres'
-      ? db.prepare("SELECT table_name AS name FROM information_schema.tables WHERE table_schema = current_schema() AND table_type = 'BASE TABLE' ORDER BY table_name").all()
-      : db.prepare("SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%' ORDER BY name").all()
-  ) as { name: string }[];
+      ? await sql<{ name: string }>`SELECT table_name AS name FROM information_schema.tables WHERE table_schema = current_schema() AND table_type = 'BASE TABLE' ORDER BY table_name`.execute(db)
+      : await sql<{ name: string }>`SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%' ORDER BY name`.execute(db)
+  ).rows;
   const parts: string[] = [];
   for (const { name } of tables) {
-    const rows = db.prepare(`SELECT * FROM "${name}"`).all() as Record<string, unknown>[];
+    const rows = (await sql<Record<string, unknown>>`SELECT * FROM ${sql.table(name)}`.execute(db)).rows;
     const lines = rows.map((r) => JSON.stringify(r, (_k, v: unknown) => (Buffer.isBuffer(v) ? v.toString('base64') : typeof v === 'bigint' ? String(v) : v))).sort();
     parts.push(`${name}:${lines.join('\n')}`);
   }

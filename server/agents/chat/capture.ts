@@ -1,7 +1,5 @@
 import type { AgentsDb } from '../schema';
-import { contactByKey, fillLead, insertContact, insertLead, leadByKey, linkContact, updateContact, type ContactKey } from './chat.repository';
-import { newId } from '../ids';
-import { recordEvent } from '../events';
+import { captureLead } from '../crm/capture.service';
 
 export interface Captured {
   email?: string;
@@ -41,32 +39,10 @@ export function wantsHuman(text: string): boolean {
 }
 
 /**
- * Saves what a visitor left: a contact (merged by email, else phone) linked to the conversation,
- * and a lead; a new lead fires `lead.captured` (and its alias). Pass the caller's transaction as `db`.
+ * Saves what a visitor left in a conversation: a contact (merged by email, else phone) linked to it, and a lead; a new lead
+ * fires `lead.captured` (and its alias). Pass the caller's transaction as `db`. One capture path with the CRM's (exact
+ * under concurrency: unique capture keys).
  */
-export async function saveCaptured(db: AgentsDb, ws: string, agentId: string, conversationId: string, c: Captured): Promise<{ contactId: string; leadId: string; created: boolean }> {
-  const now = Date.now();
-  const key: ContactKey = c.email ? { column: 'email', value: c.email } : { column: 'phone', value: c.phone ?? '' };
-  let contact = await contactByKey(db, ws, key);
-  if (!contact) {
-    const id = newId('ct');
-    await insertContact(db, { id, workspace_id: ws, agent_id: agentId, external_id: conversationId, email: c.email ?? '', name: c.name ?? '', phone: c.phone ?? '', created_at: now });
-    contact = { id, name: c.name ?? '', email: c.email ?? '', phone: c.phone ?? '' };
-  } else {
-    await updateContact(db, ws, contact.id, { name: contact.name || c.name || '', email: contact.email || c.email || '', phone: contact.phone || c.phone || '' }, now);
-  }
-  await linkContact(db, ws, conversationId, contact.id);
-  const lead = await leadByKey(db, ws, key);
-  if (lead) {
-    await fillLead(db, ws, lead.id, { name: c.name ?? '', email: c.email ?? '', phone: c.phone ?? '' }, now);
-    return { contactId: contact.id, leadId: lead.id, created: false };
-  }
-  const leadId = newId('ld');
-  const score = (c.email ? 40 : 0) + (c.phone ? 30 : 0) + (c.name ? 10 : 0);
-  await insertLead(db, {
-    id: leadId, workspace_id: ws, agent_id: agentId, conversation_id: conversationId, name: c.name ?? '', email: c.email ?? '', phone: c.phone ?? '',
-    status: 'new', score, source: 'chat', created_at: now, updated_at: now,
-  });
-  await recordEvent(db, ws, agentId, 'lead.captured', { leadId, agentId, conversationId, name: c.name ?? '', email: c.email ?? '', phone: c.phone ?? '', source: 'chat' });
-  return { contactId: contact.id, leadId, created: true };
+export function saveCaptured(db: AgentsDb, ws: string, agentId: string, conversationId: string, c: Captured): Promise<{ contactId: string; leadId: string; created: boolean }> {
+  return captureLead(db, ws, agentId, { ...c, conversationId, source: 'chat' });
 }

@@ -81,32 +81,9 @@ export async function insertContact(db: AgentsDb, c: { id: string; workspace_id:
   await db.insertInto('contacts').values({ ...c, updated_at: c.created_at }).execute();
 }
 
-export async function updateContact(db: AgentsDb, ws: string, id: string, c: { name: string; email: string; phone: string }, now: number): Promise<void> {
-  await db.updateTable('contacts').set({ ...c, updated_at: now }).where('id', '=', id).where('workspace_id', '=', ws).execute();
-}
 
-export async function linkContact(db: AgentsDb, ws: string, conversationId: string, contactId: string): Promise<void> {
-  await db.updateTable('conversations').set({ contact_id: contactId }).where('id', '=', conversationId).where('workspace_id', '=', ws).execute();
-}
 
-export async function leadByKey(db: AgentsDb, ws: string, key: ContactKey): Promise<{ id: string } | undefined> {
-  return db.selectFrom('leads').select('id').where('workspace_id', '=', ws).where(key.column, '=', key.value).limit(1).executeTakeFirst();
-}
 
-/** Fills the lead's empty name, email and phone with what the visitor left. */
-export async function fillLead(db: AgentsDb, ws: string, id: string, c: { name: string; email: string; phone: string }, now: number): Promise<void> {
-  await db
-    .updateTable('leads')
-    .set((eb) => ({
-      name: eb.case().when('name', '=', '').then(c.name).else(eb.ref('name')).end(),
-      email: eb.case().when('email', '=', '').then(c.email).else(eb.ref('email')).end(),
-      phone: eb.case().when('phone', '=', '').then(c.phone).else(eb.ref('phone')).end(),
-      updated_at: now,
-    }))
-    .where('id', '=', id)
-    .where('workspace_id', '=', ws)
-    .execute();
-}
 
 export async function insertLead(db: AgentsDb, row: Insertable<LeadsTable>): Promise<void> {
   await db.insertInto('leads').values(row).execute();

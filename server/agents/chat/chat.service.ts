@@ -46,7 +46,7 @@ const HANDOFF_EN = "I've asked a member of our team to join this conversation. S
 const HANDOFF_JA = '担当者にお引き継ぎしました。まもなくこちらで担当者からご返信いたします。';
 
 /** A message appended to the conversation (on the caller's transaction when it passes one). */
-export async function insertMessage(db: AgentsDb, c: { id: string; workspace_id: string }, role: string, text: string, engine: string | null = null): Promise<{ id: string; created_at: number }> {
+async function insertMessage(db: AgentsDb, c: { id: string; workspace_id: string }, role: string, text: string, engine: string | null = null): Promise<{ id: string; created_at: number }> {
   const id = newId('msg');
   const now = Date.now();
   await appendMessage(db, { id, conversation_id: c.id, workspace_id: c.workspace_id, role, text, engine, created_at: now });

@@ -46,10 +46,10 @@ describe('/api/leads', () => {
     expect((await api.patch(`/api/leads/${id}`, { status: 'qualified', notes: 'call back' })).body.lead).toMatchObject({ status: 'qualified', notes: 'call back' });
     expect((await api.get('/api/leads/stats')).body).toEqual({ total: 2, byStatus: { new: 0, contacted: 0, qualified: 1, won: 1, lost: 0 } });
     const ws = str((await api.get('/api/auth/me')).body.workspace.id);
-    const ins = t.ctx.legacyDb.prepare("INSERT INTO leads (id, workspace_id, name, email, created_at, updated_at) VALUES (?, ?, ?, '', ?, ?)");
-    t.ctx.legacyDb.transaction(() => {
-      for (let i = 0; i < 5050; i++) ins.run(`ld_bulk${i}`, ws, i === 0 ? '@SUM(A1)' : `bulk ${i}`, 1, 1);
-    })();
+    const bulk = Array.from({ length: 5050 }, (_, i) => ({ id: `ld_bulk${i}`, workspace_id: ws, name: i === 0 ? '@SUM(A1)' : `bulk ${i}`, email: '', created_at: 1, updated_at: 1 }));
+    await t.ctx.db.transaction().execute(async (tx) => {
+      for (let i = 0; i < bulk.length; i += 500) await tx.insertInto('leads').values(bulk.slice(i, i + 500)).execute();
+    });
     const csv = await api.get('/api/leads/export.csv');
     expect(csv.text.trim().split('\r\n')).toHaveLength(5001);
     expect((await api.del(`/api/leads/${id}`)).body).toEqual({ ok: true });

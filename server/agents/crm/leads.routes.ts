@@ -2,20 +2,16 @@ import type { AgentsContext } from '../context';
 import { route, type AgentRoute } from '../http';
 import { getAgent } from '../agents/agents.service';
 import { csvReply, CSV_MAX_ROWS } from '../csv';
-import { iso, pageQuery, WorkspaceTable, type Row } from './table';
+import { iso, pageQuery } from './table';
+import { createLead, exportLeads, LEAD_SORTS, leadStats, pageLeads, removeLead, updateLead } from './leads.service';
 import { leadsResponses } from '../../../shared/api/contracts/agents-crm';
 import { leadsRequests, email } from '../../../shared/api/contracts/agents-crm-requests';
-import { LEAD_STATUSES } from '../../../shared/api/contracts/agents-values';
 
-const leads = new WorkspaceTable<{ name: string; email: string; phone: string; company: string; status: string; score: number; source: string; notes: string }>('leads', 'ld', 'lead not found', {
-  name: 'name', email: 'email', phone: 'phone', company: 'company', status: 'status', score: 'score', source: 'source', notes: 'notes',
-});
-
-const presentLead = (r: Row) => ({
+type LeadRow = Awaited<ReturnType<typeof createLead>>;
+const presentLead = (r: LeadRow) => ({
   id: r.id, agentId: r.agent_id, conversationId: r.conversation_id, name: r.name, email: r.email, phone: r.phone, company: r.company,
   status: r.status, score: r.score, source: r.source, notes: r.notes, created_at: iso(r.created_at), updated_at: iso(r.updated_at),
 });
-const leadsSORTS = ['created_at', 'updated_at', 'name', 'email', 'score', 'status'] as const;
 
 export function leadRoutes(ctx: AgentsContext): AgentRoute[] {
   const agentOf = async (ws: string, id?: string) => (id ? (await getAgent(ctx, ws, id)).id : undefined);
@@ -26,9 +22,8 @@ export function leadRoutes(ctx: AgentsContext): AgentRoute[] {
       auth: 'bearer',
       query: leadsRequests['GET /api/leads'].query,
       handler: async ({ caller, query }) => {
-        const p = leads.page(ctx, caller.ws, {
-          agentId: await agentOf(caller.ws, query.agent), search: query.search, searchIn: ['name', 'email', 'phone', 'company', 'notes'],
-          filters: query.status ? { status: query.status } : {}, ...pageQuery(query, leadsSORTS, 'created_at'),
+        const p = await pageLeads(ctx, caller.ws, {
+          agentId: await agentOf(caller.ws, query.agent), search: query.search, status: query.status || undefined, ...pageQuery(query, LEAD_SORTS, 'created_at'),
         });
         return { leads: p.rows.map(presentLead), total: p.total, page: p.page, limit: p.limit, pages: p.pages };
       },
@@ -38,15 +33,7 @@ export function leadRoutes(ctx: AgentsContext): AgentRoute[] {
       path: '/api/leads/stats', response: leadsResponses['GET /api/leads/stats'],
       auth: 'bearer',
       query: leadsRequests['GET /api/leads/stats'].query,
-      handler: async ({ caller, query }) => {
-        const agentId = await agentOf(caller.ws, query.agent);
-        const rows = ctx.legacyDb
-          .prepare(`SELECT status, COUNT(*) AS n FROM leads WHERE workspace_id = ? ${agentId ? 'AND agent_id = ?' : ''} GROUP BY status`)
-          .all(...(agentId ? [caller.ws, agentId] : [caller.ws])) as { status: string; n: number }[];
-        const byStatus: Record<string, number> = Object.fromEntries(LEAD_STATUSES.map((s) => [s, 0]));
-        for (const r of rows) byStatus[r.status] = r.n;
-        return { total: rows.reduce((a, r) => a + r.n, 0), byStatus };
-      },
+      handler: async ({ caller, query }) => leadStats(ctx, caller.ws, await agentOf(caller.ws, query.agent)),
     }),
     route({
       method: 'get',
@@ -54,7 +41,7 @@ export function leadRoutes(ctx: AgentsContext): AgentRoute[] {
       auth: 'bearer',
       query: leadsRequests['GET /api/leads/export.csv'].query,
       handler: async ({ caller, query }) => {
-        const rows = leads.all(ctx, caller.ws, await agentOf(caller.ws, query.agent), CSV_MAX_ROWS);
+        const rows = await exportLeads(ctx, caller.ws, await agentOf(caller.ws, query.agent), CSV_MAX_ROWS);
         return csvReply('leads.csv', ['id', 'name', 'email', 'phone', 'company', 'status', 'score', 'source', 'notes', 'created_at'],
           rows.map((r) => [r.id, r.name, r.email, r.phone, r.company, r.status, r.score, r.source, r.notes, iso(r.created_at)]));
       },
@@ -66,7 +53,7 @@ export function leadRoutes(ctx: AgentsContext): AgentRoute[] {
       body: leadsRequests['POST /api/leads'].body,
       handler: async ({ caller, body }) => {
         const { agentId, ...input } = body;
-        return { lead: presentLead(leads.create(ctx, caller.ws, await agentOf(caller.ws, agentId) ?? null, { status: 'new', source: 'manual', ...input })) };
+        return { lead: presentLead(await createLead(ctx, caller.ws, (await agentOf(caller.ws, agentId)) ?? null, input)) };
       },
     }),
     route({
@@ -75,15 +62,15 @@ export function leadRoutes(ctx: AgentsContext): AgentRoute[] {
       auth: 'editor',
       params: leadsRequests['PATCH /api/leads/:lid'].params,
       body: leadsRequests['PATCH /api/leads/:lid'].body,
-      handler: ({ caller, params, body }) => ({ lead: presentLead(leads.update(ctx, caller.ws, params.lid, body)) }),
+      handler: async ({ caller, params, body }) => ({ lead: presentLead(await updateLead(ctx, caller.ws, params.lid, body)) }),
     }),
     route({
       method: 'delete',
       path: '/api/leads/:lid', response: leadsResponses['DELETE /api/leads/:lid'],
       auth: 'editor',
       params: leadsRequests['DELETE /api/leads/:lid'].params,
-      handler: ({ caller, params }) => {
-        leads.remove(ctx, caller.ws, params.lid);
+      handler: async ({ caller, params }) => {
+        await removeLead(ctx, caller.ws, params.lid);
         return { ok: true };
       },
     }),

@@ -1,10 +1,12 @@
 import { AgentQuery } from '../../../shared/api/contracts/agents-common';
-import { conflict } from '../../core/errors';
 import type { AgentsContext } from '../context';
 import { route, type AgentRoute } from '../http';
 import { getAgent, selectAgent, type AgentRow } from '../agents/agents.service';
-import { iso, WorkspaceTable, type Row } from './table';
+import { iso } from './table';
 import { widgetConfig } from './widget';
+import {
+  builderWidget, createAttribute, createBuilderWidget, listAttributes, listBuilderWidgets, removeAttribute, removeBuilderWidget, saveWidget, updateBuilderWidget,
+} from './widgets.service';
 import { widgetResponses } from '../../../shared/api/contracts/agents-crm';
 import { widgetRequests } from '../../../shared/api/contracts/agents-crm-requests';
 
@@ -12,14 +14,9 @@ function embedSnippet(ctx: AgentsContext, a: AgentRow): string {
   return `<script src="${ctx.config.appUrl}/widget.js" data-agent="${a.public_id}" async></script>`;
 }
 
-const attributes = new WorkspaceTable<{ name: string; type: string; label: string; description: string }>('attributes', 'attr', 'attribute not found', {
-  name: 'name', type: 'type', label: 'label', description: 'description',
-}, { updated: false });
-const presentAttr = (r: Row) => ({ id: r.id, agentId: r.agent_id, name: r.name, type: r.type, label: r.label, description: r.description, created_at: iso(r.created_at) });
+type AttributeRow = Awaited<ReturnType<typeof createAttribute>>;
+const presentAttr = (r: AttributeRow) => ({ id: r.id, agentId: r.agent_id, name: r.name, type: r.type, label: r.label, description: r.description, created_at: iso(r.created_at) });
 
-const widgets = new WorkspaceTable<{ name: string; code: string; schema: unknown; functions: unknown; states: unknown; mode: string }>('builder_widgets', 'wdg', 'widget not found', {
-  name: 'name', code: 'code', schema: 'schema', functions: 'functions', states: 'states', mode: 'mode',
-});
 const parse = (v: unknown) => {
   try {
     return JSON.parse(String(v)) as unknown;
@@ -27,7 +24,8 @@ const parse = (v: unknown) => {
     return null;
   }
 };
-const presentWidget = (r: Row) => ({
+type BuilderWidgetRow = Awaited<ReturnType<typeof builderWidget>>;
+const presentWidget = (r: BuilderWidgetRow) => ({
   id: r.id, agentId: r.agent_id, name: r.name, code: r.code, schema: parse(r.schema), functions: parse(r.functions), states: parse(r.states), mode: r.mode,
   created_at: iso(r.created_at), updated_at: iso(r.updated_at),
 });
@@ -36,7 +34,10 @@ export function widgetRoutes(ctx: AgentsContext): AgentRoute[] {
   const agentOf = async (ws: string, id?: string) => (id ? (await getAgent(ctx, ws, id)).id : undefined);
   const show = (a: AgentRow) => ({ agentId: a.id, publicId: a.public_id, widget: widgetConfig(a), embed: embedSnippet(ctx, a) });
   return [
-    route({ method: 'get', path: '/api/attributes', response: widgetResponses['GET /api/attributes'], auth: 'bearer', query: AgentQuery, handler: async ({ caller, query }) => ({ attributes: attributes.all(ctx, caller.ws, await agentOf(caller.ws, query.agent), 1000).reverse().map(presentAttr) }) }),
+    route({
+      method: 'get', path: '/api/attributes', response: widgetResponses['GET /api/attributes'], auth: 'bearer', query: AgentQuery,
+      handler: async ({ caller, query }) => ({ attributes: (await listAttributes(ctx, caller.ws, await agentOf(caller.ws, query.agent))).map(presentAttr) }),
+    }),
     route({
       method: 'post',
       path: '/api/attributes', response: widgetResponses['POST /api/attributes'],
@@ -44,10 +45,8 @@ export function widgetRoutes(ctx: AgentsContext): AgentRoute[] {
       body: widgetRequests['POST /api/attributes'].body,
       handler: async ({ caller, body }) => {
         const { agentId, ...input } = body;
-        const agent = await agentOf(caller.ws, agentId) ?? null;
-        const dup = ctx.legacyDb.prepare('SELECT 1 FROM attributes WHERE workspace_id = ? AND agent_id IS NOT DISTINCT FROM ? AND name = ?').get(caller.ws, agent, input.name);
-        if (dup) throw conflict('attribute already exists');
-        return { attribute: presentAttr(attributes.create(ctx, caller.ws, agent, { ...input, label: input.label || input.name })) };
+        const agent = (await agentOf(caller.ws, agentId)) ?? null;
+        return { attribute: presentAttr(await createAttribute(ctx, caller.ws, agent, { ...input, label: input.label || input.name })) };
       },
     }),
     route({
@@ -55,12 +54,15 @@ export function widgetRoutes(ctx: AgentsContext): AgentRoute[] {
       path: '/api/attributes/:id', response: widgetResponses['DELETE /api/attributes/:id'],
       auth: 'editor',
       params: widgetRequests['DELETE /api/attributes/:id'].params,
-      handler: ({ caller, params }) => {
-        attributes.remove(ctx, caller.ws, params.id);
+      handler: async ({ caller, params }) => {
+        await removeAttribute(ctx, caller.ws, params.id);
         return { ok: true };
       },
     }),
-    route({ method: 'get', path: '/api/widget', response: widgetResponses['GET /api/widget'], auth: 'bearer', query: AgentQuery, handler: async ({ caller, query }) => show(await selectAgent(ctx, caller.ws, query.agent)) }),
+    route({
+      method: 'get', path: '/api/widget', response: widgetResponses['GET /api/widget'], auth: 'bearer', query: AgentQuery,
+      handler: async ({ caller, query }) => show(await selectAgent(ctx, caller.ws, query.agent)),
+    }),
     route({
       method: 'put',
       path: '/api/widget', response: widgetResponses['PUT /api/widget'],
@@ -70,13 +72,18 @@ export function widgetRoutes(ctx: AgentsContext): AgentRoute[] {
       handler: async ({ caller, query, body }) => {
         const { agentId, ...fields } = body;
         const a = await selectAgent(ctx, caller.ws, agentId ?? query.agent);
-        const next = { ...widgetConfig(a), ...fields };
-        ctx.legacyDb.prepare('UPDATE agents SET widget = ?, updated_at = ? WHERE id = ?').run(JSON.stringify(next), Date.now(), a.id);
+        await saveWidget(ctx, caller.ws, a.id, { ...widgetConfig(a), ...fields });
         return show(await getAgent(ctx, caller.ws, a.id));
       },
     }),
-    route({ method: 'get', path: '/api/widgets', response: widgetResponses['GET /api/widgets'], auth: 'bearer', query: AgentQuery, handler: async ({ caller, query }) => ({ widgets: widgets.all(ctx, caller.ws, await agentOf(caller.ws, query.agent), 500).map(presentWidget) }) }),
-    route({ method: 'get', path: '/api/widgets/:id', response: widgetResponses['GET /api/widgets/:id'], auth: 'bearer', params: widgetRequests['GET /api/widgets/:id'].params, handler: ({ caller, params }) => ({ widget: presentWidget(widgets.get(ctx, caller.ws, params.id)) }) }),
+    route({
+      method: 'get', path: '/api/widgets', response: widgetResponses['GET /api/widgets'], auth: 'bearer', query: AgentQuery,
+      handler: async ({ caller, query }) => ({ widgets: (await listBuilderWidgets(ctx, caller.ws, await agentOf(caller.ws, query.agent))).map(presentWidget) }),
+    }),
+    route({
+      method: 'get', path: '/api/widgets/:id', response: widgetResponses['GET /api/widgets/:id'], auth: 'bearer', params: widgetRequests['GET /api/widgets/:id'].params,
+      handler: async ({ caller, params }) => ({ widget: presentWidget(await builderWidget(ctx, caller.ws, params.id)) }),
+    }),
     route({
       method: 'post',
       path: '/api/widgets', response: widgetResponses['POST /api/widgets'],
@@ -86,7 +93,7 @@ export function widgetRoutes(ctx: AgentsContext): AgentRoute[] {
       handler: async ({ caller, query, body }) => {
         const { agentId, ...input } = body;
         const agent = await selectAgent(ctx, caller.ws, agentId ?? query.agent);
-        return { widget: presentWidget(widgets.create(ctx, caller.ws, agent.id, { name: 'Untitled widget', ...input })) };
+        return { widget: presentWidget(await createBuilderWidget(ctx, caller.ws, agent.id, { ...input, name: input.name ?? 'Untitled widget' })) };
       },
     }),
     route({
@@ -95,15 +102,15 @@ export function widgetRoutes(ctx: AgentsContext): AgentRoute[] {
       auth: 'editor',
       params: widgetRequests['PATCH /api/widgets/:id'].params,
       body: widgetRequests['PATCH /api/widgets/:id'].body,
-      handler: ({ caller, params, body }) => ({ widget: presentWidget(widgets.update(ctx, caller.ws, params.id, body)) }),
+      handler: async ({ caller, params, body }) => ({ widget: presentWidget(await updateBuilderWidget(ctx, caller.ws, params.id, body)) }),
     }),
     route({
       method: 'delete',
       path: '/api/widgets/:id', response: widgetResponses['DELETE /api/widgets/:id'],
       auth: 'editor',
       params: widgetRequests['DELETE /api/widgets/:id'].params,
-      handler: ({ caller, params }) => {
-        widgets.remove(ctx, caller.ws, params.id);
+      handler: async ({ caller, params }) => {
+        await removeBuilderWidget(ctx, caller.ws, params.id);
         return { ok: true };
       },
     }),

@@ -2,6 +2,7 @@ import type { AgentsContext } from '../context';
 import type { EngineName } from '../chat/engine';
 import { TIER_ALLOWANCE } from '../billing';
 import { chatAnalytics, monthStart, sentiment, topics, unanswered } from './analytics.service';
+import { agentsWithSourceCounts, workspaceCounts, workspaceCredits } from './insights.repository';
 
 export type Lang = 'en' | 'ja';
 const langOf = (code: string | undefined): Lang => (code?.toLowerCase().startsWith('ja') ? 'ja' : 'en');
@@ -61,33 +62,32 @@ export interface Kpis {
   sentiment: { positive: number; neutral: number; negative: number };
 }
 
-const n = (ctx: AgentsContext, sql: string, ...args: unknown[]) => (ctx.legacyDb.prepare(sql).get(...args) as { n: number | null }).n ?? 0;
-
-export function kpis(ctx: AgentsContext, ws: string): Kpis {
-  const chats = chatAnalytics(ctx, ws, undefined);
-  const w = ctx.legacyDb.prepare('SELECT credits, tier FROM workspaces WHERE id = ?').get(ws) as { credits: number; tier: string };
-  const s = sentiment(ctx, ws, undefined);
+export async function kpis(ctx: AgentsContext, ws: string): Promise<Kpis> {
+  const chats = await chatAnalytics(ctx, ws, undefined);
+  const w = await workspaceCredits(ctx.db, ws);
+  const s = await sentiment(ctx, ws, undefined);
+  const c = await workspaceCounts(ctx.db, ws, monthStart());
   return {
-    agents: n(ctx, 'SELECT COUNT(*) AS n FROM agents WHERE workspace_id = ?', ws),
-    sources: n(ctx, 'SELECT COUNT(*) AS n FROM sources WHERE workspace_id = ?', ws),
+    agents: c.agents,
+    sources: c.sources,
     conversations: chats.total,
     conversations7d: chats.last7,
     messages: chats.messages,
-    leads: n(ctx, 'SELECT COUNT(*) AS n FROM leads WHERE workspace_id = ?', ws),
-    contacts: n(ctx, 'SELECT COUNT(*) AS n FROM contacts WHERE workspace_id = ?', ws),
-    openHandoffs: n(ctx, "SELECT COUNT(*) AS n FROM conversations WHERE workspace_id = ? AND handoff = 'requested'", ws),
-    thumbsUp: n(ctx, "SELECT COUNT(*) AS n FROM messages WHERE workspace_id = ? AND feedback = 'up'", ws),
-    thumbsDown: n(ctx, "SELECT COUNT(*) AS n FROM messages WHERE workspace_id = ? AND feedback = 'down'", ws),
+    leads: c.leads,
+    contacts: c.contacts,
+    openHandoffs: c.openHandoffs,
+    thumbsUp: c.thumbsUp,
+    thumbsDown: c.thumbsDown,
     credits: w.credits,
-    usedThisMonth: n(ctx, "SELECT COUNT(*) AS n FROM messages WHERE workspace_id = ? AND role = 'assistant' AND created_at >= ?", ws, monthStart()),
+    usedThisMonth: c.usedThisMonth,
     allowance: TIER_ALLOWANCE[w.tier] ?? TIER_ALLOWANCE.free,
     sentiment: { positive: s.positive, neutral: s.neutral, negative: s.negative },
   };
 }
 
 /** Health score, KPIs and recommendations from rules over the stored data, with a narrative in the caller's language. */
-function ruleAnalysis(ctx: AgentsContext, ws: string, lang: Lang) {
-  const k = kpis(ctx, ws);
+async function ruleAnalysis(ctx: AgentsContext, ws: string, lang: Lang) {
+  const k = await kpis(ctx, ws);
   const t = T[lang];
   const recs: Recommendation[] = [];
   let score = 100;
@@ -95,10 +95,10 @@ function ruleAnalysis(ctx: AgentsContext, ws: string, lang: Lang) {
     recs.push({ id, severity, text });
     score -= cost;
   };
-  const agents = ctx.legacyDb.prepare('SELECT a.name, (SELECT COUNT(*) FROM sources s WHERE s.agent_id = a.id) AS n FROM agents a WHERE a.workspace_id = ? ORDER BY a.created_at').all(ws) as { name: string; n: number }[];
+  const agents = await agentsWithSourceCounts(ctx.db, ws);
   if (agents.length === 0) add('create-agent', 'high', t.noAgents, 40);
   for (const a of agents.filter((x) => x.n === 0)) add('add-sources', 'high', t.noSources(a.name), 20);
-  const missed = unanswered(ctx, ws, 20);
+  const missed = await unanswered(ctx, ws, 20);
   if (missed.length) add('unanswered', missed.length >= 5 ? 'high' : 'medium', t.unanswered(missed.length, missed[0].slice(0, 80)), Math.min(20, missed.length * 3));
   if (k.openHandoffs) add('handoffs', 'high', t.handoffs(k.openHandoffs), Math.min(15, k.openHandoffs * 5));
   const rated = k.thumbsUp + k.thumbsDown;
@@ -109,14 +109,14 @@ function ruleAnalysis(ctx: AgentsContext, ws: string, lang: Lang) {
   if (userMsgs >= 5 && k.sentiment.negative / userMsgs > 0.25) add('negative', 'medium', t.negative(Math.round((k.sentiment.negative / userMsgs) * 100)), 10);
   if (recs.length === 0) recs.push({ id: 'healthy', severity: 'low', text: t.healthy });
   score = Math.max(0, Math.min(100, score));
-  const top = topics(ctx, ws, undefined).topics[0]?.topic ?? (lang === 'ja' ? 'なし' : 'none yet');
+  const top = (await topics(ctx, ws, undefined)).topics[0]?.topic ?? (lang === 'ja' ? 'なし' : 'none yet');
   return { score, kpis: k, recommendations: recs, narrative: t.narrative(k, score, top), unanswered: missed };
 }
 
 /** The analysis; with a model engine the narrative is written by the model in the requested language. */
 export async function analysis(ctx: AgentsContext, ws: string, langCode: string) {
   const lang = langOf(langCode);
-  const base = ruleAnalysis(ctx, ws, lang);
+  const base = await ruleAnalysis(ctx, ws, lang);
   const engine = ctx.engines.pick('auto');
   let narrative = base.narrative;
   let used: EngineName = 'local';
@@ -149,7 +149,7 @@ export interface Attachment {
 /** Advisor chat: a model reply when a key is set, else an answer from the rules and the stored figures. */
 export async function advisorChat(ctx: AgentsContext, ws: string, body: { message: string; history: { role: 'user' | 'assistant'; text: string }[]; lang?: string }, files: Attachment[]) {
   const lang = langOf(body.lang);
-  const base = ruleAnalysis(ctx, ws, lang);
+  const base = await ruleAnalysis(ctx, ws, lang);
   const engine = ctx.engines.pick('auto');
   if (engine.name !== 'local') {
     try {

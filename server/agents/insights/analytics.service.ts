@@ -1,22 +1,18 @@
 import type { AgentsContext } from '../context';
 import { FALLBACK_EN, FALLBACK_JA } from '../chat/local-engine';
+import * as repo from './insights.repository';
 
 const DAY = 86_400_000;
-
-function scope(ws: string, agentId: string | undefined, alias = 'c') {
-  return { sql: `${alias}.workspace_id = ?${agentId ? ` AND ${alias}.agent_id = ?` : ''}`, args: agentId ? [ws, agentId] : [ws] };
-}
 
 const utcDay = (t: number) => new Date(t).toISOString().slice(0, 10);
 
 /** Conversation volume, a 7-day series (UTC days, today last), top countries and channels. */
-export function chatAnalytics(ctx: AgentsContext, ws: string, agentId: string | undefined, now = Date.now()) {
-  const s = scope(ws, agentId);
-  const total = (ctx.legacyDb.prepare(`SELECT COUNT(*) AS n FROM conversations c WHERE ${s.sql}`).get(...s.args) as { n: number }).n;
-  const messages = (ctx.legacyDb.prepare(`SELECT COUNT(*) AS n FROM messages m JOIN conversations c ON c.id = m.conversation_id WHERE ${s.sql}`).get(...s.args) as { n: number }).n;
+export async function chatAnalytics(ctx: AgentsContext, ws: string, agentId: string | undefined, now = Date.now()) {
+  const total = await repo.countConversations(ctx.db, ws, agentId);
+  const messages = await repo.countConversationMessages(ctx.db, ws, agentId);
   const start = Date.parse(`${utcDay(now - 6 * DAY)}T00:00:00Z`);
-  const convs = ctx.legacyDb.prepare(`SELECT created_at FROM conversations c WHERE ${s.sql} AND c.created_at >= ?`).all(...s.args, start) as { created_at: number }[];
-  const msgs = ctx.legacyDb.prepare(`SELECT m.created_at FROM messages m JOIN conversations c ON c.id = m.conversation_id WHERE ${s.sql} AND m.created_at >= ?`).all(...s.args, start) as { created_at: number }[];
+  const convs = await repo.conversationTimesSince(ctx.db, ws, agentId, start);
+  const msgs = await repo.messageTimesSince(ctx.db, ws, agentId, start);
   const series = Array.from({ length: 7 }, (_, i) => ({ date: utcDay(start + i * DAY), conversations: 0, messages: 0 }));
   const byDay = new Map(series.map((d) => [d.date, d]));
   for (const c of convs) {
@@ -27,8 +23,8 @@ export function chatAnalytics(ctx: AgentsContext, ws: string, agentId: string | 
     const d = byDay.get(utcDay(m.created_at));
     if (d) d.messages++;
   }
-  const topCountries = (ctx.legacyDb.prepare(`SELECT CASE c.country WHEN '' THEN 'unknown' ELSE c.country END AS country, COUNT(*) AS count FROM conversations c WHERE ${s.sql} GROUP BY 1 ORDER BY count DESC, country LIMIT 5`).all(...s.args) as { country: string; count: number }[]);
-  const byChannel = ctx.legacyDb.prepare(`SELECT c.channel, COUNT(*) AS count FROM conversations c WHERE ${s.sql} GROUP BY c.channel ORDER BY count DESC`).all(...s.args) as { channel: string; count: number }[];
+  const topCountries = await repo.topCountries(ctx.db, ws, agentId, 5);
+  const byChannel = await repo.conversationsByChannel(ctx.db, ws, agentId);
   return { total, messages, last7: convs.length, series, topCountries, byChannel };
 }
 
@@ -48,9 +44,8 @@ function topicOf(text: string): string {
 }
 
 /** Topic buckets of the conversations' first visitor messages. */
-export function topics(ctx: AgentsContext, ws: string, agentId: string | undefined) {
-  const s = scope(ws, agentId);
-  const rows = ctx.legacyDb.prepare(`SELECT first_message FROM conversations c WHERE ${s.sql} AND first_message != '' ORDER BY c.created_at DESC LIMIT 5000`).all(...s.args) as { first_message: string }[];
+export async function topics(ctx: AgentsContext, ws: string, agentId: string | undefined) {
+  const rows = await repo.firstMessages(ctx.db, ws, agentId, 5000);
   const buckets = new Map<string, { topic: string; count: number; examples: string[] }>();
   for (const r of rows) {
     const topic = topicOf(r.first_message);
@@ -73,9 +68,8 @@ function sentimentOf(text: string): 'positive' | 'neutral' | 'negative' {
 }
 
 /** Positive, neutral and negative visitor messages (a word list in English and Japanese). */
-export function sentiment(ctx: AgentsContext, ws: string, agentId: string | undefined) {
-  const s = scope(ws, agentId);
-  const rows = ctx.legacyDb.prepare(`SELECT m.text FROM messages m JOIN conversations c ON c.id = m.conversation_id WHERE ${s.sql} AND m.role = 'user' ORDER BY m.seq DESC LIMIT 20000`).all(...s.args) as { text: string }[];
+export async function sentiment(ctx: AgentsContext, ws: string, agentId: string | undefined) {
+  const rows = await repo.visitorMessages(ctx.db, ws, agentId, 20000);
   const out = { positive: 0, neutral: 0, negative: 0 };
   for (const r of rows) out[sentimentOf(r.text)]++;
   const total = rows.length;
@@ -83,13 +77,8 @@ export function sentiment(ctx: AgentsContext, ws: string, agentId: string | unde
 }
 
 /** Visitor questions the agent could not answer (its reply was the honest fallback). */
-export function unanswered(ctx: AgentsContext, ws: string, limit = 10): string[] {
-  const rows = ctx.legacyDb
-    .prepare(
-      `SELECT (SELECT u.text FROM messages u WHERE u.conversation_id = m.conversation_id AND u.seq < m.seq AND u.role = 'user' ORDER BY u.seq DESC LIMIT 1) AS q
-         FROM messages m WHERE m.workspace_id = ? AND m.role = 'assistant' AND m.text IN (?, ?) ORDER BY m.seq DESC LIMIT ?`,
-    )
-    .all(ws, FALLBACK_EN, FALLBACK_JA, limit) as { q: string | null }[];
+export async function unanswered(ctx: AgentsContext, ws: string, limit = 10): Promise<string[]> {
+  const rows = await repo.questionsAnsweredWith(ctx.db, ws, [FALLBACK_EN, FALLBACK_JA], limit);
   return [...new Set(rows.map((r) => r.q).filter((q): q is string => !!q))];
 }
 

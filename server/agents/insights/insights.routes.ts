@@ -6,9 +6,9 @@ import { paidTurn } from '../billing';
 import { getAgent } from '../agents/agents.service';
 import { decodeBase64 } from '../knowledge/extract';
 import { presentConversation } from '../inbox/conversations.service';
-import type { ConversationRow } from '../chat/chat.service';
 import { chatAnalytics, monthStart, sentiment, topics } from './analytics.service';
 import { advisorChat, analysis, kpis, type Attachment } from './advisor';
+import { recentConversations, usagePerAgent } from './insights.service';
 import { insightsResponses } from '../../../shared/api/contracts/agents-insights';
 import { insightsRequests } from '../../../shared/api/contracts/agents-insights-requests';
 const ATTACH_MAX = 16 * 1024 * 1024;
@@ -31,11 +31,9 @@ export function insightRoutes(ctx: AgentsContext): AgentRoute[] {
       method: 'get',
       path: '/api/dashboard/overview', response: insightsResponses['GET /api/dashboard/overview'],
       auth: 'bearer',
-      handler: ({ caller }) => {
-        const k = kpis(ctx, caller.ws);
-        const recent = ctx.legacyDb
-          .prepare('SELECT c.*, (SELECT text FROM messages m WHERE m.conversation_id = c.id ORDER BY seq DESC LIMIT 1) AS last_message FROM conversations c WHERE c.workspace_id = ? ORDER BY c.updated_at DESC LIMIT 10')
-          .all(caller.ws) as (ConversationRow & { last_message: string | null })[];
+      handler: async ({ caller }) => {
+        const k = await kpis(ctx, caller.ws);
+        const recent = await recentConversations(ctx, caller.ws);
         return { kpis: k, recent: recent.map(presentConversation) };
       },
     }),
@@ -43,17 +41,10 @@ export function insightRoutes(ctx: AgentsContext): AgentRoute[] {
       method: 'get',
       path: '/api/dashboard/usage', response: insightsResponses['GET /api/dashboard/usage'],
       auth: 'bearer',
-      handler: ({ caller }) => {
-        const k = kpis(ctx, caller.ws);
+      handler: async ({ caller }) => {
+        const k = await kpis(ctx, caller.ws);
         const start = monthStart();
-        const perAgent = ctx.legacyDb
-          .prepare(
-            `SELECT a.id AS "agentId", a.name,
-               (SELECT COUNT(*) FROM messages m JOIN conversations c ON c.id = m.conversation_id WHERE c.agent_id = a.id AND m.role = 'assistant' AND m.created_at >= ?) AS messages,
-               (SELECT COUNT(*) FROM conversations c WHERE c.agent_id = a.id AND c.created_at >= ?) AS conversations
-             FROM agents a WHERE a.workspace_id = ? ORDER BY a.created_at`,
-          )
-          .all(start, start, caller.ws);
+        const perAgent = await usagePerAgent(ctx, caller.ws, start);
         const end = new Date(start);
         end.setUTCMonth(end.getUTCMonth() + 1);
         return {

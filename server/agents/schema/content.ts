@@ -104,6 +104,8 @@ export interface ContactsTable {
   phone: Generated<string>;
   created_at: number;
   updated_at: number;
+  /** 'email:<address>' or 'phone:<number>' of a captured contact/lead (unique per workspace); NULL when typed in by hand. */
+  capture_key: Generated<string | null>;
 }
 
 export interface LeadsTable {
@@ -121,6 +123,8 @@ export interface LeadsTable {
   notes: Generated<string>;
   created_at: number;
   updated_at: number;
+  /** 'email:<address>' or 'phone:<number>' of a captured contact/lead (unique per workspace); NULL when typed in by hand. */
+  capture_key: Generated<string | null>;
 }
 
 export interface AttributesTable {

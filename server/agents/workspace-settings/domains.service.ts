@@ -1,6 +1,10 @@
 import { randomBytes } from 'node:crypto';
 import { resolveCname as dnsResolveCname, resolveTxt as dnsResolveTxt } from 'node:dns/promises';
 import type { AgentsContext } from '../context';
+import { badRequest, conflict, notFound } from '../../core/errors';
+import { isUniqueViolation } from '../../core/db/errors';
+import { newId } from '../ids';
+import { countDomains, deleteDomain, deleteOtherClaims, domainById, domainNamed, insertDomain, listDomains, recordCheck } from './domains.repository';
 import { norm } from '../../../shared/api/contracts/agents-workspace-settings-requests';
 
 /** CNAME lookup; injectable so tests answer without the network. */
@@ -15,24 +19,12 @@ export interface DomainDns {
   txt: TxtResolver;
 }
 
-export interface DomainRow {
-  id: string;
-  workspace_id: string;
-  agent_id: string | null;
-  domain: string;
-  status: 'checking' | 'active' | 'misconfigured';
-  error: string | null;
-  cname: string | null;
-  checked_at: number | null;
-  verified_at: number | null;
-  created_at: number;
-  verify_token: string;
-}
+export type DomainRow = NonNullable<Awaited<ReturnType<typeof domainById>>>;
 
 /** The name of the TXT record that proves a workspace's claim on a domain. */
 export const verifyName = (domain: string) => `_agent-verify.${domain}`;
 /** A new claim's token: the value the workspace puts in its TXT record. */
-export const newVerifyToken = () => randomBytes(16).toString('hex');
+const newVerifyToken = () => randomBytes(16).toString('hex');
 
 async function lookup<T>(run: () => Promise<T[]>): Promise<{ answers: T[]; failure: string | null }> {
   try {
@@ -63,11 +55,41 @@ export async function verifyClaim(ctx: AgentsContext, dns: DomainDns, d: DomainR
         ? (cname.failure ?? 'no CNAME record found yet')
         : (txt.failure ?? `TXT record ${verifyName(d.domain)} with this workspace's token not found yet`);
   const now = Date.now();
-  ctx.legacyDb.transaction(() => {
+  await ctx.db.transaction().execute(async (tx) => {
     // the proven owner wins: every other claim on the name goes
-    if (ok) ctx.legacyDb.prepare('DELETE FROM domains WHERE domain = ? AND id <> ?').run(d.domain, d.id);
-    ctx.legacyDb
-      .prepare('UPDATE domains SET status = ?, error = ?, cname = ?, checked_at = ?, verified_at = CASE WHEN ? = 1 THEN COALESCE(verified_at, ?) ELSE NULL END, updated_at = ? WHERE id = ?')
-      .run(status, error, answers[0] ?? null, now, ok ? 1 : 0, now, now, d.id);
-  })();
+    if (ok) await deleteOtherClaims(tx, d.domain, d.id);
+    await recordCheck(tx, d.id, { status, error, cname: answers[0] ?? null, verified: ok, now });
+  });
+}
+
+const MAX_DOMAINS = 10;
+
+export async function domainClaim(ctx: AgentsContext, ws: string, id: string): Promise<DomainRow> {
+  const d = await domainById(ctx.db, ws, id);
+  if (!d) throw notFound('domain not found');
+  return d;
+}
+
+export const listDomainClaims = (ctx: AgentsContext, ws: string, agentId: string | null) => listDomains(ctx.db, ws, agentId);
+
+/**
+ * The workspace claims a domain name for an agent. Another workspace's claim never blocks this one: the claim that
+ * proves ownership by DNS wins (verifyClaim). A second claim of the same workspace is refused by the unique index.
+ */
+export async function addDomainClaim(ctx: AgentsContext, ws: string, agentId: string, domain: string): Promise<DomainRow> {
+  if (await domainNamed(ctx.db, ws, domain)) throw conflict('domain already added');
+  if ((await countDomains(ctx.db, ws)) >= MAX_DOMAINS) throw badRequest(`at most ${MAX_DOMAINS} domains per workspace`);
+  const id = newId('dom');
+  const now = Date.now();
+  try {
+    await insertDomain(ctx.db, { id, workspace_id: ws, agent_id: agentId, domain, status: 'checking', created_at: now, updated_at: now, verify_token: newVerifyToken() });
+  } catch (err) {
+    if (isUniqueViolation(err)) throw conflict('domain already added');
+    throw err;
+  }
+  return domainClaim(ctx, ws, id);
+}
+
+export async function removeDomainClaim(ctx: AgentsContext, ws: string, id: string): Promise<void> {
+  if (!(await deleteDomain(ctx.db, ws, id))) throw notFound('domain not found');
 }
