@@ -1,6 +1,6 @@
 /**
  * Kitting's one migrations folder on both stores, and databases left by the former runners opening unchanged:
- * a SQLite replica migrated by server/core/sql/sqlite-migrate.ts (at 006), and a PostgreSQL central migrated
+ * a SQLite replica migrated by the former SQLite runner (server/core/sql/sqlite-migrate.ts, now core/db/former-sqlite-migrate.testkit.ts) at 006, and a PostgreSQL central migrated
  * by the former pg-migrate.ts from the former pg-migrations/ folder (at 009, its 004 being change-compaction).
  */
 import Database from 'better-sqlite3';
@@ -10,7 +10,7 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
 import { SchemaTooNewError, sqlFor } from '../../core/db/migrate';
-import { migrate as migrateWithFormerSqliteRunner } from '../../core/sql/sqlite-migrate';
+import { migrate as migrateWithFormerSqliteRunner } from '../../core/db/former-sqlite-migrate.testkit';
 import { dropSchema, freshSchema, schemaUrl } from '../testing/stores.testkit';
 import { loadMigrations } from './migrate';
 import { parseDatabaseUrl, PgStore } from './pg-store';
