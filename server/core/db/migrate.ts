@@ -97,15 +97,15 @@ function renumberings(migrations: Migration[]): Renumbering[] {
 }
 
 /**
- * The moves to make, given which former rows exist (with their `applied`) and which versions are recorded:
- * all former rows are deleted first, then inserted under their new numbers, so chains (4 to 5, 5 to 6) work.
+ * Former rows found are all deleted first, then inserted under their new numbers (so chains, 4 to 5 and 5 to 6,
+ * work); a new number still recorded after the deletes belongs to another migration: refused, the transaction
+ * rolled back.
  */
-function planMoves(found: { r: Renumbering; applied: number }[], recordedAfterDelete: (version: number) => boolean): { r: Renumbering; applied: number }[] {
+function refuseTakenNumbers(found: { r: Renumbering }[], recordedAfterDelete: (version: number) => boolean): void {
   for (const { r } of found) {
     if (recordedAfterDelete(r.to.version))
       throw new Error(`schema_migrations records ${r.fromName} (now ${r.to.name}) and also version ${r.to.version} under another name: the migration history is inconsistent, nothing was changed`);
   }
-  return found;
 }
 
 /** The highest version recorded in a SQLite database's schema_migrations (0 when none is). */
@@ -136,7 +136,8 @@ export function migrateSqlite(conn: BetterSqlite3.Database, migrations: Migratio
       for (const { r } of found) del.run(r.fromVersion, r.fromName);
       const seen = conn.prepare('SELECT 1 FROM schema_migrations WHERE version = ?');
       const ins = conn.prepare('INSERT INTO schema_migrations (version, name, applied) VALUES (?, ?, ?)');
-      for (const { r, applied } of planMoves(found, (v) => !!seen.get(v))) ins.run(r.to.version, r.to.name, applied);
+      refuseTakenNumbers(found, (v) => !!seen.get(v));
+      for (const { r, applied } of found) ins.run(r.to.version, r.to.name, applied);
       conn.exec('COMMIT');
     } catch (err) {
       if (conn.inTransaction) conn.exec('ROLLBACK');
@@ -188,7 +189,8 @@ async function migratePostgres(pool: NonNullable<MigratableDatabase['pool']>, se
           }
           for (const { r } of found) await client.query('DELETE FROM schema_migrations WHERE version = $1 AND name = $2', [r.fromVersion, r.fromName]);
           const recorded = new Set((await client.query('SELECT version FROM schema_migrations')).rows.map((x: { version: unknown }) => Number(x.version)));
-          for (const { r, applied } of planMoves(found, (v) => recorded.has(v)))
+          refuseTakenNumbers(found, (v) => recorded.has(v));
+          for (const { r, applied } of found)
             await client.query('INSERT INTO schema_migrations (version, name, applied) VALUES ($1, $2, $3)', [r.to.version, r.to.name, applied]);
           await client.query('COMMIT');
         } catch (err) {
