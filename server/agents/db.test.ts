@@ -7,7 +7,7 @@ import { sql } from 'kysely';
 import pg from 'pg';
 import { afterAll, describe, expect, it } from 'vitest';
 import { sqlFor } from '../core/db/migrate';
-import { migrate as migrateWithFormerSqliteRunner } from '../core/sql/sqlite-migrate';
+import { migrate as migrateWithFormerSqliteRunner } from '../core/db/former-sqlite-migrate.testkit';
 import { agentsMigrations, openAgentsStore, type AgentsStore } from './db';
 import { createTestDatabase, testStore } from './store.testkit';
 

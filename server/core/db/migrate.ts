@@ -1,5 +1,6 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import type BetterSqlite3 from 'better-sqlite3';
 import { sql } from 'kysely';
 import type { Kysely } from 'kysely';
 import type { Database, Dialect } from './database';
@@ -13,22 +14,34 @@ export type MigratableDatabase = Pick<Database<unknown>, 'sqlite' | 'pool'>;
  * `-- dialect: sqlite` or `-- dialect: postgres` starts a section only that dialect runs, and
  * `-- dialect: all` returns to SQL both run. Applied migrations are recorded in
  * `schema_migrations (version, name, applied)`, the table existing databases already have.
+ *
+ * A migration that an earlier numbering recorded under another number says so in a line
+ * `-- formerly: NNN-name.sql` (the file name that was recorded). At start, inside the migration lock,
+ * a row recorded under exactly that version and name is moved to the migration's version and name
+ * (its `applied` kept): the migration counts as applied and is not run again.
  */
 export interface Migration {
   version: number;
   /** The file name, as recorded in schema_migrations. */
   name: string;
   text: string;
+  /** The file name an earlier numbering recorded this migration under (`-- formerly:` line). */
+  formerly?: string;
 }
 
 const FILE = /^(\d{3})-.+\.sql$/;
 const MARKER = /^--\s*dialect:\s*(sqlite|postgres|all)\s*$/;
+const FORMERLY = /^--\s*formerly:\s*(\d{3}-\S+\.sql)\s*$/m;
 
 export function loadMigrations(dir: string): Migration[] {
   const out = readdirSync(dir)
     .filter((f) => FILE.test(f))
     .sort()
-    .map((f) => ({ version: Number(FILE.exec(f)![1]), name: f, text: readFileSync(join(dir, f), 'utf8') }));
+    .map((f): Migration => {
+      const text = readFileSync(join(dir, f), 'utf8');
+      const formerly = FORMERLY.exec(text)?.[1];
+      return { version: Number(FILE.exec(f)![1]), name: f, text, ...(formerly ? { formerly } : {}) };
+    });
   for (let i = 1; i < out.length; i++) {
     if (out[i].version === out[i - 1].version) throw new Error(`two migrations numbered ${out[i].version} in ${dir}: ${out[i - 1].name}, ${out[i].name}`);
   }
@@ -72,11 +85,65 @@ function refuseNewer(current: number, migrations: Migration[]): void {
   if (current > newest) throw new SchemaTooNewError(current, newest);
 }
 
-/** SQLite: each migration in its own BEGIN IMMEDIATE transaction (the write lock), re-checked inside it. */
-function migrateSqlite(conn: NonNullable<MigratableDatabase['sqlite']>, migrations: Migration[]): number {
+interface Renumbering {
+  fromVersion: number;
+  fromName: string;
+  to: Migration;
+}
+
+/** The `-- formerly:` declarations of a list of migrations. */
+function renumberings(migrations: Migration[]): Renumbering[] {
+  return migrations.flatMap((to) => (to.formerly ? [{ fromVersion: Number(to.formerly.slice(0, 3)), fromName: to.formerly, to }] : []));
+}
+
+/**
+ * Former rows found are all deleted first, then inserted under their new numbers (so chains, 4 to 5 and 5 to 6,
+ * work); a new number still recorded after the deletes belongs to another migration: refused, the transaction
+ * rolled back.
+ */
+function refuseTakenNumbers(found: { r: Renumbering }[], recordedAfterDelete: (version: number) => boolean): void {
+  for (const { r } of found) {
+    if (recordedAfterDelete(r.to.version))
+      throw new Error(`schema_migrations records ${r.fromName} (now ${r.to.name}) and also version ${r.to.version} under another name: the migration history is inconsistent, nothing was changed`);
+  }
+}
+
+/** The highest version recorded in a SQLite database's schema_migrations (0 when none is). */
+export function sqliteSchemaVersion(conn: BetterSqlite3.Database): number {
+  const has = conn.prepare("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'schema_migrations'").get();
+  return has ? ((conn.prepare('SELECT MAX(version) AS v FROM schema_migrations').get() as { v: number | null }).v ?? 0) : 0;
+}
+
+/**
+ * SQLite, synchronously (for a store that opens its connection synchronously): each migration in its own
+ * BEGIN IMMEDIATE transaction (the write lock), re-checked inside it; former numbers moved first, under
+ * the same lock. Returns the schema version; refuses (SchemaTooNewError) a newer schema, changing nothing.
+ */
+export function migrateSqlite(conn: BetterSqlite3.Database, migrations: Migration[]): number {
   conn.exec(CREATE.sqlite);
-  const current = () => (conn.prepare('SELECT MAX(version) AS v FROM schema_migrations').get() as { v: number | null }).v ?? 0;
+  const current = () => sqliteSchemaVersion(conn);
   refuseNewer(current(), migrations);
+  const moves = renumberings(migrations);
+  if (moves.length) {
+    conn.exec('BEGIN IMMEDIATE');
+    try {
+      const row = conn.prepare('SELECT applied FROM schema_migrations WHERE version = ? AND name = ?');
+      const found = moves.flatMap((r) => {
+        const hit = row.get(r.fromVersion, r.fromName) as { applied: number } | undefined;
+        return hit ? [{ r, applied: hit.applied }] : [];
+      });
+      const del = conn.prepare('DELETE FROM schema_migrations WHERE version = ? AND name = ?');
+      for (const { r } of found) del.run(r.fromVersion, r.fromName);
+      const seen = conn.prepare('SELECT 1 FROM schema_migrations WHERE version = ?');
+      const ins = conn.prepare('INSERT INTO schema_migrations (version, name, applied) VALUES (?, ?, ?)');
+      refuseTakenNumbers(found, (v) => !!seen.get(v));
+      for (const { r, applied } of found) ins.run(r.to.version, r.to.name, applied);
+      conn.exec('COMMIT');
+    } catch (err) {
+      if (conn.inTransaction) conn.exec('ROLLBACK');
+      throw err;
+    }
+  }
   const done = conn.prepare('SELECT 1 FROM schema_migrations WHERE version = ?');
   const record = conn.prepare('INSERT INTO schema_migrations (version, name, applied) VALUES (?, ?, ?)');
   for (const m of migrations) {
@@ -111,6 +178,26 @@ async function migratePostgres(pool: NonNullable<MigratableDatabase['pool']>, se
       await client.query(CREATE.postgres);
       const current = async () => Number((await client.query('SELECT MAX(version) AS v FROM schema_migrations')).rows[0].v ?? 0);
       refuseNewer(await current(), migrations);
+      const moves = renumberings(migrations);
+      if (moves.length) {
+        await client.query('BEGIN');
+        try {
+          const found: { r: Renumbering; applied: number }[] = [];
+          for (const r of moves) {
+            const hit = await client.query('SELECT applied FROM schema_migrations WHERE version = $1 AND name = $2', [r.fromVersion, r.fromName]);
+            if (hit.rowCount) found.push({ r, applied: Number(hit.rows[0].applied) });
+          }
+          for (const { r } of found) await client.query('DELETE FROM schema_migrations WHERE version = $1 AND name = $2', [r.fromVersion, r.fromName]);
+          const recorded = new Set((await client.query('SELECT version FROM schema_migrations')).rows.map((x: { version: unknown }) => Number(x.version)));
+          refuseTakenNumbers(found, (v) => recorded.has(v));
+          for (const { r, applied } of found)
+            await client.query('INSERT INTO schema_migrations (version, name, applied) VALUES ($1, $2, $3)', [r.to.version, r.to.name, applied]);
+          await client.query('COMMIT');
+        } catch (err) {
+          await client.query('ROLLBACK').catch(() => {});
+          throw err;
+        }
+      }
       for (const m of migrations) {
         await client.query('BEGIN');
         try {

@@ -47,7 +47,7 @@ export class PgReplica implements ReplicaStore {
 
   /**
    * The data model version the sync protocol compares with a bench's (426 when the bench is newer): the
-   * SQLite migrations of this release, which the PostgreSQL schema implements.
+   * newest migration of this release (one numbering on both stores, so a bench of this release has it too).
    */
   schemaVersion(): number {
     return modelVersion();

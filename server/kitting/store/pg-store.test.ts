@@ -5,7 +5,8 @@
 import { afterAll, afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { dropSchema, freshSchema, schemaUrl } from '../testing/stores.testkit';
 import { readConfig } from '../server-config';
-import { loadPgMigrations, migratePg, NewerSchemaError } from './pg-migrate';
+import { SchemaTooNewError } from '../../core/db/migrate';
+import { loadMigrations, migratePg } from './migrate';
 import { CentralOnlyStoreError } from './pg-replica';
 import { parseDatabaseUrl, PgStore } from './pg-store';
 import { createPool } from './pg-txn';
@@ -106,8 +107,10 @@ describe('schema versions', () => {
   it('refuses to start against a database migrated by a newer release', async () => {
     await a.pool.query("INSERT INTO schema_migrations (version, name, applied) VALUES (999, '999-future.sql', 0)");
     const err = await PgStore.open({ url: schemaUrl(schema), poolSize: 1 }).catch((e: unknown) => e);
-    expect(err).toBeInstanceOf(NewerSchemaError);
-    expect((err as Error).message).toMatch(/schema is version 999, newer than this server's \d+/);
+    expect(err).toBeInstanceOf(SchemaTooNewError);
+    expect((err as Error).message).toMatch(/schema version 999, newer than \d+, the newest migration this build knows/);
+    // nothing was changed: the newer release's record is still there
+    expect((await a.pool.query('SELECT name FROM schema_migrations WHERE version = 999')).rows).toEqual([{ name: '999-future.sql' }]);
   });
 
   it('reports the database in health', async () => {
@@ -148,20 +151,15 @@ describe('migration 008 (json to jsonb)', () => {
     await boot.end();
     const pool = createPool(parseDatabaseUrl(schemaUrl(schema)).url, old, 1);
     try {
-      const client = await pool.connect();
-      try {
-        await migratePg(client, loadPgMigrations().filter((m) => m.version < 8));
-        const doc = '{"b": "x\\u0000y", "a": "\\\\u0000", "c": "\\u0000\\u0000"}';
-        await client.query("INSERT INTO records (ws, coll, id, data, stamps, hlc) VALUES ('w1', 'notes', 'n1', $1, '{}', 'h')", [doc]);
-        await client.query("INSERT INTO changes (ws, seq, coll, id, hlc, fields) VALUES ('w1', 1, 'notes', 'n1', 'h', $1)", [doc]);
-        await migratePg(client);
-        const want = { b: 'x\uFFFDy', a: '\\u0000', c: '\uFFFD\uFFFD' };
-        expect((await client.query('SELECT data FROM records')).rows[0].data).toEqual(want);
-        expect((await client.query('SELECT fields FROM changes')).rows[0].fields).toEqual(want);
-        expect((await client.query("SELECT pg_typeof(data)::text AS t FROM records")).rows[0].t).toBe('jsonb');
-      } finally {
-        client.release();
-      }
+      await migratePg(pool, loadMigrations().filter((m) => m.version < 8));
+      const doc = '{"b": "x\\u0000y", "a": "\\\\u0000", "c": "\\u0000\\u0000"}';
+      await pool.query("INSERT INTO records (ws, coll, id, data, stamps, hlc) VALUES ('w1', 'notes', 'n1', $1, '{}', 'h')", [doc]);
+      await pool.query("INSERT INTO changes (ws, seq, coll, id, hlc, fields) VALUES ('w1', 1, 'notes', 'n1', 'h', $1)", [doc]);
+      await migratePg(pool);
+      const want = { b: 'x\uFFFDy', a: '\\u0000', c: '\uFFFD\uFFFD' };
+      expect((await pool.query('SELECT data FROM records')).rows[0].data).toEqual(want);
+      expect((await pool.query('SELECT fields FROM changes')).rows[0].fields).toEqual(want);
+      expect((await pool.query("SELECT pg_typeof(data)::text AS t FROM records")).rows[0].t).toBe('jsonb');
     } finally {
       await pool.end();
     }

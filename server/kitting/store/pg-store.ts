@@ -8,7 +8,7 @@ import { assertDeclared, lookupIndexName, matches, type Lookup } from './lookups
 import type pg from 'pg';
 import { formatHlc, HlcClock, type Hlc } from '../../../shared/hlc';
 import { stampPatch, stampPut, type RowState } from './merge';
-import { migratePg } from './pg-migrate';
+import { migratePg } from './migrate';
 import { PgReplica } from './pg-replica';
 import { createPool, inWorkspace, type WsWriter } from './pg-txn';
 import { recordExists } from './record-exists';
@@ -64,7 +64,7 @@ export class PgStore implements Store {
     if (schema) {
       const boot = createPool(url, null, 1);
       try {
-        // Under the migration lock: two processes creating the schema at once would otherwise race.
+        // Under a lock of its own: two processes creating the schema at once would otherwise race.
         await boot.query("SELECT pg_advisory_lock(hashtextextended('kitting:migrate', 0))");
         await boot.query(`CREATE SCHEMA IF NOT EXISTS ${schema}`);
         await boot.query("SELECT pg_advisory_unlock(hashtextextended('kitting:migrate', 0))");
@@ -77,12 +77,7 @@ export class PgStore implements Store {
     const node = opts.node ?? `c${randomBytes(6).toString('hex')}`;
     const store = new PgStore(pool, node, opts.wall, schema);
     try {
-      const client = await pool.connect();
-      try {
-        store.replica.pgSchema = await migratePg(client);
-      } finally {
-        client.release();
-      }
+      store.replica.pgSchema = await migratePg(pool);
       await store.replica.resumeClock();
     } catch (err) {
       await pool.end();

@@ -65,7 +65,13 @@ export class SqliteStore implements Store {
     // the request's path. Every 8,000 pages (32 MB of WAL) checkpoints run ~8x less often and copy a hot
     // page once instead of many times (perf/write-scaling.bench.ts: about +6 points of the floor).
     this.db.pragma('wal_autocheckpoint = 8000');
-    migrate(this.db);
+    try {
+      migrate(this.db);
+    } catch (err) {
+      // e.g. a file migrated by a newer release (SchemaTooNewError): refused, and the file left as it is
+      this.db.close();
+      throw err;
+    }
     const db = this.db;
     this.counters = new SqliteCounters(db);
     this.q = {

@@ -1,3 +1,5 @@
+-- One migration, both stores (server/core/db/migrate.ts): the SQLite section (bench and central), then the PostgreSQL one (central).
+-- dialect: sqlite
 -- Sync (docs/DESIGN.md §4). Additive only.
 
 -- Who wrote a change row: '' for a local write (pushable from a bench), else the bench id
@@ -60,3 +62,41 @@ CREATE TABLE sync_batches (
   created INTEGER NOT NULL,
   PRIMARY KEY (ws, bench, batch)
 );
+
+-- dialect: postgres
+-- Sync (central side): capped collections, enrolment codes, benches and push answers. Additive only.
+
+CREATE TABLE local_caps (
+  coll text PRIMARY KEY,
+  keep integer NOT NULL
+);
+
+CREATE TABLE sync_enrol_codes (
+  code_hash text PRIMARY KEY,
+  ws        text NOT NULL,
+  created   bigint NOT NULL,
+  expires   bigint NOT NULL,
+  used_by   text
+);
+
+CREATE TABLE sync_benches (
+  ws         text NOT NULL,
+  bench      text NOT NULL,
+  token_hash text NOT NULL UNIQUE,
+  name       text NOT NULL DEFAULT '',
+  created    bigint NOT NULL,
+  revoked    boolean NOT NULL DEFAULT false,
+  last_seen  bigint NOT NULL DEFAULT 0,
+  acked      bigint NOT NULL DEFAULT 0,
+  PRIMARY KEY (ws, bench)
+);
+
+CREATE TABLE sync_batches (
+  ws      text NOT NULL,
+  bench   text NOT NULL,
+  batch   text NOT NULL,
+  answer  jsonb NOT NULL,
+  created bigint NOT NULL,
+  PRIMARY KEY (ws, bench, batch)
+);
+CREATE INDEX sync_batches_age ON sync_batches (ws, bench, created);

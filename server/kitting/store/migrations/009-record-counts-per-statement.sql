@@ -1,3 +1,8 @@
+-- One migration, both stores (server/core/db/migrate.ts): the SQLite section (bench and central), then the PostgreSQL one (central).
+-- dialect: sqlite
+-- Nothing on SQLite: its record_counts triggers (migration 003) stay per row.
+
+-- dialect: postgres
 -- Inserts and deletes keep record_counts once per statement instead of once per row: a push batch inserts
 -- hundreds of records in one statement, and one grouped upsert replaces as many single-row ones. The
 -- update trigger stays per row (it fires only when a row's tombstone, workspace or collection changes).

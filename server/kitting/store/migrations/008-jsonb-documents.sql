@@ -1,3 +1,8 @@
+-- One migration, both stores (server/core/db/migrate.ts): the SQLite section (bench and central), then the PostgreSQL one (central).
+-- dialect: sqlite
+-- Nothing on SQLite: documents are TEXT there, read and written as JSON text.
+
+-- dialect: postgres
 -- Documents and logged fields become jsonb (binary, parsed once on write, indexable; the lookup indexes on
 -- data->>'field' are rebuilt by the type change). jsonb keeps neither key order nor duplicate keys: nothing
 -- reads a document's text form (replicas are compared field by field, stamps are per field), and a
@@ -16,4 +21,3 @@ ALTER TABLE records ALTER COLUMN data TYPE jsonb USING kitting_json_without_nul(
 ALTER TABLE changes ALTER COLUMN fields TYPE jsonb USING kitting_json_without_nul(fields);
 
 DROP FUNCTION kitting_json_without_nul(json);
-
