@@ -30,7 +30,7 @@ export function billingRoutes(ctx: AgentsContext): AgentRoute[] {
       body: billingRequests['POST /api/billing/checkout'].body,
       handler: async ({ caller, body }) => {
         // No bundle named: the first one on sale.
-        const bundle = body.bundle ?? (await bundlesOnSale(ctx))[0]?.id ?? '';
+        const bundle = body.bundle ?? (await bundlesOnSale(ctx.db))[0]?.id ?? '';
         return body.provider === 'paypal' ? createPayPalOrder(ctx, caller.ws, bundle) : createBundleCheckout(ctx, caller.ws, bundle);
       },
     }),

@@ -96,7 +96,7 @@ async function grant(tx: AgentsDb, ws: string, credits: number, reason: 'purchas
 
 /** A paid one-off bundle: credits once, whatever confirms it first (the return page or the webhook). */
 export async function fulfilBundle(ctx: AgentsContext, p: PaymentRow, reason: 'purchase' | 'recharge' = 'purchase', db: AgentsDb = ctx.db) {
-  const note = (await bundleById(ctx, p.bundle ?? ''))?.name ?? `${p.credits} credits`;
+  const note = (await bundleById(db, p.bundle ?? ''))?.name ?? `${p.credits} credits`;
   return inTransaction(db, async (tx) => {
     await markPaid(tx, p.provider, p.external_id, Date.now());
     return grant(tx, p.workspace_id, p.credits, reason, `${p.provider}:${p.external_id}`, p.amount_cents, note);

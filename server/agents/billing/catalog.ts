@@ -1,5 +1,6 @@
 import { badRequest } from '../../core/errors';
 import type { AgentsContext } from '../context';
+import type { AgentsDb } from '../schema';
 import { platformBundles, type Bundle } from '../platform-settings';
 
 export type { Bundle };
@@ -30,13 +31,14 @@ export const TRIAL_PLAN = 'starter';
 export const TRIAL_DAYS = 14;
 
 /** The bundles on sale: the operator's (PUT /api/admin/bundles) when set, else the built-in ones. */
-export const bundlesOnSale = async (ctx: AgentsContext): Promise<Bundle[]> => (await platformBundles(ctx.db)) ?? BUILT_IN_BUNDLES;
-export const bundleById = async (ctx: AgentsContext, id: string) => (await bundlesOnSale(ctx)).find((b) => b.id === id) ?? null;
+/** The bundles on sale (the operator's, else the built-in ones); `db` may be the caller's transaction. */
+export const bundlesOnSale = async (db: AgentsDb): Promise<Bundle[]> => (await platformBundles(db)) ?? BUILT_IN_BUNDLES;
+export const bundleById = async (db: AgentsDb, id: string) => (await bundlesOnSale(db)).find((b) => b.id === id) ?? null;
 
 /** A bundle a buyer may check out now; an id not (or no longer) on sale is refused with the ids that are. */
 export async function bundleForSale(ctx: AgentsContext, id: string): Promise<Bundle> {
-  const bundle = await bundleById(ctx, id);
-  if (!bundle) throw badRequest('bundle: unknown bundle', { bundles: (await bundlesOnSale(ctx)).map((b) => b.id) });
+  const bundle = await bundleById(ctx.db, id);
+  if (!bundle) throw badRequest('bundle: unknown bundle', { bundles: (await bundlesOnSale(ctx.db)).map((b) => b.id) });
   return bundle;
 }
 export const planById = (id: string) => PLANS.find((p) => p.id === id) ?? null;
@@ -47,7 +49,7 @@ export async function pricing(ctx: AgentsContext) {
   return {
     currency: 'USD',
     creditCost: 1,
-    bundles: (await bundlesOnSale(ctx)).map((b) => ({ id: b.id, name: b.name, credits: b.credits, price: usd(b.priceCents), priceCents: b.priceCents })),
+    bundles: (await bundlesOnSale(ctx.db)).map((b) => ({ id: b.id, name: b.name, credits: b.credits, price: usd(b.priceCents), priceCents: b.priceCents })),
     plans: PLANS.map((p) => ({ id: p.id, name: p.name, tier: p.tier, price: usd(p.priceCents), priceCents: p.priceCents, interval: 'month', monthlyCredits: p.monthlyCredits })),
     trial: { plan: TRIAL_PLAN, days: TRIAL_DAYS },
   };

@@ -165,7 +165,7 @@ export async function maybeAutoRecharge(ctx: AgentsContext, ws: string, balance:
   const s = await findSubscription(ctx.db, ws);
   if (!s || !s.customer_id || !s.payment_method) return;
   const a = autoRechargeOf(s);
-  const bundle = a.enabled && a.bundle ? await bundleById(ctx, a.bundle) : null;
+  const bundle = a.enabled && a.bundle ? await bundleById(ctx.db, a.bundle) : null;
   if (!bundle || balance >= a.threshold || recharging.has(ws)) return;
   recharging.add(ws);
   const pmId = String((JSON.parse(s.payment_method) as { id?: string }).id ?? '');
