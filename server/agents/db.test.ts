@@ -36,7 +36,7 @@ afterAll(() => dirs.forEach((d) => rmSync(d, { recursive: true, force: true })))
 describe('agents database migrations', () => {
   it('live in one folder, numbered as before, each with statements for both stores', () => {
     expect(existsSync(join(here, 'pg-migrations'))).toBe(false);
-    expect(migrations.map((m) => m.version)).toEqual([1, 10, 20, 21, 22, 23, 30, 40, 47, 57]);
+    expect(migrations.map((m) => m.version)).toEqual([1, 10, 20, 21, 22, 23, 30, 40, 47, 57, 58]);
     for (const m of migrations) {
       expect([m.name, /\b(CREATE|ALTER|UPDATE|INSERT)\b/.test(sqlFor(m.text, 'sqlite')), /\b(CREATE|ALTER|UPDATE|INSERT)\b/.test(sqlFor(m.text, 'postgres'))]).toEqual([m.name, true, true]);
     }
