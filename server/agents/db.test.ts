@@ -43,6 +43,10 @@ describe('agents database migrations', () => {
     // retrieval on PostgreSQL searches passages through trigram indexes, not a scan
     expect(sqlFor(migrations[0].text, 'postgres')).toContain('CREATE INDEX passages_text_trgm ON passages USING gin (text gin_trgm_ops)');
     expect(sqlFor(migrations[0].text, 'sqlite')).not.toContain('gin_trgm_ops');
+    // and word-separated text through a full-text index (058): a small vocabulary makes every trigram common
+    const fullText = migrations.find((m) => m.version === 58)!;
+    expect(sqlFor(fullText.text, 'postgres')).toContain('CREATE INDEX passages_tsv ON passages USING gin (tsv)');
+    expect(sqlFor(fullText.text, 'sqlite')).not.toContain('tsv');
   });
 });
 

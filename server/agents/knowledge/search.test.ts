@@ -86,6 +86,15 @@ describe('knowledge retrieval (trigram FTS5)', () => {
     expect((await searchPassages(db, a1, 'item1099zq'))[0]?.sourceId).toBe(id);
   });
 
+  it('reads search operators in a question as words, never as query syntax', async () => {
+    const { db, ids, a1 } = await fixture();
+    for (const q of ["wi-fi: & | ! ( ) <-> * ' \\ %_ \"free\" wifi?", "refund's:* & !card | (money)", ':*:*:* &&& |||']) {
+      const found = await searchPassages(db, a1, q);
+      if (q.includes('wifi')) expect(found[0]?.sourceId, q).toBe(ids.wifi);
+      if (q.includes('refund')) expect(found[0]?.sourceId, q).toBe(ids.refund);
+    }
+  });
+
   it('builds safe MATCH expressions and chunks long text at sentence ends', () => {
     expect(ftsQuery('"; DROP TABLE x; --')).toBe('"drop" OR "table"');
     expect(ftsQuery('a an to')).toBeNull();
