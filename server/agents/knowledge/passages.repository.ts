@@ -111,15 +111,26 @@ export async function fullTextCandidates(db: AgentsDb, agentId: string, words: s
     .execute();
 }
 
+/** PostgreSQL: how many passages hold each Japanese trigram (the `grams` GIN index, migration 058), up to WORD_COUNT_CAP. */
+export async function gramDocCounts(db: AgentsDb, grams: string[]): Promise<Map<string, number>> {
+  const out = new Map<string, number>();
+  if (grams.length === 0) return out;
+  const { rows } = await sql<{ term: string; doc: string | number }>`
+    SELECT g AS term, (SELECT count(*) FROM (SELECT 1 FROM passages WHERE grams @> ARRAY[g] LIMIT ${WORD_COUNT_CAP}) s) AS doc
+    FROM unnest(${grams}::text[]) AS g`.execute(db);
+  for (const r of rows) out.set(r.term, Number(r.doc));
+  return out;
+}
+
 /** `%phrase%` with LIKE's wildcards escaped (PostgreSQL's default escape character is the backslash). */
 const likeArg = (phrase: string) => `%${phrase.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
 
 /**
- * PostgreSQL (pg_trgm GIN indexes on question and text), for text without spaces (Japanese): passages
- * of one agent holding any phrase as a substring, case-insensitively like the FTS5 trigram tokenizer, ranked by the phrases they
- * hold (question weighted 2, text 1).
+ * PostgreSQL, for text without spaces (Japanese): passages of one agent holding any (or every, with AND) of the trigrams (found
+ * on the `grams` GIN index, migration 058), ranked by the trigrams they hold as substrings (question
+ * weighted 2, text 1).
  */
-export async function trigramCandidates(db: AgentsDb, agentId: string, phrases: string[], limit: number): Promise<CandidateRow[]> {
+export async function trigramCandidates(db: AgentsDb, agentId: string, phrases: string[], op: 'OR' | 'AND', limit: number): Promise<CandidateRow[]> {
   if (phrases.length === 0) return [];
   const args = phrases.map(likeArg);
   const score = sql.join(
@@ -130,7 +141,7 @@ export async function trigramCandidates(db: AgentsDb, agentId: string, phrases: 
     .selectFrom('passages as p')
     .select(CANDIDATE_COLUMNS)
     .where('p.agent_id', '=', agentId)
-    .where((eb) => eb.or(args.flatMap((a) => [eb('p.question', 'ilike', a), eb('p.text', 'ilike', a)])))
+    .where(op === 'AND' ? sql<boolean>`p.grams @> ${phrases}::text[]` : sql<boolean>`p.grams && ${phrases}::text[]`)
     .orderBy(sql`${score}`, 'desc')
     .orderBy('p.id')
     .limit(limit)

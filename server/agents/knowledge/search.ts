@@ -1,6 +1,6 @@
 import { dialectOf } from '../../core/db/database';
 import type { AgentsDb } from '../schema';
-import { ftsCandidates, fullTextCandidates, likeCandidates, replaceSourcePassages, trigramCandidates, trigramDocCounts, wordDocCounts, type CandidateRow, type PassageInsert } from './passages.repository';
+import { ftsCandidates, fullTextCandidates, gramDocCounts, likeCandidates, replaceSourcePassages, trigramCandidates, trigramDocCounts, wordDocCounts, type CandidateRow, type PassageInsert } from './passages.repository';
 import { chunk, ftsPhrases, hasJapanese, matchExpression, shortJapaneseTerms, terms, trigramsOf } from './text';
 
 export interface Passage {
@@ -106,7 +106,7 @@ async function sqliteCandidates(db: AgentsDb, agentId: string, question: string,
 
 /**
  * PostgreSQL: words of word-separated scripts on the full-text index (the rarer ones, as on SQLite, so
- * a question never reads most of an agent's passages), Japanese trigrams on the pg_trgm indexes.
+ * a question never reads most of an agent's passages), Japanese trigrams on the `grams` array index, chosen the same way.
  */
 async function postgresCandidates(db: AgentsDb, agentId: string, question: string, candidates: number): Promise<CandidateRow[]> {
   const phrases = ftsPhrases(question);
@@ -122,8 +122,13 @@ async function postgresCandidates(db: AgentsDb, agentId: string, question: strin
     rows.push(...(await fullTextCandidates(db, agentId, sel.phrases, sel.all ? 'AND' : 'OR', candidates)));
   }
   if (japanese.length > 0) {
+    let sel = { phrases: japanese, all: false };
+    if (japanese.length > 1) {
+      const docs = await docCounts(db, japanese, gramDocCounts);
+      sel = rarest(japanese.map((p) => ({ p, n: docs(p) })));
+    }
     const seen = new Set(rows.map((r) => r.id));
-    for (const r of await trigramCandidates(db, agentId, japanese, candidates)) if (!seen.has(r.id)) rows.push(r);
+    for (const r of await trigramCandidates(db, agentId, sel.phrases, sel.all ? 'AND' : 'OR', candidates)) if (!seen.has(r.id)) rows.push(r);
   }
   return rows;
 }
