@@ -72,15 +72,65 @@ export async function ftsCandidates(db: AgentsDb, agentId: string, match: string
   return rows;
 }
 
+/** PostgreSQL: a word's passages are counted up to this many (enough to tell rare from common). */
+const WORD_COUNT_CAP = 10_000;
+
+/** `w1:* | w2:*` (or `&`): words are letters and digits only, so the text is always a valid tsquery. */
+const tsQueryText = (words: string[], op: 'OR' | 'AND') => words.map((w) => `${w}:*`).join(op === 'AND' ? ' & ' : ' | ');
+
+/**
+ * PostgreSQL: how many passages (of every agent, as the index holds them) hold a word starting with each
+ * of the words asked, counted on the full-text GIN index up to WORD_COUNT_CAP.
+ */
+export async function wordDocCounts(db: AgentsDb, words: string[]): Promise<Map<string, number>> {
+  const out = new Map<string, number>();
+  if (words.length === 0) return out;
+  const { rows } = await sql<{ term: string; doc: string | number }>`
+    SELECT w AS term, (SELECT count(*) FROM (SELECT 1 FROM passages WHERE tsv @@ to_tsquery('simple', w || ':*') LIMIT ${WORD_COUNT_CAP}) s) AS doc
+    FROM unnest(${words}::text[]) AS w`.execute(db);
+  for (const r of rows) out.set(r.term, Number(r.doc));
+  return out;
+}
+
+/**
+ * PostgreSQL (GIN index on the stored tsvector `tsv`, migration 058): passages of one agent holding a word
+ * starting with any (or every, with AND) of the words, ranked by ts_rank with the question weighted 2, text 1.
+ */
+export async function fullTextCandidates(db: AgentsDb, agentId: string, words: string[], op: 'OR' | 'AND', limit: number): Promise<CandidateRow[]> {
+  if (words.length === 0) return [];
+  const query = sql`to_tsquery('simple', ${tsQueryText(words, op)})`;
+  return db
+    .selectFrom('passages as p')
+    .select(CANDIDATE_COLUMNS)
+    .where('p.agent_id', '=', agentId)
+    .where(sql<boolean>`p.tsv @@ ${query}`)
+    .orderBy(sql`ts_rank('{0.5,0.5,0.5,1.0}'::float4[], p.tsv, ${query})`, 'desc')
+    .orderBy('p.id')
+    .limit(limit)
+    .$narrowType<{ kind: 'text' | 'qa' }>()
+    .execute();
+}
+
+/** PostgreSQL: how many passages hold each Japanese trigram (the `grams` GIN index, migration 058), up to WORD_COUNT_CAP. */
+export async function gramDocCounts(db: AgentsDb, grams: string[]): Promise<Map<string, number>> {
+  const out = new Map<string, number>();
+  if (grams.length === 0) return out;
+  const { rows } = await sql<{ term: string; doc: string | number }>`
+    SELECT g AS term, (SELECT count(*) FROM (SELECT 1 FROM passages WHERE grams @> ARRAY[g] LIMIT ${WORD_COUNT_CAP}) s) AS doc
+    FROM unnest(${grams}::text[]) AS g`.execute(db);
+  for (const r of rows) out.set(r.term, Number(r.doc));
+  return out;
+}
+
 /** `%phrase%` with LIKE's wildcards escaped (PostgreSQL's default escape character is the backslash). */
 const likeArg = (phrase: string) => `%${phrase.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
 
 /**
- * PostgreSQL (pg_trgm GIN indexes on question and text): passages of one agent holding any phrase
- * as a substring, case-insensitively like the FTS5 trigram tokenizer, ranked by the phrases they
- * hold (question weighted 2, text 1).
+ * PostgreSQL, for text without spaces (Japanese): passages of one agent holding any (or every, with AND) of the trigrams (found
+ * on the `grams` GIN index, migration 058), ranked by the trigrams they hold as substrings (question
+ * weighted 2, text 1).
  */
-export async function trigramCandidates(db: AgentsDb, agentId: string, phrases: string[], limit: number): Promise<CandidateRow[]> {
+export async function trigramCandidates(db: AgentsDb, agentId: string, phrases: string[], op: 'OR' | 'AND', limit: number): Promise<CandidateRow[]> {
   if (phrases.length === 0) return [];
   const args = phrases.map(likeArg);
   const score = sql.join(
@@ -91,7 +141,7 @@ export async function trigramCandidates(db: AgentsDb, agentId: string, phrases: 
     .selectFrom('passages as p')
     .select(CANDIDATE_COLUMNS)
     .where('p.agent_id', '=', agentId)
-    .where((eb) => eb.or(args.flatMap((a) => [eb('p.question', 'ilike', a), eb('p.text', 'ilike', a)])))
+    .where(op === 'AND' ? sql<boolean>`p.grams @> ${phrases}::text[]` : sql<boolean>`p.grams && ${phrases}::text[]`)
     .orderBy(sql`${score}`, 'desc')
     .orderBy('p.id')
     .limit(limit)

@@ -1,4 +1,6 @@
+import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { dialectOf } from '../../core/db/database';
 import { startAgentsServer, type AgentsTestServer } from '../harness.testkit';
 import { ANSWER_THRESHOLD, indexSource, searchPassages } from './search';
 import { chunk, ftsQuery } from './text';
@@ -84,6 +86,31 @@ describe('knowledge retrieval (trigram FTS5)', () => {
     await db.transaction().execute((tx) => indexSource(tx, { ws, agentId: a1, sourceId: id, type: 'text', content: long, question: '', answer: '' }));
     expect(await count()).toBe(first);
     expect((await searchPassages(db, a1, 'item1099zq'))[0]?.sourceId).toBe(id);
+  });
+
+  it('reads search operators in a question as words, never as query syntax', async () => {
+    const { db, ids, a1 } = await fixture();
+    for (const q of ["wi-fi: & | ! ( ) <-> * ' \\ %_ \"free\" wifi?", "refund's:* & !card | (money)", ':*:*:* &&& |||']) {
+      const found = await searchPassages(db, a1, q);
+      if (q.includes('wifi')) expect(found[0]?.sourceId, q).toBe(ids.wifi);
+      if (q.includes('refund')) expect(found[0]?.sourceId, q).toBe(ids.refund);
+    }
+  });
+
+  it('on PostgreSQL, keeps words and Japanese trigrams of every passage in GIN-indexed columns the search can use', async () => {
+    const { db, ids } = await fixture();
+    if (dialectOf(db) !== 'postgres') return;
+    const { rows } = await sql<{ grams: string[]; words: boolean }>`SELECT grams, tsv @@ to_tsquery('simple', 'open:* & hour:*') AS words FROM passages WHERE source_id IN (${ids.parking}, ${ids.hours}) ORDER BY source_id = ${ids.hours}`.execute(db);
+    expect(rows[0].grams).toEqual(expect.arrayContaining(['駐車場', '車場は', '台分の', '無料駐']));
+    expect(rows[0].words).toBe(false);
+    expect(rows[1]).toEqual({ grams: [], words: true });
+    const plans = await db.transaction().execute(async (tx) => {
+      await sql`SET LOCAL enable_seqscan = off`.execute(tx);
+      const plan = async (q: ReturnType<typeof sql<Record<string, string>>>) => (await q.execute(tx)).rows.map((r) => Object.values(r).join('')).join('\n');
+      return [await plan(sql`EXPLAIN SELECT id FROM passages WHERE tsv @@ to_tsquery('simple', 'refund:*')`), await plan(sql`EXPLAIN SELECT id FROM passages WHERE grams && ${['駐車場']}::text[]`)];
+    });
+    expect(plans[0]).toContain('passages_tsv');
+    expect(plans[1]).toContain('passages_grams');
   });
 
   it('builds safe MATCH expressions and chunks long text at sentence ends', () => {
