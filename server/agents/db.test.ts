@@ -35,15 +35,15 @@ afterAll(() => dirs.forEach((d) => rmSync(d, { recursive: true, force: true })))
 describe('agents database migrations', () => {
   it('live in one folder, numbered as before, each with statements for both stores', () => {
     expect(existsSync(join(here, 'pg-migrations'))).toBe(false);
-    expect(migrations.map((m) => m.version)).toEqual([1, 10, 20, 21, 22, 23, 30, 40, 47, 57, 58]);
+    expect(migrations.map((m) => m.version)).toEqual([1, 10, 20, 21, 22, 23, 30, 40, 47, 57, 58, 59]);
     for (const m of migrations) {
       expect([m.name, /\b(CREATE|ALTER|UPDATE|INSERT)\b/.test(sqlFor(m.text, 'sqlite')), /\b(CREATE|ALTER|UPDATE|INSERT)\b/.test(sqlFor(m.text, 'postgres'))]).toEqual([m.name, true, true]);
     }
     // retrieval on PostgreSQL searches passages through trigram indexes, not a scan
     expect(sqlFor(migrations[0].text, 'postgres')).toContain('CREATE INDEX passages_text_trgm ON passages USING gin (text gin_trgm_ops)');
     expect(sqlFor(migrations[0].text, 'sqlite')).not.toContain('gin_trgm_ops');
-    // and word-separated text through a full-text index (058): a small vocabulary makes every trigram common
-    const fullText = migrations.find((m) => m.version === 58)!;
+    // and word-separated text through a full-text index (059): a small vocabulary makes every trigram common
+    const fullText = migrations.find((m) => m.version === 59)!;
     expect(sqlFor(fullText.text, 'postgres')).toContain('CREATE INDEX passages_tsv ON passages USING gin (tsv)');
     expect(sqlFor(fullText.text, 'sqlite')).not.toContain('tsv');
   });

@@ -93,7 +93,7 @@ export async function wordDocCounts(db: AgentsDb, words: string[]): Promise<Map<
 }
 
 /**
- * PostgreSQL (GIN index on the stored tsvector `tsv`, migration 058): passages of one agent holding a word
+ * PostgreSQL (GIN index on the stored tsvector `tsv`, migration 059): passages of one agent holding a word
  * starting with any (or every, with AND) of the words, ranked by ts_rank with the question weighted 2, text 1.
  */
 export async function fullTextCandidates(db: AgentsDb, agentId: string, words: string[], op: 'OR' | 'AND', limit: number): Promise<CandidateRow[]> {
@@ -111,7 +111,7 @@ export async function fullTextCandidates(db: AgentsDb, agentId: string, words: s
     .execute();
 }
 
-/** PostgreSQL: how many passages hold each Japanese trigram (the `grams` GIN index, migration 058), up to WORD_COUNT_CAP. */
+/** PostgreSQL: how many passages hold each Japanese trigram (the `grams` GIN index, migration 059), up to WORD_COUNT_CAP. */
 export async function gramDocCounts(db: AgentsDb, grams: string[]): Promise<Map<string, number>> {
   const out = new Map<string, number>();
   if (grams.length === 0) return out;
@@ -127,7 +127,7 @@ const likeArg = (phrase: string) => `%${phrase.replace(/[\\%_]/g, (c) => `\\${c}
 
 /**
  * PostgreSQL, for text without spaces (Japanese): passages of one agent holding any (or every, with AND) of the trigrams (found
- * on the `grams` GIN index, migration 058), ranked by the trigrams they hold as substrings (question
+ * on the `grams` GIN index, migration 059), ranked by the trigrams they hold as substrings (question
  * weighted 2, text 1).
  */
 export async function trigramCandidates(db: AgentsDb, agentId: string, phrases: string[], op: 'OR' | 'AND', limit: number): Promise<CandidateRow[]> {
