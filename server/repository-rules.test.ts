@@ -66,3 +66,20 @@ describe('documents named in code', () => {
     for (const doc of ['docs/DESIGN.md', 'docs/spec/kitting-api.md', 'docs/spec/studio-api.md', 'docs/spec/agents-api.md', 'docs/spec/services.md']) expect(existsSync(join(ROOT, doc)), doc).toBe(true);
   });
 });
+
+describe('layers of the studio and the agent platform', () => {
+  // Routes call services, services call repositories: a route file holds no query of its own.
+  const QUERY = /\.(selectFrom|insertInto|updateTable|deleteFrom|replaceInto|prepare)\(|\bsql\s*(<[^>]*>)?`/;
+
+  it('keeps queries out of every route file (they live in *.repository.ts)', () => {
+    const routes = ['server/agents', 'server/studio'].flatMap((d) => files(d, (n) => n.endsWith('.routes.ts')));
+    expect(routes.length).toBeGreaterThan(30);
+    expect(routes.filter((f) => QUERY.test(readFileSync(join(ROOT, f), 'utf8')))).toEqual([]);
+  });
+
+  it('has repositories per aggregate, each typed on its service schema', () => {
+    const repos = ['server/agents', 'server/studio'].flatMap((d) => files(d, (n) => n.endsWith('.repository.ts')));
+    expect(repos.length).toBeGreaterThan(20);
+    expect(repos.filter((f) => !/(AgentsDb|StudioDb|Kysely<)/.test(readFileSync(join(ROOT, f), 'utf8')))).toEqual([]);
+  });
+});
