@@ -101,10 +101,14 @@ export async function runTurn(ctx: AgentsContext, input: TurnInput, hooks: TurnH
     if (!conv) throw notFound('conversation not found');
   }
   const humanMode = conv?.handoff === 'operator';
+  // The balance this turn left (what the answer reports: an auto-recharge the debit started may land before the
+  // reply is stored, and is shown by the next read of the wallet, not as this turn's balance).
+  let charged: number | null = null;
   if (!humanMode) {
     await assertCanChat(ctx, ws);
     // Debited before anything is stored, outside the turn's transaction (the ledger has its own).
-    if ((await chargeTurn(ctx, ws)) === null) throw paymentRequired('out of credits');
+    charged = await chargeTurn(ctx, ws);
+    if (charged === null) throw paymentRequired('out of credits');
   }
 
   const wantsPerson = wantsHuman(input.message);
@@ -156,7 +160,7 @@ export async function runTurn(ctx: AgentsContext, input: TurnInput, hooks: TurnH
     reply: out.text,
     messageId: msg.id,
     engine: out.engine,
-    credits: after.credits,
+    credits: charged ?? after.credits,
     creditCost: CREDIT_COST,
     handoff: after.handoff,
     sources: ein.passages.filter((p) => p.score > 0).map((p) => ({ sourceId: p.sourceId, score: Math.round(p.score * 100) / 100 })),
