@@ -47,6 +47,11 @@ export async function limitHeavy(app: AppContext, ws: string, ip: string | undef
   await hitLimit(app, 'heavyWorkspace', `ws:${ws}`);
 }
 
+/** Tasks the pool is running and holding now (tests observe work in flight through this). */
+export function pdfPoolLoad(): { running: number; waiting: number } {
+  return pool?.load() ?? { running: 0, waiting: 0 };
+}
+
 /** Stop the workers (tests, shutdown). */
 export async function closePdfPool(): Promise<void> {
   const p = pool;
