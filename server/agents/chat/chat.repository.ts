@@ -1,7 +1,7 @@
-import { sql, type Insertable, type Selectable } from 'kysely';
-import type { AgentsDb, ConversationsTable, LeadsTable } from '../schema';
+import type { Insertable, Selectable } from 'kysely';
+import type { AgentsDb, ConversationsTable } from '../schema';
 
-/** Conversations, their messages and what visitors leave (contacts, leads) as a chat turn writes them. */
+/** Conversations and their messages as a chat turn writes them (what visitors leave: crm/capture.repository.ts). */
 
 export type ConversationRecord = Selectable<ConversationsTable>;
 
@@ -69,32 +69,4 @@ export async function handoffAndCredits(db: AgentsDb, ws: string, conversationId
 export async function workspaceCredits(db: AgentsDb, ws: string): Promise<number> {
   const r = await db.selectFrom('workspaces').select('credits').where('id', '=', ws).executeTakeFirstOrThrow();
   return r.credits;
-}
-
-export type ContactKey = { column: 'email' | 'phone'; value: string };
-
-export async function contactByKey(db: AgentsDb, ws: string, key: ContactKey) {
-  return db.selectFrom('contacts').select(['id', 'name', 'email', 'phone']).where('workspace_id', '=', ws).where(key.column, '=', key.value).limit(1).executeTakeFirst();
-}
-
-export async function insertContact(db: AgentsDb, c: { id: string; workspace_id: string; agent_id: string; external_id?: string; email: string; name: string; phone: string; created_at: number }): Promise<void> {
-  await db.insertInto('contacts').values({ ...c, updated_at: c.created_at }).execute();
-}
-
-
-
-
-
-export async function insertLead(db: AgentsDb, row: Insertable<LeadsTable>): Promise<void> {
-  await db.insertInto('leads').values(row).execute();
-}
-
-/** A widget note appended to the lead's notes (which then names the widget as its source). */
-export async function appendLeadNote(db: AgentsDb, ws: string, id: string, note: string): Promise<void> {
-  await db
-    .updateTable('leads')
-    .set((eb) => ({ notes: eb.case().when('notes', '=', '').then(note).else(sql<string>`notes || ${'\n'} || ${note}`).end(), source: 'widget' }))
-    .where('id', '=', id)
-    .where('workspace_id', '=', ws)
-    .execute();
 }

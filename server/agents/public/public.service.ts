@@ -1,10 +1,7 @@
 import { badRequest, notFound } from '../../core/errors';
 import type { AgentsContext } from '../context';
 import type { AgentRow } from '../agents/agents.service';
-import { saveCaptured } from '../chat/capture';
-import { appendLeadNote, contactByKey, insertContact, insertLead } from '../chat/chat.repository';
-import { recordEvent } from '../events';
-import { newId } from '../ids';
+import { captureLead } from '../crm/capture.service';
 import { conversationHandoff, lastMessageId, lastSeqAt, messageSeq, operatorMessagesAfter } from './public.repository';
 
 export interface WidgetLead {
@@ -15,31 +12,20 @@ export interface WidgetLead {
   note?: string;
 }
 
-/** A lead the widget's form left: merged into the conversation's contact and lead when it names one, else a new lead (and contact). */
+/**
+ * A lead the widget's form left: one capture path with the chat's (captureLead), so the contact and the lead are merged
+ * by email, else phone, and the same details sent twice at once (or through two processes) make one contact and one
+ * lead (unique capture keys). With a conversation the contact is linked to it; the note is added to the lead.
+ */
 export async function widgetLead(ctx: AgentsContext, agent: AgentRow, body: WidgetLead): Promise<string> {
   if (!body.email && !body.phone) throw badRequest('email or phone is required');
-  const ws = agent.workspace_id;
   const cid = body.conversationId ?? null;
   if (cid && !(await conversationHandoff(ctx.db, agent.id, cid))) throw notFound('conversation not found');
-  return ctx.db.transaction().execute(async (tx) => {
-    if (cid) {
-      const r = await saveCaptured(tx, ws, agent.id, cid, { email: body.email || undefined, phone: body.phone || undefined, name: body.name || undefined });
-      if (body.note) await appendLeadNote(tx, ws, r.leadId, body.note);
-      return r.leadId;
-    }
-    const now = Date.now();
-    const id = newId('ld');
-    await insertLead(tx, {
-      id, workspace_id: ws, agent_id: agent.id, name: body.name ?? '', email: body.email ?? '', phone: body.phone ?? '', notes: body.note ?? '',
-      status: 'new', score: (body.email ? 40 : 0) + (body.phone ? 30 : 0) + (body.name ? 10 : 0), source: 'widget', created_at: now, updated_at: now,
-    });
-    const key = body.email ? { column: 'email' as const, value: body.email } : { column: 'phone' as const, value: body.phone ?? '' };
-    if (!(await contactByKey(tx, ws, key))) {
-      await insertContact(tx, { id: newId('ct'), workspace_id: ws, agent_id: agent.id, email: body.email ?? '', name: body.name ?? '', phone: body.phone ?? '', created_at: now });
-    }
-    await recordEvent(tx, ws, agent.id, 'lead.captured', { leadId: id, agentId: agent.id, conversationId: null, name: body.name ?? '', email: body.email ?? '', phone: body.phone ?? '', note: body.note ?? '', source: 'widget' });
-    return id;
+  const r = await captureLead(ctx.db, agent.workspace_id, agent.id, {
+    email: body.email || undefined, phone: body.phone || undefined, name: body.name || undefined, note: body.note || undefined,
+    conversationId: cid, source: cid ? 'chat' : 'widget',
   });
+  return r.leadId;
 }
 
 /** Operator messages after a message id (or a time in ms) the widget last saw, and the conversation's newest message id. */

@@ -101,6 +101,38 @@ describe('POST /api/public/{publicId}/lead', () => {
     expect(evs.map((e) => e.event)).toEqual(['lead.captured', 'leads.submit']);
     expect((await visitor().post(`/api/public/${publicId}/lead`, { name: 'No contact' })).body).toEqual({ error: 'email or phone is required' });
   });
+
+  it('the same details sent from the form several times at once make one contact, one lead and one lead.captured', async () => {
+    const { api, publicId } = await trainedAgent();
+    const ws = str((await api.get('/api/auth/me')).body.workspace.id);
+    const N = 8;
+    const sent = await Promise.all(Array.from({ length: N }, () => visitor().post(`/api/public/${publicId}/lead`, { name: 'Sora', email: 'sora@example.com', note: '見積もり希望' })));
+    expect(sent.map((r) => r.status)).toEqual(Array(N).fill(200));
+    const contacts = await t.ctx.db.selectFrom('contacts').select(['id', 'email', 'name']).where('workspace_id', '=', ws).execute();
+    expect(contacts).toEqual([{ id: contacts[0].id, email: 'sora@example.com', name: 'Sora' }]);
+    const leads = await t.ctx.db.selectFrom('leads').select(['id', 'email', 'notes', 'source']).where('workspace_id', '=', ws).execute();
+    expect(leads).toHaveLength(1);
+    expect(leads[0]).toMatchObject({ email: 'sora@example.com', source: 'widget', notes: Array(N).fill('見積もり希望').join('\n') });
+    // every answer names that one lead
+    expect(new Set(sent.map((r) => r.body.leadId))).toEqual(new Set([leads[0].id]));
+    const evs = await t.ctx.db.selectFrom('events').select('event').where('workspace_id', '=', ws).where('event', '=', 'lead.captured').execute();
+    expect(evs).toHaveLength(1);
+  });
+
+  it('the form with a conversation links that conversation to the contact and adds the note to its lead', async () => {
+    const { api, publicId } = await trainedAgent();
+    const ws = str((await api.get('/api/auth/me')).body.workspace.id);
+    const v = visitor();
+    const cid = str((await v.post(`/api/public/${publicId}/chat`, { message: 'こんにちは' })).body.conversationId);
+    const r = await v.post(`/api/public/${publicId}/lead`, { conversationId: cid, phone: '06-1234-5678', note: '折り返し電話希望' });
+    expect(r.status).toBe(200);
+    const conv = await t.ctx.db.selectFrom('conversations').select('contact_id').where('id', '=', cid).executeTakeFirstOrThrow();
+    const contacts = await t.ctx.db.selectFrom('contacts').select(['id', 'phone']).where('workspace_id', '=', ws).execute();
+    expect(contacts).toEqual([{ id: conv.contact_id, phone: '06-1234-5678' }]);
+    const leads = await t.ctx.db.selectFrom('leads').select(['id', 'notes', 'source']).where('workspace_id', '=', ws).execute();
+    expect(leads).toEqual([{ id: r.body.leadId, notes: '折り返し電話希望', source: 'widget' }]);
+    expect((await v.post(`/api/public/${publicId}/lead`, { conversationId: 'cnv_nope', email: 'x@example.com' })).body).toEqual({ error: 'conversation not found' });
+  });
 });
 
 describe('GET /api/public/{publicId}/poll', () => {
