@@ -28,14 +28,32 @@ export async function assertCanChat(ctx: AgentsContext, ws: string): Promise<voi
   if (w.credits < CREDIT_COST) throw paymentRequired('out of credits');
 }
 
+/** One turn's debit: its ledger entry (a refund names it) and the balance it left. */
+export interface TurnCharge {
+  entryId: number;
+  balance: number;
+}
+
 /** Debits one turn through the credit ledger; null when the wallet could not pay (paused, or a concurrent turn spent it). */
-export async function chargeTurn(ctx: AgentsContext, ws: string, note = ''): Promise<number | null> {
+export async function chargeTurn(ctx: AgentsContext, ws: string, note = ''): Promise<TurnCharge | null> {
   const w = await walletState(ctx.db, ws);
   if (!w || w.paused) return null;
   const entry = await postLedger(ctx.db, ws, -CREDIT_COST, 'chat', { floor: 0, note });
   if (!entry) return null;
   await maybeAutoRecharge(ctx, ws, entry.balance);
-  return entry.balance;
+  return { entryId: entry.id, balance: entry.balance };
+}
+
+/**
+ * Gives back the credit of a turn that failed (reason `refund`). The refund's ref names the debit, so a turn is refunded
+ * at most once whoever posts it; a refund that cannot be posted is logged and the turn's own error stands.
+ */
+export async function refundTurn(ctx: AgentsContext, ws: string, charge: TurnCharge, note: string): Promise<void> {
+  try {
+    await postLedger(ctx.db, ws, CREDIT_COST, 'refund', { ref: `refund:${charge.entryId}`, note });
+  } catch (err) {
+    ctx.log(`refund of ledger entry ${charge.entryId} (${ws}) failed: ${err instanceof Error ? err.message : String(err)}`);
+  }
 }
 
 /** What a model turn other than a chat turn is, as its ledger entry names it. */
@@ -49,11 +67,12 @@ export type PaidTurnKind = 'playground' | 'advisor' | 'tts' | 'transcribe' | 'tr
 export async function paidTurn<T>(ctx: AgentsContext, ws: string, kind: PaidTurnKind, run: () => Promise<T>): Promise<T> {
   ctx.limits.chat.hit(ws, 'rate limited');
   await assertCanChat(ctx, ws);
-  if ((await chargeTurn(ctx, ws, kind)) === null) throw paymentRequired('out of credits');
+  const charge = await chargeTurn(ctx, ws, kind);
+  if (charge === null) throw paymentRequired('out of credits');
   try {
     return await run();
   } catch (err) {
-    await postLedger(ctx.db, ws, CREDIT_COST, 'refund', { note: `${kind} failed` });
+    await refundTurn(ctx, ws, charge, `${kind} failed`);
     throw err;
   }
 }

@@ -2,7 +2,7 @@ import { notFound } from '../../core/errors';
 import type { AgentsContext } from '../context';
 import { newId } from '../ids';
 import { recordEvent } from '../events';
-import { assertCanChat, chargeTurn, CREDIT_COST } from '../billing';
+import { assertCanChat, chargeTurn, CREDIT_COST, refundTurn, type TurnCharge } from '../billing';
 import { paymentRequired } from '../http';
 import type { AgentRow } from '../agents/agents.service';
 import { searchPassages } from '../knowledge/search';
@@ -103,14 +103,28 @@ export async function runTurn(ctx: AgentsContext, input: TurnInput, hooks: TurnH
   const humanMode = conv?.handoff === 'operator';
   // The balance this turn left (what the answer reports: an auto-recharge the debit started may land before the
   // reply is stored, and is shown by the next read of the wallet, not as this turn's balance).
-  let charged: number | null = null;
+  let charge: TurnCharge | null = null;
   if (!humanMode) {
     await assertCanChat(ctx, ws);
-    // Debited before anything is stored, outside the turn's transaction (the ledger has its own).
-    charged = await chargeTurn(ctx, ws);
-    if (charged === null) throw paymentRequired('out of credits');
+    // Debited before the model runs (a visitor never gets a reply the wallet did not pay for), outside the turn's
+    // transactions (the ledger has its own; no lock is held across the model call).
+    charge = await chargeTurn(ctx, ws);
+    if (charge === null) throw paymentRequired('out of credits');
   }
+  try {
+    return await storeAndAnswer(ctx, input, conv, charge, hooks);
+  } catch (err) {
+    // The turn was not stored (or no reply was made): its credit goes back, once (the refund names the debit).
+    if (charge) await refundTurn(ctx, ws, charge, 'chat turn failed');
+    throw err;
+  }
+}
 
+/** The stored part of a turn: visitor message, capture, handoff, reply; throws when any of it cannot be stored. */
+async function storeAndAnswer(ctx: AgentsContext, input: TurnInput, conv: ConversationRow | undefined, charge: TurnCharge | null, hooks: TurnHooks): Promise<TurnResult> {
+  const { agent } = input;
+  const ws = agent.workspace_id;
+  const humanMode = charge === null; // only a turn an operator has taken over is not charged
   const wantsPerson = wantsHuman(input.message);
   const captured = extractContact(input.message);
   let history: EngineInput['history'] = [];
@@ -152,17 +166,17 @@ export async function runTurn(ctx: AgentsContext, input: TurnInput, hooks: TurnH
   const msg = await ctx.db.transaction().execute(async (tx) => {
     const m = await insertMessage(tx, conversation, 'assistant', out.text, out.engine);
     await recordEvent(tx, ws, agent.id, 'message.created', { conversationId: conversation.id, agentId: agent.id, messageId: m.id, role: 'assistant', text: out.text, channel: conversation.channel });
-    return m;
+    // read in the same transaction: once it commits, nothing of the turn is left to fail (and to refund)
+    return { ...m, handoff: (await handoffAndCredits(tx, ws, conversation.id)).handoff };
   });
-  const after = await handoffAndCredits(ctx.db, ws, conversation.id);
   return {
     ...base,
     reply: out.text,
     messageId: msg.id,
     engine: out.engine,
-    credits: charged ?? after.credits,
+    credits: charge?.balance ?? (await workspaceCredits(ctx.db, ws)),
     creditCost: CREDIT_COST,
-    handoff: after.handoff,
+    handoff: msg.handoff,
     sources: ein.passages.filter((p) => p.score > 0).map((p) => ({ sourceId: p.sourceId, score: Math.round(p.score * 100) / 100 })),
   };
 }
