@@ -8,7 +8,8 @@ import { iso } from './guard';
 import {
   countUsersMatching, deleteUserRow, deleteWorkspaceRow, emailTaken, endUserSessions, findUser, homeWorkspaceOf, memberWorkspaces, updateUser, usersMatching, workspacesOwnedBy,
 } from './users.repository';
-import { appendAdminLedger, findWorkspace, lastLedgerBalance, lockedBalance, updateWorkspace } from './workspaces.repository';
+import { findWorkspace, updateWorkspace } from './workspaces.repository';
+import { postLedger, walletState } from '../billing/ledger';
 
 export async function userById(ctx: AgentsContext, id: string): Promise<UserRow> {
   const u = await findUser(ctx.db, id);
@@ -76,20 +77,16 @@ export async function setSubscription(ctx: AgentsContext, ws: string, patch: { t
 }
 
 /**
- * Adds `amount` credits (negative debits) to a workspace wallet as one ledger row (its trigger moves the
- * cached balance); the balance never goes below 0. The workspace row stays locked from the read to the
- * entry, so concurrent writers in any process cannot both post on the same earlier balance.
+ * Adds `amount` credits (negative debits) to a workspace wallet: one `admin` entry through the credit ledger's one
+ * posting path (postLedger), exact under concurrency with every other posting in any process; the balance never goes
+ * below 0. Answers the balance the entry left.
  */
 export async function grantCredits(ctx: AgentsContext, ws: string, amount: number, note: string): Promise<number> {
-  return ctx.db.transaction().execute(async (tx) => {
-    const credits = await lockedBalance(tx, ws);
-    if (credits === undefined) throw notFound('workspace not found');
-    const balance = credits + amount;
-    if (balance < 0) throw badRequest(`amount would take the balance below 0 (balance ${credits})`);
-    const from = await lastLedgerBalance(tx, ws);
-    await appendAdminLedger(tx, ws, amount, from + amount, note, Date.now());
-    return (await lockedBalance(tx, ws)) ?? balance;
-  });
+  const entry = await postLedger(ctx.db, ws, amount, 'admin', { floor: 0, note });
+  if (entry) return entry.balance;
+  const w = await walletState(ctx.db, ws);
+  if (!w) throw notFound('workspace not found');
+  throw badRequest(`amount would take the balance below 0 (balance ${w.credits})`);
 }
 
 export async function workspaceBilling(ctx: AgentsContext, ws: string) {

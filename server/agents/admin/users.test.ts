@@ -96,6 +96,41 @@ describe('operator routes on users', () => {
     expect((await meOf(u)).billing.credits).toBe(180);
   });
 
+  it('a grant is one admin entry of the credit ledger like any other posting; grants, debits and chat turns at once stay exact', async () => {
+    const { api, agentId } = await t.withAgent('Ledger');
+    const { user, workspace } = await meOf(api);
+    const ops8 = [5, 5, 5, 5, 5, 5, -3, -3, -3, -3];
+    const [grants, turns] = await Promise.all([
+      Promise.all(ops8.map((amount, i) => ops.post(`/api/admin/users/${user.id}/credits`, { amount, note: `adjust ${i}` }))),
+      Promise.all(Array.from({ length: 30 }, (_, i) => api.post('/api/chat', { agentId, message: `hello ${i}` }))),
+    ]);
+    expect(grants.map((g) => g.status)).toEqual(Array(ops8.length).fill(200));
+    expect(turns.map((r) => r.status)).toEqual(Array(30).fill(200));
+    const final = 100 + 30 - 12 - 30;
+    expect((await meOf(api)).billing.credits).toBe(final);
+    const entries = await t.ctx.db.selectFrom('credit_ledger').select(['id', 'delta', 'balance', 'reason', 'ref', 'note']).where('workspace_id', '=', workspace.id).orderBy('id').execute();
+    // one chain: every entry moves the balance the one before it left
+    let prev = 0;
+    for (const e of entries) {
+      expect(e.balance).toBe(prev + e.delta);
+      prev = e.balance;
+    }
+    expect(entries.at(-1)?.balance).toBe(final);
+    const admin = entries.filter((e) => e.reason === 'admin');
+    expect(admin.map((e) => e.delta).sort((a, b) => a - b)).toEqual([...ops8].sort((a, b) => a - b));
+    expect(admin.every((e) => e.ref === null && /^adjust \d$/.test(e.note))).toBe(true);
+    // each answer is the balance its own entry left
+    expect(grants.map((g) => Number(g.body.balance)).sort((a, b) => a - b)).toEqual(admin.map((e) => e.balance).sort((a, b) => a - b));
+    // the wallet lists it like any other entry
+    const wallet = await api.get('/api/billing/wallet');
+    const listed = arr(wallet.body.entries).find((e) => e.reason === 'admin' && e.note === 'adjust 0');
+    expect(listed).toMatchObject({ delta: 5, reason: 'admin', note: 'adjust 0' });
+    // and a debit below 0 is refused with nothing posted
+    const over = await ops.post(`/api/admin/users/${user.id}/credits`, { amount: -(final + 1) });
+    expect(over.body).toEqual({ error: `amount would take the balance below 0 (balance ${final})` });
+    expect(await t.ctx.db.selectFrom('credit_ledger').select('id').where('workspace_id', '=', workspace.id).execute()).toHaveLength(entries.length);
+  });
+
   it('role promotes a user to operator and back; an operator cannot demote itself', async () => {
     const u = await t.signup();
     const id = (await meOf(u)).user.id;

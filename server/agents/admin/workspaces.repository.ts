@@ -1,4 +1,3 @@
-import { dialectOf } from '../../core/db/database';
 import { countAll } from '../sql';
 import type { AgentsDb } from '../schema';
 
@@ -60,25 +59,4 @@ export async function membersOf(db: AgentsDb, ws: string) {
 export async function updateWorkspace(db: AgentsDb, id: string, patch: { name?: string; tier?: string; paused?: number }): Promise<void> {
   if (Object.keys(patch).length === 0) return;
   await db.updateTable('workspaces').set(patch).where('id', '=', id).execute();
-}
-
-/**
- * The workspace's balance, its row locked until the transaction ends (PostgreSQL; SQLite transactions
- * already hold the write lock), so that no other writer posts between this read and the ledger entry.
- */
-export async function lockedBalance(tx: AgentsDb, ws: string): Promise<number | undefined> {
-  const q = tx.selectFrom('workspaces').select('credits').where('id', '=', ws);
-  const row = await (dialectOf(tx) === 'postgres' ? q.forUpdate() : q).executeTakeFirst();
-  return row?.credits;
-}
-
-/** One operator entry in the ledger; its trigger moves the cached balance in workspaces.credits. */
-export async function appendAdminLedger(tx: AgentsDb, ws: string, delta: number, balance: number, note: string, now: number): Promise<void> {
-  await tx.insertInto('credit_ledger').values({ workspace_id: ws, delta, balance, reason: 'admin', note, created_at: now }).execute();
-}
-
-/** The balance after the workspace's last ledger entry (0 before the first). */
-export async function lastLedgerBalance(tx: AgentsDb, ws: string): Promise<number> {
-  const row = await tx.selectFrom('credit_ledger').select('balance').where('workspace_id', '=', ws).orderBy('id', 'desc').limit(1).executeTakeFirst();
-  return row?.balance ?? 0;
 }

@@ -1,4 +1,5 @@
 import type { Selectable } from 'kysely';
+import { notFound } from '../../core/errors';
 import type { AgentsDb, CreditLedgerTable } from '../schema';
 
 /** Why credits moved: each ledger row names one. */
@@ -48,7 +49,7 @@ export async function postLedger(db: AgentsDb, ws: string, delta: number, reason
     }
     if (!w) {
       const exists = await tx.selectFrom('workspaces').select('id').where('id', '=', ws).executeTakeFirst();
-      if (!exists) throw new Error(`no workspace ${ws}`);
+      if (!exists) throw notFound('workspace not found');
       return null;
     }
     const row = await tx
