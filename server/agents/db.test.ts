@@ -35,13 +35,17 @@ afterAll(() => dirs.forEach((d) => rmSync(d, { recursive: true, force: true })))
 describe('agents database migrations', () => {
   it('live in one folder, numbered as before, each with statements for both stores', () => {
     expect(existsSync(join(here, 'pg-migrations'))).toBe(false);
-    expect(migrations.map((m) => m.version)).toEqual([1, 10, 20, 21, 22, 23, 30, 40, 47, 57, 58, 59]);
+    expect(migrations.map((m) => m.version)).toEqual([1, 10, 20, 21, 22, 23, 30, 40, 47, 57, 58, 59, 60]);
     for (const m of migrations) {
-      expect([m.name, /\b(CREATE|ALTER|UPDATE|INSERT)\b/.test(sqlFor(m.text, 'sqlite')), /\b(CREATE|ALTER|UPDATE|INSERT)\b/.test(sqlFor(m.text, 'postgres'))]).toEqual([m.name, true, true]);
+      expect([m.name, /\b(CREATE|ALTER|UPDATE|INSERT|DROP)\b/.test(sqlFor(m.text, 'sqlite')), /\b(CREATE|ALTER|UPDATE|INSERT|DROP)\b/.test(sqlFor(m.text, 'postgres'))]).toEqual([m.name, true, true]);
     }
-    // retrieval on PostgreSQL searches passages through trigram indexes, not a scan
+    // 001 gave PostgreSQL pg_trgm indexes on passages (never on SQLite) ...
     expect(sqlFor(migrations[0].text, 'postgres')).toContain('CREATE INDEX passages_text_trgm ON passages USING gin (text gin_trgm_ops)');
     expect(sqlFor(migrations[0].text, 'sqlite')).not.toContain('gin_trgm_ops');
+    // ... which 060 drops: retrieval reads the full-text and trigram-array indexes of 059 instead
+    const dropTrigram = migrations.find((m) => m.version === 60)!;
+    expect(sqlFor(dropTrigram.text, 'postgres')).toContain('DROP INDEX IF EXISTS passages_question_trgm;\nDROP INDEX IF EXISTS passages_text_trgm;');
+    expect(sqlFor(dropTrigram.text, 'sqlite')).not.toContain('DROP');
     // and word-separated text through a full-text index (059): a small vocabulary makes every trigram common
     const fullText = migrations.find((m) => m.version === 59)!;
     expect(sqlFor(fullText.text, 'postgres')).toContain('CREATE INDEX passages_tsv ON passages USING gin (tsv)');

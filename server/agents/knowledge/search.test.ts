@@ -111,6 +111,11 @@ describe('knowledge retrieval (trigram FTS5)', () => {
     });
     expect(plans[0]).toContain('passages_tsv');
     expect(plans[1]).toContain('passages_grams');
+    // the pg_trgm indexes of 001, which no retrieval statement read, are gone (060); the ones retrieval reads stay
+    const indexes = await sql<{ indexname: string }>`SELECT indexname FROM pg_indexes WHERE tablename = 'passages' AND schemaname = current_schema() ORDER BY indexname`.execute(db);
+    const names = indexes.rows.map((r) => r.indexname);
+    expect(names.filter((n) => n.includes('trgm'))).toEqual([]);
+    expect(names).toEqual(expect.arrayContaining(['passages_agent', 'passages_grams', 'passages_tsv']));
   });
 
   it('builds safe MATCH expressions and chunks long text at sentence ends', () => {
