@@ -123,7 +123,7 @@ describe('operator routes on users', () => {
     expect(grants.map((g) => Number(g.body.balance)).sort((a, b) => a - b)).toEqual(admin.map((e) => e.balance).sort((a, b) => a - b));
     // the wallet lists it like any other entry
     const wallet = await api.get('/api/billing/wallet');
-    const listed = arr(wallet.body.entries).find((e) => e.reason === 'admin' && e.note === 'adjust 0');
+    const listed = arr(wallet.body.entries).find((e) => str(e.reason) === 'admin' && str(e.note) === 'adjust 0');
     expect(listed).toMatchObject({ delta: 5, reason: 'admin', note: 'adjust 0' });
     // and a debit below 0 is refused with nothing posted
     const over = await ops.post(`/api/admin/users/${user.id}/credits`, { amount: -(final + 1) });
