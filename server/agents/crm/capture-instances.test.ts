@@ -1,0 +1,56 @@
+import type { Server } from 'node:http';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createAgentsApp } from '../app';
+import { testAgentsConfig } from '../config.testkit';
+import { Api, startAgentsServer, str, type AgentsTestServer } from '../harness.testkit';
+import type { AgentsContext } from '../context';
+import { testStore } from '../store.testkit';
+
+/**
+ * Two instances of the platform (two createAgentsApp, each with its own connection pool) on one PostgreSQL
+ * database: the widget's lead form sent with the same details through both at once makes one contact and one lead.
+ */
+const onPostgres = testStore() === 'pg';
+let t: AgentsTestServer;
+let second: { base: string; ctx: AgentsContext; server: Server; close: () => Promise<void> } | null = null;
+
+beforeAll(async () => {
+  if (!onPostgres) return;
+  t = await startAgentsServer();
+  const b = await createAgentsApp({ config: testAgentsConfig(t.dir, { trustProxy: 1, databaseUrl: t.ctx.config.databaseUrl }), log: () => {} });
+  const server: Server = await new Promise((resolve) => {
+    const s = b.app.listen(0, '127.0.0.1', () => resolve(s));
+  });
+  const addr = server.address();
+  second = { base: `http://127.0.0.1:${typeof addr === 'object' && addr ? addr.port : 0}`, ctx: b.ctx, server, close: b.close };
+}, 60_000);
+
+afterAll(async () => {
+  if (second) {
+    second.server.closeAllConnections();
+    await new Promise<void>((resolve) => second?.server.close(() => resolve()));
+    await second.close();
+  }
+  await t?.close();
+});
+
+describe.skipIf(!onPostgres)('widget lead form, two platform instances on one PostgreSQL database', () => {
+  it('the same details sent through both at once make one contact, one lead and one lead.captured', async () => {
+    const b = second;
+    if (!b) throw new Error('second instance missing');
+    const { api, publicId } = await t.withAgent('Two');
+    const ws = str((await api.get('/api/auth/me')).body.workspace.id);
+    const N = 16;
+    const sent = await Promise.all(
+      Array.from({ length: N }, (_, i) => new Api(i % 2 ? b.base : t.base, null, { 'x-forwarded-for': `10.93.0.${i + 1}` }).post(`/api/public/${publicId}/lead`, { email: 'both@example.com', phone: '080-0000-1111', name: 'Kaito' })),
+    );
+    expect(sent.map((r) => r.status)).toEqual(Array(N).fill(200));
+    const contacts = await t.ctx.db.selectFrom('contacts').select(['email', 'phone', 'name']).where('workspace_id', '=', ws).execute();
+    expect(contacts).toEqual([{ email: 'both@example.com', phone: '080-0000-1111', name: 'Kaito' }]);
+    const leads = await t.ctx.db.selectFrom('leads').select('id').where('workspace_id', '=', ws).execute();
+    expect(leads).toHaveLength(1);
+    expect(new Set(sent.map((r) => r.body.leadId))).toEqual(new Set([leads[0].id]));
+    const evs = await t.ctx.db.selectFrom('events').select('event').where('workspace_id', '=', ws).where('event', '=', 'lead.captured').execute();
+    expect(evs).toHaveLength(1);
+  }, 120_000);
+});
