@@ -21,14 +21,41 @@ async function listOr404(tx: Pick<Tx, 'get'>, id: string): Promise<Doc> {
   return list;
 }
 
+/**
+ * The ledger's create fields for a customer with nothing else given (its defaults: mdm, status, blank loc and
+ * user), read by the device contract once per customer name: every scan of a list shares them.
+ */
+const ledgerDefaults = new Map<string, Doc>();
+function defaultsFor(cust: unknown): Doc {
+  const key = typeof cust === 'string' ? cust : '';
+  let base = ledgerDefaults.get(key);
+  if (!base) {
+    if (ledgerDefaults.size >= 64) ledgerDefaults.clear();
+    base = deviceRequests.create.parse({ cust: key }) as Doc;
+    ledgerDefaults.set(key, base);
+  }
+  return base;
+}
+
+/**
+ * What POST /api/device stores for the line's IMEI, model, serial and note with the list's customer (checked
+ * in inbound.test.ts), without running the contract's parser per scan: the line's values are text already
+ * (bounded by the line schema), clipped again to the ledger's limits; a blank model or serial is missing.
+ */
+function deviceInput(list: Doc, line: Doc, imei: string): Doc {
+  const model = typeof line.model === 'string' && line.model.trim() !== '' ? line.model : '機種不明';
+  const serial = typeof line.serial === 'string' && line.serial.trim() !== '' ? line.serial : '';
+  const note = clip(`入荷予定 ${String(list.no)}${line.note ? ` ${String(line.note)}` : ''}`, 300);
+  // Same key order as the contract's parser (the ledger fields' order): imei, serial, model, cust, ...
+  return { imei, ...(serial ? { serial: clip(serial, 40) } : {}), ...defaultsFor(list.cust), model: clip(model, 60), note };
+}
+
 /** The device of a scanned line: linked when the ledger has it, else registered with the list's customer and the row's model and serial. */
 async function registerDevice(tx: Tx, list: Doc, line: Doc): Promise<Doc> {
   const imei = String(line.imei);
   const existing = await tx.get(DEVICES, imei);
   if (existing) return existing;
-  const note = clip(`入荷予定 ${String(list.no)}${line.note ? ` ${String(line.note)}` : ''}`, 300);
-  const input = deviceRequests.create.parse({ imei, model: line.model || '機種不明', serial: line.serial || undefined, cust: list.cust, note });
-  const doc = await completeDevice(tx, input);
+  const doc = await completeDevice(tx, deviceInput(list, line, imei));
   return tx.create(DEVICES, imei, doc);
 }
 
