@@ -60,6 +60,47 @@ async function registerDevice(tx: Tx, list: Doc, line: Doc): Promise<Doc> {
 }
 
 export const inboundRoutes = [
+  // The scan first: it runs as often as a device registration, so the router tries no other inbound route before it.
+  defineRoute({
+    method: 'post',
+    path: '/api/inbound/:id/scan',
+    response: inboundResponses.scan,
+    auth: 'ops:edit',
+    params: idParams,
+    body: inboundRequests.scan,
+    handler: async ({ app, ws, params, body, req }) => {
+      const imei = normalizeImei(typeof body.imei === 'string' || typeof body.imei === 'number' ? String(body.imei).slice(0, 60) : '');
+      if (!/^\d{15}$/.test(imei) || !isValidImei(imei)) {
+        throw badRequest('invalid imei', { result: 'invalid', message: /^\d{15}$/.test(imei) ? 'チェックディジットが一致しません。再スキャンしてください' : 'IMEIは15桁の数字です' });
+      }
+      const confirm = body.confirm === true;
+      const by = actorName(req);
+      return app.store.transact(ws, async (tx) => {
+        const list = await listOr404(tx, params.id);
+        if (list.status === 'closed') throw conflict('inbound closed', { message: 'この入荷予定は締め済みです' });
+        const key = lineId(params.id, imei);
+        const line = await tx.get(INBOUND_LINES, key);
+        const now = Date.now();
+        if (line?.state === 'received') {
+          return { result: 'duplicate' as const, line: lineView(line), device: await tx.get(DEVICES, imei) };
+        }
+        if (line?.state === 'expected') {
+          const device = await registerDevice(tx, list, line);
+          const saved = await tx.patch(INBOUND_LINES, key, { state: 'received', at: atScanned(params.id), scannedAt: now, scannedBy: by, device: imei });
+          return { result: 'received' as const, line: lineView(saved ?? line), device };
+        }
+        let current =
+          line ??
+          (await tx.put(INBOUND_LINES, key, { id: key, list: params.id, imei, serial: '', model: '', note: '', row: 0, state: 'unexpected', at: atScanned(params.id), scannedAt: now, scannedBy: by, device: '' }));
+        let device = await tx.get(DEVICES, imei);
+        if (confirm) {
+          device = await registerDevice(tx, list, current);
+          current = (await tx.patch(INBOUND_LINES, key, { device: imei })) ?? current;
+        }
+        return { result: 'unexpected' as const, line: lineView(current), device };
+      });
+    },
+  }),
   defineRoute({
     method: 'get',
     path: '/api/inbound',
@@ -126,46 +167,6 @@ export const inboundRoutes = [
     handler: async ({ app, ws, params }) => {
       const list = await listOr404({ get: (c, id) => app.store.get(ws, c, id) }, params.id);
       return { inbound: await withCounts(app.store, ws, list), lines: await linesOf(app.store, ws, params.id) };
-    },
-  }),
-  defineRoute({
-    method: 'post',
-    path: '/api/inbound/:id/scan',
-    response: inboundResponses.scan,
-    auth: 'ops:edit',
-    params: idParams,
-    body: inboundRequests.scan,
-    handler: async ({ app, ws, params, body, req }) => {
-      const imei = normalizeImei(typeof body.imei === 'string' || typeof body.imei === 'number' ? String(body.imei).slice(0, 60) : '');
-      if (!/^\d{15}$/.test(imei) || !isValidImei(imei)) {
-        throw badRequest('invalid imei', { result: 'invalid', message: /^\d{15}$/.test(imei) ? 'チェックディジットが一致しません。再スキャンしてください' : 'IMEIは15桁の数字です' });
-      }
-      const confirm = body.confirm === true;
-      const by = actorName(req);
-      return app.store.transact(ws, async (tx) => {
-        const list = await listOr404(tx, params.id);
-        if (list.status === 'closed') throw conflict('inbound closed', { message: 'この入荷予定は締め済みです' });
-        const key = lineId(params.id, imei);
-        const line = await tx.get(INBOUND_LINES, key);
-        const now = Date.now();
-        if (line?.state === 'received') {
-          return { result: 'duplicate' as const, line: lineView(line), device: await tx.get(DEVICES, imei) };
-        }
-        if (line?.state === 'expected') {
-          const device = await registerDevice(tx, list, line);
-          const saved = await tx.patch(INBOUND_LINES, key, { state: 'received', at: atScanned(params.id), scannedAt: now, scannedBy: by, device: imei });
-          return { result: 'received' as const, line: lineView(saved ?? line), device };
-        }
-        let current =
-          line ??
-          (await tx.put(INBOUND_LINES, key, { id: key, list: params.id, imei, serial: '', model: '', note: '', row: 0, state: 'unexpected', at: atScanned(params.id), scannedAt: now, scannedBy: by, device: '' }));
-        let device = await tx.get(DEVICES, imei);
-        if (confirm) {
-          device = await registerDevice(tx, list, current);
-          current = (await tx.patch(INBOUND_LINES, key, { device: imei })) ?? current;
-        }
-        return { result: 'unexpected' as const, line: lineView(current), device };
-      });
     },
   }),
   defineRoute({
