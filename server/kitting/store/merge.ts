@@ -67,8 +67,17 @@ export function changesOfRecord(row: RowState): { hlc: string; fields: Doc }[] {
   return [...groups.keys()].sort().map((hlc) => ({ hlc, fields: groups.get(hlc) as Doc }));
 }
 
-/** Same value as stored (a field written again with an equal value is not a change). */
-const sameValue = (a: unknown, b: unknown): boolean => a === b || JSON.stringify(a) === JSON.stringify(b);
+/**
+ * Same value as stored (a field written again with an equal value is not a change). Two strings, two finite
+ * numbers or two booleans are compared directly (their JSON is equal exactly when they are); anything else
+ * by its JSON.
+ */
+function sameValue(a: unknown, b: unknown): boolean {
+  if (a === b) return true;
+  const t = typeof a;
+  if (t === typeof b && (t === 'string' || t === 'boolean' || (t === 'number' && Number.isFinite(a) && Number.isFinite(b)))) return false;
+  return JSON.stringify(a) === JSON.stringify(b);
+}
 
 /** A record as a local write finds it (null when it was never written). */
 export interface StoredRow {

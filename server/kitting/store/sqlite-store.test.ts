@@ -68,4 +68,46 @@ describe('a transaction reads each record once', () => {
       store.close();
     }
   });
+
+  it('logs the changes of a transaction with one INSERT at commit, in the order of its writes; a rolled back one logs none', async () => {
+    const trace: string[] = [];
+    const store = open(trace);
+    try {
+      await store.createWorkspace('w', 'bench');
+      await store.transact('w', (tx) => tx.create('items', 'a', { id: 'a', n: 1 }));
+      trace.length = 0;
+      await store.transact('w', async (tx) => {
+        await tx.create('items', 'b', { id: 'b', n: 1 });
+        await tx.patch('items', 'a', { n: 2 });
+        await tx.patch('items', 'b', { n: 3 });
+        await tx.remove('items', 'a');
+      });
+      const logs = trace.filter((s) => /^\s*INSERT INTO changes/.test(s));
+      expect(logs).toHaveLength(1);
+      expect(trace.indexOf(logs[0] as string)).toBe(trace.length - 2);
+      // A patch of a live record rewrites it in place.
+      expect(trace.filter((s) => /^\s*UPDATE records SET data/.test(s))).toHaveLength(2);
+      const rows = () => store.db.prepare("SELECT id, fields FROM changes WHERE ws = 'w' ORDER BY seq").all() as { id: string; fields: string }[];
+      expect(rows().map((r) => [r.id, JSON.parse(r.fields)])).toEqual([
+        ['a', { id: 'a', n: 1 }],
+        ['b', { id: 'b', n: 1 }],
+        ['a', { n: 2 }],
+        ['b', { n: 3 }],
+        ['a', { _deleted: true }],
+      ]);
+      await expect(store.transact('w', async (tx) => {
+        await tx.patch('items', 'b', { n: 4 });
+        throw new Error('refused');
+      })).rejects.toThrow('refused');
+      expect(rows()).toHaveLength(5);
+      expect(await store.get('w', 'items', 'b')).toEqual({ id: 'b', n: 3 });
+      // More changes than one INSERT carries: all logged, in order.
+      await store.transact('w', async (tx) => {
+        for (let i = 0; i < 250; i++) await tx.create('items', `c${i}`, { id: `c${i}` });
+      });
+      expect(rows().slice(5).map((r) => r.id)).toEqual(Array.from({ length: 250 }, (_, i) => `c${i}`));
+    } finally {
+      store.close();
+    }
+  });
 });

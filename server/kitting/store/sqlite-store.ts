@@ -11,6 +11,12 @@ import { seriesExhausted } from './series';
 import type { Counter, Doc, ListOptions, Store, StoreHealth, TransactOptions, Tx, WorkspaceRow } from './types';
 import { sharedStatements } from './sqlite-statements';
 
+/** A change row waiting for the commit: collection, id, stamp, changed fields (JSON). */
+type ChangeRow = [coll: string, id: string, hlc: Hlc, fields: string];
+
+/** Rows per INSERT INTO changes (6 values each, far below SQLite's limit of bound values). */
+const CHANGES_PER_INSERT = 100;
+
 interface RecordRow {
   data: string;
   stamps: string;
@@ -50,6 +56,8 @@ export class SqliteStore implements Store {
   /** One statement per lookup, reaching its rows through the lookup's partial index. */
   private readonly finders = new Map<string, Database.Statement<[string, string], { data: string }>>();
   private readonly counters: SqliteCounters;
+  /** INSERT INTO changes of n rows, by n (a transaction logs its changes in one statement at commit). */
+  private readonly changeInserts = new Map<number, Database.Statement>();
 
   constructor(opts: SqliteStoreOptions) {
     this.db = new Database(opts.file, opts.verbose ? { verbose: (sql) => opts.verbose?.(String(sql)) } : {});
@@ -98,6 +106,8 @@ export class SqliteStore implements Store {
       ),
       addWs: db.prepare('INSERT OR IGNORE INTO workspaces (id, created, kind) VALUES (?, ?, ?)'),
       seeded: db.prepare('UPDATE workspaces SET seeded = 1 WHERE id = ?'),
+      // A live record rewritten (patch): no insert attempt first, and the counts trigger (on deleted) is not run.
+      update: db.prepare('UPDATE records SET data = ?, stamps = ?, hlc = ? WHERE ws = ? AND coll = ? AND id = ?'),
       begin: db.prepare('BEGIN IMMEDIATE'),
       commit: db.prepare('COMMIT'),
       rollback: db.prepare('ROLLBACK'),
@@ -146,7 +156,9 @@ export class SqliteStore implements Store {
       this.q.begin.run();
       try {
         const seedStamp = formatHlc({ ms: 0, counter: 0, node: this.node });
-        const result = await fn(this.txFor(ws, opts?.seed ? () => seedStamp : () => this.clock.tick()));
+        const log: ChangeRow[] = [];
+        const result = await fn(this.txFor(ws, opts?.seed ? () => seedStamp : () => this.clock.tick(), log));
+        this.logChanges(ws, log);
         this.q.commit.run();
         return result;
       } catch (err) {
@@ -229,14 +241,43 @@ export class SqliteStore implements Store {
     return stmt.all(ws, coll, opts?.limit ?? -1).map((r) => r.data);
   }
 
-  private write(ws: string, coll: string, id: string, data: Doc, stamps: Record<string, Hlc>, changed: Doc, hlc: Hlc, deleted: boolean): RecordRow {
+  /**
+   * Writes the record row; its change row goes to `log`, written at commit. `live`: the record exists and
+   * stays live (a patch), so a plain UPDATE rewrites it.
+   */
+  private write(ws: string, coll: string, id: string, data: Doc, stamps: Record<string, Hlc>, changed: Doc, hlc: Hlc, deleted: boolean, log: ChangeRow[], live = false): RecordRow {
     const row = { data: JSON.stringify(data), stamps: JSON.stringify(stamps), deleted: deleted ? 1 : 0 };
-    this.q.upsert.run(ws, coll, id, row.data, row.stamps, row.deleted, hlc);
-    this.q.change.run(ws, coll, id, hlc, JSON.stringify(changed), '');
+    if (live) this.q.update.run(row.data, row.stamps, hlc, ws, coll, id);
+    else this.q.upsert.run(ws, coll, id, row.data, row.stamps, row.deleted, hlc);
+    log.push([coll, id, hlc, JSON.stringify(changed)]);
     return row;
   }
 
-  private txFor(ws: string, stamp: () => Hlc): Tx {
+  /**
+   * The change rows of a transaction, in the order of its writes (their seq follows that order), in one
+   * INSERT of up to CHANGES_PER_INSERT rows: a scan that registers a device and marks its line logs two
+   * changes with one statement, an import batch of 250 lines with three.
+   */
+  private logChanges(ws: string, log: ChangeRow[]): void {
+    if (log.length === 1) {
+      const [coll, id, hlc, fields] = log[0] as ChangeRow;
+      this.q.change.run(ws, coll, id, hlc, fields, '');
+      return;
+    }
+    for (let i = 0; i < log.length; i += CHANGES_PER_INSERT) {
+      const rows = log.slice(i, i + CHANGES_PER_INSERT);
+      let stmt = this.changeInserts.get(rows.length);
+      if (!stmt) {
+        stmt = this.db.prepare(`INSERT INTO changes (ws, coll, id, hlc, fields, origin) VALUES ${Array.from(rows, () => "(?, ?, ?, ?, ?, '')").join(', ')}`);
+        this.changeInserts.set(rows.length, stmt);
+      }
+      const args: string[] = [];
+      for (const [coll, id, hlc, fields] of rows) args.push(ws, coll, id, hlc, fields);
+      stmt.run(...args);
+    }
+  }
+
+  private txFor(ws: string, stamp: () => Hlc, log: ChangeRow[]): Tx {
     const store = this;
     const q = this.q;
     // The rows this transaction has read or written (null: none under that key), so a write after a read of the
@@ -254,8 +295,8 @@ export class SqliteStore implements Store {
       remember(coll, id, row);
       return row;
     };
-    const write = (coll: string, id: string, data: Doc, stamps: Record<string, Hlc>, changed: Doc, hlc: Hlc, deleted: boolean) =>
-      remember(coll, id, store.write(ws, coll, id, data, stamps, changed, hlc, deleted));
+    const write = (coll: string, id: string, data: Doc, stamps: Record<string, Hlc>, changed: Doc, hlc: Hlc, deleted: boolean, live = false) =>
+      remember(coll, id, store.write(ws, coll, id, data, stamps, changed, hlc, deleted, log, live));
     return {
       ws,
       async get<T extends Doc = Doc>(coll: string, id: string) {
@@ -296,7 +337,7 @@ export class SqliteStore implements Store {
         const hlc = stamp();
         const w = stampPatch(stored, fields, hlc);
         if (!w) return stored.data as T;
-        write(coll, id, w.data, w.stamps, w.changed, hlc, false);
+        write(coll, id, w.data, w.stamps, w.changed, hlc, false, true);
         return w.data as T;
       },
       async remove(coll: string, id: string) {

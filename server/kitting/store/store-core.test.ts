@@ -52,6 +52,19 @@ describe.each(STORE_KINDS)('store on %s', (kind) => {
       expect(second.s > first.s).toBe(true);
     });
 
+    it('logs a patched field only when its value changes, whatever its type', async () => {
+      const doc = { id: 'j1', t: 'A', n: 1, b: true, o: { x: [1, 2] }, z: 0 };
+      await store.transact('w1', (tx) => tx.put('jobs', 'j1', doc));
+      wall = 2_000;
+      await store.transact('w1', (tx) => tx.patch('jobs', 'j1', { t: 'A', n: 1, b: true, o: { x: [1, 2] }, z: -0 }));
+      expect(await changes()).toHaveLength(1);
+      await store.transact('w1', (tx) => tx.patch('jobs', 'j1', { t: 'B', n: '1', b: false, o: { x: [2, 1] }, z: 0 }));
+      const log = await changes();
+      expect(log).toHaveLength(2);
+      expect(JSON.parse(log[1].fields)).toEqual({ t: 'B', n: '1', b: false, o: { x: [2, 1] } });
+      expect(await store.get('w1', 'jobs', 'j1')).toEqual({ id: 'j1', t: 'B', n: '1', b: false, o: { x: [2, 1] }, z: 0 });
+    });
+
     it('rolls back every write of a failed transaction', async () => {
       await expect(
         store.transact('w1', async (tx) => {

@@ -110,6 +110,23 @@ describe('POST /api/inbound/{id}/scan', () => {
     expect(detail.inbound.counts).toEqual({ expected: 3, received: 1, unexpected: 0, missing: 2 });
   });
 
+  it('stores a received device exactly as POST /api/device stores the same fields (keys in the same order)', async () => {
+    const { inbound } = await create(noticeRows(2, 650));
+    const scanned = (await c.post<Scan>(`/api/inbound/${inbound.id}/scan`, { imei: testImei(651) })).body.device as Record<string, unknown>;
+    const stranger = testImei(659);
+    const unlisted = (await c.post<Scan>(`/api/inbound/${inbound.id}/scan`, { imei: stranger, confirm: true })).body.device as Record<string, unknown>;
+    const direct = async (imei: string, fields: Record<string, unknown>) =>
+      (await c.post<{ device: Record<string, unknown> }>('/api/device', { imei, ...fields, cust: 'ABC物流株式会社', note: `入荷予定 ${inbound.no}` })).body.device;
+    const same = (d: Record<string, unknown>) => Object.fromEntries(Object.entries(d).filter(([k]) => !['imei', 'asset', 'created', 'updated'].includes(k)));
+    const listed = await direct(testImei(651, '35877701'), { model: 'iPhone 15', serial: 'SN000651' });
+    expect(Object.keys(scanned)).toEqual(Object.keys(listed));
+    expect(same(scanned)).toEqual(same(listed));
+    const bare = await direct(testImei(659, '35877701'), { model: '機種不明' });
+    expect(Object.keys(unlisted)).toEqual(Object.keys(bare));
+    expect(same(unlisted)).toEqual(same(bare));
+    expect(unlisted).not.toHaveProperty('serial');
+  });
+
   it('links a device the ledger already has instead of registering it again', async () => {
     const { inbound } = await create(noticeRows(1, 700));
     const imei = testImei(700);
