@@ -12,7 +12,7 @@ export interface StatementLog {
 
 const WRAPPED = Symbol('statement-counter');
 
-export function recordStatements(database: Database<unknown>): StatementLog {
+export function recordStatements(database: Pick<Database<unknown>, 'sqlite' | 'pool'>): StatementLog {
   let seen: string[] = [];
   const note = (text: unknown) => {
     const t = typeof text === 'string' ? text : typeof text === 'object' && text && 'text' in text ? String((text as { text: unknown }).text) : String(text);
