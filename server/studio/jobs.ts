@@ -47,7 +47,7 @@ function jobView(row: JobRow) {
 export type JobView = ReturnType<typeof jobView>;
 
 /** A job of this workspace; another workspace's job is simply not found. */
-export async function jobRow(db: StudioDb, ws: number, id: string): Promise<JobRow> {
+async function jobRow(db: StudioDb, ws: number, id: string): Promise<JobRow> {
   const row = await jobs.jobById(db, ws, id);
   if (!row) throw notFound('job not found');
   return row;
