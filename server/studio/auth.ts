@@ -3,11 +3,11 @@ import { jwtVerify, SignJWT } from 'jose';
 import { forbidden, unauthorized } from '../core/errors';
 import { splitApiKey, verifyApiSecret } from '../core/security/api-keys';
 import { safeEqual } from '../core/security/passwords';
-import { openSession, sessionLive } from '../core/security/db-sessions';
+import { openSession } from '../core/security/db-sessions';
 import type { Caller, StudioContext } from './context';
 import { nowIso } from './db';
-import { demoOwner, memberWithUser, userById, workspaceOneOwner } from './repositories/accounts.repository';
-import { keyBlocked, keyByPrefix, touchKey } from './repositories/api-keys.repository';
+import { demoOwner, sessionState, userById, workspaceOneOwner } from './repositories/accounts.repository';
+import { keyByPrefix, touchKey } from './repositories/api-keys.repository';
 
 export const API_KEY_LABEL = 'sk_studio_';
 const SESSION_DAYS = 30;
@@ -50,7 +50,7 @@ export async function callerFromApiKey(app: StudioContext, token: string): Promi
   const row = await keyByPrefix(app.db, parts.prefix);
   if (!row || row.revoked_at || !verifyApiSecret(parts.secret, row.hash)) throw invalidApiKey();
   const ws = Number(row.workspace_id);
-  if (await keyBlocked(app.db, row.created_by === null ? null : Number(row.created_by), ws)) throw suspended();
+  if (row.blocked) throw suspended();
   const now = nowIso();
   if (!row.last_used_at || Date.parse(now) - Date.parse(row.last_used_at) > 1000) await touchKey(app.db, ws, row.id, now);
   return { ws, uid: null, email: null, role: 'editor', actor: `api-key:${row.prefix}`, apiKeyId: row.id };
@@ -67,12 +67,13 @@ async function callerFromJwt(app: StudioContext, token: string): Promise<Caller 
   const ws = Number(payload.ws);
   if (!Number.isInteger(uid) || !Number.isInteger(ws)) return null;
   // Logout removed the session, or a password change moved the version on: the token is over.
-  const user = await userById(app.db, uid);
-  if (!user || payload.v !== Number(user.token_version) || !(await sessionLive(app.db, payload.sid, uid))) return null;
-  const row = await memberWithUser(app.db, ws, uid);
-  if (!row) throw forbidden('not a member of this workspace');
+  const sid = payload.sid;
+  if (typeof sid !== 'string' || sid.length === 0 || sid.length > 64) return null;
+  const row = await sessionState(app.db, uid, sid, ws);
+  if (!row || payload.v !== Number(row.token_version) || row.expires_at === null || Number(row.expires_at) <= Date.now()) return null;
+  if (!row.role) throw forbidden('not a member of this workspace');
   if (Number(row.suspended)) throw suspended();
-  return { ws, uid, email: row.email, role: row.role, actor: `user:${uid}`, apiKeyId: null, sid: String(payload.sid) };
+  return { ws, uid, email: row.email, role: row.role, actor: `user:${uid}`, apiKeyId: null, sid };
 }
 
 /** The demo workspace's owner, used for requests without credentials when demo mode is on. */

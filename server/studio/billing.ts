@@ -55,11 +55,30 @@ async function usageOf(db: StudioDb, w: WsRow): Promise<Record<AllowanceKind, nu
 
 /** Refuse with 402 limit_reached when `adding` more would pass the plan's allowance. */
 export async function checkAllowance(db: StudioDb, ws: number, kind: AllowanceKind, adding = 1): Promise<void> {
-  const w = await wsRow(db, ws);
-  const limit = (PLANS[w.plan] ?? PLANS.free)[kind];
-  if (limit === null) return;
-  const used = kind === 'accounts' ? await countMembers(db, ws) : (await credits.usageIn(db, ws, w.month))[kind];
-  if (used + adding > limit) throw limitReached(kind, limit);
+  if (kind === 'accounts') {
+    const w = await wsRow(db, ws);
+    const limit = (PLANS[w.plan] ?? PLANS.free).accounts;
+    if (limit !== null && (await countMembers(db, ws)) + adding > limit) throw limitReached(kind, limit);
+    return;
+  }
+  // Posts and AI units: the plan and the month's usage in one read.
+  const u = await credits.planAndUsage(db, ws);
+  if (!u) throw notFound('workspace not found');
+  const limit = (PLANS[u.plan] ?? PLANS.free)[kind];
+  if (limit !== null && u[kind] + adding > limit) throw limitReached(kind, limit);
+}
+
+/**
+ * A generation's charge in one read: 402 limit_reached when the month's AI units are used up, else the pass
+ * that covers it (then it costs nothing) or the surface's price.
+ */
+export async function generationCharge(db: StudioDb, ws: number, model: string, surface: Surface): Promise<{ charge: number; pass: Pass | null }> {
+  const state = await credits.planUsageAndPasses(db, ws, nowIso());
+  if (!state) throw notFound('workspace not found');
+  const limit = (PLANS[state.plan] ?? PLANS.free).ai_units;
+  if (limit !== null && state.ai_units + 1 > limit) throw limitReached('ai_units', limit);
+  const pass = firstCovering(state.passes, model, surface);
+  return { charge: pass ? 0 : SURFACE_PRICE[surface], pass };
 }
 
 /** Meter posts or ai_units in the workspace's current allowance month (call inside the write's transaction). */
@@ -96,9 +115,11 @@ export async function debit(db: StudioDb, ws: number, cost: number, reason: 'cha
 
 /** A pass covers a generation when its scope is all, the model id, or empty with the same surface. */
 export async function coveringPass(db: StudioDb, ws: number, model: string, surface: Surface): Promise<Pass | null> {
-  const passes = await credits.activePasses(db, ws, nowIso());
-  return passes.find((p) => p.scope === 'all' || p.scope === model || (p.scope === '' && p.surface === surface)) ?? null;
+  return firstCovering(await credits.activePasses(db, ws, nowIso()), model, surface);
 }
+
+const firstCovering = (passes: Pass[], model: string, surface: Surface): Pass | null =>
+  passes.find((p) => p.scope === 'all' || p.scope === model || (p.scope === '' && p.surface === surface)) ?? null;
 
 export async function createPass(db: StudioDb, ws: number, scope: string, surface: Surface | null, expiresAt: string | null): Promise<Pass> {
   const pass: Pass = { id: `pass_${randomBytes(8).toString('hex')}`, scope, surface, expires_at: expiresAt, created_at: nowIso() };

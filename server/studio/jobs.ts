@@ -1,14 +1,15 @@
 import { randomBytes } from 'node:crypto';
 import { conflict, notFound } from '../core/errors';
 import {
-  SURFACE_PRICE, balanceOf, checkAllowance, coveringPass, credit, debit, meter, notEnoughCredits, type Pass, type Surface,
+  SURFACE_PRICE, balanceOf, coveringPass, credit, debit, generationCharge, meter, notEnoughCredits, type Pass, type Surface,
 } from './billing';
 import { checkRequest, type GenerationRequest } from './catalog';
 import type { Caller, StudioContext } from './context';
 import { nowIso, type StudioDb } from './db';
 import { PlatformError, type PlatformStatus } from './platform/platform';
 import * as jobs from './repositories/jobs.repository';
-import type { JobRow } from './schema';
+import { insertChargedJobPg } from './repositories/job-charge.repository';
+import type { JobRow, NewJob } from './schema';
 
 export type { JobRow };
 
@@ -46,7 +47,7 @@ function jobView(row: JobRow) {
 export type JobView = ReturnType<typeof jobView>;
 
 /** A job of this workspace; another workspace's job is simply not found. */
-export async function jobRow(db: StudioDb, ws: number, id: string): Promise<JobRow> {
+async function jobRow(db: StudioDb, ws: number, id: string): Promise<JobRow> {
   const row = await jobs.jobById(db, ws, id);
   if (!row) throw notFound('job not found');
   return row;
@@ -75,50 +76,73 @@ export async function quote(app: StudioContext, ws: number, req: GenerationReque
   return { model: model.id, surface: model.surface, price, charge, pass, balance, enforcement, allowed: enforcement === 'soft' || charge <= balance };
 }
 
-/** Submit: check, record the row, then charge (one transaction), then hand it to the platform. */
+/**
+ * Record the job row, charge it and meter it, atomically; the balance after the charge (undefined when a pass
+ * covered it). SQLite: one BEGIN IMMEDIATE transaction (the allowance and pass reads under the write lock).
+ * PostgreSQL: the reads, then the writes as one statement (job-charge.repository); under READ COMMITTED a read
+ * inside a transaction would see no more than it does outside one, and the charge itself stays one
+ * conditional UPDATE that every other write of the statement depends on.
+ */
+async function recordJob(app: StudioContext, caller: Caller, model: { id: string; surface: Surface }, fields: Omit<NewJob, 'charged' | 'pass_id'> & { id: string; workspace_id: number; created_at: string }) {
+  const overdraw = !app.config.creditEnforcement;
+  if (app.database.dialect === 'postgres') {
+    const { charge, pass } = await generationCharge(app.db, caller.ws, model.id, model.surface);
+    const balance = await insertChargedJobPg(app.db, { ...fields, charged: charge, pass_id: pass?.id ?? null }, charge > 0 ? { cost: charge, overdraw } : null, 'ai_units');
+    if (balance === null) throw notEnoughCredits();
+    return { charge, balance };
+  }
+  return app.db.transaction().execute(async (trx) => {
+    const { charge, pass } = await generationCharge(trx, caller.ws, model.id, model.surface);
+    await jobs.insertJob(trx, { ...fields, charged: charge, pass_id: pass?.id ?? null });
+    // Hard enforcement: the charge is taken only while the balance covers it (one conditional UPDATE).
+    const balance = charge > 0 ? await debit(trx, caller.ws, charge, 'charge', { overdraw, jobId: fields.id }) : undefined;
+    if (balance === null) throw notEnoughCredits();
+    await meter(trx, caller.ws, 'ai_units');
+    return { charge, balance };
+  });
+}
+
+/** Submit: check, record the row, then charge (atomically), then hand it to the platform. */
 export async function submitJob(app: StudioContext, caller: Caller, req: GenerationRequest) {
   const model = checkRequest(req);
   const settings = req.settings ?? {};
   const media = req.media ?? {};
   const id = `job_${randomBytes(10).toString('hex')}`;
   const now = nowIso();
-  const charged = await app.db.transaction().execute(async (trx) => {
-    await checkAllowance(trx, caller.ws, 'ai_units');
-    const price = SURFACE_PRICE[model.surface];
-    const pass = await coveringPass(trx, caller.ws, model.id, model.surface);
-    const charge = pass ? 0 : price;
-    await jobs.insertJob(trx, {
-      id, workspace_id: caller.ws, model: model.id, surface: model.surface, prompt: req.prompt, status: 'queued',
-      settings: JSON.stringify(settings), media: JSON.stringify(media), charged: charge, pass_id: pass?.id ?? null, actor: caller.actor, created_at: now, updated_at: now,
-    });
-    // Hard enforcement: the charge is taken only while the balance covers it (one conditional UPDATE).
-    if (charge > 0 && (await debit(trx, caller.ws, charge, 'charge', { overdraw: !app.config.creditEnforcement, jobId: id })) === null) throw notEnoughCredits();
-    await meter(trx, caller.ws, 'ai_units');
-    return charge;
+  const { charge, balance } = await recordJob(app, caller, model, {
+    id, workspace_id: caller.ws, model: model.id, surface: model.surface, prompt: req.prompt, status: 'queued',
+    settings: JSON.stringify(settings), media: JSON.stringify(media), actor: caller.actor, created_at: now, updated_at: now,
   });
 
+  let row: JobRow | undefined;
+  // The balance this job's own charge left, unless a refund (failed submit) or no charge needs it read.
+  let credits = balance;
   try {
     const sub = await app.platform.submit(model.id, { prompt: req.prompt, ...settings, ...media });
-    await jobs.setSubmitted(app.db, caller.ws, id, sub, nowIso());
+    row = await jobs.setSubmitted(app.db, caller.ws, id, sub, nowIso());
   } catch (err) {
     const msg = err instanceof PlatformError ? err.message : FAILED_TEXT;
     if (!(err instanceof PlatformError)) app.log(`platform submit ${id}: ${err instanceof Error ? err.message : String(err)}`);
-    await finish(app, caller.ws, id, 'failed', msg, []);
+    row = (await finish(app, caller.ws, id, 'failed', msg, [])) ?? undefined;
+    credits = undefined;
   }
-  const row = await jobRow(app.db, caller.ws, id);
-  return { job: jobView(row), credits: await balanceOf(app.db, caller.ws), charged };
+  row ??= await jobRow(app.db, caller.ws, id);
+  return { job: jobView(row), credits: credits ?? (await balanceOf(app.db, caller.ws)), charged: charge };
 }
 
 /**
  * End a job once: only the first transition out of an unfinished state counts; failed and nsfw
- * refund exactly what was charged (nothing when a pass covered it).
+ * refund exactly what was charged (nothing when a pass covered it). The ended row, or null when it had ended already.
  */
-function finish(app: StudioContext, ws: number, id: string, status: 'completed' | 'failed' | 'nsfw', error: string | null, results: JobResult[]): Promise<boolean> {
+async function finish(app: StudioContext, ws: number, id: string, status: 'completed' | 'failed' | 'nsfw', error: string | null, results: JobResult[]): Promise<JobRow | null> {
+  const end = { status, error, results: JSON.stringify(results) };
+  // Completing refunds nothing: one conditional UPDATE, no transaction around it.
+  if (status === 'completed') return (await jobs.finishJob(app.db, ws, id, end, nowIso())) ?? null;
   return app.db.transaction().execute(async (trx) => {
-    const ended = await jobs.finishJob(trx, ws, id, { status, error, results: JSON.stringify(results) }, nowIso());
-    if (!ended) return false;
-    if (status !== 'completed' && ended.charged > 0) await credit(trx, ws, ended.charged, 'refund', id);
-    return true;
+    const ended = await jobs.finishJob(trx, ws, id, end, nowIso());
+    if (!ended) return null;
+    if (Number(ended.charged) > 0) await credit(trx, ws, Number(ended.charged), 'refund', id);
+    return ended;
   });
 }
 
@@ -141,11 +165,13 @@ async function advance(app: StudioContext, row: JobRow): Promise<JobRow> {
     return row;
   }
   const ws = Number(row.workspace_id);
-  if (s.status === 'completed') await finish(app, ws, row.id, 'completed', null, resultsOf(s));
-  else if (s.status === 'failed') await finish(app, ws, row.id, 'failed', typeof s.error === 'string' && s.error ? s.error : FAILED_TEXT, []);
-  else if (s.status === 'nsfw') await finish(app, ws, row.id, 'nsfw', NSFW_TEXT, []);
-  else if (s.status === 'in_progress' && row.status !== 'in_progress') await jobs.setInProgress(app.db, ws, row.id, nowIso());
-  return jobRow(app.db, ws, row.id);
+  let ended: JobRow | null | undefined = null;
+  if (s.status === 'completed') ended = await finish(app, ws, row.id, 'completed', null, resultsOf(s));
+  else if (s.status === 'failed') ended = await finish(app, ws, row.id, 'failed', typeof s.error === 'string' && s.error ? s.error : FAILED_TEXT, []);
+  else if (s.status === 'nsfw') ended = await finish(app, ws, row.id, 'nsfw', NSFW_TEXT, []);
+  else if (s.status === 'in_progress' && row.status !== 'in_progress') ended = await jobs.setInProgress(app.db, ws, row.id, nowIso());
+  // The row the write answered; read again only when another request moved the job first (or nothing changed).
+  return ended ?? jobRow(app.db, ws, row.id);
 }
 
 export async function pollJob(app: StudioContext, ws: number, id: string): Promise<JobView> {
@@ -176,7 +202,7 @@ export async function pollUnfinished(app: StudioContext): Promise<{ checked: num
   let finished = 0;
   for (const row of rows) {
     if (!row.status_url && Date.now() - Date.parse(row.created_at) > ORPHAN_MS) {
-      if (await finish(app, Number(row.workspace_id), row.id, 'failed', NOT_SUBMITTED_TEXT, [])) finished++;
+      if ((await finish(app, Number(row.workspace_id), row.id, 'failed', NOT_SUBMITTED_TEXT, [])) !== null) finished++;
       continue;
     }
     if (isTerminal((await advance(app, row)).status)) finished++;

@@ -3,12 +3,12 @@ import { guardedFetch, OutboundError, type OutboundResponse } from '../core/secu
 import { chmod, copyFile, writeFile } from 'node:fs/promises';
 import { privateDir } from '../core/security/private-files';
 import { join } from 'node:path';
-import { conflict, gone, unavailable, upstreamFailed } from '../core/errors';
+import { conflict, gone, notFound, unavailable, upstreamFailed } from '../core/errors';
 import type { StudioContext } from './context';
 import { nowIso } from './db';
-import { insertMedia, listMedia as mediaRows, mediaOfJob } from './repositories/jobs.repository';
+import { insertMedia, jobWithMedia, listMedia as mediaRows } from './repositories/jobs.repository';
 import type { MediaRow } from './schema';
-import { jobNotCompleted, jobRow, type JobResult } from './jobs';
+import { jobNotCompleted, type JobResult } from './jobs';
 import { checkFileSignature, signedFileUrl } from './media';
 
 const MAX_BYTES = 200 * 1024 * 1024;
@@ -70,10 +70,10 @@ export function saveJob(app: StudioContext, ws: number, id: string): Promise<Ret
 }
 
 async function copyIntoLibrary(app: StudioContext, ws: number, id: string) {
-  const row = await jobRow(app.db, ws, id);
+  const row = await jobWithMedia(app.db, ws, id);
+  if (!row) throw notFound('job not found');
   if (row.status !== 'completed') throw jobNotCompleted(row.status);
-  const existing = await mediaOfJob(app.db, ws, id);
-  if (existing.length) return existing.map((m) => mediaView(app, m));
+  if (row.media.length) return row.media.map((m) => mediaView(app, m));
   const results = JSON.parse(row.results) as JobResult[];
   if (!results.length) throw conflict('job has no results');
   const dir = join(app.config.dataDir, 'library');

@@ -75,11 +75,18 @@ export async function removeMember(db: StudioDb, ws: number, uid: number): Promi
   await db.deleteFrom('members').where('workspace_id', '=', ws).where('user_id', '=', uid).execute();
 }
 
-/** A session's member: role in the workspace and the account's state. */
-export async function memberWithUser(db: StudioDb, ws: number, uid: number) {
+/**
+ * Everything a session token is checked against, in one statement (every signed-in request runs it): the
+ * user's token version, the session row (null when logout removed it or it is another user's) and the
+ * user's membership of the workspace (role null when not a member) with the account's state.
+ */
+export async function sessionState(db: StudioDb, uid: number, sid: string, ws: number) {
   return db
-    .selectFrom('members as m').innerJoin('users as u', 'u.id', 'm.user_id')
-    .select(['m.role', 'u.email', 'u.suspended']).where('m.workspace_id', '=', ws).where('m.user_id', '=', uid)
+    .selectFrom('users as u')
+    .leftJoin('sessions as s', (j) => j.on('s.id', '=', sid).onRef('s.user_id', '=', 'u.id'))
+    .leftJoin('members as m', (j) => j.on('m.workspace_id', '=', ws).onRef('m.user_id', '=', 'u.id'))
+    .select(['u.token_version', 'u.email', 'u.suspended', 's.expires_at', 'm.role'])
+    .where('u.id', '=', uid)
     .executeTakeFirst();
 }
 

@@ -2,23 +2,24 @@ import type { StudioDb } from '../db';
 
 /** Workspace API keys: only the hash of the secret is kept. */
 
+/**
+ * The key with its prefix, and whether its creator or its workspace's owner is suspended (`blocked`), in one
+ * statement: every request with an API key runs it.
+ */
 export async function keyByPrefix(db: StudioDb, prefix: string) {
-  return db
-    .selectFrom('api_keys').select(['id', 'workspace_id', 'prefix', 'hash', 'created_by', 'revoked_at', 'last_used_at'])
-    .where('prefix', '=', prefix)
-    .executeTakeFirst();
-}
-
-/** Is the key's creator or its workspace's owner suspended? */
-export async function keyBlocked(db: StudioDb, createdBy: number | null, ws: number): Promise<boolean> {
-  const owner = db.selectFrom('workspaces').select('owner_id').where('id', '=', ws);
   const r = await db
-    .selectFrom('users').select('id')
-    .where('suspended', '=', 1)
-    .where((eb) => eb.or([eb('id', '=', createdBy ?? -1), eb('id', '=', owner)]))
-    .limit(1)
+    .selectFrom('api_keys as k')
+    .select(['k.id', 'k.workspace_id', 'k.prefix', 'k.hash', 'k.created_by', 'k.revoked_at', 'k.last_used_at'])
+    .select((eb) =>
+      eb.exists(
+        eb.selectFrom('users as u').select('u.id')
+          .where('u.suspended', '=', 1)
+          .where((w) => w.or([w('u.id', '=', w.ref('k.created_by')), w('u.id', '=', w.selectFrom('workspaces as o').select('o.owner_id').whereRef('o.id', '=', 'k.workspace_id'))])),
+      ).as('blocked'),
+    )
+    .where('k.prefix', '=', prefix)
     .executeTakeFirst();
-  return !!r;
+  return r && { ...r, blocked: Boolean(Number(r.blocked)) };
 }
 
 export async function touchKey(db: StudioDb, ws: number, id: string, now: string): Promise<void> {

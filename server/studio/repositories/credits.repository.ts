@@ -56,6 +56,37 @@ export async function usageIn(db: StudioDb, ws: number, month: number): Promise<
   return { posts: Number(r?.posts ?? 0), ai_units: Number(r?.ai_units ?? 0) };
 }
 
+/** The workspace's plan and its usage in its current allowance month, in one statement (undefined: no such workspace). */
+export async function planAndUsage(db: StudioDb, ws: number) {
+  const r = await db
+    .selectFrom('workspaces as w')
+    .leftJoin('usage as u', (j) => j.onRef('u.workspace_id', '=', 'w.id').onRef('u.month', '=', 'w.month'))
+    .select(['w.plan', 'u.posts', 'u.ai_units'])
+    .where('w.id', '=', ws)
+    .executeTakeFirst();
+  return r && { plan: r.plan, posts: Number(r.posts ?? 0), ai_units: Number(r.ai_units ?? 0) };
+}
+
+/**
+ * A generation's price inputs in one statement: the workspace's plan, its usage this allowance month and its
+ * active passes, oldest first (an empty list without any). Undefined: no such workspace.
+ */
+export async function planUsageAndPasses(db: StudioDb, ws: number, now: string) {
+  const rows = await db
+    .selectFrom('workspaces as w')
+    .leftJoin('usage as u', (j) => j.onRef('u.workspace_id', '=', 'w.id').onRef('u.month', '=', 'w.month'))
+    .leftJoin('passes as p', (j) => j.onRef('p.workspace_id', '=', 'w.id').on((eb) => eb.or([eb('p.expires_at', 'is', null), eb('p.expires_at', '>', now)])))
+    .select(['w.plan', 'u.posts', 'u.ai_units', 'p.id as pass_id', 'p.scope', 'p.surface', 'p.expires_at', 'p.created_at'])
+    .where('w.id', '=', ws)
+    .orderBy('p.created_at')
+    .execute();
+  if (!rows.length) return undefined;
+  const passes: Pass[] = rows
+    .filter((r) => r.pass_id !== null)
+    .map((r) => ({ id: r.pass_id!, scope: r.scope!, surface: r.surface, expires_at: r.expires_at, created_at: r.created_at! }));
+  return { plan: rows[0].plan, posts: Number(rows[0].posts ?? 0), ai_units: Number(rows[0].ai_units ?? 0), passes };
+}
+
 /** Counts `n` more in the workspace's current allowance month (read from the workspace row in the same statement). */
 export async function addUsage(db: StudioDb, ws: number, kind: 'posts' | 'ai_units', n: number): Promise<void> {
   await db
