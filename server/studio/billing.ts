@@ -53,38 +53,50 @@ async function usageOf(db: StudioDb, w: WsRow): Promise<Record<AllowanceKind, nu
   return { posts: u.posts, ai_units: u.ai_units, accounts: await countMembers(db, w.id) };
 }
 
-/** Refuse with 402 limit_reached when `adding` more would pass the plan's allowance. */
-export async function checkAllowance(db: StudioDb, ws: number, kind: AllowanceKind, adding = 1): Promise<void> {
+/**
+ * Refuse with 402 limit_reached when `adding` more would pass the plan's allowance; else the limit (null:
+ * unlimited). For posts and ai_units this read is only the fast path: `meter` with the limit is the authority.
+ */
+export async function checkAllowance(db: StudioDb, ws: number, kind: AllowanceKind, adding = 1): Promise<number | null> {
   if (kind === 'accounts') {
     const w = await wsRow(db, ws);
     const limit = (PLANS[w.plan] ?? PLANS.free).accounts;
     if (limit !== null && (await countMembers(db, ws)) + adding > limit) throw limitReached(kind, limit);
-    return;
+    return limit;
   }
   // Posts and AI units: the plan and the month's usage in one read.
   const u = await credits.planAndUsage(db, ws);
   if (!u) throw notFound('workspace not found');
   const limit = (PLANS[u.plan] ?? PLANS.free)[kind];
   if (limit !== null && u[kind] + adding > limit) throw limitReached(kind, limit);
+  return limit;
 }
 
 /**
  * A generation's charge in one read: 402 limit_reached when the month's AI units are used up, else the pass
- * that covers it (then it costs nothing) or the surface's price.
+ * that covers it (then it costs nothing) or the surface's price, and the plan's ai_units limit (null: unlimited)
+ * that the metering write must hold to (this read is only the fast path).
  */
-export async function generationCharge(db: StudioDb, ws: number, model: string, surface: Surface): Promise<{ charge: number; pass: Pass | null }> {
+export async function generationCharge(db: StudioDb, ws: number, model: string, surface: Surface): Promise<{ charge: number; pass: Pass | null; limit: number | null }> {
   const state = await credits.planUsageAndPasses(db, ws, nowIso());
   if (!state) throw notFound('workspace not found');
   const limit = (PLANS[state.plan] ?? PLANS.free).ai_units;
   if (limit !== null && state.ai_units + 1 > limit) throw limitReached('ai_units', limit);
   const pass = firstCovering(state.passes, model, surface);
-  return { charge: pass ? 0 : SURFACE_PRICE[surface], pass };
+  return { charge: pass ? 0 : SURFACE_PRICE[surface], pass, limit };
 }
 
-/** Meter posts or ai_units in the workspace's current allowance month (call inside the write's transaction). */
-export async function meter(db: StudioDb, ws: number, kind: 'posts' | 'ai_units', n = 1): Promise<void> {
-  await credits.addUsage(db, ws, kind, n);
+/**
+ * Meter posts or ai_units in the workspace's current allowance month (call inside the write's transaction):
+ * one conditional upsert that counts only while usage stays within `limit` (null: unlimited), so it is the
+ * authority on the allowance even when requests in several processes read the same usage at once; 402
+ * limit_reached (the transaction rolls back) when it would pass it.
+ */
+export async function meter(db: StudioDb, ws: number, kind: 'posts' | 'ai_units', limit: number | null, n = 1): Promise<void> {
+  if (!(await credits.addUsage(db, ws, kind, n, limit))) throw limitReached(kind, limit!);
 }
+
+export const aiUnitsUsedUp = (limit: number) => limitReached('ai_units', limit);
 
 export const balanceOf = credits.balanceOf;
 

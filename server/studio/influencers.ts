@@ -6,8 +6,8 @@ export async function chargedAnalysis(app: StudioContext, ws: number, input: { h
   const balance = await app.db.transaction().execute(async (trx) => {
     const left = await debit(trx, ws, ANALYZE_COST, 'analyze', { overdraw: false, note: input.handle });
     if (left === null) throw outOfCredits();
-    await checkAllowance(trx, ws, 'ai_units');
-    await meter(trx, ws, 'ai_units');
+    const limit = await checkAllowance(trx, ws, 'ai_units');
+    await meter(trx, ws, 'ai_units', limit);
     return left;
   });
   return { analysis: analyzeInfluencer(input), charged: ANALYZE_COST, credits: balance };

@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { conflict, notFound } from '../core/errors';
 import {
-  SURFACE_PRICE, balanceOf, coveringPass, credit, debit, generationCharge, meter, notEnoughCredits, type Pass, type Surface,
+  SURFACE_PRICE, aiUnitsUsedUp, balanceOf, coveringPass, credit, debit, generationCharge, meter, notEnoughCredits, type Pass, type Surface,
 } from './billing';
 import { checkRequest, type GenerationRequest } from './catalog';
 import type { Caller, StudioContext } from './context';
@@ -79,25 +79,33 @@ export async function quote(app: StudioContext, ws: number, req: GenerationReque
 /**
  * Record the job row, charge it and meter it, atomically; the balance after the charge (undefined when a pass
  * covered it). SQLite: one BEGIN IMMEDIATE transaction (the allowance and pass reads under the write lock).
- * PostgreSQL: the reads, then the writes as one statement (job-charge.repository); under READ COMMITTED a read
- * inside a transaction would see no more than it does outside one, and the charge itself stays one
- * conditional UPDATE that every other write of the statement depends on.
+ * PostgreSQL: the reads (the allowance's fast path), then the writes as one statement (job-charge.repository)
+ * in which the conditional metering is the authority on the allowance and every other write depends on it; the
+ * charge stays one conditional UPDATE. Under hard enforcement the statement runs in a transaction, rolled back
+ * when the balance does not cover the charge (so the unit it metered is not kept).
  */
 async function recordJob(app: StudioContext, caller: Caller, model: { id: string; surface: Surface }, fields: Omit<NewJob, 'charged' | 'pass_id'> & { id: string; workspace_id: number; created_at: string }) {
   const overdraw = !app.config.creditEnforcement;
   if (app.database.dialect === 'postgres') {
-    const { charge, pass } = await generationCharge(app.db, caller.ws, model.id, model.surface);
-    const balance = await insertChargedJobPg(app.db, { ...fields, charged: charge, pass_id: pass?.id ?? null }, charge > 0 ? { cost: charge, overdraw } : null, 'ai_units');
-    if (balance === null) throw notEnoughCredits();
-    return { charge, balance };
+    const { charge, pass, limit } = await generationCharge(app.db, caller.ws, model.id, model.surface);
+    const write = (db: StudioDb) => insertChargedJobPg(db, { ...fields, charged: charge, pass_id: pass?.id ?? null }, charge > 0 ? { cost: charge, overdraw } : null, 'ai_units', limit);
+    const written = charge > 0 && !overdraw
+      ? await app.db.transaction().execute(async (trx) => {
+          const w = await write(trx);
+          if (w !== 'limit' && w.balance === null) throw notEnoughCredits();
+          return w;
+        })
+      : await write(app.db);
+    if (written === 'limit') throw aiUnitsUsedUp(limit!);
+    return { charge, balance: written.balance };
   }
   return app.db.transaction().execute(async (trx) => {
-    const { charge, pass } = await generationCharge(trx, caller.ws, model.id, model.surface);
+    const { charge, pass, limit } = await generationCharge(trx, caller.ws, model.id, model.surface);
     await jobs.insertJob(trx, { ...fields, charged: charge, pass_id: pass?.id ?? null });
     // Hard enforcement: the charge is taken only while the balance covers it (one conditional UPDATE).
     const balance = charge > 0 ? await debit(trx, caller.ws, charge, 'charge', { overdraw, jobId: fields.id }) : undefined;
     if (balance === null) throw notEnoughCredits();
-    await meter(trx, caller.ws, 'ai_units');
+    await meter(trx, caller.ws, 'ai_units', limit);
     return { charge, balance };
   });
 }

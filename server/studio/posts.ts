@@ -15,9 +15,9 @@ export async function createPost(app: StudioContext, caller: Caller, input: { ti
     created_by: caller.actor, created_at: nowIso(),
   };
   await app.db.transaction().execute(async (trx) => {
-    await checkAllowance(trx, caller.ws, 'posts');
+    const limit = await checkAllowance(trx, caller.ws, 'posts');
     await insertPost(trx, caller.ws, post);
-    await meter(trx, caller.ws, 'posts');
+    await meter(trx, caller.ws, 'posts', limit);
   });
   return post;
 }

@@ -87,14 +87,25 @@ export async function planUsageAndPasses(db: StudioDb, ws: number, now: string) 
   return { plan: rows[0].plan, posts: Number(rows[0].posts ?? 0), ai_units: Number(rows[0].ai_units ?? 0), passes };
 }
 
-/** Counts `n` more in the workspace's current allowance month (read from the workspace row in the same statement). */
-export async function addUsage(db: StudioDb, ws: number, kind: 'posts' | 'ai_units', n: number): Promise<void> {
-  await db
+/**
+ * Counts `n` more in the workspace's current allowance month (read from the workspace row in the same statement).
+ * With a `limit` the upsert is conditional (usage + n <= limit, checked on the locked usage row, so concurrent
+ * writers in any number of processes cannot both take the last unit): false when it would pass the limit and
+ * nothing was counted. Null limit: unlimited, always counted.
+ */
+export async function addUsage(db: StudioDb, ws: number, kind: 'posts' | 'ai_units', n: number, limit: number | null = null): Promise<boolean> {
+  if (limit !== null && n > limit) return false;
+  const r = await db
     .insertInto('usage')
     .columns(['workspace_id', 'month', kind])
     .expression((eb) => eb.selectFrom('workspaces').select([eb.cast<number>(eb.val(ws), 'integer').as('workspace_id'), 'month', eb.cast<number>(eb.val(n), 'integer').as(kind)]).where('id', '=', ws))
-    .onConflict((oc) => oc.columns(['workspace_id', 'month']).doUpdateSet((eb) => ({ [kind]: eb(`usage.${kind}`, '+', eb.ref(`excluded.${kind}`)) })))
-    .execute();
+    .onConflict((oc) => {
+      const up = oc.columns(['workspace_id', 'month']).doUpdateSet((eb) => ({ [kind]: eb(`usage.${kind}`, '+', eb.ref(`excluded.${kind}`)) }));
+      return limit === null ? up : up.where((eb) => eb(eb(`usage.${kind}`, '+', eb.ref(`excluded.${kind}`)), '<=', limit));
+    })
+    .returning(kind)
+    .executeTakeFirst();
+  return r !== undefined;
 }
 
 export type { Surface };

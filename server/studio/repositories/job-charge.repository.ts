@@ -6,33 +6,53 @@ import type { NewJob } from '../schema';
  * job row, its charge (the balance moved and the ledger entry explaining it) and its metering in the
  * workspace's allowance month, as ONE statement, so atomic without BEGIN/COMMIT round trips.
  *
- * `charge` null: nothing to charge (a pass covers the job); the job and its metering only, answers undefined.
- * `overdraw` false: the charge is one conditional UPDATE (balance >= cost) and every other write reads its
- * result, so when the balance does not cover it nothing at all is written and null is answered (concurrent
- * spenders in any number of processes cannot both pass). Else the new balance.
+ * The metering `u` comes first and is the authority on the allowance: with a `limit` (null: unlimited) it is a
+ * conditional upsert (usage + 1 <= limit, checked on the locked usage row) and every other write selects from
+ * its RETURNING, so when the allowance is used up nothing at all is written and 'limit' is answered (concurrent
+ * generations in any number of processes cannot both take the last unit).
+ *
+ * `charge` null: nothing to charge (a pass covers the job); the job and its metering only, balance undefined.
+ * `overdraw` false: the charge is one conditional UPDATE (balance >= cost) that the job and ledger entry read,
+ * answered balance null when the balance does not cover it; the unit metered then must be undone, so the
+ * caller runs this case inside a transaction and rolls it back. Else the new balance.
  */
 export async function insertChargedJobPg(
-  db: StudioDb, job: NewJob & { id: string; workspace_id: number; created_at: string }, charge: { cost: number; overdraw: boolean } | null, kind: 'ai_units',
-): Promise<number | null | undefined> {
+  db: StudioDb, job: NewJob & { id: string; workspace_id: number; created_at: string }, charge: { cost: number; overdraw: boolean } | null,
+  kind: 'ai_units', limit: number | null,
+): Promise<'limit' | { balance: number | null | undefined }> {
   const ws = job.workspace_id;
-  if (!charge) {
-    await db
-      .with('j', (q) => q.insertInto('jobs').values(job))
-      .insertInto('usage').columns(['workspace_id', 'month', kind])
+  const metered = db.with('u', (q) =>
+    q.insertInto('usage').columns(['workspace_id', 'month', kind])
       .expression((eb) => eb.selectFrom('workspaces').select([eb.cast<number>(eb.val(ws), 'integer').as('workspace_id'), 'month', eb.cast<number>(eb.val(1), 'integer').as(kind)]).where('id', '=', ws))
-      .onConflict((oc) => oc.columns(['workspace_id', 'month']).doUpdateSet((eb) => ({ [kind]: eb(`usage.${kind}`, '+', eb.ref(`excluded.${kind}`)) })))
-      .execute();
-    return undefined;
+      .onConflict((oc) => {
+        const up = oc.columns(['workspace_id', 'month']).doUpdateSet((eb) => ({ [kind]: eb(`usage.${kind}`, '+', eb.ref(`excluded.${kind}`)) }));
+        return limit === null ? up : up.where((eb) => eb(eb(`usage.${kind}`, '+', eb.ref(`excluded.${kind}`)), '<=', limit));
+      })
+      .returning(kind));
+  if (limit !== null && limit < 1) return 'limit';
+  if (!charge) {
+    const r = await metered
+      .with('j', (q) => q.insertInto('jobs').expression((eb) => eb.selectFrom('u').select([
+        eb.val(job.id).as('id'), eb.cast<number>(eb.val(ws), 'integer').as('workspace_id'), eb.val(job.model).as('model'), eb.val(job.surface).as('surface'),
+        eb.val(job.prompt).as('prompt'), eb.val(job.status).as('status'), eb.val(job.settings).as('settings'), eb.val(job.media).as('media'),
+        eb.cast<number>(eb.val(job.charged ?? 0), 'integer').as('charged'), eb.cast<string | null>(eb.val(job.pass_id ?? null), 'text').as('pass_id'), eb.val(job.actor).as('actor'),
+        eb.val(job.created_at).as('created_at'), eb.val(job.updated_at).as('updated_at'),
+      ])).columns(['id', 'workspace_id', 'model', 'surface', 'prompt', 'status', 'settings', 'media', 'charged', 'pass_id', 'actor', 'created_at', 'updated_at']))
+      .selectFrom('u').select(kind)
+      .executeTakeFirst();
+    return r ? { balance: undefined } : 'limit';
   }
   const cost = charge.cost;
   const moved = charge.overdraw
-    ? db.with('d', (q) =>
-        q.insertInto('credit_balances').values({ workspace_id: ws, balance: -cost })
+    ? metered.with('d', (q) =>
+        q.insertInto('credit_balances').columns(['workspace_id', 'balance'])
+          .expression((eb) => eb.selectFrom('u').select([eb.cast<number>(eb.val(ws), 'integer').as('workspace_id'), eb.cast<number>(eb.val(-cost), 'integer').as('balance')]))
           .onConflict((oc) => oc.column('workspace_id').doUpdateSet((eb) => ({ balance: eb('credit_balances.balance', '+', eb.ref('excluded.balance')) })))
           .returning('balance'))
-    : db.with('d', (q) =>
+    : metered.with('d', (q) =>
         q.updateTable('credit_balances').set((eb) => ({ balance: eb('balance', '-', cost) }))
           .where('workspace_id', '=', ws).where('balance', '>=', cost)
+          .where((eb) => eb.exists(eb.selectFrom('u').select(kind)))
           .returning('balance'));
   const r = await moved
     .with('j', (q) =>
@@ -52,12 +72,8 @@ export async function insertChargedJobPg(
             eb.cast<number>(eb.val(ws), 'integer').as('workspace_id'), eb.cast<number>(eb.val(-cost), 'integer').as('amount'), eb.val('charge' as const).as('reason'),
             eb.val(job.id).as('job_id'), eb.cast<string | null>(eb.val(null), 'text').as('note'), eb.val(job.created_at).as('created_at'),
           ])))
-    .with('u', (q) =>
-      q.insertInto('usage').columns(['workspace_id', 'month', kind])
-        .expression((eb) =>
-          eb.selectFrom(['workspaces', 'd']).select([eb.cast<number>(eb.val(ws), 'integer').as('workspace_id'), 'workspaces.month', eb.cast<number>(eb.val(1), 'integer').as(kind)]).where('workspaces.id', '=', ws))
-        .onConflict((oc) => oc.columns(['workspace_id', 'month']).doUpdateSet((eb) => ({ [kind]: eb(`usage.${kind}`, '+', eb.ref(`excluded.${kind}`)) }))))
-    .selectFrom('d').select('balance')
+    .selectFrom('u').select((eb) => eb.selectFrom('d').select('balance').as('balance'))
     .executeTakeFirst();
-  return r ? Number(r.balance) : null;
+  if (!r) return 'limit';
+  return { balance: r.balance === null || r.balance === undefined ? null : Number(r.balance) };
 }
