@@ -13,6 +13,7 @@ import { testStore } from './testing.testkit';
  * never goes below zero.
  */
 const ADMIN = 'two-process-admin';
+
 const dataDirs = [mkdtempSync(join(tmpdir(), 'studio-a-')), mkdtempSync(join(tmpdir(), 'studio-b-'))];
 let schema: TestSchema | null = null;
 let processes: ServerProcess[] = [];
@@ -40,6 +41,8 @@ afterAll(async () => {
   await schema?.drop();
   for (const d of dataDirs) rmSync(d, { recursive: true, force: true });
 });
+
+const openShared = () => openStudioDb({ file: join(dataDirs[0], 'studio.db'), url: schema?.url, statementTimeoutMs: 30_000, lockTimeoutMs: 5000 });
 
 async function post(base: string, path: string, body: unknown, headers: Record<string, string>) {
   const res = await fetch(`${base}${path}`, { method: 'POST', headers: { 'content-type': 'application/json', ...headers }, body: JSON.stringify(body) });
@@ -78,12 +81,42 @@ describe('one credit ledger, two studio processes', () => {
     expect(balance).toBeGreaterThanOrEqual(0);
 
     // The ledger agrees with the balance row: every successful spend has its entry, nothing more.
-    const database: StudioDatabase = await openStudioDb({ file: join(dataDirs[0], 'studio.db'), url: schema?.url, statementTimeoutMs: 5000, lockTimeoutMs: 5000 });
+    const database: StudioDatabase = await openShared();
     try {
       const sum = await database.db.selectFrom('credit_ledger').select((eb) => eb.fn.sum<number>('amount').as('total')).where('workspace_id', '=', ws).executeTakeFirstOrThrow();
       expect(Number(sum.total)).toBe(START - spent);
       const entries = await database.db.selectFrom('credit_ledger').select('amount').where('workspace_id', '=', ws).where('amount', '<', 0).execute();
       expect(entries.length).toBe(answers.filter((r) => r.status === 200).length);
+    } finally {
+      await database.close();
+    }
+  }, 120_000);
+
+  it('the last ai unit of the month asked for eight times at once through both processes: one generation, seven 402 limit_reached', async () => {
+    const ASKS = 8;
+    const [a, b] = processes.map((p) => p.url);
+    const reg = await post(a, '/api/auth/register', { email: 'last-unit@two.test', password: 'correct horse' }, {});
+    const token = String(reg.body.token);
+    const ws = Number(reg.body.workspace_id);
+    expect((await post(b, '/api/admin/credits', { workspace_id: ws, amount: 100 }, { 'x-admin-secret': ADMIN })).body.balance).toBe(100);
+    const database = await openShared();
+    try {
+      const { month } = await database.db.selectFrom('workspaces').select('month').where('id', '=', ws).executeTakeFirstOrThrow();
+      await database.db.insertInto('usage').values({ workspace_id: ws, month, ai_units: 49 }).execute();
+      const auth = { authorization: `Bearer ${token}` };
+      const ask = () => Promise.all(Array.from({ length: ASKS }, (_, i) => post(i % 2 ? b : a, '/api/hf/generate', { model: 'studio/image-v1', prompt: `last ${i}` }, auth)));
+      const answers = await ask();
+      expect(answers.filter((r) => r.status !== 200 && r.status !== 402).map((r) => `${r.status} ${JSON.stringify(r.body)}`)).toEqual([]);
+      expect(answers.filter((r) => r.status === 200)).toHaveLength(1);
+      for (const r of answers.filter((x) => x.status === 402)) expect(r.body).toMatchObject({ error: 'limit_reached', kind: 'ai_units', limit: 50, upgrade: true });
+      const usage = await database.db.selectFrom('usage').select('ai_units').where('workspace_id', '=', ws).where('month', '=', month).executeTakeFirstOrThrow();
+      expect(Number(usage.ai_units)).toBe(50);
+      const balance = await database.db.selectFrom('credit_balances').select('balance').where('workspace_id', '=', ws).executeTakeFirstOrThrow();
+      expect(Number(balance.balance)).toBe(88);
+      const jobs = await database.db.selectFrom('jobs').select((eb) => eb.fn.countAll<number>().as('n')).where('workspace_id', '=', ws).executeTakeFirstOrThrow();
+      expect(Number(jobs.n)).toBe(1);
+      const charges = await database.db.selectFrom('credit_ledger').select((eb) => eb.fn.countAll<number>().as('n')).where('workspace_id', '=', ws).where('amount', '<', 0).executeTakeFirstOrThrow();
+      expect(Number(charges.n)).toBe(1);
     } finally {
       await database.close();
     }

@@ -1,3 +1,4 @@
+import { sql } from 'kysely';
 import type { StudioDb } from '../db';
 import type { NewJob } from '../schema';
 
@@ -21,9 +22,15 @@ export async function insertChargedJobPg(
   kind: 'ai_units', limit: number | null,
 ): Promise<'limit' | { balance: number | null | undefined }> {
   const ws = job.workspace_id;
-  const metered = db.with('u', (q) =>
+  // With a charge the balance row is locked first (`b`, read by `u` before it touches the usage row): the same
+  // order as an analysis (debit, then meter), so the two never wait on each other's rows (no deadlock).
+  const start = (charge ? db.with('b', (q) => q.selectFrom('credit_balances').select('balance').where('workspace_id', '=', ws).forUpdate()) : db) as StudioDb;
+  const metered = start.with('u', (q) =>
     q.insertInto('usage').columns(['workspace_id', 'month', kind])
-      .expression((eb) => eb.selectFrom('workspaces').select([eb.cast<number>(eb.val(ws), 'integer').as('workspace_id'), 'month', eb.cast<number>(eb.val(1), 'integer').as(kind)]).where('id', '=', ws))
+      .expression((eb) => {
+        const source = eb.selectFrom('workspaces').select([eb.cast<number>(eb.val(ws), 'integer').as('workspace_id'), 'month', eb.cast<number>(eb.val(1), 'integer').as(kind)]).where('id', '=', ws);
+        return charge ? source.where(sql<boolean>`(SELECT count(*) FROM b) >= 0`) : source;
+      })
       .onConflict((oc) => {
         const up = oc.columns(['workspace_id', 'month']).doUpdateSet((eb) => ({ [kind]: eb(`usage.${kind}`, '+', eb.ref(`excluded.${kind}`)) }));
         return limit === null ? up : up.where((eb) => eb(eb(`usage.${kind}`, '+', eb.ref(`excluded.${kind}`)), '<=', limit));
