@@ -3,6 +3,7 @@
  * the planner's statistics are refreshed while the records grow, so a batch's key lookups probe the
  * primary key instead of hashing or scanning the workspace.
  */
+import pg from 'pg';
 import { afterAll, afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { formatHlc } from '../../../shared/hlc';
 import { dropSchema, freshSchema, schemaUrl } from '../testing/stores.testkit';
@@ -67,6 +68,29 @@ describe('PostgreSQL bulk writes', () => {
     expect(await store.count('w2', 'devices')).toBe(9); // ten kept, the newest one the tombstone
   });
 
+  it('count the rows a write grew only once they are committed, so an ANALYZE it starts sees them', async () => {
+    // the order of COMMITs sent and writes counted (a count before its COMMIT starts an ANALYZE that finds none of the rows)
+    const events: string[] = [];
+    const stats = (store.replica as unknown as { stats: { wrote: (n: number) => void } }).stats;
+    const original = stats.wrote.bind(stats);
+    stats.wrote = (n: number) => {
+      events.push(`counted ${n}`);
+      original(n);
+    };
+    const query = pg.Client.prototype.query;
+    pg.Client.prototype.query = function (this: pg.Client, ...args: unknown[]) {
+      if (args[0] === 'COMMIT') events.push('commit');
+      return (query as (...a: unknown[]) => unknown).apply(this, args);
+    } as typeof query;
+    try {
+      await store.replica.applyChanges('w1', Array.from({ length: 300 }, (_, i) => device(i, i + 1)));
+      await store.replica.pushBatch('w1', 'bench1', 'b0', Array.from({ length: 200 }, (_, i) => device(300 + i, 301 + i)));
+    } finally {
+      pg.Client.prototype.query = query;
+    }
+    expect(events).toEqual(['commit', 'counted 300', 'commit', 'counted 200']);
+  });
+
   it('analyze the records once a push has grown them, so lookups by key probe the primary key', async () => {
     const reltuples = async () => Number((await store.pool.query<{ n: number }>("SELECT reltuples AS n FROM pg_class WHERE oid = 'records'::regclass")).rows[0]?.n);
     expect(await reltuples()).toBe(-1); // never analyzed
@@ -74,7 +98,7 @@ describe('PostgreSQL bulk writes', () => {
       await store.replica.pushBatch('w1', 'bench1', `b${b}`, Array.from({ length: 500 }, (_, i) => device(b * 500 + i, b * 500 + i + 1)));
     }
     // the refresh runs beside the pushes; wait for it (no timing asserted)
-    for (let i = 0; i < 200 && (await reltuples()) < 0; i += 1) await new Promise((r) => setTimeout(r, 25));
+    for (let i = 0; i < 2400 && (await reltuples()) < 0; i += 1) await new Promise((r) => setTimeout(r, 25));
     expect(await reltuples()).toBeGreaterThanOrEqual(500);
     const ids = Array.from({ length: 500 }, (_, i) => imei(1000 + i));
     const plan = await store.pool.query<{ 'QUERY PLAN': string }>(

@@ -132,7 +132,8 @@ export class PgReplica implements ReplicaStore {
       if (origin !== null) logged.push({ coll: c.coll, id: c.id, hlc: c.hlc, fields: merged.won, origin });
     }
     await w.write([...touched.values()], logged);
-    this.stats.wrote(touched.size);
+    // counted once the rows are visible: an ANALYZE started before the commit would find none of them
+    w.committed.push(() => this.stats.wrote(touched.size));
     await this.trimTouched(w.client, w.ws, new Set(changes.map((c) => c.coll)));
     if (max) this.clock.observe(max);
     return applied;
@@ -167,7 +168,8 @@ export class PgReplica implements ReplicaStore {
         touched.set(key, { coll: r.coll, id: r.id, row: merged });
       }
       await w.upsert([...touched.values()]);
-      this.stats.wrote(touched.size);
+      // counted once the rows are visible: an ANALYZE started before the commit would find none of them
+      w.committed.push(() => this.stats.wrote(touched.size));
       await this.trimTouched(w.client, ws, new Set(records.map((r) => r.coll)));
       await this.finish(w.client, opts);
       if (max) this.clock.observe(max);

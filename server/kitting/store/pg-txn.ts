@@ -78,6 +78,9 @@ export class WsWriter {
   /** The rows the transaction's first round trip read (see inWorkspace's `head`). */
   head: Record<string, unknown> | undefined;
 
+  /** Callbacks run once the transaction has committed (never after a rollback). */
+  readonly committed: (() => void)[] = [];
+
   /** The workspace's last server_seq, read by the caller already (spares reserve its query). */
   knowSeq(seq: number): void {
     this.seq ??= seq;
@@ -243,6 +246,7 @@ async function run<T>(
     const out = await fn(client, w);
     await w?.flush();
     await client.query('COMMIT');
+    for (const done of w?.committed ?? []) done();
     return out;
   } catch (err) {
     try {
