@@ -43,8 +43,18 @@ export async function snapshot(t: AgentsTestServer): Promise<string> {
   const parts: string[] = [];
   for (const { name } of tables) {
     const rows = (await sql<Record<string, unknown>>`SELECT * FROM ${sql.table(name)}`.execute(db)).rows;
-    const lines = rows.map((r) => JSON.stringify(r, (_k, v: unknown) => (Buffer.isBuffer(v) ? v.toString('base64') : typeof v === 'bigint' ? String(v) : v))).sort();
-    parts.push(`${name}:${lines.join('\n')}`);
+    const lines = rows.map((r) => `${name}: ${JSON.stringify(r, (_k, v: unknown) => (Buffer.isBuffer(v) ? v.toString('base64') : typeof v === 'bigint' ? String(v) : v))}`).sort();
+    parts.push(`${name}:`, ...lines);
   }
-  return parts.join('\n---\n');
+  return parts.join('\n');
+}
+
+/** The rows of `after` that `before` does not hold, and the rows gone from it, each named by its table (empty: nothing changed). */
+export function changedRows(before: string, after: string): string[] {
+  const count = new Map<string, number>();
+  for (const l of before.split('\n')) count.set(l, (count.get(l) ?? 0) + 1);
+  for (const l of after.split('\n')) count.set(l, (count.get(l) ?? 0) - 1);
+  const out: string[] = [];
+  for (const [l, n] of count) for (let i = 0; i < Math.abs(n); i++) out.push(`${n < 0 ? '+' : '-'} ${l.slice(0, 300)}`);
+  return out;
 }
