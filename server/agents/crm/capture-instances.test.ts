@@ -1,9 +1,6 @@
-import type { Server } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createAgentsApp } from '../app';
-import { testAgentsConfig } from '../config.testkit';
 import { Api, startAgentsServer, str, type AgentsTestServer } from '../harness.testkit';
-import type { AgentsContext } from '../context';
+import { startSecondInstance, type SecondInstance } from '../instances.testkit';
 import { testStore } from '../store.testkit';
 
 /**
@@ -12,25 +9,16 @@ import { testStore } from '../store.testkit';
  */
 const onPostgres = testStore() === 'pg';
 let t: AgentsTestServer;
-let second: { base: string; ctx: AgentsContext; server: Server; close: () => Promise<void> } | null = null;
+let second: SecondInstance | null = null;
 
 beforeAll(async () => {
   if (!onPostgres) return;
   t = await startAgentsServer();
-  const b = await createAgentsApp({ config: testAgentsConfig(t.dir, { trustProxy: 1, databaseUrl: t.ctx.config.databaseUrl }), log: () => {} });
-  const server: Server = await new Promise((resolve) => {
-    const s = b.app.listen(0, '127.0.0.1', () => resolve(s));
-  });
-  const addr = server.address();
-  second = { base: `http://127.0.0.1:${typeof addr === 'object' && addr ? addr.port : 0}`, ctx: b.ctx, server, close: b.close };
+  second = await startSecondInstance(t);
 }, 60_000);
 
 afterAll(async () => {
-  if (second) {
-    second.server.closeAllConnections();
-    await new Promise<void>((resolve) => second?.server.close(() => resolve()));
-    await second.close();
-  }
+  await second?.close();
   await t?.close();
 });
 
