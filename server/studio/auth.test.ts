@@ -129,6 +129,14 @@ describe('auth order (section 5)', () => {
     expect((await s.call('DELETE', `/api/workspace/members/${member.uid}`, { auth: owner.token })).status).toBe(200);
     expect((await s.call('GET', '/api/me', { auth: login.body.token })).status).toBe(403);
   });
+
+  it('ends a session at its expiry: the still-signed token answers 401 once its session row has expired', async () => {
+    const o = await s.register('expiring@example.com');
+    expect((await s.call('GET', '/api/me', { auth: o.token })).status).toBe(200);
+    const sid = decodeJwt(o.token).sid as string;
+    await s.run('UPDATE sessions SET expires_at = ? WHERE id = ?', Date.now() - 1, sid);
+    expect((await s.call('GET', '/api/me', { auth: o.token })).status).toBe(401);
+  });
 });
 
 describe('demo mode', () => {

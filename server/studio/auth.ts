@@ -3,7 +3,7 @@ import { jwtVerify, SignJWT } from 'jose';
 import { forbidden, unauthorized } from '../core/errors';
 import { splitApiKey, verifyApiSecret } from '../core/security/api-keys';
 import { safeEqual } from '../core/security/passwords';
-import { openSession } from '../core/security/db-sessions';
+import { openSession, sessionIdValid, sessionUnexpired } from '../core/security/db-sessions';
 import type { Caller, StudioContext } from './context';
 import { nowIso } from './db';
 import { demoOwner, sessionState, userById, workspaceOneOwner } from './repositories/accounts.repository';
@@ -68,9 +68,10 @@ async function callerFromJwt(app: StudioContext, token: string): Promise<Caller 
   if (!Number.isInteger(uid) || !Number.isInteger(ws)) return null;
   // Logout removed the session, or a password change moved the version on: the token is over.
   const sid = payload.sid;
-  if (typeof sid !== 'string' || sid.length === 0 || sid.length > 64) return null;
+  if (!sessionIdValid(sid)) return null;
+  // the session row comes with the account and membership in one statement; the core's rule judges it
   const row = await sessionState(app.db, uid, sid, ws);
-  if (!row || payload.v !== Number(row.token_version) || row.expires_at === null || Number(row.expires_at) <= Date.now()) return null;
+  if (!row || payload.v !== Number(row.token_version) || !sessionUnexpired(row.expires_at)) return null;
   if (!row.role) throw forbidden('not a member of this workspace');
   if (Number(row.suspended)) throw suspended();
   return { ws, uid, email: row.email, role: row.role, actor: `user:${uid}`, apiKeyId: null, sid };

@@ -33,11 +33,17 @@ export async function openSession(db: WithSessions, userId: SessionUser, ttlMs: 
   return sid;
 }
 
+/** A session id as a token may carry it: a non-empty string of at most 64 characters (else no lookup is made). */
+export const sessionIdValid = (sid: unknown): sid is string => typeof sid === 'string' && sid.length > 0 && sid.length <= 64;
+
+/** A session row's expiry still ahead (a service that reads the row within a larger query judges it by this). */
+export const sessionUnexpired = (expiresAt: unknown): boolean => expiresAt !== null && expiresAt !== undefined && Number(expiresAt) > Date.now();
+
 /** True while the session exists, belongs to this user and has not expired. */
 export async function sessionLive(db: WithSessions, sid: unknown, userId: SessionUser): Promise<boolean> {
-  if (typeof sid !== 'string' || sid.length === 0 || sid.length > 64) return false;
+  if (!sessionIdValid(sid)) return false;
   const row = await on(db).selectFrom('sessions').select(['user_id', 'expires_at']).where('id', '=', sid).executeTakeFirst();
-  return !!row && String(row.user_id) === String(userId) && Number(row.expires_at) > Date.now();
+  return !!row && String(row.user_id) === String(userId) && sessionUnexpired(row.expires_at);
 }
 
 /** Logout: the session's token answers 401 from the next request on. */
