@@ -4,11 +4,10 @@
  * POST /api/inbound, each timed, with the growth of resident memory (peak during the import over the level
  * before it) and the longest event-loop stall measured meanwhile. Then scans 2,000 IMEIs of the 10,000-line
  * list (POST /api/inbound/{id}/scan, each registering a device) against 2,000 plain registrations
- * (POST /api/device) in the same run: after 100 untimed of each, 8 blocks per side in alternating order
- * (registration/scan, scan/registration, scan/registration, registration/scan, ...), and prints the ratio of the
- * median block rates.
+ * (POST /api/device) in the same run: after 100 untimed of each, in pairs (a scan next to a registration, which
+ * one goes first alternating), and prints the ratio of the two rates (requests over the time they took).
  * Targets: each import under 2 s, RSS growth under 150 MB, scan rate / registration rate ≥ 0.8.
- * PERF_ROWS / PERF_SCANS / PERF_BLOCKS change the sizes.
+ * PERF_ROWS / PERF_SCANS / PERF_SEGMENTS change the sizes.
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { Agent } from 'node:http';
@@ -23,8 +22,8 @@ import { call, listen } from './http-client.testkit';
 
 const ROWS = Number(process.env.PERF_ROWS ?? 10_000);
 const SCANS = Number(process.env.PERF_SCANS ?? 2_000);
-/** Timed blocks per side (alternating order), and untimed scans and registrations before them. */
-const BLOCKS = Number(process.env.PERF_BLOCKS ?? 8);
+/** Parts of the paired run whose ratios are printed; untimed scans and registrations before it. */
+const SEGMENTS = Number(process.env.PERF_SEGMENTS ?? 8);
 const WARM_UP = 100;
 
 const root = mkdtempSync(join(tmpdir(), 'kitting-inbound-bench-'));
@@ -68,11 +67,12 @@ try {
   console.log(`import ${ROWS} rows  Shift_JIS CSV (${fmt(csv.length / 1024)} KB): ${fmt(c.ms)} ms, RSS +${fmt(c.rssMb)} MB, longest event-loop stall ${fmt(c.stallMs)} ms`);
   console.log(`import ${ROWS} rows  XLSX (${fmt(xlsx.length / 1024)} KB):          ${fmt(x.ms)} ms, RSS +${fmt(x.rssMb)} MB, longest event-loop stall ${fmt(x.stallMs)} ms`);
 
-  // Scans of listed IMEIs vs plain registrations of new IMEIs, in BLOCKS blocks of SCANS / BLOCKS each, the
-  // order alternating (registration, scan, scan, registration, ...) so that neither side always runs first after
-  // the imports or on a warmer machine; a short untimed warm-up of both first. The ratio is that of the median
-  // block rates (one slow block, another user's test suite starting, does not decide it).
-  const per = Math.floor(SCANS / BLOCKS);
+  // Scans of listed IMEIs vs plain registrations of new IMEIs, paired: each scan runs next to a registration,
+  // the order alternating within the pairs (scan first, registration first, ...), so both sides see the same
+  // machine from one moment to the next (another user's suite starting, a checkpoint, GC) and neither always
+  // runs first. Each side's rate is its requests over the time its requests took. The run is cut into
+  // SEGMENTS equal parts and each part's ratio printed too, to show how steady it was. A short untimed
+  // warm-up of both first.
   let scanned = 0;
   let registered = 0;
   const scanOne = async () => {
@@ -84,31 +84,37 @@ try {
     const r = await call(agent, port, 'POST', '/api/device', JSON.stringify({ imei, model: 'iPhone 15', cust: 'ベンチ株式会社' }));
     if (r.status !== 200) throw new Error(`registration answered ${r.status}`);
   };
-  const block = async (one: () => Promise<void>) => {
+  const timed = async (one: () => Promise<void>) => {
     const t0 = performance.now();
-    for (let i = 0; i < per; i++) await one();
-    return per / ((performance.now() - t0) / 1000);
+    await one();
+    return performance.now() - t0;
   };
   for (let i = 0; i < WARM_UP; i++) {
     await scanOne();
     await registerOne();
   }
-  const scanRates: number[] = [];
-  const regRates: number[] = [];
-  for (let b = 0; b < BLOCKS; b++) {
-    const scanFirst = b % 4 === 1 || b % 4 === 2;
-    if (scanFirst) scanRates.push(await block(scanOne));
-    regRates.push(await block(registerOne));
-    if (!scanFirst) scanRates.push(await block(scanOne));
+  const per = Math.max(1, Math.floor(SCANS / SEGMENTS));
+  const segments: { scanMs: number; regMs: number }[] = [];
+  for (let seg = 0; seg < SEGMENTS; seg++) {
+    let scanMs = 0;
+    let regMs = 0;
+    for (let i = 0; i < per; i++) {
+      if (i % 2 === 0) {
+        scanMs += await timed(scanOne);
+        regMs += await timed(registerOne);
+      } else {
+        regMs += await timed(registerOne);
+        scanMs += await timed(scanOne);
+      }
+    }
+    segments.push({ scanMs, regMs });
   }
-  const median = (xs: number[]) => {
-    const s = [...xs].sort((a, b) => a - b);
-    return s.length % 2 ? s[(s.length - 1) / 2] : (s[s.length / 2 - 1] + s[s.length / 2]) / 2;
-  };
-  const scanRate = median(scanRates);
-  const regRate = median(regRates);
-  console.log(`blocks of ${per}: scans/s ${scanRates.map((x) => fmt(x)).join(' ')}; registrations/s ${regRates.map((x) => fmt(x)).join(' ')}`);
-  console.log(`scan against a ${ROWS}-line list: ${fmt(scanRate)} scans/s; plain registration: ${fmt(regRate)} devices/s (medians of ${BLOCKS} alternating blocks); ratio ${fmt(scanRate / regRate, 2)}`);
+  const total = (k: 'scanMs' | 'regMs') => segments.reduce((a, x) => a + x[k], 0);
+  const n = per * SEGMENTS;
+  const scanRate = n / (total('scanMs') / 1000);
+  const regRate = n / (total('regMs') / 1000);
+  console.log(`ratio per part of ${per} pairs: ${segments.map((x) => fmt(x.regMs / x.scanMs, 2)).join(' ')}`);
+  console.log(`scan against a ${ROWS}-line list: ${fmt(scanRate)} scans/s; plain registration: ${fmt(regRate)} devices/s (${n} of each, paired); ratio ${fmt(scanRate / regRate, 2)}`);
   const pass = c.ms < 2000 && x.ms < 2000 && c.rssMb < 150 && x.rssMb < 150 && scanRate / regRate >= 0.8;
   console.log(pass ? 'targets met' : 'TARGETS MISSED (import < 2 s, RSS growth < 150 MB, ratio ≥ 0.8)');
   process.exitCode = pass ? 0 : 1;

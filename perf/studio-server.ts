@@ -2,7 +2,7 @@
  * Benchmark server (not a test, not production): the studio as its own process over the store its
  * environment names (STUDIO_DATABASE_URL or STUDIO_DATA_DIR), with an instant generation platform, and
  * the event-loop delay of this process reported to the parent over IPC ('reset' → starts a fresh
- * histogram, 'report' → {p50, p99, max} in ms).
+ * histogram and CPU count, 'report' → {p50, p99, max, cpuMs} in ms: cpuMs is this process's user + system time since 'reset').
  */
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
@@ -23,14 +23,17 @@ async function main(): Promise<void> {
   });
   let h = monitorEventLoopDelay({ resolution: 10 });
   h.enable();
+  let cpu = process.cpuUsage();
   process.on('message', (m) => {
     if (m === 'reset') {
       h.disable();
       h = monitorEventLoopDelay({ resolution: 10 });
       h.enable();
+      cpu = process.cpuUsage();
       process.send?.({ reset: true });
     } else if (m === 'report') {
-      process.send?.({ p50: h.percentile(50) / 1e6, p99: h.percentile(99) / 1e6, max: h.max / 1e6 });
+      const used = process.cpuUsage(cpu);
+      process.send?.({ p50: h.percentile(50) / 1e6, p99: h.percentile(99) / 1e6, max: h.max / 1e6, cpuMs: (used.user + used.system) / 1000 });
     }
   });
   process.on('SIGTERM', () => {

@@ -16,7 +16,7 @@ import { fork, type ChildProcess } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import pg from 'pg';
 import { provisionPostgres } from '../server/core/testing/pg-cluster.testkit';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import type { AddressInfo } from 'node:net';
 import type { Server } from 'node:http';
 import { Agent, request } from 'node:http';
@@ -160,7 +160,39 @@ function startChild(env: Record<string, string>): Promise<Child> {
   });
 }
 
-async function benchStore(name: string, env: Record<string, string>) {
+/**
+ * CPU seconds used so far by a local PostgreSQL cluster: its postmaster and every process it started (the
+ * backends serving the pool, the WAL writer, the checkpointer), from /proc (Linux; clock ticks of 10 ms).
+ * null when the cluster is not on this machine or /proc is not readable.
+ */
+function clusterCpuMs(postmaster: number | null): number | null {
+  if (postmaster === null || !existsSync('/proc')) return null;
+  let ticks = 0;
+  for (const entry of readdirSync('/proc')) {
+    if (!/^\d+$/.test(entry)) continue;
+    let stat: string;
+    try {
+      stat = readFileSync(`/proc/${entry}/stat`, 'utf8');
+    } catch {
+      continue;
+    }
+    // Fields after the command name (which may hold spaces): state ppid ... utime(14) stime(15).
+    const f = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    if (Number(entry) === postmaster || Number(f[1]) === postmaster) ticks += Number(f[11]) + Number(f[12]);
+  }
+  return ticks * 10;
+}
+
+async function postmasterOf(admin: pg.Client): Promise<number | null> {
+  try {
+    const dir = String((await admin.query('SHOW data_directory')).rows[0].data_directory);
+    return Number(readFileSync(join(dir, 'postmaster.pid'), 'utf8').split('\n')[0]) || null;
+  } catch {
+    return null;
+  }
+}
+
+async function benchStore(name: string, env: Record<string, string>, postmaster: number | null = null) {
   const child = await startChild(env);
   const agent = new Agent({ keepAlive: true, maxSockets: CLIENTS });
   const keys: string[] = [];
@@ -173,11 +205,19 @@ async function benchStore(name: string, env: Record<string, string>) {
   const s = { port: child.port, agent, keys } as unknown as Studio;
   await drive(200, (c, i) => roundTrip(s, keys[c % WORKSPACES], i, 0));
   await child.ask('reset');
+  const db0 = clusterCpuMs(postmaster);
+  const own0 = process.cpuUsage();
   const r = await drive(FAST_JOBS, (c, i) => roundTrip(s, keys[c % WORKSPACES], i, 0));
+  const own = process.cpuUsage(own0);
+  const db1 = clusterCpuMs(postmaster);
   const loop = await child.ask('report');
   agent.destroy();
   await child.stop();
-  return { name, ...r, loopP99: loop.p99, loopMax: loop.max };
+  const perJob = (ms: number | null) => (ms === null ? null : ms / FAST_JOBS);
+  return {
+    name, ...r, loopP99: loop.p99, loopMax: loop.max,
+    serverCpu: perJob(loop.cpuMs), dbCpu: db0 === null || db1 === null ? null : perJob(db1 - db0), clientCpu: perJob((own.user + own.system) / 1000),
+  };
 }
 
 /** (3) The same job round trips on SQLite and on PostgreSQL, the server in its own process. */
@@ -194,12 +234,16 @@ async function stores(): Promise<void> {
   url.searchParams.set('options', `-c search_path=${schema}`);
   try {
     const lite = await benchStore('SQLite', { STUDIO_DATA_DIR: sqliteDir });
-    const post = await benchStore('PostgreSQL', { STUDIO_DATA_DIR: pgDir, STUDIO_DATABASE_URL: url.toString() });
+    const post = await benchStore('PostgreSQL', { STUDIO_DATA_DIR: pgDir, STUDIO_DATABASE_URL: url.toString() }, await postmasterOf(admin));
     const fmt = (n: number, d = 1) => n.toFixed(d);
     console.log(`\nstores, ${FAST_JOBS} round trips (generate, poll, save) from ${CLIENTS} clients, studio in its own process, instant platform:`);
-    console.log('| store | jobs/s | p50 | p95 | event-loop delay p99 | max |');
-    console.log('|---|---|---|---|---|---|');
-    for (const r of [lite, post]) console.log(`| ${r.name} | ${fmt(r.perSecond)} | ${fmt(r.p50, 0)} ms | ${fmt(r.p95, 0)} ms | ${fmt(r.loopP99)} ms | ${fmt(r.loopMax)} ms |`);
+    console.log('| store | jobs/s | p50 | p95 | event-loop delay p99 | max | CPU per job: studio / database server / load generator |');
+    console.log('|---|---|---|---|---|---|---|');
+    const ms = (n: number | null) => (n === null ? '–' : `${fmt(n, 2)} ms`);
+    for (const r of [lite, post]) {
+      const db = r.name === 'SQLite' ? 'in the studio' : ms(r.dbCpu);
+      console.log(`| ${r.name} | ${fmt(r.perSecond)} | ${fmt(r.p50, 0)} ms | ${fmt(r.p95, 0)} ms | ${fmt(r.loopP99)} ms | ${fmt(r.loopMax)} ms | ${ms(r.serverCpu)} / ${db} / ${ms(r.clientCpu)} |`);
+    }
     const ratio = post.perSecond / lite.perSecond;
     console.log(`PostgreSQL at ${fmt(ratio * 100, 0)} % of SQLite's jobs/s (target ≥ 70 %): ${ratio >= 0.7 ? 'met' : 'NOT met'}`);
     console.log(`event-loop delay p99 on PostgreSQL ${fmt(post.loopP99)} ms (target ≤ 50 ms): ${post.loopP99 <= 50 ? 'met' : 'NOT met'}`);

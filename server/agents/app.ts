@@ -100,7 +100,7 @@ export async function createAgentsApp(opts: AgentsAppOptions): Promise<{ app: Ex
   privateDir(config.dataDir);
   const { database } = await openAgentsStore({
     file: join(config.dataDir, 'agents.db'), databaseUrl: config.databaseUrl, statementTimeoutMs: config.dbStatementTimeoutMs,
-    lockTimeoutMs: config.dbLockTimeoutMs, poolMax: config.dbPoolMax, log,
+    lockTimeoutMs: config.dbLockTimeoutMs, poolMax: config.dbPoolMax, prepare: config.dbPrepare, log,
   });
   await sealStoredSecrets(database.db, config);
   const anthropic = opts.engines?.anthropic !== undefined ? opts.engines.anthropic : config.anthropicKey ? new AnthropicEngine(config.anthropicKey, { allowInternal: config.allowPrivateFetch }) : null;

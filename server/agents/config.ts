@@ -27,6 +27,8 @@ export interface AgentsConfig {
   dbPoolMax: number;
   /** statement_timeout of every PostgreSQL connection (below the request timeout). */
   dbStatementTimeoutMs: number;
+  /** AGENTS_DB_PREPARE (default on; `0` off): statements prepared once per PostgreSQL connection. */
+  dbPrepare: boolean;
   /** lock_timeout on PostgreSQL, busy_timeout on SQLite. */
   dbLockTimeoutMs: number;
   /** HS256 secret of session tokens; generated into the data folder when unset. */
@@ -91,6 +93,7 @@ export function readAgentsConfig(env: NodeJS.ProcessEnv = process.env): AgentsCo
     databaseUrl: env.AGENTS_DATABASE_URL || null,
     dbPoolMax: poolMax(env.AGENTS_DB_POOL_MAX),
     dbStatementTimeoutMs: 15_000,
+    dbPrepare: env.AGENTS_DB_PREPARE !== '0',
     dbLockTimeoutMs: 5_000,
     jwtSecret: env.AGENTS_JWT_SECRET || null,
     adminEmails: (env.AGENTS_ADMIN_EMAILS ?? '').split(',').map((s) => s.trim().toLowerCase()).filter(Boolean),

@@ -150,3 +150,11 @@ describe.runIf(testStore() === 'pg')('a PostgreSQL schema migrated by the former
     }
   });
 });
+
+describe('AGENTS_DB_PREPARE', () => {
+  it('prepared statements on PostgreSQL are on unless the variable is 0 (a pooler that cannot keep them)', async () => {
+    const { readAgentsConfig } = await import('./config');
+    expect(readAgentsConfig({}).dbPrepare).toBe(true);
+    expect(readAgentsConfig({ AGENTS_DB_PREPARE: '0' }).dbPrepare).toBe(false);
+  });
+});

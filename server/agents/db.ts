@@ -26,9 +26,9 @@ export interface AgentsStore {
  * `schema_migrations (version, name, applied)` table under the same numbers. A database at a newer
  * version than this build knows is refused (SchemaTooNewError).
  */
-export async function openAgentsStore(where: AgentsDbLocation & { statementTimeoutMs: number; lockTimeoutMs: number; poolMax?: number; log?: (line: string) => void }): Promise<AgentsStore> {
+export async function openAgentsStore(where: AgentsDbLocation & { statementTimeoutMs: number; lockTimeoutMs: number; poolMax?: number; prepare?: boolean; log?: (line: string) => void }): Promise<AgentsStore> {
   const database = openDatabase<AgentsDB>({
-    file: where.file, url: where.databaseUrl, statementTimeoutMs: where.statementTimeoutMs, lockTimeoutMs: where.lockTimeoutMs, max: where.poolMax,
+    file: where.file, url: where.databaseUrl, statementTimeoutMs: where.statementTimeoutMs, lockTimeoutMs: where.lockTimeoutMs, max: where.poolMax, prepare: where.prepare,
     onConnectionError: (err) => where.log?.(`database connection lost (replaced on next use): ${err.message}`),
   });
   try {

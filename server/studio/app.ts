@@ -70,7 +70,7 @@ export async function createStudioApp(opts: CreateStudioOptions): Promise<{ app:
     opts.database ??
     (await openStudioDb({
       file: join(config.dataDir, 'studio.db'), url: config.databaseUrl, statementTimeoutMs: config.dbStatementTimeoutMs,
-      lockTimeoutMs: config.dbLockTimeoutMs, poolMax: config.dbPoolMax, log: (line) => console.error(line),
+      lockTimeoutMs: config.dbLockTimeoutMs, poolMax: config.dbPoolMax, prepare: config.dbPrepare, log: (line) => console.error(line),
     }));
   const db = database.db;
   const ctx: StudioContext = {

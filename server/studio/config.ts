@@ -11,6 +11,8 @@ export interface StudioConfig {
   dbPoolMax: number;
   /** PostgreSQL statement_timeout of every connection (below the request timeout). */
   dbStatementTimeoutMs: number;
+  /** STUDIO_DB_PREPARE (default on; `0` off): statements prepared once per PostgreSQL connection. */
+  dbPrepare: boolean;
   /** PostgreSQL lock_timeout (SQLite: busy_timeout). */
   dbLockTimeoutMs: number;
   jwtSecret: string | null;
@@ -50,6 +52,7 @@ export function readStudioConfig(env: NodeJS.ProcessEnv = process.env): StudioCo
     databaseUrl,
     dbPoolMax: poolMax,
     dbStatementTimeoutMs: 15_000,
+    dbPrepare: env.STUDIO_DB_PREPARE !== '0',
     dbLockTimeoutMs: 5_000,
     jwtSecret: str(env.STUDIO_JWT_SECRET),
     adminSecret: str(env.STUDIO_ADMIN_SECRET),

@@ -64,3 +64,12 @@ describe('the studio store', () => {
     await expect(openStudioDb({ ...store, ...opts })).rejects.toThrow(`schema version 999, newer than ${newest}`);
   });
 });
+
+describe('STUDIO_DB_PREPARE', () => {
+  it('prepared statements on PostgreSQL are on unless the variable is 0 (a pooler that cannot keep them)', async () => {
+    const { readStudioConfig } = await import('./config');
+    expect(readStudioConfig({}).dbPrepare).toBe(true);
+    expect(readStudioConfig({ STUDIO_DB_PREPARE: '1' }).dbPrepare).toBe(true);
+    expect(readStudioConfig({ STUDIO_DB_PREPARE: '0' }).dbPrepare).toBe(false);
+  });
+});

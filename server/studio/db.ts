@@ -19,13 +19,15 @@ export interface StudioDbOptions {
   statementTimeoutMs: number;
   lockTimeoutMs: number;
   poolMax?: number;
+  /** PostgreSQL: prepare statements once per connection (default true). */
+  prepare?: boolean;
   log?: (line: string) => void;
 }
 
 /** Open the studio's store and bring its schema up to date (one migration runner, one numbering for both dialects). */
 export async function openStudioDb(opts: StudioDbOptions): Promise<StudioDatabase> {
   const database = openDatabase<StudioDB>({
-    file: opts.file, url: opts.url, statementTimeoutMs: opts.statementTimeoutMs, lockTimeoutMs: opts.lockTimeoutMs, max: opts.poolMax,
+    file: opts.file, url: opts.url, statementTimeoutMs: opts.statementTimeoutMs, lockTimeoutMs: opts.lockTimeoutMs, max: opts.poolMax, prepare: opts.prepare,
     onConnectionError: (err) => opts.log?.(`database connection lost (replaced on next use): ${err.message}`),
   });
   try {

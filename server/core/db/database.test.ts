@@ -2,13 +2,14 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sql } from 'kysely';
 import { openDatabase, type Database, type Dialect } from './database';
 import { adminQuery, createTestSchema, type TestSchema } from './postgres.testkit';
+import { StatementNames } from './prepared';
 
 interface TestDB {
   items: { id: number; owner: number; label: string };
 }
 
-async function open(dialect: Dialect, schema: TestSchema | null, extra: { statementTimeoutMs?: number; max?: number; onConnectionError?: (e: Error) => void } = {}) {
-  const d = openDatabase<TestDB>({ url: schema?.url, file: ':memory:', statementTimeoutMs: extra.statementTimeoutMs ?? 5000, lockTimeoutMs: 2000, max: extra.max, onConnectionError: extra.onConnectionError });
+async function open(dialect: Dialect, schema: TestSchema | null, extra: { statementTimeoutMs?: number; max?: number; prepare?: boolean; onConnectionError?: (e: Error) => void } = {}) {
+  const d = openDatabase<TestDB>({ url: schema?.url, file: ':memory:', statementTimeoutMs: extra.statementTimeoutMs ?? 5000, lockTimeoutMs: 2000, max: extra.max, prepare: extra.prepare, onConnectionError: extra.onConnectionError });
   await d.script(d.db, 'CREATE TABLE IF NOT EXISTS items (id INTEGER PRIMARY KEY, owner INTEGER NOT NULL, label TEXT NOT NULL)');
   return d;
 }
@@ -97,5 +98,68 @@ describe('PostgreSQL connections', () => {
     } finally {
       await d.close();
     }
+  });
+
+  /** The statements prepared on the connection answering this query (one connection: max 1). */
+  const prepared = async (d: Database<TestDB>) =>
+    (await sql<{ statement: string }>`SELECT statement FROM pg_prepared_statements ORDER BY statement`.execute(d.db)).rows.map((r) => r.statement);
+
+  it('a statement with parameters is prepared once per connection and then reused', async () => {
+    const d = await open('postgres', schema, { max: 1 });
+    try {
+      await d.db.insertInto('items').values({ id: 20, owner: 31, label: 'x' }).onConflict((oc) => oc.doNothing()).execute();
+      for (const owner of [31, 32, 31]) await d.db.selectFrom('items').select('label').where('owner', '=', owner).execute();
+      const statements = (await prepared(d)).filter((t) => /from "items" where "owner"/.test(t));
+      expect(statements).toHaveLength(1);
+      // Run three times under one name: PostgreSQL parsed it once (pg_prepared_statements counts the plans).
+      const plans = await sql<{ n: number }>`SELECT (generic_plans + custom_plans)::int AS n FROM pg_prepared_statements WHERE statement LIKE '%from "items" where "owner"%'`.execute(d.db);
+      expect(plans.rows[0].n).toBe(3);
+    } finally {
+      await d.close();
+    }
+  });
+
+  it('prepare: false runs every statement unnamed (a pooler that cannot keep them)', async () => {
+    const d = await open('postgres', schema, { max: 1, prepare: false });
+    try {
+      await d.db.selectFrom('items').select('label').where('owner', '=', 31).execute();
+      expect((await prepared(d)).filter((t) => /"items"/.test(t))).toEqual([]);
+    } finally {
+      await d.close();
+    }
+  });
+
+  it('a prepared statement whose columns changed fails once, and the next request gets a fresh connection', async () => {
+    const d = await open('postgres', schema, { max: 1 });
+    try {
+      await sql`CREATE TABLE widening (id INTEGER PRIMARY KEY)`.execute(d.db);
+      await sql`INSERT INTO widening VALUES (1)`.execute(d.db);
+      const read = () => sql<Record<string, unknown>>`SELECT * FROM widening WHERE id = ${1}`.execute(d.db);
+      expect((await read()).rows).toEqual([{ id: 1 }]);
+      const pid = (await sql<{ pid: number }>`SELECT pg_backend_pid() AS pid`.execute(d.db)).rows[0].pid;
+      // Another process's migration adds a column under the prepared statement.
+      await adminQuery(`ALTER TABLE ${schema.schema}.widening ADD COLUMN note TEXT NOT NULL DEFAULT 'n'`);
+      await expect(read()).rejects.toThrow(/cached plan must not change result type/);
+      expect((await read()).rows).toEqual([{ id: 1, note: 'n' }]);
+      const after = (await sql<{ pid: number }>`SELECT pg_backend_pid() AS pid`.execute(d.db)).rows[0].pid;
+      expect(after).not.toBe(pid);
+    } finally {
+      await sql`DROP TABLE IF EXISTS widening`.execute(d.db).catch(() => {});
+      await d.close();
+    }
+  });
+});
+
+describe('StatementNames', () => {
+  it('names a text the same way every time, different texts differently, and stops naming at its limit', () => {
+    const names = new StatementNames(2);
+    const a = names.nameOf('SELECT 1 WHERE a = $1');
+    expect(a).toMatch(/^k_[0-9a-f]{24}$/);
+    expect(names.nameOf('SELECT 1 WHERE a = $1')).toBe(a);
+    const b = names.nameOf('SELECT 2 WHERE a = $1');
+    expect(b).not.toBe(a);
+    expect(names.nameOf('SELECT 3 WHERE a = $1')).toBeUndefined();
+    expect(names.nameOf('SELECT 2 WHERE a = $1')).toBe(b);
+    expect(names.size).toBe(2);
   });
 });

@@ -2,6 +2,10 @@ import BetterSqlite3 from 'better-sqlite3';
 import { CompiledQuery, Kysely, PostgresAdapter, PostgresDialect, SqliteDialect, SqliteDriver, sql, type DatabaseConnection, type Driver, type SqliteDialectConfig } from 'kysely';
 import pg from 'pg';
 import { prepareSqliteFile } from '../security/private-files';
+import { namingPool, StatementNames } from './prepared';
+
+/** Distinct statement texts prepared per process on PostgreSQL; later ones run unnamed. */
+const PREPARED_LIMIT = 1000;
 
 export type Dialect = 'sqlite' | 'postgres';
 
@@ -16,6 +20,11 @@ export interface OpenDatabaseOptions {
   lockTimeoutMs: number;
   /** PostgreSQL: most connections in the pool (default 10). */
   max?: number;
+  /**
+   * PostgreSQL: parameterised statements are prepared once per pooled connection (default). False for a pooler
+   * that cannot keep them (PgBouncer in transaction mode before 1.21).
+   */
+  prepare?: boolean;
   /** A pooled connection failed while idle (it is dropped and the next query opens a new one). */
   onConnectionError?: (err: Error) => void;
 }
@@ -96,7 +105,7 @@ function openPostgres<DB>(url: string, opts: OpenDatabaseOptions): Database<DB> 
   // An idle connection that dies (server restart, pg_terminate_backend, network) is removed from the pool
   // by pg; without a listener the error would end the process.
   pool.on('error', (err) => opts.onConnectionError?.(err));
-  const db = new Kysely<DB>({ dialect: new PostgresDialect({ pool }) });
+  const db = new Kysely<DB>({ dialect: new PostgresDialect({ pool: opts.prepare === false ? pool : namingPool(pool, new StatementNames(PREPARED_LIMIT)) }) });
   let closed = false;
   return {
     db, dialect: 'postgres', pool, sqlite: null,
