@@ -43,9 +43,9 @@ function namingClient(client: pg.PoolClient, names: StatementNames): PostgresPoo
       if (typeof textOrCursor !== 'string') return client.query(textOrCursor as pg.Submittable) as never;
       const name = values && values.length > 0 ? names.nameOf(textOrCursor) : undefined;
       if (!name) return client.query(textOrCursor, values as unknown[]);
-      return client.query({ name, text: textOrCursor, values: values as unknown[] }).catch((err: { code?: string }) => {
+      return client.query({ name, text: textOrCursor, values: values as unknown[] }).catch((err: { code?: string; message?: string }) => {
         // This request fails (its transaction is aborted already); the next one gets a fresh connection.
-        if (err?.code === CHANGED_RESULT) stale = true;
+        if (err?.code === CHANGED_RESULT && /cached plan/.test(String(err.message))) stale = true;
         throw err;
       });
     }) as unknown as PostgresPoolClient['query'],
