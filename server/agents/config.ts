@@ -1,4 +1,5 @@
 import { resolve } from 'node:path';
+import { readPrepareSwitch } from '../core/db/prepared';
 import { parseTrustProxy } from '../core/http/trust-proxy';
 import type { OutboundPolicy } from '../core/security/ssrf';
 
@@ -93,7 +94,7 @@ export function readAgentsConfig(env: NodeJS.ProcessEnv = process.env): AgentsCo
     databaseUrl: env.AGENTS_DATABASE_URL || null,
     dbPoolMax: poolMax(env.AGENTS_DB_POOL_MAX),
     dbStatementTimeoutMs: 15_000,
-    dbPrepare: env.AGENTS_DB_PREPARE !== '0',
+    dbPrepare: readPrepareSwitch('AGENTS_DB_PREPARE', env.AGENTS_DB_PREPARE),
     dbLockTimeoutMs: 5_000,
     jwtSecret: env.AGENTS_JWT_SECRET || null,
     adminEmails: (env.AGENTS_ADMIN_EMAILS ?? '').split(',').map((s) => s.trim().toLowerCase()).filter(Boolean),

@@ -156,5 +156,6 @@ describe('AGENTS_DB_PREPARE', () => {
     const { readAgentsConfig } = await import('./config');
     expect(readAgentsConfig({}).dbPrepare).toBe(true);
     expect(readAgentsConfig({ AGENTS_DB_PREPARE: '0' }).dbPrepare).toBe(false);
+    expect(() => readAgentsConfig({ AGENTS_DB_PREPARE: 'no' })).toThrow('AGENTS_DB_PREPARE must be 0 or 1, got no');
   });
 });

@@ -1,4 +1,5 @@
 import { resolve } from 'node:path';
+import { readPrepareSwitch } from '../core/db/prepared';
 import { parseTrustProxy } from '../core/http/trust-proxy';
 
 /** Everything the studio reads from its environment (see README, "Publishing Studio"). */
@@ -52,7 +53,7 @@ export function readStudioConfig(env: NodeJS.ProcessEnv = process.env): StudioCo
     databaseUrl,
     dbPoolMax: poolMax,
     dbStatementTimeoutMs: 15_000,
-    dbPrepare: env.STUDIO_DB_PREPARE !== '0',
+    dbPrepare: readPrepareSwitch('STUDIO_DB_PREPARE', env.STUDIO_DB_PREPARE),
     dbLockTimeoutMs: 5_000,
     jwtSecret: str(env.STUDIO_JWT_SECRET),
     adminSecret: str(env.STUDIO_ADMIN_SECRET),

@@ -71,5 +71,6 @@ describe('STUDIO_DB_PREPARE', () => {
     expect(readStudioConfig({}).dbPrepare).toBe(true);
     expect(readStudioConfig({ STUDIO_DB_PREPARE: '1' }).dbPrepare).toBe(true);
     expect(readStudioConfig({ STUDIO_DB_PREPARE: '0' }).dbPrepare).toBe(false);
+    expect(() => readStudioConfig({ STUDIO_DB_PREPARE: 'off' })).toThrow('STUDIO_DB_PREPARE must be 0 or 1, got off');
   });
 });

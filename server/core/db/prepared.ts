@@ -29,6 +29,17 @@ export class StatementNames {
   }
 }
 
+/**
+ * A service's switch for prepared statements (`<SERVICE>_DB_PREPARE`): unset or `1` on, `0` off; anything
+ * else stops the start with an error naming the variable, so a typo never silently keeps the default.
+ */
+export function readPrepareSwitch(name: string, value: string | undefined): boolean {
+  const v = value?.trim() ?? '';
+  if (v === '' || v === '1') return true;
+  if (v === '0') return false;
+  throw new Error(`${name} must be 0 or 1, got ${value}`);
+}
+
 /** PostgreSQL's answer when a prepared statement's result columns changed under it (a migration by another process). */
 const CHANGED_RESULT = '0A000';
 
