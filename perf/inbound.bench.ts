@@ -7,6 +7,8 @@
  * (POST /api/device) in the same run: after 100 untimed of each, in pairs (a scan next to a registration, which
  * one goes first alternating), and prints the ratio of the two rates (requests over the time they took).
  * Targets: each import under 2 s, RSS growth under 150 MB, scan rate / registration rate ≥ 0.8.
+ * Also prints the longest event-loop stall of the paired run and the write-ahead-log copies made meanwhile on
+ * the checkpoint worker (PERF_WAL_WORKER=0: none, SQLite's own checkpoint in the committing request, as before).
  * PERF_ROWS / PERF_SCANS / PERF_SEGMENTS change the sizes.
  */
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -27,7 +29,8 @@ const SEGMENTS = Number(process.env.PERF_SEGMENTS ?? 8);
 const WARM_UP = 100;
 
 const root = mkdtempSync(join(tmpdir(), 'kitting-inbound-bench-'));
-const store = new SqliteStore({ file: join(root, 'kitting.db') });
+const walWorker = process.env.PERF_WAL_WORKER !== '0';
+const store = new SqliteStore({ file: join(root, 'kitting.db'), ...(walWorker ? {} : { checkpointEvery: false as const }) });
 const { app } = await createApp({ store, config: testConfig({ dataDir: root, mode: 'bench' }) });
 const { server, port } = await listen(app);
 const agent = new Agent({ keepAlive: true, maxSockets: 1 });
@@ -94,6 +97,9 @@ try {
     await registerOne();
   }
   const per = Math.max(1, Math.floor(SCANS / SEGMENTS));
+  const passesBefore = store.checkpointer?.stats.passes ?? 0;
+  const loop = monitorEventLoopDelay({ resolution: 2 });
+  loop.enable();
   const segments: { scanMs: number; regMs: number }[] = [];
   for (let seg = 0; seg < SEGMENTS; seg++) {
     let scanMs = 0;
@@ -109,12 +115,15 @@ try {
     }
     segments.push({ scanMs, regMs });
   }
+  loop.disable();
   const total = (k: 'scanMs' | 'regMs') => segments.reduce((a, x) => a + x[k], 0);
   const n = per * SEGMENTS;
   const scanRate = n / (total('scanMs') / 1000);
   const regRate = n / (total('regMs') / 1000);
   console.log(`ratio per part of ${per} pairs: ${segments.map((x) => fmt(x.regMs / x.scanMs, 2)).join(' ')}`);
   console.log(`scan against a ${ROWS}-line list: ${fmt(scanRate)} scans/s; plain registration: ${fmt(regRate)} devices/s (${n} of each, paired); ratio ${fmt(scanRate / regRate, 2)}`);
+  const passes = (store.checkpointer?.stats.passes ?? 0) - passesBefore;
+  console.log(`paired run: longest event-loop stall ${fmt(loop.max / 1e6, 1)} ms; write-ahead log copied on the worker ${passes} times${walWorker ? '' : ' (worker off)'}`);
   const pass = c.ms < 2000 && x.ms < 2000 && c.rssMb < 150 && x.rssMb < 150 && scanRate / regRate >= 0.8;
   console.log(pass ? 'targets met' : 'TARGETS MISSED (import < 2 s, RSS growth < 150 MB, ratio ≥ 0.8)');
   process.exitCode = pass ? 0 : 1;

@@ -40,10 +40,11 @@ export async function buildElectron(opts: { requireRenderer?: boolean } = {}): P
       minify: false,
       sourcemap: true,
       rollupOptions: {
-        // The PDF worker is loaded by URL (new Worker), not imported: it is an entry of its own.
+        // The workers (PDF rendering, the WAL checkpoint) are loaded by URL (new Worker), not imported: entries of their own.
         input: {
           'electron/main': join(ROOT, 'electron', 'main.ts'),
           'server/kitting/modules/documents/pdf-worker': join(ROOT, 'server', 'kitting', 'modules', 'documents', 'pdf-worker.ts'),
+          'server/core/db/wal-checkpoint-worker': join(ROOT, 'server', 'core', 'db', 'wal-checkpoint-worker.ts'),
         },
         external: (id: string) => isBare(id) || nodeBuiltin(id),
         output: { format: 'es', preserveModules: true, preserveModulesRoot: ROOT, entryFileNames: '[name].js' },

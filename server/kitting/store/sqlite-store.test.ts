@@ -1,4 +1,5 @@
-import { mkdtempSync, rmSync } from 'node:fs';
+import Database from 'better-sqlite3';
+import { copyFileSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -22,6 +23,49 @@ describe('SQLite connection settings', () => {
     } finally {
       store.close();
     }
+  });
+});
+
+describe('the write-ahead log is copied off the event loop', () => {
+  it('a worker copies it into the file every `checkpointEvery` records written (at most 25 counted per transaction)', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'kitting-sqlite-'));
+    dirs.push(dir);
+    const store = new SqliteStore({ file: join(dir, 'kitting.db'), checkpointEvery: 30 });
+    try {
+      const ws = 'w-checkpoint';
+      await store.createWorkspace(ws, 'bench');
+      // One transaction of 100 records counts 25: no pass yet.
+      await store.transact(ws, async (tx) => {
+        for (let i = 0; i < 100; i++) await tx.create('devices', `d${i}`, { imei: `d${i}` });
+      });
+      await store.checkpointer?.idle();
+      expect(store.checkpointer?.stats.passes).toBe(0);
+      await store.transact(ws, async (tx) => {
+        for (let i = 100; i < 105; i++) await tx.create('devices', `d${i}`, { imei: `d${i}` });
+      });
+      await store.checkpointer?.idle();
+      expect(store.checkpointer?.stats).toMatchObject({ passes: 1, failures: 0 });
+      expect(store.checkpointer?.stats.checkpointed).toBe(store.checkpointer?.stats.log);
+      // The file alone (without its log) holds the records.
+      const copy = join(dir, 'copy.db');
+      copyFileSync(join(dir, 'kitting.db'), copy);
+      const db = new Database(copy, { readonly: true });
+      expect((db.prepare("SELECT count(*) AS n FROM records WHERE coll = 'devices'").get() as { n: number }).n).toBe(105);
+      db.close();
+    } finally {
+      store.close();
+    }
+    // Reopened: every record there.
+    const again = new SqliteStore({ file: join(dir, 'kitting.db'), checkpointEvery: false });
+    expect(await again.count('w-checkpoint', 'devices')).toBe(105);
+    expect(again.checkpointer).toBeNull();
+    again.close();
+  }, 60_000);
+
+  it('an in-memory database has no checkpointer', () => {
+    const store = new SqliteStore({ file: ':memory:' });
+    expect(store.checkpointer).toBeNull();
+    store.close();
   });
 });
 

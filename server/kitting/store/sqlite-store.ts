@@ -10,6 +10,7 @@ import { recordExists } from './record-exists';
 import { seriesExhausted } from './series';
 import type { Counter, Doc, ListOptions, Store, StoreHealth, TransactOptions, Tx, WorkspaceRow } from './types';
 import { sharedStatements } from './sqlite-statements';
+import { WalCheckpointer } from '../../core/db/wal-checkpointer';
 
 /** A change row waiting for the commit: collection, id, stamp, changed fields (JSON). */
 type ChangeRow = [coll: string, id: string, hlc: Hlc, fields: string];
@@ -31,6 +32,12 @@ export interface SqliteStoreOptions {
   wall?: () => number;
   /** Called with every SQL statement run, values inlined (tests check what a write costs). */
   verbose?: (sql: string) => void;
+  /**
+   * Records written between two copies of the write-ahead log into the file on a worker thread (default 200,
+   * at most 25 counted per transaction; false: none, SQLite's own checkpoint in the committing request only).
+   * See WalCheckpointer.
+   */
+  checkpointEvery?: number | false;
 }
 
 /** Serialises write transactions so an awaited step can never interleave two of them. */
@@ -58,6 +65,8 @@ export class SqliteStore implements Store {
   private readonly counters: SqliteCounters;
   /** INSERT INTO changes of n rows, by n (a transaction logs its changes in one statement at commit). */
   private readonly changeInserts = new Map<number, Database.Statement>();
+  /** Copies the write-ahead log into the file off the event loop (a file database only). */
+  readonly checkpointer: WalCheckpointer | null;
 
   constructor(opts: SqliteStoreOptions) {
     this.db = new Database(opts.file, opts.verbose ? { verbose: (sql) => opts.verbose?.(String(sql)) } : {});
@@ -72,6 +81,7 @@ export class SqliteStore implements Store {
     // of a checkpoint every 1,000 WAL pages, one write in ~140 would copy the WAL back and wait for fsync in
     // the request's path. Every 8,000 pages (32 MB of WAL) checkpoints run ~8x less often and copy a hot
     // page once instead of many times (perf/write-scaling.bench.ts: about +6 points of the floor).
+    // Past it only as a fallback: the checkpointer below copies the log on a worker thread long before.
     this.db.pragma('wal_autocheckpoint = 8000');
     try {
       migrate(this.db);
@@ -120,6 +130,8 @@ export class SqliteStore implements Store {
     this.node = node;
     this.clock = new HlcClock(node, opts.wall);
     this.replica = new SqliteReplica(this.db, this.clock, (fn) => this.lock.run(fn));
+    const every = opts.checkpointEvery ?? 200;
+    this.checkpointer = opts.file === ':memory:' || every === false ? null : new WalCheckpointer(opts.file, { every });
   }
 
   async get<T extends Doc = Doc>(ws: string, coll: string, id: string): Promise<T | null> {
@@ -160,6 +172,7 @@ export class SqliteStore implements Store {
         const result = await fn(this.txFor(ws, opts?.seed ? () => seedStamp : () => this.clock.tick(), log));
         this.logChanges(ws, log);
         this.q.commit.run();
+        if (log.length > 0) this.checkpointer?.committed(Math.min(log.length, 25));
         return result;
       } catch (err) {
         if (this.db.inTransaction) this.q.rollback.run();
@@ -210,6 +223,7 @@ export class SqliteStore implements Store {
   /** Checkpoint the WAL into the main file and close (clean shutdown). */
   close(): void {
     if (!this.db.open) return;
+    void this.checkpointer?.close();
     this.db.pragma('wal_checkpoint(TRUNCATE)');
     this.db.close();
   }
