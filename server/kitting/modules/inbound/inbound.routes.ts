@@ -6,6 +6,7 @@ import { clip } from '../../../../shared/fields';
 import { isValidImei } from '../../../../shared/imei';
 import { inboundRequests, inboundResponses } from '../../../../shared/api/contracts/inbound';
 import { deviceRequests } from '../../../../shared/api/contracts/devices';
+import { RECEIVED_STATUS } from '../../../../shared/devices';
 import { completeDevice, DEVICES } from '../devices/devices.service';
 import { readCompany } from '../settings/settings.service';
 import { normalizeImei, readMapping } from './inbound-columns';
@@ -22,8 +23,9 @@ async function listOr404(tx: Pick<Tx, 'get'>, id: string): Promise<Doc> {
 }
 
 /**
- * The ledger's create fields for a customer with nothing else given (its defaults: mdm, status, blank loc and
- * user), read by the device contract once per customer name: every scan of a list shares them.
+ * The ledger's create fields of a device received for a customer, read by the device contract once per
+ * customer name (every scan of a list shares them): status 入荷済 (the device is in hand, as the receiving
+ * session registers it; the ledger's default 入荷待ち means not arrived yet), the ledger's other defaults.
  */
 const ledgerDefaults = new Map<string, Doc>();
 function defaultsFor(cust: unknown): Doc {
@@ -31,7 +33,7 @@ function defaultsFor(cust: unknown): Doc {
   let base = ledgerDefaults.get(key);
   if (!base) {
     if (ledgerDefaults.size >= 64) ledgerDefaults.clear();
-    base = deviceRequests.create.parse({ cust: key }) as Doc;
+    base = deviceRequests.create.parse({ cust: key, status: RECEIVED_STATUS }) as Doc;
     ledgerDefaults.set(key, base);
   }
   return base;

@@ -104,6 +104,8 @@ describe('POST /api/inbound/{id}/scan', () => {
     expect(r.body.line).toMatchObject({ imei, state: 'received', device: imei });
     expect(r.body.device).toMatchObject({ imei, model: 'iPhone 15', serial: 'SN000601', cust: 'ABC物流株式会社' });
     expect(r.body.device?.note).toBe(`入荷予定 ${inbound.no}`);
+    // In hand, as the receiving session registers a device (the ledger's default 入荷待ち: not arrived yet).
+    expect(r.body.device).toMatchObject({ status: '入荷済', chip: 'c-blue' });
     const again = await c.post<Scan>(`/api/inbound/${inbound.id}/scan`, { imei });
     expect(again.body.result).toBe('duplicate');
     const detail = (await c.get<Detail>(`/api/inbound/${inbound.id}`)).body;
@@ -116,7 +118,7 @@ describe('POST /api/inbound/{id}/scan', () => {
     const stranger = testImei(659);
     const unlisted = (await c.post<Scan>(`/api/inbound/${inbound.id}/scan`, { imei: stranger, confirm: true })).body.device as Record<string, unknown>;
     const direct = async (imei: string, fields: Record<string, unknown>) =>
-      (await c.post<{ device: Record<string, unknown> }>('/api/device', { imei, ...fields, cust: 'ABC物流株式会社', note: `入荷予定 ${inbound.no}` })).body.device;
+      (await c.post<{ device: Record<string, unknown> }>('/api/device', { imei, ...fields, cust: 'ABC物流株式会社', status: '入荷済', note: `入荷予定 ${inbound.no}` })).body.device;
     const same = (d: Record<string, unknown>) => Object.fromEntries(Object.entries(d).filter(([k]) => !['imei', 'asset', 'created', 'updated'].includes(k)));
     const listed = await direct(testImei(651, '35877701'), { model: 'iPhone 15', serial: 'SN000651' });
     expect(Object.keys(scanned)).toEqual(Object.keys(listed));
