@@ -1,5 +1,5 @@
 import type { Lookup } from './lookups';
-import type { Counter, Doc, ListOptions, ReplicaStore, Store, StoreHealth, TransactOptions, Tx, WorkspaceRow } from './types';
+import type { Counter, Doc, ListOptions, RecordKey, ReplicaStore, Store, StoreHealth, TransactOptions, Tx, WorkspaceRow } from './types';
 
 /**
  * A collection whose live records count against a per-workspace limit, declared by the module
@@ -45,6 +45,7 @@ function watchedTx(tx: Tx, watched: ReadonlyMap<string, CountedCollection>, befo
   return {
     ws: tx.ws,
     get: <T extends Doc = Doc>(coll: string, id: string) => tx.get<T>(coll, id),
+    getMany: (keys: readonly RecordKey[]) => tx.getMany(keys),
     list: <T extends Doc = Doc>(coll: string, opts?: ListOptions) => tx.list<T>(coll, opts),
     count: (coll: string) => tx.count(coll),
     find: <T extends Doc = Doc>(coll: string, field: string, value: string) => tx.find<T>(coll, field, value),

@@ -10,11 +10,11 @@ import { formatHlc, HlcClock, type Hlc } from '../../../shared/hlc';
 import { stampPatch, stampPut, type RowState } from './merge';
 import { migratePg } from './migrate';
 import { PgReplica } from './pg-replica';
-import { createPool, inWorkspace, type WsWriter } from './pg-txn';
+import { createPool, inWorkspace, keyOf, type WsWriter } from './pg-txn';
 import { recordExists } from './record-exists';
 import { seriesExhausted } from './series';
 import { prunePgCounters, readPgCounter, updatePgCounter } from './counters';
-import type { Counter, Doc, ListOptions, Store, StoreHealth, TransactOptions, Tx, WorkspaceRow } from './types';
+import type { Counter, Doc, ListOptions, RecordKey, Store, StoreHealth, TransactOptions, Tx, WorkspaceRow } from './types';
 
 export interface PgStoreOptions {
   /** postgres://… ; a `schema` query parameter selects a schema (created when missing). */
@@ -225,6 +225,13 @@ export class PgStore implements Store {
       async get<T extends Doc = Doc>(coll: string, id: string) {
         const row = await w.row(coll, id);
         return row && !row.deleted ? (row.data as T) : null;
+      },
+      async getMany(keys: readonly RecordKey[]) {
+        const rows = await w.rows(keys.map(([coll, id]) => ({ coll, id })));
+        return keys.map(([coll, id]) => {
+          const row = rows.get(keyOf(coll, id));
+          return row && !row.deleted ? row.data : null;
+        });
       },
       async list<T extends Doc = Doc>(coll: string, opts?: ListOptions) {
         return (await listRows(coll, opts)) as T[];

@@ -104,6 +104,22 @@ describe('a transaction reads each record once', () => {
       })).rejects.toThrow('record_exists');
       expect(await store.get('w', 'items', 'a')).toBeNull();
       expect(await store.get('w', 'items', 'b')).toEqual({ id: 'b', n: 3 });
+      // getMany: one statement for the keys not read yet, and nothing more for a later get or patch of them.
+      trace.length = 0;
+      const many = await store.transact('w', async (tx) => {
+        await tx.get('items', 'b');
+        const got = await tx.getMany([
+          ['items', 'b'],
+          ['items', 'c'],
+          ['items', 'd'],
+        ]);
+        await tx.get('items', 'c');
+        await tx.create('items', 'c', { id: 'c', n: 6 });
+        return got;
+      });
+      expect(many).toEqual([{ id: 'b', n: 3 }, null, null]);
+      expect(reads(trace)).toHaveLength(2);
+      expect(reads(trace)[1]).toMatch(/coll = 'items' AND id = 'c' UNION ALL SELECT .* coll = 'items' AND id = 'd'$/);
       // A later transaction reads again (nothing is kept between transactions).
       trace.length = 0;
       await store.transact('w', (tx) => tx.get('items', 'b'));

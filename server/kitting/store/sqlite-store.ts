@@ -8,7 +8,7 @@ import { SqliteReplica } from './sqlite-replica';
 import { SqliteCounters } from './counters';
 import { recordExists } from './record-exists';
 import { seriesExhausted } from './series';
-import type { Counter, Doc, ListOptions, Store, StoreHealth, TransactOptions, Tx, WorkspaceRow } from './types';
+import type { Counter, Doc, ListOptions, RecordKey, Store, StoreHealth, TransactOptions, Tx, WorkspaceRow } from './types';
 import { sharedStatements } from './sqlite-statements';
 import { WalCheckpointer } from '../../core/db/wal-checkpointer';
 
@@ -17,6 +17,9 @@ type ChangeRow = [coll: string, id: string, hlc: Hlc, fields: string];
 
 /** Rows per INSERT INTO changes (6 values each, far below SQLite's limit of bound values). */
 const CHANGES_PER_INSERT = 100;
+
+/** Keys per statement of getMany (one SELECT each, joined by UNION ALL). */
+const KEYS_PER_READ = 16;
 
 interface RecordRow {
   data: string;
@@ -65,6 +68,8 @@ export class SqliteStore implements Store {
   private readonly counters: SqliteCounters;
   /** INSERT INTO changes of n rows, by n (a transaction logs its changes in one statement at commit). */
   private readonly changeInserts = new Map<number, Database.Statement>();
+  /** SELECT of n records by key, by n (getMany). */
+  private readonly keyReads = new Map<number, Database.Statement<string[], RecordRow & { coll: string; id: string }>>();
   /** Copies the write-ahead log into the file off the event loop (a file database only). */
   readonly checkpointer: WalCheckpointer | null;
 
@@ -250,6 +255,23 @@ export class SqliteStore implements Store {
       .filter((d) => matches(d, field, value)) as T[];
   }
 
+  /** Rows of up to KEYS_PER_READ keys in one statement, each reached by the primary key. */
+  private readKeys(ws: string, keys: readonly RecordKey[]): (RecordRow & { coll: string; id: string })[] {
+    const out: (RecordRow & { coll: string; id: string })[] = [];
+    for (let i = 0; i < keys.length; i += KEYS_PER_READ) {
+      const part = keys.slice(i, i + KEYS_PER_READ);
+      let stmt = this.keyReads.get(part.length);
+      if (!stmt) {
+        // One SELECT per key, joined: each is a search of the primary key (an OR of the keys may be planned as a
+        // scan of the workspace's records).
+        stmt = this.db.prepare(Array.from(part, () => 'SELECT coll, id, data, stamps, deleted FROM records WHERE ws = ? AND coll = ? AND id = ?').join(' UNION ALL '));
+        this.keyReads.set(part.length, stmt);
+      }
+      out.push(...stmt.all(...part.flatMap(([coll, id]) => [ws, coll, id])));
+    }
+    return out;
+  }
+
   private readJson(ws: string, coll: string, opts?: ListOptions): string[] {
     const stmt = opts?.reverse ? this.q.listDesc : this.q.listAsc;
     return stmt.all(ws, coll, opts?.limit ?? -1).map((r) => r.data);
@@ -316,6 +338,17 @@ export class SqliteStore implements Store {
       async get<T extends Doc = Doc>(coll: string, id: string) {
         const row = rowOf(coll, id);
         return row && row.deleted === 0 ? (JSON.parse(row.data) as T) : null;
+      },
+      async getMany(keys: readonly RecordKey[]) {
+        const unread = [...new Map(keys.filter(([c, i]) => !seen.has(`${c}\u0000${i}`)).map((k) => [`${k[0]}\u0000${k[1]}`, k])).values()];
+        if (unread.length > 0) {
+          const found = new Map(store.readKeys(ws, unread).map((r) => [`${r.coll}\u0000${r.id}`, { data: r.data, stamps: r.stamps, deleted: r.deleted }]));
+          for (const [c, i] of unread) remember(c, i, found.get(`${c}\u0000${i}`) ?? null);
+        }
+        return keys.map(([c, i]) => {
+          const row = rowOf(c, i);
+          return row && row.deleted === 0 ? (JSON.parse(row.data) as Doc) : null;
+        });
       },
       async list<T extends Doc = Doc>(coll: string, opts?: ListOptions) {
         return store.readJson(ws, coll, opts).map((s) => JSON.parse(s) as T);

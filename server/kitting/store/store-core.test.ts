@@ -97,6 +97,57 @@ describe.each(STORE_KINDS)('store on %s', (kind) => {
     });
   });
 
+  describe('getMany', () => {
+    it('reads several records by key in the order asked: null for a missing, a deleted or another workspace\'s record', async () => {
+      await store.transact('w1', async (tx) => {
+        await tx.put('jobs', 'j1', { id: 'j1', t: 'A' });
+        await tx.put('jobs', 'j2', { id: 'j2', t: 'B' });
+        await tx.put('items', 'i1', { id: 'i1', n: 1 });
+      });
+      await store.transact('w1', (tx) => tx.remove('jobs', 'j2'));
+      await store.transact('w2', (tx) => tx.put('jobs', 'j9', { id: 'j9', t: 'other' }));
+      const got = await store.transact('w1', (tx) =>
+        tx.getMany([
+          ['items', 'i1'],
+          ['jobs', 'missing'],
+          ['jobs', 'j2'],
+          ['jobs', 'j9'],
+          ['jobs', 'j1'],
+          ['items', 'i1'],
+        ]),
+      );
+      expect(got).toEqual([{ id: 'i1', n: 1 }, null, null, null, { id: 'j1', t: 'A' }, { id: 'i1', n: 1 }]);
+      // More keys than one statement takes (16), and none.
+      const many = Array.from({ length: 40 }, (_, i) => ['jobs', i === 7 ? 'j1' : `nope-${i}`] as const);
+      const wide = await store.transact('w1', (tx) => tx.getMany(many));
+      expect(wide.filter(Boolean)).toEqual([{ id: 'j1', t: 'A' }]);
+      expect(wide[7]).toEqual({ id: 'j1', t: 'A' });
+      expect(await store.transact('w1', (tx) => tx.getMany([]))).toEqual([]);
+    });
+
+    it('sees the transaction\'s own writes, and a create after it still refuses an existing key', async () => {
+      await store.transact('w1', (tx) => tx.put('jobs', 'j1', { id: 'j1', t: 'A' }));
+      const seen = await store.transact('w1', async (tx) => {
+        await tx.patch('jobs', 'j1', { t: 'A2' });
+        const [j1, j3] = await tx.getMany([
+          ['jobs', 'j1'],
+          ['jobs', 'j3'],
+        ]);
+        await tx.create('jobs', 'j3', { id: 'j3', t: 'C' });
+        const [again] = await tx.getMany([['jobs', 'j3']]);
+        return { j1, j3, again };
+      });
+      expect(seen).toEqual({ j1: { id: 'j1', t: 'A2' }, j3: null, again: { id: 'j3', t: 'C' } });
+      await expect(
+        store.transact('w1', async (tx) => {
+          await tx.getMany([['jobs', 'j1']]);
+          await tx.create('jobs', 'j1', { id: 'j1', t: 'again' });
+        }),
+      ).rejects.toThrow('record_exists');
+      expect(await store.get('w1', 'jobs', 'j1')).toEqual({ id: 'j1', t: 'A2' });
+    });
+  });
+
   describe('number series', () => {
     it('issues sequential numbers per workspace and series, from a start', async () => {
       const got = await store.transact('w1', async (tx) => [await tx.next('ticket', { start: 673 }), await tx.next('ticket', { start: 673 }), await tx.next('shipment')]);

@@ -78,10 +78,15 @@ export const inboundRoutes = [
       const confirm = body.confirm === true;
       const by = actorName(req);
       return app.store.transact(ws, async (tx) => {
-        const list = await listOr404(tx, params.id);
-        if (list.status === 'closed') throw conflict('inbound closed', { message: 'この入荷予定は締め済みです' });
         const key = lineId(params.id, imei);
-        const line = await tx.get(INBOUND_LINES, key);
+        // The list, the line and the ledger's device in one read (registerDevice then reads nothing more).
+        const [list, line] = await tx.getMany([
+          [INBOUND, params.id],
+          [INBOUND_LINES, key],
+          [DEVICES, imei],
+        ]);
+        if (!list) throw notFound('inbound not found');
+        if (list.status === 'closed') throw conflict('inbound closed', { message: 'この入荷予定は締め済みです' });
         const now = Date.now();
         if (line?.state === 'received') {
           return { result: 'duplicate' as const, line: lineView(line), device: await tx.get(DEVICES, imei) };
