@@ -13,7 +13,7 @@ import { WorkerPool } from '../work/worker-pool';
  * database written a few hundred times (a test) never starts one.
  */
 export interface WalCheckpointerOptions {
-  /** Records written between two passes (default 200). */
+  /** Records written between two passes (default 400). */
   every?: number;
 }
 
@@ -32,7 +32,7 @@ export class WalCheckpointer {
     private readonly file: string,
     opts: WalCheckpointerOptions = {},
   ) {
-    this.every = Math.max(1, Math.floor(opts.every ?? 200));
+    this.every = Math.max(1, Math.floor(opts.every ?? 400));
   }
 
   /** After each commit that wrote `records` records: a pass starts once `every` are written, unless one is running. */

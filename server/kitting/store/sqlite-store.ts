@@ -36,7 +36,7 @@ export interface SqliteStoreOptions {
   /** Called with every SQL statement run, values inlined (tests check what a write costs). */
   verbose?: (sql: string) => void;
   /**
-   * Records written between two copies of the write-ahead log into the file on a worker thread (default 200,
+   * Records written between two copies of the write-ahead log into the file on a worker thread (default 400,
    * at most 25 counted per transaction; false: none, SQLite's own checkpoint in the committing request only).
    * See WalCheckpointer.
    */
@@ -135,7 +135,7 @@ export class SqliteStore implements Store {
     this.node = node;
     this.clock = new HlcClock(node, opts.wall);
     this.replica = new SqliteReplica(this.db, this.clock, (fn) => this.lock.run(fn));
-    const every = opts.checkpointEvery ?? 200;
+    const every = opts.checkpointEvery ?? 400;
     this.checkpointer = opts.file === ':memory:' || every === false ? null : new WalCheckpointer(opts.file, { every });
   }
 
