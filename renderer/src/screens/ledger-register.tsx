@@ -3,32 +3,10 @@ import type { Device } from '../../../shared/api/schemas';
 import { DEVICE_STATUSES, RECEIVED_STATUS } from '../../../shared/devices';
 import { api } from '../api';
 import { Modal, toast, toastError } from '../components/ui';
-
-export const MDM_OPTIONS = ['Intune', 'Jamf Pro', 'LANSCOPE', 'CLOMO', 'Apple Business Manager', 'なし'];
-
-export interface RegisterValues {
-  model: string;
-  cust: string;
-  mdm: string;
-  status: string;
-  loc: string;
-}
+import { deviceBody, MDM_OPTIONS, missingValues, type RegisterValues } from '../lib/register-values';
 
 /** The values last chosen on this bench, offered (visibly) for the next device. */
 let lastValues: RegisterValues = { model: '', cust: '', mdm: '', status: RECEIVED_STATUS, loc: '' };
-
-/** Body of POST /api/device for explicitly chosen values ('なし' = no MDM). */
-export function deviceBody(imei: string, v: RegisterValues) {
-  return { imei, model: v.model.trim(), cust: v.cust.trim(), mdm: v.mdm === 'なし' ? '' : v.mdm, status: v.status, loc: v.loc.trim() };
-}
-
-export function missingValues(v: RegisterValues): string[] {
-  const out: string[] = [];
-  if (!v.model.trim()) out.push('機種');
-  if (!v.cust.trim()) out.push('顧客');
-  if (!v.mdm) out.push('MDM');
-  return out;
-}
 
 /**
  * Register scanned IMEIs one after another (queue[0] is shown; later scans wait in the queue),

@@ -4,7 +4,7 @@ import { api, describeError } from '../api';
 import { playScanSound } from '../lib/sound';
 import type { ScanResult } from '../lib/scan';
 import { RECEIVED_STATUS } from '../../../shared/devices';
-import { deviceBody, type RegisterValues } from './ledger-register';
+import { deviceBody, type RegisterValues } from '../lib/register-values';
 
 /**
  * The 入荷セッション of this bench, kept outside the screen: its set-up and results stay while the

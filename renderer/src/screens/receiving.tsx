@@ -3,7 +3,7 @@ import { api } from '../api';
 import { Chip, ErrorState, Loading, Panel, confirmAction, useLoad } from '../components/ui';
 import { useScanHandler } from '../lib/scan-service';
 import { DEVICE_STATUSES } from '../../../shared/devices';
-import { MDM_OPTIONS, missingValues, type RegisterValues } from './ledger-register';
+import { MDM_OPTIONS, missingValues, type RegisterValues } from '../lib/register-values';
 import { ScanField } from './ledger-scan';
 import { RECEIVED_STATUS, clearSession, openSetup, receiveScan, setKnown, startSession, undoLast, useReceivingSession, type EntryState } from './receiving-session';
 
