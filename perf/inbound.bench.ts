@@ -86,7 +86,7 @@ try {
   };
   const registerOne = async () => {
     const imei = testImei(registered++, '35877700');
-    // What the receiving session sends for a scan (deviceBody in renderer/src/screens/ledger-register.tsx).
+    // What the receiving session sends for a scan (deviceBody in renderer/src/lib/register-values.ts).
     const r = await call(agent, port, 'POST', '/api/device', JSON.stringify({ imei, model: 'iPhone 15', cust: 'ベンチ株式会社', mdm: 'Jamf Pro', status: RECEIVED_STATUS, loc: '' }));
     if (r.status !== 200) throw new Error(`registration answered ${r.status}`);
   };
