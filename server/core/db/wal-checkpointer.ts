@@ -9,8 +9,9 @@ import { WorkerPool } from '../work/worker-pool';
  * worker with its own connection runs a PASSIVE checkpoint (it neither waits for nor blocks the server's
  * writes), at most one at a time. The threshold stays as the fallback: when the log cannot be reset under a
  * steady stream of writes (the worker copies, the server keeps appending), the server's own checkpoint finds
- * nearly everything already copied and only finishes the tail. The worker starts with the first pass, so a
- * database written a few hundred times (a test) never starts one.
+ * nearly everything already copied and only finishes the tail. One worker thread serves every database of the
+ * process (passes of two databases wait their turn); it starts with the first pass, so a process whose
+ * databases are written a few hundred times (a test) never starts one, and it never keeps the process alive.
  */
 export interface WalCheckpointerOptions {
   /** Records written between two passes (default 400). */
@@ -19,9 +20,11 @@ export interface WalCheckpointerOptions {
 
 const ext = import.meta.url.endsWith('.ts') ? '.ts' : '.js';
 
+let shared: WorkerPool | null = null;
+const checkpointPool = () => (shared ??= new WorkerPool({ module: new URL(`./wal-checkpoint-worker${ext}`, import.meta.url), size: 1, queue: 64 }));
+
 export class WalCheckpointer {
   private readonly every: number;
-  private pool: WorkerPool | null = null;
   private written = 0;
   private running: Promise<void> | null = null;
   private closed = false;
@@ -49,9 +52,8 @@ export class WalCheckpointer {
   }
 
   private async pass(): Promise<void> {
-    this.pool ??= new WorkerPool({ module: new URL(`./wal-checkpoint-worker${ext}`, import.meta.url), size: 1, queue: 1 });
     try {
-      const [log, checkpointed] = await this.pool.run<[number, number]>('checkpoint', [this.file]);
+      const [log, checkpointed] = await checkpointPool().run<[number, number]>('checkpoint', [this.file]);
       this.stats.passes += 1;
       this.stats.log = log;
       this.stats.checkpointed = checkpointed;
@@ -61,11 +63,9 @@ export class WalCheckpointer {
     }
   }
 
-  /** Stops passes; the worker (and its connection) goes away. */
+  /** Stops passes; resolves once a pass still running has finished (it holds no connection after that). */
   close(): Promise<void> {
     this.closed = true;
-    const pool = this.pool;
-    this.pool = null;
-    return pool ? pool.close() : Promise.resolve();
+    return this.idle();
   }
 }
