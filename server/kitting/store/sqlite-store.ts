@@ -10,6 +10,7 @@ import { recordExists } from './record-exists';
 import { seriesExhausted } from './series';
 import type { Counter, Doc, ListOptions, RecordKey, Store, StoreHealth, TransactOptions, Tx, WorkspaceRow } from './types';
 import { sharedStatements } from './sqlite-statements';
+import { KeyReads } from './sqlite-key-reads';
 import { WalCheckpointer } from '../../core/db/wal-checkpointer';
 
 /** A change row waiting for the commit: collection, id, stamp, changed fields (JSON). */
@@ -17,9 +18,6 @@ type ChangeRow = [coll: string, id: string, hlc: Hlc, fields: string];
 
 /** Rows per INSERT INTO changes (6 values each, far below SQLite's limit of bound values). */
 const CHANGES_PER_INSERT = 100;
-
-/** Keys per statement of getMany (one SELECT each, joined by UNION ALL). */
-const KEYS_PER_READ = 16;
 
 interface RecordRow {
   data: string;
@@ -68,8 +66,7 @@ export class SqliteStore implements Store {
   private readonly counters: SqliteCounters;
   /** INSERT INTO changes of n rows, by n (a transaction logs its changes in one statement at commit). */
   private readonly changeInserts = new Map<number, Database.Statement>();
-  /** SELECT of n records by key, by n (getMany). */
-  private readonly keyReads = new Map<number, Database.Statement<string[], RecordRow & { coll: string; id: string }>>();
+  private readonly keyReads: KeyReads;
   /** Copies the write-ahead log into the file off the event loop (a file database only). */
   readonly checkpointer: WalCheckpointer | null;
 
@@ -97,6 +94,7 @@ export class SqliteStore implements Store {
     }
     const db = this.db;
     this.counters = new SqliteCounters(db);
+    this.keyReads = new KeyReads(db);
     this.q = {
       ...sharedStatements(db),
       getRow: db.prepare<[string, string, string], RecordRow>('SELECT data, stamps, deleted FROM records WHERE ws = ? AND coll = ? AND id = ?'),
@@ -255,23 +253,6 @@ export class SqliteStore implements Store {
       .filter((d) => matches(d, field, value)) as T[];
   }
 
-  /** Rows of up to KEYS_PER_READ keys in one statement, each reached by the primary key. */
-  private readKeys(ws: string, keys: readonly RecordKey[]): (RecordRow & { coll: string; id: string })[] {
-    const out: (RecordRow & { coll: string; id: string })[] = [];
-    for (let i = 0; i < keys.length; i += KEYS_PER_READ) {
-      const part = keys.slice(i, i + KEYS_PER_READ);
-      let stmt = this.keyReads.get(part.length);
-      if (!stmt) {
-        // One SELECT per key, joined: each is a search of the primary key (an OR of the keys may be planned as a
-        // scan of the workspace's records).
-        stmt = this.db.prepare(Array.from(part, () => 'SELECT coll, id, data, stamps, deleted FROM records WHERE ws = ? AND coll = ? AND id = ?').join(' UNION ALL '));
-        this.keyReads.set(part.length, stmt);
-      }
-      out.push(...stmt.all(...part.flatMap(([coll, id]) => [ws, coll, id])));
-    }
-    return out;
-  }
-
   private readJson(ws: string, coll: string, opts?: ListOptions): string[] {
     const stmt = opts?.reverse ? this.q.listDesc : this.q.listAsc;
     return stmt.all(ws, coll, opts?.limit ?? -1).map((r) => r.data);
@@ -342,7 +323,7 @@ export class SqliteStore implements Store {
       async getMany(keys: readonly RecordKey[]) {
         const unread = [...new Map(keys.filter(([c, i]) => !seen.has(`${c}\u0000${i}`)).map((k) => [`${k[0]}\u0000${k[1]}`, k])).values()];
         if (unread.length > 0) {
-          const found = new Map(store.readKeys(ws, unread).map((r) => [`${r.coll}\u0000${r.id}`, { data: r.data, stamps: r.stamps, deleted: r.deleted }]));
+          const found = new Map(store.keyReads.read(ws, unread).map((r) => [`${r.coll}\u0000${r.id}`, { data: r.data, stamps: r.stamps, deleted: r.deleted }]));
           for (const [c, i] of unread) remember(c, i, found.get(`${c}\u0000${i}`) ?? null);
         }
         return keys.map(([c, i]) => {
